@@ -1,0 +1,41 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../infra/config';
+import type { Database } from '../infra/database';
+import type { Logger } from '../infra/logger';
+import { handleErrors, plainFamily } from './errors';
+import { requestContext } from './middleware';
+import { healthRoutes } from './routes/health';
+import { workspaceRoutes } from './routes/workspace';
+
+export interface ApiDeps {
+  config: Config;
+  db: Database;
+  temporal: Client;
+  logger: Logger;
+}
+
+export type RouteFactory = (deps: ApiDeps) => Router;
+
+/** The HTTP API. Each route module brings its own error family, auth and body parsing. */
+export function createApp(deps: ApiDeps, routes: RouteFactory[] = [healthRoutes, workspaceRoutes]): Koa {
+  const app = new Koa({ proxy: true });
+  app.silent = true; // errors are logged by the error middleware with their request id
+  app.use(requestContext(deps.logger));
+  app.use(handleErrors(plainFamily));
+  for (const factory of routes) {
+    const router = factory(deps);
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  // Whatever no route answered still gets a JSON body.
+  app.use(async (ctx) => {
+    if (ctx.status === 405) ctx.body = { success: false, message: `Method ${ctx.method} not allowed on ${ctx.path}` };
+    else if (ctx.body === undefined) {
+      ctx.status = 404;
+      ctx.body = { success: false, message: `Not found: ${ctx.method} ${ctx.path}` };
+    }
+  });
+  return app;
+}

@@ -1,0 +1,127 @@
+import type { Context, Middleware } from 'koa';
+import {
+  DomainError,
+  ValidationError,
+  InvalidJsonError,
+  UnauthorizedError,
+  NotFoundError,
+  RateLimitedError,
+  PayloadTooLargeError,
+  dottedPath,
+  bracketPath,
+} from '../shared/errors';
+
+/**
+ * Maps error values to HTTP, once per operation family. The spec gives the call operations and the
+ * job operations (parse-jd, invite) different error shapes; each family renders every error its own way.
+ */
+export interface ErrorFamily {
+  name: string;
+  render(error: DomainError): { status: number; body: Record<string, unknown> } | null;
+  internal(): { status: number; body: Record<string, unknown> };
+}
+
+/** call/initiate, campaigns and call status: `{success:false, code, message, errors:[{field, message}]}`. */
+export const callFamily: ErrorFamily = {
+  name: 'calls',
+  render(error) {
+    if (error instanceof ValidationError) {
+      return {
+        status: 400,
+        body: {
+          success: false,
+          code: 'VALIDATION_ERROR',
+          message: error.message,
+          errors: error.issues.map((i) => ({ field: dottedPath(i.path), message: i.message })),
+        },
+      };
+    }
+    if (error instanceof InvalidJsonError) {
+      return {
+        status: 400,
+        body: {
+          success: false,
+          code: 'VALIDATION_ERROR',
+          message: 'Request validation failed',
+          errors: [{ field: 'body', message: error.message }],
+        },
+      };
+    }
+    if (error instanceof UnauthorizedError) {
+      return { status: 401, body: { success: false, message: error.message, error: 'INVALID_API_KEY' } };
+    }
+    if (error instanceof NotFoundError) return { status: 404, body: { success: false, code: 'NOT_FOUND', message: error.message } };
+    if (error instanceof PayloadTooLargeError) {
+      return { status: 413, body: { success: false, code: 'PAYLOAD_TOO_LARGE', message: error.message } };
+    }
+    if (error instanceof RateLimitedError) return { status: 429, body: { success: false, code: 'RATE_LIMITED', message: error.message } };
+    return null;
+  },
+  internal: () => ({ status: 500, body: { success: false, code: 'UNKNOWN_ERROR', message: 'An unexpected error occurred' } }),
+};
+
+/** parse-jd, generate-*, invite and interview status: `{success:false, message[, errors:[{path, message}]]}`. */
+export function jobFamily(supportEmail: string): ErrorFamily {
+  return {
+    name: 'jobs',
+    render(error) {
+      if (error instanceof ValidationError) {
+        const detail = error.issues.map((i) => `${bracketPath(i.path) || 'body'}: ${i.message}`).join('; ');
+        return {
+          status: 422,
+          body: {
+            success: false,
+            message: `Validation error: ${detail}`,
+            errors: error.issues.map((i) => ({ path: bracketPath(i.path), message: i.message })),
+          },
+        };
+      }
+      if (error instanceof InvalidJsonError) return { status: 400, body: { success: false, message: error.message } };
+      if (error instanceof UnauthorizedError) {
+        return { status: 401, body: { success: false, message: `Unauthorized. Please contact support at ${supportEmail}.` } };
+      }
+      if (error instanceof NotFoundError) return { status: 404, body: { success: false, message: error.message } };
+      if (error instanceof PayloadTooLargeError) return { status: 413, body: { success: false, message: error.message } };
+      if (error instanceof RateLimitedError) return { status: 429, body: { success: false, message: error.message } };
+      return null;
+    },
+    internal: () => ({ status: 500, body: { success: false, message: 'Internal server error' } }),
+  };
+}
+
+/** Routes outside the public operations (health, unknown paths): `{success:false, message}`. */
+export const plainFamily: ErrorFamily = {
+  name: 'plain',
+  render(error) {
+    const status =
+      error instanceof ValidationError || error instanceof InvalidJsonError
+        ? 400
+        : error instanceof UnauthorizedError
+          ? 401
+          : error instanceof NotFoundError
+            ? 404
+            : error instanceof PayloadTooLargeError
+              ? 413
+              : error instanceof RateLimitedError
+                ? 429
+                : 0;
+    return status ? { status, body: { success: false, message: error.message } } : null;
+  },
+  internal: () => ({ status: 500, body: { success: false, message: 'Internal server error' } }),
+};
+
+/** Catches everything below it; unknown errors become the family's generic 500 and go to the log only. */
+export function handleErrors(family: ErrorFamily): Middleware {
+  return async (ctx: Context, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const rendered = err instanceof DomainError ? family.render(err) : null;
+      const { status, body } = rendered ?? family.internal();
+      if (!rendered) ctx.state.logger?.error({ err, family: family.name }, 'unhandled error');
+      if (err instanceof RateLimitedError) ctx.set('Retry-After', String(err.retryAfterSeconds));
+      ctx.status = status;
+      ctx.body = body;
+    }
+  };
+}

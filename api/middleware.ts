@@ -1,0 +1,56 @@
+import type { Middleware } from 'koa';
+import bodyParser from 'koa-bodyparser';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../infra/logger';
+import { InvalidJsonError, PayloadTooLargeError, UnauthorizedError } from '../shared/errors';
+import type { WorkspaceDoc } from '../infra/workspaces';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Gives every request an id (the caller's `x-request-id` when it is sane), echoes it on the response, binds it
+ * to a child logger and writes one structured line per request when the response is done.
+ */
+export function requestContext(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    const given = ctx.get('x-request-id');
+    const requestId = REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.logger = logger.child({ request_id: requestId });
+    ctx.set('x-request-id', requestId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const workspace = ctx.state.workspace as WorkspaceDoc | undefined;
+      ctx.state.logger.info(
+        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, workspace_id: workspace?._id },
+        'request',
+      );
+    }
+  };
+}
+
+/** Parses any request body as JSON, whatever its Content-Type says; failures become typed errors. */
+export function parseJson(limit: string): Middleware {
+  return bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: limit,
+    strict: true,
+    detectJSON: () => true,
+    onerror: (err: Error & { status?: number; type?: string }) => {
+      throw err.status === 413 || err.type === 'entity.too.large' ? new PayloadTooLargeError(limit) : new InvalidJsonError();
+    },
+  });
+}
+
+/** Resolves `x-service-api-key` to the caller's workspace, or throws UnauthorizedError. */
+export function authenticateWith(resolve: (key: string | undefined) => Promise<WorkspaceDoc | null>): Middleware {
+  return async (ctx, next) => {
+    const workspace = await resolve(ctx.get('x-service-api-key') || undefined);
+    if (!workspace) throw new UnauthorizedError();
+    ctx.state.workspace = workspace;
+    await next();
+  };
+}

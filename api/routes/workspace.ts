@@ -1,0 +1,23 @@
+import Router from '@koa/router';
+import type { ApiDeps } from '../app';
+import { callFamily, handleErrors } from '../errors';
+import { authenticateWith } from '../middleware';
+import { authenticate, type WorkspaceDoc } from '../../infra/workspaces';
+
+/** GET /api/public/v1/workspace: which workspace a key belongs to, with its sender profile. */
+export function workspaceRoutes({ db }: ApiDeps): Router {
+  const router = new Router({ prefix: '/api/public/v1' });
+  router.use(handleErrors(callFamily), authenticateWith((key) => authenticate(db, key)));
+  router.get('/workspace', (ctx) => {
+    const ws = ctx.state.workspace as WorkspaceDoc;
+    ctx.body = {
+      success: true,
+      data: {
+        workspace_id: ws._id,
+        name: ws.name,
+        sender: { first_name: ws.sender.first_name, last_name: ws.sender.last_name, company: ws.sender.company },
+      },
+    };
+  });
+  return router;
+}

@@ -1,0 +1,78 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * Every setting the service reads, as one TypeBox schema over the environment. README.md's configuration
+ * table documents the same names and defaults; `loadConfig` is the only place that reads process.env.
+ */
+const Port = (def: number) => Type.Integer({ minimum: 1, maximum: 65535, default: def });
+const Bool = (def: boolean) => Type.Boolean({ default: def });
+const Text = (def: string) => Type.String({ minLength: 1, default: def });
+const OptionalText = () => Type.Optional(Type.String({ minLength: 1 }));
+
+export const ConfigSchema = Type.Object({
+  PORT: Port(3000),
+  HOST: Text('0.0.0.0'),
+  ROLE: Type.Union([Type.Literal('all'), Type.Literal('api'), Type.Literal('worker')], { default: 'all' }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  BODY_LIMIT: Type.String({ pattern: '^[0-9]+(b|kb|mb)$', default: '1mb' }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
+  SUPPORT_EMAIL: Text('support@example.com'),
+
+  MONGODB_URI: Type.String({ pattern: '^mongodb(\\+srv)?://' }),
+  MONGODB_DB: Text('hiring'),
+
+  TEMPORAL_ADDRESS: Text('localhost:7233'),
+  TEMPORAL_NAMESPACE: Text('default'),
+  TEMPORAL_TASK_QUEUE: Text('hiring'),
+  TEMPORAL_UI_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  TEMPORAL_API_KEY: OptionalText(),
+  TEMPORAL_TLS: Bool(false),
+  TEMPORAL_TLS_CERT_PATH: OptionalText(),
+  TEMPORAL_TLS_KEY_PATH: OptionalText(),
+  TEMPORAL_TLS_CA_PATH: OptionalText(),
+  TEMPORAL_TLS_SERVER_NAME: OptionalText(),
+});
+
+export type RawConfig = Static<typeof ConfigSchema>;
+export type Config = RawConfig & { PUBLIC_BASE_URL: string };
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const names = Object.keys(ConfigSchema.properties) as (keyof RawConfig)[];
+
+/** Reads, converts and validates the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset, as in most twelve-factor tooling.
+  const picked: Record<string, string> = {};
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined && value !== '') picked[name] = value;
+  }
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, picked));
+  const problems = [...Value.Errors(ConfigSchema, converted)].map((e) => {
+    const name = e.path.replace(/^\//, '');
+    const given = picked[name];
+    return given === undefined
+      ? `${name} is required`
+      : `${name}=${isSecret(name) ? '<redacted>' : JSON.stringify(given)}: ${e.message}`;
+  });
+  if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
+  const config = converted as RawConfig;
+  if (Boolean(config.TEMPORAL_TLS_CERT_PATH) !== Boolean(config.TEMPORAL_TLS_KEY_PATH)) {
+    throw new ConfigError(['TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH must be set together']);
+  }
+  return { ...config, PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') };
+}
+
+export function isSecret(name: string): boolean {
+  return /KEY|SECRET|TOKEN|PASSWORD/.test(name) || name === 'MONGODB_URI';
+}

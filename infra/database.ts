@@ -1,0 +1,42 @@
+import { MongoClient, type Db, type Collection } from 'mongodb';
+import type { WorkspaceDoc, ApiKeyDoc } from './workspaces';
+
+/**
+ * One MongoDB connection per process. Only features that MongoDB 7 and FerretDB 1.24 both have are used:
+ * single-document atomic updates, unique indexes, upserts; no transactions, no change streams.
+ */
+export interface Database {
+  client: MongoClient;
+  db: Db;
+  workspaces: Collection<WorkspaceDoc>;
+  apiKeys: Collection<ApiKeyDoc>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function connectDatabase(uri: string, dbName: string): Promise<Database> {
+  const client = new MongoClient(uri, {
+    serverSelectionTimeoutMS: 5_000,
+    connectTimeoutMS: 5_000,
+    appName: 'hiring-integration',
+  });
+  await client.connect();
+  const db = client.db(dbName);
+  const database: Database = {
+    client,
+    db,
+    workspaces: db.collection<WorkspaceDoc>('workspaces'),
+    apiKeys: db.collection<ApiKeyDoc>('api_keys'),
+    async ping() {
+      await db.command({ ping: 1 }, { timeoutMS: 2_000 });
+    },
+    close: () => client.close(),
+  };
+  await ensureIndexes(database);
+  return database;
+}
+
+async function ensureIndexes(d: Database): Promise<void> {
+  await d.apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' });
+  await d.apiKeys.createIndex({ workspace_id: 1 }, { name: 'by_workspace' });
+}

@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
+import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
+import type { Config } from './config';
+
+/**
+ * Connection settings for any Temporal cluster: the dev server (plain gRPC), a self-hosted cluster with
+ * mutual TLS, or Temporal Cloud with an API key. The client and the worker use the same settings.
+ */
+function connectionOptions(config: Config): ConnectionOptions & NativeConnectionOptions {
+  const read = (path: string | undefined) => (path ? readFileSync(path) : undefined);
+  const cert = read(config.TEMPORAL_TLS_CERT_PATH);
+  const key = read(config.TEMPORAL_TLS_KEY_PATH);
+  const ca = read(config.TEMPORAL_TLS_CA_PATH);
+  const useTls = config.TEMPORAL_TLS || Boolean(cert || ca || config.TEMPORAL_API_KEY);
+  return {
+    address: config.TEMPORAL_ADDRESS,
+    tls: useTls
+      ? {
+          ...(cert && key ? { clientCertPair: { crt: cert, key } } : {}),
+          ...(ca ? { serverRootCACertificate: ca } : {}),
+          ...(config.TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: config.TEMPORAL_TLS_SERVER_NAME } : {}),
+        }
+      : undefined,
+    ...(config.TEMPORAL_API_KEY ? { apiKey: config.TEMPORAL_API_KEY } : {}),
+  };
+}
+
+export async function connectClient(config: Config): Promise<Client> {
+  const connection = await Connection.connect({ ...connectionOptions(config), connectTimeout: '10s' });
+  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+}
+
+export function connectWorkerConnection(config: Config): Promise<NativeConnection> {
+  return NativeConnection.connect(connectionOptions(config));
+}

@@ -1,0 +1,86 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Database } from './database';
+import { newId, newToken } from './ids';
+
+/** A workspace is a tenant: its API keys, projects and calls are invisible to every other workspace. */
+export interface WorkspaceDoc {
+  _id: string;
+  name: string;
+  /** The sender profile behind the built-in variables sender_first_name … sender_company. */
+  sender: { first_name: string; last_name: string; company: string };
+  created_at: Date;
+}
+
+/** Keys are stored only as a SHA-256 hash; the key itself is shown once, at creation. */
+export interface ApiKeyDoc {
+  _id: string;
+  workspace_id: string;
+  hash: string;
+  /** First characters of the key, so an operator can tell keys apart without the secret. */
+  prefix: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const KEY_PREFIX = 'hk_';
+
+function hashKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export interface NewWorkspace {
+  name: string;
+  company: string;
+  senderFirstName: string;
+  senderLastName: string;
+}
+
+export async function createWorkspace(db: Database, input: NewWorkspace): Promise<{ workspace_id: string; api_key: string }> {
+  const workspace: WorkspaceDoc = {
+    _id: newId('ws'),
+    name: input.name,
+    sender: { first_name: input.senderFirstName, last_name: input.senderLastName, company: input.company },
+    created_at: new Date(),
+  };
+  await db.workspaces.insertOne(workspace);
+  const { api_key } = await createApiKey(db, workspace._id);
+  return { workspace_id: workspace._id, api_key };
+}
+
+export async function createApiKey(db: Database, workspaceId: string): Promise<{ api_key: string; key_id: string }> {
+  const workspace = await db.workspaces.findOne({ _id: workspaceId });
+  if (!workspace) throw new Error(`No workspace ${workspaceId}`);
+  const key = KEY_PREFIX + newToken(32);
+  const doc: ApiKeyDoc = {
+    _id: newId('key'),
+    workspace_id: workspaceId,
+    hash: hashKey(key),
+    prefix: key.slice(0, KEY_PREFIX.length + 6),
+    created_at: new Date(),
+    revoked_at: null,
+  };
+  await db.apiKeys.insertOne(doc);
+  return { api_key: key, key_id: doc._id };
+}
+
+/** Revokes by key id or by the key itself; returns whether a live key was revoked. */
+export async function revokeApiKey(db: Database, ref: { keyId?: string; key?: string }): Promise<boolean> {
+  const filter = ref.key ? { hash: hashKey(ref.key) } : { _id: ref.keyId ?? '' };
+  const res = await db.apiKeys.updateOne({ ...filter, revoked_at: null }, { $set: { revoked_at: new Date() } });
+  return res.modifiedCount === 1;
+}
+
+export async function listApiKeys(db: Database, workspaceId: string) {
+  const keys = await db.apiKeys.find({ workspace_id: workspaceId }).sort({ created_at: 1 }).toArray();
+  return keys.map((k) => ({ key_id: k._id, prefix: k.prefix, created_at: k.created_at, revoked_at: k.revoked_at }));
+}
+
+/** Resolves a presented key to its workspace, or null. The stored hash is compared in constant time. */
+export async function authenticate(db: Database, presented: string | undefined): Promise<WorkspaceDoc | null> {
+  if (!presented || !presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
+  const hash = hashKey(presented);
+  const key = await db.apiKeys.findOne({ hash });
+  if (!key || key.revoked_at) return null;
+  if (!timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+  return db.workspaces.findOne({ _id: key.workspace_id });
+}

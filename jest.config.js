@@ -1,0 +1,12 @@
+/** Tests run against real MongoDB-wire and Temporal servers that test/global-setup.ts starts once. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+  testTimeout: 60_000,
+  // Two cores: one worker per core keeps the Temporal servers responsive.
+  maxWorkers: 2,
+};

@@ -1,0 +1,12 @@
+# Shared by the provisioning scripts: where binaries are cached and which versions the project pins.
+# The cache lives outside the work tree by default so that fresh clones (and CI) reuse it.
+SERVICES_CACHE_DIR="${SERVICES_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/hiring-integration}"
+TEMPORAL_CLI_VERSION="1.5.1"
+FERRETDB_VERSION="1.24.2"
+TEMPORAL_TEST_SERVER_VERSION="$(sed -n 's:.*<version>\(1\.[0-9.]*\)</version>.*:\1:p' "$(dirname "${BASH_SOURCE[0]}")/test-server/pom.xml" | head -n 1)"
+
+TEMPORAL_CLI_BIN="$SERVICES_CACHE_DIR/temporal-$TEMPORAL_CLI_VERSION/temporal"
+FERRETDB_BIN="$SERVICES_CACHE_DIR/ferretdb-$FERRETDB_VERSION/ferretdb"
+TEMPORAL_TEST_SERVER_CLASSPATH="$SERVICES_CACHE_DIR/temporal-test-server-$TEMPORAL_TEST_SERVER_VERSION/classpath.txt"
+
+say() { printf '[provision] %s\n' "$*" >&2; }

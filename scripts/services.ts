@@ -1,0 +1,148 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer, connect } from 'node:net';
+import { existsSync, mkdirSync, openSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { searchAttributeKeys } from '../workflows/search-attributes';
+
+/**
+ * Starts the real servers the project runs on, from the binaries scripts/provision.sh caches:
+ * a MongoDB-wire database (MONGODB_URI, else mongod on PATH, else FerretDB on SQLite) and the Temporal
+ * dev server with its Web UI. Used by `npm run dev` and by the test suite's global setup.
+ */
+
+export const cacheDir =
+  process.env.SERVICES_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'hiring-integration');
+
+const TEMPORAL_CLI = join(cacheDir, 'temporal-1.5.1', 'temporal');
+const FERRETDB = join(cacheDir, 'ferretdb-1.24.2', 'ferretdb');
+export const TEST_SERVER_LAUNCHER = join(__dirname, 'temporal-test-server.sh');
+
+export interface RunningService {
+  name: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess, name: string, logFile: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode}; see ${logFile}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const sock = connect(port, '127.0.0.1', () => {
+        sock.destroy();
+        resolve(true);
+      });
+      sock.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} did not listen on port ${port} within ${timeoutMs} ms; see ${logFile}`);
+}
+
+function startProcess(name: string, command: string, args: string[], logFile: string): { child: ChildProcess; service: RunningService } {
+  const out = openSync(logFile, 'a');
+  const child = spawn(command, args, { stdio: ['ignore', out, out] });
+  const service: RunningService = {
+    name,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.once('exit', () => {
+          clearTimeout(killer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+  return { child, service };
+}
+
+function requireBinary(path: string, what: string, alternatives: string): void {
+  if (existsSync(path)) return;
+  throw new Error(
+    `${what} is not provisioned at ${path}. Run 'bash scripts/provision.sh' (needs Go), ${alternatives}, or use 'docker compose up'.`,
+  );
+}
+
+export interface TemporalDevServer extends RunningService {
+  address: string;
+  uiUrl: string | null;
+}
+
+export async function startTemporalDevServer(opts: {
+  port?: number;
+  uiPort?: number;
+  headless?: boolean;
+  dbFile?: string;
+  logDir: string;
+}): Promise<TemporalDevServer> {
+  requireBinary(TEMPORAL_CLI, 'The Temporal CLI', 'or set TEMPORAL_ADDRESS to an existing Temporal cluster');
+  mkdirSync(opts.logDir, { recursive: true });
+  const port = opts.port ?? (await freePort());
+  const uiPort = opts.uiPort ?? (await freePort());
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
+  args.push(...(opts.headless ? ['--headless'] : ['--ui-port', String(uiPort)]));
+  if (opts.dbFile) args.push('--db-filename', opts.dbFile);
+  for (const key of searchAttributeKeys) args.push('--search-attribute', `${key.name}=Keyword`);
+  const logFile = join(opts.logDir, 'temporal.log');
+  const { child, service } = startProcess('temporal', TEMPORAL_CLI, args, logFile);
+  await waitForPort(port, child, 'Temporal dev server', logFile);
+  return {
+    ...service,
+    address: `127.0.0.1:${port}`,
+    uiUrl: opts.headless ? null : `http://127.0.0.1:${uiPort}`,
+  };
+}
+
+export interface DatabaseServer extends RunningService {
+  uri: string;
+  /** Which server runs: 'external' (MONGODB_URI), 'mongod' or 'ferretdb'. */
+  flavour: 'external' | 'mongod' | 'ferretdb';
+}
+
+function onPath(command: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+export async function startDatabase(opts: { dataDir: string; logDir: string; port?: number; useExternal?: boolean }): Promise<DatabaseServer> {
+  if (opts.useExternal !== false && process.env.MONGODB_URI) {
+    return { name: 'mongodb', uri: process.env.MONGODB_URI, flavour: 'external', stop: async () => {} };
+  }
+  mkdirSync(opts.dataDir, { recursive: true });
+  mkdirSync(opts.logDir, { recursive: true });
+  const port = opts.port ?? (await freePort());
+  if (onPath('mongod')) {
+    const logFile = join(opts.logDir, 'mongod.log');
+    const { child, service } = startProcess('mongod', 'mongod', ['--dbpath', opts.dataDir, '--port', String(port), '--bind_ip', '127.0.0.1'], logFile);
+    await waitForPort(port, child, 'mongod', logFile);
+    return { ...service, uri: `mongodb://127.0.0.1:${port}`, flavour: 'mongod' };
+  }
+  requireBinary(FERRETDB, 'FerretDB', 'or set MONGODB_URI to a MongoDB server, or put mongod on PATH');
+  const logFile = join(opts.logDir, 'ferretdb.log');
+  const args = [
+    '--handler=sqlite',
+    `--sqlite-url=file:${opts.dataDir.replace(/\/?$/, '/')}`,
+    `--listen-addr=127.0.0.1:${port}`,
+    `--state-dir=${opts.dataDir}`,
+    '--debug-addr=-',
+    '--telemetry=disable',
+    '--log-level=warn',
+  ];
+  const { child, service } = startProcess('ferretdb', FERRETDB, args, logFile);
+  await waitForPort(port, child, 'FerretDB', logFile);
+  return { ...service, uri: `mongodb://127.0.0.1:${port}`, flavour: 'ferretdb' };
+}

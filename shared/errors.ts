@@ -1,0 +1,74 @@
+/**
+ * Errors as typed values. Domain and API code throws these; one middleware per operation family turns
+ * them into that family's HTTP shape (see api/errors.ts), so no handler ever writes an error body itself.
+ */
+
+/** A path into a request body, as segments: ['candidates', 0, 'name']. Each family renders it its own way. */
+export type Path = ReadonlyArray<string | number>;
+
+export interface Issue {
+  path: Path;
+  message: string;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: string;
+}
+
+/** The request is malformed or breaks a rule; `issues` lists every violation found. */
+export class ValidationError extends DomainError {
+  readonly kind = 'validation';
+  constructor(
+    message: string,
+    readonly issues: Issue[],
+  ) {
+    super(message);
+  }
+}
+
+/** The body is not parseable JSON. */
+export class InvalidJsonError extends DomainError {
+  readonly kind = 'invalid_json';
+  constructor() {
+    super('Invalid JSON in request body');
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  readonly kind = 'unauthorized';
+  constructor() {
+    super('Invalid or missing API key');
+  }
+}
+
+/** The resource does not exist or belongs to another workspace; both read the same to the caller. */
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found';
+}
+
+export class RateLimitedError extends DomainError {
+  readonly kind = 'rate_limited';
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many requests, please try again later.');
+  }
+}
+
+export class PayloadTooLargeError extends DomainError {
+  readonly kind = 'payload_too_large';
+  constructor(limit: string) {
+    super(`Request body is larger than the limit of ${limit}`);
+  }
+}
+
+/** Renders a path in dotted style: candidates.0.name */
+export function dottedPath(path: Path): string {
+  return path.join('.');
+}
+
+/** Renders a path in bracket style: candidates[0].phone */
+export function bracketPath(path: Path): string {
+  return path.reduce<string>(
+    (out, seg) => (typeof seg === 'number' ? `${out}[${seg}]` : out ? `${out}.${seg}` : seg),
+    '',
+  );
+}

@@ -1,0 +1,14 @@
+import { defineSearchAttributeKey } from '@temporalio/common';
+
+/**
+ * Custom search attributes set on every workflow, so operators can filter in the Temporal UI, for example
+ * `WorkspaceId = "ws_…" AND AtsJobId = "job-42"`. scripts/services.ts registers them on the dev server and
+ * worker/search-attributes.ts on any other cluster.
+ */
+export const WorkspaceId = defineSearchAttributeKey('WorkspaceId', 'KEYWORD');
+export const ProjectId = defineSearchAttributeKey('ProjectId', 'KEYWORD');
+export const AtsJobId = defineSearchAttributeKey('AtsJobId', 'KEYWORD');
+export const CandidateId = defineSearchAttributeKey('CandidateId', 'KEYWORD');
+export const CallStatus = defineSearchAttributeKey('CallStatus', 'KEYWORD');
+
+export const searchAttributeKeys = [WorkspaceId, ProjectId, AtsJobId, CandidateId, CallStatus];
