@@ -1,0 +1,36 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ApiDeps } from './app';
+import { createApp } from './app';
+
+export interface RunningApi {
+  url: string;
+  server: Server;
+  /** Stops accepting connections, lets in-flight requests finish (up to `graceMs`), then closes the rest. */
+  stop(graceMs: number): Promise<void>;
+}
+
+export async function startApi(deps: ApiDeps, port = deps.config.PORT, host = deps.config.HOST): Promise<RunningApi> {
+  const app = createApp(deps);
+  const server = app.listen(port, host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    server,
+    stop: (graceMs) =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,80 @@
+import { parseArgs } from 'node:util';
+import { connectDatabase } from '../infra/database';
+import { createApiKey, createWorkspace, listApiKeys, revokeApiKey } from '../infra/workspaces';
+
+/**
+ * Admin CLI. Each command prints one JSON line on stdout; errors go to stderr with exit code 1 (2 for usage).
+ *   workspace:create --name N --company C --sender-first-name F --sender-last-name L
+ *   apikey:create --workspace ID
+ *   apikey:list --workspace ID
+ *   apikey:revoke (--key API_KEY | --id KEY_ID)
+ * MONGODB_URI defaults to the database that `npm run dev` starts.
+ */
+const USAGE = `usage: npm run --silent admin -- <command> [options]
+  workspace:create --name <name> --company <company> --sender-first-name <first> --sender-last-name <last>
+  apikey:create --workspace <workspace_id>
+  apikey:list --workspace <workspace_id>
+  apikey:revoke --key <api_key> | --id <key_id>`;
+
+class UsageError extends Error {}
+
+function required(values: Record<string, string | undefined>, ...names: string[]): string[] {
+  const missing = names.filter((n) => !values[n]?.trim());
+  if (missing.length) throw new UsageError(`missing ${missing.map((n) => `--${n}`).join(', ')}`);
+  return names.map((n) => values[n]!.trim());
+}
+
+async function run(argv: string[]): Promise<unknown> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      company: { type: 'string' },
+      'sender-first-name': { type: 'string' },
+      'sender-last-name': { type: 'string' },
+      workspace: { type: 'string' },
+      key: { type: 'string' },
+      id: { type: 'string' },
+    },
+    strict: true,
+  });
+  if (!['workspace:create', 'apikey:create', 'apikey:list', 'apikey:revoke'].includes(command ?? '')) {
+    throw new UsageError(command ? `unknown command ${command}` : 'no command given');
+  }
+  const db = await connectDatabase(process.env.MONGODB_URI || 'mongodb://127.0.0.1:27018', process.env.MONGODB_DB || 'hiring');
+  try {
+    switch (command) {
+      case 'workspace:create': {
+        const [name, company, senderFirstName, senderLastName] = required(values, 'name', 'company', 'sender-first-name', 'sender-last-name');
+        return await createWorkspace(db, { name, company, senderFirstName, senderLastName });
+      }
+      case 'apikey:create': {
+        const [workspace] = required(values, 'workspace');
+        const { api_key } = await createApiKey(db, workspace);
+        return { api_key };
+      }
+      case 'apikey:list': {
+        const [workspace] = required(values, 'workspace');
+        return { keys: await listApiKeys(db, workspace) };
+      }
+      default: {
+        if (!values.key && !values.id) throw new UsageError('apikey:revoke needs --key or --id');
+        const revoked = await revokeApiKey(db, { key: values.key, keyId: values.id });
+        if (!revoked) throw new Error('no such live API key');
+        return { revoked: true };
+      }
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (result) => process.stdout.write(`${JSON.stringify(result)}\n`),
+  (err: Error) => {
+    const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`error: ${err.message}\n${usage ? `${USAGE}\n` : ''}`);
+    process.exitCode = usage ? 2 : 1;
+  },
+);

@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import { createLogger } from '../infra/logger';
+import { loadConfigOrExit, onShutdownSignal, startService } from '../main';
+import { cacheDir, startDatabase, startTemporalDevServer, type RunningService } from './services';
+
+/**
+ * `npm run dev`: the whole stack on one machine. The database and the Temporal dev server keep their state
+ * under the cache folder, so workflows and records survive a restart of the stack.
+ */
+async function main(): Promise<void> {
+  const dataDir = join(cacheDir, 'dev-data');
+  const logDir = join(dataDir, 'logs');
+  const servers: RunningService[] = [];
+  const stopServers = async () => {
+    for (const s of servers.reverse()) await s.stop();
+  };
+  process.stdout.write('Starting the database and Temporal (service logs in ' + logDir + ')...\n');
+  try {
+    const db = await startDatabase({ dataDir: join(dataDir, 'db'), logDir, port: Number(process.env.DEV_DB_PORT ?? 27018) });
+    servers.push(db);
+    process.env.MONGODB_URI = db.uri;
+    if (!process.env.TEMPORAL_ADDRESS) {
+      const temporal = await startTemporalDevServer({
+        port: Number(process.env.DEV_TEMPORAL_PORT ?? 7233),
+        uiPort: Number(process.env.DEV_TEMPORAL_UI_PORT ?? 8233),
+        dbFile: join(dataDir, 'temporal.sqlite'),
+        logDir,
+      });
+      servers.push(temporal);
+      process.env.TEMPORAL_ADDRESS = temporal.address;
+      process.env.TEMPORAL_UI_URL ??= temporal.uiUrl ?? undefined;
+    }
+  } catch (err) {
+    await stopServers();
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(1);
+  }
+
+  const config = loadConfigOrExit();
+  const logger = createLogger(config.LOG_LEVEL);
+  const service = await startService(config, logger).catch(async (err) => {
+    logger.fatal({ err }, 'start-up failed');
+    await stopServers();
+    process.exit(1);
+  });
+  process.stdout.write(
+    [
+      '',
+      `  API          ${service.apiUrl}`,
+      `  Temporal UI  ${config.TEMPORAL_UI_URL ?? '(external cluster: see its own UI)'}`,
+      `  MongoDB      ${config.MONGODB_URI}`,
+      '',
+      '  Create a workspace and key:',
+      '    npm run --silent admin -- workspace:create --name Acme --company "Acme Inc" --sender-first-name Ada --sender-last-name Lovelace',
+      '',
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+  onShutdownSignal(logger, async () => {
+    await service.stop();
+    await stopServers();
+  });
+}
+
+void main();

@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { installTemporalRuntime } from '../../infra/temporal-runtime';
+import type { Client } from '@temporalio/client';
+import { loadConfig, type Config } from '../../infra/config';
+import { createLogger } from '../../infra/logger';
+import { connectDatabase, type Database } from '../../infra/database';
+import { connectClient } from '../../infra/temporal';
+import { startApi, type RunningApi } from '../../api/server';
+import { createWorker, workflowsPath } from '../../worker/worker';
+import { createWorkspace } from '../../infra/workspaces';
+
+/** The SDK's own logs only matter in tests when something is wrong. */
+export function quietTemporalRuntime(): void {
+  installTemporalRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'warn'), 'WARN', 'ERROR');
+}
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** Bundled once per test file (jest gives each file its own module registry). */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
+  return bundle;
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    MONGODB_URI: process.env.TEST_MONGODB_URI,
+    MONGODB_DB: uniqueName('test'),
+    TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
+    TEMPORAL_TASK_QUEUE: uniqueName('tq'),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    SUPPORT_EMAIL: 'help@hiring.test',
+    PUBLIC_BASE_URL: 'https://hiring.test',
+    ...overrides,
+  });
+}
+
+export interface Stack {
+  config: Config;
+  db: Database;
+  temporal: Client;
+  api: RunningApi;
+  worker: Worker | null;
+  url: string;
+  newWorkspace(name?: string): Promise<{ id: string; key: string }>;
+  request(method: string, path: string, opts?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  stop(): Promise<void>;
+}
+
+/** The real API (and optionally the real worker) on its own database and task queue. */
+export async function startStack(opts: { worker?: boolean; env?: Record<string, string> } = {}): Promise<Stack> {
+  quietTemporalRuntime();
+  const config = testConfig(opts.env);
+  const logger = createLogger(config.LOG_LEVEL);
+  const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB);
+  const temporal = await connectClient(config);
+  const api = await startApi({ config, db, temporal, logger }, 0, '127.0.0.1');
+  let worker: Worker | null = null;
+  let running: Promise<void> | null = null;
+  let connection: NativeConnection | null = null;
+  if (opts.worker) {
+    connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+    worker = await createWorker({
+      connection,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      deps: { db, logger, clock: () => new Date() },
+      workflowBundle: await workflowBundle(),
+      shutdownGraceTime: '1s',
+    });
+    running = worker.run();
+  }
+  return {
+    config,
+    db,
+    temporal,
+    api,
+    worker,
+    url: api.url,
+    async newWorkspace(name = 'Acme') {
+      const ws = await createWorkspace(db, { name, company: `${name} Inc`, senderFirstName: 'Ada', senderLastName: 'Lovelace' });
+      return { id: ws.workspace_id, key: ws.api_key };
+    },
+    async request(method, path, { key, body, raw, headers = {} } = {}) {
+      const res = await fetch(api.url + path, {
+        method,
+        headers: { 'content-type': 'application/json', ...(key ? { 'x-service-api-key': key } : {}), ...headers },
+        body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        /* left as text so a test can see a non-JSON body */
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    async stop() {
+      await api.stop(1_000);
+      if (worker && running) {
+        worker.shutdown();
+        await running;
+      }
+      await connection?.close();
+      await temporal.connection.close();
+      await db.db.dropDatabase().catch(() => undefined);
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+// Every workflow the worker registers. Only deterministic code is reachable from here: @temporalio/workflow
+// and the pure helpers in shared/.
+export { smokeWorkflow } from './smoke';

@@ -1,0 +1,16 @@
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { createActivities } from '../activities';
+
+const { serverTime } = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 3 },
+});
+
+/**
+ * Proves that a worker, its activities and durable timers work on a cluster: sleeps, then asks an activity
+ * for the worker's clock. On the time-skipping server a sleep of days completes at once.
+ */
+export async function smokeWorkflow(sleepMs: number): Promise<{ sleptMs: number; activityTime: string }> {
+  await sleep(sleepMs);
+  return { sleptMs: sleepMs, activityTime: await serverTime() };
+}
