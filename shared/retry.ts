@@ -1,0 +1,48 @@
+import { nextWorkingTime, workingHoursApply, type WorkingHours } from './working-hours';
+
+export const FAILURE_REASONS = ['missed', 'declined', 'sent_to_voicemail', 'silenced', 'abruptly_disconnected'] as const;
+export type RetryableReason = (typeof FAILURE_REASONS)[number];
+/** Reasons a provider may report beyond the retryable five; they always end the call. */
+export type FailureReason = RetryableReason | 'provider_error' | 'no_outcome' | 'invalid_number';
+
+export type RetryInterval =
+  | { type: 'delay'; duration: number; unit: 'minutes' | 'hours' | 'days' }
+  | { type: 'specific_datetime'; datetime: string };
+
+export interface RetryPolicy {
+  conditions: RetryableReason[];
+  intervals?: RetryInterval[];
+}
+
+/** With conditions but no intervals: two retries, one hour after each failure. */
+export const DEFAULT_INTERVALS: RetryInterval[] = [
+  { type: 'delay', duration: 1, unit: 'hours' },
+  { type: 'delay', duration: 1, unit: 'hours' },
+];
+
+const UNIT_MS = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const;
+
+export function intervalsOf(policy: RetryPolicy): RetryInterval[] {
+  return policy.intervals && policy.intervals.length > 0 ? policy.intervals : DEFAULT_INTERVALS;
+}
+
+/**
+ * When to dial again after attempt number `failedAttempt` (1-based) failed with `reason` at `failedAt`, or null
+ * when the call is over. `intervals[n]` is the (n+1)th retry; `delay` counts from the failure and is moved into
+ * working hours when they apply; `specific_datetime` is used as given (a past instant means now).
+ */
+export function nextRetryTime(args: {
+  policy: RetryPolicy | undefined | null;
+  failedAttempt: number;
+  reason: FailureReason;
+  failedAt: number;
+  workingHours?: WorkingHours | null;
+}): number | null {
+  const { policy, failedAttempt, reason, failedAt, workingHours } = args;
+  if (!policy || !(policy.conditions as string[]).includes(reason)) return null;
+  const interval = intervalsOf(policy)[failedAttempt - 1];
+  if (!interval) return null;
+  if (interval.type === 'specific_datetime') return Math.max(failedAt, Date.parse(interval.datetime));
+  const due = failedAt + interval.duration * UNIT_MS[interval.unit];
+  return workingHoursApply(workingHours) ? (nextWorkingTime(due, workingHours) ?? due) : due;
+}
