@@ -6,6 +6,7 @@ import { installTemporalRuntime } from './infra/temporal-runtime';
 import { startApi } from './api/server';
 import { createWorker } from './worker/worker';
 import { ensureSearchAttributes } from './worker/search-attributes';
+import { buildActivityDeps } from './worker/activity-deps';
 
 export interface RunningService {
   apiUrl: string | null;
@@ -27,7 +28,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
-      deps: { db, logger: logger.child({ component: 'activities' }), clock: () => new Date() },
+      deps: buildActivityDeps(config, { db, client: temporal, logger }),
       shutdownGraceTime: config.SHUTDOWN_TIMEOUT_MS,
     });
     const running = worker.run();

@@ -7,6 +7,7 @@ import {
   NotFoundError,
   RateLimitedError,
   PayloadTooLargeError,
+  ConflictError,
   dottedPath,
   bracketPath,
 } from '../shared/errors';
@@ -51,6 +52,7 @@ export const callFamily: ErrorFamily = {
       return { status: 401, body: { success: false, message: error.message, error: 'INVALID_API_KEY' } };
     }
     if (error instanceof NotFoundError) return { status: 404, body: { success: false, code: 'NOT_FOUND', message: error.message } };
+    if (error instanceof ConflictError) return { status: 409, body: { success: false, code: 'CONFLICT', message: error.message } };
     if (error instanceof PayloadTooLargeError) {
       return { status: 413, body: { success: false, code: 'PAYLOAD_TOO_LARGE', message: error.message } };
     }
@@ -81,6 +83,7 @@ export function jobFamily(supportEmail: string): ErrorFamily {
         return { status: 401, body: { success: false, message: `Unauthorized. Please contact support at ${supportEmail}.` } };
       }
       if (error instanceof NotFoundError) return { status: 404, body: { success: false, message: error.message } };
+      if (error instanceof ConflictError) return { status: 409, body: { success: false, message: error.message } };
       if (error instanceof PayloadTooLargeError) return { status: 413, body: { success: false, message: error.message } };
       if (error instanceof RateLimitedError) return { status: 429, body: { success: false, message: error.message } };
       return null;

@@ -36,6 +36,11 @@ export const ConfigSchema = Type.Object({
   TEMPORAL_TLS_KEY_PATH: OptionalText(),
   TEMPORAL_TLS_CA_PATH: OptionalText(),
   TEMPORAL_TLS_SERVER_NAME: OptionalText(),
+
+  VOICE_PROVIDER: Type.Union([Type.Literal('simulator')], { default: 'simulator' }),
+  SIMULATOR_CALL_SECONDS: Type.Number({ minimum: 0, maximum: 3600, default: 2 }),
+  CALL_OUTCOME_TIMEOUT_MINUTES: Type.Number({ exclusiveMinimum: 0, maximum: 1440, default: 30 }),
+  WHATSAPP_PROVIDER: Type.Union([Type.Literal('log')], { default: 'log' }),
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;

@@ -1,5 +1,6 @@
 import { MongoClient, type Db, type Collection } from 'mongodb';
 import type { WorkspaceDoc, ApiKeyDoc } from './workspaces';
+import type { ProjectDoc, CandidateDoc, CallDoc, WhatsAppLogDoc } from './records';
 
 /**
  * One MongoDB connection per process. Only features that MongoDB 7 and FerretDB 1.24 both have are used:
@@ -10,6 +11,10 @@ export interface Database {
   db: Db;
   workspaces: Collection<WorkspaceDoc>;
   apiKeys: Collection<ApiKeyDoc>;
+  projects: Collection<ProjectDoc>;
+  candidates: Collection<CandidateDoc>;
+  calls: Collection<CallDoc>;
+  whatsappLog: Collection<WhatsAppLogDoc>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -27,6 +32,10 @@ export async function connectDatabase(uri: string, dbName: string): Promise<Data
     db,
     workspaces: db.collection<WorkspaceDoc>('workspaces'),
     apiKeys: db.collection<ApiKeyDoc>('api_keys'),
+    projects: db.collection<ProjectDoc>('projects'),
+    candidates: db.collection<CandidateDoc>('candidates'),
+    calls: db.collection<CallDoc>('calls'),
+    whatsappLog: db.collection<WhatsAppLogDoc>('whatsapp_log'),
     async ping() {
       await db.command({ ping: 1 }, { timeoutMS: 2_000 });
     },
@@ -39,4 +48,9 @@ export async function connectDatabase(uri: string, dbName: string): Promise<Data
 async function ensureIndexes(d: Database): Promise<void> {
   await d.apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' });
   await d.apiKeys.createIndex({ workspace_id: 1 }, { name: 'by_workspace' });
+  // One project per ATS job in a workspace; one candidate per caller id in a project.
+  await d.projects.createIndex({ workspace_id: 1, ats_job_id: 1 }, { unique: true, name: 'workspace_job_unique' });
+  await d.candidates.createIndex({ project_id: 1, candidate_id: 1 }, { unique: true, name: 'project_candidate_unique' });
+  await d.calls.createIndex({ workspace_id: 1, project_id: 1, candidate_id: 1 }, { name: 'by_candidate' });
+  await d.whatsappLog.createIndex({ call_id: 1, kind: 1 }, { unique: true, name: 'call_kind_unique' });
 }

@@ -72,3 +72,8 @@ export function bracketPath(path: Path): string {
     '',
   );
 }
+
+/** The request clashes with existing state, such as an ats_job_id already used by an interview project. */
+export class ConflictError extends DomainError {
+  readonly kind = 'conflict';
+}

@@ -1,3 +1,4 @@
 // Every workflow the worker registers. Only deterministic code is reachable from here: @temporalio/workflow
 // and the pure helpers in shared/.
 export { smokeWorkflow } from './smoke';
+export { callWorkflow } from './call';

@@ -9,10 +9,11 @@ import { connectClient } from '../../infra/temporal';
 import { startApi, type RunningApi } from '../../api/server';
 import { createWorker, workflowsPath } from '../../worker/worker';
 import { createWorkspace } from '../../infra/workspaces';
+import { buildActivityDeps } from '../../worker/activity-deps';
 
 /** The SDK's own logs only matter in tests when something is wrong. */
 export function quietTemporalRuntime(): void {
-  installTemporalRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'warn'), 'WARN', 'ERROR');
+  installTemporalRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'error'), 'WARN', 'ERROR');
 }
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
@@ -68,7 +69,7 @@ export async function startStack(opts: { worker?: boolean; env?: Record<string, 
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
-      deps: { db, logger, clock: () => new Date() },
+      deps: buildActivityDeps(config, { db, client: temporal, logger }),
       workflowBundle: await workflowBundle(),
       shutdownGraceTime: '1s',
     });

@@ -1,0 +1,137 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Database } from '../infra/database';
+import type { Logger } from '../infra/logger';
+import type { CallAttempt, CallDoc, CallStatus } from '../infra/records';
+import type { FailureReason } from '../shared/retry';
+import type { VoiceProvider, DialResult } from './providers/voice';
+import type { WhatsAppProvider } from './providers/whatsapp';
+
+export interface CallActivityDeps {
+  db: Database;
+  logger: Logger;
+  clock: () => Date;
+  voice: VoiceProvider;
+  whatsapp: WhatsAppProvider;
+}
+
+/**
+ * Attempt n is stored at index n-1: attempts are appended one at a time, in order, by `dial`. Updates address
+ * that index because FerretDB lacks the positional `$` operator.
+ */
+const at = (attempt: number) => `attempts.${attempt - 1}`;
+
+/** Call side effects. Each is idempotent: a retried or replayed activity leaves the same state. */
+export function createCallActivities({ db, logger, clock, voice, whatsapp }: CallActivityDeps) {
+  async function load(callId: string): Promise<CallDoc> {
+    const call = await db.calls.findOne({ _id: callId });
+    if (!call) throw ApplicationFailure.nonRetryable(`Call ${callId} does not exist`, 'CallNotFound');
+    return call;
+  }
+
+  return {
+    async markScheduled(callId: string, at: number): Promise<void> {
+      const when = new Date(at);
+      await db.calls.updateOne({ _id: callId }, { $set: { status: 'scheduled', next_attempt_at: when, updated_at: clock() } });
+      // scheduled_for keeps the first dial time (FerretDB has no pipeline updates to do both in one write).
+      await db.calls.updateOne({ _id: callId, scheduled_for: null }, { $set: { scheduled_for: when } });
+    },
+
+    async dial(callId: string, attempt: number): Promise<DialResult> {
+      const call = await load(callId);
+      const existing = call.attempts.find((a) => a.number === attempt);
+      // Already dialled by an earlier execution of this activity: never dial the same attempt twice.
+      if (existing?.provider_call_id) return { accepted: true, providerCallId: existing.provider_call_id };
+      if (!existing) {
+        const record: CallAttempt = {
+          number: attempt,
+          provider: voice.name,
+          provider_call_id: null,
+          started_at: clock(),
+          ended_at: null,
+          outcome: null,
+          failure_reason: null,
+        };
+        await db.calls.updateOne(
+          { _id: callId, 'attempts.number': { $ne: attempt } },
+          { $push: { attempts: record }, $set: { status: 'in_progress', next_attempt_at: null, updated_at: clock() } },
+        );
+      }
+      const result = await voice.dial({
+        callId,
+        attempt,
+        to: call.candidate.phone,
+        candidateName: call.candidate.name,
+        firstMessage: call.first_message,
+        instructions: call.instructions,
+        assistantSettings: call.assistant_settings,
+        extractVariables: call.extract_variables,
+        customFields: call.candidate.custom_fields,
+      });
+      if (result.accepted) {
+        await db.calls.updateOne({ _id: callId, [`${at(attempt)}.number`]: attempt }, { $set: { [`${at(attempt)}.provider_call_id`]: result.providerCallId } });
+      }
+      return result;
+    },
+
+    async recordAttempt(callId: string, attempt: number, outcome: 'completed' | FailureReason): Promise<void> {
+      await db.calls.updateOne(
+        { _id: callId, [`${at(attempt)}.number`]: attempt },
+        {
+          $set: {
+            [`${at(attempt)}.ended_at`]: clock(),
+            [`${at(attempt)}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
+            [`${at(attempt)}.failure_reason`]: outcome === 'completed' ? null : outcome,
+            updated_at: clock(),
+          },
+        },
+      );
+    },
+
+    async sendWhatsApp(callId: string, kind: 'pre_call' | 'fallback'): Promise<void> {
+      const call = await load(callId);
+      if (call.messages.some((m) => m.kind === kind)) return;
+      const template = call.whatsapp[kind];
+      if (!template) return;
+      const result = await whatsapp.send({
+        workspaceId: call.workspace_id,
+        callId,
+        kind,
+        to: call.candidate.phone,
+        templateName: template.template_name,
+        variables: template.variables,
+      });
+      if (!result.sent) logger.warn({ callId, kind, error: result.error }, 'WhatsApp template not sent');
+      await db.calls.updateOne(
+        { _id: callId, 'messages.kind': { $ne: kind } },
+        {
+          $push: {
+            messages: {
+              kind,
+              channel: 'whatsapp',
+              template_name: template.template_name,
+              variables: template.variables,
+              status: result.sent ? 'sent' : 'failed',
+              provider: whatsapp.name,
+              provider_message_id: result.sent ? result.providerMessageId : null,
+              error: result.sent ? null : result.error,
+              sent_at: result.sent ? clock() : null,
+            },
+          },
+        },
+      );
+    },
+
+    /** Ends the call and frees the candidate for a new call. */
+    async finishCall(callId: string, status: Extract<CallStatus, 'completed' | 'failed' | 'cancelled'>, reason: FailureReason | null): Promise<void> {
+      const call = await load(callId);
+      await db.calls.updateOne(
+        { _id: callId },
+        { $set: { status, failure_reason: reason, next_attempt_at: null, updated_at: clock() } },
+      );
+      await db.candidates.updateOne(
+        { project_id: call.project_id, candidate_id: call.candidate_id, active_call_id: callId },
+        { $set: { active_call_id: null, updated_at: clock() } },
+      );
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { Database } from '../../infra/database';
+import { newId } from '../../infra/ids';
+
+export interface TemplateMessage {
+  workspaceId: string;
+  callId: string;
+  kind: 'pre_call' | 'fallback';
+  to: string;
+  templateName: string;
+  variables: Record<string, string>;
+}
+
+export type SendResult = { sent: true; providerMessageId: string } | { sent: false; error: string };
+
+/** Sends approved WhatsApp templates. A `sent: false` result is final; thrown errors are retried. */
+export interface WhatsAppProvider {
+  readonly name: string;
+  send(message: TemplateMessage): Promise<SendResult>;
+}
+
+/** The default provider: records each template message, variables resolved, in `whatsapp_log`. */
+export class LogWhatsAppProvider implements WhatsAppProvider {
+  readonly name = 'log';
+  constructor(private readonly db: Database) {}
+
+  async send(m: TemplateMessage): Promise<SendResult> {
+    // Keyed by (call, kind), so a retried activity records the message once.
+    const res = await this.db.whatsappLog.findOneAndUpdate(
+      { call_id: m.callId, kind: m.kind },
+      {
+        $setOnInsert: {
+          _id: newId('wa'),
+          workspace_id: m.workspaceId,
+          to: m.to,
+          template_name: m.templateName,
+          variables: m.variables,
+          created_at: new Date(),
+        },
+      },
+      { upsert: true, returnDocument: 'after' },
+    );
+    return { sent: true, providerMessageId: res!._id };
+  }
+}

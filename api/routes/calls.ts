@@ -1,0 +1,42 @@
+import Router from '@koa/router';
+import type { ApiDeps } from '../app';
+import { callFamily, handleErrors } from '../errors';
+import { authenticateWith, parseJson } from '../middleware';
+import { compileValidator } from '../validation';
+import { authenticate, type WorkspaceDoc } from '../../infra/workspaces';
+import { NotFoundError } from '../../shared/errors';
+import { CallInitiateRequest, CampaignRequest } from '../../shared/schemas/call-initiate';
+import { callInitiateRules } from '../calls/rules';
+import { initiateCalls } from '../calls/initiate';
+import { ensureCampaign, projectUrl } from '../calls/projects';
+import { callView } from '../calls/view';
+
+const validateInitiate = compileValidator(CallInitiateRequest, callInitiateRules);
+const validateCampaign = compileValidator(CampaignRequest);
+
+/** The call operations: campaigns, call/initiate and call status, with the call family's error shapes. */
+export function callRoutes(deps: ApiDeps): Router {
+  const { db, config } = deps;
+  const router = new Router({ prefix: '/api/public/v1' });
+  router.use(handleErrors(callFamily), authenticateWith((key) => authenticate(db, key)), parseJson(config.BODY_LIMIT));
+
+  router.post('/campaigns', async (ctx) => {
+    const ws = ctx.state.workspace as WorkspaceDoc;
+    const { project, created } = await ensureCampaign(db, ws._id, validateCampaign(ctx.request.body));
+    ctx.status = created ? 201 : 200;
+    ctx.body = { success: true, data: { project_id: project._id, project_url: projectUrl(config.PUBLIC_BASE_URL, project._id) } };
+  });
+
+  router.post('/call/initiate', async (ctx) => {
+    const ws = ctx.state.workspace as WorkspaceDoc;
+    ctx.body = await initiateCalls(deps, ws, validateInitiate(ctx.request.body));
+  });
+
+  router.get('/calls/:id', async (ctx) => {
+    const ws = ctx.state.workspace as WorkspaceDoc;
+    const call = await db.calls.findOne({ _id: ctx.params.id, workspace_id: ws._id });
+    if (!call) throw new NotFoundError('Call not found');
+    ctx.body = { success: true, data: callView(call) };
+  });
+  return router;
+}

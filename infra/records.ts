@@ -1,0 +1,102 @@
+import type { AssistantSettings, CallSettings, ExtractVariable } from '../shared/schemas/call-initiate';
+import type { FailureReason } from '../shared/retry';
+
+/** What the service stores in MongoDB, one interface per collection. */
+
+export interface ProjectDoc {
+  _id: string;
+  workspace_id: string;
+  ats_job_id: string;
+  kind: 'campaign' | 'interview';
+  name: string;
+  job_title: string | null;
+  company_name: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CandidateDoc {
+  _id: string;
+  workspace_id: string;
+  project_id: string;
+  /** The caller's own id; unique within a project. */
+  candidate_id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  custom_fields: Record<string, string | number | boolean>;
+  /** The call in progress for this candidate, claimed atomically so one candidate is never dialled twice. */
+  active_call_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type CallStatus = 'scheduled' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+
+export interface CallAttempt {
+  number: number;
+  provider: string;
+  provider_call_id: string | null;
+  started_at: Date;
+  ended_at: Date | null;
+  outcome: 'completed' | 'failed' | null;
+  failure_reason: FailureReason | null;
+}
+
+export interface CallMessage {
+  kind: 'pre_call' | 'fallback';
+  channel: 'whatsapp';
+  template_name: string;
+  variables: Record<string, string>;
+  status: 'sent' | 'failed';
+  provider: string;
+  provider_message_id: string | null;
+  error: string | null;
+  sent_at: Date | null;
+}
+
+export interface CallDoc {
+  _id: string;
+  workspace_id: string;
+  project_id: string;
+  ats_job_id: string;
+  candidate_id: string;
+  candidate: { name: string; email: string; phone: string; custom_fields: Record<string, string | number | boolean> };
+  workflow_id: string;
+  status: CallStatus;
+  /** first_message and instructions with the built-in variables already resolved. */
+  first_message: string;
+  instructions: string;
+  assistant_settings: AssistantSettings | null;
+  extract_variables: ExtractVariable[];
+  call_settings: CallSettings | null;
+  /** WhatsApp template variables, resolved, per kind. */
+  whatsapp: { pre_call: ResolvedTemplate | null; fallback: ResolvedTemplate | null };
+  schedule_at: Date | null;
+  scheduled_for: Date | null;
+  next_attempt_at: Date | null;
+  attempts: CallAttempt[];
+  messages: CallMessage[];
+  transcript: Array<{ role: 'assistant' | 'candidate'; text: string }> | null;
+  extracted_variables: Record<string, unknown> | null;
+  failure_reason: FailureReason | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ResolvedTemplate {
+  template_name: string;
+  variables: Record<string, string>;
+}
+
+/** What the `log` WhatsApp provider records instead of sending. */
+export interface WhatsAppLogDoc {
+  _id: string;
+  workspace_id: string;
+  call_id: string;
+  kind: 'pre_call' | 'fallback';
+  to: string;
+  template_name: string;
+  variables: Record<string, string>;
+  created_at: Date;
+}

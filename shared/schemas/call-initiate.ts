@@ -1,0 +1,142 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { E164_PATTERN } from '../formats';
+import { FAILURE_REASONS } from '../retry';
+
+/**
+ * POST /api/public/v1/call/initiate: the request and response, as the single source of truth for validation,
+ * types and the API reference. Unknown fields are rejected everywhere except in the free-form maps
+ * (custom_fields, template_variables). Rules one field cannot express (start < end, choices for single_select,
+ * known template variables…) live in api/calls/rules.ts.
+ */
+const Enum = <T extends string>(values: readonly T[], options: Record<string, unknown> = {}) =>
+  Type.Union(values.map((v) => Type.Literal(v)), options);
+const Strict = <T extends Record<string, TSchema>>(props: T, options: Record<string, unknown> = {}) =>
+  Type.Object(props, { additionalProperties: false, ...options });
+const NonEmpty = (options: Record<string, unknown> = {}) => Type.String({ minLength: 1, ...options });
+
+export const CustomFields = Type.Record(
+  Type.String({ minLength: 1, maxLength: 100 }),
+  Type.Union([Type.String(), Type.Number(), Type.Boolean()], { errorMessage: 'must be a string, number or boolean' }),
+  {
+  maxProperties: 50,
+});
+
+export const CallCandidate = Strict({
+  id: NonEmpty({ maxLength: 200 }),
+  name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', errorMessage: 'must be a name of at least 1 character' }),
+  email: Type.String({ format: 'email', errorMessage: 'must be a valid email address' }),
+  phone: Type.String({ pattern: E164_PATTERN, errorMessage: 'must be an E.164 phone number such as +14155550123' }),
+  custom_fields: Type.Optional(CustomFields),
+});
+
+export const EXTRACT_TYPES = ['string', 'single_select', 'boolean', 'integer', 'number', 'array', 'date', 'datetime'] as const;
+export const ExtractVariable = Strict({
+  label: NonEmpty({ maxLength: 100 }),
+  type: Enum(EXTRACT_TYPES),
+  description: NonEmpty({ maxLength: 2000 }),
+  format_example: Type.Optional(Type.String({ maxLength: 500 })),
+  choices: Type.Optional(Type.Array(NonEmpty(), { maxItems: 100 })),
+});
+
+export const AssistantSettings = Strict({
+  gender: Type.Optional(Enum(['Male', 'Female'] as const)),
+  language: Type.Optional(Strict({ code: NonEmpty(), provider: NonEmpty(), model: Type.Optional(NonEmpty()), label: Type.Optional(Type.String()) })),
+  llm: Type.Optional(Strict({ provider: NonEmpty(), model: NonEmpty(), temperature: Type.Number({ minimum: 0, maximum: 2 }) })),
+  tts: Type.Optional(
+    Strict({
+      provider: NonEmpty(),
+      model: NonEmpty(),
+      id: NonEmpty(),
+      name: NonEmpty(),
+      gender: NonEmpty(),
+      language: NonEmpty(),
+      speed: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 4 })),
+    }),
+  ),
+  effect: Type.Optional(Strict({ name: Enum(['Keyboard', 'Office', 'none'] as const), volume: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })) })),
+  tools: Type.Optional(Type.Array(NonEmpty(), { maxItems: 50 })),
+  min_endpointing_delay: Type.Optional(Type.Number({ minimum: 0, maximum: 60 })),
+  max_endpointing_delay: Type.Optional(Type.Number({ minimum: 0, maximum: 60 })),
+});
+
+export const RetryIntervalSchema = Strict({
+  type: Enum(['delay', 'specific_datetime'] as const),
+  duration: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  unit: Type.Optional(Enum(['minutes', 'hours', 'days'] as const)),
+  datetime: Type.Optional(Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 date-time with a time zone' })),
+});
+
+export const Shift = Strict({
+  start_minute: Type.Integer({ minimum: 0, maximum: 1439 }),
+  end_minute: Type.Integer({ minimum: 1, maximum: 1440 }),
+});
+const Shifts = Type.Optional(Type.Array(Shift, { maxItems: 48 }));
+
+export const WorkingHoursSchema = Strict({
+  enabled: Type.Optional(Type.Boolean({ default: true })),
+  monday: Shifts,
+  tuesday: Shifts,
+  wednesday: Shifts,
+  thursday: Shifts,
+  friday: Shifts,
+  saturday: Shifts,
+  sunday: Shifts,
+});
+
+export const WhatsAppTemplate = Strict({
+  template_name: NonEmpty({ maxLength: 512 }),
+  template_variables: Type.Record(Type.String({ minLength: 1 }), Type.String(), { default: {}, maxProperties: 50 }),
+});
+
+export const CallSettings = Strict({
+  retry_policy: Type.Optional(
+    Strict({
+      conditions: Type.Array(Enum(FAILURE_REASONS), { minItems: 1, uniqueItems: true }),
+      intervals: Type.Optional(Type.Array(RetryIntervalSchema, { maxItems: 10 })),
+    }),
+  ),
+  working_hours: Type.Optional(WorkingHoursSchema),
+  whatsapp_notifications: Type.Optional(Strict({ pre_call: Type.Optional(WhatsAppTemplate), fallback: Type.Optional(WhatsAppTemplate) })),
+});
+
+export const CallInitiateRequest = Strict({
+  ats_job_id: Type.String({ minLength: 1, maxLength: 200 }),
+  candidates: Type.Array(CallCandidate, { minItems: 1, maxItems: 50 }),
+  first_message: Type.String({ minLength: 1, maxLength: 2000, default: 'Hello' }),
+  instructions: Type.String({ minLength: 1, maxLength: 20000 }),
+  assistant_settings: Type.Optional(AssistantSettings),
+  extract_variables: Type.Optional(Type.Array(ExtractVariable, { maxItems: 50 })),
+  call_settings: Type.Optional(CallSettings),
+  schedule_at: Type.Optional(Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 date-time with a time zone' })),
+});
+export type CallInitiateRequest = Static<typeof CallInitiateRequest>;
+export type CallCandidate = Static<typeof CallCandidate>;
+export type ExtractVariable = Static<typeof ExtractVariable>;
+export type CallSettings = Static<typeof CallSettings>;
+export type AssistantSettings = Static<typeof AssistantSettings>;
+export type WhatsAppTemplate = Static<typeof WhatsAppTemplate>;
+
+export const CallResult = Type.Object({
+  id: Type.Union([Type.String(), Type.Null()]),
+  candidate_id: Type.String(),
+  name: Type.String(),
+  email: Type.String(),
+  phone: Type.String(),
+  status: Enum(['success', 'failed'] as const),
+  message: Type.String(),
+});
+export type CallResult = Static<typeof CallResult>;
+
+export const CallInitiateResponse = Type.Object({
+  success: Type.Boolean(),
+  data: Type.Object({ project_id: Type.String(), project_url: Type.String(), calls: Type.Array(CallResult) }),
+});
+export type CallInitiateResponse = Static<typeof CallInitiateResponse>;
+
+export const CampaignRequest = Strict({
+  ats_job_id: Type.String({ minLength: 1, maxLength: 200 }),
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  job_title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  company_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
+export type CampaignRequest = Static<typeof CampaignRequest>;

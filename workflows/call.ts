@@ -1,0 +1,130 @@
+import {
+  condition,
+  defineQuery,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { createActivities } from '../activities';
+import { firstDialTime, type WorkingHours } from '../shared/working-hours';
+import { nextRetryTime, type FailureReason, type RetryPolicy } from '../shared/retry';
+import { CallStatus } from './search-attributes';
+
+export interface CallWorkflowInput {
+  callId: string;
+  /** Epoch ms of schedule_at, used as given; null to dial now, within working hours. */
+  scheduleAt: number | null;
+  workingHours: WorkingHours | null;
+  retryPolicy: RetryPolicy | null;
+  sendPreCall: boolean;
+  sendFallback: boolean;
+  /** How long to wait for the provider to report an attempt's outcome before counting it as failed. */
+  outcomeTimeoutMs: number;
+}
+
+/** What the provider reports about one attempt; carried in by the provider-callback path. */
+export interface CallOutcome {
+  attempt: number;
+  outcome: 'completed' | FailureReason;
+}
+
+export interface CallProgress {
+  status: 'scheduled' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+  attempt: number;
+  nextAttemptAt: number | null;
+}
+
+export const callOutcomeSignal = defineSignal<[CallOutcome]>('callOutcome');
+export const cancelCallSignal = defineSignal('cancelCall');
+export const callProgressQuery = defineQuery<CallProgress>('callProgress');
+
+export function callWorkflowId(callId: string): string {
+  return `call-${callId}`;
+}
+
+const acts = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+/**
+ * One call to one candidate: wait for the first dial time, send the pre-call template, dial, wait for the
+ * outcome, retry on the policy's reasons, and send the fallback template when the call finally fails.
+ */
+export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgress> {
+  const { callId } = input;
+  const progress: CallProgress = { status: 'scheduled', attempt: 0, nextAttemptAt: null };
+  const outcomes = new Map<number, CallOutcome>();
+  let cancelled = false;
+  setHandler(callOutcomeSignal, (o) => {
+    // The first report of an attempt wins; duplicates and reports of other attempts change nothing.
+    if (!outcomes.has(o.attempt)) outcomes.set(o.attempt, o);
+  });
+  setHandler(cancelCallSignal, () => {
+    cancelled = true;
+  });
+  setHandler(callProgressQuery, () => progress);
+
+  const setStatus = (status: CallProgress['status']) => {
+    progress.status = status;
+    upsertSearchAttributes([{ key: CallStatus, value: status }]);
+  };
+  /** Waits until `at`; true when the call was cancelled meanwhile. */
+  const waitUntil = async (at: number) => {
+    const ms = at - Date.now();
+    if (ms > 0) await condition(() => cancelled, ms);
+    return cancelled;
+  };
+  const cancel = async () => {
+    setStatus('cancelled');
+    await acts.finishCall(callId, 'cancelled', null);
+    return progress;
+  };
+
+  const firstDial = firstDialTime(Date.now(), input.scheduleAt, input.workingHours);
+  progress.nextAttemptAt = firstDial;
+  setStatus('scheduled');
+  await acts.markScheduled(callId, firstDial);
+  if (await waitUntil(firstDial)) return cancel();
+
+  if (input.sendPreCall) await acts.sendWhatsApp(callId, 'pre_call');
+
+  let lastReason: FailureReason = 'no_outcome';
+  for (let attempt = 1; ; attempt++) {
+    if (cancelled) return cancel();
+    progress.attempt = attempt;
+    progress.nextAttemptAt = null;
+    setStatus('in_progress');
+    const dial = await acts.dial(callId, attempt);
+    if (dial.accepted) {
+      await condition(() => outcomes.has(attempt) || cancelled, input.outcomeTimeoutMs);
+      if (!outcomes.has(attempt) && cancelled) return cancel();
+    }
+    const outcome = dial.accepted ? (outcomes.get(attempt)?.outcome ?? 'no_outcome') : dial.reason;
+    await acts.recordAttempt(callId, attempt, outcome);
+    if (outcome === 'completed') {
+      setStatus('completed');
+      await acts.finishCall(callId, 'completed', null);
+      return progress;
+    }
+    lastReason = outcome;
+    const retryAt = nextRetryTime({
+      policy: input.retryPolicy,
+      failedAttempt: attempt,
+      reason: outcome,
+      failedAt: Date.now(),
+      workingHours: input.workingHours,
+    });
+    if (retryAt === null) break;
+    progress.nextAttemptAt = retryAt;
+    setStatus('scheduled');
+    await acts.markScheduled(callId, retryAt);
+    if (await waitUntil(retryAt)) return cancel();
+  }
+
+  if (input.sendFallback) await acts.sendWhatsApp(callId, 'fallback');
+  setStatus('failed');
+  await acts.finishCall(callId, 'failed', lastReason);
+  return progress;
+}
