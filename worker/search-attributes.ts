@@ -9,16 +9,22 @@ import { searchAttributeKeys } from '../workflows/search-attributes';
  */
 export async function ensureSearchAttributes(client: Client, namespace: string, logger: Logger): Promise<void> {
   const names = searchAttributeKeys.map((k) => k.name);
+  const operator = client.connection.operatorService;
+  let missing = names;
   try {
-    const existing = await client.connection.operatorService.listSearchAttributes({ namespace });
-    const missing = names.filter((n) => !(n in (existing.customAttributes ?? {})));
-    if (missing.length === 0) return;
-    await client.connection.operatorService.addSearchAttributes({
+    const existing = await operator.listSearchAttributes({ namespace });
+    missing = names.filter((n) => !(n in (existing.customAttributes ?? {})));
+  } catch {
+    // Some servers (Temporal's Java test server) can add attributes but not list them: add them all.
+  }
+  if (missing.length === 0) return;
+  try {
+    await operator.addSearchAttributes({
       namespace,
       searchAttributes: Object.fromEntries(missing.map((n) => [n, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD])),
     });
     logger.info({ added: missing }, 'registered search attributes');
   } catch (err) {
-    logger.warn({ err, attributes: names }, 'could not check or register search attributes; add them as Keyword attributes');
+    logger.warn({ err, attributes: missing }, 'could not register search attributes; add them as Keyword attributes');
   }
 }

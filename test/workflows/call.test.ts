@@ -1,0 +1,240 @@
+import { Context } from '@temporalio/activity';
+import { Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createActivities, type ActivityDeps } from '../../activities';
+import { SimulatorVoiceProvider } from '../../activities/providers/simulator';
+import type { VoiceProvider } from '../../activities/providers/voice';
+import { LogWhatsAppProvider } from '../../activities/providers/whatsapp';
+import { createCallReporter } from '../../infra/call-reports';
+import { connectDatabase, type Database } from '../../infra/database';
+import { createLogger } from '../../infra/logger';
+import type { CallDoc } from '../../infra/records';
+import { callWorkflow, callWorkflowId, type CallWorkflowInput } from '../../workflows/call';
+import type { RetryPolicy } from '../../shared/retry';
+import { DAYS, type WorkingHours } from '../../shared/working-hours';
+import { createTimeSkippingEnv } from '../helpers/time-skipping';
+import { uniqueName, workflowBundle } from '../helpers/stack';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const logger = createLogger('silent');
+
+describe('call workflow on the time-skipping server', () => {
+  let env: TestWorkflowEnvironment;
+  let db: Database;
+  let simulator: SimulatorVoiceProvider;
+  let taskQueue: string;
+  let deps: ActivityDeps;
+  // Activities read the server's (skipped) clock, so times they record line up with workflow time.
+  const clock = () => new Date(Context.current().info.currentAttemptScheduledTimestampMs);
+
+  beforeAll(async () => {
+    env = await createTimeSkippingEnv();
+    db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('wf'));
+    const report = createCallReporter({ db, client: env.client, logger });
+    simulator = new SimulatorVoiceProvider({ callSeconds: 0, report, logger, clock });
+    deps = { db, logger, clock, voice: simulator, whatsapp: new LogWhatsAppProvider(db) };
+  });
+  afterAll(async () => {
+    await db?.db.dropDatabase();
+    await db?.close();
+    await env?.teardown();
+  });
+  beforeEach(() => {
+    taskQueue = uniqueName('tq');
+    simulator.dials.length = 0;
+  });
+
+  async function newCall(opts: { outcomes?: string; preCall?: boolean; fallback?: boolean } = {}): Promise<CallDoc> {
+    const id = uniqueName('call');
+    const call: CallDoc = {
+      _id: id,
+      workspace_id: 'ws_test',
+      project_id: 'prj_test',
+      ats_job_id: 'job',
+      candidate_id: id,
+      candidate: { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+14155550100', custom_fields: opts.outcomes ? { simulated_outcomes: opts.outcomes } : {} },
+      workflow_id: callWorkflowId(id),
+      status: 'scheduled',
+      first_message: 'Hello Ada',
+      instructions: 'Screen the candidate',
+      assistant_settings: null,
+      extract_variables: [{ label: 'years', type: 'integer', description: 'Years of experience' }],
+      call_settings: null,
+      whatsapp: {
+        pre_call: opts.preCall ? { template_name: 'reminder', variables: { body_1: 'Ada' } } : null,
+        fallback: opts.fallback ? { template_name: 'missed_you', variables: { body_1: 'Ada' } } : null,
+      },
+      schedule_at: null,
+      scheduled_for: null,
+      next_attempt_at: null,
+      attempts: [],
+      messages: [],
+      transcript: null,
+      extracted_variables: null,
+      failure_reason: null,
+      created_at: new Date(),
+      updated_at: new Date(),
+    };
+    await db.calls.insertOne(call);
+    await db.candidates.insertOne({
+      _id: `cand_${id}`, workspace_id: 'ws_test', project_id: 'prj_test', candidate_id: id, name: 'Ada Lovelace', email: 'ada@example.com',
+      phone: '+14155550100', custom_fields: {}, active_call_id: id, created_at: new Date(), updated_at: new Date(),
+    });
+    return call;
+  }
+
+  async function run(call: CallDoc, input: Partial<CallWorkflowInput> = {}, voice: VoiceProvider = simulator) {
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities({ ...deps, voice }),
+    });
+    const startedAt = await env.currentTimeMs();
+    const progress = await worker.runUntil(
+      env.client.workflow.execute(callWorkflow, {
+        taskQueue,
+        workflowId: call.workflow_id,
+        args: [{ callId: call._id, scheduleAt: null, workingHours: null, retryPolicy: null, sendPreCall: Boolean(call.whatsapp.pre_call), sendFallback: Boolean(call.whatsapp.fallback), outcomeTimeoutMs: 30 * 60_000, ...input }],
+      }),
+    );
+    const stored = (await db.calls.findOne({ _id: call._id }))!;
+    const dials = simulator.dials.filter((d) => d.callId === call._id);
+    return { progress, stored, dials, startedAt };
+  }
+
+  it('dials at schedule_at days ahead, as given, after sending the pre-call template once', async () => {
+    const call = await newCall({ preCall: true });
+    const scheduleAt = (await env.currentTimeMs()) + 3 * DAY + 17 * 60_000;
+    const { progress, stored, dials } = await run(call, { scheduleAt, workingHours: { monday: [{ start_minute: 0, end_minute: 1 }] } });
+    expect(progress.status).toBe('completed');
+    expect(dials).toHaveLength(1);
+    expect(Math.abs(dials[0].at.getTime() - scheduleAt)).toBeLessThan(5_000);
+    expect(stored.scheduled_for?.getTime()).toBe(scheduleAt);
+    expect(stored.messages).toHaveLength(1);
+    expect(stored.messages[0]).toMatchObject({ kind: 'pre_call', status: 'sent', template_name: 'reminder', variables: { body_1: 'Ada' } });
+    expect(stored.messages[0].sent_at!.getTime()).toBeLessThanOrEqual(dials[0].at.getTime());
+    expect(await db.whatsappLog.countDocuments({ call_id: call._id })).toBe(1);
+    expect(stored.extracted_variables).toEqual({ years: 3 });
+    expect(await db.candidates.findOne({ candidate_id: call._id })).toMatchObject({ active_call_id: null });
+  });
+
+  it('waits for the next shift when called outside working hours (tomorrow)', async () => {
+    const call = await newCall();
+    const now = await env.currentTimeMs();
+    const tomorrow = new Date(now + DAY);
+    const hours: WorkingHours = { [DAYS[tomorrow.getUTCDay()]]: [{ start_minute: 540, end_minute: 600 }] };
+    const expected = Date.UTC(tomorrow.getUTCFullYear(), tomorrow.getUTCMonth(), tomorrow.getUTCDate(), 9, 0);
+    const { dials, stored } = await run(call, { workingHours: hours });
+    expect(stored.scheduled_for?.getTime()).toBe(expected);
+    expect(Math.abs(dials[0].at.getTime() - expected)).toBeLessThan(5_000);
+  });
+
+  it('waits a week for the only shift when it is over for today', async () => {
+    const call = await newCall();
+    const now = await env.currentTimeMs();
+    const dayStart = Math.floor(now / DAY) * DAY;
+    const minute = Math.floor((now - dayStart) / 60_000);
+    if (minute === 0) return; // the one minute of the week where no shift can be "over for today"
+    const hours: WorkingHours = { [DAYS[new Date(now).getUTCDay()]]: [{ start_minute: 0, end_minute: minute }] };
+    const { stored } = await run(call, { workingHours: hours });
+    expect(stored.scheduled_for?.getTime()).toBe(dayStart + 7 * DAY);
+  });
+
+  it('dials at once when working hours are disabled', async () => {
+    const call = await newCall();
+    const { dials, startedAt } = await run(call, { workingHours: { enabled: false, monday: [] } });
+    expect(dials[0].at.getTime() - startedAt).toBeLessThan(5_000);
+  });
+
+  it('retries on the policy reasons with delay and specific_datetime intervals, then completes', async () => {
+    const call = await newCall({ outcomes: 'missed,declined,completed' });
+    const start = await env.currentTimeMs();
+    const specific = new Date(start + 2 * DAY).toISOString();
+    const policy: RetryPolicy = { conditions: ['missed', 'declined'], intervals: [{ type: 'delay', duration: 90, unit: 'minutes' }, { type: 'specific_datetime', datetime: specific }] };
+    const { progress, stored, dials } = await run(call, { retryPolicy: policy });
+    expect(progress.status).toBe('completed');
+    expect(stored.attempts.map((a) => [a.outcome, a.failure_reason])).toEqual([['failed', 'missed'], ['failed', 'declined'], ['completed', null]]);
+    expect(dials[1].at.getTime() - dials[0].at.getTime()).toBeGreaterThanOrEqual(90 * 60_000);
+    expect(dials[1].at.getTime() - dials[0].at.getTime()).toBeLessThan(90 * 60_000 + 5_000);
+    expect(Math.abs(dials[2].at.getTime() - Date.parse(specific))).toBeLessThan(5_000);
+  });
+
+  it.each(['missed', 'declined', 'sent_to_voicemail', 'silenced', 'abruptly_disconnected'])(
+    'retries %s until the intervals run out, then sends the fallback once',
+    async (reason) => {
+      const call = await newCall({ outcomes: reason, fallback: true });
+      const { progress, stored } = await run(call, { retryPolicy: { conditions: [reason as never] } });
+      expect(progress.status).toBe('failed');
+      expect(stored.attempts).toHaveLength(3); // the first attempt and the two default retries
+      expect(stored.failure_reason).toBe(reason);
+      expect(stored.messages.map((m) => m.kind)).toEqual(['fallback']);
+      expect(await db.whatsappLog.countDocuments({ call_id: call._id, kind: 'fallback' })).toBe(1);
+    },
+  );
+
+  it('sends the fallback without retrying a reason outside the conditions', async () => {
+    const call = await newCall({ outcomes: 'silenced', fallback: true });
+    const { stored, dials } = await run(call, { retryPolicy: { conditions: ['missed'] } });
+    expect(dials).toHaveLength(1);
+    expect(stored).toMatchObject({ status: 'failed', failure_reason: 'silenced' });
+    expect(stored.messages.map((m) => m.kind)).toEqual(['fallback']);
+  });
+
+  it('makes one attempt without a retry policy', async () => {
+    const call = await newCall({ outcomes: 'missed' });
+    const { stored, dials } = await run(call);
+    expect(dials).toHaveLength(1);
+    expect(stored).toMatchObject({ status: 'failed', failure_reason: 'missed', messages: [] });
+  });
+
+  it('counts a call whose provider never reports as failed after the outcome timeout', async () => {
+    const call = await newCall({ fallback: true });
+    const silent: VoiceProvider = { name: 'silent', dial: async () => ({ accepted: true, providerCallId: 'lost' }) };
+    const { progress, stored, startedAt } = await run(call, { outcomeTimeoutMs: 45 * 60_000 }, silent);
+    expect(progress.status).toBe('failed');
+    expect(stored.failure_reason).toBe('no_outcome');
+    expect(stored.attempts[0].ended_at!.getTime() - startedAt).toBeGreaterThanOrEqual(45 * 60_000);
+    expect(stored.messages.map((m) => m.kind)).toEqual(['fallback']);
+  });
+
+  it('does not dial again when the worker restarts mid-workflow', async () => {
+    const call = await newCall({ outcomes: 'missed' });
+    let dialled = 0;
+    const slowReport: VoiceProvider = {
+      name: 'slow',
+      dial: async () => {
+        dialled++;
+        return { accepted: true, providerCallId: 'p1' };
+      },
+    };
+    const bundle = await workflowBundle();
+    // No workflow cache, so the second worker is handed the workflow at once instead of after a sticky-queue timeout.
+    const makeWorker = () =>
+      Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, maxCachedWorkflows: 0, activities: createActivities({ ...deps, voice: slowReport }) });
+    const handle = await env.client.workflow.start(callWorkflow, {
+      taskQueue,
+      workflowId: call.workflow_id,
+      args: [{ callId: call._id, scheduleAt: null, workingHours: null, retryPolicy: null, sendPreCall: false, sendFallback: false, outcomeTimeoutMs: DAY }],
+    });
+    const first = await makeWorker();
+    await first.runUntil(async () => {
+      // Until the attempt is recorded with its provider id: the dial activity has done its work.
+      for (let i = 0; i < 100; i++) {
+        const c = await db.calls.findOne({ _id: call._id });
+        if (c?.attempts[0]?.provider_call_id) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    });
+    expect(dialled).toBe(1);
+    const second = await makeWorker();
+    const progress = await second.runUntil(async () => {
+      await createCallReporter({ db, client: env.client, logger })({ callId: call._id, attempt: 1, outcome: 'completed', transcript: [], extracted: {} });
+      return handle.result();
+    });
+    expect(progress.status).toBe('completed');
+    expect(dialled).toBe(1);
+    expect((await db.calls.findOne({ _id: call._id }))!.attempts).toHaveLength(1);
+  });
+});
