@@ -23,4 +23,11 @@ describe('readiness when the database stops', () => {
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ status: 'unavailable', checks: { database: 'unreachable', temporal: 'ok' } });
   });
+
+  it('answers an internal failure with a generic 500 and a request id, never the cause', async () => {
+    const res = await stack!.request('POST', '/api/public/v1/campaigns', { key: 'hk_' + 'a'.repeat(43), body: { ats_job_id: 'j', name: 'n' } });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ success: false, code: 'UNKNOWN_ERROR', message: 'An unexpected error occurred' });
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+  });
 });

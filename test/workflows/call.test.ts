@@ -131,6 +131,17 @@ describe('call workflow on the time-skipping server', () => {
     expect(Math.abs(dials[0].at.getTime() - expected)).toBeLessThan(5_000);
   });
 
+  it('waits for a later shift today', async () => {
+    const call = await newCall();
+    const now = await env.currentTimeMs();
+    const dayStart = Math.floor(now / DAY) * DAY;
+    const minute = Math.floor((now - dayStart) / 60_000);
+    if (minute + 60 > 1440) return; // too close to midnight for a later shift today
+    const hours: WorkingHours = { [DAYS[new Date(now).getUTCDay()]]: [{ start_minute: minute + 30, end_minute: minute + 60 }] };
+    const { stored } = await run(call, { workingHours: hours });
+    expect(stored.scheduled_for?.getTime()).toBe(dayStart + (minute + 30) * 60_000);
+  });
+
   it('waits a week for the only shift when it is over for today', async () => {
     const call = await newCall();
     const now = await env.currentTimeMs();
