@@ -1,18 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Database } from '../infra/database';
-import type { Logger } from '../infra/logger';
 import type { CallAttempt, CallDoc, CallStatus } from '../infra/records';
 import type { FailureReason } from '../shared/retry';
-import type { VoiceProvider, DialResult } from './providers/voice';
-import type { WhatsAppProvider } from './providers/whatsapp';
-
-export interface CallActivityDeps {
-  db: Database;
-  logger: Logger;
-  clock: () => Date;
-  voice: VoiceProvider;
-  whatsapp: WhatsAppProvider;
-}
+import type { DialResult } from './providers/voice';
+import type { ActivityDeps } from '.';
 
 /**
  * Attempt n is stored at index n-1: attempts are appended one at a time, in order, by `dial`. Updates address
@@ -21,7 +11,7 @@ export interface CallActivityDeps {
 const at = (attempt: number) => `attempts.${attempt - 1}`;
 
 /** Call side effects. Each is idempotent: a retried or replayed activity leaves the same state. */
-export function createCallActivities({ db, logger, clock, voice, whatsapp }: CallActivityDeps) {
+export function createCallActivities({ db, logger, clock, voice, whatsapp }: ActivityDeps) {
   async function load(callId: string): Promise<CallDoc> {
     const call = await db.calls.findOne({ _id: callId });
     if (!call) throw ApplicationFailure.nonRetryable(`Call ${callId} does not exist`, 'CallNotFound');

@@ -92,22 +92,20 @@ export function jobFamily(supportEmail: string): ErrorFamily {
   };
 }
 
+const PLAIN_STATUS: Array<[abstract new (...args: any[]) => DomainError, number]> = [
+  [ValidationError, 400],
+  [InvalidJsonError, 400],
+  [UnauthorizedError, 401],
+  [NotFoundError, 404],
+  [PayloadTooLargeError, 413],
+  [RateLimitedError, 429],
+];
+
 /** Routes outside the public operations (health, unknown paths): `{success:false, message}`. */
 export const plainFamily: ErrorFamily = {
   name: 'plain',
   render(error) {
-    const status =
-      error instanceof ValidationError || error instanceof InvalidJsonError
-        ? 400
-        : error instanceof UnauthorizedError
-          ? 401
-          : error instanceof NotFoundError
-            ? 404
-            : error instanceof PayloadTooLargeError
-              ? 413
-              : error instanceof RateLimitedError
-                ? 429
-                : 0;
+    const status = PLAIN_STATUS.find(([type]) => error instanceof type)?.[1];
     return status ? { status, body: { success: false, message: error.message } } : null;
   },
   internal: () => ({ status: 500, body: { success: false, message: 'Internal server error' } }),

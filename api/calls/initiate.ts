@@ -169,18 +169,23 @@ function buildCall(callId: string, workspace: WorkspaceDoc, project: ProjectDoc,
   };
 }
 
-/** Starts the call's workflow under its deterministic id; starting it again is a no-op. */
-export async function startCallWorkflow(deps: CallDeps, call: CallDoc): Promise<void> {
+/** The workflow's input, derived from the stored call alone, so a restart after a crash starts the same workflow. */
+export function callWorkflowInput(call: CallDoc, outcomeTimeoutMs: number): CallWorkflowInput {
   const settings = call.call_settings;
-  const input: CallWorkflowInput = {
+  return {
     callId: call._id,
     scheduleAt: call.schedule_at ? call.schedule_at.getTime() : null,
     workingHours: (settings?.working_hours as WorkingHours | undefined) ?? null,
     retryPolicy: (settings?.retry_policy as RetryPolicy | undefined) ?? null,
     sendPreCall: call.whatsapp.pre_call !== null,
     sendFallback: call.whatsapp.fallback !== null,
-    outcomeTimeoutMs: deps.config.CALL_OUTCOME_TIMEOUT_MINUTES * 60_000,
+    outcomeTimeoutMs,
   };
+}
+
+/** Starts the call's workflow under its deterministic id; starting it again is a no-op. */
+export async function startCallWorkflow(deps: CallDeps, call: CallDoc): Promise<void> {
+  const input = callWorkflowInput(call, deps.config.CALL_OUTCOME_TIMEOUT_MINUTES * 60_000);
   try {
     await deps.temporal.workflow.start(callWorkflow, {
       workflowId: call.workflow_id,

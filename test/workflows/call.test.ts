@@ -10,6 +10,7 @@ import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import type { CallDoc } from '../../infra/records';
 import { callWorkflow, callWorkflowId, type CallWorkflowInput } from '../../workflows/call';
+import { callWorkflowInput } from '../../api/calls/initiate';
 import type { RetryPolicy } from '../../shared/retry';
 import { DAYS, type WorkingHours } from '../../shared/working-hours';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
@@ -96,7 +97,7 @@ describe('call workflow on the time-skipping server', () => {
       env.client.workflow.execute(callWorkflow, {
         taskQueue,
         workflowId: call.workflow_id,
-        args: [{ callId: call._id, scheduleAt: null, workingHours: null, retryPolicy: null, sendPreCall: Boolean(call.whatsapp.pre_call), sendFallback: Boolean(call.whatsapp.fallback), outcomeTimeoutMs: 30 * 60_000, ...input }],
+        args: [{ ...callWorkflowInput(call, 30 * 60_000), ...input }],
       }),
     );
     const stored = (await db.calls.findOne({ _id: call._id }))!;
@@ -227,7 +228,7 @@ describe('call workflow on the time-skipping server', () => {
     const handle = await env.client.workflow.start(callWorkflow, {
       taskQueue,
       workflowId: call.workflow_id,
-      args: [{ callId: call._id, scheduleAt: null, workingHours: null, retryPolicy: null, sendPreCall: false, sendFallback: false, outcomeTimeoutMs: DAY }],
+      args: [callWorkflowInput(call, DAY)],
     });
     const first = await makeWorker();
     await first.runUntil(async () => {
