@@ -1,10 +1,10 @@
 import { loadConfig, ConfigError, type Config } from './infra/config';
 import { createLogger, type Logger } from './infra/logger';
 import { connectDatabase } from './infra/database';
-import { connectClient, connectWorkerConnection } from './infra/temporal';
+import { connectClient } from './infra/temporal';
 import { installTemporalRuntime } from './infra/temporal-runtime';
 import { startApi } from './api/server';
-import { createWorker } from './worker/worker';
+import { startWorker } from './worker/worker';
 import { ensureSearchAttributes } from './worker/search-attributes';
 import { buildActivityDeps } from './worker/activity-deps';
 
@@ -23,21 +23,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   if (config.ROLE !== 'api') {
     installTemporalRuntime(logger);
     await ensureSearchAttributes(temporal, config.TEMPORAL_NAMESPACE, logger);
-    const connection = await connectWorkerConnection(config);
-    const worker = await createWorker({
-      connection,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      deps: buildActivityDeps(config, { db, client: temporal, logger }),
-      shutdownGraceTime: config.SHUTDOWN_TIMEOUT_MS,
-    });
-    const running = worker.run();
-    running.catch((err) => logger.fatal({ err }, 'worker stopped unexpectedly'));
-    stops.push(async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running.catch(() => undefined);
-      await connection.close();
-    });
+    const worker = await startWorker(config, buildActivityDeps(config, { db, client: temporal, logger }));
+    stops.push(worker.stop);
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker started');
   }
   if (config.ROLE !== 'worker') {

@@ -1,6 +1,8 @@
 import { Worker, type NativeConnection, type WorkflowBundleOption } from '@temporalio/worker';
 import type { Duration } from '@temporalio/common';
 import { createActivities, type ActivityDeps } from '../activities';
+import type { Config } from '../infra/config';
+import { connectWorkerConnection } from '../infra/temporal';
 
 export interface WorkerOptions {
   connection: NativeConnection;
@@ -26,4 +28,37 @@ export function createWorker(opts: WorkerOptions): Promise<Worker> {
     // Activities in flight get this long to finish when the worker is asked to stop.
     shutdownGraceTime: opts.shutdownGraceTime ?? '10s',
   });
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  /** Drains the worker (in-flight activities get the grace time) and closes its connection. */
+  stop(): Promise<void>;
+}
+
+/** Connects to the configured cluster, creates the worker and runs it until `stop`. */
+export async function startWorker(
+  config: Config,
+  deps: ActivityDeps,
+  opts: Pick<WorkerOptions, 'workflowBundle' | 'shutdownGraceTime'> = {},
+): Promise<RunningWorker> {
+  const connection = await connectWorkerConnection(config);
+  const worker = await createWorker({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    deps,
+    workflowBundle: opts.workflowBundle,
+    shutdownGraceTime: opts.shutdownGraceTime ?? config.SHUTDOWN_TIMEOUT_MS,
+  });
+  const running = worker.run();
+  running.catch((err) => deps.logger.fatal({ err }, 'worker stopped unexpectedly'));
+  return {
+    worker,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running.catch(() => undefined);
+      await connection.close();
+    },
+  };
 }

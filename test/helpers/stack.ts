@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { installTemporalRuntime } from '../../infra/temporal-runtime';
 import type { Client } from '@temporalio/client';
 import { loadConfig, type Config } from '../../infra/config';
@@ -7,7 +7,7 @@ import { createLogger } from '../../infra/logger';
 import { connectDatabase, type Database } from '../../infra/database';
 import { connectClient } from '../../infra/temporal';
 import { startApi, type RunningApi } from '../../api/server';
-import { createWorker, workflowsPath } from '../../worker/worker';
+import { startWorker, workflowsPath } from '../../worker/worker';
 import { createWorkspace } from '../../infra/workspaces';
 import { buildActivityDeps } from '../../worker/activity-deps';
 
@@ -45,7 +45,6 @@ export interface Stack {
   db: Database;
   temporal: Client;
   api: RunningApi;
-  worker: Worker | null;
   url: string;
   newWorkspace(name?: string): Promise<{ id: string; key: string }>;
   request(method: string, path: string, opts?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
@@ -60,27 +59,14 @@ export async function startStack(opts: { worker?: boolean; env?: Record<string, 
   const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB);
   const temporal = await connectClient(config);
   const api = await startApi({ config, db, temporal, logger }, 0, '127.0.0.1');
-  let worker: Worker | null = null;
-  let running: Promise<void> | null = null;
-  let connection: NativeConnection | null = null;
-  if (opts.worker) {
-    connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-    worker = await createWorker({
-      connection,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      deps: buildActivityDeps(config, { db, client: temporal, logger }),
-      workflowBundle: await workflowBundle(),
-      shutdownGraceTime: '1s',
-    });
-    running = worker.run();
-  }
+  const worker = opts.worker
+    ? await startWorker(config, buildActivityDeps(config, { db, client: temporal, logger }), { workflowBundle: await workflowBundle(), shutdownGraceTime: '1s' })
+    : null;
   return {
     config,
     db,
     temporal,
     api,
-    worker,
     url: api.url,
     async newWorkspace(name = 'Acme') {
       const ws = await createWorkspace(db, { name, company: `${name} Inc`, senderFirstName: 'Ada', senderLastName: 'Lovelace' });
@@ -103,11 +89,7 @@ export async function startStack(opts: { worker?: boolean; env?: Record<string, 
     },
     async stop() {
       await api.stop(1_000);
-      if (worker && running) {
-        worker.shutdown();
-        await running;
-      }
-      await connection?.close();
+      await worker?.stop();
       await temporal.connection.close();
       await db.db.dropDatabase().catch(() => undefined);
       await db.close();
