@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { existsSync, mkdirSync, openSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { searchAttributeKeys } from '../workflows/search-attributes';
 
@@ -11,11 +10,20 @@ import { searchAttributeKeys } from '../workflows/search-attributes';
  * dev server with its Web UI. Used by `npm run dev` and by the test suite's global setup.
  */
 
-export const cacheDir =
-  process.env.SERVICES_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'hiring-integration');
+/** Cache folder and binary paths, read from scripts/lib.sh so the pinned versions live in one place. */
+function provisionedPaths(): { cacheDir: string; temporalCli: string; ferretdb: string } {
+  const res = spawnSync('bash', ['-c', '. "$1" && printf "%s\\n" "$SERVICES_CACHE_DIR" "$TEMPORAL_CLI_BIN" "$FERRETDB_BIN"', 'lib.sh', join(__dirname, 'lib.sh')], {
+    encoding: 'utf8',
+  });
+  const [cacheDir, temporalCli, ferretdb] = res.stdout.split('\n');
+  if (res.status !== 0 || !ferretdb) throw new Error(`could not read scripts/lib.sh: ${res.stderr || res.error?.message}`);
+  return { cacheDir, temporalCli, ferretdb };
+}
 
-const TEMPORAL_CLI = join(cacheDir, 'temporal-1.5.1', 'temporal');
-const FERRETDB = join(cacheDir, 'ferretdb-1.24.2', 'ferretdb');
+const paths = provisionedPaths();
+export const cacheDir = paths.cacheDir;
+const TEMPORAL_CLI = paths.temporalCli;
+const FERRETDB = paths.ferretdb;
 export const TEST_SERVER_LAUNCHER = join(__dirname, 'temporal-test-server.sh');
 
 export interface RunningService {
