@@ -1,6 +1,9 @@
 import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
 import { createCallActivities } from './calls';
+import { createInterviewActivities } from './interviews';
+import type { EmailProvider } from './providers/email';
+import type { LanguageModel } from './providers/llm';
 import type { VoiceProvider } from './providers/voice';
 import type { WhatsAppProvider } from './providers/whatsapp';
 
@@ -11,6 +14,12 @@ export interface ActivityDeps {
   clock: () => Date;
   voice: VoiceProvider;
   whatsapp: WhatsAppProvider;
+  llm: LanguageModel;
+  email: EmailProvider;
+  /** Sender of candidate emails; the name defaults to the hiring company's. */
+  emailFrom: { email: string; name?: string };
+  /** Where candidate-facing links point. */
+  publicBaseUrl: string;
 }
 
 /** All activities, closed over their dependencies (the factory pattern of Temporal's TypeScript samples). */
@@ -20,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
       return deps.clock().toISOString();
     },
     ...createCallActivities(deps),
+    ...createInterviewActivities(deps),
   };
 }
 

@@ -9,6 +9,7 @@ import { requestContext } from './middleware';
 import { healthRoutes } from './routes/health';
 import { workspaceRoutes } from './routes/workspace';
 import { callRoutes } from './routes/calls';
+import { interviewRoutes } from './routes/interviews';
 
 export interface ApiDeps {
   config: Config;
@@ -20,7 +21,7 @@ export interface ApiDeps {
 export type RouteFactory = (deps: ApiDeps) => Router;
 
 /** The HTTP API. Each route module brings its own error family, auth and body parsing. */
-export function createApp(deps: ApiDeps, routes: RouteFactory[] = [healthRoutes, workspaceRoutes, callRoutes]): Koa {
+export function createApp(deps: ApiDeps, routes: RouteFactory[] = [healthRoutes, workspaceRoutes, callRoutes, interviewRoutes]): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true; // errors are logged by the error middleware with their request id
   app.use(requestContext(deps.logger));

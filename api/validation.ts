@@ -2,6 +2,7 @@ import { Kind, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
 import '../shared/formats';
+import { findHyperlink } from '../shared/hyperlinks';
 import { ValidationError, type Issue, type Path } from '../shared/errors';
 
 /**
@@ -57,9 +58,11 @@ function describe(error: ValueError): string {
       return s.minLength === 1 ? 'must not be empty' : `must be at least ${s.minLength} characters long`;
     case ValueErrorType.StringMaxLength:
       return `must be at most ${s.maxLength} characters long`;
-    case ValueErrorType.StringPattern:
     case ValueErrorType.StringFormat:
-      return s.errorMessage ?? (error.type === ValueErrorType.StringFormat ? `must be a valid ${s.format}` : 'has an invalid format');
+      if (s.format === 'no-hyperlinks') return `must not contain hyperlinks (found a ${findHyperlink(String(error.value))})`;
+      return s.errorMessage ?? `must be a valid ${s.format}`;
+    case ValueErrorType.StringPattern:
+      return s.errorMessage ?? 'has an invalid format';
     case ValueErrorType.ArrayMinItems:
       return `must have at least ${s.minItems} item${s.minItems === 1 ? '' : 's'}`;
     case ValueErrorType.ArrayMaxItems:

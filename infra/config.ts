@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import '../shared/formats';
 
 /**
  * Every setting the service reads, as one TypeBox schema over the environment. README.md's configuration
@@ -41,6 +42,19 @@ export const ConfigSchema = Type.Object({
   SIMULATOR_CALL_SECONDS: Type.Number({ minimum: 0, maximum: 3600, default: 2 }),
   CALL_OUTCOME_TIMEOUT_MINUTES: Type.Number({ exclusiveMinimum: 0, maximum: 1440, default: 30 }),
   WHATSAPP_PROVIDER: Type.Union([Type.Literal('log')], { default: 'log' }),
+
+  EMAIL_PROVIDER: Type.Union([Type.Literal('log'), Type.Literal('sendgrid')], { default: 'log' }),
+  EMAIL_FROM: Type.String({ format: 'email', default: 'interviews@example.com' }),
+  EMAIL_FROM_NAME: OptionalText(),
+  SENDGRID_API_KEY: OptionalText(),
+  SENDGRID_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://api.sendgrid.com' }),
+  SENDGRID_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
+
+  OPENAI_API_KEY: OptionalText(),
+  OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  OPENAI_MODEL: Text('gpt-4o-mini'),
+  OPENAI_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
+  OPENAI_MAX_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2 }),
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;
@@ -74,6 +88,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config = converted as RawConfig;
   if (Boolean(config.TEMPORAL_TLS_CERT_PATH) !== Boolean(config.TEMPORAL_TLS_KEY_PATH)) {
     throw new ConfigError(['TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH must be set together']);
+  }
+  if (config.EMAIL_PROVIDER === 'sendgrid' && !config.SENDGRID_API_KEY) {
+    throw new ConfigError(['SENDGRID_API_KEY is required when EMAIL_PROVIDER=sendgrid']);
   }
   return { ...config, PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') };
 }

@@ -1,6 +1,6 @@
 import { MongoClient, type Db, type Collection } from 'mongodb';
 import type { WorkspaceDoc, ApiKeyDoc } from './workspaces';
-import type { ProjectDoc, CandidateDoc, CallDoc, WhatsAppLogDoc } from './records';
+import type { ProjectDoc, CandidateDoc, CallDoc, WhatsAppLogDoc, InterviewDoc, CandidateEmailDoc, EmailLogDoc } from './records';
 
 /**
  * One MongoDB connection per process. Only features that MongoDB 7 and FerretDB 1.24 both have are used:
@@ -15,6 +15,9 @@ export interface Database {
   candidates: Collection<CandidateDoc>;
   calls: Collection<CallDoc>;
   whatsappLog: Collection<WhatsAppLogDoc>;
+  interviews: Collection<InterviewDoc>;
+  candidateEmails: Collection<CandidateEmailDoc>;
+  emailLog: Collection<EmailLogDoc>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -36,6 +39,9 @@ export async function connectDatabase(uri: string, dbName: string): Promise<Data
     candidates: db.collection<CandidateDoc>('candidates'),
     calls: db.collection<CallDoc>('calls'),
     whatsappLog: db.collection<WhatsAppLogDoc>('whatsapp_log'),
+    interviews: db.collection<InterviewDoc>('interviews'),
+    candidateEmails: db.collection<CandidateEmailDoc>('candidate_emails'),
+    emailLog: db.collection<EmailLogDoc>('email_log'),
     async ping() {
       await db.command({ ping: 1 }, { timeoutMS: 2_000 });
     },
@@ -53,4 +59,8 @@ async function ensureIndexes(d: Database): Promise<void> {
   await d.candidates.createIndex({ project_id: 1, candidate_id: 1 }, { unique: true, name: 'project_candidate_unique' });
   await d.calls.createIndex({ workspace_id: 1, project_id: 1, candidate_id: 1 }, { name: 'by_candidate' });
   await d.whatsappLog.createIndex({ call_id: 1, kind: 1 }, { unique: true, name: 'call_kind_unique' });
+  // One interview per candidate and project; link tokens resolve to exactly one interview.
+  await d.interviews.createIndex({ project_id: 1, candidate_id: 1 }, { unique: true, name: 'project_candidate_unique' });
+  await d.interviews.createIndex({ token: 1 }, { unique: true, name: 'token_unique' });
+  await d.emailLog.createIndex({ idempotency_key: 1 }, { unique: true, name: 'idempotency_key_unique' });
 }

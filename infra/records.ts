@@ -1,5 +1,7 @@
 import type { AssistantSettings, CallSettings, ExtractVariable } from '../shared/schemas/call-initiate';
 import type { FailureReason } from '../shared/retry';
+import type { JobDetails, Question } from '../shared/schemas/job';
+import type { EmailStatus, InterviewStatus } from '../shared/schemas/interview-invite';
 
 /** What the service stores in MongoDB, one interface per collection. */
 
@@ -11,8 +13,25 @@ export interface ProjectDoc {
   name: string;
   job_title: string | null;
   company_name: string | null;
+  /** Interview projects: the job as the latest invite described it. */
+  job: JobDetails | null;
+  /** Interview projects: the generated questions, produced once per project. */
+  question_set: QuestionSet | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/**
+ * Question generation is claimed with a lease so concurrent invitations generate once; a claim whose worker
+ * died expires and can be taken over.
+ */
+export interface QuestionSet {
+  status: 'generating' | 'ready';
+  claim_id: string | null;
+  lease_until: Date | null;
+  questions: Question[] | null;
+  provider: string | null;
+  generated_at: Date | null;
 }
 
 export interface CandidateDoc {
@@ -98,5 +117,56 @@ export interface WhatsAppLogDoc {
   to: string;
   template_name: string;
   variables: Record<string, string>;
+  created_at: Date;
+}
+
+export interface InterviewEmail {
+  status: EmailStatus;
+  provider: string | null;
+  message_id: string | null;
+  sent_at: Date | null;
+  error: string | null;
+}
+
+export interface InterviewDoc {
+  _id: string;
+  workspace_id: string;
+  project_id: string;
+  ats_job_id: string;
+  /** The caller's candidate id; one interview per candidate and project. */
+  candidate_id: string;
+  candidate: { name: string; email: string; phone: string | null };
+  /** The secret in the candidate's interview link. */
+  token: string;
+  workflow_id: string;
+  status: InterviewStatus;
+  /** The caller's own questions for this invitation, or null to use the project's generated set. */
+  custom_questions: Question[] | null;
+  /** The questions the candidate will answer, fixed when the invitation is prepared. */
+  questions: Question[] | null;
+  error: string | null;
+  email: InterviewEmail;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Reserves an email address for one candidate id within a project; the _id makes the claim atomic. */
+export interface CandidateEmailDoc {
+  _id: string;
+  project_id: string;
+  candidate_id: string;
+  created_at: Date;
+}
+
+/** What the `log` email provider records instead of sending. */
+export interface EmailLogDoc {
+  _id: string;
+  /** One message per key (the interview id), however often the send is retried. */
+  idempotency_key: string;
+  to: string;
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
   created_at: Date;
 }

@@ -1,4 +1,5 @@
 import { FormatRegistry } from '@sinclair/typebox';
+import { findHyperlink, isPersonName } from './hyperlinks';
 
 /** The string formats the request schemas use, registered once for every TypeBox validator. */
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
@@ -7,6 +8,8 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{
 
 export function registerFormats(): void {
   if (!FormatRegistry.Has('email')) FormatRegistry.Set('email', (v) => v.length <= 254 && EMAIL.test(v));
+  if (!FormatRegistry.Has('no-hyperlinks')) FormatRegistry.Set('no-hyperlinks', (v) => findHyperlink(v) === null);
+  if (!FormatRegistry.Has('person-name')) FormatRegistry.Set('person-name', isPersonName);
   if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (v) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)));
 }
 

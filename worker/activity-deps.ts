@@ -4,6 +4,10 @@ import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
 import { createCallReporter } from '../infra/call-reports';
 import type { ActivityDeps } from '../activities';
+import { LogEmailProvider, type EmailProvider } from '../activities/providers/email';
+import { OfflineLanguageModel, type LanguageModel } from '../activities/providers/llm';
+import { OpenAiLanguageModel } from '../activities/providers/openai';
+import { SendGridEmailProvider } from '../activities/providers/sendgrid';
 import { SimulatorVoiceProvider } from '../activities/providers/simulator';
 import { LogWhatsAppProvider } from '../activities/providers/whatsapp';
 
@@ -18,5 +22,27 @@ export function buildActivityDeps(config: Config, base: { db: Database; client: 
     clock,
     voice: new SimulatorVoiceProvider({ callSeconds: config.SIMULATOR_CALL_SECONDS, report, logger, clock }),
     whatsapp: new LogWhatsAppProvider(base.db),
+    llm: languageModel(config),
+    email: emailProvider(config, base.db),
+    emailFrom: { email: config.EMAIL_FROM, name: config.EMAIL_FROM_NAME },
+    publicBaseUrl: config.PUBLIC_BASE_URL,
   };
+}
+
+/** OpenAI when a key is configured; otherwise the offline generators. */
+export function languageModel(config: Config): LanguageModel {
+  if (!config.OPENAI_API_KEY) return new OfflineLanguageModel();
+  return new OpenAiLanguageModel({
+    apiKey: config.OPENAI_API_KEY,
+    baseUrl: config.OPENAI_BASE_URL,
+    model: config.OPENAI_MODEL,
+    timeoutMs: config.OPENAI_TIMEOUT_MS,
+    maxRetries: config.OPENAI_MAX_RETRIES,
+  });
+}
+
+function emailProvider(config: Config, db: Database): EmailProvider {
+  if (config.EMAIL_PROVIDER === 'log') return new LogEmailProvider(db);
+  // loadConfig guarantees the key when the provider is sendgrid.
+  return new SendGridEmailProvider({ apiKey: config.SENDGRID_API_KEY!, baseUrl: config.SENDGRID_BASE_URL, timeoutMs: config.SENDGRID_TIMEOUT_MS });
 }

@@ -2,3 +2,4 @@
 // and the pure helpers in shared/.
 export { smokeWorkflow } from './smoke';
 export { callWorkflow } from './call';
+export { interviewWorkflow } from './interview';

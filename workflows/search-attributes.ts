@@ -10,5 +10,6 @@ export const ProjectId = defineSearchAttributeKey('ProjectId', 'KEYWORD');
 export const AtsJobId = defineSearchAttributeKey('AtsJobId', 'KEYWORD');
 export const CandidateId = defineSearchAttributeKey('CandidateId', 'KEYWORD');
 export const CallStatus = defineSearchAttributeKey('CallStatus', 'KEYWORD');
+export const InterviewStatus = defineSearchAttributeKey('InterviewStatus', 'KEYWORD');
 
-export const searchAttributeKeys = [WorkspaceId, ProjectId, AtsJobId, CandidateId, CallStatus];
+export const searchAttributeKeys = [WorkspaceId, ProjectId, AtsJobId, CandidateId, CallStatus, InterviewStatus];

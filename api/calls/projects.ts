@@ -20,6 +20,8 @@ export async function ensureCampaign(db: Database, workspaceId: string, req: Cam
     name: req.name,
     job_title: req.job_title ?? null,
     company_name: req.company_name ?? null,
+    job: null,
+    question_set: null,
     created_at: now,
     updated_at: now,
   };

@@ -1,4 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { CustomFields, Enum, NonEmpty, Strict } from './builders';
 import { E164_PATTERN } from '../formats';
 import { FAILURE_REASONS } from '../retry';
 
@@ -8,19 +9,6 @@ import { FAILURE_REASONS } from '../retry';
  * (custom_fields, template_variables). Rules one field cannot express (start < end, choices for single_select,
  * known template variables…) live in api/calls/rules.ts.
  */
-const Enum = <T extends string>(values: readonly T[], options: Record<string, unknown> = {}) =>
-  Type.Union(values.map((v) => Type.Literal(v)), options);
-const Strict = <T extends Record<string, TSchema>>(props: T, options: Record<string, unknown> = {}) =>
-  Type.Object(props, { additionalProperties: false, ...options });
-const NonEmpty = (options: Record<string, unknown> = {}) => Type.String({ minLength: 1, ...options });
-
-export const CustomFields = Type.Record(
-  Type.String({ minLength: 1, maxLength: 100 }),
-  Type.Union([Type.String(), Type.Number(), Type.Boolean()], { errorMessage: 'must be a string, number or boolean' }),
-  {
-  maxProperties: 50,
-});
-
 export const CallCandidate = Strict({
   id: NonEmpty({ maxLength: 200 }),
   name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', errorMessage: 'must be a name of at least 1 character' }),

@@ -1,4 +1,5 @@
 import { startStack, type Stack } from '../helpers/stack';
+import { waitFor } from '../helpers/wait';
 
 const job = 'job-42';
 const candidate = (i: number, extra: Record<string, unknown> = {}) => ({
@@ -19,15 +20,6 @@ const body = (candidates: unknown[], extra: Record<string, unknown> = {}) => ({
   ],
   ...extra,
 });
-
-async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('call/initiate on the real stack', () => {
   let stack: Stack;

@@ -5,6 +5,8 @@ import { createActivities, type ActivityDeps } from '../../activities';
 import { SimulatorVoiceProvider } from '../../activities/providers/simulator';
 import type { VoiceProvider } from '../../activities/providers/voice';
 import { LogWhatsAppProvider } from '../../activities/providers/whatsapp';
+import { LogEmailProvider } from '../../activities/providers/email';
+import { OfflineLanguageModel } from '../../activities/providers/llm';
 import { createCallReporter } from '../../infra/call-reports';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
@@ -34,7 +36,17 @@ describe('call workflow on the time-skipping server', () => {
     db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('wf'));
     const report = createCallReporter({ db, client: env.client, logger });
     simulator = new SimulatorVoiceProvider({ callSeconds: 0, report, logger, clock });
-    deps = { db, logger, clock, voice: simulator, whatsapp: new LogWhatsAppProvider(db) };
+    deps = {
+      db,
+      logger,
+      clock,
+      voice: simulator,
+      whatsapp: new LogWhatsAppProvider(db),
+      llm: new OfflineLanguageModel(),
+      email: new LogEmailProvider(db),
+      emailFrom: { email: 'interviews@hiring.test' },
+      publicBaseUrl: 'https://hiring.test',
+    };
   });
   afterAll(async () => {
     await db?.db.dropDatabase();

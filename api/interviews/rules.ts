@@ -1,0 +1,28 @@
+import type { Issue } from '../../shared/errors';
+import type { InviteRequest } from '../../shared/schemas/interview-invite';
+
+/**
+ * Rules of interview/invite that span fields, checked after the schema on the parts that have the right
+ * shape, so one response lists every violation.
+ */
+export function inviteRules(input: unknown): Issue[] {
+  const body = input as Partial<Record<keyof InviteRequest, unknown>>;
+  const issues: Issue[] = [];
+  const { min_experience: min, max_experience: max } = body;
+  if (typeof min === 'number' && typeof max === 'number' && max <= min) {
+    issues.push({ path: ['max_experience'], message: `must be greater than min_experience (${min})` });
+  }
+  // Three skills that are one skill three times do not meet the minimum.
+  for (const field of ['skills_required', 'skills_good_to_have'] as const) {
+    const skills = body[field];
+    if (!Array.isArray(skills)) continue;
+    const seen = new Map<string, number>();
+    skills.forEach((skill, i) => {
+      if (typeof skill !== 'string') return;
+      const key = skill.trim().toLowerCase();
+      if (seen.has(key)) issues.push({ path: [field, i], message: `repeats ${field}[${seen.get(key)}]` });
+      else seen.set(key, i);
+    });
+  }
+  return issues;
+}

@@ -1,0 +1,26 @@
+import type { InterviewDoc } from '../../infra/records';
+import type { InterviewView } from '../../shared/schemas/interview-invite';
+import { interviewUrl } from '../../activities/interviews';
+
+/** GET /api/public/v1/interviews/:id body: what an ATS needs to follow an invitation, without internal fields. */
+export function interviewView(interview: InterviewDoc, publicBaseUrl: string): InterviewView {
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  return {
+    id: interview._id,
+    project_id: interview.project_id,
+    candidate_id: interview.candidate_id,
+    status: interview.status,
+    interview_url: interviewUrl(publicBaseUrl, interview.token),
+    questions_count: interview.questions?.length ?? null,
+    questions: interview.questions,
+    error: interview.error,
+    email: {
+      status: interview.email.status,
+      provider: interview.email.provider,
+      message_id: interview.email.message_id,
+      sent_at: iso(interview.email.sent_at),
+      error: interview.email.error,
+    },
+    created_at: interview.created_at.toISOString(),
+  };
+}

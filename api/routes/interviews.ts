@@ -1,0 +1,33 @@
+import Router from '@koa/router';
+import type { ApiDeps } from '../app';
+import { handleErrors, jobFamily } from '../errors';
+import { authenticateWith, parseJson } from '../middleware';
+import { compileValidator } from '../validation';
+import { authenticate, type WorkspaceDoc } from '../../infra/workspaces';
+import { NotFoundError } from '../../shared/errors';
+import { InviteRequest } from '../../shared/schemas/interview-invite';
+import { inviteRules } from '../interviews/rules';
+import { inviteCandidates } from '../interviews/invite';
+import { interviewView } from '../interviews/view';
+
+const validateInvite = compileValidator(InviteRequest, inviteRules);
+
+/** Interview invitations and their status, with the job family's error shapes. */
+export function interviewRoutes(deps: ApiDeps): Router {
+  const { db, config } = deps;
+  const router = new Router({ prefix: '/api/public/v1' });
+  router.use(handleErrors(jobFamily(config.SUPPORT_EMAIL)), authenticateWith((key) => authenticate(db, key)), parseJson(config.BODY_LIMIT));
+
+  router.post('/interview/invite', async (ctx) => {
+    const ws = ctx.state.workspace as WorkspaceDoc;
+    ctx.body = await inviteCandidates(deps, ws, validateInvite(ctx.request.body));
+  });
+
+  router.get('/interviews/:id', async (ctx) => {
+    const ws = ctx.state.workspace as WorkspaceDoc;
+    const interview = await db.interviews.findOne({ _id: ctx.params.id, workspace_id: ws._id });
+    if (!interview) throw new NotFoundError('Interview not found');
+    ctx.body = { success: true, data: interviewView(interview, config.PUBLIC_BASE_URL) };
+  });
+  return router;
+}

@@ -1,0 +1,101 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { E164_PATTERN } from '../formats';
+import { CustomFields, Enum, NonEmpty, Strict } from './builders';
+import { EmploymentType, Question, QuestionType, SeniorityLevel, TIME_LIMIT_BOUNDS, WorkType } from './job';
+
+/**
+ * POST /api/public/v1/interview/invite and GET /api/public/v1/interviews/:id: requests and responses, the
+ * single source of truth for validation, types and the API reference. Unknown fields are rejected except in
+ * custom_fields. Cross-field rules (max > min experience, distinct skills) live in api/interviews/rules.ts.
+ */
+const NO_LINKS = { format: 'no-hyperlinks' } as const;
+const Blank = { pattern: '\\S', errorMessage: 'must not be blank' } as const;
+const Skills = Type.Array(NonEmpty({ maxLength: 100, ...Blank }), { minItems: 3, maxItems: 100 });
+const Years = Type.Number({ minimum: 0, maximum: 100 });
+
+export const InviteCandidate = Strict({
+  id: NonEmpty({ maxLength: 200 }),
+  name: Type.String({
+    minLength: 3,
+    maxLength: 200,
+    format: 'person-name',
+    errorMessage: 'must contain only letters, dots and spaces, at least 3 characters',
+  }),
+  email: Type.String({ maxLength: 254, format: 'email', errorMessage: 'must be a valid email address' }),
+  phone: Type.Optional(Type.String({ pattern: E164_PATTERN, errorMessage: 'must be an E.164 phone number such as +14155550123' })),
+  custom_fields: Type.Optional(CustomFields),
+});
+export type InviteCandidate = Static<typeof InviteCandidate>;
+
+/** A caller's own interview question; the type defaults to video and the time limit to the type's default. */
+export const CustomQuestion = Strict({
+  question: NonEmpty({ maxLength: 1000, ...Blank }),
+  type: Type.Optional(QuestionType),
+  time_limit_seconds: Type.Optional(Type.Integer(TIME_LIMIT_BOUNDS)),
+});
+export type CustomQuestion = Static<typeof CustomQuestion>;
+
+export const InviteRequest = Strict({
+  ats_job_id: NonEmpty({ maxLength: 200 }),
+  job_title: NonEmpty({ maxLength: 200, ...Blank, ...NO_LINKS }),
+  job_description: NonEmpty({ maxLength: 20_000, ...Blank, ...NO_LINKS }),
+  min_experience: Years,
+  max_experience: Years,
+  seniority_level: SeniorityLevel,
+  work_type: WorkType,
+  employment_type: EmploymentType,
+  location: NonEmpty({ maxLength: 200, ...Blank }),
+  skills_required: Skills,
+  skills_good_to_have: Skills,
+  candidates: Type.Array(InviteCandidate, { minItems: 1, maxItems: 200 }),
+  questions: Type.Optional(Type.Array(CustomQuestion, { minItems: 1, maxItems: 20 })),
+});
+export type InviteRequest = Static<typeof InviteRequest>;
+
+export const InterviewResult = Type.Object({
+  id: Type.Optional(Type.String()),
+  candidate_id: Type.String(),
+  name: Type.String(),
+  email: Type.String(),
+  status: Enum(['success', 'failed'] as const),
+  message: Type.String(),
+});
+export type InterviewResult = Static<typeof InterviewResult>;
+
+export const InviteResponse = Type.Object({
+  success: Type.Boolean(),
+  data: Type.Object({
+    project_id: Type.String(),
+    job_url: Type.String(),
+    project_url: Type.String(),
+    interviews: Type.Array(InterviewResult),
+  }),
+});
+export type InviteResponse = Static<typeof InviteResponse>;
+
+export const INTERVIEW_STATUSES = ['queued', 'invited', 'failed'] as const;
+export const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
+export type InterviewStatus = (typeof INTERVIEW_STATUSES)[number];
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const InterviewView = Type.Object({
+  id: Type.String(),
+  project_id: Type.String(),
+  candidate_id: Type.String(),
+  status: Enum(INTERVIEW_STATUSES),
+  interview_url: Type.String(),
+  questions_count: Type.Union([Type.Integer(), Type.Null()]),
+  questions: Type.Union([Type.Array(Question), Type.Null()]),
+  error: Nullable(Type.String()),
+  email: Type.Object({
+    status: Enum(EMAIL_STATUSES),
+    provider: Nullable(Type.String()),
+    message_id: Nullable(Type.String()),
+    sent_at: Nullable(Type.String({ format: 'date-time' })),
+    error: Nullable(Type.String()),
+  }),
+  created_at: Type.String({ format: 'date-time' }),
+});
+export type InterviewView = Static<typeof InterviewView>;

@@ -1,0 +1,73 @@
+import { ActivityFailure, ApplicationFailure, defineQuery, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { createActivities } from '../activities';
+import { InterviewStatus } from './search-attributes';
+
+export interface InterviewWorkflowInput {
+  interviewId: string;
+}
+
+export interface InterviewProgress {
+  status: 'queued' | 'preparing' | 'emailing' | 'invited' | 'failed';
+  questionsCount: number | null;
+  error: string | null;
+}
+
+export const interviewProgressQuery = defineQuery<InterviewProgress>('interviewProgress');
+
+export function interviewWorkflowId(interviewId: string): string {
+  return `interview-${interviewId}`;
+}
+
+// Question generation waits for another invitation's generation (QuestionsPending) and for the model: about
+// nine minutes of attempts before the invitation is given up.
+const questions = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 15 },
+});
+// Email outages are retried for about a quarter of an hour; the provider's final refusals are not retried.
+const mail = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 6 },
+});
+const bookkeeping = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/** One invitation: fix the interview's questions (generated once per project), then email the link. */
+export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput): Promise<InterviewProgress> {
+  const progress: InterviewProgress = { status: 'queued', questionsCount: null, error: null };
+  setHandler(interviewProgressQuery, () => progress);
+  const setStatus = (status: InterviewProgress['status']) => {
+    progress.status = status;
+    upsertSearchAttributes([{ key: InterviewStatus, value: status }]);
+  };
+  const fail = async (stage: 'questions' | 'email', error: string) => {
+    progress.error = error;
+    setStatus('failed');
+    await bookkeeping.failInterview(interviewId, stage, error);
+    return progress;
+  };
+
+  setStatus('preparing');
+  try {
+    progress.questionsCount = await questions.prepareInterview(interviewId);
+  } catch (err) {
+    return fail('questions', `The interview questions could not be prepared: ${reason(err)}`);
+  }
+
+  setStatus('emailing');
+  try {
+    const outcome = await mail.sendInvitation(interviewId);
+    if (outcome === 'failed') return fail('email', 'The invitation email could not be delivered');
+  } catch (err) {
+    return fail('email', `The invitation email could not be sent: ${reason(err)}`);
+  }
+  setStatus('invited');
+  return progress;
+}
+
+function reason(err: unknown): string {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : String(cause);
+}
