@@ -53,7 +53,8 @@ export interface Stack {
 
 /** The real API (and optionally the real worker) on its own database and task queue. */
 export async function startStack(opts: { worker?: boolean; env?: Record<string, string> } = {}): Promise<Stack> {
-  quietTemporalRuntime();
+  // Only a worker uses the native runtime; installed without one, the runtime would keep jest from exiting.
+  if (opts.worker) quietTemporalRuntime();
   const config = testConfig(opts.env);
   const logger = createLogger(config.LOG_LEVEL);
   const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB);
