@@ -1,10 +1,12 @@
 import { MongoClient, type Db, type Collection } from 'mongodb';
 import type { WorkspaceDoc, ApiKeyDoc } from './workspaces';
-import type { ProjectDoc, CandidateDoc, CallDoc, WhatsAppLogDoc, InterviewDoc, CandidateEmailDoc, EmailLogDoc } from './records';
+import type { ProjectDoc, CandidateDoc, CallDoc, WhatsAppLogDoc, InterviewDoc, EmailLogDoc } from './records';
+import type { ClaimDoc } from './claims';
 
 /**
  * One MongoDB connection per process. Only features that MongoDB 7 and FerretDB 1.24 both have are used:
- * single-document atomic updates, unique indexes, upserts; no transactions, no change streams.
+ * unique indexes and upserts; no transactions, no change streams. Exclusive claims go through infra/claims.ts,
+ * because FerretDB's conditional updates are not isolated.
  */
 export interface Database {
   client: MongoClient;
@@ -16,7 +18,7 @@ export interface Database {
   calls: Collection<CallDoc>;
   whatsappLog: Collection<WhatsAppLogDoc>;
   interviews: Collection<InterviewDoc>;
-  candidateEmails: Collection<CandidateEmailDoc>;
+  claims: Collection<ClaimDoc>;
   emailLog: Collection<EmailLogDoc>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -40,7 +42,7 @@ export async function connectDatabase(uri: string, dbName: string): Promise<Data
     calls: db.collection<CallDoc>('calls'),
     whatsappLog: db.collection<WhatsAppLogDoc>('whatsapp_log'),
     interviews: db.collection<InterviewDoc>('interviews'),
-    candidateEmails: db.collection<CandidateEmailDoc>('candidate_emails'),
+    claims: db.collection<ClaimDoc>('claims'),
     emailLog: db.collection<EmailLogDoc>('email_log'),
     async ping() {
       await db.command({ ping: 1 }, { timeoutMS: 2_000 });

@@ -21,17 +21,11 @@ export interface ProjectDoc {
   updated_at: Date;
 }
 
-/**
- * Question generation is claimed with a lease so concurrent invitations generate once; a claim whose worker
- * died expires and can be taken over.
- */
+/** A project's generated interview questions; generation is claimed in infra/claims.ts so it happens once. */
 export interface QuestionSet {
-  status: 'generating' | 'ready';
-  claim_id: string | null;
-  lease_until: Date | null;
-  questions: Question[] | null;
-  provider: string | null;
-  generated_at: Date | null;
+  questions: Question[];
+  provider: string;
+  generated_at: Date;
 }
 
 export interface CandidateDoc {
@@ -148,14 +142,6 @@ export interface InterviewDoc {
   email: InterviewEmail;
   created_at: Date;
   updated_at: Date;
-}
-
-/** Reserves an email address for one candidate id within a project; the _id makes the claim atomic. */
-export interface CandidateEmailDoc {
-  _id: string;
-  project_id: string;
-  candidate_id: string;
-  created_at: Date;
 }
 
 /** What the `log` email provider records instead of sending. */

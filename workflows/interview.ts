@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, defineQuery, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, defineQuery, proxyActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import { InterviewStatus } from './search-attributes';
 
@@ -18,12 +18,14 @@ export function interviewWorkflowId(interviewId: string): string {
   return `interview-${interviewId}`;
 }
 
-// Question generation waits for another invitation's generation (QuestionsPending) and for the model: about
-// nine minutes of attempts before the invitation is given up.
+// The model gets about nine minutes of attempts (its outages, rate limits, malformed answers) before the
+// invitation is given up.
 const questions = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 15 },
 });
+/** While another invitation generates the project's questions: first wait, longest wait, and when to give up. */
+const QUESTIONS_POLL = { firstMs: 1_000, maxMs: 30_000, limitMs: 15 * 60_000 };
 // Email outages are retried for about a quarter of an hour; the provider's final refusals are not retried.
 const mail = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '1 minute',
@@ -50,8 +52,13 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
   };
 
   setStatus('preparing');
+  const giveUpAt = Date.now() + QUESTIONS_POLL.limitMs;
   try {
-    progress.questionsCount = await questions.prepareInterview(interviewId);
+    for (let wait = QUESTIONS_POLL.firstMs; (progress.questionsCount = await questions.prepareInterview(interviewId)) === null; wait = Math.min(wait * 2, QUESTIONS_POLL.maxMs)) {
+      // Another invitation of the project holds the generation claim: wait on a timer, visible in the history.
+      if (Date.now() >= giveUpAt) return fail('questions', 'The interview questions could not be prepared: generation did not finish in time');
+      await sleep(wait);
+    }
   } catch (err) {
     return fail('questions', `The interview questions could not be prepared: ${reason(err)}`);
   }

@@ -5,6 +5,7 @@ import type { Database } from '../../infra/database';
 import type { InterviewDoc, ProjectDoc } from '../../infra/records';
 import type { WorkspaceDoc } from '../../infra/workspaces';
 import { newId, newToken } from '../../infra/ids';
+import { claim, release } from '../../infra/claims';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { normaliseEmail, titleCase } from '../../shared/names';
 import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../../shared/schemas/job';
@@ -78,7 +79,7 @@ function resolveQuestion(q: CustomQuestion): Question {
 
 async function inviteOne(deps: InviteDeps, ws: WorkspaceDoc, project: ProjectDoc, c: Candidate, customQuestions: Question[] | null): Promise<Outcome> {
   const { db } = deps;
-  const owner = await reserveEmail(db, project._id, c.email, c.id);
+  const owner = await claim(db, emailKey(project._id, c.email), c.id);
   if (owner !== c.id) return failed(`A candidate with this email already exists in this project under a different id (${owner})`);
 
   const now = new Date();
@@ -92,7 +93,7 @@ async function inviteOne(deps: InviteDeps, ws: WorkspaceDoc, project: ProjectDoc
   ).catch(retryOnDuplicate);
   // The candidate changed email: its old address is free for another candidate again.
   if (before && before.email !== c.email) {
-    await db.candidateEmails.deleteOne({ _id: emailKey(project._id, before.email), candidate_id: c.id });
+    await release(db, emailKey(project._id, before.email), c.id);
   }
 
   const interview: InterviewDoc = {
@@ -127,21 +128,9 @@ async function inviteOne(deps: InviteDeps, ws: WorkspaceDoc, project: ProjectDoc
   return { id: interview._id, status: 'success', message: MESSAGES.queued };
 }
 
+/** The claim that makes an email belong to one candidate id within a project. */
 function emailKey(projectId: string, email: string): string {
-  return `${projectId}/${email}`;
-}
-
-/** Claims `email` for `candidateId` in the project, atomically; returns the id that owns it. */
-async function reserveEmail(db: Database, projectId: string, email: string, candidateId: string): Promise<string> {
-  const _id = emailKey(projectId, email);
-  try {
-    await db.candidateEmails.insertOne({ _id, project_id: projectId, candidate_id: candidateId, created_at: new Date() });
-    return candidateId;
-  } catch (err) {
-    if (!(err instanceof MongoServerError && err.code === 11000)) throw err;
-  }
-  const owner = await db.candidateEmails.findOne({ _id });
-  return owner?.candidate_id ?? candidateId;
+  return `email/${projectId}/${email}`;
 }
 
 // Two requests inserting the same new candidate at once: the loser's upsert hits the unique index; the

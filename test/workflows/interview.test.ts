@@ -1,0 +1,253 @@
+import { Context } from '@temporalio/activity';
+import { Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createActivities, type ActivityDeps } from '../../activities';
+import { LogEmailProvider, type EmailMessage, type EmailProvider, type EmailResult } from '../../activities/providers/email';
+import { LanguageModelError, OfflineLanguageModel, type LanguageModel } from '../../activities/providers/llm';
+import { LogWhatsAppProvider } from '../../activities/providers/whatsapp';
+import { SimulatorVoiceProvider } from '../../activities/providers/simulator';
+import { QUESTION_LEASE_MS } from '../../activities/interviews';
+import { createCallReporter } from '../../infra/call-reports';
+import { connectDatabase, type Database } from '../../infra/database';
+import { createLogger } from '../../infra/logger';
+import type { InterviewDoc, ProjectDoc } from '../../infra/records';
+import type { JobDetails, Question } from '../../shared/schemas/job';
+import { interviewWorkflow, interviewWorkflowId } from '../../workflows/interview';
+import { createTimeSkippingEnv } from '../helpers/time-skipping';
+import { uniqueName, workflowBundle } from '../helpers/stack';
+
+const logger = createLogger('silent');
+
+const job: JobDetails = {
+  title: 'Platform Engineer',
+  description: 'Run our Kubernetes platform.',
+  min_experience: 3,
+  max_experience: 6,
+  seniority_level: 'Mid',
+  work_type: 'Remote',
+  employment_type: 'Full Time',
+  location: 'Berlin',
+  skills_required: ['Kubernetes', 'Terraform', 'Go'],
+  skills_good_to_have: ['Prometheus', 'Helm', 'AWS'],
+};
+
+/** The offline model, counted, and slow enough that concurrent invitations really overlap. */
+class CountingModel implements LanguageModel {
+  readonly name = 'counting';
+  calls = 0;
+  constructor(private readonly failWith?: LanguageModelError) {}
+  async generateQuestions(j: JobDetails, count: number): Promise<Question[]> {
+    this.calls++;
+    await new Promise((r) => setTimeout(r, 300));
+    if (this.failWith) throw this.failWith;
+    return new OfflineLanguageModel().generateQuestions(j, count);
+  }
+}
+
+/** Wraps the log provider: `script` decides, per call, to throw before sending, or to send and then lose the answer. */
+class ScriptedEmail implements EmailProvider {
+  readonly name = 'scripted';
+  calls = 0;
+  constructor(
+    private readonly inner: EmailProvider,
+    private readonly script: (call: number) => 'ok' | 'outage' | 'lost-response' | 'refuse',
+  ) {}
+  async send(m: EmailMessage): Promise<EmailResult> {
+    const step = this.script(++this.calls);
+    if (step === 'outage') throw new Error('SendGrid answered 503');
+    if (step === 'refuse') return { sent: false, error: 'SendGrid answered 400: to: Does not contain a valid address.' };
+    const result = await this.inner.send(m);
+    if (step === 'lost-response') throw new Error('socket hang up');
+    return result;
+  }
+}
+
+describe('interview workflow on the time-skipping server', () => {
+  let env: TestWorkflowEnvironment;
+  let db: Database;
+  let deps: ActivityDeps;
+  const clock = () => new Date(Context.current().info.currentAttemptScheduledTimestampMs);
+
+  beforeAll(async () => {
+    env = await createTimeSkippingEnv();
+    db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('iwf'));
+    const report = createCallReporter({ db, client: env.client, logger });
+    deps = {
+      db,
+      logger,
+      clock,
+      voice: new SimulatorVoiceProvider({ callSeconds: 0, report, logger, clock }),
+      whatsapp: new LogWhatsAppProvider(db),
+      llm: new OfflineLanguageModel(),
+      email: new LogEmailProvider(db),
+      emailFrom: { email: 'interviews@hiring.test' },
+      publicBaseUrl: 'https://hiring.test',
+    };
+    await db.workspaces.insertOne({ _id: 'ws_iwf', name: 'Umbrella', sender: { first_name: 'Alice', last_name: 'Abernathy', company: 'Umbrella Corp' }, created_at: new Date() });
+  });
+  afterAll(async () => {
+    await db?.db.dropDatabase();
+    await db?.close();
+    await env?.teardown();
+  });
+
+  async function newProject(questionSet: ProjectDoc['question_set'] = null): Promise<ProjectDoc> {
+    const project: ProjectDoc = {
+      _id: uniqueName('prj'),
+      workspace_id: 'ws_iwf',
+      ats_job_id: uniqueName('job'),
+      kind: 'interview',
+      name: job.title,
+      job_title: job.title,
+      company_name: null,
+      job,
+      question_set: questionSet,
+      created_at: new Date(),
+      updated_at: new Date(),
+    };
+    await db.projects.insertOne(project);
+    return project;
+  }
+
+  async function newInterview(project: ProjectDoc, customQuestions: Question[] | null = null): Promise<InterviewDoc> {
+    const id = uniqueName('int');
+    const interview: InterviewDoc = {
+      _id: id,
+      workspace_id: 'ws_iwf',
+      project_id: project._id,
+      ats_job_id: project.ats_job_id,
+      candidate_id: id,
+      candidate: { name: 'Jill Valentine', email: `${id}@example.com`, phone: null },
+      token: uniqueName('tok'),
+      workflow_id: interviewWorkflowId(id),
+      status: 'queued',
+      custom_questions: customQuestions,
+      questions: null,
+      error: null,
+      email: { status: 'pending', provider: null, message_id: null, sent_at: null, error: null },
+      created_at: new Date(),
+      updated_at: new Date(),
+    };
+    await db.interviews.insertOne(interview);
+    return interview;
+  }
+
+  async function run(interviews: InterviewDoc[], overrides: Partial<ActivityDeps> = {}, workflowIds = interviews.map((i) => i.workflow_id)) {
+    const taskQueue = uniqueName('tq');
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities({ ...deps, ...overrides }),
+    });
+    const results = await worker.runUntil(async () => {
+      const handles = await Promise.all(
+        interviews.map((i, n) => env.client.workflow.start(interviewWorkflow, { taskQueue, workflowId: workflowIds[n], args: [{ interviewId: i._id }] })),
+      );
+      // One result at a time: the test server counts time-skipping locks per waiting caller, and many concurrent
+      // waits unbalance them.
+      const out = [];
+      for (const handle of handles) out.push(await handle.result());
+      return out;
+    });
+    const stored = await Promise.all(interviews.map(async (i) => (await db.interviews.findOne({ _id: i._id }))!));
+    return { results, stored };
+  }
+
+  it('generates questions once per project when many invitations start together', async () => {
+    const project = await newProject();
+    const interviews = await Promise.all(Array.from({ length: 12 }, () => newInterview(project)));
+    const llm = new CountingModel();
+    const { results, stored } = await run(interviews, { llm });
+    expect(llm.calls).toBe(1);
+    expect(results.every((r) => r.status === 'invited' && r.questionsCount === 8)).toBe(true);
+    const saved = (await db.projects.findOne({ _id: project._id }))!.question_set!;
+    expect(saved).toMatchObject({ provider: 'counting' });
+    expect(await db.claims.countDocuments({ _id: `questions/${project._id}` })).toBe(0);
+    for (const s of stored) {
+      expect(s.questions).toEqual(saved.questions);
+      expect(s).toMatchObject({ status: 'invited', email: { status: 'sent', provider: 'log' } });
+    }
+    // A later invitation for the same project reuses the set.
+    await run([await newInterview(project)], { llm });
+    expect(llm.calls).toBe(1);
+  });
+
+  it("uses the caller's questions without generating any", async () => {
+    const project = await newProject();
+    const custom: Question[] = [{ question: 'Why Kubernetes?', type: 'video', time_limit_seconds: 60 }];
+    const llm = new CountingModel();
+    const { results, stored } = await run([await newInterview(project, custom)], { llm });
+    expect(llm.calls).toBe(0);
+    expect(results[0]).toMatchObject({ status: 'invited', questionsCount: 1 });
+    expect(stored[0].questions).toEqual(custom);
+    expect((await db.projects.findOne({ _id: project._id }))!.question_set ?? null).toBeNull();
+  });
+
+  it('takes over a generation claim whose worker died once its lease has run out', async () => {
+    const now = await env.currentTimeMs();
+    const project = await newProject();
+    // A claim left by a worker that died mid-generation.
+    await db.claims.insertOne({ _id: `questions/${project._id}`, holder: 'gen_dead', expires_at: new Date(now + QUESTION_LEASE_MS), created_at: new Date(now) });
+    const llm = new CountingModel();
+    const { results } = await run([await newInterview(project)], { llm });
+    expect(results[0].status).toBe('invited');
+    expect(llm.calls).toBe(1);
+    const saved = (await db.projects.findOne({ _id: project._id }))!.question_set!;
+    expect(saved.generated_at!.getTime()).toBeGreaterThanOrEqual(now + QUESTION_LEASE_MS);
+  });
+
+  it('fails the invitation, without an email, when the model refuses', async () => {
+    const project = await newProject();
+    const llm = new CountingModel(new LanguageModelError('The model declined: cannot help', 'refusal', false));
+    const email = new ScriptedEmail(deps.email, () => 'ok');
+    const { results, stored } = await run([await newInterview(project)], { llm, email });
+    expect(llm.calls).toBe(1);
+    expect(email.calls).toBe(0);
+    expect(results[0].status).toBe('failed');
+    expect(stored[0]).toMatchObject({
+      status: 'failed',
+      error: 'The interview questions could not be prepared: The model declined: cannot help',
+      email: { status: 'failed', error: 'Not sent: the interview questions could not be prepared' },
+    });
+    // The claim was given back, so a later invitation can generate.
+    expect((await db.projects.findOne({ _id: project._id }))!.question_set ?? null).toBeNull();
+  });
+
+  it('retries a failing email provider, then marks the email failed with the last error', async () => {
+    const email = new ScriptedEmail(deps.email, () => 'outage');
+    const { results, stored } = await run([await newInterview(await newProject())], { email });
+    expect(email.calls).toBe(6);
+    expect(results[0]).toMatchObject({ status: 'failed', error: 'The invitation email could not be sent: SendGrid answered 503' });
+    expect(stored[0]).toMatchObject({ status: 'failed', email: { status: 'failed', provider: 'scripted', error: 'SendGrid answered 503', sent_at: null } });
+  });
+
+  it('sends after a passing outage and clears the error', async () => {
+    const email = new ScriptedEmail(deps.email, (n) => (n < 3 ? 'outage' : 'ok'));
+    const { stored } = await run([await newInterview(await newProject())], { email });
+    expect(email.calls).toBe(3);
+    expect(stored[0]).toMatchObject({ status: 'invited', email: { status: 'sent', error: null } });
+  });
+
+  it("does not retry the provider's final refusal", async () => {
+    const email = new ScriptedEmail(deps.email, () => 'refuse');
+    const { stored } = await run([await newInterview(await newProject())], { email });
+    expect(email.calls).toBe(1);
+    expect(stored[0]).toMatchObject({ status: 'failed', email: { status: 'failed', error: expect.stringContaining('valid address') } });
+  });
+
+  it('never emails a candidate twice when the activity is retried or the invitation runs again', async () => {
+    const interview = await newInterview(await newProject());
+    // The first send reaches the provider but its answer is lost: Temporal retries the activity.
+    const email = new ScriptedEmail(deps.email, (n) => (n === 1 ? 'lost-response' : 'ok'));
+    const { stored } = await run([interview], { email });
+    expect(email.calls).toBe(2);
+    expect(await db.emailLog.countDocuments({ idempotency_key: interview._id })).toBe(1);
+    expect(stored[0].email.status).toBe('sent');
+
+    // Running the invitation again (an operator's reset) finds the recorded send and does not call the provider.
+    await run([interview], { email }, [`${interview.workflow_id}-again`]);
+    expect(email.calls).toBe(2);
+    expect(await db.emailLog.countDocuments({ idempotency_key: interview._id })).toBe(1);
+  });
+});
