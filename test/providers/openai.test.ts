@@ -1,0 +1,142 @@
+import { OpenAiLanguageModel } from '../../activities/providers/openai';
+import { LanguageModelError } from '../../activities/providers/llm';
+import { languageModel } from '../../worker/activity-deps';
+import type { JobDetails } from '../../shared/schemas/job';
+import { startHttpStub, type HttpStub, type StubReply } from '../helpers/http-stub';
+import { testConfig } from '../helpers/stack';
+
+const job: JobDetails = {
+  title: 'Site Reliability Engineer',
+  description: 'Keep our payment APIs fast and available.',
+  min_experience: 4,
+  max_experience: 9,
+  seniority_level: 'Senior',
+  work_type: 'On Site',
+  employment_type: 'Contract',
+  location: 'Dublin',
+  skills_required: ['Linux', 'Kubernetes', 'Go'],
+  skills_good_to_have: ['Terraform', 'Grafana', 'Postgres'],
+};
+const questions = [
+  { question: 'How would you cut p99 latency of a payments API?', type: 'video', time_limit_seconds: 180 },
+  { question: 'Write a runbook outline for a failing Kubernetes node.', type: 'text', time_limit_seconds: 600 },
+];
+
+// Response and error bodies as the Chat Completions API sends them.
+const completion = (message: Record<string, unknown>, finish_reason = 'stop') => ({
+  id: 'chatcmpl-test',
+  object: 'chat.completion',
+  created: 1_790_000_000,
+  model: 'gpt-4o-mini-2024-07-18',
+  choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: null, ...message }, logprobs: null, finish_reason }],
+  usage: { prompt_tokens: 200, completion_tokens: 80, total_tokens: 280 },
+});
+const apiError = (message: string, type: string, code: string | null) => ({ error: { message, type, param: null, code } });
+
+describe('OpenAI adapter against a local Chat Completions API', () => {
+  let stub: HttpStub;
+  let next: StubReply[] = [];
+  beforeAll(async () => {
+    stub = await startHttpStub(() => next.shift() ?? { status: 200, body: completion({ content: JSON.stringify({ questions }) }) });
+  });
+  afterAll(() => stub?.close());
+  beforeEach(() => {
+    stub.requests.length = 0;
+    next = [];
+  });
+  const model = (opts: { maxRetries?: number; timeoutMs?: number } = {}) =>
+    new OpenAiLanguageModel({ apiKey: 'sk-test-secret', baseUrl: `${stub.url}/v1`, model: 'gpt-4o-mini', timeoutMs: opts.timeoutMs ?? 2_000, maxRetries: opts.maxRetries ?? 0 });
+  const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as LanguageModelError);
+
+  it('sends the job with a strict JSON schema and returns the validated questions', async () => {
+    expect(await model().generateQuestions(job, 2)).toEqual(questions);
+    const [req] = stub.requests;
+    expect(req.method).toBe('POST');
+    expect(req.path).toBe('/v1/chat/completions');
+    expect(req.headers.authorization).toBe('Bearer sk-test-secret');
+    expect(req.body.model).toBe('gpt-4o-mini');
+    expect(req.body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
+    expect(req.body.messages[0].content).toContain('exactly 2 questions');
+    expect(req.body.messages[1].content).toContain('Job title: Site Reliability Engineer');
+    expect(req.body.messages[1].content).toContain('Required skills: Linux, Kubernetes, Go');
+    expect(req.body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: {
+        name: 'interview_questions',
+        strict: true,
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['questions'],
+          properties: {
+            questions: {
+              type: 'array',
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['question', 'type', 'time_limit_seconds'],
+                properties: {
+                  question: { type: 'string' },
+                  type: { type: 'string', enum: ['text', 'video', 'audio'] },
+                  time_limit_seconds: { type: 'integer' },
+                },
+              },
+            },
+          },
+        },
+      },
+    });
+  });
+
+  it('keeps no more questions than asked for', async () => {
+    expect(await model().generateQuestions(job, 1)).toEqual(questions.slice(0, 1));
+  });
+
+  it('turns a refusal into a final error', async () => {
+    next = [{ status: 200, body: completion({ refusal: "I'm sorry, I can't help with that request." }) }];
+    expect(await failure(model().generateQuestions(job, 2))).toMatchObject({ code: 'refusal', retryable: false, message: expect.stringContaining("can't help") });
+  });
+
+  it.each([
+    ['output that is not JSON', completion({ content: '{"questions": [{"question": "Why' }), /not valid JSON/],
+    ['output of the wrong shape', completion({ content: JSON.stringify({ questions: [{ question: 'Why?', type: 'essay', time_limit_seconds: 60 }] }) }), /does not match the schema at \/questions\/0\/type/],
+    ['an answer cut off at max tokens', completion({ content: '{"questions": [' }, 'length'), /cut off/],
+  ])('rejects %s as malformed, worth another attempt', async (_name, body, message) => {
+    next = [{ status: 200, body }];
+    expect(await failure(model().generateQuestions(job, 2))).toMatchObject({ code: 'malformed_output', retryable: true, message: expect.stringMatching(message) });
+  });
+
+  it('lets the SDK retry a 429, then reports the rate limit as retryable', async () => {
+    const limited: StubReply = { status: 429, headers: { 'retry-after-ms': '10' }, body: apiError('Rate limit reached for gpt-4o-mini on requests per min (RPM): Limit 3.', 'requests', 'rate_limit_exceeded') };
+    next = [limited, limited];
+    const err = await failure(model({ maxRetries: 1 }).generateQuestions(job, 2));
+    expect(stub.requests).toHaveLength(2);
+    expect(err).toMatchObject({ code: 'rate_limited', retryable: true, message: expect.stringContaining('Rate limit reached') });
+  });
+
+  it('recovers when a retried 500 succeeds', async () => {
+    next = [{ status: 500, headers: { 'retry-after-ms': '10' }, body: apiError('The server had an error while processing your request.', 'server_error', null) }];
+    expect(await model({ maxRetries: 1 }).generateQuestions(job, 2)).toEqual(questions);
+    expect(stub.requests).toHaveLength(2);
+  });
+
+  it('reports a 500 after the retries as unavailable and a 401 as a final rejection', async () => {
+    next = [{ status: 500, body: apiError('The server had an error while processing your request.', 'server_error', null) }];
+    expect(await failure(model().generateQuestions(job, 2))).toMatchObject({ code: 'unavailable', retryable: true });
+    next = [{ status: 401, body: apiError('Incorrect API key provided: sk-test-****cret.', 'invalid_request_error', 'invalid_api_key') }];
+    expect(await failure(model().generateQuestions(job, 2))).toMatchObject({ code: 'rejected', retryable: false, message: expect.stringContaining('Incorrect API key') });
+  });
+
+  it('gives up on a model that does not answer within the timeout', async () => {
+    next = [{ hang: true }];
+    expect(await failure(model({ timeoutMs: 200 }).generateQuestions(job, 2))).toMatchObject({ code: 'unavailable', retryable: true });
+  });
+
+  it('is chosen, with its base URL, when OPENAI_API_KEY is set; the offline model otherwise', async () => {
+    expect(languageModel(testConfig()).name).toBe('offline');
+    const configured = languageModel(testConfig({ OPENAI_API_KEY: 'sk-test-secret', OPENAI_BASE_URL: `${stub.url}/v1`, OPENAI_MODEL: 'gpt-4.1-mini' }));
+    expect(configured.name).toBe('openai');
+    await configured.generateQuestions(job, 2);
+    expect(stub.requests[0].body.model).toBe('gpt-4.1-mini');
+  });
+});
