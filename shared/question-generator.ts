@@ -79,13 +79,13 @@ export function generateQuestions(job: JobDetails, count = DEFAULT_QUESTION_COUN
   // The first three required skills get a question each, ahead of everything else; the rest follow later.
   required.slice(0, 3).forEach((skill, i) => out.push(question(templates[i % templates.length](skill))));
   out.push(question(`This role asks for ${years(job)} of experience. Which part of your experience prepares you best for it, and why?`));
+  const workType = WORK_TYPE_QUESTIONS[job.work_type];
+  if (workType) out.push(question(workType));
   out.push(question(SENIORITY_QUESTIONS[band]));
+  out.push(question(`In a few paragraphs, describe how you would approach your first 30 days as ${title}.`, 'text'));
   if (niceToHave[0]) {
     out.push(question(`How familiar are you with ${niceToHave[0]}? If the role needed more of it, how would you get up to speed?`));
   }
-  out.push(question(`In a few paragraphs, describe how you would approach your first 30 days as ${title}.`, 'text'));
-  const workType = WORK_TYPE_QUESTIONS[job.work_type];
-  if (workType) out.push(question(workType));
   required.slice(3).forEach((skill, i) => out.push(question(templates[(i + 1) % templates.length](skill))));
   niceToHave.slice(1).forEach((skill) => out.push(question(`What experience do you have with ${skill}, and how have you used it alongside your core skills?`)));
   // Second questions on the main skills, for callers who ask for many questions about a short skill list.

@@ -1,0 +1,168 @@
+import { findHyperlink, isPersonName } from '../../shared/hyperlinks';
+import { generateQuestions, DEFAULT_QUESTION_COUNT } from '../../shared/question-generator';
+import { composeInvitation, escapeHtml } from '../../shared/invitation-email';
+import { mapWithConcurrency } from '../../shared/concurrency';
+import { toStrictJsonSchema } from '../../activities/providers/strict-json-schema';
+import { Type } from '@sinclair/typebox';
+import { SENIORITY_LEVELS, WORK_TYPES, type JobDetails } from '../../shared/schemas/job';
+
+describe('findHyperlink', () => {
+  it.each([
+    ['https://acme.io/jobs', 'URL'],
+    ['apply at HTTP://ACME.IO', 'URL'],
+    ['ftp://files.acme.io/x', 'URL'],
+    ['see www.acme.com', 'www. address'],
+    ['(www2.acme.co.uk)', 'www. address'],
+    ['WWW.ACME.COM', 'www. address'],
+    ['read [the handbook](handbook.pdf)', 'markdown link'],
+    ['[x]()', 'markdown link'],
+    ['<a href="https://acme.io">x</a>', 'URL'],
+    ['<A HREF="/jobs">x</A>', 'HTML link'],
+    ['<a>bare</a>', 'HTML link'],
+  ])('finds a link in %j', (text, kind) => {
+    expect(findHyperlink(text)).toBe(kind);
+  });
+
+  it.each([
+    'Node.js and Vue.js',
+    'acme.com is our domain',
+    'email jobs@acme.com',
+    'arrays [like this] and (parentheses)',
+    'the www is big',
+    'awww.nice',
+    'a <abbr>tag</abbr> and <b>bold</b>',
+    'ratio 3:1 and http: without slashes',
+    '',
+  ])('finds none in %j', (text) => {
+    expect(findHyperlink(text)).toBeNull();
+  });
+});
+
+describe('isPersonName', () => {
+  it.each(['Ada', 'Al.', 'J. R. R. Tolkien', 'José Núñez', 'Zoë Saldaña', '李小龙', 'Анна Каренина', 'ﺳﺎﺭﺓ ﻋﻠﻲ'])('accepts %j', (name) => {
+    expect(isPersonName(name)).toBe(true);
+  });
+  it.each(['Al', '  A ', '...', '   ', 'R2D2', "O'Neal", 'Jean-Luc', 'Ada_L', 'Ada\tL', 'Ada 😀'])('rejects %j', (name) => {
+    expect(isPersonName(name)).toBe(false);
+  });
+});
+
+const job = (overrides: Partial<JobDetails> = {}): JobDetails => ({
+  title: 'Backend Engineer',
+  description: 'Build APIs.',
+  min_experience: 2,
+  max_experience: 5,
+  seniority_level: 'Mid',
+  work_type: 'Remote',
+  employment_type: 'Full Time',
+  location: 'Lisbon',
+  skills_required: ['TypeScript', 'PostgreSQL', 'AWS'],
+  skills_good_to_have: ['Kafka', 'Redis', 'Terraform'],
+  ...overrides,
+});
+
+describe('generateQuestions (offline)', () => {
+  it('asks about the role, each main skill, the experience band and the work type', () => {
+    const qs = generateQuestions(job());
+    expect(qs).toHaveLength(DEFAULT_QUESTION_COUNT);
+    const text = qs.map((q) => q.question).join('\n');
+    for (const fragment of ['Backend Engineer role', 'TypeScript', 'PostgreSQL', 'AWS', '2 to 5 years', 'remote', 'first 30 days']) expect(text).toContain(fragment);
+    // Without a work-type question, the first nice-to-have skill gets one.
+    expect(generateQuestions(job({ work_type: 'On Site' })).map((q) => q.question).join('\n')).toContain('familiar are you with Kafka');
+    expect(qs.filter((q) => q.type === 'text')).toHaveLength(1);
+    for (const q of qs) expect(q.time_limit_seconds).toBe(q.type === 'text' ? 300 : 120);
+  });
+
+  it('is deterministic and never repeats a question', () => {
+    expect(generateQuestions(job(), 20)).toEqual(generateQuestions(job(), 20));
+    const qs = generateQuestions(job(), 20);
+    expect(new Set(qs.map((q) => q.question)).size).toBe(qs.length);
+  });
+
+  it.each(SENIORITY_LEVELS.flatMap((s) => WORK_TYPES.map((w) => [s, w] as const)))('yields 1..20 questions for %s / %s', (seniority_level, work_type) => {
+    const j = job({ seniority_level, work_type });
+    for (const n of [1, 8, 20]) expect(generateQuestions(j, n)).toHaveLength(n);
+  });
+
+  it('words the skill questions for the seniority', () => {
+    const entry = generateQuestions(job({ seniority_level: 'Entry' })).map((q) => q.question).join(' ');
+    const staff = generateQuestions(job({ seniority_level: 'Staff' })).map((q) => q.question).join(' ');
+    expect(entry).toContain('What did you learn');
+    expect(staff).toContain('most complex problem');
+    expect(staff).toContain('affected several people or teams');
+  });
+
+  it('ignores skill duplicates across lists and says "up to" when there is no minimum', () => {
+    const qs = generateQuestions(job({ min_experience: 0, max_experience: 1, skills_good_to_have: ['typescript', 'Redis', 'Kafka'] }), 20);
+    const text = qs.map((q) => q.question).join('\n');
+    expect(text).toContain('up to 1 year of experience');
+    expect(text).not.toContain('familiar are you with typescript');
+    expect(text).toContain('familiar are you with Redis');
+  });
+});
+
+describe('composeInvitation', () => {
+  const facts = { candidateName: 'Grace Hopper', jobTitle: 'R&D <Lead>', companyName: 'Smith & "Sons"', interviewUrl: 'https://hiring.test/interview/abc_-1', questionsCount: 1 };
+
+  it('names the job, the company and the link in both parts', () => {
+    const mail = composeInvitation(facts);
+    expect(mail.subject).toBe('Your interview for R&D <Lead> at Smith & "Sons"');
+    expect(mail.text).toContain('Hi Grace,');
+    expect(mail.text).toContain('the R&D <Lead> role at Smith & "Sons"');
+    expect(mail.text).toContain('Start your interview: https://hiring.test/interview/abc_-1');
+    expect(mail.text).toContain('It has 1 question;');
+    expect(mail.html).toContain('<strong>R&amp;D &lt;Lead&gt;</strong>');
+    expect(mail.html).toContain('<strong>Smith &amp; &quot;Sons&quot;</strong>');
+    expect(mail.html).toContain('href="https://hiring.test/interview/abc_-1"');
+    expect(mail.html).not.toContain('<Lead>');
+  });
+
+  it('escapes every HTML special character', () => {
+    expect(escapeHtml(`<script>alert('x' & "y")</script>`)).toBe('&lt;script&gt;alert(&#39;x&#39; &amp; &quot;y&quot;)&lt;/script&gt;');
+  });
+});
+
+describe('mapWithConcurrency', () => {
+  it('keeps order and never runs more than the limit at once', async () => {
+    let running = 0;
+    let peak = 0;
+    const out = await mapWithConcurrency([5, 1, 4, 2, 3, 0, 6], 3, async (ms, i) => {
+      peak = Math.max(peak, ++running);
+      await new Promise((r) => setTimeout(r, ms));
+      running--;
+      return i * 10;
+    });
+    expect(out).toEqual([0, 10, 20, 30, 40, 50, 60]);
+    expect(peak).toBe(3);
+  });
+
+  it('handles an empty list', async () => {
+    expect(await mapWithConcurrency([], 4, async () => 1)).toEqual([]);
+  });
+});
+
+describe('toStrictJsonSchema', () => {
+  it('closes objects, requires every property, makes optional ones nullable and drops unsupported keywords', () => {
+    const schema = Type.Object({
+      name: Type.String({ minLength: 1, maxLength: 5, description: 'Full name' }),
+      level: Type.Union([Type.Literal('a'), Type.Literal('b')]),
+      years: Type.Optional(Type.Number({ minimum: 0 })),
+      tags: Type.Array(Type.String({ pattern: '^x' }), { minItems: 3 }),
+    });
+    expect(toStrictJsonSchema(schema)).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'level', 'years', 'tags'],
+      properties: {
+        name: { type: 'string', description: 'Full name' },
+        level: { type: 'string', enum: ['a', 'b'] },
+        years: { anyOf: [{ type: 'number' }, { type: 'null' }] },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+    });
+  });
+
+  it('keeps nullable unions as anyOf', () => {
+    expect(toStrictJsonSchema(Type.Union([Type.String(), Type.Null()]))).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });
+  });
+});
