@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { CallAttempt, CallDoc, CallStatus } from '../infra/records';
 import type { FailureReason } from '../shared/retry';
 import type { DialResult } from './providers/voice';
+import { activeCallKey, release } from '../infra/claims';
 import type { ActivityDeps } from '.';
 
 /**
@@ -122,6 +123,7 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp }: Act
         { project_id: call.project_id, candidate_id: call.candidate_id, active_call_id: callId },
         { $set: { active_call_id: null, updated_at: clock() } },
       );
+      await release(db, activeCallKey(call.project_id, call.candidate_id), callId);
     },
   };
 }

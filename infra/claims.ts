@@ -42,3 +42,8 @@ export async function release(db: Database, key: string, holder: string): Promis
 export async function holderOf(db: Database, key: string): Promise<string | null> {
   return (await db.claims.findOne({ _id: key }))?.holder ?? null;
 }
+
+/** The claim that lets a candidate have one active call at a time. */
+export function activeCallKey(projectId: string, candidateId: string): string {
+  return `call/${projectId}/${candidateId}`;
+}

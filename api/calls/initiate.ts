@@ -5,6 +5,7 @@ import type { Database } from '../../infra/database';
 import type { CallDoc, CandidateDoc, ProjectDoc, ResolvedTemplate } from '../../infra/records';
 import type { WorkspaceDoc } from '../../infra/workspaces';
 import { newId } from '../../infra/ids';
+import { activeCallKey, claim, release } from '../../infra/claims';
 import { ValidationError } from '../../shared/errors';
 import { normaliseEmail, titleCase } from '../../shared/names';
 import { renderTemplate, templateContext, type TemplateContext } from '../../shared/templates';
@@ -14,6 +15,9 @@ import type { WorkingHours } from '../../shared/working-hours';
 import { callWorkflow, callWorkflowId, type CallWorkflowInput } from '../../workflows/call';
 import { AtsJobId, CandidateId, ProjectId, WorkspaceId, CallStatus } from '../../workflows/search-attributes';
 import { projectUrl } from './projects';
+
+/** A claim on a candidate whose call was never recorded is considered abandoned after this long. */
+const ABANDONED_CLAIM_MS = 60_000;
 
 export interface CallDeps {
   db: Database;
@@ -72,22 +76,25 @@ async function scheduleOne(
 ): Promise<Pick<CallResult, 'id' | 'status' | 'message'>> {
   const record = await upsertCandidate(deps.db, workspace, project, candidate);
   const callId = newId('call');
-  const claimed = await deps.db.candidates.findOneAndUpdate(
-    { _id: record._id, active_call_id: null },
-    { $set: { active_call_id: callId } },
-    { returnDocument: 'after' },
-  );
-  if (!claimed) {
-    const active = await deps.db.calls.findOne({ _id: record.active_call_id ?? '' });
+  const key = activeCallKey(project._id, candidate.id);
+  const holder = await claim(deps.db, key, callId);
+  if (holder !== callId) {
+    const active = await deps.db.calls.findOne({ _id: holder });
     if (active) {
       // A retried request after a crash between recording the call and starting it finishes the job here.
       await startCallWorkflow(deps, active);
       return { id: null, status: 'failed', message: `Candidate already has an active call in this project (${active._id}); no second call was placed` };
     }
-    // The claim points at a call that was never recorded: release it and claim again.
-    await deps.db.candidates.updateOne({ _id: record._id, active_call_id: record.active_call_id }, { $set: { active_call_id: null } });
+    // The claim names a call that was never recorded: a concurrent request is recording it right now, or a
+    // request died before it could. Only a claim old enough to be abandoned is released.
+    const claimDoc = await deps.db.claims.findOne({ _id: key });
+    if (claimDoc && Date.now() - claimDoc.created_at.getTime() < ABANDONED_CLAIM_MS) {
+      return { id: null, status: 'failed', message: 'Candidate is being scheduled by a concurrent request; no second call was placed' };
+    }
+    await release(deps.db, key, holder);
     return scheduleOne(deps, workspace, project, req, candidate);
   }
+  await deps.db.candidates.updateOne({ _id: record._id }, { $set: { active_call_id: callId } });
 
   const call = buildCall(callId, workspace, project, req, candidate);
   try {
@@ -96,6 +103,7 @@ async function scheduleOne(
   } catch (err) {
     await deps.db.calls.updateOne({ _id: callId }, { $set: { status: 'failed', updated_at: new Date() } }).catch(() => undefined);
     await deps.db.candidates.updateOne({ _id: record._id, active_call_id: callId }, { $set: { active_call_id: null } });
+    await release(deps.db, key, callId);
     throw err;
   }
   return {

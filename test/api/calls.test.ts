@@ -89,6 +89,18 @@ describe('call/initiate on the real stack', () => {
     expect(await stack.db.calls.countDocuments({ candidate_id: 'c-100' })).toBe(1);
   });
 
+  it('places one call when many identical requests for a new candidate arrive at once', async () => {
+    const one = candidate(200, { custom_fields: { simulated_outcomes: 'missed' } });
+    const settings = { call_settings: { retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 1, unit: 'days' }] } } };
+    const responses = await Promise.all(Array.from({ length: 12 }, () => stack.request('POST', '/api/public/v1/call/initiate', { key, body: body([one], settings) })));
+    const results = responses.map((r) => r.body.data.calls[0]);
+    expect(results.filter((c) => c.status === 'success')).toHaveLength(1);
+    for (const c of results.filter((r) => r.status === 'failed')) {
+      expect(c.message).toMatch(/already has an active call|being scheduled by a concurrent request/);
+    }
+    expect(await stack.db.calls.countDocuments({ candidate_id: 'c-200' })).toBe(1);
+  });
+
   it('adds candidates to the same project when the ats_job_id is sent again', async () => {
     const a = await stack.request('POST', '/api/public/v1/call/initiate', { key, body: body([candidate(200)]) });
     const b = await stack.request('POST', '/api/public/v1/call/initiate', { key, body: body([candidate(201)]) });
