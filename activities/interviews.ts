@@ -34,19 +34,19 @@ export function createInterviewActivities({ db, logger, clock, llm, email, publi
    * lease (taken over if its worker dies); the others get null and wait on a workflow timer before looking again.
    */
   async function projectQuestions(projectId: string): Promise<Question[] | null> {
-    const ready = async () => (await loadProject(projectId)).question_set?.questions ?? null;
-    const done = await ready();
-    if (done) return done;
+    const current = await loadProject(projectId);
+    if (current.question_set) return current.question_set.questions;
     const key = `questions/${projectId}`;
     const claimId = newId('gen');
     const now = clock();
-    if ((await claim(db, key, claimId, { now, expiresAt: new Date(now.getTime() + QUESTION_LEASE_MS) })) !== claimId) return ready();
+    if ((await claim(db, key, claimId, { now, expiresAt: new Date(now.getTime() + QUESTION_LEASE_MS) })) !== claimId) {
+      return (await loadProject(projectId)).question_set?.questions ?? null;
+    }
     try {
       // The previous holder may have finished between the first look and the claim.
-      const meanwhile = await ready();
-      if (meanwhile) return meanwhile;
-      const project = await loadProject(projectId);
-      const questions = await llm.generateQuestions(project.job!, DEFAULT_QUESTION_COUNT);
+      const latest = await loadProject(projectId);
+      if (latest.question_set) return latest.question_set.questions;
+      const questions = await llm.generateQuestions(latest.job!, DEFAULT_QUESTION_COUNT);
       await db.projects.updateOne(
         { _id: projectId },
         { $set: { question_set: { questions, provider: llm.name, generated_at: clock() }, updated_at: clock() } },
