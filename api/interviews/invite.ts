@@ -2,6 +2,7 @@ import { MongoServerError } from 'mongodb';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Config } from '../../infra/config';
 import type { Database } from '../../infra/database';
+import type { Logger } from '../../infra/logger';
 import type { InterviewDoc, ProjectDoc } from '../../infra/records';
 import type { WorkspaceDoc } from '../../infra/workspaces';
 import { newId, newToken } from '../../infra/ids';
@@ -19,6 +20,7 @@ export interface InviteDeps {
   db: Database;
   temporal: Client;
   config: Config;
+  logger: Logger;
 }
 
 /** Candidates handled at once: enough to keep MongoDB and Temporal busy without flooding either. */
@@ -55,7 +57,13 @@ export async function inviteCandidates(deps: InviteDeps, workspace: WorkspaceDoc
   });
 
   const outcomes = await mapWithConcurrency(candidates, CONCURRENCY, (c, i) =>
-    early[i] ? Promise.resolve(early[i]) : inviteOne(deps, workspace, project, c, customQuestions).catch(() => failed(MESSAGES.retry)),
+    early[i]
+      ? Promise.resolve(early[i])
+      : inviteOne(deps, workspace, project, c, customQuestions).catch((err) => {
+          // The caller sees a retryable failure for this entry; the cause goes to the log only.
+          deps.logger.error({ err, projectId: project._id, candidateId: c.id }, 'invitation could not be queued');
+          return failed(MESSAGES.retry);
+        }),
   );
   const interviews = candidates.map((c, i): InterviewResult => {
     const { id, status, message } = outcomes[i];
