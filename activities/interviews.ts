@@ -3,6 +3,7 @@ import type { InterviewDoc, ProjectDoc } from '../infra/records';
 import { newId } from '../infra/ids';
 import { claim, release } from '../infra/claims';
 import { composeInvitation } from '../shared/invitation-email';
+import { interviewUrl } from '../shared/public-urls';
 import { DEFAULT_QUESTION_COUNT } from '../shared/question-generator';
 import type { Question } from '../shared/schemas/job';
 import { LanguageModelError } from './providers/llm';
@@ -10,10 +11,6 @@ import type { ActivityDeps } from '.';
 
 /** How long a question-generation claim holds before another invitation may take it over. */
 export const QUESTION_LEASE_MS = 3 * 60_000;
-
-export function interviewUrl(publicBaseUrl: string, token: string): string {
-  return `${publicBaseUrl}/interview/${token}`;
-}
 
 /** Interview side effects. Each is idempotent: a retried or replayed activity leaves the same state. */
 export function createInterviewActivities({ db, logger, clock, llm, email, publicBaseUrl, emailFrom }: ActivityDeps) {

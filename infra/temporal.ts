@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, type ConnectionOptions, type WorkflowStartOptions } from '@temporalio/client';
+import type { Workflow } from '@temporalio/common';
 import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
 import type { Config } from './config';
 
@@ -33,4 +34,16 @@ export async function connectClient(config: Config): Promise<Client> {
 
 export function connectWorkerConnection(config: Config): Promise<NativeConnection> {
   return NativeConnection.connect(connectionOptions(config));
+}
+
+/**
+ * Starts a workflow under its deterministic id. An execution with that id already exists when a retried
+ * request or a recovery starts it again; that one is left as it is.
+ */
+export async function startWorkflowOnce<T extends Workflow>(client: Client, workflow: T, options: WorkflowStartOptions<T>): Promise<void> {
+  try {
+    await client.workflow.start(workflow, options);
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
 }

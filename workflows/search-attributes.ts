@@ -1,4 +1,4 @@
-import { defineSearchAttributeKey } from '@temporalio/common';
+import { defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
 
 /**
  * Custom search attributes set on every workflow, so operators can filter in the Temporal UI, for example
@@ -13,3 +13,13 @@ export const CallStatus = defineSearchAttributeKey('CallStatus', 'KEYWORD');
 export const InterviewStatus = defineSearchAttributeKey('InterviewStatus', 'KEYWORD');
 
 export const searchAttributeKeys = [WorkspaceId, ProjectId, AtsJobId, CandidateId, CallStatus, InterviewStatus];
+
+/** The attributes every per-candidate workflow carries, taken from its record. */
+export function candidateSearchAttributes(r: { workspace_id: string; project_id: string; ats_job_id: string; candidate_id: string }): SearchAttributePair[] {
+  return [
+    { key: WorkspaceId, value: r.workspace_id },
+    { key: ProjectId, value: r.project_id },
+    { key: AtsJobId, value: r.ats_job_id },
+    { key: CandidateId, value: r.candidate_id },
+  ];
+}

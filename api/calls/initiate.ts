@@ -1,8 +1,7 @@
-import { MongoServerError } from 'mongodb';
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../../infra/config';
 import type { Database } from '../../infra/database';
-import type { CallDoc, CandidateDoc, ProjectDoc, ResolvedTemplate } from '../../infra/records';
+import type { CallDoc, ProjectDoc, ResolvedTemplate } from '../../infra/records';
 import type { WorkspaceDoc } from '../../infra/workspaces';
 import { newId } from '../../infra/ids';
 import { activeCallKey, claim, release } from '../../infra/claims';
@@ -13,8 +12,10 @@ import type { CallInitiateRequest, CallInitiateResponse, CallResult, WhatsAppTem
 import type { RetryPolicy } from '../../shared/retry';
 import type { WorkingHours } from '../../shared/working-hours';
 import { callWorkflow, callWorkflowId, type CallWorkflowInput } from '../../workflows/call';
-import { AtsJobId, CandidateId, ProjectId, WorkspaceId, CallStatus } from '../../workflows/search-attributes';
-import { projectUrl } from './projects';
+import { CallStatus, candidateSearchAttributes } from '../../workflows/search-attributes';
+import { startWorkflowOnce } from '../../infra/temporal';
+import { projectUrl } from '../../shared/public-urls';
+import { upsertCandidate } from '../candidates';
 
 /** A claim on a candidate whose call was never recorded is considered abandoned after this long. */
 const ABANDONED_CLAIM_MS = 60_000;
@@ -74,7 +75,7 @@ async function scheduleOne(
   req: CallInitiateRequest,
   candidate: Candidate,
 ): Promise<Pick<CallResult, 'id' | 'status' | 'message'>> {
-  const record = await upsertCandidate(deps.db, workspace, project, candidate);
+  const record = await upsertCandidate(deps.db, workspace._id, project._id, candidate);
   const callId = newId('call');
   const key = activeCallKey(project._id, candidate.id);
   const holder = await claim(deps.db, key, callId);
@@ -94,7 +95,7 @@ async function scheduleOne(
     await release(deps.db, key, holder);
     return scheduleOne(deps, workspace, project, req, candidate);
   }
-  await deps.db.candidates.updateOne({ _id: record._id }, { $set: { active_call_id: callId } });
+  await deps.db.candidates.updateOne({ _id: record.id }, { $set: { active_call_id: callId } });
 
   const call = buildCall(callId, workspace, project, req, candidate);
   try {
@@ -102,7 +103,7 @@ async function scheduleOne(
     await startCallWorkflow(deps, call);
   } catch (err) {
     await deps.db.calls.updateOne({ _id: callId }, { $set: { status: 'failed', updated_at: new Date() } }).catch(() => undefined);
-    await deps.db.candidates.updateOne({ _id: record._id, active_call_id: callId }, { $set: { active_call_id: null } });
+    await deps.db.candidates.updateOne({ _id: record.id, active_call_id: callId }, { $set: { active_call_id: null } });
     await release(deps.db, key, callId);
     throw err;
   }
@@ -111,30 +112,6 @@ async function scheduleOne(
     status: 'success',
     message: call.schedule_at ? `Call scheduled for ${call.schedule_at.toISOString()}` : 'Call scheduled',
   };
-}
-
-async function upsertCandidate(db: Database, workspace: WorkspaceDoc, project: ProjectDoc, c: Candidate): Promise<CandidateDoc> {
-  const now = new Date();
-  const filter = { project_id: project._id, candidate_id: c.id };
-  const update = {
-    $set: { name: c.name, email: c.email, phone: c.phone, updated_at: now, ...(c.custom_fields ? { custom_fields: c.custom_fields } : {}) },
-    $setOnInsert: {
-      _id: newId('cand'),
-      workspace_id: workspace._id,
-      ...(c.custom_fields ? {} : { custom_fields: {} }),
-      active_call_id: null,
-      created_at: now,
-    },
-  };
-  try {
-    return (await db.candidates.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' }))!;
-  } catch (err) {
-    // Two requests inserting the same new candidate at once: the loser updates the winner's record.
-    if (err instanceof MongoServerError && err.code === 11000) {
-      return (await db.candidates.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' }))!;
-    }
-    throw err;
-  }
 }
 
 function resolveTemplate(t: WhatsAppTemplate | undefined, ctx: TemplateContext): ResolvedTemplate | null {
@@ -193,22 +170,11 @@ export function callWorkflowInput(call: CallDoc, outcomeTimeoutMs: number): Call
 
 /** Starts the call's workflow under its deterministic id; starting it again is a no-op. */
 export async function startCallWorkflow(deps: CallDeps, call: CallDoc): Promise<void> {
-  const input = callWorkflowInput(call, deps.config.CALL_OUTCOME_TIMEOUT_MINUTES * 60_000);
-  try {
-    await deps.temporal.workflow.start(callWorkflow, {
-      workflowId: call.workflow_id,
-      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-      args: [input],
-      typedSearchAttributes: [
-        { key: WorkspaceId, value: call.workspace_id },
-        { key: ProjectId, value: call.project_id },
-        { key: AtsJobId, value: call.ats_job_id },
-        { key: CandidateId, value: call.candidate_id },
-        { key: CallStatus, value: 'scheduled' },
-      ],
-      staticSummary: `Call ${call.candidate.name} for ${call.ats_job_id}`,
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  await startWorkflowOnce(deps.temporal, callWorkflow, {
+    workflowId: call.workflow_id,
+    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+    args: [callWorkflowInput(call, deps.config.CALL_OUTCOME_TIMEOUT_MINUTES * 60_000)],
+    typedSearchAttributes: [...candidateSearchAttributes(call), { key: CallStatus, value: 'scheduled' }],
+    staticSummary: `Call ${call.candidate.name} for ${call.ats_job_id}`,
+  });
 }

@@ -5,10 +5,6 @@ import { newId } from '../../infra/ids';
 import { ConflictError } from '../../shared/errors';
 import type { CampaignRequest } from '../../shared/schemas/call-initiate';
 
-export function projectUrl(baseUrl: string, projectId: string): string {
-  return `${baseUrl}/projects/${projectId}`;
-}
-
 /** Creates the workspace's campaign project for an ats_job_id, or returns the one that exists. */
 export async function ensureCampaign(db: Database, workspaceId: string, req: CampaignRequest): Promise<{ project: ProjectDoc; created: boolean }> {
   const now = new Date();

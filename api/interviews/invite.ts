@@ -1,5 +1,5 @@
 import { MongoServerError } from 'mongodb';
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../../infra/config';
 import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
@@ -12,9 +12,11 @@ import { normaliseEmail, titleCase } from '../../shared/names';
 import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../../shared/schemas/job';
 import type { CustomQuestion, InterviewResult, InviteRequest, InviteResponse } from '../../shared/schemas/interview-invite';
 import { interviewWorkflow, interviewWorkflowId } from '../../workflows/interview';
-import { AtsJobId, CandidateId, InterviewStatus, ProjectId, WorkspaceId } from '../../workflows/search-attributes';
-import { projectUrl } from '../calls/projects';
-import { ensureInterviewProject, jobUrl } from './projects';
+import { candidateSearchAttributes, InterviewStatus } from '../../workflows/search-attributes';
+import { startWorkflowOnce } from '../../infra/temporal';
+import { jobUrl, projectUrl } from '../../shared/public-urls';
+import { ensureInterviewProject } from './projects';
+import { upsertCandidate } from '../candidates';
 
 export interface InviteDeps {
   db: Database;
@@ -90,20 +92,13 @@ async function inviteOne(deps: InviteDeps, ws: WorkspaceDoc, project: ProjectDoc
   const owner = await claim(db, emailKey(project._id, c.email), c.id);
   if (owner !== c.id) return failed(`A candidate with this email already exists in this project under a different id (${owner})`);
 
-  const now = new Date();
-  const before = await db.candidates.findOneAndUpdate(
-    { project_id: project._id, candidate_id: c.id },
-    {
-      $set: { name: c.name, email: c.email, phone: c.phone ?? null, updated_at: now, ...(c.custom_fields ? { custom_fields: c.custom_fields } : {}) },
-      $setOnInsert: { _id: newId('cand'), workspace_id: ws._id, ...(c.custom_fields ? {} : { custom_fields: {} }), active_call_id: null, created_at: now },
-    },
-    { upsert: true, returnDocument: 'before' },
-  ).catch(retryOnDuplicate);
+  const { previous } = await upsertCandidate(db, ws._id, project._id, { ...c, phone: c.phone ?? null });
   // The candidate changed email: its old address is free for another candidate again.
-  if (before && before.email !== c.email) {
-    await release(db, emailKey(project._id, before.email), c.id);
+  if (previous && previous.email !== c.email) {
+    await release(db, emailKey(project._id, previous.email), c.id);
   }
 
+  const now = new Date();
   const interview: InterviewDoc = {
     _id: newId('int'),
     workspace_id: ws._id,
@@ -141,30 +136,13 @@ function emailKey(projectId: string, email: string): string {
   return `email/${projectId}/${email}`;
 }
 
-// Two requests inserting the same new candidate at once: the loser's upsert hits the unique index; the
-// candidate then exists and the request goes on without it.
-function retryOnDuplicate(err: unknown): null {
-  if (err instanceof MongoServerError && err.code === 11000) return null;
-  throw err;
-}
-
 /** Starts the invitation's workflow under its deterministic id; starting it again is a no-op. */
 export async function startInterviewWorkflow(deps: InviteDeps, interview: InterviewDoc): Promise<void> {
-  try {
-    await deps.temporal.workflow.start(interviewWorkflow, {
-      workflowId: interview.workflow_id,
-      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-      args: [{ interviewId: interview._id }],
-      typedSearchAttributes: [
-        { key: WorkspaceId, value: interview.workspace_id },
-        { key: ProjectId, value: interview.project_id },
-        { key: AtsJobId, value: interview.ats_job_id },
-        { key: CandidateId, value: interview.candidate_id },
-        { key: InterviewStatus, value: 'queued' },
-      ],
-      staticSummary: `Interview invitation for ${interview.candidate.name} (${interview.ats_job_id})`,
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  await startWorkflowOnce(deps.temporal, interviewWorkflow, {
+    workflowId: interview.workflow_id,
+    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+    args: [{ interviewId: interview._id }],
+    typedSearchAttributes: [...candidateSearchAttributes(interview), { key: InterviewStatus, value: 'queued' }],
+    staticSummary: `Interview invitation for ${interview.candidate.name} (${interview.ats_job_id})`,
+  });
 }

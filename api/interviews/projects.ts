@@ -6,10 +6,6 @@ import { ConflictError } from '../../shared/errors';
 import type { JobDetails } from '../../shared/schemas/job';
 import type { InviteRequest } from '../../shared/schemas/interview-invite';
 
-export function jobUrl(baseUrl: string, projectId: string): string {
-  return `${baseUrl}/jobs/${projectId}`;
-}
-
 export function jobDetails(req: InviteRequest): JobDetails {
   return {
     title: req.job_title.trim(),

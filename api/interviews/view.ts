@@ -1,6 +1,6 @@
 import type { InterviewDoc } from '../../infra/records';
 import type { InterviewView } from '../../shared/schemas/interview-invite';
-import { interviewUrl } from '../../activities/interviews';
+import { interviewUrl } from '../../shared/public-urls';
 
 /** GET /api/public/v1/interviews/:id body: what an ATS needs to follow an invitation, without internal fields. */
 export function interviewView(interview: InterviewDoc, publicBaseUrl: string): InterviewView {

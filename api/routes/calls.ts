@@ -8,7 +8,8 @@ import { NotFoundError } from '../../shared/errors';
 import { CallInitiateRequest, CampaignRequest } from '../../shared/schemas/call-initiate';
 import { callInitiateRules } from '../calls/rules';
 import { initiateCalls } from '../calls/initiate';
-import { ensureCampaign, projectUrl } from '../calls/projects';
+import { ensureCampaign } from '../calls/projects';
+import { projectUrl } from '../../shared/public-urls';
 import { callView } from '../calls/view';
 
 const validateInitiate = compileValidator(CallInitiateRequest, callInitiateRules);

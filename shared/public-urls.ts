@@ -1,0 +1,12 @@
+/** The public URLs the service hands out, all under PUBLIC_BASE_URL; kept stable because ATSs store them. */
+export function projectUrl(baseUrl: string, projectId: string): string {
+  return `${baseUrl}/projects/${projectId}`;
+}
+
+export function jobUrl(baseUrl: string, projectId: string): string {
+  return `${baseUrl}/jobs/${projectId}`;
+}
+
+export function interviewUrl(baseUrl: string, token: string): string {
+  return `${baseUrl}/interview/${token}`;
+}
