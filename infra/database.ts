@@ -1,7 +1,8 @@
-import { MongoClient, type Db, type Collection } from 'mongodb';
+import { MongoClient, MongoServerError, type Db, type Collection } from 'mongodb';
 import type { WorkspaceDoc, ApiKeyDoc } from './workspaces';
 import type { ProjectDoc, CandidateDoc, CallDoc, WhatsAppLogDoc, InterviewDoc, EmailLogDoc } from './records';
 import type { ClaimDoc } from './claims';
+import type { RateLimitDoc } from './rate-limit';
 
 /**
  * One MongoDB connection per process. Only features that MongoDB 7 and FerretDB 1.24 both have are used:
@@ -20,6 +21,7 @@ export interface Database {
   interviews: Collection<InterviewDoc>;
   claims: Collection<ClaimDoc>;
   emailLog: Collection<EmailLogDoc>;
+  rateLimits: Collection<RateLimitDoc>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export async function connectDatabase(uri: string, dbName: string): Promise<Data
     interviews: db.collection<InterviewDoc>('interviews'),
     claims: db.collection<ClaimDoc>('claims'),
     emailLog: db.collection<EmailLogDoc>('email_log'),
+    rateLimits: db.collection<RateLimitDoc>('rate_limits'),
     async ping() {
       await db.command({ ping: 1 }, { timeoutMS: 2_000 });
     },
@@ -65,4 +68,10 @@ async function ensureIndexes(d: Database): Promise<void> {
   await d.interviews.createIndex({ project_id: 1, candidate_id: 1 }, { unique: true, name: 'project_candidate_unique' });
   await d.interviews.createIndex({ token: 1 }, { unique: true, name: 'token_unique' });
   await d.emailLog.createIndex({ idempotency_key: 1 }, { unique: true, name: 'idempotency_key_unique' });
+  await d.rateLimits.createIndex({ bucket: 1, window_start: 1 }, { name: 'by_bucket_window' });
+  // MongoDB drops spent rate-limit windows itself; FerretDB 1.x has no TTL indexes, and infra/rate-limit.ts
+  // clears them as new windows begin.
+  await d.rateLimits.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_ttl' }).catch((err: unknown) => {
+    if (!(err instanceof MongoServerError && err.codeName === 'NotImplemented')) throw err;
+  });
 }

@@ -1,0 +1,71 @@
+import { connectDatabase, type Database } from '../../infra/database';
+import { RateLimiter } from '../../infra/rate-limit';
+import { uniqueName } from '../helpers/stack';
+
+describe('rate limiter on the real database', () => {
+  let db: Database;
+  let limiter: RateLimiter;
+  const t0 = new Date('2026-03-01T10:00:07.250Z');
+  const at = (ms: number) => new Date(t0.getTime() + ms);
+  beforeAll(async () => {
+    db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('ratelimit'));
+    limiter = new RateLimiter(db, { limit: 5, windowSeconds: 60 });
+  });
+  afterAll(async () => {
+    await db?.db.dropDatabase();
+    await db?.close();
+  });
+
+  it('grants exactly the limit to many concurrent callers, every round', async () => {
+    for (let round = 0; round < 5; round++) {
+      const decisions = await Promise.all(Array.from({ length: 20 }, () => limiter.consume(`concurrent/${round}`, t0)));
+      const granted = decisions.filter((d) => d.allowed);
+      expect(granted).toHaveLength(5);
+      // Each granted request holds its own slot and learns how many are left after it.
+      expect(new Set(granted.map((d) => d.slotId)).size).toBe(5);
+      expect(granted.map((d) => d.remaining).sort()).toEqual([0, 1, 2, 3, 4]);
+      for (const d of decisions.filter((x) => !x.allowed)) expect(d.remaining).toBe(0);
+    }
+  });
+
+  it('reports the window end and the seconds until it, and starts afresh in the next window', async () => {
+    for (let i = 0; i < 5; i++) expect((await limiter.consume('windows', at(i * 1000))).remaining).toBe(4 - i);
+    const refused = await limiter.consume('windows', at(10_000));
+    expect(refused).toMatchObject({ allowed: false, remaining: 0, limit: 5 });
+    expect(refused.resetAt).toEqual(new Date('2026-03-01T10:01:00Z'));
+    expect(refused.retryAfterSeconds).toBe(43); // 10:00:17.25 → 10:01:00, rounded up
+    expect(await limiter.consume('windows', new Date('2026-03-01T10:00:59.999Z'))).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
+
+    const next = await limiter.consume('windows', new Date('2026-03-01T10:01:00Z'));
+    expect(next).toMatchObject({ allowed: true, remaining: 4 });
+    expect(next.resetAt).toEqual(new Date('2026-03-01T10:02:00Z'));
+  });
+
+  it('keeps buckets apart', async () => {
+    for (let i = 0; i < 5; i++) await limiter.consume('apart/a', t0);
+    expect((await limiter.consume('apart/a', t0)).allowed).toBe(false);
+    expect(await limiter.consume('apart/b', t0)).toMatchObject({ allowed: true, remaining: 4 });
+  });
+
+  it('peeks without spending, and a refund gives the slot back', async () => {
+    expect(await limiter.peek('refund', t0)).toMatchObject({ allowed: true, remaining: 5 });
+    const first = await limiter.consume('refund', t0);
+    const second = await limiter.consume('refund', t0);
+    expect(await limiter.peek('refund', t0)).toMatchObject({ remaining: 3 });
+    expect(await limiter.refund(first, t0)).toMatchObject({ remaining: 4, slotId: undefined });
+    expect(await limiter.peek('refund', t0)).toMatchObject({ remaining: 4 });
+    // The freed slot is taken again before any new one.
+    expect((await limiter.consume('refund', t0)).slotId).toBe(first.slotId);
+    expect(second.slotId).not.toBe(first.slotId);
+  });
+
+  it('clears a bucket’s earlier windows when a new window begins', async () => {
+    await limiter.consume('history', new Date('2026-03-01T09:00:00Z'));
+    await limiter.consume('history', new Date('2026-03-01T09:00:01Z'));
+    await limiter.consume('history', new Date('2026-03-01T11:00:00Z'));
+    // The clean-up runs off the request's path.
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline && (await db.rateLimits.countDocuments({ bucket: 'history' })) > 1) await new Promise((r) => setTimeout(r, 50));
+    expect(await db.rateLimits.find({ bucket: 'history' }).map((d) => d.window_start).toArray()).toEqual([new Date('2026-03-01T11:00:00Z')]);
+  });
+});
