@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_LIMIT_SECONDS, type JobDetails, type Question, type QuestionType, type SeniorityLevel } from './schemas/job';
+import { DEFAULT_TIME_LIMIT_SECONDS, type JobBrief, type Question, type QuestionType, type SeniorityLevel, type WorkType } from './schemas/job';
 
 /**
  * The offline question generator: sound interview questions built from the job itself (title, skills,
@@ -31,12 +31,12 @@ const SENIORITY_QUESTIONS: Record<Band, string> = {
   senior: 'Describe a decision you led that affected several people or teams. How did you build agreement, and how did it turn out?',
 };
 
-const WORK_TYPE_QUESTIONS: Partial<Record<JobDetails['work_type'], string>> = {
+const WORK_TYPE_QUESTIONS: Partial<Record<WorkType, string>> = {
   Remote: 'This role is remote. How do you keep your work visible and stay in close touch with your team when you work remotely?',
   Hybrid: 'This role is hybrid. How do you organise your work between office days and remote days?',
 };
 
-// Enough general questions that any valid job (at least 3 + 3 skills) yields the maximum of 20.
+// Enough general questions that any job, even one with no skills named, yields the maximum of 20.
 const GENERAL_QUESTIONS = [
   'What kind of team and way of working helps you do your best work?',
   'Tell us about a piece of work you are proud of. What was your part in it?',
@@ -44,6 +44,15 @@ const GENERAL_QUESTIONS = [
   'How do you decide what to work on first when several things are urgent?',
   'Tell us about a mistake you made at work and how you handled it.',
   'Where would you like to grow professionally over the next two years?',
+  'Tell us about a time you had to learn something unfamiliar under time pressure. How did you approach it?',
+  'Describe a situation where you had to work with someone whose style was very different from yours.',
+  'Tell us about a time you improved a process or a way of working. What changed as a result?',
+  'How do you make sure the quality of your work stays high when deadlines are tight?',
+  'Describe a time you had to explain something complex to someone outside your field.',
+  'Tell us about a goal you set for yourself at work and how you went about reaching it.',
+  'How do you handle a situation where the requirements of a task are unclear?',
+  'Describe a time you went beyond what was asked of you. What prompted it?',
+  'What would your previous manager or colleagues say is your greatest strength?',
 ];
 
 function question(text: string, type: QuestionType = 'video'): Question {
@@ -62,14 +71,20 @@ function distinct(skills: string[]): string[] {
     });
 }
 
-function years(job: JobDetails): string {
-  const { min_experience: min, max_experience: max } = job;
+/** The experience the job asks for in words, or null when it states none. */
+function years(job: JobBrief): string | null {
+  const min = job.min_experience ?? null;
+  const max = job.max_experience ?? null;
   const unit = (n: number) => (n === 1 ? 'year' : 'years');
-  return min > 0 ? `${min} to ${max} ${unit(max)}` : `up to ${max} ${unit(max)}`;
+  if (min !== null && max !== null) return min > 0 ? `${min} to ${max} ${unit(max)}` : `up to ${max} ${unit(max)}`;
+  if (min !== null && min > 0) return `at least ${min} ${unit(min)}`;
+  if (max !== null) return `up to ${max} ${unit(max)}`;
+  return null;
 }
 
-export function generateQuestions(job: JobDetails, count = DEFAULT_QUESTION_COUNT): Question[] {
-  const band = BAND[job.seniority_level];
+export function generateQuestions(job: JobBrief, count = DEFAULT_QUESTION_COUNT): Question[] {
+  // Without a stated seniority the questions take the middle register.
+  const band: Band = job.seniority_level ? BAND[job.seniority_level] : 'mid';
   const required = distinct(job.skills_required);
   const niceToHave = distinct(job.skills_good_to_have).filter((s) => !required.some((r) => r.toLowerCase() === s.toLowerCase()));
   const templates = SKILL_QUESTIONS[band];
@@ -78,8 +93,15 @@ export function generateQuestions(job: JobDetails, count = DEFAULT_QUESTION_COUN
   const out: Question[] = [question(`Tell us about your background and what draws you to the ${title} role.`)];
   // The first three required skills get a question each, ahead of everything else; the rest follow later.
   required.slice(0, 3).forEach((skill, i) => out.push(question(templates[i % templates.length](skill))));
-  out.push(question(`This role asks for ${years(job)} of experience. Which part of your experience prepares you best for it, and why?`));
-  const workType = WORK_TYPE_QUESTIONS[job.work_type];
+  const experience = years(job);
+  out.push(
+    question(
+      experience
+        ? `This role asks for ${experience} of experience. Which part of your experience prepares you best for it, and why?`
+        : 'Which part of your experience prepares you best for this role, and why?',
+    ),
+  );
+  const workType = job.work_type ? WORK_TYPE_QUESTIONS[job.work_type] : undefined;
   if (workType) out.push(question(workType));
   out.push(question(SENIORITY_QUESTIONS[band]));
   out.push(question(`In a few paragraphs, describe how you would approach your first 30 days as ${title}.`, 'text'));

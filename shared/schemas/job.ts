@@ -28,18 +28,28 @@ export const Question = Type.Object({
 });
 export type Question = Static<typeof Question>;
 
-/** What the service knows about a job; the input of question generation. */
-export interface JobDetails {
+/** What question and script generation need to know about a job: a title and description, the rest if known. */
+export interface JobBrief {
   title: string;
   description: string;
+  min_experience?: number | null;
+  max_experience?: number | null;
+  seniority_level?: SeniorityLevel | null;
+  work_type?: WorkType | null;
+  employment_type?: EmploymentType | null;
+  location?: string | null;
+  skills_required: string[];
+  skills_good_to_have: string[];
+}
+
+/** A job as an interview project stores it: every field known. */
+export interface JobDetails extends JobBrief {
   min_experience: number;
   max_experience: number;
   seniority_level: SeniorityLevel;
   work_type: WorkType;
   employment_type: EmploymentType;
   location: string;
-  skills_required: string[];
-  skills_good_to_have: string[];
 }
 
 /** Default answer time per question type when the caller gives none: writing takes longer than speaking. */
