@@ -275,7 +275,7 @@ function asPlace(raw: string, labelled: boolean): string | null {
   const parts = text.split(/,\s*/).filter((p) => p && !ORGANISATION.test(p));
   text = parts.join(', ').replace(/^the\s+/i, '');
   if (!text || JOB_WORDS.test(text) || WORK_WORDS.test(text) || !PLACE.test(text)) return null;
-  return labelled || raw.includes(',') || REGIONS.test(text) ? text : null;
+  return labelled || raw.replace(/\([^)]*\)/g, '').includes(',') || REGIONS.test(text) ? text : null;
 }
 
 function placeIn(text: string, labelled: boolean): string | null {
@@ -307,7 +307,10 @@ function extractLocation(lines: Line[]): string | null {
 
 const HIRING_PHRASES =
   /\b(?:we(?:'re| are) (?:looking for|hiring|seeking|recruiting)|is (?:hiring|seeking|recruiting)|join (?:our|the) (?:team|crew)|apply|applicants?|candidates?|the role|this role|this position|the successful candidate|salary|per hour|\/hour|compensation|benefits|you will|you'll)\b/gi;
+/** Signs of a CV or a letter about a job rather than the job itself; two of them outweigh everything else. */
 const CV_SIGNS = [
+  /^\s*dear\b[^\n]*,?\s*$/im,
+  /^\s*(?:kind regards|best regards|yours sincerely|yours faithfully|sincerely)\b/im,
   /^\s*(?:education|work history|employment history|curriculum vitae|résumé|resume|objective|references)\s*$/im,
   /\b(?:19|20)\d{2}\s*[–-]\s*(?:present|current|now)\b/i,
   /(?:\bI(?:'ve|'m)?\b|\bmy\b)[^\n]*(?:\n[^\n]*)?(?:\bI(?:'ve|'m)?\b|\bmy\b)/,
