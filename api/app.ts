@@ -10,18 +10,22 @@ import { healthRoutes } from './routes/health';
 import { workspaceRoutes } from './routes/workspace';
 import { callRoutes } from './routes/calls';
 import { interviewRoutes } from './routes/interviews';
+import { aiRoutes } from './routes/ai';
+import type { LanguageModel } from '../activities/providers/llm';
 
 export interface ApiDeps {
   config: Config;
   db: Database;
   temporal: Client;
   logger: Logger;
+  /** The language model of the AI operations; the one the configuration names when absent. */
+  llm?: LanguageModel;
 }
 
 export type RouteFactory = (deps: ApiDeps) => Router;
 
 /** The HTTP API. Each route module brings its own error family, auth and body parsing. */
-export function createApp(deps: ApiDeps, routes: RouteFactory[] = [healthRoutes, workspaceRoutes, callRoutes, interviewRoutes]): Koa {
+export function createApp(deps: ApiDeps, routes: RouteFactory[] = [healthRoutes, workspaceRoutes, callRoutes, interviewRoutes, aiRoutes]): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true; // errors are logged by the error middleware with their request id
   app.use(requestContext(deps.logger));

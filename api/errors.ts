@@ -8,6 +8,7 @@ import {
   RateLimitedError,
   PayloadTooLargeError,
   ConflictError,
+  UpstreamError,
   dottedPath,
   bracketPath,
 } from '../shared/errors';
@@ -21,6 +22,8 @@ export interface ErrorFamily {
   render(error: DomainError): { status: number; body: Record<string, unknown> } | null;
   internal(): { status: number; body: Record<string, unknown> };
 }
+
+const upstreamStatus = (error: UpstreamError) => (error.reason === 'unavailable' ? 503 : 502);
 
 /** call/initiate, campaigns and call status: `{success:false, code, message, errors:[{field, message}]}`. */
 export const callFamily: ErrorFamily = {
@@ -57,6 +60,7 @@ export const callFamily: ErrorFamily = {
       return { status: 413, body: { success: false, code: 'PAYLOAD_TOO_LARGE', message: error.message } };
     }
     if (error instanceof RateLimitedError) return { status: 429, body: { success: false, code: 'RATE_LIMITED', message: error.message } };
+    if (error instanceof UpstreamError) return { status: upstreamStatus(error), body: { success: false, code: 'UPSTREAM_ERROR', message: error.message } };
     return null;
   },
   internal: () => ({ status: 500, body: { success: false, code: 'UNKNOWN_ERROR', message: 'An unexpected error occurred' } }),
@@ -86,6 +90,7 @@ export function jobFamily(supportEmail: string): ErrorFamily {
       if (error instanceof ConflictError) return { status: 409, body: { success: false, message: error.message } };
       if (error instanceof PayloadTooLargeError) return { status: 413, body: { success: false, message: error.message } };
       if (error instanceof RateLimitedError) return { status: 429, body: { success: false, message: error.message } };
+      if (error instanceof UpstreamError) return { status: upstreamStatus(error), body: { success: false, message: error.message } };
       return null;
     },
     internal: () => ({ status: 500, body: { success: false, message: 'Internal server error' } }),

@@ -55,6 +55,9 @@ export const ConfigSchema = Type.Object({
   OPENAI_MODEL: Text('gpt-4o-mini'),
   OPENAI_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
   OPENAI_MAX_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2 }),
+
+  AI_RATE_LIMIT: Type.Integer({ minimum: 1, maximum: 10_000, default: 5 }),
+  AI_RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 60 }),
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;

@@ -77,3 +77,17 @@ export function bracketPath(path: Path): string {
 export class ConflictError extends DomainError {
   readonly kind = 'conflict';
 }
+
+/**
+ * A service we depend on (the language model) failed: `unavailable` for an outage or rate limit that should
+ * pass (HTTP 503), `bad_answer` for an answer we could not use or a request it rejected (HTTP 502).
+ */
+export class UpstreamError extends DomainError {
+  readonly kind = 'upstream';
+  constructor(
+    message: string,
+    readonly reason: 'unavailable' | 'bad_answer',
+  ) {
+    super(message);
+  }
+}

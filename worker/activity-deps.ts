@@ -5,8 +5,7 @@ import type { Logger } from '../infra/logger';
 import { createCallReporter } from '../infra/call-reports';
 import type { ActivityDeps } from '../activities';
 import { LogEmailProvider, type EmailProvider } from '../activities/providers/email';
-import { OfflineLanguageModel, type LanguageModel } from '../activities/providers/llm';
-import { OpenAiLanguageModel } from '../activities/providers/openai';
+import { languageModel } from '../activities/providers/language-model';
 import { SendGridEmailProvider } from '../activities/providers/sendgrid';
 import { SimulatorVoiceProvider } from '../activities/providers/simulator';
 import { LogWhatsAppProvider } from '../activities/providers/whatsapp';
@@ -27,18 +26,6 @@ export function buildActivityDeps(config: Config, base: { db: Database; client: 
     emailFrom: { email: config.EMAIL_FROM, name: config.EMAIL_FROM_NAME },
     publicBaseUrl: config.PUBLIC_BASE_URL,
   };
-}
-
-/** OpenAI when a key is configured; otherwise the offline generators. */
-export function languageModel(config: Config): LanguageModel {
-  if (!config.OPENAI_API_KEY) return new OfflineLanguageModel();
-  return new OpenAiLanguageModel({
-    apiKey: config.OPENAI_API_KEY,
-    baseUrl: config.OPENAI_BASE_URL,
-    model: config.OPENAI_MODEL,
-    timeoutMs: config.OPENAI_TIMEOUT_MS,
-    maxRetries: config.OPENAI_MAX_RETRIES,
-  });
 }
 
 function emailProvider(config: Config, db: Database): EmailProvider {

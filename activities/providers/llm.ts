@@ -1,5 +1,8 @@
-import type { JobDetails, Question } from '../../shared/schemas/job';
+import type { JobBrief, Question } from '../../shared/schemas/job';
+import type { CallScript, JdExtraction } from '../../shared/schemas/ai';
 import { generateQuestions } from '../../shared/question-generator';
+import { extractJobRequirements, skillsMentioned } from '../../shared/jd-extractor';
+import { writeCallScript, type ScriptBrief } from '../../shared/call-script';
 
 /**
  * Why a language-model call failed. `retryable` separates what may pass on a later attempt (rate limits,
@@ -20,14 +23,27 @@ export class LanguageModelError extends Error {
 /** The language-model operations the service uses, whatever model is behind them. */
 export interface LanguageModel {
   readonly name: string;
-  generateQuestions(job: JobDetails, count: number): Promise<Question[]>;
+  /** Requirements stated in a job ad, or a verdict that the text is not one. */
+  parseJobDescription(text: string): Promise<JdExtraction>;
+  generateQuestions(job: JobBrief, count: number): Promise<Question[]>;
+  generateScript(brief: ScriptBrief): Promise<CallScript>;
 }
 
-/** Used when no OPENAI_API_KEY is set: the deterministic generators in shared/. */
+/** Used when no OPENAI_API_KEY is set: the deterministic parser and generators in shared/. */
 export class OfflineLanguageModel implements LanguageModel {
-  readonly name = 'offline';
+  readonly name: string = 'offline';
 
-  async generateQuestions(job: JobDetails, count: number): Promise<Question[]> {
-    return generateQuestions(job, count);
+  async parseJobDescription(text: string): Promise<JdExtraction> {
+    return extractJobRequirements(text);
+  }
+
+  async generateQuestions(job: JobBrief, count: number): Promise<Question[]> {
+    // A brief without skills still gets skill questions when its description names some.
+    const skills = job.skills_required.length + job.skills_good_to_have.length > 0 ? {} : { skills_required: skillsMentioned(job.description) };
+    return generateQuestions({ ...job, ...skills }, count);
+  }
+
+  async generateScript(brief: ScriptBrief): Promise<CallScript> {
+    return writeCallScript(brief);
   }
 }

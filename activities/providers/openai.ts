@@ -1,7 +1,10 @@
 import OpenAI from 'openai';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { Question, type JobDetails } from '../../shared/schemas/job';
+import { Question, type JobBrief } from '../../shared/schemas/job';
+import { CallScript, JdExtraction } from '../../shared/schemas/ai';
+import { unknownVariables, BUILT_IN_VARIABLES } from '../../shared/templates';
+import type { ScriptBrief } from '../../shared/call-script';
 import { LanguageModelError, type LanguageModel } from './llm';
 import { toStrictJsonSchema } from './strict-json-schema';
 
@@ -29,7 +32,55 @@ export class OpenAiLanguageModel implements LanguageModel {
     this.client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, timeout: opts.timeoutMs, maxRetries: opts.maxRetries });
   }
 
-  async generateQuestions(job: JobDetails, count: number): Promise<Question[]> {
+  async parseJobDescription(text: string): Promise<JdExtraction> {
+    const answer = await this.structured(
+      'job_requirements',
+      JdExtraction,
+      [
+        'You read job advertisements and extract the requirements they state.',
+        'First decide whether the text is a job description: an advertisement for a role an employer is hiring for. A CV, a cover letter, an article about jobs or any other text is not; then answer is_job_description false and requirements null.',
+        'For a job description, fill every field only from what the text states. Never guess: a field the text does not state is null, and a skill list with nothing stated is empty.',
+        'Experience is in years: min_experience is the lowest number the text asks for (0 when it says no experience is needed), max_experience the upper end of a stated range.',
+        'seniority_level: Junior, Graduate, Intern and Entry-level roles are Entry; Mid-level is Mid. work_type and employment_type use the given values only; a temporary or fixed-term contract is Contract.',
+        'location is the place as written (city, region or country), without the work arrangement.',
+        'Skills are short names (for example "PostgreSQL", "Forklift licence", "Spanish"). Skills called preferred, a plus, a bonus or nice to have go to skills_good_to_have; all others the candidate needs go to skills_required.',
+      ].join(' '),
+      text,
+      (answer) => {
+        if (answer.is_job_description && !answer.requirements) return 'a job description without requirements';
+        const r = answer.requirements;
+        if (r && r.min_experience !== null && r.max_experience !== null && r.max_experience < r.min_experience) return 'max_experience below min_experience';
+        return null;
+      },
+    );
+    return answer.is_job_description ? answer : { is_job_description: false, requirements: null };
+  }
+
+  async generateScript(brief: ScriptBrief): Promise<CallScript> {
+    const extraction = brief.extract_variables.map((v) => `- ${v.label} (${v.type}${v.choices ? `: ${v.choices.join(' | ')}` : ''}): ${v.description}${v.format_example ? ` e.g. ${v.format_example}` : ''}`);
+    return this.structured(
+      'call_script',
+      CallScript,
+      [
+        'You write scripts for an AI voice agent that phones job candidates on behalf of a recruiter.',
+        'Return first_message, the single opening line the agent says (greet the candidate, say it is an AI assistant calling for the company about the role, ask if now is a good time), and instructions, the system prompt that steers the agent through the whole call: its role, the goal of the call, the job facts it may share, the questions to ask one at a time, what to do when the candidate is busy or asks not to be called, and how to close.',
+        'The agent must never invent job details, salary or company facts beyond those given, and must not ask about protected characteristics.',
+        `Refer to people only through these placeholders, written exactly so: ${BUILT_IN_VARIABLES.map((v) => `{{${v}}}`).join(', ')}. Use no other {{...}} placeholders.`,
+        brief.company ? `The company is ${brief.company}.` : 'Refer to the company as {{sender_company}}.',
+      ].join(' '),
+      [
+        `Call goal: ${brief.goal.replace(/_/g, ' ')}`,
+        describeJob(brief),
+        ...(extraction.length > 0 ? ['', 'Information the agent must collect during the call:', ...extraction] : []),
+      ].join('\n'),
+      (script) => {
+        const unknown = unknownVariables(`${script.first_message}\n${script.instructions}`);
+        return unknown.length > 0 ? `unknown placeholders ${unknown.map((v) => `{{${v}}}`).join(', ')}` : null;
+      },
+    );
+  }
+
+  async generateQuestions(job: JobBrief, count: number): Promise<Question[]> {
     const { questions } = await this.structured('interview_questions', QuestionList, [
       'You write interview questions for asynchronous one-way job interviews that candidates answer on their own.',
       `Write exactly ${count} questions for the job below: specific to its skills, responsibilities and seniority, open-ended, one topic each, no yes/no questions, no questions about protected characteristics.`,
@@ -38,8 +89,17 @@ export class OpenAiLanguageModel implements LanguageModel {
     return questions.slice(0, count);
   }
 
-  /** One chat completion whose answer must match `schema`; anything else is a LanguageModelError. */
-  private async structured<T extends TSchema>(name: string, schema: T, instructions: string, input: string): Promise<Static<T>> {
+  /**
+   * One chat completion whose answer must match `schema` and pass `check` (a rule the schema cannot express,
+   * returning what is wrong or null); anything else is a LanguageModelError.
+   */
+  private async structured<T extends TSchema>(
+    name: string,
+    schema: T,
+    instructions: string,
+    input: string,
+    check: (answer: Static<T>) => string | null = () => null,
+  ): Promise<Static<T>> {
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
       completion = await this.client.chat.completions.create({
@@ -63,11 +123,13 @@ export class OpenAiLanguageModel implements LanguageModel {
     } catch {
       throw new LanguageModelError('The model answer is not valid JSON', 'malformed_output', true);
     }
-    const check = compiled(schema);
-    if (!check.Check(parsed)) {
-      const first = check.Errors(parsed).First();
+    const validator = compiled(schema);
+    if (!validator.Check(parsed)) {
+      const first = validator.Errors(parsed).First();
       throw new LanguageModelError(`The model answer does not match the schema${first ? ` at ${first.path || '/'}: ${first.message}` : ''}`, 'malformed_output', true);
     }
+    const problem = check(parsed as Static<T>);
+    if (problem) throw new LanguageModelError(`The model answer is unusable: ${problem}`, 'malformed_output', true);
     return parsed as Static<T>;
   }
 }
@@ -91,16 +153,29 @@ function fromApiError(err: unknown): LanguageModelError {
   return new LanguageModelError(`The model call failed: ${(err as Error).message}`, 'unavailable', true);
 }
 
-function describeJob(job: JobDetails): string {
+/** The job as the model reads it; fields the caller did not give are left out rather than shown empty. */
+function describeJob(job: JobBrief): string {
+  const experience =
+    job.min_experience != null && job.max_experience != null
+      ? `${job.min_experience} to ${job.max_experience} years`
+      : job.min_experience != null
+        ? `at least ${job.min_experience} years`
+        : job.max_experience != null
+          ? `up to ${job.max_experience} years`
+          : null;
   return [
     `Job title: ${job.title}`,
-    `Seniority: ${job.seniority_level}`,
-    `Experience: ${job.min_experience} to ${job.max_experience} years`,
-    `Work type: ${job.work_type}; employment: ${job.employment_type}; location: ${job.location}`,
-    `Required skills: ${job.skills_required.join(', ')}`,
-    `Nice-to-have skills: ${job.skills_good_to_have.join(', ')}`,
+    job.seniority_level && `Seniority: ${job.seniority_level}`,
+    experience && `Experience: ${experience}`,
+    job.work_type && `Work type: ${job.work_type}`,
+    job.employment_type && `Employment: ${job.employment_type}`,
+    job.location && `Location: ${job.location}`,
+    job.skills_required.length > 0 && `Required skills: ${job.skills_required.join(', ')}`,
+    job.skills_good_to_have.length > 0 && `Nice-to-have skills: ${job.skills_good_to_have.join(', ')}`,
     '',
     'Description:',
     job.description,
-  ].join('\n');
+  ]
+    .filter((line) => line !== null && line !== undefined && line !== false)
+    .join('\n');
 }

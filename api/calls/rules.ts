@@ -39,19 +39,7 @@ export function callInitiateRules(input: unknown): Issue[] {
     });
   }
 
-  if (Array.isArray(body.extract_variables)) {
-    const labels = new Set<string>();
-    body.extract_variables.forEach((v, i) => {
-      if (!isObj(v)) return;
-      if (v.type === 'single_select' && !(Array.isArray(v.choices) && v.choices.length > 0)) {
-        issues.push({ path: ['extract_variables', i, 'choices'], message: 'must list at least one choice for a single_select variable' });
-      }
-      if (typeof v.label === 'string') {
-        if (labels.has(v.label)) issues.push({ path: ['extract_variables', i, 'label'], message: 'must be unique among extract_variables' });
-        labels.add(v.label);
-      }
-    });
-  }
+  issues.push(...extractVariablesRules(body.extract_variables));
 
   const a = body.assistant_settings;
   if (isObj(a) && typeof a.min_endpointing_delay === 'number' && typeof a.max_endpointing_delay === 'number' && a.min_endpointing_delay > a.max_endpointing_delay) {
@@ -101,5 +89,23 @@ export function callInitiateRules(input: unknown): Issue[] {
       }
     }
   }
+  return issues;
+}
+
+/** extract_variables rules shared by call/initiate and generate-script: choices for single_select, unique labels. */
+export function extractVariablesRules(list: unknown): Issue[] {
+  if (!Array.isArray(list)) return [];
+  const issues: Issue[] = [];
+  const labels = new Set<string>();
+  list.forEach((v, i) => {
+    if (typeof v !== 'object' || v === null) return;
+    if (v.type === 'single_select' && !(Array.isArray(v.choices) && v.choices.length > 0)) {
+      issues.push({ path: ['extract_variables', i, 'choices'], message: 'must list at least one choice for a single_select variable' });
+    }
+    if (typeof v.label === 'string') {
+      if (labels.has(v.label)) issues.push({ path: ['extract_variables', i, 'label'], message: 'must be unique among extract_variables' });
+      labels.add(v.label);
+    }
+  });
   return issues;
 }

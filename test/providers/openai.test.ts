@@ -1,6 +1,6 @@
 import { OpenAiLanguageModel } from '../../activities/providers/openai';
 import { LanguageModelError } from '../../activities/providers/llm';
-import { languageModel } from '../../worker/activity-deps';
+import { languageModel } from '../../activities/providers/language-model';
 import type { JobDetails } from '../../shared/schemas/job';
 import { startHttpStub, type HttpStub, type StubReply } from '../helpers/http-stub';
 import { testConfig } from '../helpers/stack';
@@ -138,5 +138,85 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
     expect(configured.name).toBe('openai');
     await configured.generateQuestions(job, 2);
     expect(stub.requests[0].body.model).toBe('gpt-4.1-mini');
+  });
+
+  describe('parse-jd', () => {
+    const ad = 'Senior Go Engineer, Berlin (hybrid). 5+ years of Go and PostgreSQL; Kafka is a plus. Full-time.';
+    const requirements = {
+      min_experience: 5,
+      max_experience: null,
+      seniority_level: 'Senior',
+      work_type: 'Hybrid',
+      employment_type: 'Full Time',
+      location: 'Berlin',
+      skills_required: ['Go', 'PostgreSQL'],
+      skills_good_to_have: ['Kafka'],
+    };
+    const answer = (content: unknown) => ({ status: 200, body: completion({ content: JSON.stringify(content) }) });
+
+    it('sends the text with the strict requirements schema and returns the validated answer', async () => {
+      next = [answer({ is_job_description: true, requirements })];
+      expect(await model().parseJobDescription(ad)).toEqual({ is_job_description: true, requirements });
+      const { body } = stub.requests[0];
+      expect(body.messages[1].content).toBe(ad);
+      expect(body.messages[0].content).toContain('Never guess');
+      const { name, strict, schema } = body.response_format.json_schema;
+      expect([name, strict]).toEqual(['job_requirements', true]);
+      expect(schema.required).toEqual(['is_job_description', 'requirements']);
+      const fields = schema.properties.requirements.anyOf[0];
+      expect(fields.additionalProperties).toBe(false);
+      expect(fields.required).toEqual(Object.keys(requirements));
+      // Fields the text may not state are nullable; enums come from the invite vocabulary.
+      expect(fields.properties.seniority_level.anyOf).toEqual([
+        { type: 'string', enum: ['Entry', 'Mid', 'Senior', 'Lead', 'Principal', 'Staff'] },
+        { type: 'null' },
+      ]);
+      expect(fields.properties.min_experience.anyOf).toEqual([{ type: 'number' }, { type: 'null' }]);
+      expect(fields.properties.skills_required).toMatchObject({ type: 'array', items: { type: 'string' } });
+    });
+
+    it('passes on the verdict that a text is not a job description, dropping anything else', async () => {
+      next = [answer({ is_job_description: false, requirements })];
+      expect(await model().parseJobDescription('A recipe for lemon chicken.')).toEqual({ is_job_description: false, requirements: null });
+    });
+
+    it.each([
+      ['a refusal', completion({ refusal: "I can't help with that." }), 'refusal'],
+      ['output that is not JSON', completion({ content: '{"is_job_description": tr' }), 'malformed_output'],
+      ['an enum value outside the vocabulary', completion({ content: JSON.stringify({ is_job_description: true, requirements: { ...requirements, work_type: 'Remote-first' } }) }), 'malformed_output'],
+      ['a job description without requirements', completion({ content: JSON.stringify({ is_job_description: true, requirements: null }) }), 'malformed_output'],
+      ['a range upside down', completion({ content: JSON.stringify({ is_job_description: true, requirements: { ...requirements, max_experience: 2 } }) }), 'malformed_output'],
+    ])('turns %s into a typed error', async (_name, body, code) => {
+      next = [{ status: 200, body }];
+      expect(await failure(model().parseJobDescription(ad))).toMatchObject({ code });
+    });
+
+    it('reports a 429 and a 500 from the model as retryable', async () => {
+      next = [{ status: 429, body: apiError('Rate limit reached for gpt-4o-mini.', 'requests', 'rate_limit_exceeded') }];
+      expect(await failure(model().parseJobDescription(ad))).toMatchObject({ code: 'rate_limited', retryable: true });
+      next = [{ status: 500, body: apiError('The server had an error while processing your request.', 'server_error', null) }];
+      expect(await failure(model().parseJobDescription(ad))).toMatchObject({ code: 'unavailable', retryable: true });
+    });
+  });
+
+  describe('generate-script', () => {
+    const brief = { ...job, company: 'Acme Payments', goal: 'screening' as const, extract_variables: [{ label: 'notice_period', type: 'string' as const, description: 'Notice period in weeks' }] };
+
+    it('asks for a script that uses only built-in variables and the data to collect', async () => {
+      const script = { first_message: 'Hi {{candidate_first_name}}, this is an AI assistant from Acme Payments.', instructions: 'You are calling {{candidate_full_name}}.' };
+      next = [{ status: 200, body: completion({ content: JSON.stringify(script) }) }];
+      expect(await model().generateScript(brief)).toEqual(script);
+      const { body } = stub.requests[0];
+      expect(body.response_format.json_schema.name).toBe('call_script');
+      expect(body.messages[0].content).toContain('{{candidate_first_name}}');
+      expect(body.messages[0].content).toContain('The company is Acme Payments.');
+      expect(body.messages[1].content).toContain('Call goal: screening');
+      expect(body.messages[1].content).toContain('- notice_period (string): Notice period in weeks');
+    });
+
+    it('rejects a script with a placeholder call/initiate would refuse', async () => {
+      next = [{ status: 200, body: completion({ content: JSON.stringify({ first_message: 'Hi {{first_name}}', instructions: 'Be kind.' }) }) }];
+      expect(await failure(model().generateScript(brief))).toMatchObject({ code: 'malformed_output', message: expect.stringContaining('{{first_name}}') });
+    });
   });
 });

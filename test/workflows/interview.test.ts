@@ -32,15 +32,17 @@ const job: JobDetails = {
 };
 
 /** The offline model, counted, and slow enough that concurrent invitations really overlap. */
-class CountingModel implements LanguageModel {
-  readonly name = 'counting';
+class CountingModel extends OfflineLanguageModel implements LanguageModel {
+  override readonly name = 'counting';
   calls = 0;
-  constructor(private readonly failWith?: LanguageModelError) {}
-  async generateQuestions(j: JobDetails, count: number): Promise<Question[]> {
+  constructor(private readonly failWith?: LanguageModelError) {
+    super();
+  }
+  override async generateQuestions(j: JobDetails, count: number): Promise<Question[]> {
     this.calls++;
     await new Promise((r) => setTimeout(r, 300));
     if (this.failWith) throw this.failWith;
-    return new OfflineLanguageModel().generateQuestions(j, count);
+    return super.generateQuestions(j, count);
   }
 }
 

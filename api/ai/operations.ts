@@ -1,0 +1,67 @@
+import { UpstreamError, ValidationError } from '../../shared/errors';
+import { LanguageModelError, type LanguageModel } from '../../activities/providers/llm';
+import { DEFAULT_QUESTION_COUNT } from '../../shared/question-generator';
+import type { JobBrief } from '../../shared/schemas/job';
+import {
+  NOT_A_JOB_DESCRIPTION,
+  PARSE_JD_SUCCESS,
+  type GenerateQuestionsRequest,
+  type GenerateScriptRequest,
+  type ParseJdRequest,
+} from '../../shared/schemas/ai';
+
+/**
+ * The three language-model operations behind the API: request in, response body out. Model failures become
+ * typed errors here, so a caller sees a clean 502/503 (or 422 for a refusal) and never the model's internals.
+ */
+export async function parseJd(llm: LanguageModel, input: ParseJdRequest) {
+  const result = await ask(() => llm.parseJobDescription(input.job_description));
+  if (!result.is_job_description || !result.requirements) return { success: false, message: NOT_A_JOB_DESCRIPTION };
+  return { success: true, message: PARSE_JD_SUCCESS, data: result.requirements };
+}
+
+export async function generateQuestions(llm: LanguageModel, input: GenerateQuestionsRequest) {
+  const count = input.count ?? DEFAULT_QUESTION_COUNT;
+  const questions = await ask(() => llm.generateQuestions(brief(input), count));
+  return { success: true, data: { questions } };
+}
+
+export async function generateScript(llm: LanguageModel, input: GenerateScriptRequest) {
+  const script = await ask(() =>
+    llm.generateScript({ ...brief(input), company: input.company ?? null, goal: input.call_goal ?? 'screening', extract_variables: input.extract_variables ?? [] }),
+  );
+  return { success: true, data: script };
+}
+
+function brief(input: GenerateQuestionsRequest | GenerateScriptRequest): JobBrief {
+  return {
+    title: input.job_title.trim(),
+    description: input.job_description,
+    seniority_level: input.seniority_level ?? null,
+    min_experience: input.min_experience ?? null,
+    max_experience: input.max_experience ?? null,
+    work_type: input.work_type ?? null,
+    employment_type: input.employment_type ?? null,
+    location: input.location ?? null,
+    skills_required: input.skills_required ?? [],
+    skills_good_to_have: input.skills_good_to_have ?? [],
+  };
+}
+
+async function ask<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof LanguageModelError)) throw err;
+    if (err.code === 'refusal') {
+      throw new ValidationError('Request validation failed', [{ path: ['job_description'], message: 'was declined by the language model' }]);
+    }
+    if (err.code === 'rate_limited' || err.code === 'unavailable') {
+      throw new UpstreamError('The language model is unavailable right now; please try again later.', 'unavailable');
+    }
+    throw new UpstreamError(
+      err.code === 'malformed_output' ? 'The language model returned an unusable answer; please try again.' : 'The language model could not process the request.',
+      'bad_answer',
+    );
+  }
+}

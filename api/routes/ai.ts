@@ -1,0 +1,39 @@
+import Router from '@koa/router';
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { ApiDeps } from '../app';
+import { handleErrors, jobFamily } from '../errors';
+import { authenticateWith, parseJson } from '../middleware';
+import { compileValidator } from '../validation';
+import { authenticate } from '../../infra/workspaces';
+import { RateLimiter } from '../../infra/rate-limit';
+import { languageModel } from '../../activities/providers/language-model';
+import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/schemas/ai';
+import { jobBriefRules } from '../ai/rules';
+import { generateQuestions, generateScript, parseJd } from '../ai/operations';
+import { reportBudget, spendBudget } from '../ai/rate-limit';
+
+/** The spec lists the generate endpoints under /ai and parse-jd under the versioned prefix; all work under both. */
+export const AI_PREFIXES = ['/api/public/v1/ai', '/ai'] as const;
+
+/** The language-model operations, each with its own per-workspace budget, in the job family's error shapes. */
+export function aiRoutes(deps: ApiDeps): Router {
+  const { db, config } = deps;
+  const llm = deps.llm ?? languageModel(config);
+  const limiter = new RateLimiter(db, { limit: config.AI_RATE_LIMIT, windowSeconds: config.AI_RATE_LIMIT_WINDOW_SECONDS });
+  const router = new Router();
+  router.use(handleErrors(jobFamily(config.SUPPORT_EMAIL)), authenticateWith((key) => authenticate(db, key)));
+
+  const operation = <T extends TSchema>(name: string, schema: T, run: (input: Static<T>) => Promise<unknown>, rules?: typeof jobBriefRules) => {
+    const validate = compileValidator(schema, rules);
+    for (const prefix of AI_PREFIXES) {
+      router.post(`${prefix}/${name}`, reportBudget(limiter, name), parseJson(config.BODY_LIMIT), async (ctx) => {
+        const input = validate(ctx.request.body);
+        ctx.body = await spendBudget(ctx, limiter, name, () => run(input));
+      });
+    }
+  };
+  operation('parse-jd', ParseJdRequest, (input) => parseJd(llm, input));
+  operation('generate-questions', GenerateQuestionsRequest, (input) => generateQuestions(llm, input), jobBriefRules);
+  operation('generate-script', GenerateScriptRequest, (input) => generateScript(llm, input), jobBriefRules);
+  return router;
+}
