@@ -14,8 +14,11 @@ export interface ScriptBrief extends JobBrief {
   extract_variables: ExtractVariable[];
 }
 
+// Bounds that keep any brief the API accepts within call/initiate's limits (instructions ≤ 20,000 characters).
 const DESCRIPTION_EXCERPT = 1500;
 const SCREENING_SKILLS = 5;
+const LISTED_SKILLS = 15;
+const EXTRACTION_LINE = 200;
 
 /** Caller text with every brace removed, so `{{x}}` in a job description never reaches the template engine. */
 function literal(text: string): string {
@@ -54,8 +57,17 @@ const ANSWER_FORM: Record<ExtractVariable['type'], (v: ExtractVariable) => strin
 function extractionLines(variables: ExtractVariable[]): string[] {
   return variables.map((v) => {
     const example = v.format_example ? ` For example: ${literal(v.format_example)}.` : '';
-    return `- ${literal(v.label)}: ${literal(v.description)} Record it as ${ANSWER_FORM[v.type](v)}.${example}`;
+    return clip(`- ${literal(v.label)}: ${literal(v.description)} Record it as ${ANSWER_FORM[v.type](v)}.${example}`, EXTRACTION_LINE);
   });
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function skillList(skills: string[]): string {
+  const shown = skills.slice(0, LISTED_SKILLS).map(literal).join(', ');
+  return skills.length > LISTED_SKILLS ? `${shown} and ${skills.length - LISTED_SKILLS} more` : shown;
 }
 
 function goalSteps(goal: CallGoal, job: JobBrief, title: string): { purpose: string; steps: string[] } {
@@ -110,8 +122,8 @@ export function writeCallScript(brief: ScriptBrief): CallScript {
     brief.location && `Location: ${literal(brief.location)}`,
     brief.work_type && `Work type: ${brief.work_type}`,
     brief.employment_type && `Employment type: ${brief.employment_type}`,
-    brief.skills_required.length > 0 && `Required skills: ${brief.skills_required.map(literal).join(', ')}`,
-    brief.skills_good_to_have.length > 0 && `Nice to have: ${brief.skills_good_to_have.map(literal).join(', ')}`,
+    brief.skills_required.length > 0 && `Required skills: ${skillList(brief.skills_required)}`,
+    brief.skills_good_to_have.length > 0 && `Nice to have: ${skillList(brief.skills_good_to_have)}`,
     `Summary: ${excerpt(brief.description, DESCRIPTION_EXCERPT)}`,
   ].filter((line): line is string => Boolean(line));
   const extraction = extractionLines(brief.extract_variables);
