@@ -41,6 +41,8 @@ function plain(line: string): string {
     .replace(/\*\*|__/g, '')
     .replace(/^\s*(?:[-*•·–]|\d+[.)])\s+/, '')
     .replace(/[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}]\uFE0F?/gu, '')
+    // One space between words also keeps every pattern below linear on hostile input.
+    .replace(/\s+/g, ' ')
     .trim();
 }
 
@@ -151,7 +153,7 @@ const YEARS = `(?:years?|yrs?)(?:['’]|\\b)`;
 const RANGE = new RegExp(`\\b${NUM}\\s*\\+?\\s*(?:-|–|—|to)\\s*${NUM}\\s*\\+?\\s*${YEARS}`, 'i');
 const AT_LEAST = new RegExp(`\\b${NUM}\\s*(?:\\+|plus\\b)?\\s*${YEARS}`, 'i');
 const NO_EXPERIENCE = /\bno (?:prior |previous )?experience (?:is )?(?:needed|required|necessary)\b/i;
-const NOT_EXPERIENCE = /\b(?:old|of age|ago|in business|founded|history|warranty)\b/i;
+const NOT_EXPERIENCE = /\b(?:old|older|of age|ago|in business|founded|history|warranty)\b/i;
 
 const toNumber = (s: string) => NUMBER_WORDS[s.toLowerCase()] ?? Number(s);
 

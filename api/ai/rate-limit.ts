@@ -9,9 +9,6 @@ import type { WorkspaceDoc } from '../../infra/workspaces';
  * only if a request is left, after validation, so refused requests cost nothing. A request that fails on our
  * side (the language model is down or answers nonsense) gets its slot back.
  */
-function budgetBucket(ctx: Context, operation: string): string {
-  return `${(ctx.state.workspace as WorkspaceDoc)._id}/${operation}`;
-}
 
 export function reportBudget(limiter: RateLimiter, operation: string): Middleware {
   return async (ctx, next) => {
@@ -40,4 +37,8 @@ export async function spendBudget<T>(ctx: Context, limiter: RateLimiter, operati
     if (!(err instanceof ValidationError)) ctx.state.rateLimit = await limiter.refund(decision).catch(() => decision);
     throw err;
   }
+}
+
+function budgetBucket(ctx: Context, operation: string): string {
+  return `${(ctx.state.workspace as WorkspaceDoc)._id}/${operation}`;
 }

@@ -86,6 +86,7 @@ describe('offline job-description parser, rule by rule', () => {
   it('leaves experience null when the text states none, and ignores years that are not experience', () => {
     expect(parse(ad('A love of clean code')).requirements!.min_experience).toBeNull();
     expect(parse(ad('Must be 18 years old or over')).requirements!.min_experience).toBeNull();
+    expect(parse(ad('Must be 21 years or older')).requirements!.min_experience).toBeNull();
   });
 
   it.each([
