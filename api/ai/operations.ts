@@ -6,27 +6,30 @@ import {
   NOT_A_JOB_DESCRIPTION,
   PARSE_JD_SUCCESS,
   type GenerateQuestionsRequest,
+  type GenerateQuestionsResponse,
   type GenerateScriptRequest,
+  type GenerateScriptResponse,
   type ParseJdRequest,
+  type ParseJdResponse,
 } from '../../shared/schemas/ai';
 
 /**
  * The three language-model operations behind the API: request in, response body out. Model failures become
  * typed errors here, so a caller sees a clean 502/503 (or 422 for a refusal) and never the model's internals.
  */
-export async function parseJd(llm: LanguageModel, input: ParseJdRequest) {
+export async function parseJd(llm: LanguageModel, input: ParseJdRequest): Promise<ParseJdResponse> {
   const result = await ask(() => llm.parseJobDescription(input.job_description));
   if (!result.is_job_description || !result.requirements) return { success: false, message: NOT_A_JOB_DESCRIPTION };
   return { success: true, message: PARSE_JD_SUCCESS, data: result.requirements };
 }
 
-export async function generateQuestions(llm: LanguageModel, input: GenerateQuestionsRequest) {
+export async function generateQuestions(llm: LanguageModel, input: GenerateQuestionsRequest): Promise<GenerateQuestionsResponse> {
   const count = input.count ?? DEFAULT_QUESTION_COUNT;
   const questions = await ask(() => llm.generateQuestions(brief(input), count));
   return { success: true, data: { questions } };
 }
 
-export async function generateScript(llm: LanguageModel, input: GenerateScriptRequest) {
+export async function generateScript(llm: LanguageModel, input: GenerateScriptRequest): Promise<GenerateScriptResponse> {
   const script = await ask(() =>
     llm.generateScript({ ...brief(input), company: input.company ?? null, goal: input.call_goal ?? 'screening', extract_variables: input.extract_variables ?? [] }),
   );

@@ -38,6 +38,7 @@ export const ParseJdResponse = Type.Union([
   Type.Object({ success: Type.Literal(true), message: Type.Literal(PARSE_JD_SUCCESS), data: JobRequirements }),
   Type.Object({ success: Type.Literal(false), message: Type.String() }),
 ]);
+export type ParseJdResponse = Static<typeof ParseJdResponse>;
 
 /** What a model answers to parse-jd: a verdict on the text, and the requirements when it is a job description. */
 export const JdExtraction = Type.Object({
@@ -72,6 +73,7 @@ export const GenerateQuestionsResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Object({ questions: Type.Array(Question) }),
 });
+export type GenerateQuestionsResponse = Static<typeof GenerateQuestionsResponse>;
 
 export const CALL_GOALS = ['screening', 'availability_check', 'interview_scheduling'] as const;
 export type CallGoal = (typeof CALL_GOALS)[number];
@@ -92,3 +94,4 @@ export const CallScript = Type.Object({
 export type CallScript = Static<typeof CallScript>;
 
 export const GenerateScriptResponse = Type.Object({ success: Type.Literal(true), data: CallScript });
+export type GenerateScriptResponse = Static<typeof GenerateScriptResponse>;

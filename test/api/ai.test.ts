@@ -9,6 +9,7 @@ import { createApiKey } from '../../infra/workspaces';
 import { startApi, type RunningApi } from '../../api/server';
 import { extractJobRequirements } from '../../shared/jd-extractor';
 import { CustomQuestion } from '../../shared/schemas/interview-invite';
+import { GenerateQuestionsResponse, GenerateScriptResponse, ParseJdResponse } from '../../shared/schemas/ai';
 import { unknownVariables } from '../../shared/templates';
 
 const PARSE = '/api/public/v1/ai/parse-jd';
@@ -47,6 +48,7 @@ describe('AI operations on the real stack (offline model)', () => {
     const res = await stack.request('POST', PARSE, { key, body: { job_description: adText } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: 'Job requirements parsed successfully', data: extractJobRequirements(adText).requirements });
+    expect(TypeCompiler.Compile(ParseJdResponse).Check(res.body)).toBe(true);
     expect(res.body.data).toMatchObject({ min_experience: 5, seniority_level: 'Senior', work_type: 'Hybrid', employment_type: 'Full Time', location: 'Berlin, Germany' });
     const { limit, remaining, reset } = budget(res.headers);
     expect([limit, remaining]).toEqual(['5', '4']);
@@ -62,6 +64,7 @@ describe('AI operations on the real stack (offline model)', () => {
     const res = await stack.request('POST', PARSE, { key, body: { job_description: recipe } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: false, message: 'The text is not a recognisable job description' });
+    expect(TypeCompiler.Compile(ParseJdResponse).Check(res.body)).toBe(true);
   });
 
   it.each([
@@ -97,6 +100,7 @@ describe('AI operations on the real stack (offline model)', () => {
     expect(three.status).toBe(200);
     expect(three.body.success).toBe(true);
     expect(three.body.data.questions).toHaveLength(3);
+    expect(TypeCompiler.Compile(GenerateQuestionsResponse).Check(three.body)).toBe(true);
     for (const q of three.body.data.questions) expect(check.Check(q)).toBe(true);
     expect(three.body.data.questions[1].question).toContain('Go');
 
@@ -130,6 +134,7 @@ describe('AI operations on the real stack (offline model)', () => {
       body: { ...job, company: 'Parcelio', call_goal: 'screening', skills_required: ['Go', 'Kafka'], extract_variables: extract },
     });
     expect(res.status).toBe(200);
+    expect(TypeCompiler.Compile(GenerateScriptResponse).Check(res.body)).toBe(true);
     const { first_message, instructions } = res.body.data;
     expect(first_message).toContain('{{candidate_first_name}}');
     expect(first_message).toContain('Parcelio');
