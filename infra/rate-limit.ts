@@ -5,8 +5,8 @@ import type { Database } from './database';
  * A fixed-window request budget kept in the database, so every API process shares one count. Each granted
  * request is a document whose _id is (bucket, window, slot number); a request takes the lowest free slot by
  * inserting it, and the unique _id index lets exactly one insert win each slot, on MongoDB and on FerretDB
- * alike. `$inc` on a counter would also be atomic on MongoDB, but FerretDB 1.x applies updates as an
- * unisolated read-then-write, which lets concurrent requests through past the limit.
+ * alike. `$inc` on a counter would do on MongoDB, but FerretDB 1.x applies updates as an unisolated
+ * read-then-write: measured, 20 concurrent upserting `$inc`s of one document left counts of 2 to 16.
  *
  * Windows are aligned to multiples of their length since the epoch (whole minutes for the default 60 s),
  * so every process agrees on them without coordination.
