@@ -1,4 +1,5 @@
 import type { JobBrief } from './schemas/job';
+import { experienceInWords } from './experience';
 import type { CallGoal, CallScript } from './schemas/ai';
 import type { ExtractVariable } from './schemas/call-initiate';
 
@@ -33,15 +34,6 @@ function excerpt(text: string, max: number): string {
   return (sentenceEnd > max / 2 ? cut.slice(0, sentenceEnd + 1) : `${cut.slice(0, cut.lastIndexOf(' '))} …`).trim();
 }
 
-function experienceText(job: JobBrief): string | null {
-  const min = job.min_experience ?? null;
-  const max = job.max_experience ?? null;
-  if (min !== null && max !== null) return `${min} to ${max} years`;
-  if (min !== null) return `at least ${min} years`;
-  if (max !== null) return `up to ${max} years`;
-  return null;
-}
-
 /** How the agent should phrase and record an answer of each extraction type. */
 const ANSWER_FORM: Record<ExtractVariable['type'], (v: ExtractVariable) => string> = {
   string: () => 'a short answer in the candidate’s words',
@@ -74,7 +66,7 @@ function goalSteps(goal: CallGoal, job: JobBrief, title: string): { purpose: str
   switch (goal) {
     case 'screening': {
       const steps = ['Ask how their current or most recent role relates to this one.'];
-      const experience = experienceText(job);
+      const experience = experienceInWords(job);
       if (experience) steps.push(`The role asks for ${experience} of relevant experience: ask how many years they have.`);
       for (const skill of job.skills_required.slice(0, SCREENING_SKILLS)) {
         steps.push(`Ask about their hands-on experience with ${literal(skill)}: what they did with it and how recently.`);
@@ -115,10 +107,11 @@ export function writeCallScript(brief: ScriptBrief): CallScript {
   const title = literal(brief.title);
   const company = brief.company ? literal(brief.company) : '{{sender_company}}';
   const { purpose, steps } = goalSteps(brief.goal, brief, title);
+  const experience = experienceInWords(brief);
   const facts = [
     `Title: ${title}`,
     brief.seniority_level && `Seniority: ${brief.seniority_level}`,
-    experienceText(brief) && `Experience: ${experienceText(brief)}`,
+    experience && `Experience: ${experience}`,
     brief.location && `Location: ${literal(brief.location)}`,
     brief.work_type && `Work type: ${brief.work_type}`,
     brief.employment_type && `Employment type: ${brief.employment_type}`,

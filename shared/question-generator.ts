@@ -1,3 +1,4 @@
+import { experienceInWords } from './experience';
 import { DEFAULT_TIME_LIMIT_SECONDS, type JobBrief, type Question, type QuestionType, type SeniorityLevel, type WorkType } from './schemas/job';
 
 /**
@@ -71,17 +72,6 @@ function distinct(skills: string[]): string[] {
     });
 }
 
-/** The experience the job asks for in words, or null when it states none. */
-function years(job: JobBrief): string | null {
-  const min = job.min_experience ?? null;
-  const max = job.max_experience ?? null;
-  const unit = (n: number) => (n === 1 ? 'year' : 'years');
-  if (min !== null && max !== null) return min > 0 ? `${min} to ${max} ${unit(max)}` : `up to ${max} ${unit(max)}`;
-  if (min !== null && min > 0) return `at least ${min} ${unit(min)}`;
-  if (max !== null) return `up to ${max} ${unit(max)}`;
-  return null;
-}
-
 export function generateQuestions(job: JobBrief, count = DEFAULT_QUESTION_COUNT): Question[] {
   // Without a stated seniority the questions take the middle register.
   const band: Band = job.seniority_level ? BAND[job.seniority_level] : 'mid';
@@ -93,7 +83,7 @@ export function generateQuestions(job: JobBrief, count = DEFAULT_QUESTION_COUNT)
   const out: Question[] = [question(`Tell us about your background and what draws you to the ${title} role.`)];
   // The first three required skills get a question each, ahead of everything else; the rest follow later.
   required.slice(0, 3).forEach((skill, i) => out.push(question(templates[i % templates.length](skill))));
-  const experience = years(job);
+  const experience = experienceInWords(job);
   out.push(
     question(
       experience

@@ -5,6 +5,7 @@ import { Question, type JobBrief } from '../../shared/schemas/job';
 import { CallScript, JdExtraction } from '../../shared/schemas/ai';
 import { unknownVariables, BUILT_IN_VARIABLES } from '../../shared/templates';
 import type { ScriptBrief } from '../../shared/call-script';
+import { experienceInWords } from '../../shared/experience';
 import { LanguageModelError, type LanguageModel } from './llm';
 import { toStrictJsonSchema } from './strict-json-schema';
 
@@ -155,14 +156,7 @@ function fromApiError(err: unknown): LanguageModelError {
 
 /** The job as the model reads it; fields the caller did not give are left out rather than shown empty. */
 function describeJob(job: JobBrief): string {
-  const experience =
-    job.min_experience != null && job.max_experience != null
-      ? `${job.min_experience} to ${job.max_experience} years`
-      : job.min_experience != null
-        ? `at least ${job.min_experience} years`
-        : job.max_experience != null
-          ? `up to ${job.max_experience} years`
-          : null;
+  const experience = experienceInWords(job);
   return [
     `Job title: ${job.title}`,
     job.seniority_level && `Seniority: ${job.seniority_level}`,
