@@ -7,11 +7,7 @@ import type { InviteRequest } from '../../shared/schemas/interview-invite';
  */
 export function inviteRules(input: unknown): Issue[] {
   const body = input as Partial<Record<keyof InviteRequest, unknown>>;
-  const issues: Issue[] = [];
-  const { min_experience: min, max_experience: max } = body;
-  if (typeof min === 'number' && typeof max === 'number' && max <= min) {
-    issues.push({ path: ['max_experience'], message: `must be greater than min_experience (${min})` });
-  }
+  const issues: Issue[] = experienceRangeRule(body);
   // Three skills that are one skill three times do not meet the minimum.
   for (const field of ['skills_required', 'skills_good_to_have'] as const) {
     const skills = body[field];
@@ -25,4 +21,12 @@ export function inviteRules(input: unknown): Issue[] {
     });
   }
   return issues;
+}
+
+/** max_experience must be above min_experience wherever a job carries both (invite, generate-questions, generate-script). */
+export function experienceRangeRule(body: { min_experience?: unknown; max_experience?: unknown }): Issue[] {
+  const { min_experience: min, max_experience: max } = body;
+  return typeof min === 'number' && typeof max === 'number' && max <= min
+    ? [{ path: ['max_experience'], message: `must be greater than min_experience (${min})` }]
+    : [];
 }

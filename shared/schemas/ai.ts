@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Enum, NonEmpty, Strict } from './builders';
+import { Enum, NonEmpty, NOT_BLANK, Strict } from './builders';
 import { EmploymentType, Question, SeniorityLevel, WorkType } from './job';
 import { ExtractVariable } from './call-initiate';
 
@@ -8,10 +8,9 @@ import { ExtractVariable } from './call-initiate';
  * …/ai/generate-script (also mounted under /ai/…). Requests, responses and the model's own answers, as the
  * single source of truth for validation, types, the JSON schema sent to OpenAI and the API reference.
  */
-const Blank = { pattern: '\\S', errorMessage: 'must not be blank' } as const;
-const JobText = NonEmpty({ maxLength: 20_000, ...Blank });
-const Title = NonEmpty({ maxLength: 200, ...Blank });
-const Skill = NonEmpty({ maxLength: 100, ...Blank });
+const JobText = NonEmpty({ maxLength: 20_000, ...NOT_BLANK });
+const Title = NonEmpty({ maxLength: 200, ...NOT_BLANK });
+const Skill = NonEmpty({ maxLength: 100, ...NOT_BLANK });
 const Nullable = <T extends TSchema>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 
@@ -58,7 +57,7 @@ const JobBriefFields = {
   max_experience: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
   work_type: Type.Optional(WorkType),
   employment_type: Type.Optional(EmploymentType),
-  location: Type.Optional(NonEmpty({ maxLength: 200, ...Blank })),
+  location: Type.Optional(NonEmpty({ maxLength: 200, ...NOT_BLANK })),
   skills_required: Type.Optional(Type.Array(Skill, { maxItems: 100 })),
   skills_good_to_have: Type.Optional(Type.Array(Skill, { maxItems: 100 })),
 };
@@ -80,7 +79,7 @@ export type CallGoal = (typeof CALL_GOALS)[number];
 
 export const GenerateScriptRequest = Strict({
   ...JobBriefFields,
-  company: Type.Optional(NonEmpty({ maxLength: 200, ...Blank, description: 'Company name to say on the call; {{sender_company}} when absent.' })),
+  company: Type.Optional(NonEmpty({ maxLength: 200, ...NOT_BLANK, description: 'Company name to say on the call; {{sender_company}} when absent.' })),
   call_goal: Type.Optional(Enum(CALL_GOALS, { description: 'What the call is for; screening when absent.' })),
   extract_variables: Type.Optional(Type.Array(ExtractVariable, { maxItems: 50, description: 'Data points the agent should collect, as call/initiate takes them.' })),
 });

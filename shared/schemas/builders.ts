@@ -13,6 +13,9 @@ export const Strict = <T extends Record<string, TSchema>>(props: T, options: Rec
 
 export const NonEmpty = (options: Record<string, unknown> = {}) => Type.String({ minLength: 1, ...options });
 
+/** String options for text that must hold more than whitespace. */
+export const NOT_BLANK = { pattern: '\\S', errorMessage: 'must not be blank' } as const;
+
 /** Free-form values a caller may attach to a candidate. */
 export const CustomFields = Type.Record(
   Type.String({ minLength: 1, maxLength: 100 }),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { E164_PATTERN } from '../formats';
-import { CustomFields, Enum, NonEmpty, Strict } from './builders';
+import { CustomFields, Enum, NonEmpty, NOT_BLANK, Strict } from './builders';
 import { EmploymentType, Question, QuestionType, SeniorityLevel, TIME_LIMIT_BOUNDS, WorkType } from './job';
 
 /**
@@ -9,8 +9,7 @@ import { EmploymentType, Question, QuestionType, SeniorityLevel, TIME_LIMIT_BOUN
  * custom_fields. Cross-field rules (max > min experience, distinct skills) live in api/interviews/rules.ts.
  */
 const NO_LINKS = { format: 'no-hyperlinks' } as const;
-const Blank = { pattern: '\\S', errorMessage: 'must not be blank' } as const;
-const Skills = Type.Array(NonEmpty({ maxLength: 100, ...Blank }), { minItems: 3, maxItems: 100 });
+const Skills = Type.Array(NonEmpty({ maxLength: 100, ...NOT_BLANK }), { minItems: 3, maxItems: 100 });
 const Years = Type.Number({ minimum: 0, maximum: 100 });
 
 export const InviteCandidate = Strict({
@@ -29,7 +28,7 @@ export type InviteCandidate = Static<typeof InviteCandidate>;
 
 /** A caller's own interview question; the type defaults to video and the time limit to the type's default. */
 export const CustomQuestion = Strict({
-  question: NonEmpty({ maxLength: 1000, ...Blank }),
+  question: NonEmpty({ maxLength: 1000, ...NOT_BLANK }),
   type: Type.Optional(QuestionType),
   time_limit_seconds: Type.Optional(Type.Integer(TIME_LIMIT_BOUNDS)),
 });
@@ -37,14 +36,14 @@ export type CustomQuestion = Static<typeof CustomQuestion>;
 
 export const InviteRequest = Strict({
   ats_job_id: NonEmpty({ maxLength: 200 }),
-  job_title: NonEmpty({ maxLength: 200, ...Blank, ...NO_LINKS }),
-  job_description: NonEmpty({ maxLength: 20_000, ...Blank, ...NO_LINKS }),
+  job_title: NonEmpty({ maxLength: 200, ...NOT_BLANK, ...NO_LINKS }),
+  job_description: NonEmpty({ maxLength: 20_000, ...NOT_BLANK, ...NO_LINKS }),
   min_experience: Years,
   max_experience: Years,
   seniority_level: SeniorityLevel,
   work_type: WorkType,
   employment_type: EmploymentType,
-  location: NonEmpty({ maxLength: 200, ...Blank }),
+  location: NonEmpty({ maxLength: 200, ...NOT_BLANK }),
   skills_required: Skills,
   skills_good_to_have: Skills,
   candidates: Type.Array(InviteCandidate, { minItems: 1, maxItems: 200 }),
