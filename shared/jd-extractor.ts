@@ -134,8 +134,9 @@ function extractSkills(lines: Line[]): { required: string[]; preferred: string[]
     const wishes = part === 'preferred';
     const asked = part === 'required' || part === 'preferred';
     for (const clause of clauses(line.text)) {
-      const target = wishes || PREFERRED_CLAUSE.test(clause) ? preferred : required;
-      for (const skill of skillsIn(clause, asked || PREFERRED_CLAUSE.test(clause))) if (!target.includes(skill)) target.push(skill);
+      const wished = PREFERRED_CLAUSE.test(clause);
+      const target = wishes || wished ? preferred : required;
+      for (const skill of skillsIn(clause, asked || wished)) if (!target.includes(skill)) target.push(skill);
     }
   }
   // A skill that is both asked for and wished for is required.
@@ -233,14 +234,14 @@ function employmentIn(text: string): EmploymentType | null {
   return EMPLOYMENT.find(([, re]) => re.test(text))?.[0] ?? null;
 }
 
-/** A labelled line ("Job type: Part-time") decides; otherwise the most specific type the ad mentions. */
-function extractEmployment(lines: Line[]): EmploymentType | null {
+/** A labelled line ("Job type: Part-time") decides; otherwise the most specific type the ad (`relevant`) mentions. */
+function extractEmployment(lines: Line[], relevant: string): EmploymentType | null {
   for (const line of lines) {
     const label = EMPLOYMENT_LABEL.exec(line.text);
     const stated = label && employmentIn(label[1]);
     if (stated) return stated;
   }
-  return employmentIn(lines.filter((l) => l.part !== 'company').map((l) => l.text).join('\n'));
+  return employmentIn(relevant);
 }
 
 // ---------- location ----------
@@ -341,7 +342,7 @@ export function extractJobRequirements(text: string): JdExtraction {
     max_experience: experience.max,
     seniority_level: extractSeniority(lines),
     work_type: extractWorkType(relevant),
-    employment_type: extractEmployment(lines),
+    employment_type: extractEmployment(lines, relevant),
     location: extractLocation(lines),
     skills_required: skills.required,
     skills_good_to_have: skills.preferred,

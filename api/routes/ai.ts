@@ -13,7 +13,7 @@ import { generateQuestions, generateScript, parseJd } from '../ai/operations';
 import { reportBudget, spendBudget } from '../ai/rate-limit';
 
 /** The spec lists the generate endpoints under /ai and parse-jd under the versioned prefix; all work under both. */
-export const AI_PREFIXES = ['/api/public/v1/ai', '/ai'] as const;
+const AI_PREFIXES = ['/api/public/v1/ai', '/ai'] as const;
 
 /** The language-model operations, each with its own per-workspace budget, in the job family's error shapes. */
 export function aiRoutes(deps: ApiDeps): Router {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { startStack, type Stack } from '../helpers/stack';
 import { startHttpStub, type HttpStub, type StubReply } from '../helpers/http-stub';
+import { apiError, completion } from '../helpers/openai-wire';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { createApiKey } from '../../infra/workspaces';
@@ -271,13 +272,6 @@ describe('AI operations on an OpenAI-compatible server', () => {
   let stack: Stack;
   let next: StubReply[] = [];
   const requirements = { min_experience: 5, max_experience: null, seniority_level: 'Senior', work_type: 'Hybrid', employment_type: 'Full Time', location: 'Berlin', skills_required: ['Go'], skills_good_to_have: [] };
-  const completion = (message: Record<string, unknown>) => ({
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    created: 1_790_000_000,
-    model: 'gpt-4o-mini',
-    choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: null, ...message }, logprobs: null, finish_reason: 'stop' }],
-  });
   beforeAll(async () => {
     stub = await startHttpStub(() => next.shift() ?? { status: 200, body: completion({ content: JSON.stringify({ is_job_description: true, requirements }) }) });
     stack = await startStack({ env: { OPENAI_API_KEY: 'sk-test-secret-value', OPENAI_BASE_URL: `${stub.url}/v1`, OPENAI_MAX_RETRIES: '0', OPENAI_TIMEOUT_MS: '2000' } });
@@ -295,10 +289,10 @@ describe('AI operations on an OpenAI-compatible server', () => {
   });
 
   it.each([
-    ['an outage', { status: 500, body: { error: { message: 'The server had an error', type: 'server_error', param: null, code: null } } }, 503, 'The language model is unavailable right now; please try again later.'],
-    ['a rate limit', { status: 429, body: { error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } } }, 503, 'The language model is unavailable right now; please try again later.'],
+    ['an outage', { status: 500, body: apiError('The server had an error', 'server_error', null) }, 503, 'The language model is unavailable right now; please try again later.'],
+    ['a rate limit', { status: 429, body: apiError('Rate limit reached', 'requests', 'rate_limit_exceeded') }, 503, 'The language model is unavailable right now; please try again later.'],
     ['malformed output', { status: 200, body: completion({ content: '{"is_job_description": tru' }) }, 502, 'The language model returned an unusable answer; please try again.'],
-    ['a rejected key', { status: 401, body: { error: { message: 'Incorrect API key provided: sk-test-****alue', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } }, 502, 'The language model could not process the request.'],
+    ['a rejected key', { status: 401, body: apiError('Incorrect API key provided: sk-test-****alue', 'invalid_request_error', 'invalid_api_key') }, 502, 'The language model could not process the request.'],
   ])('answers %s cleanly and gives the budget back', async (_name, reply, status, message) => {
     const { key } = await stack.newWorkspace();
     next = [reply as StubReply];

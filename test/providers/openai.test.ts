@@ -4,6 +4,7 @@ import { languageModel } from '../../activities/providers/language-model';
 import type { JobDetails } from '../../shared/schemas/job';
 import { startHttpStub, type HttpStub, type StubReply } from '../helpers/http-stub';
 import { testConfig } from '../helpers/stack';
+import { apiError, completion } from '../helpers/openai-wire';
 
 const job: JobDetails = {
   title: 'Site Reliability Engineer',
@@ -21,17 +22,6 @@ const questions = [
   { question: 'How would you cut p99 latency of a payments API?', type: 'video', time_limit_seconds: 180 },
   { question: 'Write a runbook outline for a failing Kubernetes node.', type: 'text', time_limit_seconds: 600 },
 ];
-
-// Response and error bodies as the Chat Completions API sends them.
-const completion = (message: Record<string, unknown>, finish_reason = 'stop') => ({
-  id: 'chatcmpl-test',
-  object: 'chat.completion',
-  created: 1_790_000_000,
-  model: 'gpt-4o-mini-2024-07-18',
-  choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: null, ...message }, logprobs: null, finish_reason }],
-  usage: { prompt_tokens: 200, completion_tokens: 80, total_tokens: 280 },
-});
-const apiError = (message: string, type: string, code: string | null) => ({ error: { message, type, param: null, code } });
 
 describe('OpenAI adapter against a local Chat Completions API', () => {
   let stub: HttpStub;
