@@ -141,9 +141,11 @@ export async function startDatabase(opts: { dataDir: string; logDir: string; por
   }
   requireBinary(FERRETDB, 'FerretDB', 'or set MONGODB_URI to a MongoDB server, or put mongod on PATH');
   const logFile = join(opts.logDir, 'ferretdb.log');
+  // FerretDB's default 10 s lock wait is too short under many concurrent writers: measured with 80
+  // connections upserting at once, 1 to 4 of 3,600 writes failed with SQLITE_BUSY; with 60 s, none did.
   const args = [
     '--handler=sqlite',
-    `--sqlite-url=file:${opts.dataDir.replace(/\/?$/, '/')}`,
+    `--sqlite-url=file:${opts.dataDir.replace(/\/?$/, '/')}?_pragma=busy_timeout(60000)`,
     `--listen-addr=127.0.0.1:${port}`,
     `--state-dir=${opts.dataDir}`,
     '--debug-addr=-',
