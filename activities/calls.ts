@@ -1,7 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { MongoServerError } from 'mongodb';
 import type { CallAttempt, CallDoc, CallStatus } from '../infra/records';
 import type { FailureReason } from '../shared/retry';
 import type { DialResult } from './providers/voice';
+import { whatsappRef } from './providers/whatsapp';
 import { activeCallKey, release } from '../infra/claims';
 import type { ActivityDeps } from '.';
 
@@ -12,7 +14,7 @@ import type { ActivityDeps } from '.';
 const at = (attempt: number) => `attempts.${attempt - 1}`;
 
 /** Call side effects. Each is idempotent: a retried or replayed activity leaves the same state. */
-export function createCallActivities({ db, logger, clock, voice, whatsapp }: ActivityDeps) {
+export function createCallActivities({ db, logger, clock, voice, whatsapp, report }: ActivityDeps) {
   async function load(callId: string): Promise<CallDoc> {
     const call = await db.calls.findOne({ _id: callId });
     if (!call) throw ApplicationFailure.nonRetryable(`Call ${callId} does not exist`, 'CallNotFound');
@@ -32,6 +34,15 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp }: Act
       const existing = call.attempts.find((a) => a.number === attempt);
       // Already dialled by an earlier execution of this activity: never dial the same attempt twice.
       if (existing?.provider_call_id) return { accepted: true, providerCallId: existing.provider_call_id };
+      if (existing?.ended_reason) return { accepted: false, reason: existing.failure_reason ?? 'provider_error', detail: existing.ended_reason };
+      if (existing && voice.findDial) {
+        // An earlier execution may have placed the call and died (or timed out) before recording its id.
+        const found = await voice.findDial(callId, attempt, existing.started_at);
+        if (found) {
+          await db.calls.updateOne({ _id: callId, [`${at(attempt)}.number`]: attempt }, { $set: { [`${at(attempt)}.provider_call_id`]: found } });
+          return { accepted: true, providerCallId: found };
+        }
+      }
       if (!existing) {
         const record: CallAttempt = {
           number: attempt,
@@ -60,8 +71,29 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp }: Act
       });
       if (result.accepted) {
         await db.calls.updateOne({ _id: callId, [`${at(attempt)}.number`]: attempt }, { $set: { [`${at(attempt)}.provider_call_id`]: result.providerCallId } });
+      } else {
+        logger.warn({ callId, attempt, reason: result.reason, detail: result.detail }, 'provider refused the call');
+        await db.calls.updateOne(
+          { _id: callId, [`${at(attempt)}.number`]: attempt },
+          { $set: { [`${at(attempt)}.ended_reason`]: result.detail ?? result.reason, [`${at(attempt)}.failure_reason`]: result.reason } },
+        );
       }
       return result;
+    },
+
+    /**
+     * For an attempt whose report never came: asks the provider how the call ended and records that as its
+     * report. Null while the provider says the call is still going, or when it cannot be asked.
+     */
+    async checkAttempt(callId: string, attempt: number): Promise<'completed' | FailureReason | null> {
+      const call = await load(callId);
+      const a = call.attempts.find((x) => x.number === attempt);
+      if (!a?.provider_call_id || !voice.fetchReport) return null;
+      const fetched = await voice.fetchReport(a.provider_call_id, { callId, attempt });
+      if (!fetched) return null;
+      logger.warn({ callId, attempt, outcome: fetched.outcome }, 'end-of-call report was lost; outcome fetched from the provider');
+      await report(fetched);
+      return fetched.outcome;
     },
 
     async recordAttempt(callId: string, attempt: number, outcome: 'completed' | FailureReason): Promise<void> {
@@ -90,8 +122,17 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp }: Act
         to: call.candidate.phone,
         templateName: template.template_name,
         variables: template.variables,
+        language: call.assistant_settings?.language?.code ?? null,
       });
-      if (!result.sent) logger.warn({ callId, kind, error: result.error }, 'WhatsApp template not sent');
+      if (!result.sent) logger.warn({ callId, kind, code: result.code, error: result.error }, 'WhatsApp template not sent');
+      if (result.sent) {
+        // Lets delivery callbacks find this message by the provider's id.
+        await db.providerRefs
+          .insertOne({ _id: whatsappRef(result.providerMessageId), call_id: callId, kind, created_at: clock() })
+          .catch((err: unknown) => {
+            if (!(err instanceof MongoServerError && err.code === 11000)) throw err;
+          });
+      }
       await db.calls.updateOne(
         { _id: callId, 'messages.kind': { $ne: kind } },
         {
@@ -104,8 +145,35 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp }: Act
               status: result.sent ? 'sent' : 'failed',
               provider: whatsapp.name,
               provider_message_id: result.sent ? result.providerMessageId : null,
+              error_code: result.sent ? null : (result.code ?? null),
               error: result.sent ? null : result.error,
               sent_at: result.sent ? clock() : null,
+            },
+          },
+        },
+      );
+    },
+
+    /** Records a template that could not be sent after every retry; the call goes on without it. */
+    async recordMessageFailure(callId: string, kind: 'pre_call' | 'fallback', error: string): Promise<void> {
+      const call = await load(callId);
+      const template = call.whatsapp[kind];
+      if (!template) return;
+      await db.calls.updateOne(
+        { _id: callId, 'messages.kind': { $ne: kind } },
+        {
+          $push: {
+            messages: {
+              kind,
+              channel: 'whatsapp',
+              template_name: template.template_name,
+              variables: template.variables,
+              status: 'failed',
+              provider: whatsapp.name,
+              provider_message_id: null,
+              error_code: null,
+              error,
+              sent_at: null,
             },
           },
         },

@@ -4,7 +4,7 @@ import { createCallActivities } from './calls';
 import { createInterviewActivities } from './interviews';
 import type { EmailProvider } from './providers/email';
 import type { LanguageModel } from './providers/llm';
-import type { VoiceProvider } from './providers/voice';
+import type { ReportCallOutcome, VoiceProvider } from './providers/voice';
 import type { WhatsAppProvider } from './providers/whatsapp';
 
 /** What activities need from the outside world; tests hand in real or local-stub implementations. */
@@ -13,6 +13,8 @@ export interface ActivityDeps {
   logger: Logger;
   clock: () => Date;
   voice: VoiceProvider;
+  /** Stores a provider's report of an attempt and signals the call's workflow (infra/call-reports.ts). */
+  report: ReportCallOutcome;
   whatsapp: WhatsAppProvider;
   llm: LanguageModel;
   email: EmailProvider;

@@ -11,7 +11,9 @@ import { workspaceRoutes } from './routes/workspace';
 import { callRoutes } from './routes/calls';
 import { interviewRoutes } from './routes/interviews';
 import { aiRoutes } from './routes/ai';
+import { providerRoutes } from './routes/providers';
 import type { LanguageModel } from '../activities/providers/llm';
+import type { WhatsAppTemplateCatalog } from '../activities/providers/whatsapp-cloud';
 
 export interface ApiDeps {
   config: Config;
@@ -20,12 +22,14 @@ export interface ApiDeps {
   logger: Logger;
   /** The language model of the AI operations; the one the configuration names when absent. */
   llm?: LanguageModel;
+  /** WhatsApp template definitions for checking call/initiate; the configured Cloud API's when absent. */
+  whatsappTemplates?: WhatsAppTemplateCatalog;
 }
 
 export type RouteFactory = (deps: ApiDeps) => Router;
 
 /** The HTTP API. Each route module brings its own error family, auth and body parsing. */
-export function createApp(deps: ApiDeps, routes: RouteFactory[] = [healthRoutes, workspaceRoutes, callRoutes, interviewRoutes, aiRoutes]): Koa {
+export function createApp(deps: ApiDeps, routes: RouteFactory[] = [healthRoutes, workspaceRoutes, providerRoutes, callRoutes, interviewRoutes, aiRoutes]): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true; // errors are logged by the error middleware with their request id
   app.use(requestContext(deps.logger));

@@ -9,6 +9,8 @@ import {
   PayloadTooLargeError,
   ConflictError,
   UpstreamError,
+  SignatureError,
+  ForbiddenError,
   dottedPath,
   bracketPath,
 } from '../shared/errors';
@@ -101,12 +103,14 @@ const PLAIN_STATUS: Array<[abstract new (...args: any[]) => DomainError, number]
   [ValidationError, 400],
   [InvalidJsonError, 400],
   [UnauthorizedError, 401],
+  [SignatureError, 401],
+  [ForbiddenError, 403],
   [NotFoundError, 404],
   [PayloadTooLargeError, 413],
   [RateLimitedError, 429],
 ];
 
-/** Routes outside the public operations (health, unknown paths): `{success:false, message}`. */
+/** Routes outside the public operations (health, provider callbacks, unknown paths): `{success:false, message}`. */
 export const plainFamily: ErrorFamily = {
   name: 'plain',
   render(error) {

@@ -1,29 +1,72 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Database } from './database';
 import type { Logger } from './logger';
-import type { CallReport } from '../activities/providers/voice';
+import type { AttemptReport, ReportResult } from '../activities/providers/voice';
+import { coerceExtracted } from '../shared/extracted-values';
 import { callOutcomeSignal, callWorkflowId } from '../workflows/call';
 
+/** Attempt n is stored at index n-1 (see activities/calls.ts). */
+const at = (attempt: number) => `attempts.${attempt - 1}`;
+
 /**
- * The one path by which a provider's report of an attempt reaches a call: the transcript and extracted
- * variables are stored on the call, then the outcome is signalled to its workflow. Provider webhooks and the
- * simulator both use it. A report for a call that is over, or unknown, is logged and dropped.
+ * The one path by which a provider's report of an attempt reaches a call: the attempt's details, transcript
+ * and extracted variables (checked against extract_variables) are stored, then the outcome is signalled to the
+ * call's workflow, whose first report per attempt wins. Provider webhooks, the lost-report check and the
+ * simulator all use it. A second report of an attempt changes nothing; a report for an unknown call is logged.
  */
 export function createCallReporter(deps: { db: Database; client: Client; logger: Logger }) {
-  return async (report: CallReport): Promise<void> => {
-    if (report.outcome === 'completed') {
-      await deps.db.calls.updateOne(
-        { _id: report.callId, status: { $nin: ['completed', 'failed', 'cancelled'] } },
-        { $set: { transcript: report.transcript ?? [], extracted_variables: report.extracted ?? {}, updated_at: new Date() } },
-      );
+  return async (report: AttemptReport): Promise<ReportResult> => {
+    const { db, logger } = deps;
+    const call = await db.calls.findOne({ _id: report.callId });
+    const attempt = call?.attempts.find((a) => a.number === report.attempt);
+    if (!call || !attempt) {
+      logger.warn({ callId: report.callId, attempt: report.attempt }, 'report for an unknown call or attempt');
+      return 'unknown';
     }
+    if (attempt.reported_at) return 'duplicate';
+    const now = new Date();
+    const a = at(report.attempt);
+    // The call's transcript and variables come from the attempt that completed it, while it is undecided.
+    const completes = report.outcome === 'completed' && attempt.outcome === null;
+    const extraction = completes ? coerceExtracted(call.extract_variables, report.extracted) : null;
+    if (extraction && extraction.notes.length > 0) {
+      logger.warn({ callId: call._id, attempt: report.attempt, notes: extraction.notes }, 'extracted values dropped');
+    }
+    const res = await db.calls.updateOne(
+      { _id: call._id, [`${a}.number`]: report.attempt, [`${a}.reported_at`]: null },
+      {
+        $set: {
+          [`${a}.reported_at`]: now,
+          [`${a}.ended_reason`]: report.endedReason ?? null,
+          [`${a}.recording_url`]: report.recordingUrl ?? null,
+          [`${a}.provider_status`]: 'ended',
+          ...(report.providerCallId && !attempt.provider_call_id ? { [`${a}.provider_call_id`]: report.providerCallId } : {}),
+          ...(extraction
+            ? { transcript: report.transcript ?? [], extracted_variables: extraction.values, extraction_notes: extraction.notes }
+            : {}),
+          updated_at: now,
+        },
+      },
+    );
+    if (res.matchedCount === 0) return 'duplicate';
     try {
       await deps.client.workflow
-        .getHandle(callWorkflowId(report.callId))
+        .getHandle(callWorkflowId(call._id))
         .signal(callOutcomeSignal, { attempt: report.attempt, outcome: report.outcome });
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
-      deps.logger.warn({ callId: report.callId, attempt: report.attempt }, 'outcome reported for a call that is not running');
+      logger.warn({ callId: call._id, attempt: report.attempt }, 'outcome reported for a call that is not running');
     }
+    return 'recorded';
   };
+}
+
+/** A provider's live status of an attempt (ringing, in-progress …), kept until its report arrives. */
+export async function recordProviderStatus(db: Database, ids: { callId: string; attempt: number }, status: string): Promise<boolean> {
+  const a = at(ids.attempt);
+  const res = await db.calls.updateOne(
+    { _id: ids.callId, [`${a}.number`]: ids.attempt, [`${a}.reported_at`]: null },
+    { $set: { [`${a}.provider_status`]: status, updated_at: new Date() } },
+  );
+  return res.matchedCount > 0;
 }

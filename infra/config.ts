@@ -38,10 +38,27 @@ export const ConfigSchema = Type.Object({
   TEMPORAL_TLS_CA_PATH: OptionalText(),
   TEMPORAL_TLS_SERVER_NAME: OptionalText(),
 
-  VOICE_PROVIDER: Type.Union([Type.Literal('simulator')], { default: 'simulator' }),
+  VOICE_PROVIDER: Type.Union([Type.Literal('simulator'), Type.Literal('vapi')], { default: 'simulator' }),
   SIMULATOR_CALL_SECONDS: Type.Number({ minimum: 0, maximum: 3600, default: 2 }),
   CALL_OUTCOME_TIMEOUT_MINUTES: Type.Number({ exclusiveMinimum: 0, maximum: 1440, default: 30 }),
-  WHATSAPP_PROVIDER: Type.Union([Type.Literal('log')], { default: 'log' }),
+  VAPI_API_KEY: OptionalText(),
+  VAPI_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://api.vapi.ai' }),
+  VAPI_PHONE_NUMBER_ID: OptionalText(),
+  VAPI_WEBHOOK_SECRET: OptionalText(),
+  VAPI_SERVER_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  VAPI_SERVER_CREDENTIAL_ID: OptionalText(),
+  VAPI_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
+
+  WHATSAPP_PROVIDER: Type.Union([Type.Literal('log'), Type.Literal('cloud')], { default: 'log' }),
+  WHATSAPP_ACCESS_TOKEN: OptionalText(),
+  WHATSAPP_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://graph.facebook.com' }),
+  WHATSAPP_API_VERSION: Type.String({ pattern: '^v[0-9]+\\.[0-9]+$', default: 'v21.0' }),
+  WHATSAPP_PHONE_NUMBER_ID: OptionalText(),
+  WHATSAPP_BUSINESS_ACCOUNT_ID: OptionalText(),
+  WHATSAPP_APP_SECRET: OptionalText(),
+  WHATSAPP_VERIFY_TOKEN: OptionalText(),
+  WHATSAPP_TEMPLATE_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 300 }),
+  WHATSAPP_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
 
   EMAIL_PROVIDER: Type.Union([Type.Literal('log'), Type.Literal('sendgrid')], { default: 'log' }),
   EMAIL_FROM: Type.String({ format: 'email', default: 'interviews@example.com' }),
@@ -92,10 +109,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(config.TEMPORAL_TLS_CERT_PATH) !== Boolean(config.TEMPORAL_TLS_KEY_PATH)) {
     throw new ConfigError(['TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH must be set together']);
   }
-  if (config.EMAIL_PROVIDER === 'sendgrid' && !config.SENDGRID_API_KEY) {
-    throw new ConfigError(['SENDGRID_API_KEY is required when EMAIL_PROVIDER=sendgrid']);
-  }
+  const missing = [
+    ...requiredFor(config, 'EMAIL_PROVIDER', 'sendgrid', ['SENDGRID_API_KEY']),
+    ...requiredFor(config, 'VOICE_PROVIDER', 'vapi', ['VAPI_API_KEY', 'VAPI_PHONE_NUMBER_ID', 'VAPI_WEBHOOK_SECRET']),
+    ...requiredFor(config, 'WHATSAPP_PROVIDER', 'cloud', [
+      'WHATSAPP_ACCESS_TOKEN',
+      'WHATSAPP_PHONE_NUMBER_ID',
+      'WHATSAPP_BUSINESS_ACCOUNT_ID',
+      'WHATSAPP_APP_SECRET',
+      'WHATSAPP_VERIFY_TOKEN',
+    ]),
+  ];
+  if (missing.length > 0) throw new ConfigError(missing);
   return { ...config, PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') };
+}
+
+/** The settings a chosen provider cannot work without, as problems naming each one missing. */
+function requiredFor(config: RawConfig, setting: keyof RawConfig, value: string, names: (keyof RawConfig)[]): string[] {
+  if (config[setting] !== value) return [];
+  return names.filter((n) => !config[n]).map((n) => `${n} is required when ${setting}=${value}`);
 }
 
 export function isSecret(name: string): boolean {

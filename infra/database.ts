@@ -1,6 +1,6 @@
 import { MongoClient, MongoServerError, type Db, type Collection } from 'mongodb';
 import type { WorkspaceDoc, ApiKeyDoc } from './workspaces';
-import type { ProjectDoc, CandidateDoc, CallDoc, WhatsAppLogDoc, InterviewDoc, EmailLogDoc } from './records';
+import type { ProjectDoc, CandidateDoc, CallDoc, WhatsAppLogDoc, InterviewDoc, EmailLogDoc, ProviderRefDoc } from './records';
 import type { ClaimDoc } from './claims';
 import type { RateLimitDoc } from './rate-limit';
 
@@ -22,6 +22,7 @@ export interface Database {
   claims: Collection<ClaimDoc>;
   emailLog: Collection<EmailLogDoc>;
   rateLimits: Collection<RateLimitDoc>;
+  providerRefs: Collection<ProviderRefDoc>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -47,6 +48,7 @@ export async function connectDatabase(uri: string, dbName: string): Promise<Data
     claims: db.collection<ClaimDoc>('claims'),
     emailLog: db.collection<EmailLogDoc>('email_log'),
     rateLimits: db.collection<RateLimitDoc>('rate_limits'),
+    providerRefs: db.collection<ProviderRefDoc>('provider_refs'),
     async ping() {
       await db.command({ ping: 1 }, { timeoutMS: 2_000 });
     },

@@ -54,6 +54,12 @@ export interface CallAttempt {
   ended_at: Date | null;
   outcome: 'completed' | 'failed' | null;
   failure_reason: FailureReason | null;
+  /** The provider's live status of the call (queued, ringing, in-progress, ended), from its status updates. */
+  provider_status?: string | null;
+  /** When the provider's end-of-call report arrived (or was fetched); the first one is kept. */
+  reported_at?: Date | null;
+  ended_reason?: string | null;
+  recording_url?: string | null;
 }
 
 export interface CallMessage {
@@ -61,12 +67,19 @@ export interface CallMessage {
   channel: 'whatsapp';
   template_name: string;
   variables: Record<string, string>;
-  status: 'sent' | 'failed';
+  /** `sent` when the provider accepted it; delivery callbacks move it on to delivered, read or failed. */
+  status: MessageStatus;
   provider: string;
   provider_message_id: string | null;
+  /** The provider's error code when it refused or could not deliver the message. */
+  error_code?: number | null;
   error: string | null;
   sent_at: Date | null;
+  status_updated_at?: Date | null;
 }
+
+export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export interface CallDoc {
   _id: string;
@@ -92,6 +105,8 @@ export interface CallDoc {
   messages: CallMessage[];
   transcript: Array<{ role: 'assistant' | 'candidate'; text: string }> | null;
   extracted_variables: Record<string, unknown> | null;
+  /** Extracted values that were dropped because they did not have the declared type, one line each. */
+  extraction_notes?: string[];
   failure_reason: FailureReason | null;
   created_at: Date;
   updated_at: Date;
@@ -154,5 +169,16 @@ export interface EmailLogDoc {
   subject: string;
   text: string;
   html: string;
+  created_at: Date;
+}
+
+/**
+ * Finds our record from a provider's id in its callbacks by `_id` (`whatsapp/<message id>`), so a delivery
+ * status never needs a scan of the calls.
+ */
+export interface ProviderRefDoc {
+  _id: string;
+  call_id: string;
+  kind: 'pre_call' | 'fallback';
   created_at: Date;
 }

@@ -91,3 +91,13 @@ export class UpstreamError extends DomainError {
     super(message);
   }
 }
+
+/** A provider callback whose signature or shared secret does not check out. */
+export class SignatureError extends DomainError {
+  readonly kind = 'bad_signature';
+}
+
+/** A request that is understood but refused, such as a webhook verification with the wrong token. */
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden';
+}

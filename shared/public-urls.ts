@@ -10,3 +10,7 @@ export function jobUrl(baseUrl: string, projectId: string): string {
 export function interviewUrl(baseUrl: string, token: string): string {
   return `${baseUrl}/interview/${token}`;
 }
+
+/** Where providers deliver their callbacks (relative to PUBLIC_BASE_URL); configured in each provider's console. */
+export const VAPI_EVENTS_PATH = '/api/public/v1/providers/vapi/events';
+export const WHATSAPP_EVENTS_PATH = '/api/public/v1/providers/whatsapp/events';

@@ -1,7 +1,9 @@
 import {
+  ActivityFailure,
   condition,
   defineQuery,
   defineSignal,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -19,7 +21,10 @@ export interface CallWorkflowInput {
   retryPolicy: RetryPolicy | null;
   sendPreCall: boolean;
   sendFallback: boolean;
-  /** How long to wait for the provider to report an attempt's outcome before counting it as failed. */
+  /**
+   * How long to wait for the provider to report an attempt's outcome. Then the provider is asked; a call it
+   * says is still going gets another wait, up to LOST_REPORT_CHECKS times, before it counts as no_outcome.
+   */
   outcomeTimeoutMs: number;
 }
 
@@ -38,6 +43,9 @@ export interface CallProgress {
 export const callOutcomeSignal = defineSignal<[CallOutcome]>('callOutcome');
 export const cancelCallSignal = defineSignal('cancelCall');
 export const callProgressQuery = defineQuery<CallProgress>('callProgress');
+
+/** How often an attempt without a report is looked up at the provider before it is given up. */
+export const LOST_REPORT_CHECKS = 2;
 
 export function callWorkflowId(callId: string): string {
   return `call-${callId}`;
@@ -88,7 +96,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   await acts.markScheduled(callId, firstDial);
   if (await waitUntil(firstDial)) return cancel();
 
-  if (input.sendPreCall) await acts.sendWhatsApp(callId, 'pre_call');
+  if (input.sendPreCall) await sendTemplate(callId, 'pre_call');
 
   let lastReason: FailureReason = 'no_outcome';
   for (let attempt = 1; ; attempt++) {
@@ -100,6 +108,15 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     if (dial.accepted) {
       await condition(() => outcomes.has(attempt) || cancelled, input.outcomeTimeoutMs);
       if (!outcomes.has(attempt) && cancelled) return cancel();
+      for (let check = 0; check < LOST_REPORT_CHECKS && !outcomes.has(attempt) && patched('lost-report-check'); check++) {
+        const fetched = await acts.checkAttempt(callId, attempt);
+        if (fetched !== null) {
+          if (!outcomes.has(attempt)) outcomes.set(attempt, { attempt, outcome: fetched });
+          break;
+        }
+        await condition(() => outcomes.has(attempt) || cancelled, input.outcomeTimeoutMs);
+        if (!outcomes.has(attempt) && cancelled) return cancel();
+      }
     }
     const outcome = dial.accepted ? (outcomes.get(attempt)?.outcome ?? 'no_outcome') : dial.reason;
     await acts.recordAttempt(callId, attempt, outcome);
@@ -123,8 +140,18 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     if (await waitUntil(retryAt)) return cancel();
   }
 
-  if (input.sendFallback) await acts.sendWhatsApp(callId, 'fallback');
+  if (input.sendFallback) await sendTemplate(callId, 'fallback');
   setStatus('failed');
   await acts.finishCall(callId, 'failed', lastReason);
   return progress;
+}
+
+/** A template that still cannot be sent after the activity's retries is recorded as failed; the call goes on. */
+async function sendTemplate(callId: string, kind: 'pre_call' | 'fallback'): Promise<void> {
+  try {
+    await acts.sendWhatsApp(callId, kind);
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+    await acts.recordMessageFailure(callId, kind, err.cause?.message ?? err.message);
+  }
 }

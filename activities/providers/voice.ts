@@ -13,7 +13,10 @@ export interface DialRequest {
   customFields: Record<string, string | number | boolean>;
 }
 
-export type DialResult = { accepted: true; providerCallId: string } | { accepted: false; reason: FailureReason };
+export type DialResult =
+  | { accepted: true; providerCallId: string }
+  /** The provider refused the call; dialling this attempt again would be refused the same way. */
+  | { accepted: false; reason: FailureReason; detail?: string };
 
 /**
  * A voice-agent provider places the call and later reports its outcome through the provider-callback path
@@ -22,14 +25,26 @@ export type DialResult = { accepted: true; providerCallId: string } | { accepted
 export interface VoiceProvider {
   readonly name: string;
   dial(request: DialRequest): Promise<DialResult>;
+  /** The provider's id of a call an interrupted earlier dial of this attempt placed, or null when it placed none. */
+  findDial?(callId: string, attempt: number, since: Date): Promise<string | null>;
+  /** Asks the provider how an attempt ended when its report never came; null while the call is still going. */
+  fetchReport?(providerCallId: string, ids: { callId: string; attempt: number }): Promise<AttemptReport | null>;
 }
 
-export type CallReport = {
+/** What a provider reports about one ended attempt. */
+export type AttemptReport = {
   callId: string;
   attempt: number;
   outcome: 'completed' | FailureReason;
+  providerCallId?: string;
+  /** The provider's own words for how the call ended. */
+  endedReason?: string | null;
   transcript?: Array<{ role: 'assistant' | 'candidate'; text: string }>;
-  extracted?: Record<string, unknown>;
+  recordingUrl?: string | null;
+  /** Values as the provider extracted them; checked against the call's extract_variables before storing. */
+  extracted?: unknown;
 };
 
-export type ReportCallOutcome = (report: CallReport) => Promise<void>;
+/** recorded: first report of the attempt; duplicate: it was reported before; unknown: no such call or attempt. */
+export type ReportResult = 'recorded' | 'duplicate' | 'unknown';
+export type ReportCallOutcome = (report: AttemptReport) => Promise<ReportResult>;

@@ -8,9 +8,17 @@ export interface TemplateMessage {
   to: string;
   templateName: string;
   variables: Record<string, string>;
+  /** The call's language code; picks among a template's approved languages. */
+  language?: string | null;
 }
 
-export type SendResult = { sent: true; providerMessageId: string } | { sent: false; error: string };
+/** `sent: false` is a refusal that sending again cannot change; `code` is the provider's error code. */
+export type SendResult = { sent: true; providerMessageId: string } | { sent: false; error: string; code?: number };
+
+/** The provider_refs key of a sent message. */
+export function whatsappRef(providerMessageId: string): string {
+  return `whatsapp/${providerMessageId}`;
+}
 
 /** Sends approved WhatsApp templates. A `sent: false` result is final; thrown errors are retried. */
 export interface WhatsAppProvider {

@@ -16,9 +16,13 @@ export function callView(call: CallDoc) {
       ended_at: iso(a.ended_at),
       outcome: a.outcome,
       failure_reason: a.failure_reason,
+      provider_status: a.provider_status ?? null,
+      ended_reason: a.ended_reason ?? null,
+      recording_url: a.recording_url ?? null,
     })),
     failure_reason: call.failure_reason,
     extracted_variables: call.extracted_variables,
+    extraction_notes: call.extraction_notes ?? [],
     transcript: call.transcript,
     messages: call.messages.map((m) => ({
       kind: m.kind,
@@ -26,7 +30,10 @@ export function callView(call: CallDoc) {
       template_name: m.template_name,
       variables: m.variables,
       status: m.status,
+      error_code: m.error_code ?? null,
+      error: m.error,
       sent_at: iso(m.sent_at),
+      status_updated_at: iso(m.status_updated_at ?? null),
     })),
   };
 }

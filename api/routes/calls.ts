@@ -11,6 +11,8 @@ import { initiateCalls } from '../calls/initiate';
 import { ensureCampaign } from '../calls/projects';
 import { projectUrl } from '../../shared/public-urls';
 import { callView } from '../calls/view';
+import { checkWhatsAppTemplates } from '../calls/templates';
+import { whatsAppTemplates } from '../../activities/providers/whatsapp-cloud';
 
 const validateInitiate = compileValidator(CallInitiateRequest, callInitiateRules);
 const validateCampaign = compileValidator(CampaignRequest);
@@ -18,6 +20,7 @@ const validateCampaign = compileValidator(CampaignRequest);
 /** The call operations: campaigns, call/initiate and call status, with the call family's error shapes. */
 export function callRoutes(deps: ApiDeps): Router {
   const { db, config } = deps;
+  const templates = deps.whatsappTemplates ?? (config.WHATSAPP_PROVIDER === 'cloud' ? whatsAppTemplates(config) : null);
   const router = new Router({ prefix: '/api/public/v1' });
   router.use(handleErrors(callFamily), authenticateWith((key) => authenticate(db, key)), parseJson(config.BODY_LIMIT));
 
@@ -30,7 +33,9 @@ export function callRoutes(deps: ApiDeps): Router {
 
   router.post('/call/initiate', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
-    ctx.body = await initiateCalls(deps, ws, validateInitiate(ctx.request.body));
+    const req = validateInitiate(ctx.request.body);
+    if (templates) await checkWhatsAppTemplates(templates, req);
+    ctx.body = await initiateCalls(deps, ws, req);
   });
 
   router.get('/calls/:id', async (ctx) => {

@@ -40,6 +40,7 @@ describe('call workflow on the time-skipping server', () => {
       db,
       logger,
       clock,
+      report,
       voice: simulator,
       whatsapp: new LogWhatsAppProvider(db),
       llm: new OfflineLanguageModel(),

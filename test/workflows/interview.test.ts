@@ -78,6 +78,7 @@ describe('interview workflow on the time-skipping server', () => {
       db,
       logger,
       clock,
+      report,
       voice: new SimulatorVoiceProvider({ callSeconds: 0, report, logger, clock }),
       whatsapp: new LogWhatsAppProvider(db),
       llm: new OfflineLanguageModel(),

@@ -1,0 +1,90 @@
+import type { AttemptReport } from './voice';
+import { outcomeOfEndedReason } from './vapi-ended-reasons';
+
+/**
+ * Reading Vapi's view of a call: the body of an `end-of-call-report` server message, or the Call that
+ * `GET /call/{id}` returns. Both carry endedReason, the artifact (messages, transcript, recording) and the
+ * analysis; the report repeats some of it at its top level.
+ */
+interface VapiCallLike {
+  id?: string;
+  name?: string;
+  status?: string;
+  endedReason?: string;
+  startedAt?: string;
+  endedAt?: string;
+  assistant?: { metadata?: Record<string, unknown> };
+  metadata?: Record<string, unknown>;
+  artifact?: VapiArtifact;
+  analysis?: { structuredData?: unknown };
+}
+interface VapiArtifact {
+  messages?: Array<{ role?: string; message?: string }>;
+  transcript?: string;
+  recordingUrl?: string;
+  recording?: { mono?: { combinedUrl?: string }; stereoUrl?: string };
+}
+export interface VapiServerMessage {
+  type?: string;
+  status?: string;
+  endedReason?: string;
+  call?: VapiCallLike;
+  assistant?: { metadata?: Record<string, unknown> };
+  artifact?: VapiArtifact;
+  analysis?: { structuredData?: unknown };
+  startedAt?: string;
+  endedAt?: string;
+  durationSeconds?: number;
+  recordingUrl?: string;
+  transcript?: string;
+}
+
+const CALL_NAME = /^(call_[A-Za-z0-9]+)#(\d+)$/;
+
+/** Our call id and attempt for a Vapi call: from the assistant's metadata, else from the call's name. */
+export function attemptOf(source: { call?: VapiCallLike; assistant?: { metadata?: Record<string, unknown> } } & VapiCallLike): { callId: string; attempt: number } | null {
+  for (const meta of [source.call?.assistant?.metadata, source.assistant?.metadata, source.call?.metadata, source.metadata]) {
+    const callId = meta?.call_id;
+    const attempt = Number(meta?.attempt);
+    if (typeof callId === 'string' && Number.isSafeInteger(attempt) && attempt > 0) return { callId, attempt };
+  }
+  const m = CALL_NAME.exec(source.call?.name ?? source.name ?? '');
+  return m ? { callId: m[1], attempt: Number(m[2]) } : null;
+}
+
+/** The report of an ended attempt, from an end-of-call-report message or a fetched Call. */
+export function reportOf(source: VapiServerMessage & VapiCallLike, ids: { callId: string; attempt: number }): AttemptReport {
+  const artifact = source.artifact ?? source.call?.artifact;
+  const startedAt = source.startedAt ?? source.call?.startedAt;
+  const endedAt = source.endedAt ?? source.call?.endedAt;
+  const duration =
+    typeof source.durationSeconds === 'number'
+      ? source.durationSeconds
+      : startedAt && endedAt
+        ? (Date.parse(endedAt) - Date.parse(startedAt)) / 1000
+        : null;
+  const endedReason = source.endedReason ?? source.call?.endedReason;
+  return {
+    ...ids,
+    outcome: outcomeOfEndedReason(endedReason, Number.isFinite(duration) ? duration : null),
+    providerCallId: source.call?.id ?? source.id,
+    endedReason: endedReason ?? null,
+    transcript: transcriptOf(artifact, source.transcript),
+    recordingUrl: artifact?.recordingUrl ?? artifact?.recording?.mono?.combinedUrl ?? artifact?.recording?.stereoUrl ?? source.recordingUrl ?? null,
+    extracted: (source.analysis ?? source.call?.analysis)?.structuredData,
+  };
+}
+
+/** Vapi's messages with the speaker renamed to ours; its plain-text transcript ("AI: …" / "User: …") otherwise. */
+function transcriptOf(artifact: VapiArtifact | undefined, fallback: string | undefined): AttemptReport['transcript'] {
+  const turns = (artifact?.messages ?? [])
+    .filter((m) => (m.role === 'bot' || m.role === 'assistant' || m.role === 'user') && typeof m.message === 'string' && m.message.trim())
+    .map((m) => ({ role: m.role === 'user' ? ('candidate' as const) : ('assistant' as const), text: m.message!.trim() }));
+  if (turns.length > 0) return turns;
+  const text = artifact?.transcript ?? fallback ?? '';
+  return text
+    .split('\n')
+    .map((line) => /^(AI|Assistant|Bot|User|Customer):\s*(.+)$/i.exec(line.trim()))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ role: /^(user|customer)$/i.test(m[1]) ? ('candidate' as const) : ('assistant' as const), text: m[2].trim() }));
+}

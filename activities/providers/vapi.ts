@@ -1,0 +1,65 @@
+import { VapiClient, VapiError } from '@vapi-ai/server-sdk';
+import type { AttemptReport, DialRequest, DialResult, VoiceProvider } from './voice';
+import { buildCreateCall, vapiCallName, type VapiCallOptions } from './vapi-assistant';
+import { reportOf } from './vapi-reports';
+
+export interface VapiOptions extends VapiCallOptions {
+  apiKey: string;
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+/** How far before an attempt's recorded start a lost dial is looked for, to allow for clock skew. */
+const LOOKUP_SKEW_MS = 5 * 60_000;
+
+/**
+ * Places calls through Vapi's API with the official SDK. The SDK's own retries are off: a create-call that
+ * timed out may have placed the call, so retrying is left to the activity, which looks the attempt up first.
+ */
+export class VapiVoiceProvider implements VoiceProvider {
+  readonly name = 'vapi';
+  private readonly client: VapiClient;
+
+  constructor(private readonly opts: VapiOptions) {
+    this.client = new VapiClient({ token: opts.apiKey, baseUrl: opts.baseUrl, timeoutInSeconds: opts.timeoutMs / 1000, maxRetries: 0 });
+  }
+
+  async dial(req: DialRequest): Promise<DialResult> {
+    try {
+      const created = await this.client.calls.create(buildCreateCall(req, this.opts));
+      if (!('id' in created) || typeof created.id !== 'string') throw new Error('Vapi answered create-call without a call id');
+      return { accepted: true, providerCallId: created.id };
+    } catch (err) {
+      const status = err instanceof VapiError ? err.statusCode : undefined;
+      // Other 4xx answers are refusals of this very request: sending it again cannot succeed.
+      if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429) {
+        const detail = refusalText((err as VapiError).body);
+        return { accepted: false, reason: /customer\.number|phone number|E\.164/i.test(detail) ? 'invalid_number' : 'provider_error', detail };
+      }
+      throw err;
+    }
+  }
+
+  async findDial(callId: string, attempt: number, since: Date): Promise<string | null> {
+    const calls = await this.client.calls.list({
+      phoneNumberId: this.opts.phoneNumberId,
+      createdAtGe: new Date(since.getTime() - LOOKUP_SKEW_MS).toISOString(),
+      limit: 1000,
+    });
+    return calls.find((c) => c.name === vapiCallName(callId, attempt))?.id ?? null;
+  }
+
+  async fetchReport(providerCallId: string, ids: { callId: string; attempt: number }): Promise<AttemptReport | null> {
+    const call = await this.client.calls.get({ id: providerCallId });
+    if (call.status !== 'ended') return null;
+    return reportOf(call as Parameters<typeof reportOf>[0], ids);
+  }
+}
+
+/** Vapi's error body (`{message: string | string[], error, statusCode}`) as one line. */
+function refusalText(body: unknown): string {
+  const message = (body as { message?: unknown } | undefined)?.message;
+  if (Array.isArray(message)) return message.map(String).join('; ');
+  if (typeof message === 'string') return message;
+  return typeof body === 'string' ? body.slice(0, 500) : 'refused by Vapi';
+}

@@ -1,0 +1,137 @@
+import type { Config } from '../../infra/config';
+import { buildComponents, chooseTemplate, templateVariableProblems, type TemplateDefinition } from '../../shared/whatsapp-templates';
+import type { SendResult, TemplateMessage, WhatsAppProvider } from './whatsapp';
+
+export interface CloudApiOptions {
+  baseUrl: string;
+  version: string;
+  accessToken: string;
+  phoneNumberId: string;
+  businessAccountId: string;
+  timeoutMs: number;
+}
+
+export function cloudApiOptions(config: Config): CloudApiOptions {
+  // loadConfig guarantees these when the provider is cloud.
+  return {
+    baseUrl: config.WHATSAPP_BASE_URL.replace(/\/+$/, ''),
+    version: config.WHATSAPP_API_VERSION,
+    accessToken: config.WHATSAPP_ACCESS_TOKEN!,
+    phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID!,
+    businessAccountId: config.WHATSAPP_BUSINESS_ACCOUNT_ID!,
+    timeoutMs: config.WHATSAPP_TIMEOUT_MS,
+  };
+}
+
+/** A Graph API error: `{error: {message, type, code, error_subcode, error_data: {details}, fbtrace_id}}`. */
+export class GraphApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** 429 and 5xx are worth another try; any other 4xx will be refused again. */
+  get retryable(): boolean {
+    return this.status === 429 || this.status >= 500;
+  }
+}
+
+async function graphRequest(opts: CloudApiOptions, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${opts.baseUrl}/${opts.version}/${path}`, {
+    method,
+    headers: { authorization: `Bearer ${opts.accessToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(opts.timeoutMs),
+  });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = text ? JSON.parse(text) : {};
+  } catch {
+    json = undefined;
+  }
+  if (!res.ok) {
+    const e = json?.error;
+    const details = e?.error_data?.details;
+    const message = e?.message ? `${e.message}${details && details !== e.message ? `: ${details}` : ''}` : `HTTP ${res.status}`;
+    throw new GraphApiError(res.status, typeof e?.code === 'number' ? e.code : undefined, message);
+  }
+  if (json === undefined) throw new Error(`WhatsApp answered HTTP ${res.status} with a body that is not JSON`);
+  return json;
+}
+
+/**
+ * Template definitions from the WhatsApp Business Management API, cached per name for `cacheSeconds`, so
+ * call/initiate can check templates and the sender can fill them without a lookup per message.
+ */
+export class WhatsAppTemplateCatalog {
+  private readonly cache = new Map<string, { at: number; defs: TemplateDefinition[] }>();
+
+  constructor(
+    private readonly opts: CloudApiOptions,
+    private readonly cacheSeconds: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async definitions(name: string): Promise<TemplateDefinition[]> {
+    const hit = this.cache.get(name);
+    if (hit && this.now() - hit.at < this.cacheSeconds * 1000) return hit.defs;
+    const query = new URLSearchParams({ name, fields: 'name,language,status,category,parameter_format,components', limit: '100' });
+    const page = (await graphRequest(this.opts, 'GET', `${this.opts.businessAccountId}/message_templates?${query}`)) as { data?: TemplateDefinition[] };
+    // The name filter matches more than the exact name; only exact matches are this template.
+    const defs = (page.data ?? []).filter((d) => d.name === name);
+    this.cache.set(name, { at: this.now(), defs });
+    return defs;
+  }
+
+  /** Why `name` cannot carry variables named `keys` (the template itself, or its variables), or null when it can. */
+  async problemWith(name: string, keys: string[], language?: string | null): Promise<{ on: 'template' | 'variables'; problem: string } | null> {
+    const chosen = chooseTemplate(await this.definitions(name), name, language);
+    if ('problem' in chosen) return { on: 'template', problem: chosen.problem };
+    const problems = templateVariableProblems(chosen.template, keys);
+    return problems.length > 0 ? { on: 'variables', problem: problems.join('; ') } : null;
+  }
+}
+
+export function whatsAppTemplates(config: Config): WhatsAppTemplateCatalog {
+  return new WhatsAppTemplateCatalog(cloudApiOptions(config), config.WHATSAPP_TEMPLATE_CACHE_SECONDS);
+}
+
+/** Sends approved templates through the WhatsApp Cloud API (`POST /{version}/{phone-number-id}/messages`). */
+export class CloudWhatsAppProvider implements WhatsAppProvider {
+  readonly name = 'cloud';
+
+  constructor(
+    private readonly opts: CloudApiOptions,
+    private readonly templates: WhatsAppTemplateCatalog,
+  ) {}
+
+  async send(m: TemplateMessage): Promise<SendResult> {
+    try {
+      const chosen = chooseTemplate(await this.templates.definitions(m.templateName), m.templateName, m.language);
+      if ('problem' in chosen) return { sent: false, error: `Template "${m.templateName}" ${chosen.problem}` };
+      const problems = templateVariableProblems(chosen.template, Object.keys(m.variables));
+      if (problems.length > 0) return { sent: false, error: `Template "${m.templateName}" ${problems.join('; ')}` };
+      const res = (await graphRequest(this.opts, 'POST', `${this.opts.phoneNumberId}/messages`, {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: m.to.replace(/^\+/, ''),
+        type: 'template',
+        template: {
+          name: chosen.template.name,
+          language: { code: chosen.template.language },
+          components: buildComponents(chosen.template, m.variables),
+        },
+      })) as { messages?: Array<{ id?: string }> };
+      const id = res.messages?.[0]?.id;
+      if (!id) throw new Error('WhatsApp accepted the message without a message id');
+      return { sent: true, providerMessageId: id };
+    } catch (err) {
+      if (err instanceof GraphApiError && !err.retryable) return { sent: false, error: err.message, code: err.code };
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
+/** A signed timestamp older or newer than this is a replay, not a delivery. */
+export const MAX_SIGNATURE_AGE_SECONDS = 300;
+
+/** Compares secrets in constant time, whatever their lengths (both are hashed to the same size first). */
+export function safeEqual(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b) && given.length === expected.length;
+}
+
+export function hmacHex(secret: string, payload: Buffer | string): string {
+  return createHmac('sha256', secret).update(payload).digest('hex');
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+const header = (h: Headers, name: string) => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/**
+ * Vapi authenticates server messages in one of the ways its server settings offer, all with one shared
+ * secret: an HMAC-SHA256 credential (`x-vapi-signature`, hex, optionally `sha256=`-prefixed, over the raw body,
+ * or over `{timestamp}.{body}` when `x-vapi-timestamp` is sent), the server's `x-vapi-secret` header, or a
+ * Bearer-token credential (`Authorization: Bearer <secret>`).
+ */
+export function verifyVapi(headers: Headers, raw: Buffer, secret: string, nowMs: number): boolean {
+  const signature = header(headers, 'x-vapi-signature');
+  if (signature !== undefined) {
+    const timestamp = header(headers, 'x-vapi-timestamp');
+    if (timestamp !== undefined) {
+      const seconds = Number(timestamp.length > 11 ? Number(timestamp) / 1000 : timestamp);
+      if (!Number.isFinite(seconds) || Math.abs(nowMs / 1000 - seconds) > MAX_SIGNATURE_AGE_SECONDS) return false;
+    }
+    const payload = timestamp !== undefined ? Buffer.concat([Buffer.from(`${timestamp}.`), raw]) : raw;
+    return safeEqual(signature.replace(/^sha256=/, '').toLowerCase(), hmacHex(secret, payload));
+  }
+  const shared = header(headers, 'x-vapi-secret');
+  if (shared !== undefined) return safeEqual(shared, secret);
+  const bearer = /^Bearer (.+)$/.exec(header(headers, 'authorization') ?? '');
+  return bearer !== null && safeEqual(bearer[1], secret);
+}
+
+/** Meta signs webhook deliveries with the app secret: `X-Hub-Signature-256: sha256=<hex HMAC of the raw body>`. */
+export function verifyHubSignature(headers: Headers, raw: Buffer, appSecret: string): boolean {
+  const signature = /^sha256=([0-9a-fA-F]{64})$/.exec(header(headers, 'x-hub-signature-256') ?? '');
+  return signature !== null && safeEqual(signature[1].toLowerCase(), hmacHex(appSecret, raw));
+}

@@ -1,0 +1,40 @@
+import type { Database } from '../../infra/database';
+import type { Logger } from '../../infra/logger';
+import { recordProviderStatus } from '../../infra/call-reports';
+import type { ReportCallOutcome } from '../../activities/providers/voice';
+import { attemptOf, reportOf, type VapiServerMessage } from '../../activities/providers/vapi-reports';
+import { ValidationError } from '../../shared/errors';
+
+export interface VapiEventDeps {
+  db: Database;
+  report: ReportCallOutcome;
+  logger: Logger;
+}
+
+/**
+ * One authenticated Vapi server message (`{message: {type, …}}`). An end-of-call report ends its attempt
+ * through the shared reporting path; a status update records the call's live status. Other types, reports of
+ * calls that are not ours and repeated reports are acknowledged without effect.
+ */
+export async function handleVapiMessage(deps: VapiEventDeps, body: unknown): Promise<void> {
+  const message = (body as { message?: VapiServerMessage } | null)?.message;
+  if (!message || typeof message !== 'object' || typeof message.type !== 'string') {
+    throw new ValidationError('Not a Vapi server message', [{ path: ['message', 'type'], message: 'is required' }]);
+  }
+  const ids = attemptOf(message);
+  const log = deps.logger.child({ vapi_message: message.type, vapi_call_id: message.call?.id, ...ids });
+  if (message.type === 'end-of-call-report') {
+    if (!ids) {
+      log.warn('end-of-call report for a call that is not ours; acknowledged');
+      return;
+    }
+    const result = await deps.report(reportOf(message, ids));
+    if (result !== 'recorded') log.info({ result }, 'end-of-call report changed nothing');
+  } else if (message.type === 'status-update') {
+    if (ids && typeof message.status === 'string' && message.status !== 'ended') {
+      // "ended" is left to the end-of-call report, which carries the outcome.
+      const updated = await recordProviderStatus(deps.db, ids, message.status);
+      if (!updated) log.info({ status: message.status }, 'status update for an unknown or finished attempt');
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import type { Database } from '../../infra/database';
+import type { Logger } from '../../infra/logger';
+import { MESSAGE_STATUSES, type MessageStatus } from '../../infra/records';
+import { whatsappRef } from '../../activities/providers/whatsapp';
+
+/** A status in a WhatsApp webhook: `entry[].changes[].value.statuses[]`. */
+interface StatusUpdate {
+  id?: string;
+  status?: string;
+  timestamp?: string;
+  errors?: Array<{ code?: number; title?: string; message?: string; error_data?: { details?: string } }>;
+}
+
+/** Statuses only move forward; a late "delivered" after "read" changes nothing. A failure ends the message. */
+const RANK: Record<MessageStatus, number> = { sent: 1, delivered: 2, read: 3, failed: 4 };
+
+/** Applies every message status in one verified webhook delivery; other changes (inbound messages) are ignored. */
+export async function handleWhatsAppEvent(deps: { db: Database; logger: Logger }, body: unknown): Promise<number> {
+  const entries = (body as { entry?: unknown } | null)?.entry;
+  let applied = 0;
+  for (const entry of Array.isArray(entries) ? entries : []) {
+    for (const change of Array.isArray(entry?.changes) ? entry.changes : []) {
+      if (change?.field !== 'messages') continue;
+      for (const status of Array.isArray(change.value?.statuses) ? (change.value.statuses as StatusUpdate[]) : []) {
+        if (await applyStatus(deps, status)) applied++;
+      }
+    }
+  }
+  return applied;
+}
+
+async function applyStatus({ db, logger }: { db: Database; logger: Logger }, s: StatusUpdate): Promise<boolean> {
+  const status = s.status as MessageStatus;
+  if (typeof s.id !== 'string' || !MESSAGE_STATUSES.includes(status)) return false;
+  const ref = await db.providerRefs.findOne({ _id: whatsappRef(s.id) });
+  const call = ref ? await db.calls.findOne({ _id: ref.call_id }) : null;
+  const index = call?.messages.findIndex((m) => m.provider_message_id === s.id) ?? -1;
+  if (!call || index < 0) {
+    logger.info({ whatsapp_message_id: s.id, status }, 'status for a message that is not ours; acknowledged');
+    return false;
+  }
+  const current = call.messages[index].status;
+  if (RANK[status] <= RANK[current]) return false;
+  const error = s.errors?.[0];
+  const at = Number(s.timestamp);
+  const m = `messages.${index}`;
+  const res = await db.calls.updateOne(
+    // Conditional on the status read, so two deliveries racing cannot move it backwards.
+    { _id: call._id, [`${m}.provider_message_id`]: s.id, [`${m}.status`]: current },
+    {
+      $set: {
+        [`${m}.status`]: status,
+        [`${m}.status_updated_at`]: Number.isFinite(at) && at > 0 ? new Date(at * 1000) : new Date(),
+        ...(status === 'failed'
+          ? {
+              [`${m}.error_code`]: error?.code ?? null,
+              [`${m}.error`]: [error?.title ?? error?.message, error?.error_data?.details].filter(Boolean).join(': ') || 'Delivery failed',
+            }
+          : {}),
+        updated_at: new Date(),
+      },
+    },
+  );
+  return res.modifiedCount > 0;
+}
