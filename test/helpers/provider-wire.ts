@@ -1,0 +1,168 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import type { RecordedRequest, StubReply } from './http-stub';
+import type { TemplateDefinition } from '../../shared/whatsapp-templates';
+
+/** Wire formats of Vapi and the WhatsApp Cloud API, as those providers send and answer them. */
+
+export const VAPI_ORG = '6b1f3e2a-0c9d-4c51-9f0e-0d3c2b1a0f00';
+export const VAPI_PHONE_NUMBER_ID = 'b5c0d6e1-7f1a-4d5e-9a3b-2c4d5e6f7a8b';
+
+/** The Call object Vapi returns from POST /call and GET /call/{id}. */
+export function vapiCall(fields: Record<string, unknown> = {}): Record<string, unknown> {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    orgId: VAPI_ORG,
+    type: 'outboundPhoneCall',
+    status: 'queued',
+    phoneNumberId: VAPI_PHONE_NUMBER_ID,
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+  };
+}
+
+/** A stub answering create-call like Vapi (201 with the new Call), echoing the request's name and assistant. */
+export function vapiCreateReply(req: RecordedRequest): StubReply {
+  return { status: 201, body: vapiCall({ name: req.body?.name, customer: req.body?.customer, assistant: req.body?.assistant }) };
+}
+
+/** Vapi's validation error body. */
+export function vapiBadRequest(message: string[]): StubReply {
+  return { status: 400, body: { message, error: 'Bad Request', statusCode: 400 } };
+}
+
+/** An `end-of-call-report` server message for a call our adapter placed. */
+export function endOfCallReport(args: {
+  callId: string;
+  attempt: number;
+  providerCallId?: string;
+  endedReason: string;
+  durationSeconds?: number;
+  structuredData?: unknown;
+  messages?: Array<{ role: string; message: string }>;
+}) {
+  const ended = new Date();
+  const started = new Date(ended.getTime() - (args.durationSeconds ?? 95) * 1000);
+  return {
+    message: {
+      type: 'end-of-call-report',
+      timestamp: ended.getTime(),
+      endedReason: args.endedReason,
+      startedAt: started.toISOString(),
+      endedAt: ended.toISOString(),
+      durationSeconds: args.durationSeconds ?? 95,
+      cost: 0.12,
+      call: vapiCall({
+        id: args.providerCallId ?? randomUUID(),
+        name: `${args.callId}#${args.attempt}`,
+        status: 'ended',
+        assistant: { metadata: { call_id: args.callId, attempt: args.attempt } },
+      }),
+      artifact: {
+        messages: args.messages ?? [
+          { role: 'system', message: 'You are a recruiter.' },
+          { role: 'bot', message: 'Hi Ada, do you have a minute?' },
+          { role: 'user', message: 'Yes, I can start next month.' },
+        ],
+        transcript: 'AI: Hi Ada, do you have a minute?\nUser: Yes, I can start next month.',
+        recordingUrl: 'https://storage.vapi.ai/recordings/abc.wav',
+      },
+      analysis: { summary: 'Candidate is available next month.', ...(args.structuredData !== undefined ? { structuredData: args.structuredData } : {}) },
+    },
+  };
+}
+
+export function statusUpdate(args: { callId: string; attempt: number; status: string; providerCallId?: string }) {
+  return {
+    message: {
+      type: 'status-update',
+      status: args.status,
+      call: vapiCall({ id: args.providerCallId ?? randomUUID(), name: `${args.callId}#${args.attempt}`, status: args.status, assistant: { metadata: { call_id: args.callId, attempt: args.attempt } } }),
+    },
+  };
+}
+
+export function vapiHmacHeaders(raw: string, secret: string): Record<string, string> {
+  return { 'x-vapi-signature': createHmac('sha256', secret).update(raw).digest('hex') };
+}
+
+export function hubSignature(raw: string, appSecret: string): Record<string, string> {
+  return { 'x-hub-signature-256': `sha256=${createHmac('sha256', appSecret).update(raw).digest('hex')}` };
+}
+
+export const WA_VERSION = 'v21.0';
+export const WA_PHONE_NUMBER_ID = '106540352242922';
+export const WA_BUSINESS_ACCOUNT_ID = '102290129340398';
+
+/** Template definitions as the Business Management API lists them. */
+export const TEMPLATES: TemplateDefinition[] = [
+  {
+    name: 'interview_reminder',
+    language: 'en_US',
+    status: 'APPROVED',
+    parameter_format: 'POSITIONAL',
+    components: [
+      { type: 'HEADER', format: 'TEXT', text: 'Hello {{1}}' },
+      { type: 'BODY', text: '{{1}}, {{2}} from {{3}} will call you shortly about the role.' },
+      { type: 'FOOTER', text: 'Reply STOP to opt out' },
+      {
+        type: 'BUTTONS',
+        buttons: [
+          { type: 'QUICK_REPLY', text: 'Call me later' },
+          { type: 'URL', text: 'Reschedule', url: 'https://hiring.test/reschedule/{{1}}' },
+        ],
+      },
+    ],
+  },
+  { name: 'interview_reminder', language: 'es', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hola {{1}}' }] },
+  { name: 'missed_you', language: 'en', status: 'APPROVED', components: [{ type: 'BODY', text: 'Sorry we missed you, {{1}}. {{2}} will try again.' }] },
+  { name: 'pending_template', language: 'en', status: 'PENDING', components: [{ type: 'BODY', text: 'Hi {{1}}' }] },
+];
+
+/** The Graph API's answer to `GET /{WABA_ID}/message_templates?name=…`: a prefix match, paged. */
+export function templateListReply(req: RecordedRequest): StubReply {
+  const name = new URL(req.path, 'http://x').searchParams.get('name') ?? '';
+  return {
+    status: 200,
+    body: {
+      data: TEMPLATES.filter((t) => t.name.startsWith(name)).map((t, i) => ({ ...t, id: String(1_000_000 + i), category: 'UTILITY' })),
+      paging: { cursors: { before: 'QVFIUk', after: 'QVFIUl' } },
+    },
+  };
+}
+
+/** The Cloud API's answer to a sent message. */
+export function messageAccepted(req: RecordedRequest, id = `wamid.${randomUUID().replace(/-/g, '')}`): StubReply {
+  return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: req.body?.to, wa_id: req.body?.to }], messages: [{ id, message_status: 'accepted' }] } };
+}
+
+/** A Graph API error as WhatsApp sends it. */
+export function graphError(status: number, code: number, message: string, details?: string): StubReply {
+  return {
+    status,
+    body: { error: { message, type: 'OAuthException', code, ...(details ? { error_data: { messaging_product: 'whatsapp', details } } : {}), fbtrace_id: 'AbCdEf123' } },
+  };
+}
+
+/** A delivery-status webhook for one message. */
+export function statusWebhook(messageId: string, status: string, extra: Record<string, unknown> = {}) {
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: WA_BUSINESS_ACCOUNT_ID,
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550783881', phone_number_id: WA_PHONE_NUMBER_ID },
+              statuses: [{ id: messageId, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: '14155550123', ...extra }],
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
