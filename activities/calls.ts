@@ -13,6 +13,8 @@ import type { ActivityDeps } from '.';
  */
 const at = (attempt: number) => `attempts.${attempt - 1}`;
 
+export type AttemptCheck = { status: 'ended'; outcome: 'completed' | FailureReason } | { status: 'going' } | { status: 'unknown' };
+
 /** Call side effects. Each is idempotent: a retried or replayed activity leaves the same state. */
 export function createCallActivities({ db, logger, clock, voice, whatsapp, report }: ActivityDeps) {
   async function load(callId: string): Promise<CallDoc> {
@@ -83,17 +85,17 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
 
     /**
      * For an attempt whose report never came: asks the provider how the call ended and records that as its
-     * report. Null while the provider says the call is still going, or when it cannot be asked.
+     * report. `going` while the provider says the call is still on; `unknown` when the provider cannot be asked.
      */
-    async checkAttempt(callId: string, attempt: number): Promise<'completed' | FailureReason | null> {
+    async checkAttempt(callId: string, attempt: number): Promise<AttemptCheck> {
       const call = await load(callId);
       const a = call.attempts.find((x) => x.number === attempt);
-      if (!a?.provider_call_id || !voice.fetchReport) return null;
+      if (!a?.provider_call_id || !voice.fetchReport) return { status: 'unknown' };
       const fetched = await voice.fetchReport(a.provider_call_id, { callId, attempt });
-      if (!fetched) return null;
+      if (!fetched) return { status: 'going' };
       logger.warn({ callId, attempt, outcome: fetched.outcome }, 'end-of-call report was lost; outcome fetched from the provider');
       await report(fetched);
-      return fetched.outcome;
+      return { status: 'ended', outcome: fetched.outcome };
     },
 
     async recordAttempt(callId: string, attempt: number, outcome: 'completed' | FailureReason): Promise<void> {

@@ -22,8 +22,9 @@ export interface CallWorkflowInput {
   sendPreCall: boolean;
   sendFallback: boolean;
   /**
-   * How long to wait for the provider to report an attempt's outcome. Then the provider is asked; a call it
-   * says is still going gets another wait, up to LOST_REPORT_CHECKS times, before it counts as no_outcome.
+   * How long to wait for the provider to report an attempt's outcome. Then the provider is asked (when it
+   * can be); a call it says is still going gets another wait, up to LOST_REPORT_CHECKS times, before the
+   * attempt counts as no_outcome.
    */
   outcomeTimeoutMs: number;
 }
@@ -109,9 +110,10 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       await condition(() => outcomes.has(attempt) || cancelled, input.outcomeTimeoutMs);
       if (!outcomes.has(attempt) && cancelled) return cancel();
       for (let check = 0; check < LOST_REPORT_CHECKS && !outcomes.has(attempt) && patched('lost-report-check'); check++) {
-        const fetched = await acts.checkAttempt(callId, attempt);
-        if (fetched !== null) {
-          if (!outcomes.has(attempt)) outcomes.set(attempt, { attempt, outcome: fetched });
+        const check = await acts.checkAttempt(callId, attempt);
+        if (check.status === 'unknown') break;
+        if (check.status === 'ended') {
+          if (!outcomes.has(attempt)) outcomes.set(attempt, { attempt, outcome: check.outcome });
           break;
         }
         await condition(() => outcomes.has(attempt) || cancelled, input.outcomeTimeoutMs);
