@@ -35,6 +35,43 @@ describe('loadConfig', () => {
     }
   });
 
+  it('names every setting a chosen provider needs, and accepts the providers once they are given', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...base, ...env });
+        return [];
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+    };
+    expect(problems({ VOICE_PROVIDER: 'vapi', EMAIL_PROVIDER: 'sendgrid' })).toEqual([
+      'SENDGRID_API_KEY is required when EMAIL_PROVIDER=sendgrid',
+      'VAPI_API_KEY is required when VOICE_PROVIDER=vapi',
+      'VAPI_PHONE_NUMBER_ID is required when VOICE_PROVIDER=vapi',
+      'VAPI_WEBHOOK_SECRET is required when VOICE_PROVIDER=vapi',
+    ]);
+    expect(problems({ WHATSAPP_PROVIDER: 'cloud', WHATSAPP_ACCESS_TOKEN: 't', WHATSAPP_PHONE_NUMBER_ID: '1' })).toEqual([
+      'WHATSAPP_BUSINESS_ACCOUNT_ID is required when WHATSAPP_PROVIDER=cloud',
+      'WHATSAPP_APP_SECRET is required when WHATSAPP_PROVIDER=cloud',
+      'WHATSAPP_VERIFY_TOKEN is required when WHATSAPP_PROVIDER=cloud',
+    ]);
+    expect(problems({ WHATSAPP_API_VERSION: '21' })).toEqual([expect.stringMatching(/^WHATSAPP_API_VERSION="21"/)]);
+    const c = loadConfig({
+      ...base,
+      VOICE_PROVIDER: 'vapi',
+      VAPI_API_KEY: 'k',
+      VAPI_PHONE_NUMBER_ID: 'p',
+      VAPI_WEBHOOK_SECRET: 's',
+      WHATSAPP_PROVIDER: 'cloud',
+      WHATSAPP_ACCESS_TOKEN: 't',
+      WHATSAPP_PHONE_NUMBER_ID: '1',
+      WHATSAPP_BUSINESS_ACCOUNT_ID: '2',
+      WHATSAPP_APP_SECRET: 'a',
+      WHATSAPP_VERIFY_TOKEN: 'v',
+    });
+    expect(c).toMatchObject({ VAPI_BASE_URL: 'https://api.vapi.ai', WHATSAPP_BASE_URL: 'https://graph.facebook.com', WHATSAPP_API_VERSION: 'v21.0', WHATSAPP_TEMPLATE_CACHE_SECONDS: 300 });
+  });
+
   it('requires MONGODB_URI and never echoes secrets', () => {
     expect(() => loadConfig({})).toThrow(/MONGODB_URI is required/);
     expect(() => loadConfig({ MONGODB_URI: 'http://user:hunter2@host' })).toThrow(/MONGODB_URI=<redacted>/);
