@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { MongoServerError } from 'mongodb';
-import type { CallAttempt, CallDoc, CallStatus } from '../infra/records';
+import type { CallAttempt, CallDoc, CallStatus, ResolvedTemplate } from '../infra/records';
 import type { FailureReason } from '../shared/retry';
 import type { DialResult } from './providers/voice';
-import { whatsappRef } from './providers/whatsapp';
+import { whatsappRef, type SendResult } from './providers/whatsapp';
 import { activeCallKey, release } from '../infra/claims';
 import type { ActivityDeps } from '.';
 
@@ -21,6 +21,29 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
     const call = await db.calls.findOne({ _id: callId });
     if (!call) throw ApplicationFailure.nonRetryable(`Call ${callId} does not exist`, 'CallNotFound');
     return call;
+  }
+
+  /** Appends the template message of `kind` to the call once, as sent or failed. */
+  async function recordMessage(callId: string, kind: 'pre_call' | 'fallback', template: ResolvedTemplate, result: SendResult): Promise<void> {
+    await db.calls.updateOne(
+      { _id: callId, 'messages.kind': { $ne: kind } },
+      {
+        $push: {
+          messages: {
+            kind,
+            channel: 'whatsapp',
+            template_name: template.template_name,
+            variables: template.variables,
+            status: result.sent ? 'sent' : 'failed',
+            provider: whatsapp.name,
+            provider_message_id: result.sent ? result.providerMessageId : null,
+            error_code: result.sent ? null : (result.code ?? null),
+            error: result.sent ? null : result.error,
+            sent_at: result.sent ? clock() : null,
+          },
+        },
+      },
+    );
   }
 
   return {
@@ -135,25 +158,7 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
             if (!(err instanceof MongoServerError && err.code === 11000)) throw err;
           });
       }
-      await db.calls.updateOne(
-        { _id: callId, 'messages.kind': { $ne: kind } },
-        {
-          $push: {
-            messages: {
-              kind,
-              channel: 'whatsapp',
-              template_name: template.template_name,
-              variables: template.variables,
-              status: result.sent ? 'sent' : 'failed',
-              provider: whatsapp.name,
-              provider_message_id: result.sent ? result.providerMessageId : null,
-              error_code: result.sent ? null : (result.code ?? null),
-              error: result.sent ? null : result.error,
-              sent_at: result.sent ? clock() : null,
-            },
-          },
-        },
-      );
+      await recordMessage(callId, kind, template, result);
     },
 
     /** Records a template that could not be sent after every retry; the call goes on without it. */
@@ -161,25 +166,7 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
       const call = await load(callId);
       const template = call.whatsapp[kind];
       if (!template) return;
-      await db.calls.updateOne(
-        { _id: callId, 'messages.kind': { $ne: kind } },
-        {
-          $push: {
-            messages: {
-              kind,
-              channel: 'whatsapp',
-              template_name: template.template_name,
-              variables: template.variables,
-              status: 'failed',
-              provider: whatsapp.name,
-              provider_message_id: null,
-              error_code: null,
-              error,
-              sent_at: null,
-            },
-          },
-        },
-      );
+      await recordMessage(callId, kind, template, { sent: false, error });
     },
 
     /** Ends the call and frees the candidate for a new call. */

@@ -236,7 +236,7 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack',
     const callId = await start(3, { whatsapp_notifications: { fallback } });
     await dialOf(callId);
     await signedVapi(endOfCallReport({ callId, attempt: 1, endedReason: 'customer-did-not-answer', durationSeconds: 0 }));
-    const failed = await waitFor(() => call(callId), (c) => c.messages.length === 1);
+    const failed = await waitFor(() => call(callId), (c) => c.status === 'failed' && c.messages.length === 1);
     const wamid = (await stack.db.calls.findOne({ _id: callId }))!.messages[0].provider_message_id!;
     const errors = [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Receiver is incapable of receiving this message' } }];
     expect((await signedWa(statusWebhook(wamid, 'failed', { errors }))).status).toBe(200);
