@@ -105,12 +105,13 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     progress.attempt = attempt;
     progress.nextAttemptAt = null;
     setStatus('in_progress');
-    const dial = await acts.dial(callId, attempt);
+    // A provider that stays unreachable through every retry fails the attempt, not the whole call.
+    const dial = await orOnFailure(acts.dial(callId, attempt), { accepted: false as const, reason: 'provider_error' as const });
     if (dial.accepted) {
       await condition(() => outcomes.has(attempt) || cancelled, input.outcomeTimeoutMs);
       if (!outcomes.has(attempt) && cancelled) return cancel();
       for (let check = 0; check < LOST_REPORT_CHECKS && !outcomes.has(attempt) && patched('lost-report-check'); check++) {
-        const check = await acts.checkAttempt(callId, attempt);
+        const check = await orOnFailure(acts.checkAttempt(callId, attempt), { status: 'unknown' as const });
         if (check.status === 'unknown') break;
         if (check.status === 'ended') {
           if (!outcomes.has(attempt)) outcomes.set(attempt, { attempt, outcome: check.outcome });
@@ -155,5 +156,15 @@ async function sendTemplate(callId: string, kind: 'pre_call' | 'fallback'): Prom
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
     await acts.recordMessageFailure(callId, kind, err.cause?.message ?? err.message);
+  }
+}
+
+/** The activity's result, or `fallback` once it has failed through all its retries. */
+async function orOnFailure<T, F>(result: Promise<T>, fallback: F): Promise<T | F> {
+  try {
+    return await result;
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+    return fallback;
   }
 }

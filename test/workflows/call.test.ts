@@ -290,6 +290,25 @@ describe('call workflow on the time-skipping server', () => {
     expect(stored.extracted_variables).toEqual({ years: 4 });
   });
 
+  it('fails the attempt, not the workflow, when the provider cannot be reached through every retry', async () => {
+    const call = await newCall({ fallback: true });
+    let tries = 0;
+    const unreachable: VoiceProvider = {
+      name: 'unreachable',
+      dial: async () => {
+        tries++;
+        throw new Error('connect ECONNREFUSED');
+      },
+    };
+    const { progress, stored } = await run(call, {}, unreachable);
+    expect(tries).toBe(10);
+    expect(progress.status).toBe('failed');
+    expect(stored).toMatchObject({ status: 'failed', failure_reason: 'provider_error' });
+    expect(stored.attempts).toEqual([expect.objectContaining({ outcome: 'failed', failure_reason: 'provider_error' })]);
+    expect(stored.messages.map((m) => m.kind)).toEqual(['fallback']);
+    expect(await db.candidates.findOne({ candidate_id: call.candidate_id })).toMatchObject({ active_call_id: null });
+  });
+
   it('goes on with the call and records the template as failed when WhatsApp keeps failing', async () => {
     const call = await newCall({ preCall: true });
     let tries = 0;
