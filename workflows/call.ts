@@ -85,6 +85,24 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     if (ms > 0) await condition(() => cancelled, ms);
     return cancelled;
   };
+  /**
+   * Waits for the attempt's report; when it does not come in time, asks the provider, and waits again while
+   * the provider says the call is still going. False when the call was cancelled before any outcome.
+   */
+  const awaitReport = async (attempt: number): Promise<boolean> => {
+    const reported = () => outcomes.has(attempt);
+    await condition(() => reported() || cancelled, input.outcomeTimeoutMs);
+    for (let n = 0; n < LOST_REPORT_CHECKS && !reported() && !cancelled && patched('lost-report-check'); n++) {
+      const check = await orOnFailure(acts.checkAttempt(callId, attempt), { status: 'unknown' as const });
+      if (check.status === 'unknown') break;
+      if (check.status === 'ended') {
+        if (!reported()) outcomes.set(attempt, { attempt, outcome: check.outcome });
+        break;
+      }
+      await condition(() => reported() || cancelled, input.outcomeTimeoutMs);
+    }
+    return reported() || !cancelled;
+  };
   const cancel = async () => {
     setStatus('cancelled');
     await acts.finishCall(callId, 'cancelled', null);
@@ -107,20 +125,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     setStatus('in_progress');
     // A provider that stays unreachable through every retry fails the attempt, not the whole call.
     const dial = await orOnFailure(acts.dial(callId, attempt), { accepted: false as const, reason: 'provider_error' as const });
-    if (dial.accepted) {
-      await condition(() => outcomes.has(attempt) || cancelled, input.outcomeTimeoutMs);
-      if (!outcomes.has(attempt) && cancelled) return cancel();
-      for (let check = 0; check < LOST_REPORT_CHECKS && !outcomes.has(attempt) && patched('lost-report-check'); check++) {
-        const check = await orOnFailure(acts.checkAttempt(callId, attempt), { status: 'unknown' as const });
-        if (check.status === 'unknown') break;
-        if (check.status === 'ended') {
-          if (!outcomes.has(attempt)) outcomes.set(attempt, { attempt, outcome: check.outcome });
-          break;
-        }
-        await condition(() => outcomes.has(attempt) || cancelled, input.outcomeTimeoutMs);
-        if (!outcomes.has(attempt) && cancelled) return cancel();
-      }
-    }
+    if (dial.accepted && !(await awaitReport(attempt))) return cancel();
     const outcome = dial.accepted ? (outcomes.get(attempt)?.outcome ?? 'no_outcome') : dial.reason;
     await acts.recordAttempt(callId, attempt, outcome);
     if (outcome === 'completed') {
