@@ -24,7 +24,8 @@ const header = (h: Headers, name: string) => {
  * Vapi authenticates server messages in one of the ways its server settings offer, all with one shared
  * secret: an HMAC-SHA256 credential (`x-vapi-signature`, hex, optionally `sha256=`-prefixed, over the raw body,
  * or over `{timestamp}.{body}` when `x-vapi-timestamp` is sent), the server's `x-vapi-secret` header, or a
- * Bearer-token credential (`Authorization: Bearer <secret>`).
+ * Bearer-token credential (`Authorization: Bearer <secret>`). Vapi's server SDK has no helper for checking
+ * its messages, hence this one.
  */
 export function verifyVapi(headers: Headers, raw: Buffer, secret: string, nowMs: number): boolean {
   const signature = header(headers, 'x-vapi-signature');
