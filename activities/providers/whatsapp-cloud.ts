@@ -23,7 +23,7 @@ export function cloudApiOptions(config: Config): CloudApiOptions {
   };
 }
 
-/** A Graph API error: `{error: {message, type, code, error_subcode, error_data: {details}, fbtrace_id}}`. */
+/** A Graph API error (`{error: {message, type, code, error_subcode, error_data: {details}, fbtrace_id}}`), or status 0 for no answer. */
 export class GraphApiError extends Error {
   constructor(
     readonly status: number,
@@ -33,20 +33,27 @@ export class GraphApiError extends Error {
     super(message);
   }
 
-  /** 429 and 5xx are worth another try; any other 4xx will be refused again. */
+  /** No answer, 429 and 5xx are worth another try; any other 4xx will be refused again. */
   get retryable(): boolean {
-    return this.status === 429 || this.status >= 500;
+    return this.status === 0 || this.status === 429 || this.status >= 500;
   }
 }
 
 async function graphRequest(opts: CloudApiOptions, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${opts.baseUrl}/${opts.version}/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${opts.accessToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(opts.timeoutMs),
-  });
-  const text = await res.text();
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(`${opts.baseUrl}/${opts.version}/${path}`, {
+      method,
+      headers: { authorization: `Bearer ${opts.accessToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(opts.timeoutMs),
+    });
+    text = await res.text();
+  } catch (err) {
+    // No answer at all (refused, reset, timed out): status 0, worth another try.
+    throw new GraphApiError(0, undefined, `WhatsApp could not be reached: ${(err as Error).message}`);
+  }
   let json: any;
   try {
     json = text ? JSON.parse(text) : {};

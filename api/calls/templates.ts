@@ -1,4 +1,4 @@
-import type { WhatsAppTemplateCatalog } from '../../activities/providers/whatsapp-cloud';
+import { GraphApiError, type WhatsAppTemplateCatalog } from '../../activities/providers/whatsapp-cloud';
 import { UpstreamError, ValidationError, type Issue } from '../../shared/errors';
 import type { CallInitiateRequest } from '../../shared/schemas/call-initiate';
 
@@ -16,7 +16,8 @@ export async function checkWhatsAppTemplates(catalog: WhatsAppTemplateCatalog, r
     let found: Awaited<ReturnType<WhatsAppTemplateCatalog['problemWith']>>;
     try {
       found = await catalog.problemWith(t.template_name, Object.keys(t.template_variables), req.assistant_settings?.language?.code);
-    } catch {
+    } catch (err) {
+      if (!(err instanceof GraphApiError)) throw err;
       throw new UpstreamError(`Could not look up WhatsApp template "${t.template_name}"; please retry`, 'unavailable');
     }
     if (!found) continue;

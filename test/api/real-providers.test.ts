@@ -3,6 +3,7 @@ import { startHttpStub, type HttpStub } from '../helpers/http-stub';
 import { waitFor } from '../helpers/wait';
 import {
   endOfCallReport,
+  graphError,
   hubSignature,
   messageAccepted,
   statusUpdate,
@@ -85,7 +86,10 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack',
       if (req.method === 'GET' && id) return { status: 200, body: vapiState.get(id) ?? vapiCall({ id, status: 'in-progress' }) };
       return { status: 404, body: { message: 'Not Found', statusCode: 404 } };
     });
-    graph = await startHttpStub((req) => (req.method === 'GET' ? templateListReply(req) : messageAccepted(req)));
+    graph = await startHttpStub((req) => {
+      if (req.method === 'GET' && req.path.includes('name=graph_down')) return graphError(503, 2, 'Service temporarily unavailable');
+      return req.method === 'GET' ? templateListReply(req) : messageAccepted(req);
+    });
     stack = await startStack({
       worker: true,
       env: {
@@ -137,8 +141,14 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack',
     });
     expect(pending.status).toBe(400);
     expect(pending.body.errors).toEqual([{ field: 'call_settings.whatsapp_notifications.pre_call.template_name', message: 'WhatsApp template "pending_template" is not approved (status PENDING)' }]);
+    const down = await stack.request('POST', '/api/public/v1/call/initiate', {
+      key,
+      body: initiate(92, { whatsapp_notifications: { fallback: { template_name: 'graph_down' } } }),
+    });
+    expect(down.status).toBe(503);
+    expect(down.body).toEqual({ success: false, code: 'UPSTREAM_ERROR', message: 'Could not look up WhatsApp template "graph_down"; please retry' });
     expect(await stack.db.calls.countDocuments()).toBe(before);
-    expect(await stack.db.candidates.countDocuments({ candidate_id: { $in: ['rp-90', 'rp-91'] } })).toBe(0);
+    expect(await stack.db.candidates.countDocuments({ candidate_id: { $in: ['rp-90', 'rp-91', 'rp-92'] } })).toBe(0);
   });
 
   it('sends the pre-call template, dials, and completes the call from a signed end-of-call report', async () => {
