@@ -149,7 +149,6 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
         variables: template.variables,
         language: call.assistant_settings?.language?.code ?? null,
       });
-      if (!result.sent) logger.warn({ callId, kind, code: result.code, error: result.error }, 'WhatsApp template not sent');
       if (result.sent) {
         // Lets delivery callbacks find this message by the provider's id.
         await db.providerRefs
@@ -157,6 +156,8 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
           .catch((err: unknown) => {
             if (!(err instanceof MongoServerError && err.code === 11000)) throw err;
           });
+      } else {
+        logger.warn({ callId, kind, code: result.code, error: result.error }, 'WhatsApp template not sent');
       }
       await recordMessage(callId, kind, template, result);
     },
