@@ -8,11 +8,12 @@ import { createWorkspace } from '../infra/workspaces';
 import { startService } from '../main';
 import { freePort, startDatabase, startTemporalDevServer, type RunningService } from './services';
 import { extractJobRequirements } from '../shared/jd-extractor';
+import { benchVapiReports } from './bench-vapi';
 
 /**
  * `npm run bench`: the whole service (API and worker in one process, FerretDB or MONGODB_URI, a fresh Temporal
  * dev server) under the two bulk operations and the rate-limited parse-jd, timed from the client's side, plus
- * the offline job-description parser on its own. Each scenario runs ROUNDS times; the table shows the median
+ * the offline job-description parser on its own, and the Vapi report path (scripts/bench-vapi.ts). Each scenario runs ROUNDS times; the table shows the median
  * and the worst round.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -98,6 +99,9 @@ async function main(): Promise<string> {
     rows.push(['interview/invite, 200 candidates: response', invite], ['  ... until all 200 emails are sent', invited]);
     rows.push(['parse-jd (offline model): response', parseJd], ['offline parser alone, per job description', parser]);
     rows.push(['call/initiate, 50 candidates: response', calls], ['  ... until all 50 calls completed (simulator)', called]);
+    const vapi = await benchVapiReports(config, ROUNDS);
+    await vapi.stop();
+    rows.push(['Vapi end-of-call report (50 at once): response', vapi.report], ['  ... until all 50 calls completed', vapi.completed]);
     await store.db.dropDatabase();
     await store.close();
 
