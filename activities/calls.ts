@@ -1,17 +1,13 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { MongoServerError } from 'mongodb';
-import type { CallAttempt, CallDoc, CallStatus, ResolvedTemplate } from '../infra/records';
+import { attemptPath, type CallAttempt, type CallDoc, type CallStatus, type ResolvedTemplate } from '../infra/records';
 import type { FailureReason } from '../shared/retry';
 import type { DialResult } from './providers/voice';
 import { whatsappRef, type SendResult } from './providers/whatsapp';
 import { activeCallKey, release } from '../infra/claims';
 import type { ActivityDeps } from '.';
 
-/**
- * Attempt n is stored at index n-1: attempts are appended one at a time, in order, by `dial`. Updates address
- * that index because FerretDB lacks the positional `$` operator.
- */
-const at = (attempt: number) => `attempts.${attempt - 1}`;
+const at = attemptPath;
 
 export type AttemptCheck = { status: 'ended'; outcome: 'completed' | FailureReason } | { status: 'going' } | { status: 'unknown' };
 

@@ -13,7 +13,6 @@ import { interviewRoutes } from './routes/interviews';
 import { aiRoutes } from './routes/ai';
 import { providerRoutes } from './routes/providers';
 import type { LanguageModel } from '../activities/providers/llm';
-import type { WhatsAppTemplateCatalog } from '../activities/providers/whatsapp-cloud';
 
 export interface ApiDeps {
   config: Config;
@@ -22,8 +21,6 @@ export interface ApiDeps {
   logger: Logger;
   /** The language model of the AI operations; the one the configuration names when absent. */
   llm?: LanguageModel;
-  /** WhatsApp template definitions for checking call/initiate; the configured Cloud API's when absent. */
-  whatsappTemplates?: WhatsAppTemplateCatalog;
 }
 
 export type RouteFactory = (deps: ApiDeps) => Router;

@@ -1,12 +1,12 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Database } from './database';
+import { attemptPath } from './records';
 import type { Logger } from './logger';
 import type { AttemptReport, ReportResult } from '../activities/providers/voice';
 import { coerceExtracted } from '../shared/extracted-values';
 import { callOutcomeSignal, callWorkflowId } from '../workflows/call';
 
-/** Attempt n is stored at index n-1 (see activities/calls.ts). */
-const at = (attempt: number) => `attempts.${attempt - 1}`;
+const at = attemptPath;
 
 /**
  * The one path by which a provider's report of an attempt reaches a call: the attempt's details, transcript

@@ -46,6 +46,14 @@ export interface CandidateDoc {
 
 export type CallStatus = 'scheduled' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
 
+/**
+ * The update path of attempt n, stored at index n-1: attempts are appended one at a time, in order, by the
+ * dial activity. Updates address that index because FerretDB lacks the positional `$` operator.
+ */
+export function attemptPath(attempt: number): string {
+  return `attempts.${attempt - 1}`;
+}
+
 export interface CallAttempt {
   number: number;
   provider: string;

@@ -94,14 +94,22 @@ export class WhatsAppTemplateCatalog {
     return defs;
   }
 
-  /** Why `name` cannot carry variables named `keys` (the template itself, or its variables), or null when it can. */
-  async problemWith(name: string, keys: string[], language?: string | null): Promise<{ on: 'template' | 'variables'; problem: string } | null> {
+  /** The definition to fill with variables named `keys`, or what is wrong: the template itself, or its variables. */
+  async usable(name: string, keys: string[], language?: string | null): Promise<{ template: TemplateDefinition } | TemplateProblem> {
     const chosen = chooseTemplate(await this.definitions(name), name, language);
     if ('problem' in chosen) return { on: 'template', problem: chosen.problem };
     const problems = templateVariableProblems(chosen.template, keys);
-    return problems.length > 0 ? { on: 'variables', problem: problems.join('; ') } : null;
+    return problems.length > 0 ? { on: 'variables', problem: problems.join('; ') } : chosen;
+  }
+
+  /** Why `name` cannot carry variables named `keys`, or null when it can. */
+  async problemWith(name: string, keys: string[], language?: string | null): Promise<TemplateProblem | null> {
+    const usable = await this.usable(name, keys, language);
+    return 'problem' in usable ? usable : null;
   }
 }
+
+export type TemplateProblem = { on: 'template' | 'variables'; problem: string };
 
 export function whatsAppTemplates(config: Config): WhatsAppTemplateCatalog {
   return new WhatsAppTemplateCatalog(cloudApiOptions(config), config.WHATSAPP_TEMPLATE_CACHE_SECONDS);
@@ -118,10 +126,8 @@ export class CloudWhatsAppProvider implements WhatsAppProvider {
 
   async send(m: TemplateMessage): Promise<SendResult> {
     try {
-      const chosen = chooseTemplate(await this.templates.definitions(m.templateName), m.templateName, m.language);
+      const chosen = await this.templates.usable(m.templateName, Object.keys(m.variables), m.language);
       if ('problem' in chosen) return { sent: false, error: `Template "${m.templateName}" ${chosen.problem}` };
-      const problems = templateVariableProblems(chosen.template, Object.keys(m.variables));
-      if (problems.length > 0) return { sent: false, error: `Template "${m.templateName}" ${problems.join('; ')}` };
       const res = (await graphRequest(this.opts, 'POST', `${this.opts.phoneNumberId}/messages`, {
         messaging_product: 'whatsapp',
         recipient_type: 'individual',

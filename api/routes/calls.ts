@@ -20,7 +20,8 @@ const validateCampaign = compileValidator(CampaignRequest);
 /** The call operations: campaigns, call/initiate and call status, with the call family's error shapes. */
 export function callRoutes(deps: ApiDeps): Router {
   const { db, config } = deps;
-  const templates = deps.whatsappTemplates ?? (config.WHATSAPP_PROVIDER === 'cloud' ? whatsAppTemplates(config) : null);
+  // Template definitions to check call/initiate against; the log provider has none.
+  const templates = config.WHATSAPP_PROVIDER === 'cloud' ? whatsAppTemplates(config) : null;
   const router = new Router({ prefix: '/api/public/v1' });
   router.use(handleErrors(callFamily), authenticateWith((key) => authenticate(db, key)), parseJson(config.BODY_LIMIT));
 
