@@ -1,11 +1,13 @@
-import { MongoServerError } from 'mongodb';
 import type { Database } from './database';
+import { insertEach, isDuplicateKey, type BulkOutcome } from './duplicate-key';
 
 /**
  * Exclusive claims on a key ("this email belongs to candidate X", "candidate Y is being called", "project Z's
  * questions are being generated"). A claim is a document whose _id is the key, so the unique _id index decides
  * the winner. Conditional updates (findOneAndUpdate on a null field) would do on MongoDB, but FerretDB 1.x runs
  * them as read-then-write without isolation and lets several concurrent callers win; inserts stay exclusive.
+ * Every read and delete on the hot paths is an exact `_id` match, the one filter FerretDB's SQLite backend
+ * answers from its index.
  */
 export interface ClaimDoc {
   _id: string;
@@ -23,27 +25,53 @@ export async function claim(db: Database, key: string, holder: string, opts: { e
       await db.claims.insertOne({ _id: key, holder, expires_at: opts.expiresAt ?? null, created_at: now });
       return holder;
     } catch (err) {
-      if (!(err instanceof MongoServerError && err.code === 11000)) throw err;
+      if (!isDuplicateKey(err)) throw err;
     }
     const current = await db.claims.findOne({ _id: key });
     if (!current) continue; // released meanwhile: try again
     if (!current.expires_at || current.expires_at > now) return current.holder;
-    // Expired: remove exactly that claim, then compete for the key again.
+    // Expired: remove exactly that claim, then compete for the key again. The holder condition scans the
+    // claims on FerretDB; this runs only when a lease ran out, so exactness is worth more than the scan here.
     await db.claims.deleteOne({ _id: key, holder: current.holder });
   }
   return (await db.claims.findOne({ _id: key }))?.holder ?? holder;
 }
 
-/** Gives up `key` if `holder` still owns it. */
+/**
+ * Claims many keys that never expire in one round trip: per key, `written` when this holder won it, `duplicate`
+ * when it was already held (by anyone, this holder included: read it with claimOf), `error` when unknown.
+ */
+export function claimEach(db: Database, claims: Array<{ key: string; holder: string }>, now = new Date()): Promise<BulkOutcome[]> {
+  return insertEach(
+    db.claims,
+    claims.map((c) => ({ _id: c.key, holder: c.holder, expires_at: null, created_at: now })),
+  );
+}
+
+/**
+ * Gives up `key` if `holder` still owns it. Read, then delete by `_id` alone: only the holder releases its own
+ * claim, so between the two nobody else can take the key (a lease that runs out during its own release is the
+ * one exception, and costs at most a repeated generation of questions).
+ */
 export async function release(db: Database, key: string, holder: string): Promise<void> {
-  await db.claims.deleteOne({ _id: key, holder });
+  const current = await db.claims.findOne({ _id: key });
+  if (current?.holder === holder) await db.claims.deleteOne({ _id: key });
+}
+
+export async function claimOf(db: Database, key: string): Promise<ClaimDoc | null> {
+  return db.claims.findOne({ _id: key });
 }
 
 export async function holderOf(db: Database, key: string): Promise<string | null> {
-  return (await db.claims.findOne({ _id: key }))?.holder ?? null;
+  return (await claimOf(db, key))?.holder ?? null;
 }
 
 /** The claim that lets a candidate have one active call at a time. */
 export function activeCallKey(projectId: string, candidateId: string): string {
   return `call/${projectId}/${candidateId}`;
+}
+
+/** The claim that makes an email belong to one candidate id within a project. */
+export function emailKey(projectId: string, email: string): string {
+  return `email/${projectId}/${email}`;
 }

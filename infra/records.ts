@@ -3,7 +3,22 @@ import type { FailureReason } from '../shared/retry';
 import type { JobDetails, Question } from '../shared/schemas/job';
 import type { EmailStatus, InterviewStatus } from '../shared/schemas/interview-invite';
 
+import { keyedId } from './ids';
+
 /** What the service stores in MongoDB, one interface per collection. */
+
+/**
+ * Ids derived from the business key that must be unique, so the unique `_id` index decides uniqueness on
+ * MongoDB and FerretDB alike, and every lookup is an exact `_id` match that an index answers.
+ */
+export const recordId = {
+  /** The workspace's project of an ats_job_id. */
+  project: (workspaceId: string, atsJobId: string) => keyedId('prj', workspaceId, atsJobId),
+  /** The project's candidate with the caller's id. */
+  candidate: (projectId: string, candidateId: string) => keyedId('cand', projectId, candidateId),
+  /** The one interview of a candidate in a project. */
+  interview: (projectId: string, candidateId: string) => keyedId('int', projectId, candidateId),
+};
 
 export interface ProjectDoc {
   _id: string;

@@ -1,0 +1,44 @@
+import { MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type Collection, type Document, type OptionalUnlessRequiredId } from 'mongodb';
+
+/** The server's answer when a unique index (most often `_id`) refused a write. */
+export function isDuplicateKey(err: unknown): boolean {
+  return err instanceof MongoServerError && err.code === 11000;
+}
+
+/** What became of one document or operation of a bulk write. */
+export type BulkOutcome = 'written' | 'duplicate' | 'error';
+
+/**
+ * Writes `ops` in one unordered bulk round trip and tells, per operation, whether it was written, refused by a
+ * unique index, or failed otherwise. A failure of the whole command (the connection dropped, the server is
+ * down) marks every operation `error`: which of them the server applied is then unknown.
+ */
+export async function bulkWriteEach<T extends Document>(collection: Collection<T>, ops: AnyBulkWriteOperation<T>[]): Promise<BulkOutcome[]> {
+  if (ops.length === 0) return [];
+  try {
+    await collection.bulkWrite(ops, { ordered: false });
+    return ops.map(() => 'written');
+  } catch (err) {
+    return outcomesOf(err, ops.length);
+  }
+}
+
+/** insertMany, unordered, in one round trip, with an outcome per document as bulkWriteEach gives. */
+export async function insertEach<T extends Document>(collection: Collection<T>, docs: OptionalUnlessRequiredId<T>[]): Promise<BulkOutcome[]> {
+  if (docs.length === 0) return [];
+  try {
+    await collection.insertMany(docs, { ordered: false });
+    return docs.map(() => 'written');
+  } catch (err) {
+    return outcomesOf(err, docs.length);
+  }
+}
+
+function outcomesOf(err: unknown, count: number): BulkOutcome[] {
+  const writeErrors = err instanceof MongoBulkWriteError ? [err.writeErrors].flat() : [];
+  // No per-write errors (the command failed, or only the write concern did): every write is uncertain.
+  if (writeErrors.length === 0) return Array.from({ length: count }, () => 'error');
+  const outcomes: BulkOutcome[] = Array.from({ length: count }, () => 'written');
+  for (const e of writeErrors) outcomes[e.index] = e.code === 11000 ? 'duplicate' : 'error';
+  return outcomes;
+}

@@ -1,0 +1,43 @@
+import { MongoClient } from 'mongodb';
+import { connectDatabase, type Database } from '../../infra/database';
+import { bulkWriteEach, insertEach } from '../../infra/duplicate-key';
+import { uniqueName } from '../helpers/stack';
+
+describe('bulk writes with an outcome per document, on the real database', () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('bulk'));
+  });
+  afterAll(async () => {
+    await db?.db.dropDatabase();
+    await db?.close();
+  });
+
+  it('inserts the new documents of an unordered batch and names each duplicate by its place', async () => {
+    const col = db.db.collection<{ _id: string; v: number }>('things');
+    await col.insertMany([{ _id: 'b', v: 0 }, { _id: 'd', v: 0 }]);
+    const outcomes = await insertEach(col, [{ _id: 'a', v: 1 }, { _id: 'b', v: 1 }, { _id: 'c', v: 1 }, { _id: 'd', v: 1 }, { _id: 'c', v: 2 }]);
+    expect(outcomes).toEqual(['written', 'duplicate', 'written', 'duplicate', 'duplicate']);
+    expect(await col.find({}, { sort: { _id: 1 } }).toArray()).toEqual([
+      { _id: 'a', v: 1 }, { _id: 'b', v: 0 }, { _id: 'c', v: 1 }, { _id: 'd', v: 0 },
+    ]);
+    expect(await insertEach(col, [])).toEqual([]);
+  });
+
+  it('upserts by _id in one round trip', async () => {
+    const col = db.db.collection<{ _id: string; n: number; first?: boolean }>('upserts');
+    await col.insertOne({ _id: 'x', n: 0 });
+    const outcomes = await bulkWriteEach(col, ['x', 'y'].map((_id) => ({ updateOne: { filter: { _id }, update: { $set: { n: 5 }, $setOnInsert: { first: true } }, upsert: true } })));
+    expect(outcomes).toEqual(['written', 'written']);
+    expect(await col.find({}, { sort: { _id: 1 } }).toArray()).toEqual([{ _id: 'x', n: 5 }, { _id: 'y', n: 5, first: true }]);
+  });
+
+  it('marks every document as an error when the command itself fails', async () => {
+    const unreachable = new MongoClient('mongodb://127.0.0.1:1', { serverSelectionTimeoutMS: 300 });
+    try {
+      expect(await insertEach(unreachable.db('x').collection<{ _id: string }>('y'), [{ _id: 'a' }, { _id: 'b' }])).toEqual(['error', 'error']);
+    } finally {
+      await unreachable.close();
+    }
+  });
+});
