@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { MongoServerError } from 'mongodb';
-import { attemptPath, type CallAttempt, type CallDoc, type CallStatus, type ResolvedTemplate } from '../infra/records';
+import { attemptPath, recordId, type CallAttempt, type CallDoc, type CallStatus, type ResolvedTemplate } from '../infra/records';
+import { isDuplicateKey } from '../infra/duplicate-key';
 import type { FailureReason } from '../shared/retry';
 import type { DialResult } from './providers/voice';
 import { whatsappRef, type SendResult } from './providers/whatsapp';
@@ -11,7 +11,11 @@ const at = attemptPath;
 
 export type AttemptCheck = { status: 'ended'; outcome: 'completed' | FailureReason } | { status: 'going' } | { status: 'unknown' };
 
-/** Call side effects. Each is idempotent: a retried or replayed activity leaves the same state. */
+/**
+ * Call side effects. Each is idempotent: a retried or replayed activity leaves the same state. Every read and
+ * write is an exact `_id` match, with conditions checked in code after the read: one execution of an activity
+ * per call runs at a time, and on FerretDB an extra filter field would scan every call.
+ */
 export function createCallActivities({ db, logger, clock, voice, whatsapp, report }: ActivityDeps) {
   async function load(callId: string): Promise<CallDoc> {
     const call = await db.calls.findOne({ _id: callId });
@@ -20,9 +24,10 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
   }
 
   /** Appends the template message of `kind` to the call once, as sent or failed. */
-  async function recordMessage(callId: string, kind: 'pre_call' | 'fallback', template: ResolvedTemplate, result: SendResult): Promise<void> {
+  async function recordMessage(call: CallDoc, kind: 'pre_call' | 'fallback', template: ResolvedTemplate, result: SendResult): Promise<void> {
+    if (call.messages.some((m) => m.kind === kind)) return;
     await db.calls.updateOne(
-      { _id: callId, 'messages.kind': { $ne: kind } },
+      { _id: call._id },
       {
         $push: {
           messages: {
@@ -45,9 +50,9 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
   return {
     async markScheduled(callId: string, at: number): Promise<void> {
       const when = new Date(at);
-      await db.calls.updateOne({ _id: callId }, { $set: { status: 'scheduled', next_attempt_at: when, updated_at: clock() } });
-      // scheduled_for keeps the first dial time (FerretDB has no pipeline updates to do both in one write).
-      await db.calls.updateOne({ _id: callId, scheduled_for: null }, { $set: { scheduled_for: when } });
+      // scheduled_for keeps the first dial time.
+      const first = (await load(callId)).scheduled_for === null ? { scheduled_for: when } : {};
+      await db.calls.updateOne({ _id: callId }, { $set: { status: 'scheduled', next_attempt_at: when, ...first, updated_at: clock() } });
     },
 
     async dial(callId: string, attempt: number): Promise<DialResult> {
@@ -60,7 +65,7 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
         // An earlier execution may have placed the call and died (or timed out) before recording its id.
         const found = await voice.findDial(callId, attempt, existing.started_at);
         if (found) {
-          await db.calls.updateOne({ _id: callId, [`${at(attempt)}.number`]: attempt }, { $set: { [`${at(attempt)}.provider_call_id`]: found } });
+          await db.calls.updateOne({ _id: callId }, { $set: { [`${at(attempt)}.provider_call_id`]: found } });
           return { accepted: true, providerCallId: found };
         }
       }
@@ -75,7 +80,7 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
           failure_reason: null,
         };
         await db.calls.updateOne(
-          { _id: callId, 'attempts.number': { $ne: attempt } },
+          { _id: callId },
           { $push: { attempts: record }, $set: { status: 'in_progress', next_attempt_at: null, updated_at: clock() } },
         );
       }
@@ -91,11 +96,11 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
         customFields: call.candidate.custom_fields,
       });
       if (result.accepted) {
-        await db.calls.updateOne({ _id: callId, [`${at(attempt)}.number`]: attempt }, { $set: { [`${at(attempt)}.provider_call_id`]: result.providerCallId } });
+        await db.calls.updateOne({ _id: callId }, { $set: { [`${at(attempt)}.provider_call_id`]: result.providerCallId } });
       } else {
         logger.warn({ callId, attempt, reason: result.reason, detail: result.detail }, 'provider refused the call');
         await db.calls.updateOne(
-          { _id: callId, [`${at(attempt)}.number`]: attempt },
+          { _id: callId },
           { $set: { [`${at(attempt)}.ended_reason`]: result.detail ?? result.reason, [`${at(attempt)}.failure_reason`]: result.reason } },
         );
       }
@@ -118,8 +123,11 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
     },
 
     async recordAttempt(callId: string, attempt: number, outcome: 'completed' | FailureReason): Promise<void> {
+      const call = await load(callId);
+      // An attempt that was never recorded (the dial failed before it) has nothing to end.
+      if (call.attempts[attempt - 1]?.number !== attempt) return;
       await db.calls.updateOne(
-        { _id: callId, [`${at(attempt)}.number`]: attempt },
+        { _id: callId },
         {
           $set: {
             [`${at(attempt)}.ended_at`]: clock(),
@@ -150,12 +158,12 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
         await db.providerRefs
           .insertOne({ _id: whatsappRef(result.providerMessageId), call_id: callId, kind, created_at: clock() })
           .catch((err: unknown) => {
-            if (!(err instanceof MongoServerError && err.code === 11000)) throw err;
+            if (!isDuplicateKey(err)) throw err;
           });
       } else {
         logger.warn({ callId, kind, code: result.code, error: result.error }, 'WhatsApp template not sent');
       }
-      await recordMessage(callId, kind, template, result);
+      await recordMessage(call, kind, template, result);
     },
 
     /** Records a template that could not be sent after every retry; the call goes on without it. */
@@ -163,7 +171,7 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
       const call = await load(callId);
       const template = call.whatsapp[kind];
       if (!template) return;
-      await recordMessage(callId, kind, template, { sent: false, error });
+      await recordMessage(call, kind, template, { sent: false, error });
     },
 
     /** Ends the call and frees the candidate for a new call. */
@@ -173,10 +181,11 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
         { _id: callId },
         { $set: { status, failure_reason: reason, next_attempt_at: null, updated_at: clock() } },
       );
-      await db.candidates.updateOne(
-        { project_id: call.project_id, candidate_id: call.candidate_id, active_call_id: callId },
-        { $set: { active_call_id: null, updated_at: clock() } },
-      );
+      const candidateId = recordId.candidate(call.project_id, call.candidate_id);
+      const candidate = await db.candidates.findOne({ _id: candidateId });
+      if (candidate?.active_call_id === callId) {
+        await db.candidates.updateOne({ _id: candidateId }, { $set: { active_call_id: null, updated_at: clock() } });
+      }
       await release(db, activeCallKey(call.project_id, call.candidate_id), callId);
     },
   };

@@ -12,7 +12,11 @@ import type { ActivityDeps } from '.';
 /** How long a question-generation claim holds before another invitation may take it over. */
 export const QUESTION_LEASE_MS = 3 * 60_000;
 
-/** Interview side effects. Each is idempotent: a retried or replayed activity leaves the same state. */
+/**
+ * Interview side effects. Each is idempotent: a retried or replayed activity leaves the same state. Every read
+ * and write is an exact `_id` match, with conditions checked in code after the read (one execution of an
+ * activity per invitation runs at a time; on FerretDB an extra filter field would scan every interview).
+ */
 export function createInterviewActivities({ db, logger, clock, llm, email, publicBaseUrl, emailFrom }: ActivityDeps) {
   async function load(interviewId: string): Promise<InterviewDoc> {
     const interview = await db.interviews.findOne({ _id: interviewId });
@@ -72,7 +76,7 @@ export function createInterviewActivities({ db, logger, clock, llm, email, publi
       if (interview.questions) return interview.questions.length;
       const questions = interview.custom_questions ?? (await projectQuestions(interview.project_id));
       if (!questions) return null;
-      await db.interviews.updateOne({ _id: interviewId, questions: null }, { $set: { questions, updated_at: clock() } });
+      await db.interviews.updateOne({ _id: interviewId }, { $set: { questions, updated_at: clock() } });
       return questions.length;
     },
 
@@ -83,8 +87,7 @@ export function createInterviewActivities({ db, logger, clock, llm, email, publi
     async sendInvitation(interviewId: string): Promise<'sent' | 'failed'> {
       const interview = await load(interviewId);
       if (interview.email.status !== 'pending') return interview.email.status;
-      const project = await loadProject(interview.project_id);
-      const workspace = await db.workspaces.findOne({ _id: interview.workspace_id });
+      const [project, workspace] = await Promise.all([loadProject(interview.project_id), db.workspaces.findOne({ _id: interview.workspace_id })]);
       const companyName = project.company_name ?? workspace?.sender.company ?? 'our company';
       const message = composeInvitation({
         candidateName: interview.candidate.name,
@@ -104,7 +107,7 @@ export function createInterviewActivities({ db, logger, clock, llm, email, publi
         });
       } catch (err) {
         const error = (err as Error).message;
-        await db.interviews.updateOne({ _id: interviewId, 'email.status': 'pending' }, { $set: { 'email.provider': email.name, 'email.error': error, updated_at: clock() } });
+        await db.interviews.updateOne({ _id: interviewId }, { $set: { 'email.provider': email.name, 'email.error': error, updated_at: clock() } });
         throw err;
       }
       const now = clock();
@@ -132,11 +135,13 @@ export function createInterviewActivities({ db, logger, clock, llm, email, publi
 
     /** Ends an invitation that could not be completed; an email still pending will not be sent and says why. */
     async failInterview(interviewId: string, stage: 'questions' | 'email', error: string): Promise<void> {
+      const interview = await load(interviewId);
       const now = clock();
-      await db.interviews.updateOne({ _id: interviewId, status: { $ne: 'invited' } }, { $set: { status: 'failed', error, updated_at: now } });
+      const status = interview.status === 'invited' ? {} : { status: 'failed' as const, error };
       // An email that failed keeps the provider's last error; one never attempted says why it was not sent.
       const emailError = stage === 'questions' ? { 'email.error': 'Not sent: the interview questions could not be prepared' } : {};
-      await db.interviews.updateOne({ _id: interviewId, 'email.status': 'pending' }, { $set: { 'email.status': 'failed', ...emailError, updated_at: now } });
+      const emailStatus = interview.email.status === 'pending' ? { 'email.status': 'failed' as const, ...emailError } : {};
+      await db.interviews.updateOne({ _id: interviewId }, { $set: { ...status, ...emailStatus, updated_at: now } });
     },
   };
 }

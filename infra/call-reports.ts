@@ -13,6 +13,9 @@ const at = attemptPath;
  * and extracted variables (checked against extract_variables) are stored, then the outcome is signalled to the
  * call's workflow, whose first report per attempt wins. Provider webhooks, the lost-report check and the
  * simulator all use it. A second report of an attempt changes nothing; a report for an unknown call is logged.
+ * One read and one write, both by exact `_id` (any other filter scans every call on FerretDB), then one signal.
+ * Two different reports of one attempt racing each other may both pass the check; the workflow still takes
+ * the first outcome signalled, and the stored details are those of the later write.
  */
 export function createCallReporter(deps: { db: Database; client: Client; logger: Logger }) {
   return async (report: AttemptReport): Promise<ReportResult> => {
@@ -32,8 +35,8 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
     if (extraction && extraction.notes.length > 0) {
       logger.warn({ callId: call._id, attempt: report.attempt, notes: extraction.notes }, 'extracted values dropped');
     }
-    const res = await db.calls.updateOne(
-      { _id: call._id, [`${a}.number`]: report.attempt, [`${a}.reported_at`]: null },
+    await db.calls.updateOne(
+      { _id: call._id },
       {
         $set: {
           [`${a}.reported_at`]: now,
@@ -48,7 +51,6 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
         },
       },
     );
-    if (res.matchedCount === 0) return 'duplicate';
     try {
       await deps.client.workflow
         .getHandle(callWorkflowId(call._id))
@@ -63,10 +65,9 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
 
 /** A provider's live status of an attempt (ringing, in-progress …), kept until its report arrives. */
 export async function recordProviderStatus(db: Database, ids: { callId: string; attempt: number }, status: string): Promise<boolean> {
-  const a = at(ids.attempt);
-  const res = await db.calls.updateOne(
-    { _id: ids.callId, [`${a}.number`]: ids.attempt, [`${a}.reported_at`]: null },
-    { $set: { [`${a}.provider_status`]: status, updated_at: new Date() } },
-  );
-  return res.matchedCount > 0;
+  const call = await db.calls.findOne({ _id: ids.callId });
+  const attempt = call?.attempts[ids.attempt - 1];
+  if (attempt?.number !== ids.attempt || attempt.reported_at) return false;
+  await db.calls.updateOne({ _id: ids.callId }, { $set: { [`${at(ids.attempt)}.provider_status`]: status, updated_at: new Date() } });
+  return true;
 }

@@ -37,12 +37,13 @@ export function connectWorkerConnection(config: Config): Promise<NativeConnectio
 }
 
 /**
- * Starts a workflow under its deterministic id. An execution with that id already exists when a retried
- * request or a recovery starts it again; that one is left as it is.
+ * Starts a workflow under its deterministic id, once ever: an execution with that id exists when a retried
+ * request or a recovery starts it again, running or closed, and is left as it is (REJECT_DUPLICATE, so a
+ * finished call or invitation is never run a second time).
  */
 export async function startWorkflowOnce<T extends Workflow>(client: Client, workflow: T, options: WorkflowStartOptions<T>): Promise<void> {
   try {
-    await client.workflow.start(workflow, options);
+    await client.workflow.start(workflow, { workflowIdReusePolicy: 'REJECT_DUPLICATE', ...options });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Database } from './database';
-import { newId, newToken } from './ids';
+import { keyedId, newId, newToken } from './ids';
 
 /** A workspace is a tenant: its API keys, projects and calls are invisible to every other workspace. */
 export interface WorkspaceDoc {
@@ -28,6 +28,14 @@ function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
+/**
+ * A key's record id, derived from its hash, so authentication is one exact `_id` read (on FerretDB any other
+ * filter scans the collection); the id says nothing of the key, being a hash of its hash.
+ */
+function keyId(hash: string): string {
+  return keyedId('key', hash);
+}
+
 export interface NewWorkspace {
   name: string;
   company: string;
@@ -51,10 +59,11 @@ export async function createApiKey(db: Database, workspaceId: string): Promise<{
   const workspace = await db.workspaces.findOne({ _id: workspaceId });
   if (!workspace) throw new Error(`No workspace ${workspaceId}`);
   const key = KEY_PREFIX + newToken(32);
+  const hash = hashKey(key);
   const doc: ApiKeyDoc = {
-    _id: newId('key'),
+    _id: keyId(hash),
     workspace_id: workspaceId,
-    hash: hashKey(key),
+    hash,
     prefix: key.slice(0, KEY_PREFIX.length + 6),
     created_at: new Date(),
     revoked_at: null,
@@ -65,8 +74,8 @@ export async function createApiKey(db: Database, workspaceId: string): Promise<{
 
 /** Revokes by key id or by the key itself; returns whether a live key was revoked. */
 export async function revokeApiKey(db: Database, ref: { keyId?: string; key?: string }): Promise<boolean> {
-  const filter = ref.key ? { hash: hashKey(ref.key) } : { _id: ref.keyId ?? '' };
-  const res = await db.apiKeys.updateOne({ ...filter, revoked_at: null }, { $set: { revoked_at: new Date() } });
+  const _id = ref.key ? keyId(hashKey(ref.key)) : (ref.keyId ?? '');
+  const res = await db.apiKeys.updateOne({ _id, revoked_at: null }, { $set: { revoked_at: new Date() } });
   return res.modifiedCount === 1;
 }
 
@@ -79,7 +88,7 @@ export async function listApiKeys(db: Database, workspaceId: string) {
 export async function authenticate(db: Database, presented: string | undefined): Promise<WorkspaceDoc | null> {
   if (!presented || !presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
   const hash = hashKey(presented);
-  const key = await db.apiKeys.findOne({ hash });
+  const key = await db.apiKeys.findOne({ _id: keyId(hash) });
   if (!key || key.revoked_at) return null;
   if (!timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
   return db.workspaces.findOne({ _id: key.workspace_id });

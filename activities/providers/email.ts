@@ -1,5 +1,6 @@
 import type { Database } from '../../infra/database';
-import { newId } from '../../infra/ids';
+import { isDuplicateKey } from '../../infra/duplicate-key';
+import { keyedId } from '../../infra/ids';
 
 export interface EmailAddress {
   email: string;
@@ -32,21 +33,22 @@ export class LogEmailProvider implements EmailProvider {
   constructor(private readonly db: Database) {}
 
   async send(m: EmailMessage): Promise<EmailResult> {
-    const res = await this.db.emailLog.findOneAndUpdate(
-      { idempotency_key: m.idempotencyKey },
-      {
-        $setOnInsert: {
-          _id: newId('mail'),
-          to: m.to.name ? `${m.to.name} <${m.to.email}>` : m.to.email,
-          from: m.from.name ? `${m.from.name} <${m.from.email}>` : m.from.email,
-          subject: m.subject,
-          text: m.text,
-          html: m.html,
-          created_at: new Date(),
-        },
-      },
-      { upsert: true, returnDocument: 'after' },
-    );
-    return { sent: true, messageId: res!._id };
+    // Keyed by the message's idempotency key, so a retried activity records the message once.
+    const _id = keyedId('mail', m.idempotencyKey);
+    try {
+      await this.db.emailLog.insertOne({
+        _id,
+        idempotency_key: m.idempotencyKey,
+        to: m.to.name ? `${m.to.name} <${m.to.email}>` : m.to.email,
+        from: m.from.name ? `${m.from.name} <${m.from.email}>` : m.from.email,
+        subject: m.subject,
+        text: m.text,
+        html: m.html,
+        created_at: new Date(),
+      });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    return { sent: true, messageId: _id };
   }
 }

@@ -1,5 +1,6 @@
 import type { Database } from '../../infra/database';
-import { newId } from '../../infra/ids';
+import { isDuplicateKey } from '../../infra/duplicate-key';
+import { keyedId } from '../../infra/ids';
 
 export interface TemplateMessage {
   workspaceId: string;
@@ -33,20 +34,21 @@ export class LogWhatsAppProvider implements WhatsAppProvider {
 
   async send(m: TemplateMessage): Promise<SendResult> {
     // Keyed by (call, kind), so a retried activity records the message once.
-    const res = await this.db.whatsappLog.findOneAndUpdate(
-      { call_id: m.callId, kind: m.kind },
-      {
-        $setOnInsert: {
-          _id: newId('wa'),
-          workspace_id: m.workspaceId,
-          to: m.to,
-          template_name: m.templateName,
-          variables: m.variables,
-          created_at: new Date(),
-        },
-      },
-      { upsert: true, returnDocument: 'after' },
-    );
-    return { sent: true, providerMessageId: res!._id };
+    const _id = keyedId('wa', m.callId, m.kind);
+    try {
+      await this.db.whatsappLog.insertOne({
+        _id,
+        workspace_id: m.workspaceId,
+        call_id: m.callId,
+        kind: m.kind,
+        to: m.to,
+        template_name: m.templateName,
+        variables: m.variables,
+        created_at: new Date(),
+      });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    return { sent: true, providerMessageId: _id };
   }
 }

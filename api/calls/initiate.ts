@@ -1,10 +1,12 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../infra/config';
 import type { Database } from '../../infra/database';
-import type { CallDoc, ProjectDoc, ResolvedTemplate } from '../../infra/records';
+import type { Logger } from '../../infra/logger';
+import { recordId, type CallDoc, type ProjectDoc, type ResolvedTemplate } from '../../infra/records';
 import type { WorkspaceDoc } from '../../infra/workspaces';
 import { newId } from '../../infra/ids';
-import { activeCallKey, claim, release } from '../../infra/claims';
+import { activeCallKey, claimEach, claimOf, release } from '../../infra/claims';
+import { insertEach } from '../../infra/duplicate-key';
 import { ValidationError } from '../../shared/errors';
 import { normaliseEmail, titleCase } from '../../shared/names';
 import { renderTemplate, templateContext, type TemplateContext } from '../../shared/templates';
@@ -15,7 +17,8 @@ import { callWorkflow, callWorkflowId, type CallWorkflowInput } from '../../work
 import { CallStatus, candidateSearchAttributes } from '../../workflows/search-attributes';
 import { startWorkflowOnce } from '../../infra/temporal';
 import { projectUrl } from '../../shared/public-urls';
-import { upsertCandidate } from '../candidates';
+import { upsertCandidates } from '../candidates';
+import { findProject } from './projects';
 
 /** A claim on a candidate whose call was never recorded is considered abandoned after this long. */
 const ABANDONED_CLAIM_MS = 60_000;
@@ -24,14 +27,27 @@ export interface CallDeps {
   db: Database;
   temporal: Client;
   config: Config;
+  logger: Logger;
 }
 
+type Candidate = CallInitiateRequest['candidates'][number];
+type Outcome = Pick<CallResult, 'id' | 'status' | 'message'>;
+
+const MESSAGES = {
+  duplicateId: 'Duplicate candidate id in this request; the candidate is called once',
+  concurrent: 'Candidate is being scheduled by a concurrent request; no second call was placed',
+  retry: 'Could not schedule the call; please retry',
+  active: (callId: string) => `Candidate already has an active call in this project (${callId}); no second call was placed`,
+} as const;
+
 /**
- * call/initiate after validation: for each candidate, in request order, upsert the candidate, claim it for
- * one new call (a candidate with an active call is refused), record the call and start its workflow.
+ * call/initiate after validation. The whole batch takes a fixed number of database round trips, whatever its
+ * size: one claim per candidate (the unique `_id` lets one call per candidate be active), then the candidates'
+ * upserts and the calls' inserts together, then every workflow start at once. An entry says `success` only
+ * once its workflow exists in Temporal, so the call happens even if every process dies right after.
  */
 export async function initiateCalls(deps: CallDeps, workspace: WorkspaceDoc, req: CallInitiateRequest): Promise<CallInitiateResponse> {
-  const project = await deps.db.projects.findOne({ workspace_id: workspace._id, ats_job_id: req.ats_job_id });
+  const project = await findProject(deps.db, workspace._id, req.ats_job_id);
   if (!project || project.kind !== 'campaign') {
     throw new ValidationError('Request validation failed', [
       {
@@ -42,76 +58,108 @@ export async function initiateCalls(deps: CallDeps, workspace: WorkspaceDoc, req
       },
     ]);
   }
-  const seen = new Set<string>();
-  const calls = await Promise.all(
-    req.candidates.map((c) => {
-      const candidate = { ...c, name: titleCase(c.name), email: normaliseEmail(c.email) };
-      const duplicate = seen.has(c.id);
-      seen.add(c.id);
-      const base = { candidate_id: c.id, name: candidate.name, email: candidate.email, phone: c.phone };
-      if (duplicate) return failed(base, 'Duplicate candidate id in this request; the candidate is called once');
-      return scheduleOne(deps, workspace, project, req, candidate).then(
-        (outcome) => ({ ...base, ...outcome }),
-        () => failed(base, 'Could not schedule the call; please retry'),
-      );
-    }),
-  );
+  const candidates = req.candidates.map((c) => ({ ...c, name: titleCase(c.name), email: normaliseEmail(c.email) }));
+  // The first entry of an id is the one scheduled; a later entry with the same id is the duplicate.
+  const firstAt = new Map<string, number>();
+  candidates.forEach((c, i) => firstAt.has(c.id) || firstAt.set(c.id, i));
+  const firsts = [...firstAt.values()].map((i) => candidates[i]);
+  const scheduled = await scheduleAll(deps, workspace, project, req, firsts, 0);
+  const byCandidate = new Map(firsts.map((c, n) => [c.id, scheduled[n]]));
+  const calls = candidates.map((c, i): CallResult => {
+    const outcome = firstAt.get(c.id) === i ? byCandidate.get(c.id)! : failed(MESSAGES.duplicateId);
+    return { id: outcome.id, candidate_id: c.id, name: c.name, email: c.email, phone: c.phone, status: outcome.status, message: outcome.message };
+  });
   return {
     success: calls.some((c) => c.status === 'success'),
     data: { project_id: project._id, project_url: projectUrl(deps.config.PUBLIC_BASE_URL, project._id), calls },
   };
 }
 
-function failed(base: Omit<CallResult, 'id' | 'status' | 'message'>, message: string): CallResult {
-  return { id: null, ...base, status: 'failed', message };
+function failed(message: string): Outcome {
+  return { id: null, status: 'failed', message };
 }
 
-type Candidate = CallInitiateRequest['candidates'][number];
+async function scheduleAll(deps: CallDeps, ws: WorkspaceDoc, project: ProjectDoc, req: CallInitiateRequest, cands: Candidate[], depth: number): Promise<Outcome[]> {
+  const { db } = deps;
+  const calls = cands.map((c) => buildCall(newId('call'), ws, project, req, c));
+  const claims = await claimEach(db, calls.map((call) => ({ key: activeCallKey(project._id, call.candidate_id), holder: call._id })));
+  const won = calls.flatMap((call, i) => (claims[i] === 'written' ? [i] : []));
+  const outcomes = new Array<Outcome>(cands.length);
 
-async function scheduleOne(
-  deps: CallDeps,
-  workspace: WorkspaceDoc,
-  project: ProjectDoc,
-  req: CallInitiateRequest,
-  candidate: Candidate,
-): Promise<Pick<CallResult, 'id' | 'status' | 'message'>> {
-  const record = await upsertCandidate(deps.db, workspace._id, project._id, candidate);
-  const callId = newId('call');
-  const key = activeCallKey(project._id, candidate.id);
-  const holder = await claim(deps.db, key, callId);
-  if (holder !== callId) {
-    const active = await deps.db.calls.findOne({ _id: holder });
-    if (active) {
-      // A retried request after a crash between recording the call and starting it finishes the job here.
-      await startCallWorkflow(deps, active);
-      return { id: null, status: 'failed', message: `Candidate already has an active call in this project (${active._id}); no second call was placed` };
-    }
-    // The claim names a call that was never recorded: a concurrent request is recording it right now, or a
-    // request died before it could. Only a claim old enough to be abandoned is released.
-    const claimDoc = await deps.db.claims.findOne({ _id: key });
-    if (claimDoc && Date.now() - claimDoc.created_at.getTime() < ABANDONED_CLAIM_MS) {
-      return { id: null, status: 'failed', message: 'Candidate is being scheduled by a concurrent request; no second call was placed' };
-    }
-    await release(deps.db, key, holder);
-    return scheduleOne(deps, workspace, project, req, candidate);
-  }
-  await deps.db.candidates.updateOne({ _id: record.id }, { $set: { active_call_id: callId } });
-
-  const call = buildCall(callId, workspace, project, req, candidate);
-  try {
-    await deps.db.calls.insertOne(call);
-    await startCallWorkflow(deps, call);
-  } catch (err) {
-    await deps.db.calls.updateOne({ _id: callId }, { $set: { status: 'failed', updated_at: new Date() } }).catch(() => undefined);
-    await deps.db.candidates.updateOne({ _id: record.id, active_call_id: callId }, { $set: { active_call_id: null } });
-    await release(deps.db, key, callId);
-    throw err;
-  }
-  return {
-    id: callId,
-    status: 'success',
-    message: call.schedule_at ? `Call scheduled for ${call.schedule_at.toISOString()}` : 'Call scheduled',
+  const winners = async () => {
+    const [candidateWrites, callWrites] = await Promise.all([
+      upsertCandidates(db, ws._id, project._id, won.map((i) => ({ ...cands[i], active_call_id: calls[i]._id }))),
+      insertEach(db.calls, won.map((i) => calls[i])),
+    ]);
+    await Promise.all(
+      won.map(async (i, n) => {
+        try {
+          if (candidateWrites[n] !== 'written' || callWrites[n] !== 'written') throw new Error('candidate or call not written');
+          await startCallWorkflow(deps, calls[i]);
+          outcomes[i] = { id: calls[i]._id, status: 'success', message: scheduledMessage(calls[i]) };
+        } catch (err) {
+          deps.logger.error({ err, callId: calls[i]._id, candidateId: cands[i].id }, 'call could not be scheduled');
+          await abandon(deps, calls[i]);
+          outcomes[i] = failed(MESSAGES.retry);
+        }
+      }),
+    );
   };
+  const others = () =>
+    Promise.all(
+      calls.map(async (call, i) => {
+        if (claims[i] === 'written') return;
+        // The claim may or may not have been written: give it back if it is ours, and ask for a retry.
+        if (claims[i] === 'error') {
+          await abandon(deps, call);
+          outcomes[i] = failed(MESSAGES.retry);
+          return;
+        }
+        outcomes[i] = await resolveHeld(deps, call, depth).then((held) =>
+          held === 'free' ? scheduleAll(deps, ws, project, req, [cands[i]], depth + 1).then(([o]) => o) : held,
+        );
+      }),
+    );
+  await Promise.all([winners(), others()]);
+  return outcomes;
+}
+
+/**
+ * The candidate's claim is held. By a recorded call: its workflow is started in case an earlier request
+ * stopped before starting it (a no-op otherwise), and the entry fails naming it. By a call never recorded: a
+ * concurrent request is recording it, or one died before it could; only a claim old enough is taken over.
+ */
+async function resolveHeld(deps: CallDeps, call: CallDoc, depth: number): Promise<Outcome | 'free'> {
+  const key = activeCallKey(call.project_id, call.candidate_id);
+  const held = await claimOf(deps.db, key);
+  if (!held) return depth === 0 ? 'free' : failed(MESSAGES.concurrent);
+  const active = await deps.db.calls.findOne({ _id: held.holder });
+  if (active) {
+    await startCallWorkflow(deps, active).catch((err: unknown) => deps.logger.error({ err, callId: active._id }, 'active call could not be restarted'));
+    return failed(MESSAGES.active(active._id));
+  }
+  if (Date.now() - held.created_at.getTime() < ABANDONED_CLAIM_MS || depth > 0) return failed(MESSAGES.concurrent);
+  await release(deps.db, key, held.holder);
+  return 'free';
+}
+
+/** Undoes what a failed entry may have written, so nothing blocks the retry: the call, then the claim. */
+async function abandon({ db, logger }: CallDeps, call: CallDoc): Promise<void> {
+  try {
+    await db.calls.deleteOne({ _id: call._id });
+    // While the claim is ours, no other call can have become the candidate's active call.
+    const candidate = recordId.candidate(call.project_id, call.candidate_id);
+    const stored = await db.candidates.findOne({ _id: candidate });
+    if (stored?.active_call_id === call._id) await db.candidates.updateOne({ _id: candidate }, { $set: { active_call_id: null } });
+    await release(db, activeCallKey(call.project_id, call.candidate_id), call._id);
+  } catch (err) {
+    // What is left is a claim without a call, which the next request takes over once it is old enough.
+    logger.error({ err, callId: call._id }, 'an unscheduled call could not be cleaned up');
+  }
+}
+
+function scheduledMessage(call: CallDoc): string {
+  return call.schedule_at ? `Call scheduled for ${call.schedule_at.toISOString()}` : 'Call scheduled';
 }
 
 function resolveTemplate(t: WhatsAppTemplate | undefined, ctx: TemplateContext): ResolvedTemplate | null {
@@ -169,7 +217,7 @@ export function callWorkflowInput(call: CallDoc, outcomeTimeoutMs: number): Call
 }
 
 /** Starts the call's workflow under its deterministic id; starting it again is a no-op. */
-export async function startCallWorkflow(deps: CallDeps, call: CallDoc): Promise<void> {
+export async function startCallWorkflow(deps: Pick<CallDeps, 'temporal' | 'config'>, call: CallDoc): Promise<void> {
   await startWorkflowOnce(deps.temporal, callWorkflow, {
     workflowId: call.workflow_id,
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,

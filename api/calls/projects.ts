@@ -1,7 +1,6 @@
-import { MongoServerError } from 'mongodb';
 import type { Database } from '../../infra/database';
-import type { ProjectDoc } from '../../infra/records';
-import { newId } from '../../infra/ids';
+import { recordId, type ProjectDoc } from '../../infra/records';
+import { isDuplicateKey } from '../../infra/duplicate-key';
 import { ConflictError } from '../../shared/errors';
 import type { CampaignRequest } from '../../shared/schemas/call-initiate';
 
@@ -9,7 +8,7 @@ import type { CampaignRequest } from '../../shared/schemas/call-initiate';
 export async function ensureCampaign(db: Database, workspaceId: string, req: CampaignRequest): Promise<{ project: ProjectDoc; created: boolean }> {
   const now = new Date();
   const project: ProjectDoc = {
-    _id: newId('prj'),
+    _id: recordId.project(workspaceId, req.ats_job_id),
     workspace_id: workspaceId,
     ats_job_id: req.ats_job_id,
     kind: 'campaign',
@@ -25,13 +24,18 @@ export async function ensureCampaign(db: Database, workspaceId: string, req: Cam
     await db.projects.insertOne(project);
     return { project, created: true };
   } catch (err) {
-    if (!(err instanceof MongoServerError && err.code === 11000)) throw err;
+    if (!isDuplicateKey(err)) throw err;
   }
-  // The unique (workspace_id, ats_job_id) index makes concurrent creations converge on one project.
-  const existing = await db.projects.findOne({ workspace_id: workspaceId, ats_job_id: req.ats_job_id });
+  // The project's _id is derived from (workspace, ats_job_id), so concurrent creations converge on one project.
+  const existing = await db.projects.findOne({ _id: project._id });
   if (!existing) throw new Error('project vanished after a duplicate-key error');
   if (existing.kind !== 'campaign') {
     throw new ConflictError(`ats_job_id ${req.ats_job_id} already belongs to an interview project, not a campaign`);
   }
   return { project: existing, created: false };
+}
+
+/** The workspace's project of an ats_job_id, of either kind, or null. */
+export function findProject(db: Database, workspaceId: string, atsJobId: string): Promise<ProjectDoc | null> {
+  return db.projects.findOne({ _id: recordId.project(workspaceId, atsJobId) });
 }

@@ -1,13 +1,12 @@
-import { MongoServerError } from 'mongodb';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../infra/config';
 import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
-import type { InterviewDoc, ProjectDoc } from '../../infra/records';
+import { recordId, type CandidateDoc, type InterviewDoc, type ProjectDoc } from '../../infra/records';
 import type { WorkspaceDoc } from '../../infra/workspaces';
-import { newId, newToken } from '../../infra/ids';
-import { claim, release } from '../../infra/claims';
-import { mapWithConcurrency } from '../../shared/concurrency';
+import { newToken } from '../../infra/ids';
+import { claim, claimEach, claimOf, emailKey, release } from '../../infra/claims';
+import { insertEach, type BulkOutcome } from '../../infra/duplicate-key';
 import { normaliseEmail, titleCase } from '../../shared/names';
 import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../../shared/schemas/job';
 import type { CustomQuestion, InterviewResult, InviteRequest, InviteResponse } from '../../shared/schemas/interview-invite';
@@ -16,7 +15,7 @@ import { candidateSearchAttributes, InterviewStatus } from '../../workflows/sear
 import { startWorkflowOnce } from '../../infra/temporal';
 import { jobUrl, projectUrl } from '../../shared/public-urls';
 import { ensureInterviewProject } from './projects';
-import { upsertCandidate } from '../candidates';
+import { readCandidates, upsertCandidates } from '../candidates';
 
 export interface InviteDeps {
   db: Database;
@@ -25,22 +24,24 @@ export interface InviteDeps {
   logger: Logger;
 }
 
-/** Candidates handled at once: enough to keep MongoDB and Temporal busy without flooding either. */
-const CONCURRENCY = 16;
-
 const MESSAGES = {
   queued: 'Interview invitation is being processed',
   alreadyInvited: 'Candidate was already invited to this interview; no new invitation was sent',
   duplicateId: 'Duplicate candidate id in this request; the candidate is invited once',
   retry: 'Could not queue the invitation; please retry',
+  sameEmail: (owner: string) => `Candidate ${owner} in this request has the same email; an email belongs to one candidate`,
+  emailTaken: (owner: string) => `A candidate with this email already exists in this project under a different id (${owner})`,
 } as const;
 
 type Candidate = InviteRequest['candidates'][number] & { name: string; email: string };
 type Outcome = Pick<InterviewResult, 'id' | 'status' | 'message'>;
 
 /**
- * interview/invite after validation: ensure the project, then for each candidate in request order reserve
- * its email, upsert it, create its interview (one per candidate and project) and start the invitation.
+ * interview/invite after validation. The batch takes a fixed number of database round trips whatever its
+ * size: the project; every email's claim (an email belongs to one candidate id in a project) with the stored
+ * candidates read alongside; the candidates' upserts with the interviews' inserts (one per candidate and
+ * project, by derived `_id`); then every workflow start at once. An entry says `success` only once its
+ * invitation's workflow exists in Temporal.
  */
 export async function inviteCandidates(deps: InviteDeps, workspace: WorkspaceDoc, req: InviteRequest): Promise<InviteResponse> {
   const project = await ensureInterviewProject(deps.db, workspace._id, req);
@@ -49,26 +50,20 @@ export async function inviteCandidates(deps: InviteDeps, workspace: WorkspaceDoc
   // Clashes inside the request are settled in request order, before anything touches the database.
   const firstIdAt = new Map<string, number>();
   const emailOwner = new Map<string, string>();
-  const early: Array<Outcome | null> = candidates.map((c, i) => {
+  const outcomes: Array<Outcome | null> = candidates.map((c, i) => {
     if (firstIdAt.has(c.id)) return failed(MESSAGES.duplicateId);
     firstIdAt.set(c.id, i);
     const owner = emailOwner.get(c.email);
-    if (owner !== undefined) return failed(`Candidate ${owner} in this request has the same email; an email belongs to one candidate`);
+    if (owner !== undefined) return failed(MESSAGES.sameEmail(owner));
     emailOwner.set(c.email, c.id);
     return null;
   });
+  const pending = candidates.flatMap((c, i) => (outcomes[i] === null ? [i] : []));
+  const invited = await inviteAll(deps, workspace, project, pending.map((i) => candidates[i]), customQuestions);
+  pending.forEach((i, n) => (outcomes[i] = invited[n]));
 
-  const outcomes = await mapWithConcurrency(candidates, CONCURRENCY, (c, i) =>
-    early[i]
-      ? Promise.resolve(early[i])
-      : inviteOne(deps, workspace, project, c, customQuestions).catch((err) => {
-          // The caller sees a retryable failure for this entry; the cause goes to the log only.
-          deps.logger.error({ err, projectId: project._id, candidateId: c.id }, 'invitation could not be queued');
-          return failed(MESSAGES.retry);
-        }),
-  );
   const interviews = candidates.map((c, i): InterviewResult => {
-    const { id, status, message } = outcomes[i];
+    const { id, status, message } = outcomes[i]!;
     return { ...(id ? { id } : {}), candidate_id: c.id, name: c.name, email: c.email, status, message };
   });
   const base = deps.config.PUBLIC_BASE_URL;
@@ -87,27 +82,76 @@ function resolveQuestion(q: CustomQuestion): Question {
   return { question: q.question.trim(), type, time_limit_seconds: q.time_limit_seconds ?? DEFAULT_TIME_LIMIT_SECONDS[type] };
 }
 
-async function inviteOne(deps: InviteDeps, ws: WorkspaceDoc, project: ProjectDoc, c: Candidate, customQuestions: Question[] | null): Promise<Outcome> {
+/** Candidates with distinct ids and emails: claims their emails, records them and their interviews, starts them. */
+async function inviteAll(deps: InviteDeps, ws: WorkspaceDoc, project: ProjectDoc, cands: Candidate[], questions: Question[] | null): Promise<Outcome[]> {
   const { db } = deps;
-  const owner = await claim(db, emailKey(project._id, c.email), c.id);
-  if (owner !== c.id) return failed(`A candidate with this email already exists in this project under a different id (${owner})`);
+  const keys = cands.map((c) => emailKey(project._id, c.email));
+  const [claims, previous] = await Promise.all([
+    claimEach(db, cands.map((c, i) => ({ key: keys[i], holder: c.id }))),
+    readCandidates(db, project._id, cands.map((c) => c.id)),
+  ]);
+  const outcomes = new Array<Outcome | null>(cands.length).fill(null);
+  await Promise.all(
+    cands.map(async (c, i) => {
+      if (claims[i] === 'written') return;
+      // Held already: by this candidate (a re-invite) or by another id; released meanwhile, claimed again.
+      const owner = claims[i] === 'duplicate' ? ((await claimOf(db, keys[i]))?.holder ?? (await claim(db, keys[i], c.id))) : null;
+      if (owner === null) outcomes[i] = failed(MESSAGES.retry);
+      else if (owner !== c.id) outcomes[i] = failed(MESSAGES.emailTaken(owner));
+    }),
+  );
+  const ok = cands.flatMap((_, i) => (outcomes[i] === null ? [i] : []));
+  const docs = ok.map((i) => newInterview(ws, project, cands[i], questions));
+  const [candidateWrites, interviewWrites] = await Promise.all([
+    upsertCandidates(db, ws._id, project._id, ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null }))),
+    insertEach(db.interviews, docs),
+    releaseOldEmails(db, project._id, ok.map((i) => [cands[i], previous[i]] as const)),
+  ]);
+  await Promise.all(
+    ok.map(async (i, n) => {
+      outcomes[i] = await startOne(deps, docs[n], candidateWrites[n], interviewWrites[n]);
+    }),
+  );
+  return outcomes.map((o) => o!);
+}
 
-  const { previous } = await upsertCandidate(db, ws._id, project._id, { ...c, phone: c.phone ?? null });
-  // The candidate changed email: its old address is free for another candidate again.
-  if (previous && previous.email !== c.email) {
-    await release(db, emailKey(project._id, previous.email), c.id);
+/** A candidate that changed email frees its old address for another candidate of the project. */
+async function releaseOldEmails(db: Database, projectId: string, pairs: ReadonlyArray<readonly [Candidate, CandidateDoc | null]>): Promise<void> {
+  await Promise.all(
+    pairs.map(([c, before]) => (before && before.email !== c.email ? release(db, emailKey(projectId, before.email), c.id) : undefined)),
+  );
+}
+
+/**
+ * Starts the invitation once its candidate and interview are written. An interview that already existed
+ * (a re-invite, or an earlier request that stopped before starting it) is started too, which is a no-op
+ * when it ran; a failed entry takes back the interview it wrote, so the retry invites afresh.
+ */
+async function startOne(deps: InviteDeps, interview: InterviewDoc, candidate: BulkOutcome, written: BulkOutcome): Promise<Outcome> {
+  try {
+    if (candidate !== 'written' || written === 'error') throw new Error('candidate or interview not written');
+    await startInterviewWorkflow(deps, interview);
+    return { id: interview._id, status: 'success', message: written === 'duplicate' ? MESSAGES.alreadyInvited : MESSAGES.queued };
+  } catch (err) {
+    // The cause goes to the log only; the caller sees a retryable failure for this entry.
+    deps.logger.error({ err, interviewId: interview._id, candidateId: interview.candidate_id }, 'invitation could not be queued');
+    if (written === 'written') await deps.db.interviews.deleteOne({ _id: interview._id }).catch(() => undefined);
+    return failed(MESSAGES.retry);
   }
+}
 
+function newInterview(ws: WorkspaceDoc, project: ProjectDoc, c: Candidate, customQuestions: Question[] | null): InterviewDoc {
   const now = new Date();
-  const interview: InterviewDoc = {
-    _id: newId('int'),
+  const _id = recordId.interview(project._id, c.id);
+  return {
+    _id,
     workspace_id: ws._id,
     project_id: project._id,
     ats_job_id: project.ats_job_id,
     candidate_id: c.id,
     candidate: { name: c.name, email: c.email, phone: c.phone ?? null },
     token: newToken(),
-    workflow_id: '',
+    workflow_id: interviewWorkflowId(_id),
     status: 'queued',
     custom_questions: customQuestions,
     questions: null,
@@ -116,28 +160,10 @@ async function inviteOne(deps: InviteDeps, ws: WorkspaceDoc, project: ProjectDoc
     created_at: now,
     updated_at: now,
   };
-  interview.workflow_id = interviewWorkflowId(interview._id);
-  try {
-    await db.interviews.insertOne(interview);
-  } catch (err) {
-    if (!(err instanceof MongoServerError && err.code === 11000)) throw err;
-    const existing = await db.interviews.findOne({ project_id: project._id, candidate_id: c.id });
-    if (!existing) throw err;
-    // Finishes the job of an earlier request that stopped between recording the interview and starting it.
-    await startInterviewWorkflow(deps, existing);
-    return { id: existing._id, status: 'success', message: MESSAGES.alreadyInvited };
-  }
-  await startInterviewWorkflow(deps, interview);
-  return { id: interview._id, status: 'success', message: MESSAGES.queued };
-}
-
-/** The claim that makes an email belong to one candidate id within a project. */
-function emailKey(projectId: string, email: string): string {
-  return `email/${projectId}/${email}`;
 }
 
 /** Starts the invitation's workflow under its deterministic id; starting it again is a no-op. */
-export async function startInterviewWorkflow(deps: InviteDeps, interview: InterviewDoc): Promise<void> {
+export async function startInterviewWorkflow(deps: Pick<InviteDeps, 'temporal' | 'config'>, interview: InterviewDoc): Promise<void> {
   await startWorkflowOnce(deps.temporal, interviewWorkflow, {
     workflowId: interview.workflow_id,
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,

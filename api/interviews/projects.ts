@@ -1,7 +1,6 @@
-import { MongoServerError } from 'mongodb';
 import type { Database } from '../../infra/database';
-import type { ProjectDoc } from '../../infra/records';
-import { newId } from '../../infra/ids';
+import { recordId, type ProjectDoc } from '../../infra/records';
+import { isDuplicateKey } from '../../infra/duplicate-key';
 import { ConflictError } from '../../shared/errors';
 import type { JobDetails } from '../../shared/schemas/job';
 import type { InviteRequest } from '../../shared/schemas/interview-invite';
@@ -24,26 +23,38 @@ export function jobDetails(req: InviteRequest): JobDetails {
 /**
  * The workspace's interview project for an ats_job_id: created on first use, afterwards renamed to the
  * latest job_title and given the latest job details. A campaign project with that ats_job_id is a conflict.
+ * Its _id is derived from (workspace, ats_job_id): one exact-_id read, then one insert or one update.
  */
 export async function ensureInterviewProject(db: Database, workspaceId: string, req: InviteRequest): Promise<ProjectDoc> {
   const job = jobDetails(req);
-  const now = new Date();
-  const filter = { workspace_id: workspaceId, ats_job_id: req.ats_job_id, kind: 'interview' as const };
-  const update = {
-    $set: { name: job.title, job_title: job.title, job, updated_at: now },
-    $setOnInsert: { _id: newId('prj'), company_name: null, question_set: null, created_at: now },
-  };
+  const _id = recordId.project(workspaceId, req.ats_job_id);
   for (let attempt = 0; ; attempt++) {
-    try {
-      return (await db.projects.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' }))!;
-    } catch (err) {
-      if (!(err instanceof MongoServerError && err.code === 11000) || attempt > 0) throw err;
-    }
-    // The unique (workspace_id, ats_job_id) index refused the insert: either a concurrent invite created the
-    // project (the retry finds it) or the ats_job_id belongs to a campaign.
-    const existing = await db.projects.findOne({ workspace_id: workspaceId, ats_job_id: req.ats_job_id });
+    const now = new Date();
+    const existing = await db.projects.findOne({ _id });
     if (existing?.kind === 'campaign') {
       throw new ConflictError(`ats_job_id ${req.ats_job_id} already belongs to a call campaign project, not an interview project`);
+    }
+    const latest = { name: job.title, job_title: job.title, job, updated_at: now };
+    if (existing) {
+      await db.projects.updateOne({ _id }, { $set: latest });
+      return { ...existing, ...latest };
+    }
+    const project: ProjectDoc = {
+      _id,
+      workspace_id: workspaceId,
+      ats_job_id: req.ats_job_id,
+      kind: 'interview',
+      company_name: null,
+      question_set: null,
+      created_at: now,
+      ...latest,
+    };
+    try {
+      await db.projects.insertOne(project);
+      return project;
+    } catch (err) {
+      // A concurrent request created it first: the next read finds it.
+      if (!isDuplicateKey(err) || attempt > 0) throw err;
     }
   }
 }

@@ -25,8 +25,9 @@ export function interviewRoutes(deps: ApiDeps): Router {
 
   router.get('/interviews/:id', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
-    const interview = await db.interviews.findOne({ _id: ctx.params.id, workspace_id: ws._id });
-    if (!interview) throw new NotFoundError('Interview not found');
+    // By exact _id, the workspace checked in code: an extra filter field would scan the interviews on FerretDB.
+    const interview = await db.interviews.findOne({ _id: ctx.params.id });
+    if (interview?.workspace_id !== ws._id) throw new NotFoundError('Interview not found');
     ctx.body = { success: true, data: interviewView(interview, config.PUBLIC_BASE_URL) };
   });
   return router;

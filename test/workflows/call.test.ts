@@ -10,7 +10,7 @@ import { OfflineLanguageModel } from '../../activities/providers/llm';
 import { createCallReporter } from '../../infra/call-reports';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
-import type { CallDoc } from '../../infra/records';
+import { recordId, type CallDoc } from '../../infra/records';
 import { callWorkflow, callWorkflowId, type CallWorkflowInput } from '../../workflows/call';
 import { callWorkflowInput } from '../../api/calls/initiate';
 import type { RetryPolicy } from '../../shared/retry';
@@ -92,7 +92,7 @@ describe('call workflow on the time-skipping server', () => {
     };
     await db.calls.insertOne(call);
     await db.candidates.insertOne({
-      _id: `cand_${id}`, workspace_id: 'ws_test', project_id: 'prj_test', candidate_id: id, name: 'Ada Lovelace', email: 'ada@example.com',
+      _id: recordId.candidate('prj_test', id), workspace_id: 'ws_test', project_id: 'prj_test', candidate_id: id, name: 'Ada Lovelace', email: 'ada@example.com',
       phone: '+14155550100', custom_fields: {}, active_call_id: id, created_at: new Date(), updated_at: new Date(),
     });
     return call;

@@ -1,0 +1,168 @@
+import { startStack, type Stack } from '../helpers/stack';
+import { waitFor } from '../helpers/wait';
+import { inviteBody, inviteCandidate } from '../helpers/invite';
+import { startApi, type RunningApi } from '../../api/server';
+import { connectClient } from '../../infra/temporal';
+import { createLogger } from '../../infra/logger';
+import { activeCallKey, emailKey } from '../../infra/claims';
+import { recordId, type CallDoc } from '../../infra/records';
+import { newId } from '../../infra/ids';
+import type { Client } from '@temporalio/client';
+
+/**
+ * The invariant of the bulk operations, on the real API, worker, database and Temporal: an entry that says
+ * `success` happens; an entry that says `failed` leaves nothing that blocks a retry; a retried identical
+ * request never places a second call or sends a second invitation.
+ */
+const CALLS = '/api/public/v1/call/initiate';
+const INVITE = '/api/public/v1/interview/invite';
+const person = (i: number) => ({ id: `p-${i}`, name: `Ada Byron ${'abcdefghij'[i % 10]}`, email: `ada.${i}@example.com`, phone: `+1415555${String(2000 + i)}` });
+const callBody = (job: string, candidates: unknown[]) => ({ ats_job_id: job, instructions: 'Ask {{candidate_first_name}} about availability.', candidates });
+const post = async (url: string, path: string, key: string, body: unknown) => {
+  const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-api-key': key }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+describe('bulk requests keep their invariant on the real stack', () => {
+  let stack: Stack;
+  let key: string;
+  // A second API on the same database whose Temporal namespace does not exist: every workflow start fails
+  // after the request's database writes, as when Temporal refuses a start.
+  let broken: { api: RunningApi; temporal: Client };
+  beforeAll(async () => {
+    stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0' } });
+    key = (await stack.newWorkspace('Initech')).key;
+    const config = { ...stack.config, TEMPORAL_NAMESPACE: 'no-such-namespace' };
+    const temporal = await connectClient(config);
+    broken = { api: await startApi({ config, db: stack.db, temporal, logger: createLogger('silent') }, 0, '127.0.0.1'), temporal };
+  });
+  afterAll(async () => {
+    await broken?.api.stop(1_000);
+    await broken?.temporal.connection.close();
+    await stack?.stop();
+  });
+
+  it('places exactly one call per candidate when 10 identical requests of 20 candidates arrive at once', async () => {
+    await stack.request('POST', '/api/public/v1/campaigns', { key, body: { ats_job_id: 'job-storm', name: 'Storm' } });
+    const candidates = Array.from({ length: 20 }, (_, i) => person(i));
+    const responses = await Promise.all(Array.from({ length: 10 }, () => post(stack.url, CALLS, key, callBody('job-storm', candidates))));
+    expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
+    for (let i = 0; i < 20; i++) {
+      const entries = responses.map((r) => r.body.data.calls[i]);
+      const won = entries.filter((e) => e.status === 'success');
+      expect(won).toHaveLength(1);
+      for (const e of entries.filter((x) => x.status === 'failed')) {
+        expect(e.message).toMatch(/already has an active call|being scheduled by a concurrent request/);
+      }
+      const stored = await stack.db.calls.find({ project_id: responses[0].body.data.project_id, candidate_id: `p-${i}` }).toArray();
+      expect(stored.map((c) => c._id)).toEqual([won[0].id]);
+    }
+    const ids = responses.flatMap((r) => r.body.data.calls.filter((c: any) => c.status === 'success').map((c: any) => c.id));
+    const done = await waitFor(() => stack.db.calls.countDocuments({ _id: { $in: ids }, status: 'completed' }), (n) => n === 20, 60_000);
+    expect(done).toBe(20);
+  }, 90_000);
+
+  it('leaves nothing behind when the workflow start fails after the database writes, and the retry calls once', async () => {
+    await stack.request('POST', '/api/public/v1/campaigns', { key, body: { ats_job_id: 'job-start-fails', name: 'Start fails' } });
+    const candidates = [person(30), person(31), person(32)];
+    const first = await post(broken.api.url, CALLS, key, callBody('job-start-fails', candidates));
+    expect(first.status).toBe(200);
+    expect(first.body.success).toBe(false);
+    for (const c of first.body.data.calls) expect(c).toMatchObject({ id: null, status: 'failed', message: 'Could not schedule the call; please retry' });
+    const projectId = first.body.data.project_id;
+    expect(await stack.db.calls.countDocuments({ project_id: projectId })).toBe(0);
+    expect(await stack.db.claims.findOne({ _id: activeCallKey(projectId, 'p-30') })).toBeNull();
+
+    const retried = await post(stack.url, CALLS, key, callBody('job-start-fails', candidates));
+    expect(retried.body.data.calls.map((c: any) => c.status)).toEqual(['success', 'success', 'success']);
+    const ids = retried.body.data.calls.map((c: any) => c.id);
+    const done = await waitFor(() => stack.db.calls.countDocuments({ _id: { $in: ids }, status: 'completed' }), (n) => n === 3);
+    expect(done).toBe(3);
+    expect(await stack.db.calls.countDocuments({ project_id: projectId })).toBe(3);
+  });
+
+  it('starts the call a request recorded before it stopped, when the request is retried, and places no second one', async () => {
+    const campaign = await stack.request('POST', '/api/public/v1/campaigns', { key, body: { ats_job_id: 'job-crashed', name: 'Crashed' } });
+    const projectId = campaign.body.data.project_id;
+    // What a request leaves when its process dies between the database writes and the workflow start.
+    const dry = await post(broken.api.url, CALLS, key, callBody('job-crashed', [person(40)]));
+    expect(dry.body.data.calls[0].status).toBe('failed');
+    const call = await recordedCall(stack, projectId, person(40));
+    await stack.db.claims.insertOne({ _id: activeCallKey(projectId, 'p-40'), holder: call._id, expires_at: null, created_at: new Date() });
+    await stack.db.calls.insertOne(call);
+
+    const retried = await post(stack.url, CALLS, key, callBody('job-crashed', [person(40)]));
+    expect(retried.body.data.calls[0]).toMatchObject({ status: 'failed', message: expect.stringContaining(`already has an active call in this project (${call._id})`) });
+    const stored = await waitFor(() => stack.db.calls.findOne({ _id: call._id }), (c) => c?.status === 'completed');
+    expect(stored?.status).toBe('completed');
+    expect(await stack.db.calls.countDocuments({ project_id: projectId, candidate_id: 'p-40' })).toBe(1);
+  });
+
+  it('gives an email to one candidate id inside one bulk request and across concurrent requests', async () => {
+    const inBulk = await post(stack.url, INVITE, key, inviteBody([inviteCandidate(1), inviteCandidate(2, { email: 'GRACE.1@EXAMPLE.com' }), inviteCandidate(3)], { ats_job_id: 'job-mail' }));
+    expect(inBulk.body.data.interviews.map((r: any) => r.status)).toEqual(['success', 'failed', 'success']);
+    expect(inBulk.body.data.interviews[1].message).toBe('Candidate cand-1 in this request has the same email; an email belongs to one candidate');
+
+    // Eight requests at once, each claiming one shared address for a different candidate id.
+    const racing = await Promise.all(
+      Array.from({ length: 8 }, (_, k) => post(stack.url, INVITE, key, inviteBody([inviteCandidate(100 + k, { email: `Shared.Box@Example.com` })], { ats_job_id: 'job-mail' }))),
+    );
+    const entries = racing.map((r) => r.body.data.interviews[0]);
+    const winners = entries.filter((e) => e.status === 'success');
+    expect(winners).toHaveLength(1);
+    for (const e of entries.filter((x) => x.status === 'failed')) {
+      expect(e.message).toBe(`A candidate with this email already exists in this project under a different id (${winners[0].candidate_id})`);
+    }
+    const projectId = inBulk.body.data.project_id;
+    expect(await stack.db.claims.findOne({ _id: emailKey(projectId, 'shared.box@example.com') })).toMatchObject({ holder: winners[0].candidate_id });
+    expect(await stack.db.interviews.countDocuments({ project_id: projectId, 'candidate.email': 'shared.box@example.com' })).toBe(1);
+  });
+
+  it('sends one invitation per candidate when 10 identical invites arrive at once', async () => {
+    const candidates = Array.from({ length: 20 }, (_, i) => inviteCandidate(200 + i));
+    const responses = await Promise.all(Array.from({ length: 10 }, () => post(stack.url, INVITE, key, inviteBody(candidates, { ats_job_id: 'job-invite-storm' }))));
+    const ids = new Set<string>();
+    for (const r of responses) {
+      for (const e of r.body.data.interviews) {
+        expect(e.status).toBe('success');
+        ids.add(e.id);
+      }
+    }
+    expect(ids.size).toBe(20);
+    const sent = await waitFor(() => stack.db.emailLog.countDocuments({ idempotency_key: { $in: [...ids] } }), (n) => n === 20);
+    expect(sent).toBe(20);
+    const projectId = responses[0].body.data.project_id;
+    expect(await stack.db.interviews.countDocuments({ project_id: projectId })).toBe(20);
+  }, 90_000);
+
+  it('takes back the invitation when its start fails, so the retry invites afresh and emails once', async () => {
+    const body = inviteBody([inviteCandidate(300), inviteCandidate(301)], { ats_job_id: 'job-invite-fails' });
+    const first = await post(broken.api.url, INVITE, key, body);
+    expect(first.body.success).toBe(false);
+    for (const e of first.body.data.interviews) expect(e).toMatchObject({ status: 'failed', message: 'Could not queue the invitation; please retry' });
+    const projectId = first.body.data.project_id;
+    expect(await stack.db.interviews.countDocuments({ project_id: projectId })).toBe(0);
+
+    const retried = await post(stack.url, INVITE, key, body);
+    expect(retried.body.data.interviews.map((e: any) => e.message)).toEqual(['Interview invitation is being processed', 'Interview invitation is being processed']);
+    const ids = retried.body.data.interviews.map((e: any) => e.id);
+    const sent = await waitFor(() => stack.db.emailLog.countDocuments({ idempotency_key: { $in: ids } }), (n) => n === 2);
+    expect(sent).toBe(2);
+    expect(ids).toEqual([recordId.interview(projectId, 'cand-300'), recordId.interview(projectId, 'cand-301')]);
+  });
+});
+
+/** The call record a request writes for one candidate, with no workflow started. */
+async function recordedCall(stack: Stack, projectId: string, p: ReturnType<typeof person>): Promise<CallDoc> {
+  const project = (await stack.db.projects.findOne({ _id: projectId }))!;
+  const _id = newId('call');
+  const at = new Date();
+  return {
+    _id, workspace_id: project.workspace_id, project_id: projectId, ats_job_id: project.ats_job_id, candidate_id: p.id,
+    candidate: { name: p.name, email: p.email, phone: p.phone, custom_fields: {} }, workflow_id: `call-${_id}`, status: 'scheduled',
+    first_message: 'Hello', instructions: 'Ask about availability.', assistant_settings: null, extract_variables: [], call_settings: null,
+    whatsapp: { pre_call: null, fallback: null }, schedule_at: null, scheduled_for: null, next_attempt_at: null, attempts: [], messages: [],
+    transcript: null, extracted_variables: null, failure_reason: null, created_at: at, updated_at: at,
+  };
+}
+
