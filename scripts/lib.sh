@@ -6,7 +6,8 @@ FERRETDB_VERSION="1.24.2"
 TEMPORAL_TEST_SERVER_VERSION="$(sed -n 's:.*<version>\(1\.[0-9.]*\)</version>.*:\1:p' "$(dirname "${BASH_SOURCE[0]}")/test-server/pom.xml" | head -n 1)"
 
 TEMPORAL_CLI_BIN="$SERVICES_CACHE_DIR/temporal-$TEMPORAL_CLI_VERSION/temporal"
-FERRETDB_BIN="$SERVICES_CACHE_DIR/ferretdb-$FERRETDB_VERSION/ferretdb"
+# "-id-index": built with the _id lookup that uses the _id index (see build_ferretdb in provision.sh).
+FERRETDB_BIN="$SERVICES_CACHE_DIR/ferretdb-$FERRETDB_VERSION-id-index/ferretdb"
 TEMPORAL_TEST_SERVER_CLASSPATH="$SERVICES_CACHE_DIR/temporal-test-server-$TEMPORAL_TEST_SERVER_VERSION/classpath.txt"
 
 say() { printf '[provision] %s\n' "$*" >&2; }
