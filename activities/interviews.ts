@@ -11,6 +11,8 @@ import type { ActivityDeps } from '.';
 
 /** How long a question-generation claim holds before another invitation may take it over. */
 export const QUESTION_LEASE_MS = 3 * 60_000;
+/** The pauses between looks at a set another invitation is generating: about 6 s, eight reads. */
+const QUESTION_SET_LOOKS_MS = [50, 100, 200, 400, 800, 1_500, 3_000];
 
 /**
  * Interview side effects. Each is idempotent: a retried or replayed activity leaves the same state. Every read
@@ -31,8 +33,23 @@ export function createInterviewActivities({ db, logger, clock, llm, email, publi
   }
 
   /**
+   * While another invitation generates the project's set: looks again a few times over a few seconds, so the
+   * set a fast model makes in milliseconds is picked up here rather than after a workflow timer, a workflow
+   * task and a new activity for each of a batch's invitations; null when the set is still not there.
+   */
+  async function awaitQuestionSet(projectId: string): Promise<Question[] | null> {
+    for (const waitMs of QUESTION_SET_LOOKS_MS) {
+      const set = (await loadProject(projectId)).question_set;
+      if (set) return set.questions;
+      await new Promise((r) => setTimeout(r, waitMs));
+    }
+    return (await loadProject(projectId)).question_set?.questions ?? null;
+  }
+
+  /**
    * The project's generated questions, generated at most once: the first invitation claims generation with a
-   * lease (taken over if its worker dies); the others get null and wait on a workflow timer before looking again.
+   * lease (taken over if its worker dies); the others look again for a few seconds, then get null and wait on a
+   * workflow timer before looking again.
    */
   async function projectQuestions(projectId: string): Promise<Question[] | null> {
     const current = await loadProject(projectId);
@@ -41,7 +58,7 @@ export function createInterviewActivities({ db, logger, clock, llm, email, publi
     const claimId = newId('gen');
     const now = clock();
     if ((await claim(db, key, claimId, { now, expiresAt: new Date(now.getTime() + QUESTION_LEASE_MS) })) !== claimId) {
-      return (await loadProject(projectId)).question_set?.questions ?? null;
+      return awaitQuestionSet(projectId);
     }
     try {
       // The previous holder may have finished between the first look and the claim.
