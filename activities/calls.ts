@@ -122,7 +122,8 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
       return { status: 'ended', outcome: fetched.outcome };
     },
 
-    async recordAttempt(callId: string, attempt: number, outcome: 'completed' | FailureReason): Promise<void> {
+    /** `endedAt`: when the workflow took the outcome (its clock), else now. */
+    async recordAttempt(callId: string, attempt: number, outcome: 'completed' | FailureReason, endedAt?: number): Promise<void> {
       const call = await load(callId);
       // An attempt that was never recorded (the dial failed before it) has nothing to end.
       if (call.attempts[attempt - 1]?.number !== attempt) return;
@@ -130,7 +131,7 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
         { _id: callId },
         {
           $set: {
-            [`${at(attempt)}.ended_at`]: clock(),
+            [`${at(attempt)}.ended_at`]: endedAt === undefined ? clock() : new Date(endedAt),
             [`${at(attempt)}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
             [`${at(attempt)}.failure_reason`]: outcome === 'completed' ? null : outcome,
             updated_at: clock(),
