@@ -1,7 +1,7 @@
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { Database } from '../infra/database';
 import { recordId, type CandidateDoc } from '../infra/records';
-import { bulkWriteEach, type BulkOutcome } from '../infra/duplicate-key';
+import { bulkWriteEach, insertEach, type BulkOutcome } from '../infra/duplicate-key';
 
 export interface CandidateInput {
   id: string;
@@ -13,47 +13,52 @@ export interface CandidateInput {
   active_call_id?: string;
 }
 
-/** The project's stored candidates with these caller ids, read concurrently by exact `_id`. */
-export async function readCandidates(db: Database, projectId: string, ids: string[]): Promise<Array<CandidateDoc | null>> {
-  return Promise.all(ids.map((id) => db.candidates.findOne({ _id: recordId.candidate(projectId, id) })));
+export interface SavedCandidate {
+  outcome: BulkOutcome;
+  /** The record as it was before this request; null for a new candidate (or when it could not be read). */
+  previous: CandidateDoc | null;
 }
 
 /**
  * Creates or updates the project's candidates with the callers' ids (name, email, phone and, when given,
- * custom_fields) in one unordered bulk write, each an upsert by its derived `_id`. Returns an outcome per input.
+ * custom_fields). New candidates, the common case of a bulk request, cost one unordered insert for the whole
+ * batch; those the derived `_id` shows to exist already are read by exact `_id` (for their previous email)
+ * and updated in one unordered bulk write.
  */
-export async function upsertCandidates(db: Database, workspaceId: string, projectId: string, inputs: CandidateInput[]): Promise<BulkOutcome[]> {
+export async function saveCandidates(db: Database, workspaceId: string, projectId: string, inputs: CandidateInput[]): Promise<SavedCandidate[]> {
   const now = new Date();
-  const ops: AnyBulkWriteOperation<CandidateDoc>[] = inputs.map((c) => ({
-    updateOne: {
-      filter: { _id: recordId.candidate(projectId, c.id) },
-      update: {
-        $set: {
-          name: c.name,
-          email: c.email,
-          phone: c.phone,
-          updated_at: now,
-          ...(c.custom_fields ? { custom_fields: c.custom_fields } : {}),
-          ...(c.active_call_id ? { active_call_id: c.active_call_id } : {}),
-        },
-        $setOnInsert: {
-          workspace_id: workspaceId,
-          project_id: projectId,
-          candidate_id: c.id,
-          ...(c.custom_fields ? {} : { custom_fields: {} }),
-          ...(c.active_call_id ? {} : { active_call_id: null }),
-          created_at: now,
-        },
+  const ids = inputs.map((c) => recordId.candidate(projectId, c.id));
+  const inserted = await insertEach(
+    db.candidates,
+    inputs.map((c, i) => ({
+      _id: ids[i],
+      workspace_id: workspaceId,
+      project_id: projectId,
+      candidate_id: c.id,
+      name: c.name,
+      email: c.email,
+      phone: c.phone,
+      custom_fields: c.custom_fields ?? {},
+      active_call_id: c.active_call_id ?? null,
+      created_at: now,
+      updated_at: now,
+    })),
+  );
+  const saved: SavedCandidate[] = inserted.map((outcome) => ({ outcome, previous: null }));
+  const existing = inserted.flatMap((o, i) => (o === 'duplicate' ? [i] : []));
+  if (existing.length === 0) return saved;
+  const previous = await Promise.all(existing.map((i) => db.candidates.findOne({ _id: ids[i] })));
+  const ops: AnyBulkWriteOperation<CandidateDoc>[] = existing.map((i) => {
+    const c = inputs[i];
+    const set = { name: c.name, email: c.email, phone: c.phone, updated_at: now };
+    return {
+      updateOne: {
+        filter: { _id: ids[i] },
+        update: { $set: { ...set, ...(c.custom_fields ? { custom_fields: c.custom_fields } : {}), ...(c.active_call_id ? { active_call_id: c.active_call_id } : {}) } },
       },
-      upsert: true,
-    },
-  }));
-  const outcomes = await bulkWriteEach(db.candidates, ops);
-  // Two requests inserting the same new candidate at once: the loser's upsert now finds the winner's record.
-  const again = outcomes.flatMap((o, i) => (o === 'duplicate' ? [i] : []));
-  if (again.length > 0) {
-    const retried = await bulkWriteEach(db.candidates, again.map((i) => ops[i]));
-    again.forEach((i, n) => (outcomes[i] = retried[n]));
-  }
-  return outcomes;
+    };
+  });
+  const updated = await bulkWriteEach(db.candidates, ops);
+  existing.forEach((i, n) => (saved[i] = { outcome: updated[n], previous: previous[n] }));
+  return saved;
 }

@@ -17,7 +17,7 @@ import { callWorkflow, callWorkflowId, type CallWorkflowInput } from '../../work
 import { CallStatus, candidateSearchAttributes } from '../../workflows/search-attributes';
 import { startWorkflowOnce } from '../../infra/temporal';
 import { projectUrl } from '../../shared/public-urls';
-import { upsertCandidates } from '../candidates';
+import { saveCandidates } from '../candidates';
 import { findProject } from './projects';
 
 /** A claim on a candidate whose call was never recorded is considered abandoned after this long. */
@@ -88,13 +88,13 @@ async function scheduleAll(deps: CallDeps, ws: WorkspaceDoc, project: ProjectDoc
 
   const winners = async () => {
     const [candidateWrites, callWrites] = await Promise.all([
-      upsertCandidates(db, ws._id, project._id, won.map((i) => ({ ...cands[i], active_call_id: calls[i]._id }))),
+      saveCandidates(db, ws._id, project._id, won.map((i) => ({ ...cands[i], active_call_id: calls[i]._id }))),
       insertEach(db.calls, won.map((i) => calls[i])),
     ]);
     await Promise.all(
       won.map(async (i, n) => {
         try {
-          if (candidateWrites[n] !== 'written' || callWrites[n] !== 'written') throw new Error('candidate or call not written');
+          if (candidateWrites[n].outcome !== 'written' || callWrites[n] !== 'written') throw new Error('candidate or call not written');
           await startCallWorkflow(deps, calls[i]);
           outcomes[i] = { id: calls[i]._id, status: 'success', message: scheduledMessage(calls[i]) };
         } catch (err) {

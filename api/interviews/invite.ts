@@ -15,7 +15,7 @@ import { candidateSearchAttributes, InterviewStatus } from '../../workflows/sear
 import { startWorkflowOnce } from '../../infra/temporal';
 import { jobUrl, projectUrl } from '../../shared/public-urls';
 import { ensureInterviewProject } from './projects';
-import { readCandidates, upsertCandidates } from '../candidates';
+import { saveCandidates } from '../candidates';
 
 export interface InviteDeps {
   db: Database;
@@ -86,10 +86,7 @@ function resolveQuestion(q: CustomQuestion): Question {
 async function inviteAll(deps: InviteDeps, ws: WorkspaceDoc, project: ProjectDoc, cands: Candidate[], questions: Question[] | null): Promise<Outcome[]> {
   const { db } = deps;
   const keys = cands.map((c) => emailKey(project._id, c.email));
-  const [claims, previous] = await Promise.all([
-    claimEach(db, cands.map((c, i) => ({ key: keys[i], holder: c.id }))),
-    readCandidates(db, project._id, cands.map((c) => c.id)),
-  ]);
+  const claims = await claimEach(db, cands.map((c, i) => ({ key: keys[i], holder: c.id })));
   const outcomes = new Array<Outcome | null>(cands.length).fill(null);
   await Promise.all(
     cands.map(async (c, i) => {
@@ -103,22 +100,30 @@ async function inviteAll(deps: InviteDeps, ws: WorkspaceDoc, project: ProjectDoc
   const ok = cands.flatMap((_, i) => (outcomes[i] === null ? [i] : []));
   const docs = ok.map((i) => newInterview(ws, project, cands[i], questions));
   const [candidateWrites, interviewWrites] = await Promise.all([
-    upsertCandidates(db, ws._id, project._id, ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null }))),
+    saveCandidates(db, ws._id, project._id, ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null }))),
     insertEach(db.interviews, docs),
-    releaseOldEmails(db, project._id, ok.map((i) => [cands[i], previous[i]] as const)),
   ]);
-  await Promise.all(
-    ok.map(async (i, n) => {
-      outcomes[i] = await startOne(deps, docs[n], candidateWrites[n], interviewWrites[n]);
+  await Promise.all([
+    releaseOldEmails(deps, project._id, ok.map((i, n) => [cands[i], candidateWrites[n].previous] as const)),
+    ...ok.map(async (i, n) => {
+      outcomes[i] = await startOne(deps, docs[n], candidateWrites[n].outcome, interviewWrites[n]);
     }),
-  );
+  ]);
   return outcomes.map((o) => o!);
 }
 
-/** A candidate that changed email frees its old address for another candidate of the project. */
-async function releaseOldEmails(db: Database, projectId: string, pairs: ReadonlyArray<readonly [Candidate, CandidateDoc | null]>): Promise<void> {
+/**
+ * A candidate that changed email frees its old address for another candidate of the project. A release that
+ * fails keeps the old address reserved for this candidate and is logged; the invitation itself stands.
+ */
+async function releaseOldEmails({ db, logger }: InviteDeps, projectId: string, pairs: ReadonlyArray<readonly [Candidate, CandidateDoc | null]>): Promise<void> {
   await Promise.all(
-    pairs.map(([c, before]) => (before && before.email !== c.email ? release(db, emailKey(projectId, before.email), c.id) : undefined)),
+    pairs.map(async ([c, before]) => {
+      if (!before || before.email === c.email) return;
+      await release(db, emailKey(projectId, before.email), c.id).catch((err: unknown) =>
+        logger.error({ err, projectId, candidateId: c.id }, 'old email of a candidate could not be released'),
+      );
+    }),
   );
 }
 

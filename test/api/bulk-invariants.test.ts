@@ -118,6 +118,20 @@ describe('bulk requests keep their invariant on the real stack', () => {
     expect(await stack.db.interviews.countDocuments({ project_id: projectId, 'candidate.email': 'shared.box@example.com' })).toBe(1);
   });
 
+  it('moves a re-invited candidate to its new email and frees the old one for another candidate', async () => {
+    const job = { ats_job_id: 'job-move' };
+    await post(stack.url, INVITE, key, inviteBody([inviteCandidate(500, { email: 'old.box@example.com' })], job));
+    const moved = await post(stack.url, INVITE, key, inviteBody([inviteCandidate(500, { email: 'New.Box@example.com' })], job));
+    expect(moved.body.data.interviews[0]).toMatchObject({ status: 'success', message: 'Candidate was already invited to this interview; no new invitation was sent' });
+    const after = await post(stack.url, INVITE, key, inviteBody([inviteCandidate(501, { email: 'old.box@example.com' }), inviteCandidate(502, { email: 'new.box@example.com' })], job));
+    expect(after.body.data.interviews.map((r: any) => [r.status, r.message])).toEqual([
+      ['success', 'Interview invitation is being processed'],
+      ['failed', 'A candidate with this email already exists in this project under a different id (cand-500)'],
+    ]);
+    const projectId = after.body.data.project_id;
+    expect(await stack.db.candidates.findOne({ _id: recordId.candidate(projectId, 'cand-500') })).toMatchObject({ email: 'new.box@example.com' });
+  });
+
   it('sends one invitation per candidate when 10 identical invites arrive at once', async () => {
     const candidates = Array.from({ length: 20 }, (_, i) => inviteCandidate(200 + i));
     const responses = await Promise.all(Array.from({ length: 10 }, () => post(stack.url, INVITE, key, inviteBody(candidates, { ats_job_id: 'job-invite-storm' }))));
