@@ -41,7 +41,7 @@ export function connectWorkerConnection(config: Config): Promise<NativeConnectio
  * request or a recovery starts it again, running or closed, and is left as it is (REJECT_DUPLICATE, so a
  * finished call or invitation is never run a second time).
  */
-export async function startWorkflowOnce<T extends Workflow>(client: Client, workflow: T, options: WorkflowStartOptions<T>): Promise<void> {
+export async function startWorkflowOnce<T extends Workflow>(client: Client, workflow: T | string, options: WorkflowStartOptions<T>): Promise<void> {
   try {
     await client.workflow.start(workflow, { workflowIdReusePolicy: 'REJECT_DUPLICATE', ...options });
   } catch (err) {

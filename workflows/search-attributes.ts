@@ -14,6 +14,15 @@ export const InterviewStatus = defineSearchAttributeKey('InterviewStatus', 'KEYW
 
 export const searchAttributeKeys = [WorkspaceId, ProjectId, AtsJobId, CandidateId, CallStatus, InterviewStatus];
 
+/** The attributes of a workflow that acts for a whole project (a bulk request's fan-out). */
+export function projectSearchAttributes(r: { workspace_id: string; _id: string; ats_job_id: string }): SearchAttributePair[] {
+  return [
+    { key: WorkspaceId, value: r.workspace_id },
+    { key: ProjectId, value: r._id },
+    { key: AtsJobId, value: r.ats_job_id },
+  ];
+}
+
 /** The attributes every per-candidate workflow carries, taken from its record. */
 export function candidateSearchAttributes(r: { workspace_id: string; project_id: string; ats_job_id: string; candidate_id: string }): SearchAttributePair[] {
   return [

@@ -13,9 +13,10 @@ import { renderTemplate, templateContext, type TemplateContext } from '../../sha
 import type { CallInitiateRequest, CallInitiateResponse, CallResult, WhatsAppTemplate } from '../../shared/schemas/call-initiate';
 import type { RetryPolicy } from '../../shared/retry';
 import type { WorkingHours } from '../../shared/working-hours';
-import { callWorkflow, callWorkflowId, type CallWorkflowInput } from '../../workflows/call';
-import { CallStatus, candidateSearchAttributes } from '../../workflows/search-attributes';
-import { startWorkflowOnce } from '../../infra/temporal';
+import { callWorkflowId, type CallWorkflowInput } from '../../workflows/call';
+import { CallStatus, candidateSearchAttributes, projectSearchAttributes } from '../../workflows/search-attributes';
+import type { WorkflowStart } from '../../workflows/fan-out';
+import { startAll } from '../workflow-starts';
 import { projectUrl } from '../../shared/public-urls';
 import { saveCandidates } from '../candidates';
 import { findProject } from './projects';
@@ -91,19 +92,22 @@ async function scheduleAll(deps: CallDeps, ws: WorkspaceDoc, project: ProjectDoc
       saveCandidates(db, ws._id, project._id, won.map((i) => ({ ...cands[i], active_call_id: calls[i]._id }))),
       insertEach(db.calls, won.map((i) => calls[i])),
     ]);
-    await Promise.all(
-      won.map(async (i, n) => {
-        try {
-          if (candidateWrites[n].outcome !== 'written' || callWrites[n] !== 'written') throw new Error('candidate or call not written');
-          await startCallWorkflow(deps, calls[i]);
-          outcomes[i] = { id: calls[i]._id, status: 'success', message: scheduledMessage(calls[i]) };
-        } catch (err) {
-          deps.logger.error({ err, callId: calls[i]._id, candidateId: cands[i].id }, 'call could not be scheduled');
-          await abandon(deps, calls[i]);
-          outcomes[i] = failed(MESSAGES.retry);
-        }
-      }),
-    );
+    const ready = won.filter((_, n) => candidateWrites[n].outcome === 'written' && callWrites[n] === 'written');
+    const unready = won.filter((i) => !ready.includes(i));
+    let started = true;
+    try {
+      await startAll(deps, ready.map((i) => callStart(calls[i], deps.config)), {
+        summary: `call/initiate: ${ready.length} calls for ${project.ats_job_id}`,
+        searchAttributes: projectSearchAttributes(project),
+      });
+    } catch (err) {
+      deps.logger.error({ err, projectId: project._id, calls: ready.length }, 'calls could not be scheduled');
+      started = false;
+    }
+    for (const i of won) {
+      outcomes[i] = started && ready.includes(i) ? { id: calls[i]._id, status: 'success', message: scheduledMessage(calls[i]) } : failed(MESSAGES.retry);
+    }
+    await Promise.all((started ? unready : won).map((i) => abandon(deps, calls[i])));
   };
   const others = () =>
     Promise.all(
@@ -216,13 +220,18 @@ export function callWorkflowInput(call: CallDoc, outcomeTimeoutMs: number): Call
   };
 }
 
-/** Starts the call's workflow under its deterministic id; starting it again is a no-op. */
-export async function startCallWorkflow(deps: Pick<CallDeps, 'temporal' | 'config'>, call: CallDoc): Promise<void> {
-  await startWorkflowOnce(deps.temporal, callWorkflow, {
+/** The start of a call's workflow under its deterministic id, from the stored call alone. */
+export function callStart(call: CallDoc, config: Pick<Config, 'CALL_OUTCOME_TIMEOUT_MINUTES'>): WorkflowStart {
+  return {
+    workflowType: 'callWorkflow',
     workflowId: call.workflow_id,
-    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-    args: [callWorkflowInput(call, deps.config.CALL_OUTCOME_TIMEOUT_MINUTES * 60_000)],
-    typedSearchAttributes: [...candidateSearchAttributes(call), { key: CallStatus, value: 'scheduled' }],
-    staticSummary: `Call ${call.candidate.name} for ${call.ats_job_id}`,
-  });
+    args: [callWorkflowInput(call, config.CALL_OUTCOME_TIMEOUT_MINUTES * 60_000)],
+    searchAttributes: [...candidateSearchAttributes(call), { key: CallStatus, value: 'scheduled' }],
+    summary: `Call ${call.candidate.name} for ${call.ats_job_id}`,
+  };
+}
+
+/** Starts the call's workflow; starting it again is a no-op. */
+export async function startCallWorkflow(deps: Pick<CallDeps, 'temporal' | 'config'>, call: CallDoc): Promise<void> {
+  await startAll(deps, [callStart(call, deps.config)], { summary: '', searchAttributes: [] });
 }

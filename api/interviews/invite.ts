@@ -10,9 +10,10 @@ import { insertEach, type BulkOutcome } from '../../infra/duplicate-key';
 import { normaliseEmail, titleCase } from '../../shared/names';
 import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../../shared/schemas/job';
 import type { CustomQuestion, InterviewResult, InviteRequest, InviteResponse } from '../../shared/schemas/interview-invite';
-import { interviewWorkflow, interviewWorkflowId } from '../../workflows/interview';
-import { candidateSearchAttributes, InterviewStatus } from '../../workflows/search-attributes';
-import { startWorkflowOnce } from '../../infra/temporal';
+import { interviewWorkflowId } from '../../workflows/interview';
+import { candidateSearchAttributes, InterviewStatus, projectSearchAttributes } from '../../workflows/search-attributes';
+import type { WorkflowStart } from '../../workflows/fan-out';
+import { startAll } from '../workflow-starts';
 import { jobUrl, projectUrl } from '../../shared/public-urls';
 import { ensureInterviewProject } from './projects';
 import { saveCandidates } from '../candidates';
@@ -103,12 +104,11 @@ async function inviteAll(deps: InviteDeps, ws: WorkspaceDoc, project: ProjectDoc
     saveCandidates(db, ws._id, project._id, ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null }))),
     insertEach(db.interviews, docs),
   ]);
-  await Promise.all([
+  const [started] = await Promise.all([
+    startInvitations(deps, project, docs, candidateWrites.map((w) => w.outcome), interviewWrites),
     releaseOldEmails(deps, project._id, ok.map((i, n) => [cands[i], candidateWrites[n].previous] as const)),
-    ...ok.map(async (i, n) => {
-      outcomes[i] = await startOne(deps, docs[n], candidateWrites[n].outcome, interviewWrites[n]);
-    }),
   ]);
+  ok.forEach((i, n) => (outcomes[i] = started[n]));
   return outcomes.map((o) => o!);
 }
 
@@ -128,21 +128,29 @@ async function releaseOldEmails({ db, logger }: InviteDeps, projectId: string, p
 }
 
 /**
- * Starts the invitation once its candidate and interview are written. An interview that already existed
- * (a re-invite, or an earlier request that stopped before starting it) is started too, which is a no-op
- * when it ran; a failed entry takes back the interview it wrote, so the retry invites afresh.
+ * Starts the invitations whose candidate and interview are written, in one start (api/workflow-starts.ts). An
+ * interview that already existed (a re-invite, or an earlier request that stopped before starting it) is
+ * started too, which is a no-op when it ran. When the start fails, the entries fail and take back the
+ * interviews they wrote, so the retry invites afresh.
  */
-async function startOne(deps: InviteDeps, interview: InterviewDoc, candidate: BulkOutcome, written: BulkOutcome): Promise<Outcome> {
+async function startInvitations(deps: InviteDeps, project: ProjectDoc, docs: InterviewDoc[], candidates: BulkOutcome[], written: BulkOutcome[]): Promise<Outcome[]> {
+  const ready = docs.map((_, n) => candidates[n] === 'written' && written[n] !== 'error');
+  const starts = docs.filter((_, n) => ready[n]).map(interviewStart);
+  let started = true;
   try {
-    if (candidate !== 'written' || written === 'error') throw new Error('candidate or interview not written');
-    await startInterviewWorkflow(deps, interview);
-    return { id: interview._id, status: 'success', message: written === 'duplicate' ? MESSAGES.alreadyInvited : MESSAGES.queued };
+    await startAll(deps, starts, { summary: `interview/invite: ${starts.length} invitations for ${project.ats_job_id}`, searchAttributes: projectSearchAttributes(project) });
   } catch (err) {
-    // The cause goes to the log only; the caller sees a retryable failure for this entry.
-    deps.logger.error({ err, interviewId: interview._id, candidateId: interview.candidate_id }, 'invitation could not be queued');
-    if (written === 'written') await deps.db.interviews.deleteOne({ _id: interview._id }).catch(() => undefined);
-    return failed(MESSAGES.retry);
+    // The cause goes to the log only; the caller sees a retryable failure for these entries.
+    deps.logger.error({ err, projectId: project._id, invitations: starts.length }, 'invitations could not be queued');
+    started = false;
   }
+  return Promise.all(
+    docs.map(async (interview, n): Promise<Outcome> => {
+      if (started && ready[n]) return { id: interview._id, status: 'success', message: written[n] === 'duplicate' ? MESSAGES.alreadyInvited : MESSAGES.queued };
+      if (written[n] === 'written') await deps.db.interviews.deleteOne({ _id: interview._id }).catch(() => undefined);
+      return failed(MESSAGES.retry);
+    }),
+  );
 }
 
 function newInterview(ws: WorkspaceDoc, project: ProjectDoc, c: Candidate, customQuestions: Question[] | null): InterviewDoc {
@@ -167,13 +175,13 @@ function newInterview(ws: WorkspaceDoc, project: ProjectDoc, c: Candidate, custo
   };
 }
 
-/** Starts the invitation's workflow under its deterministic id; starting it again is a no-op. */
-export async function startInterviewWorkflow(deps: Pick<InviteDeps, 'temporal' | 'config'>, interview: InterviewDoc): Promise<void> {
-  await startWorkflowOnce(deps.temporal, interviewWorkflow, {
+/** The start of an invitation's workflow under its deterministic id. */
+function interviewStart(interview: InterviewDoc): WorkflowStart {
+  return {
+    workflowType: 'interviewWorkflow',
     workflowId: interview.workflow_id,
-    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
     args: [{ interviewId: interview._id }],
-    typedSearchAttributes: [...candidateSearchAttributes(interview), { key: InterviewStatus, value: 'queued' }],
-    staticSummary: `Interview invitation for ${interview.candidate.name} (${interview.ats_job_id})`,
-  });
+    searchAttributes: [...candidateSearchAttributes(interview), { key: InterviewStatus, value: 'queued' }],
+    summary: `Interview invitation for ${interview.candidate.name} (${interview.ats_job_id})`,
+  };
 }

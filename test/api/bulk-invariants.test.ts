@@ -8,6 +8,7 @@ import { activeCallKey, emailKey } from '../../infra/claims';
 import { recordId, type CallDoc } from '../../infra/records';
 import { newId } from '../../infra/ids';
 import type { Client } from '@temporalio/client';
+import type { FanOutResult } from '../../workflows/fan-out';
 
 /**
  * The invariant of the bulk operations, on the real API, worker, database and Temporal: an entry that says
@@ -147,6 +148,16 @@ describe('bulk requests keep their invariant on the real stack', () => {
     expect(sent).toBe(20);
     const projectId = responses[0].body.data.project_id;
     expect(await stack.db.interviews.countDocuments({ project_id: projectId })).toBe(20);
+    // Each request started one fan-out workflow; together they started each invitation once.
+    const query = `WorkflowType = 'fanOutWorkflow' AND AtsJobId = 'job-invite-storm' AND ExecutionStatus = 'Completed'`;
+    const batches = await waitFor(async () => {
+      const found = [];
+      for await (const w of stack.temporal.workflow.list({ query })) found.push(w.workflowId);
+      return found;
+    }, (ids) => ids.length === 10);
+    const results: FanOutResult[] = await Promise.all(batches.map((id) => stack.temporal.workflow.getHandle(id).result()));
+    expect(results.reduce((n, r) => n + r.started, 0)).toBe(20);
+    expect(results.reduce((n, r) => n + r.existing, 0)).toBe(180);
   }, 90_000);
 
   it('takes back the invitation when its start fails, so the retry invites afresh and emails once', async () => {
