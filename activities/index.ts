@@ -2,6 +2,8 @@ import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
 import { createCallActivities } from './calls';
 import { createInterviewActivities } from './interviews';
+import { createFanOutActivities } from './fan-out';
+import type { FanOutResult, WorkflowStart } from '../shared/workflow-starts';
 import type { EmailProvider } from './providers/email';
 import type { LanguageModel } from './providers/llm';
 import type { ReportCallOutcome, VoiceProvider } from './providers/voice';
@@ -22,6 +24,8 @@ export interface ActivityDeps {
   emailFrom: { email: string; name?: string };
   /** Where candidate-facing links point. */
   publicBaseUrl: string;
+  /** Starts workflows on this worker's task queue, each once ever (infra/temporal.ts, startEach). */
+  startWorkflows: (starts: WorkflowStart[]) => Promise<FanOutResult>;
 }
 
 /** All activities, closed over their dependencies (the factory pattern of Temporal's TypeScript samples). */
@@ -32,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
     },
     ...createCallActivities(deps),
     ...createInterviewActivities(deps),
+    ...createFanOutActivities(deps),
   };
 }
 

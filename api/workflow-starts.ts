@@ -2,8 +2,9 @@ import type { Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { Config } from '../infra/config';
 import { newId } from '../infra/ids';
-import { startWorkflowOnce } from '../infra/temporal';
-import { fanOutWorkflow, fanOutWorkflowId, type WorkflowStart } from '../workflows/fan-out';
+import { startEach, startWorkflowOnce } from '../infra/temporal';
+import { fanOutWorkflow, fanOutWorkflowId } from '../workflows/fan-out';
+import type { WorkflowStart } from '../shared/workflow-starts';
 
 /**
  * Starts the per-candidate workflows of one request: one directly; several through one fan-out workflow,
@@ -18,14 +19,7 @@ export async function startAll(
   const taskQueue = deps.config.TEMPORAL_TASK_QUEUE;
   if (starts.length === 0) return;
   if (starts.length === 1) {
-    const [s] = starts;
-    await startWorkflowOnce(deps.temporal, s.workflowType, {
-      workflowId: s.workflowId,
-      taskQueue,
-      args: s.args,
-      typedSearchAttributes: s.searchAttributes,
-      staticSummary: s.summary,
-    });
+    await startEach(deps.temporal, taskQueue, starts);
     return;
   }
   await startWorkflowOnce(deps.temporal, fanOutWorkflow, {

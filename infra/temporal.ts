@@ -3,6 +3,7 @@ import { Client, Connection, WorkflowExecutionAlreadyStartedError, type Connecti
 import type { Workflow } from '@temporalio/common';
 import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
 import type { Config } from './config';
+import type { FanOutResult, WorkflowStart } from '../shared/workflow-starts';
 
 /**
  * Connection settings for any Temporal cluster: the dev server (plain gRPC), a self-hosted cluster with
@@ -39,12 +40,31 @@ export function connectWorkerConnection(config: Config): Promise<NativeConnectio
 /**
  * Starts a workflow under its deterministic id, once ever: an execution with that id exists when a retried
  * request or a recovery starts it again, running or closed, and is left as it is (REJECT_DUPLICATE, so a
- * finished call or invitation is never run a second time).
+ * finished call or invitation is never run a second time). True when this call started it.
  */
-export async function startWorkflowOnce<T extends Workflow>(client: Client, workflow: T | string, options: WorkflowStartOptions<T>): Promise<void> {
+export async function startWorkflowOnce<T extends Workflow>(client: Client, workflow: T | string, options: WorkflowStartOptions<T>): Promise<boolean> {
   try {
     await client.workflow.start(workflow, { workflowIdReusePolicy: 'REJECT_DUPLICATE', ...options });
+    return true;
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    return false;
   }
+}
+
+/** Starts every workflow of a bulk request at once, each once ever, on `taskQueue`. */
+export async function startEach(client: Client, taskQueue: string, starts: WorkflowStart[]): Promise<FanOutResult> {
+  const started = await Promise.all(
+    starts.map((s) =>
+      startWorkflowOnce(client, s.workflowType, {
+        workflowId: s.workflowId,
+        taskQueue,
+        args: s.args,
+        typedSearchAttributes: s.searchAttributes,
+        staticSummary: s.summary,
+      }),
+    ),
+  );
+  const count = started.filter(Boolean).length;
+  return { started: count, existing: starts.length - count };
 }

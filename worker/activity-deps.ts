@@ -3,6 +3,7 @@ import type { Config } from '../infra/config';
 import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
 import { createCallReporter } from '../infra/call-reports';
+import { startEach } from '../infra/temporal';
 import type { ActivityDeps } from '../activities';
 import { LogEmailProvider, type EmailProvider } from '../activities/providers/email';
 import { languageModel } from '../activities/providers/language-model';
@@ -30,6 +31,7 @@ export function buildActivityDeps(config: Config, base: { db: Database; client: 
     email: emailProvider(config, base.db),
     emailFrom: { email: config.EMAIL_FROM, name: config.EMAIL_FROM_NAME },
     publicBaseUrl: config.PUBLIC_BASE_URL,
+    startWorkflows: (starts) => startEach(base.client, config.TEMPORAL_TASK_QUEUE, starts),
   };
 }
 

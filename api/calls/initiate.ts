@@ -15,7 +15,7 @@ import type { RetryPolicy } from '../../shared/retry';
 import type { WorkingHours } from '../../shared/working-hours';
 import { callWorkflowId, type CallWorkflowInput } from '../../workflows/call';
 import { CallStatus, candidateSearchAttributes, projectSearchAttributes } from '../../workflows/search-attributes';
-import type { WorkflowStart } from '../../workflows/fan-out';
+import type { WorkflowStart } from '../../shared/workflow-starts';
 import { startAll } from '../workflow-starts';
 import { projectUrl } from '../../shared/public-urls';
 import { saveCandidates } from '../candidates';

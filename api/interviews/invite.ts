@@ -12,7 +12,7 @@ import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../../shared/schemas/
 import type { CustomQuestion, InterviewResult, InviteRequest, InviteResponse } from '../../shared/schemas/interview-invite';
 import { interviewWorkflowId } from '../../workflows/interview';
 import { candidateSearchAttributes, InterviewStatus, projectSearchAttributes } from '../../workflows/search-attributes';
-import type { WorkflowStart } from '../../workflows/fan-out';
+import type { WorkflowStart } from '../../shared/workflow-starts';
 import { startAll } from '../workflow-starts';
 import { jobUrl, projectUrl } from '../../shared/public-urls';
 import { ensureInterviewProject } from './projects';

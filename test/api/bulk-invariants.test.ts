@@ -8,7 +8,7 @@ import { activeCallKey, emailKey } from '../../infra/claims';
 import { recordId, type CallDoc } from '../../infra/records';
 import { newId } from '../../infra/ids';
 import type { Client } from '@temporalio/client';
-import type { FanOutResult } from '../../workflows/fan-out';
+import type { FanOutResult } from '../../shared/workflow-starts';
 
 /**
  * The invariant of the bulk operations, on the real API, worker, database and Temporal: an entry that says

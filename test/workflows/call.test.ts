@@ -10,6 +10,7 @@ import { OfflineLanguageModel } from '../../activities/providers/llm';
 import { createCallReporter } from '../../infra/call-reports';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
+import { startEach } from '../../infra/temporal';
 import { recordId, type CallDoc } from '../../infra/records';
 import { callWorkflow, callWorkflowId, type CallWorkflowInput } from '../../workflows/call';
 import { callWorkflowInput } from '../../api/calls/initiate';
@@ -47,6 +48,7 @@ describe('call workflow on the time-skipping server', () => {
       email: new LogEmailProvider(db),
       emailFrom: { email: 'interviews@hiring.test' },
       publicBaseUrl: 'https://hiring.test',
+      startWorkflows: (starts) => startEach(env.client, 'unused', starts),
     };
   });
   afterAll(async () => {

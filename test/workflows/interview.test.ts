@@ -10,6 +10,7 @@ import { QUESTION_LEASE_MS } from '../../activities/interviews';
 import { createCallReporter } from '../../infra/call-reports';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
+import { startEach } from '../../infra/temporal';
 import type { InterviewDoc, ProjectDoc } from '../../infra/records';
 import type { JobDetails, Question } from '../../shared/schemas/job';
 import { interviewWorkflow, interviewWorkflowId } from '../../workflows/interview';
@@ -85,6 +86,7 @@ describe('interview workflow on the time-skipping server', () => {
       email: new LogEmailProvider(db),
       emailFrom: { email: 'interviews@hiring.test' },
       publicBaseUrl: 'https://hiring.test',
+      startWorkflows: (starts) => startEach(env.client, 'unused', starts),
     };
     await db.workspaces.insertOne({ _id: 'ws_iwf', name: 'Umbrella', sender: { first_name: 'Alice', last_name: 'Abernathy', company: 'Umbrella Corp' }, created_at: new Date() });
   });

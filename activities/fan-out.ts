@@ -1,0 +1,11 @@
+import type { FanOutResult, WorkflowStart } from '../shared/workflow-starts';
+import type { ActivityDeps } from '.';
+
+/** The fan-out's one side effect: start a bulk request's workflows, each once ever (infra/temporal.ts). */
+export function createFanOutActivities({ startWorkflows }: ActivityDeps) {
+  return {
+    async startWorkflows(starts: WorkflowStart[]): Promise<FanOutResult> {
+      return startWorkflows(starts);
+    },
+  };
+}
