@@ -1,127 +1,118 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../infra/config';
-import { connectDatabase } from '../infra/database';
-import { createLogger } from '../infra/logger';
-import { createWorkspace } from '../infra/workspaces';
-import { startService } from '../main';
-import { freePort, startDatabase, startTemporalDevServer, type RunningService } from './services';
-import { extractJobRequirements } from '../shared/jd-extractor';
-import { benchVapiReports } from './bench-vapi';
+import { startBenchStack, type BenchStack } from './bench/stack';
+import { floor, initiate, invite, scale } from './bench/scenarios';
+import { seedWorkspace } from './bench/seed';
+import { reports } from './bench/reports';
+import { parseJd } from './bench/parse-jd';
 
 /**
- * `npm run bench`: the whole service (API and worker in one process, FerretDB or MONGODB_URI, a fresh Temporal
- * dev server) under the two bulk operations and the rate-limited parse-jd, timed from the client's side, plus
- * the offline job-description parser on its own, and the Vapi report path (scripts/bench-vapi.ts). Each scenario runs ROUNDS times; the table shows the median
- * and the worst round.
+ * `npm run bench [-- --json]`: the service on one stack (FerretDB or MONGODB_URI, a fresh Temporal dev server,
+ * the API and the worker in processes of their own), timed from the client's side. Speeds are reported as
+ * ratios to the physical floor measured in the same run, interleaved with the operations, because absolute
+ * times on a shared machine are noise. Rounds: BENCH_ROUNDS (5); stored candidates for the growth rounds:
+ * BENCH_SEED_CANDIDATES (10000); calls held by the worker: BENCH_SCALE_CALLS (10000).
  */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SEED = Number(process.env.BENCH_SEED_CANDIDATES ?? 10_000);
+const SCALE = Number(process.env.BENCH_SCALE_CALLS ?? 10_000);
 
-async function main(): Promise<string> {
+type Series = Record<string, number[]>;
+
+/** Each round: floor(50), call/initiate of 50, floor(200), interview/invite of 200, each waited out. */
+async function bulkRounds(stack: BenchStack, label: string): Promise<Series> {
+  const s: Series = { floor50: [], calls: [], callsDone: [], floor200: [], invite: [], inviteSent: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    s.floor50.push(await floor(stack, 50));
+    const c = await initiate(stack, `${label}-calls-${r}`, 50);
+    s.calls.push(c.response);
+    s.callsDone.push(c.completed);
+    s.floor200.push(await floor(stack, 200));
+    const i = await invite(stack, `${label}-invite-${r}`, 200);
+    s.invite.push(i.response);
+    s.inviteSent.push(i.sent);
+    process.stderr.write(`  ${label} round ${r + 1}/${ROUNDS}: calls ${c.response.toFixed(0)} ms, invite ${i.response.toFixed(0)} ms\n`);
+  }
+  return s;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const worst = (xs: number[]) => Math.max(...xs);
+/** Per-round ratios of an operation to the floor measured beside it. */
+const ratios = (op: number[], base: number[]) => op.map((x, i) => x / base[i]);
+
+async function main(): Promise<void> {
+  const json = process.argv.includes('--json');
   const dir = mkdtempSync(join(tmpdir(), 'hiring-bench-'));
-  const servers: RunningService[] = [];
+  const stack = await startBenchStack(dir);
   try {
-    const db = await startDatabase({ dataDir: join(dir, 'db'), logDir: join(dir, 'logs') });
-    servers.push(db);
-    const temporal = process.env.TEMPORAL_ADDRESS ? null : await startTemporalDevServer({ headless: true, logDir: join(dir, 'logs') });
-    if (temporal) servers.push(temporal);
-    const port = await freePort();
-    const config = loadConfig({
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      MONGODB_URI: db.uri,
-      MONGODB_DB: `bench_${Date.now()}`,
-      TEMPORAL_ADDRESS: temporal?.address ?? process.env.TEMPORAL_ADDRESS,
-      TEMPORAL_TASK_QUEUE: `bench-${Date.now()}`,
-      SIMULATOR_CALL_SECONDS: '0',
-    });
-    const service = await startService(config, createLogger('silent'));
-    servers.unshift({ name: 'service', stop: service.stop });
-    const store = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB);
-    const { api_key: key } = await createWorkspace(store, { name: 'Bench', company: 'Bench Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' });
-    const post = async (path: string, body: unknown, apiKey = key) => {
-      const res = await fetch(`${service.apiUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-api-key': apiKey }, body: JSON.stringify(body) });
-      if (res.status !== 200 && res.status !== 201) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
-      return res.json() as Promise<any>;
-    };
-    const until = async (check: () => Promise<boolean>) => {
-      while (!(await check())) await new Promise((r) => setTimeout(r, 50));
-    };
+    process.stderr.write(`bench: ${ROUNDS} rounds, database ${stack.flavour}\n`);
+    await floor(stack, 10);
+    await initiate(stack, 'warm-calls', 5);
+    await invite(stack, 'warm-invite', 10);
+    const empty = await bulkRounds(stack, 'empty');
+    process.stderr.write(`  storing ${SEED} candidates with their calls, invitations and claims\n`);
+    await seedWorkspace(stack.store, stack.workspaceId, SEED);
+    const full = await bulkRounds(stack, 'data');
+    const jd = await parseJd(stack, ROUNDS);
+    process.stderr.write(`  scale: ${SCALE} calls scheduled a week ahead\n`);
+    const big = await scale(stack, SCALE);
+    process.stderr.write('  provider reports\n');
+    const rep = await reports(stack, ROUNDS);
 
-    const rows: Array<[string, number[]]> = [];
-    const invite: number[] = [];
-    const invited: number[] = [];
-    const calls: number[] = [];
-    const called: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const job = `bench-${round}`;
-      const candidates = Array.from({ length: 200 }, (_, i) => ({ id: `c${i}`, name: `Bench Candidate ${'abcdefghij'[i % 10]}`, email: `c${i}.${round}@example.com` }));
-      const t0 = performance.now();
-      const res = await post('/api/public/v1/interview/invite', {
-        ats_job_id: job, job_title: 'Data Engineer', job_description: 'Build pipelines.', min_experience: 2, max_experience: 5,
-        seniority_level: 'Mid', work_type: 'Remote', employment_type: 'Full Time', location: 'Remote',
-        skills_required: ['Python', 'SQL', 'Spark'], skills_good_to_have: ['Kafka', 'dbt', 'Airflow'], candidates,
-      });
-      invite.push(performance.now() - t0);
-      await until(async () => (await store.interviews.countDocuments({ project_id: res.data.project_id, 'email.status': 'sent' })) === 200);
-      invited.push(performance.now() - t0);
+    const rows: Array<{ scenario: string; unit: string; median: number; worst: number; target?: string }> = [];
+    const ms = (scenario: string, xs: number[], target?: string) => rows.push({ scenario, unit: 'ms', median: median(xs), worst: worst(xs), target });
+    const ratio = (scenario: string, xs: number[], target?: string) => rows.push({ scenario, unit: '×', median: median(xs), worst: worst(xs), target });
+    ms('floor(50): insertMany 50 + 50 concurrent workflow starts', empty.floor50);
+    ms('call/initiate, 50 candidates: response', empty.calls);
+    ratio('  ratio to floor(50)', ratios(empty.calls, empty.floor50), '≤ 1.3');
+    ms('  until all 50 calls completed, after the response', empty.callsDone);
+    ratio('  ratio to floor(50)', ratios(empty.callsDone, empty.floor50), '≤ 2');
+    ms('floor(200)', empty.floor200);
+    ms('interview/invite, 200 candidates: response', empty.invite);
+    ratio('  ratio to floor(200)', ratios(empty.invite, empty.floor200), '≤ 1.3');
+    ms('  until all 200 emails sent, from the request', empty.inviteSent);
+    ratio('  ratio to floor(200)', ratios(empty.inviteSent, empty.floor200), '≤ 3');
+    ms(`with ${SEED} candidates stored: floor(50)`, full.floor50);
+    ms('  call/initiate, 50 candidates: response', full.calls);
+    ratio('  growth: with data / empty', [median(full.calls) / median(empty.calls)], '≤ 1.2');
+    ms('  floor(200)', full.floor200);
+    ms('  interview/invite, 200 candidates: response', full.invite);
+    ratio('  growth: with data / empty', [median(full.invite) / median(empty.invite)], '≤ 1.2');
+    ms('parse-jd (offline model): response', jd.response);
+    ms('offline parser alone, per job description', jd.parser);
+    ms(`scale: ${SCALE} calls for next week (200 × 50, 4 clients): all accepted`, [big.accepted]);
+    ms('  each request of 50', big.responses);
+    ms('  until every workflow sleeps', [big.sleeping]);
+    rows.push({ scenario: '  worker resident memory then', unit: 'MiB', median: big.workerRss / 2 ** 20, worst: big.workerRss / 2 ** 20, target: '< 1024' });
+    ms('Vapi end-of-call reports, 50 at once: response', rep.report, 'median ≤ 50, worst ≤ 200');
+    ms('  until all 50 calls completed', rep.completed);
 
-      await post('/api/public/v1/campaigns', { ats_job_id: `${job}-calls`, name: 'Bench calls' });
-      const t1 = performance.now();
-      const callRes = await post('/api/public/v1/call/initiate', {
-        ats_job_id: `${job}-calls`, instructions: 'Ask {{candidate_first_name}} about availability.',
-        candidates: Array.from({ length: 50 }, (_, i) => ({ id: `k${i}`, name: 'Bench Candidate', email: `k${i}@example.com`, phone: `+1415555${String(1000 + i)}` })),
-      });
-      calls.push(performance.now() - t1);
-      await until(async () => (await store.calls.countDocuments({ project_id: callRes.data.project_id, status: 'completed' })) === 50);
-      called.push(performance.now() - t1);
+    const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version };
+    if (json) {
+      process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine, database: stack.flavour, rounds: ROUNDS, rows })}\n`);
+    } else {
+      const num = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
+      const lines = rows.map((r) => `${r.scenario.padEnd(70)}${`${num(r.median)} ${r.unit}`.padStart(12)}${`${num(r.worst)} ${r.unit}`.padStart(12)}  ${r.target ?? ''}`);
+      process.stdout.write(
+        [
+          `\n${new Date().toISOString().slice(0, 10)}, ${ROUNDS} rounds, database ${stack.flavour}, ${machine.cpus} × ${machine.cpu}, ${machine.memory_gib} GiB, Node ${machine.node}\n`,
+          `${'scenario'.padEnd(70)}${'median'.padStart(12)}${'worst'.padStart(12)}  target`,
+          ...lines,
+          '',
+        ].join('\n'),
+      );
     }
-    // parse-jd end to end (auth, validation, budget in the database, offline parser), each round in a fresh
-    // workspace so the 5-per-minute budget is not the thing measured; and the parser alone over the corpus.
-    const corpusDir = join(__dirname, '..', 'test', 'fixtures', 'job-descriptions');
-    const ads = readdirSync(corpusDir).filter((f) => /\.(txt|md)$/.test(f) && f !== 'README.md').map((f) => readFileSync(join(corpusDir, f), 'utf8'));
-    const parseJd: number[] = [];
-    const parser: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const { api_key: fresh } = await createWorkspace(store, { name: `Bench ${round}`, company: 'Bench Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' });
-      for (let i = 0; i < 5; i++) {
-        const t = performance.now();
-        await post('/api/public/v1/ai/parse-jd', { job_description: ads[i] }, fresh);
-        parseJd.push(performance.now() - t);
-      }
-      const t = performance.now();
-      for (const ad of ads) extractJobRequirements(ad);
-      parser.push((performance.now() - t) / ads.length);
-    }
-    rows.push(['interview/invite, 200 candidates: response', invite], ['  ... until all 200 emails are sent', invited]);
-    rows.push(['parse-jd (offline model): response', parseJd], ['offline parser alone, per job description', parser]);
-    rows.push(['call/initiate, 50 candidates: response', calls], ['  ... until all 50 calls completed (simulator)', called]);
-    const vapi = await benchVapiReports(config, ROUNDS);
-    await vapi.stop();
-    rows.push(['Vapi end-of-call report (50 at once): response', vapi.report], ['  ... until all 50 calls completed', vapi.completed]);
-    await store.db.dropDatabase();
-    await store.close();
-
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
-    return [
-      `\n${ROUNDS} rounds, database ${db.flavour}\n`,
-      `${'scenario'.padEnd(50)}${'median ms'.padStart(12)}${'worst ms'.padStart(12)}`,
-      ...rows.map(([name, xs]) => `${name.padEnd(50)}${ms(median(xs)).padStart(12)}${ms(Math.max(...xs)).padStart(12)}`),
-      '',
-    ].join('\n');
   } finally {
-    for (const s of servers) await s.stop().catch(() => undefined);
+    await stack.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-// Exits explicitly once the report is flushed: the Temporal runtime would otherwise keep the process alive.
+// Exits explicitly once the report is flushed: the Temporal client would otherwise keep the process alive.
 main().then(
-  (report) => process.stdout.write(report, () => process.exit(0)),
+  () => process.stdout.write('', () => process.exit(0)),
   (err) => {
     process.stderr.write(`${(err as Error).stack ?? err}\n`);
     process.exit(1);

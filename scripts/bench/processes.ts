@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The service as production runs it: the API and the worker each in a process of its own (ROLE=api,
+ * ROLE=worker), so the client that measures never shares an event loop with them and the worker's resident
+ * memory can be read on its own.
+ */
+export interface ServiceProcess {
+  role: 'api' | 'worker';
+  pid: number;
+  /** Resident memory in bytes, from /proc. */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+const MAIN = join(__dirname, '..', '..', 'main.ts');
+const READY = { api: '"msg":"API listening"', worker: '"msg":"worker started"' } as const;
+
+export async function startServiceProcess(role: 'api' | 'worker', env: Record<string, string>, logFile: string): Promise<ServiceProcess> {
+  const out = openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, ...env, ROLE: role, LOG_LEVEL: 'info' },
+    stdio: ['ignore', out, out],
+  });
+  await waitForLine(child, logFile, READY[role], 120_000);
+  return {
+    role,
+    pid: child.pid!,
+    rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+    stop: () => stopChild(child),
+  };
+}
+
+async function waitForLine(child: ChildProcess, logFile: string, marker: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!readFileSync(logFile, 'utf8').includes(marker)) {
+    if (child.exitCode !== null) throw new Error(`service exited with code ${child.exitCode}; see ${logFile}`);
+    if (Date.now() > deadline) throw new Error(`service not ready within ${timeoutMs} ms; see ${logFile}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

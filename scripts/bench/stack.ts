@@ -1,0 +1,91 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+import { loadConfig } from '../../infra/config';
+import { connectDatabase, type Database } from '../../infra/database';
+import { connectClient } from '../../infra/temporal';
+import { createWorkspace } from '../../infra/workspaces';
+import { freePort, startDatabase, startTemporalDevServer, type RunningService } from '../services';
+import { startServiceProcess, type ServiceProcess } from './processes';
+
+/** One stack for the whole benchmark run: database, Temporal dev server, API and worker processes. */
+export interface BenchStack {
+  flavour: string;
+  env: Record<string, string>;
+  store: Database;
+  temporal: Client;
+  api: ServiceProcess;
+  worker: ServiceProcess;
+  apiUrl: string;
+  workspaceId: string;
+  key: string;
+  logDir: string;
+  /** POSTs JSON with the workspace's key; anything but 200 or 201 is an error. */
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<any>;
+  stop(): Promise<void>;
+}
+
+export async function startBenchStack(dir: string): Promise<BenchStack> {
+  const logDir = join(dir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const servers: RunningService[] = [];
+  const db = await startDatabase({ dataDir: join(dir, 'db'), logDir });
+  servers.push(db);
+  const temporalServer = process.env.TEMPORAL_ADDRESS ? null : await startTemporalDevServer({ headless: true, logDir });
+  if (temporalServer) servers.push(temporalServer);
+  const port = await freePort();
+  const env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    MONGODB_URI: db.uri,
+    MONGODB_DB: `bench_${Date.now()}`,
+    TEMPORAL_ADDRESS: temporalServer?.address ?? process.env.TEMPORAL_ADDRESS!,
+    TEMPORAL_TASK_QUEUE: `bench-${Date.now()}`,
+    SIMULATOR_CALL_SECONDS: '0',
+  };
+  const config = loadConfig({ ...process.env, ...env });
+  const worker = await startServiceProcess('worker', env, join(logDir, 'worker.log'));
+  const api = await startServiceProcess('api', env, join(logDir, 'api.log'));
+  const store = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB);
+  const temporal = await connectClient(config);
+  const ws = await createWorkspace(store, { name: 'Bench', company: 'Bench Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' });
+  const apiUrl = `http://127.0.0.1:${port}`;
+  return {
+    flavour: db.flavour,
+    env,
+    store,
+    temporal,
+    api,
+    worker,
+    apiUrl,
+    workspaceId: ws.workspace_id,
+    key: ws.api_key,
+    logDir,
+    async post(path, body, headers = { 'x-service-api-key': ws.api_key }) {
+      const res = await fetch(apiUrl + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      if (res.status !== 200 && res.status !== 201) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+      return res.json();
+    },
+    async stop() {
+      await api.stop();
+      await worker.stop();
+      await temporal.connection.close();
+      await store.db.dropDatabase().catch(() => undefined);
+      await store.close();
+      for (const s of servers.reverse()) await s.stop().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Waits until `done` holds for every id, reading one record at a time by exact `_id` and moving on when it
+ * holds, so the waiting itself adds almost no load to the database it measures.
+ */
+export async function untilEach(ids: string[], done: (id: string) => Promise<boolean>, timeoutMs = 600_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let i = 0; i < ids.length; ) {
+    if (await done(ids[i])) i++;
+    else if (Date.now() > deadline) throw new Error(`still waiting for ${ids[i]} after ${timeoutMs} ms (${i} of ${ids.length} done)`);
+    else await new Promise((r) => setTimeout(r, 20));
+  }
+}
