@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { attemptPath, recordId, type CallAttempt, type CallDoc, type CallStatus, type ResolvedTemplate } from '../infra/records';
-import { isDuplicateKey } from '../infra/duplicate-key';
+import { insertOnce } from '../infra/duplicate-key';
 import type { FailureReason } from '../shared/retry';
 import type { DialResult } from './providers/voice';
 import { whatsappRef, type SendResult } from './providers/whatsapp';
@@ -156,11 +156,7 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
       });
       if (result.sent) {
         // Lets delivery callbacks find this message by the provider's id.
-        await db.providerRefs
-          .insertOne({ _id: whatsappRef(result.providerMessageId), call_id: callId, kind, created_at: clock() })
-          .catch((err: unknown) => {
-            if (!isDuplicateKey(err)) throw err;
-          });
+        await insertOnce(db.providerRefs, { _id: whatsappRef(result.providerMessageId), call_id: callId, kind, created_at: clock() });
       } else {
         logger.warn({ callId, kind, code: result.code, error: result.error }, 'WhatsApp template not sent');
       }

@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type Collection, type Document, type OptionalUnlessRequiredId } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type Collection, type Document, type OptionalId, type OptionalUnlessRequiredId } from 'mongodb';
 
 /** The server's answer when a unique index (most often `_id`) refused a write. */
 export function isDuplicateKey(err: unknown): boolean {
@@ -24,13 +24,16 @@ export async function bulkWriteEach<T extends Document>(collection: Collection<T
 }
 
 /** insertMany, unordered, in one round trip, with an outcome per document as bulkWriteEach gives. */
-export async function insertEach<T extends Document>(collection: Collection<T>, docs: OptionalUnlessRequiredId<T>[]): Promise<BulkOutcome[]> {
-  if (docs.length === 0) return [];
+export function insertEach<T extends Document>(collection: Collection<T>, docs: OptionalId<T>[]): Promise<BulkOutcome[]> {
+  return bulkWriteEach(collection, docs.map((document) => ({ insertOne: { document } })));
+}
+
+/** Inserts a document whose `_id` is its idempotency key; one that is there already is left as it is. */
+export async function insertOnce<T extends Document>(collection: Collection<T>, doc: OptionalUnlessRequiredId<T>): Promise<void> {
   try {
-    await collection.insertMany(docs, { ordered: false });
-    return docs.map(() => 'written');
+    await collection.insertOne(doc);
   } catch (err) {
-    return outcomesOf(err, docs.length);
+    if (!isDuplicateKey(err)) throw err;
   }
 }
 

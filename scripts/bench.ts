@@ -32,7 +32,10 @@ async function bulkRounds(stack: BenchStack, label: string): Promise<Series> {
     const i = await invite(stack, `${label}-invite-${r}`, 200);
     s.invite.push(i.response);
     s.inviteSent.push(i.sent);
-    process.stderr.write(`  ${label} round ${r + 1}/${ROUNDS}: calls ${c.response.toFixed(0)} ms, invite ${i.response.toFixed(0)} ms\n`);
+    const ms = (x: number) => `${x.toFixed(0)} ms`;
+    process.stderr.write(
+      `  ${label} round ${r + 1}/${ROUNDS}: floor(50) ${ms(s.floor50[r])}, call/initiate ${ms(c.response)}; floor(200) ${ms(s.floor200[r])}, invite ${ms(i.response)}\n`,
+    );
   }
   return s;
 }

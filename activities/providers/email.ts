@@ -1,5 +1,5 @@
 import type { Database } from '../../infra/database';
-import { isDuplicateKey } from '../../infra/duplicate-key';
+import { insertOnce } from '../../infra/duplicate-key';
 import { keyedId } from '../../infra/ids';
 
 export interface EmailAddress {
@@ -35,20 +35,16 @@ export class LogEmailProvider implements EmailProvider {
   async send(m: EmailMessage): Promise<EmailResult> {
     // Keyed by the message's idempotency key, so a retried activity records the message once.
     const _id = keyedId('mail', m.idempotencyKey);
-    try {
-      await this.db.emailLog.insertOne({
-        _id,
-        idempotency_key: m.idempotencyKey,
-        to: m.to.name ? `${m.to.name} <${m.to.email}>` : m.to.email,
-        from: m.from.name ? `${m.from.name} <${m.from.email}>` : m.from.email,
-        subject: m.subject,
-        text: m.text,
-        html: m.html,
-        created_at: new Date(),
-      });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
+    await insertOnce(this.db.emailLog, {
+      _id,
+      idempotency_key: m.idempotencyKey,
+      to: m.to.name ? `${m.to.name} <${m.to.email}>` : m.to.email,
+      from: m.from.name ? `${m.from.name} <${m.from.email}>` : m.from.email,
+      subject: m.subject,
+      text: m.text,
+      html: m.html,
+      created_at: new Date(),
+    });
     return { sent: true, messageId: _id };
   }
 }

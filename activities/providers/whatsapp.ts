@@ -1,5 +1,5 @@
 import type { Database } from '../../infra/database';
-import { isDuplicateKey } from '../../infra/duplicate-key';
+import { insertOnce } from '../../infra/duplicate-key';
 import { keyedId } from '../../infra/ids';
 
 export interface TemplateMessage {
@@ -35,20 +35,16 @@ export class LogWhatsAppProvider implements WhatsAppProvider {
   async send(m: TemplateMessage): Promise<SendResult> {
     // Keyed by (call, kind), so a retried activity records the message once.
     const _id = keyedId('wa', m.callId, m.kind);
-    try {
-      await this.db.whatsappLog.insertOne({
-        _id,
-        workspace_id: m.workspaceId,
-        call_id: m.callId,
-        kind: m.kind,
-        to: m.to,
-        template_name: m.templateName,
-        variables: m.variables,
-        created_at: new Date(),
-      });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
+    await insertOnce(this.db.whatsappLog, {
+      _id,
+      workspace_id: m.workspaceId,
+      call_id: m.callId,
+      kind: m.kind,
+      to: m.to,
+      template_name: m.templateName,
+      variables: m.variables,
+      created_at: new Date(),
+    });
     return { sent: true, providerMessageId: _id };
   }
 }

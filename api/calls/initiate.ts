@@ -17,6 +17,7 @@ import { callWorkflowId, type CallWorkflowInput } from '../../workflows/call';
 import { CallStatus, candidateSearchAttributes, projectSearchAttributes } from '../../workflows/search-attributes';
 import type { WorkflowStart } from '../../shared/workflow-starts';
 import { startAll } from '../workflow-starts';
+import { startEach } from '../../infra/temporal';
 import { projectUrl } from '../../shared/public-urls';
 import { saveCandidates } from '../candidates';
 import { findProject } from './projects';
@@ -43,9 +44,9 @@ const MESSAGES = {
 
 /**
  * call/initiate after validation. The whole batch takes a fixed number of database round trips, whatever its
- * size: one claim per candidate (the unique `_id` lets one call per candidate be active), then the candidates'
- * upserts and the calls' inserts together, then every workflow start at once. An entry says `success` only
- * once its workflow exists in Temporal, so the call happens even if every process dies right after.
+ * size: one claim per candidate (the unique `_id` lets one call per candidate be active), then the candidates
+ * and the calls written together, then one workflow start (README, Bulk requests). An entry says `success`
+ * only once its workflow is sure to start, so the call happens even if every process dies right after.
  */
 export async function initiateCalls(deps: CallDeps, workspace: WorkspaceDoc, req: CallInitiateRequest): Promise<CallInitiateResponse> {
   const project = await findProject(deps.db, workspace._id, req.ats_job_id);
@@ -233,5 +234,5 @@ export function callStart(call: CallDoc, config: Pick<Config, 'CALL_OUTCOME_TIME
 
 /** Starts the call's workflow; starting it again is a no-op. */
 export async function startCallWorkflow(deps: Pick<CallDeps, 'temporal' | 'config'>, call: CallDoc): Promise<void> {
-  await startAll(deps, [callStart(call, deps.config)], { summary: '', searchAttributes: [] });
+  await startEach(deps.temporal, deps.config.TEMPORAL_TASK_QUEUE, [callStart(call, deps.config)]);
 }
