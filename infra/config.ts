@@ -30,6 +30,8 @@ export const ConfigSchema = Type.Object({
   TEMPORAL_ADDRESS: Text('localhost:7233'),
   TEMPORAL_NAMESPACE: Text('default'),
   TEMPORAL_TASK_QUEUE: Text('hiring'),
+  /** Workflows the worker keeps in memory between their tasks; a sleeping call evicted from it is replayed when it wakes. */
+  WORKER_MAX_CACHED_WORKFLOWS: Type.Integer({ minimum: 50, default: 1_000 }),
   TEMPORAL_UI_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   TEMPORAL_API_KEY: OptionalText(),
   TEMPORAL_TLS: Bool(false),

@@ -9,6 +9,7 @@ export interface WorkerOptions {
   namespace: string;
   taskQueue: string;
   deps: ActivityDeps;
+  maxCachedWorkflows?: number;
   /** A prebuilt bundle (tests bundle once per suite); otherwise the workflows are bundled at start-up. */
   workflowBundle?: WorkflowBundleOption;
   shutdownGraceTime?: Duration;
@@ -25,6 +26,9 @@ export function createWorker(opts: WorkerOptions): Promise<Worker> {
     taskQueue: opts.taskQueue,
     activities: createActivities(opts.deps),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: workflowsPath() }),
+    // Bounds the worker's memory: the SDK's default grows with the heap limit (about 2,000 workflows here,
+    // and 978 MiB resident with 10,000 sleeping calls in a measurement); evicted workflows replay on wake-up.
+    ...(opts.maxCachedWorkflows ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
     // Activities in flight get this long to finish when the worker is asked to stop.
     shutdownGraceTime: opts.shutdownGraceTime ?? '10s',
   });
@@ -50,6 +54,7 @@ export async function startWorker(
     deps,
     workflowBundle: opts.workflowBundle,
     shutdownGraceTime: opts.shutdownGraceTime ?? config.SHUTDOWN_TIMEOUT_MS,
+    maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
   });
   const running = worker.run();
   running.catch((err) => deps.logger.fatal({ err }, 'worker stopped unexpectedly'));
