@@ -23,7 +23,9 @@ export interface SavedCandidate {
  * Creates or updates the project's candidates with the callers' ids (name, email, phone and, when given,
  * custom_fields). New candidates, the common case of a bulk request, cost one unordered insert for the whole
  * batch; those the derived `_id` shows to exist already are read by exact `_id` (for their previous email)
- * and updated in one unordered bulk write.
+ * and updated in one unordered bulk write. (On MongoDB alone, one bulk of upserts would do both in one round
+ * trip; FerretDB runs each upsert as a lookup and a write of its own: 200 upserts into an empty collection
+ * took 0.8 s where one insertMany of 200 took 15 ms.)
  */
 export async function saveCandidates(db: Database, workspaceId: string, projectId: string, inputs: CandidateInput[]): Promise<SavedCandidate[]> {
   const now = new Date();

@@ -15,7 +15,9 @@ const at = attemptPath;
  * simulator all use it. A second report of an attempt changes nothing; a report for an unknown call is logged.
  * One read and one write, both by exact `_id` (any other filter scans every call on FerretDB), then one signal.
  * Two different reports of one attempt racing each other may both pass the check; the workflow still takes
- * the first outcome signalled, and the stored details are those of the later write.
+ * the first outcome signalled, and the stored details are those of the later write. On MongoDB alone, a
+ * filter `{_id, 'attempts.N.reported_at': null}` would make the first write win too; FerretDB would scan every
+ * call for it, and does not isolate it anyway.
  */
 export function createCallReporter(deps: { db: Database; client: Client; logger: Logger }) {
   return async (report: AttemptReport): Promise<ReportResult> => {
