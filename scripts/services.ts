@@ -63,20 +63,20 @@ async function waitForPort(port: number, child: ChildProcess, name: string, logF
 function startProcess(name: string, command: string, args: string[], logFile: string): { child: ChildProcess; service: RunningService } {
   const out = openSync(logFile, 'a');
   const child = spawn(command, args, { stdio: ['ignore', out, out] });
-  const service: RunningService = {
-    name,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        child.once('exit', () => {
-          clearTimeout(killer);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
-  };
-  return { child, service };
+  return { child, service: { name, stop: () => stopProcess(child, 5_000) } };
+}
+
+/** SIGTERM, then SIGKILL if the process has not exited after `graceMs`. */
+export function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const killer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
 }
 
 function requireBinary(path: string, what: string, alternatives: string): void {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stopProcess } from '../services';
 
 /**
  * The service as production runs it: the API and the worker each in a process of its own (ROLE=api,
@@ -29,7 +30,7 @@ export async function startServiceProcess(role: 'api' | 'worker', env: Record<st
     role,
     pid: child.pid!,
     rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
-    stop: () => stopChild(child),
+    stop: () => stopProcess(child, 15_000),
   };
 }
 
@@ -40,16 +41,4 @@ async function waitForLine(child: ChildProcess, logFile: string, marker: string,
     if (Date.now() > deadline) throw new Error(`service not ready within ${timeoutMs} ms; see ${logFile}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(killer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
