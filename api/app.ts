@@ -31,6 +31,20 @@ export function createApp(deps: ApiDeps, routes: RouteFactory[] = [healthRoutes,
   app.silent = true; // errors are logged by the error middleware with their request id
   app.use(requestContext(deps.logger));
   app.use(handleErrors(plainFamily));
+  // A router answers a wrong method on its way back out, after the fallback below ran. Any method not allowed
+  // on a known path, including one the router implements nowhere (TRACE, CONNECT…, which it answers 501), is
+  // the client's mistake: 405 with the router's Allow header and a JSON body that says so. A 501 that allows
+  // nothing is a path no route has: 404.
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 501 && !ctx.response.get('Allow')) {
+      ctx.remove('Allow');
+      notFound(ctx);
+    } else if (ctx.status === 405 || ctx.status === 501) {
+      ctx.status = 405;
+      ctx.body = { success: false, message: `Method ${ctx.method} not allowed on ${ctx.path}` };
+    }
+  });
   for (const factory of routes) {
     const router = factory(deps);
     app.use(router.routes());
@@ -38,11 +52,12 @@ export function createApp(deps: ApiDeps, routes: RouteFactory[] = [healthRoutes,
   }
   // Whatever no route answered still gets a JSON body.
   app.use(async (ctx) => {
-    if (ctx.status === 405) ctx.body = { success: false, message: `Method ${ctx.method} not allowed on ${ctx.path}` };
-    else if (ctx.body === undefined) {
-      ctx.status = 404;
-      ctx.body = { success: false, message: `Not found: ${ctx.method} ${ctx.path}` };
-    }
+    if (ctx.body === undefined) notFound(ctx);
   });
   return app;
+}
+
+function notFound(ctx: Koa.Context): void {
+  ctx.status = 404;
+  ctx.body = { success: false, message: `Not found: ${ctx.method} ${ctx.path}` };
 }

@@ -1,4 +1,18 @@
+import { request } from 'node:http';
 import { startStack, type Stack } from '../helpers/stack';
+
+/** node:http, because fetch refuses methods such as TRACE that a client may still send. */
+function rawRequest(base: string, method: string, path: string): Promise<{ status: number; body: unknown; allow: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, base), { method }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), allow: res.headers.allow }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('HTTP hygiene', () => {
   let stack: Stack;
@@ -17,7 +31,23 @@ describe('HTTP hygiene', () => {
   it('answers a wrong method with a JSON 405', async () => {
     const res = await stack.request('DELETE', '/healthz');
     expect(res.status).toBe(405);
-    expect(res.body.success).toBe(false);
+    expect(res.body).toEqual({ success: false, message: 'Method DELETE not allowed on /healthz' });
+    expect(res.headers.get('allow')).toMatch(/GET/);
+  });
+
+  it('answers a method no route implements with a JSON 405 and the Allow header, and an unknown path with a 404', async () => {
+    for (const [method, path, allow] of [
+      ['TRACE', '/healthz', /GET/],
+      ['TRACE', '/api/public/v1/call/initiate', /POST/],
+      ['PROPFIND', '/api/public/v1/interview/invite', /POST/],
+    ] as const) {
+      const res = await rawRequest(stack.url, method, path);
+      expect({ method, path, status: res.status, body: res.body }).toEqual({ method, path, status: 405, body: { success: false, message: `Method ${method} not allowed on ${path}` } });
+      expect(res.allow).toMatch(allow);
+    }
+    const unknown = await rawRequest(stack.url, 'PROPFIND', '/nowhere');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ success: false, message: 'Not found: PROPFIND /nowhere' });
   });
 
   it('echoes a caller-supplied request id', async () => {
