@@ -14,6 +14,8 @@ export interface ServiceProcess {
   /** Resident memory in bytes, from /proc. */
   rss(): number;
   stop(): Promise<void>;
+  /** SIGKILL: the process dies where it stands, as in a crash. */
+  kill(): Promise<void>;
 }
 
 const MAIN = join(__dirname, '..', '..', 'main.ts');
@@ -31,6 +33,12 @@ export async function startServiceProcess(role: 'api' | 'worker', env: Record<st
     pid: child.pid!,
     rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
     stop: () => stopProcess(child, 15_000),
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
   };
 }
 

@@ -1,0 +1,86 @@
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { connectDatabase, type Database } from '../../infra/database';
+import { createWorkspace } from '../../infra/workspaces';
+import { freePort } from '../../scripts/services';
+import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
+import { inviteBody, inviteCandidate } from '../helpers/invite';
+import { uniqueName } from '../helpers/stack';
+import { waitFor } from '../helpers/wait';
+
+/**
+ * The bulk operations' promise, checked by killing real processes: the API and the worker run as processes
+ * of their own (as `npm start` runs them with ROLE=api and ROLE=worker); right after a response both are
+ * killed with SIGKILL; a new worker is started, and every entry that said `success` happens, once.
+ */
+describe('a response that says success survives the death of every process', () => {
+  let db: Database;
+  let env: Record<string, string>;
+  let key: string;
+  const running: ServiceProcess[] = [];
+  const logDir = mkdtempSync(join(process.env.TEST_SERVICES_DIR ?? '/tmp', 'crash-'));
+  const start = async (role: 'api' | 'worker') => {
+    const p = await startServiceProcess(role, env, join(logDir, `${role}-${running.length}.log`));
+    running.push(p);
+    return p;
+  };
+
+  beforeAll(async () => {
+    env = {
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      MONGODB_URI: process.env.TEST_MONGODB_URI!,
+      MONGODB_DB: uniqueName('crash'),
+      TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
+      TEMPORAL_TASK_QUEUE: uniqueName('tq'),
+      SIMULATOR_CALL_SECONDS: '0',
+      PUBLIC_BASE_URL: 'https://hiring.test',
+    };
+    db = await connectDatabase(env.MONGODB_URI, env.MONGODB_DB);
+    key = (await createWorkspace(db, { name: 'Crash', company: 'Crash Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' })).api_key;
+  });
+  afterAll(async () => {
+    for (const p of running) await p.kill();
+    await db?.db.dropDatabase();
+    await db?.close();
+  });
+
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`http://127.0.0.1:${env.PORT}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-api-key': key },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  it('places every call and sends every invitation after the API and the worker are killed right after answering', async () => {
+    let api = await start('api');
+    let worker = await start('worker');
+    await post('/api/public/v1/campaigns', { ats_job_id: 'job-crash', name: 'Crash' });
+    const calls = await post('/api/public/v1/call/initiate', {
+      ats_job_id: 'job-crash',
+      instructions: 'Ask {{candidate_first_name}} about availability.',
+      candidates: Array.from({ length: 20 }, (_, i) => ({ id: `k${i}`, name: 'Crash Candidate', email: `k${i}@example.com`, phone: `+1415555${3000 + i}` })),
+    });
+    await Promise.all([api.kill(), worker.kill()]);
+    expect(calls.body.data.calls.map((c: any) => c.status)).toEqual(Array(20).fill('success'));
+
+    api = await start('api');
+    const invites = await post('/api/public/v1/interview/invite', inviteBody(Array.from({ length: 20 }, (_, i) => inviteCandidate(i)), { ats_job_id: 'job-crash-invite' }));
+    await api.kill();
+    expect(invites.body.data.interviews.map((r: any) => r.status)).toEqual(Array(20).fill('success'));
+
+    worker = await start('worker');
+    const callIds: string[] = calls.body.data.calls.map((c: any) => c.id);
+    const interviewIds: string[] = invites.body.data.interviews.map((r: any) => r.id);
+    const completed = await waitFor(() => db.calls.countDocuments({ _id: { $in: callIds }, status: 'completed' }), (n) => n === 20, 90_000);
+    const sent = await waitFor(() => db.interviews.countDocuments({ _id: { $in: interviewIds }, 'email.status': 'sent' }), (n) => n === 20, 90_000);
+    expect({ completed, sent }).toEqual({ completed: 20, sent: 20 });
+    // Once each: one attempt per call, one email per invitation, and nothing beyond the request's records.
+    for (const call of await db.calls.find({ _id: { $in: callIds } }).toArray()) expect(call.attempts).toHaveLength(1);
+    expect(await db.emailLog.countDocuments({ idempotency_key: { $in: interviewIds } })).toBe(20);
+    expect(await db.calls.countDocuments({})).toBe(20);
+    await worker.stop();
+  }, 240_000);
+});
