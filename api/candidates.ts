@@ -15,19 +15,25 @@ export interface CandidateInput {
 
 export interface SavedCandidate {
   outcome: BulkOutcome;
-  /** The record as it was before this request; null for a new candidate (or when it could not be read). */
+  /** The record as it was before this request, when asked for; null for a new candidate. */
   previous: CandidateDoc | null;
 }
 
 /**
  * Creates or updates the project's candidates with the callers' ids (name, email, phone and, when given,
  * custom_fields). New candidates, the common case of a bulk request, cost one unordered insert for the whole
- * batch; those the derived `_id` shows to exist already are read by exact `_id` (for their previous email)
- * and updated in one unordered bulk write. (On MongoDB alone, one bulk of upserts would do both in one round
+ * batch; those the derived `_id` shows to exist already are updated in one unordered bulk write, and read
+ * first by exact `_id` when the caller needs them as they were (invite: for their previous email). (On MongoDB alone, one bulk of upserts would do both in one round
  * trip; FerretDB runs each upsert as a lookup and a write of its own: 200 upserts into an empty collection
  * took 0.8 s where one insertMany of 200 took 15 ms.)
  */
-export async function saveCandidates(db: Database, workspaceId: string, projectId: string, inputs: CandidateInput[]): Promise<SavedCandidate[]> {
+export async function saveCandidates(
+  db: Database,
+  workspaceId: string,
+  projectId: string,
+  inputs: CandidateInput[],
+  opts: { previous: boolean },
+): Promise<SavedCandidate[]> {
   const now = new Date();
   const ids = inputs.map((c) => recordId.candidate(projectId, c.id));
   const inserted = await insertEach(
@@ -49,7 +55,7 @@ export async function saveCandidates(db: Database, workspaceId: string, projectI
   const saved: SavedCandidate[] = inserted.map((outcome) => ({ outcome, previous: null }));
   const existing = inserted.flatMap((o, i) => (o === 'duplicate' ? [i] : []));
   if (existing.length === 0) return saved;
-  const previous = await Promise.all(existing.map((i) => db.candidates.findOne({ _id: ids[i] })));
+  const previous = opts.previous ? await Promise.all(existing.map((i) => db.candidates.findOne({ _id: ids[i] }))) : [];
   const ops: AnyBulkWriteOperation<CandidateDoc>[] = existing.map((i) => {
     const c = inputs[i];
     const set = { name: c.name, email: c.email, phone: c.phone, updated_at: now };
@@ -61,6 +67,6 @@ export async function saveCandidates(db: Database, workspaceId: string, projectI
     };
   });
   const updated = await bulkWriteEach(db.candidates, ops);
-  existing.forEach((i, n) => (saved[i] = { outcome: updated[n], previous: previous[n] }));
+  existing.forEach((i, n) => (saved[i] = { outcome: updated[n], previous: previous[n] ?? null }));
   return saved;
 }

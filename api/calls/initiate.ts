@@ -90,7 +90,7 @@ async function scheduleAll(deps: CallDeps, ws: WorkspaceDoc, project: ProjectDoc
 
   const winners = async () => {
     const [candidateWrites, callWrites] = await Promise.all([
-      saveCandidates(db, ws._id, project._id, won.map((i) => ({ ...cands[i], active_call_id: calls[i]._id }))),
+      saveCandidates(db, ws._id, project._id, won.map((i) => ({ ...cands[i], active_call_id: calls[i]._id })), { previous: false }),
       insertEach(db.calls, won.map((i) => calls[i])),
     ]);
     const ready = won.filter((_, n) => candidateWrites[n].outcome === 'written' && callWrites[n] === 'written');

@@ -100,7 +100,7 @@ async function inviteAll(deps: InviteDeps, ws: WorkspaceDoc, project: ProjectDoc
   const ok = cands.flatMap((_, i) => (outcomes[i] === null ? [i] : []));
   const docs = ok.map((i) => newInterview(ws, project, cands[i], questions));
   const [candidateWrites, interviewWrites] = await Promise.all([
-    saveCandidates(db, ws._id, project._id, ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null }))),
+    saveCandidates(db, ws._id, project._id, ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null })), { previous: true }),
     insertEach(db.interviews, docs),
   ]);
   const [started] = await Promise.all([
