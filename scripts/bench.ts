@@ -80,9 +80,11 @@ async function main(): Promise<void> {
     ms(`with ${SEED} candidates stored: floor(50)`, full.floor50);
     ms('  call/initiate, 50 candidates: response', full.calls);
     ratio('  growth: with data / empty', [median(full.calls) / median(empty.calls)], '≤ 1.2');
+    ratio('  growth of the ratio to floor(50)', [median(ratios(full.calls, full.floor50)) / median(ratios(empty.calls, empty.floor50))]);
     ms('  floor(200)', full.floor200);
     ms('  interview/invite, 200 candidates: response', full.invite);
     ratio('  growth: with data / empty', [median(full.invite) / median(empty.invite)], '≤ 1.2');
+    ratio('  growth of the ratio to floor(200)', [median(ratios(full.invite, full.floor200)) / median(ratios(empty.invite, empty.floor200))]);
     ms('parse-jd (offline model): response', jd.response);
     ms('offline parser alone, per job description', jd.parser);
     ms(`scale: ${SCALE} calls for next week (200 × 50, 4 clients): all accepted`, [big.accepted]);
