@@ -1,7 +1,6 @@
 import { findHyperlink, isPersonName } from '../../shared/hyperlinks';
 import { generateQuestions, DEFAULT_QUESTION_COUNT } from '../../shared/question-generator';
 import { composeInvitation, escapeHtml } from '../../shared/invitation-email';
-import { mapWithConcurrency } from '../../shared/concurrency';
 import { toStrictJsonSchema } from '../../activities/providers/strict-json-schema';
 import { Type } from '@sinclair/typebox';
 import { SENIORITY_LEVELS, WORK_TYPES, type JobDetails } from '../../shared/schemas/job';
@@ -119,25 +118,6 @@ describe('composeInvitation', () => {
 
   it('escapes every HTML special character', () => {
     expect(escapeHtml(`<script>alert('x' & "y")</script>`)).toBe('&lt;script&gt;alert(&#39;x&#39; &amp; &quot;y&quot;)&lt;/script&gt;');
-  });
-});
-
-describe('mapWithConcurrency', () => {
-  it('keeps order and never runs more than the limit at once', async () => {
-    let running = 0;
-    let peak = 0;
-    const out = await mapWithConcurrency([5, 1, 4, 2, 3, 0, 6], 3, async (ms, i) => {
-      peak = Math.max(peak, ++running);
-      await new Promise((r) => setTimeout(r, ms));
-      running--;
-      return i * 10;
-    });
-    expect(out).toEqual([0, 10, 20, 30, 40, 50, 60]);
-    expect(peak).toBe(3);
-  });
-
-  it('handles an empty list', async () => {
-    expect(await mapWithConcurrency([], 4, async () => 1)).toEqual([]);
   });
 });
 
