@@ -47,6 +47,58 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
     );
   }
 
+  /** Dials the attempt unless an earlier execution of the activity did: never the same attempt twice. */
+  async function placeOnce(callId: string, attempt: number): Promise<DialResult> {
+    const call = await load(callId);
+    const existing = call.attempts.find((a) => a.number === attempt);
+    if (existing?.provider_call_id) return { accepted: true, providerCallId: existing.provider_call_id };
+    if (existing?.ended_reason) return { accepted: false, reason: existing.failure_reason ?? 'provider_error', detail: existing.ended_reason };
+    if (existing && voice.findDial) {
+      // An earlier execution may have placed the call and died (or timed out) before recording its id.
+      const found = await voice.findDial(callId, attempt, existing.started_at);
+      if (found) {
+        await db.calls.updateOne({ _id: callId }, { $set: { [`${at(attempt)}.provider_call_id`]: found } });
+        return { accepted: true, providerCallId: found };
+      }
+    }
+    if (!existing) {
+      const record: CallAttempt = {
+        number: attempt,
+        provider: voice.name,
+        provider_call_id: null,
+        started_at: clock(),
+        ended_at: null,
+        outcome: null,
+        failure_reason: null,
+      };
+      await db.calls.updateOne(
+        { _id: callId },
+        { $push: { attempts: record }, $set: { status: 'in_progress', next_attempt_at: null, updated_at: clock() } },
+      );
+    }
+    const result = await voice.dial({
+      callId,
+      attempt,
+      to: call.candidate.phone,
+      candidateName: call.candidate.name,
+      firstMessage: call.first_message,
+      instructions: call.instructions,
+      assistantSettings: call.assistant_settings,
+      extractVariables: call.extract_variables,
+      customFields: call.candidate.custom_fields,
+    });
+    if (result.accepted) {
+      await db.calls.updateOne({ _id: callId }, { $set: { [`${at(attempt)}.provider_call_id`]: result.providerCallId } });
+    } else {
+      logger.warn({ callId, attempt, reason: result.reason, detail: result.detail }, 'provider refused the call');
+      await db.calls.updateOne(
+        { _id: callId },
+        { $set: { [`${at(attempt)}.ended_reason`]: result.detail ?? result.reason, [`${at(attempt)}.failure_reason`]: result.reason } },
+      );
+    }
+    return result;
+  }
+
   return {
     async markScheduled(callId: string, at: number): Promise<void> {
       const when = new Date(at);
@@ -55,56 +107,10 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
       await db.calls.updateOne({ _id: callId }, { $set: { status: 'scheduled', next_attempt_at: when, ...first, updated_at: clock() } });
     },
 
+    /** Places the attempt once; an accepted dial carries how long its report may take (the provider's bound). */
     async dial(callId: string, attempt: number): Promise<DialResult> {
-      const call = await load(callId);
-      const existing = call.attempts.find((a) => a.number === attempt);
-      // Already dialled by an earlier execution of this activity: never dial the same attempt twice.
-      if (existing?.provider_call_id) return { accepted: true, providerCallId: existing.provider_call_id };
-      if (existing?.ended_reason) return { accepted: false, reason: existing.failure_reason ?? 'provider_error', detail: existing.ended_reason };
-      if (existing && voice.findDial) {
-        // An earlier execution may have placed the call and died (or timed out) before recording its id.
-        const found = await voice.findDial(callId, attempt, existing.started_at);
-        if (found) {
-          await db.calls.updateOne({ _id: callId }, { $set: { [`${at(attempt)}.provider_call_id`]: found } });
-          return { accepted: true, providerCallId: found };
-        }
-      }
-      if (!existing) {
-        const record: CallAttempt = {
-          number: attempt,
-          provider: voice.name,
-          provider_call_id: null,
-          started_at: clock(),
-          ended_at: null,
-          outcome: null,
-          failure_reason: null,
-        };
-        await db.calls.updateOne(
-          { _id: callId },
-          { $push: { attempts: record }, $set: { status: 'in_progress', next_attempt_at: null, updated_at: clock() } },
-        );
-      }
-      const result = await voice.dial({
-        callId,
-        attempt,
-        to: call.candidate.phone,
-        candidateName: call.candidate.name,
-        firstMessage: call.first_message,
-        instructions: call.instructions,
-        assistantSettings: call.assistant_settings,
-        extractVariables: call.extract_variables,
-        customFields: call.candidate.custom_fields,
-      });
-      if (result.accepted) {
-        await db.calls.updateOne({ _id: callId }, { $set: { [`${at(attempt)}.provider_call_id`]: result.providerCallId } });
-      } else {
-        logger.warn({ callId, attempt, reason: result.reason, detail: result.detail }, 'provider refused the call');
-        await db.calls.updateOne(
-          { _id: callId },
-          { $set: { [`${at(attempt)}.ended_reason`]: result.detail ?? result.reason, [`${at(attempt)}.failure_reason`]: result.reason } },
-        );
-      }
-      return result;
+      const result = await placeOnce(callId, attempt);
+      return result.accepted && voice.reportWithinMs !== undefined ? { ...result, reportWithinMs: voice.reportWithinMs } : result;
     },
 
     /**

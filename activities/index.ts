@@ -3,6 +3,7 @@ import type { Logger } from '../infra/logger';
 import { createCallActivities } from './calls';
 import { createInterviewActivities } from './interviews';
 import { createFanOutActivities } from './fan-out';
+import { createSimulatorActivities } from './simulator';
 import type { FanOutResult, WorkflowStart } from '../shared/workflow-starts';
 import type { EmailProvider } from './providers/email';
 import type { LanguageModel } from './providers/llm';
@@ -37,6 +38,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCallActivities(deps),
     ...createInterviewActivities(deps),
     ...createFanOutActivities(deps),
+    ...createSimulatorActivities(deps),
   };
 }
 

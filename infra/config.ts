@@ -42,14 +42,18 @@ export const ConfigSchema = Type.Object({
 
   VOICE_PROVIDER: Type.Union([Type.Literal('simulator'), Type.Literal('vapi')], { default: 'simulator' }),
   SIMULATOR_CALL_SECONDS: Type.Number({ minimum: 0, maximum: 3600, default: 2 }),
-  CALL_OUTCOME_TIMEOUT_MINUTES: Type.Number({ exclusiveMinimum: 0, maximum: 1440, default: 30 }),
   VAPI_API_KEY: OptionalText(),
   VAPI_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://api.vapi.ai' }),
   VAPI_PHONE_NUMBER_ID: OptionalText(),
   VAPI_WEBHOOK_SECRET: OptionalText(),
   VAPI_SERVER_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   VAPI_SERVER_CREDENTIAL_ID: OptionalText(),
-  VAPI_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
+  /** Vapi ends a call after this long (the assistant's maxDurationSeconds; Vapi's own range is 10 to 43,200). */
+  VAPI_MAX_CALL_SECONDS: Type.Integer({ minimum: 10, maximum: 43_200, default: 600 }),
+  /** How long after a call's longest end its report may still arrive before Vapi is asked how it ended. */
+  VAPI_REPORT_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 3_600, default: 120 }),
+  // Below the dial activity's 30 s timeout, so a dial the worker gave up on is never still in flight at Vapi.
+  VAPI_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 25_000, default: 15_000 }),
 
   WHATSAPP_PROVIDER: Type.Union([Type.Literal('log'), Type.Literal('cloud')], { default: 'log' }),
   WHATSAPP_ACCESS_TOKEN: OptionalText(),

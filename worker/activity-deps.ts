@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { Collection } from 'mongodb';
 import type { Config } from '../infra/config';
 import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
@@ -8,12 +9,28 @@ import type { ActivityDeps } from '../activities';
 import { LogEmailProvider, type EmailProvider } from '../activities/providers/email';
 import { languageModel } from '../activities/providers/language-model';
 import { SendGridEmailProvider } from '../activities/providers/sendgrid';
-import { SimulatorVoiceProvider } from '../activities/providers/simulator';
+import { SimulatorVoiceProvider, type SimulatedCallDoc } from '../activities/providers/simulator';
 import { LogWhatsAppProvider, type WhatsAppProvider } from '../activities/providers/whatsapp';
 import { CloudWhatsAppProvider, cloudApiOptions, whatsAppTemplates } from '../activities/providers/whatsapp-cloud';
 import { VapiVoiceProvider } from '../activities/providers/vapi';
 import type { ReportCallOutcome, VoiceProvider } from '../activities/providers/voice';
 import { VAPI_EVENTS_PATH } from '../shared/public-urls';
+import type { WorkflowStart } from '../shared/workflow-starts';
+import { simulatedCallWorkflowId } from '../workflows/simulated-call';
+
+export function simulatorStore(db: Database): Collection<SimulatedCallDoc> {
+  return db.db.collection<SimulatedCallDoc>('simulator_calls');
+}
+
+function simulatedCallStart(providerCallId: string, endsAt: Date): WorkflowStart {
+  return {
+    workflowType: 'simulatedCallWorkflow',
+    workflowId: simulatedCallWorkflowId(providerCallId),
+    args: [{ providerCallId, endsAt: endsAt.getTime() }],
+    searchAttributes: [],
+    summary: `Simulated call ${providerCallId}`,
+  };
+}
 
 /** Chooses the providers named by the configuration and wires them to the database and Temporal. */
 export function buildActivityDeps(config: Config, base: { db: Database; client: Client; logger: Logger; clock?: () => Date }): ActivityDeps {
@@ -25,7 +42,7 @@ export function buildActivityDeps(config: Config, base: { db: Database; client: 
     logger,
     clock,
     report,
-    voice: voiceProvider(config, { report, logger, clock }),
+    voice: voiceProvider(config, { db: base.db, client: base.client, report, logger, clock }),
     whatsapp: whatsappProvider(config, base.db),
     llm: languageModel(config),
     email: emailProvider(config, base.db),
@@ -35,13 +52,26 @@ export function buildActivityDeps(config: Config, base: { db: Database; client: 
   };
 }
 
-function voiceProvider(config: Config, deps: { report: ReportCallOutcome; logger: Logger; clock: () => Date }): VoiceProvider {
-  if (config.VOICE_PROVIDER === 'simulator') return new SimulatorVoiceProvider({ callSeconds: config.SIMULATOR_CALL_SECONDS, ...deps });
+type VoiceDeps = { db: Database; client: Client; report: ReportCallOutcome; logger: Logger; clock: () => Date };
+
+function voiceProvider(config: Config, { db, client, ...deps }: VoiceDeps): VoiceProvider {
+  if (config.VOICE_PROVIDER === 'simulator') {
+    return new SimulatorVoiceProvider({
+      callSeconds: config.SIMULATOR_CALL_SECONDS,
+      ...deps,
+      store: simulatorStore(db),
+      deliverAt: async (providerCallId, endsAt) => {
+        await startEach(client, config.TEMPORAL_TASK_QUEUE, [simulatedCallStart(providerCallId, endsAt)]);
+      },
+    });
+  }
   // loadConfig guarantees the Vapi settings when the provider is vapi.
   return new VapiVoiceProvider({
     apiKey: config.VAPI_API_KEY!,
     baseUrl: config.VAPI_BASE_URL,
     timeoutMs: config.VAPI_TIMEOUT_MS,
+    maxCallSeconds: config.VAPI_MAX_CALL_SECONDS,
+    reportGraceSeconds: config.VAPI_REPORT_GRACE_SECONDS,
     phoneNumberId: config.VAPI_PHONE_NUMBER_ID!,
     webhookSecret: config.VAPI_WEBHOOK_SECRET!,
     serverUrl: config.VAPI_SERVER_URL ?? `${config.PUBLIC_BASE_URL}${VAPI_EVENTS_PATH}`,

@@ -23,9 +23,9 @@ export interface CallWorkflowInput {
   sendPreCall: boolean;
   sendFallback: boolean;
   /**
-   * How long to wait for the provider to report an attempt's outcome. Then the provider is asked (when it
-   * can be); a call it says is still going gets another wait, up to LOST_REPORT_CHECKS times, before the
-   * attempt counts as no_outcome.
+   * How long to wait for an attempt's report when the dial does not say (`reportWithinMs`: the provider's
+   * longest call plus a grace). Then the provider is asked (when it can be); a call it says is still going
+   * gets another wait, up to LOST_REPORT_CHECKS times, before the attempt counts as no_outcome.
    */
   outcomeTimeoutMs: number;
 }
@@ -46,6 +46,9 @@ export const callOutcomeSignal = defineSignal<[CallOutcome]>('callOutcome');
 export const cancelCallSignal = defineSignal('cancelCall');
 export const callProgressQuery = defineQuery<CallProgress>('callProgress');
 
+/** The report wait for a dial that does not give its own (`reportWithinMs`), as earlier versions always did. */
+export const REPORT_WAIT_FALLBACK_MS = 30 * 60_000;
+
 /** How often an attempt without a report is looked up at the provider before it is given up. */
 export const LOST_REPORT_CHECKS = 2;
 
@@ -54,8 +57,13 @@ export function callWorkflowId(callId: string): string {
 }
 
 const RETRY = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 } as const;
-/** The provider's side of a call: dial, lost-report lookups and templates. */
+/** The provider's side of a call: lost-report lookups and templates. */
 const acts = proxyActivities<ReturnType<typeof createActivities>>({ startToCloseTimeout: '1 minute', retry: RETRY });
+/**
+ * The dial, on a shorter clock: a dial cut off by a dying worker is taken up again after this long, and the
+ * provider's own request timeout (VAPI_TIMEOUT_MS, at most 25 s) fits inside it.
+ */
+const dialer = proxyActivities<ReturnType<typeof createActivities>>({ startToCloseTimeout: '30 seconds', retry: RETRY });
 /**
  * The call's own records (a few `_id` writes each): run inside the workflow task as local activities, which
  * spares the server an activity task, its dispatch and three history events apiece. Retries that wait longer
@@ -98,9 +106,9 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
    * Waits for the attempt's report; when it does not come in time, asks the provider, and waits again while
    * the provider says the call is still going. False when the call was cancelled before any outcome.
    */
-  const awaitReport = async (attempt: number): Promise<boolean> => {
+  const awaitReport = async (attempt: number, waitMs: number): Promise<boolean> => {
     const reported = () => outcomes.has(attempt);
-    await condition(() => reported() || cancelled, input.outcomeTimeoutMs);
+    await condition(() => reported() || cancelled, waitMs);
     for (let n = 0; n < LOST_REPORT_CHECKS && !reported() && !cancelled && patched('lost-report-check'); n++) {
       const check = await orOnFailure(acts.checkAttempt(callId, attempt), { status: 'unknown' as const });
       if (check.status === 'unknown') break;
@@ -108,7 +116,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
         if (!reported()) outcomes.set(attempt, { attempt, outcome: check.outcome });
         break;
       }
-      await condition(() => reported() || cancelled, input.outcomeTimeoutMs);
+      await condition(() => reported() || cancelled, waitMs);
     }
     return reported() || !cancelled;
   };
@@ -134,8 +142,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     progress.nextAttemptAt = null;
     setStatus('in_progress');
     // A provider that stays unreachable through every retry fails the attempt, not the whole call.
-    const dial = await orOnFailure(acts.dial(callId, attempt), { accepted: false as const, reason: 'provider_error' as const });
-    if (dial.accepted && !(await awaitReport(attempt))) return cancel();
+    const dial = await orOnFailure(dialer.dial(callId, attempt), { accepted: false as const, reason: 'provider_error' as const });
+    if (dial.accepted && !(await awaitReport(attempt, dial.reportWithinMs ?? input.outcomeTimeoutMs))) return cancel();
     const outcome = dial.accepted ? (outcomes.get(attempt)?.outcome ?? 'no_outcome') : dial.reason;
     await book.recordAttempt(callId, attempt, outcome, Date.now());
     if (outcome === 'completed') {

@@ -4,3 +4,4 @@ export { smokeWorkflow } from './smoke';
 export { callWorkflow } from './call';
 export { interviewWorkflow } from './interview';
 export { fanOutWorkflow } from './fan-out';
+export { simulatedCallWorkflow } from './simulated-call';

@@ -1,49 +1,120 @@
-import { randomUUID } from 'node:crypto';
+import type { Collection } from 'mongodb';
 import type { Logger } from '../../infra/logger';
+import { isDuplicateKey } from '../../infra/duplicate-key';
 import { outcomeForAttempt, parseSimulatedOutcomes } from '../../shared/simulated-outcomes';
 import type { ExtractVariable } from '../../shared/schemas/call-initiate';
-import type { DialRequest, DialResult, ReportCallOutcome, VoiceProvider } from './voice';
+import type { AttemptReport, DialRequest, DialResult, ReportCallOutcome, VoiceProvider } from './voice';
+
+/** One call the simulator placed, kept as a remote provider keeps its calls: it outlives our processes. */
+export interface SimulatedCallDoc {
+  /** The provider call id, derived from the call and attempt, so a lost dial is found by one `_id` read. */
+  _id: string;
+  call_id: string;
+  attempt: number;
+  placed_at: Date;
+  ends_at: Date;
+  /** What the simulator reports when the call ends, fixed when it is placed. */
+  report: AttemptReport;
+  delivered_at: Date | null;
+}
+
+/** How long after a simulated call's end the lost-report lookup asks: the delivery is durable, so little. */
+export const SIMULATOR_REPORT_GRACE_MS = 10_000;
+
+export function simulatedCallId(callId: string, attempt: number): string {
+  return `sim_${callId}_${attempt}`;
+}
+
+export interface SimulatorOptions {
+  callSeconds: number;
+  report: ReportCallOutcome;
+  logger: Logger;
+  clock: () => Date;
+  /** Where the simulator keeps the calls it placed (`simulator_calls`). */
+  store: Collection<SimulatedCallDoc>;
+  /**
+   * Arranges for `deliver(providerCallId)` to run at `endsAt` even if this process dies meanwhile (a
+   * Temporal workflow that sleeps the call length, workflows/simulated-call.ts).
+   */
+  deliverAt(providerCallId: string, endsAt: Date): Promise<void>;
+}
 
 /**
- * A voice provider that behaves like a remote one: it accepts the dial at once and reports the outcome
- * `callSeconds` later through the same reporting path a real provider's callback takes. The outcome of each
- * attempt comes from the candidate's custom_fields.simulated_outcomes (default: completed).
+ * A voice provider that behaves like a remote one: it accepts the dial at once, keeps the call in its own
+ * store, and reports the outcome `callSeconds` later through the same reporting path a real provider's
+ * callback takes, from a durable timer. Asked about a call (the lost-report lookup), it answers what it
+ * reported or would report. The outcome of each attempt comes from the candidate's
+ * custom_fields.simulated_outcomes (default: completed).
  */
 export class SimulatorVoiceProvider implements VoiceProvider {
   readonly name = 'simulator';
-  /** Dials placed by this process, for tests and operators (`attempt` per call id). */
+  readonly reportWithinMs: number;
+  /** Dials placed by this process, for tests (`attempt` per call id). */
   readonly dials: Array<{ callId: string; attempt: number; at: Date }> = [];
 
-  constructor(
-    private readonly opts: { callSeconds: number; report: ReportCallOutcome; logger: Logger; clock: () => Date },
-  ) {}
+  constructor(private readonly opts: SimulatorOptions) {
+    this.reportWithinMs = opts.callSeconds * 1000 + SIMULATOR_REPORT_GRACE_MS;
+  }
 
   async dial(req: DialRequest): Promise<DialResult> {
-    this.dials.push({ callId: req.callId, attempt: req.attempt, at: this.opts.clock() });
-    const outcome = outcomeForAttempt(parseSimulatedOutcomes(req.customFields.simulated_outcomes).outcomes, req.attempt);
-    const report = () =>
-      this.opts
-        .report({
-          callId: req.callId,
-          attempt: req.attempt,
-          outcome,
-          ...(outcome === 'completed'
-            ? {
-                transcript: [
-                  { role: 'assistant' as const, text: req.firstMessage },
-                  { role: 'candidate' as const, text: `Hi, this is ${req.candidateName}. Yes, I have a few minutes.` },
-                  { role: 'assistant' as const, text: 'Thank you, that is everything I needed. Goodbye!' },
-                ],
-                extracted: Object.fromEntries(req.extractVariables.map((v) => [v.label, sampleValue(v, this.opts.clock())])),
-              }
-            : {}),
-        })
-        .catch((err) => this.opts.logger.error({ err, callId: req.callId }, 'simulator could not report the outcome'));
+    const now = this.opts.clock();
+    this.dials.push({ callId: req.callId, attempt: req.attempt, at: now });
+    const id = simulatedCallId(req.callId, req.attempt);
+    const doc: SimulatedCallDoc = {
+      _id: id,
+      call_id: req.callId,
+      attempt: req.attempt,
+      placed_at: now,
+      ends_at: new Date(now.getTime() + this.opts.callSeconds * 1000),
+      report: { callId: req.callId, attempt: req.attempt, providerCallId: id, ...simulatedOutcome(req, now) },
+      delivered_at: null,
+    };
+    try {
+      await this.opts.store.insertOne(doc);
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      // Like a provider's idempotency key: the same attempt dialled again is the call already placed.
+      this.opts.logger.warn({ callId: req.callId, attempt: req.attempt }, 'simulator: attempt dialled again; the placed call stands');
+    }
     // A zero-length call reports before the dial returns, so the outcome never races a skipped clock in tests.
-    if (this.opts.callSeconds === 0) await report();
-    else setTimeout(report, this.opts.callSeconds * 1000);
-    return { accepted: true, providerCallId: `sim_${randomUUID()}` };
+    if (this.opts.callSeconds === 0) await this.deliver(id);
+    else await this.opts.deliverAt(id, doc.ends_at);
+    return { accepted: true, providerCallId: id };
   }
+
+  async findDial(callId: string, attempt: number): Promise<string | null> {
+    const placed = await this.opts.store.findOne({ _id: simulatedCallId(callId, attempt) });
+    return placed?._id ?? null;
+  }
+
+  async fetchReport(providerCallId: string): Promise<AttemptReport | null> {
+    const placed = await this.opts.store.findOne({ _id: providerCallId });
+    if (!placed || placed.ends_at > this.opts.clock()) return null;
+    return placed.report;
+  }
+
+  /** Sends the call's end-of-call report; a report the call already has changes nothing (at-least-once). */
+  async deliver(providerCallId: string): Promise<void> {
+    const placed = await this.opts.store.findOne({ _id: providerCallId });
+    if (!placed) throw new Error(`simulator has no call ${providerCallId}`);
+    await this.opts.report(placed.report);
+    if (!placed.delivered_at) await this.opts.store.updateOne({ _id: providerCallId }, { $set: { delivered_at: this.opts.clock() } });
+  }
+}
+
+/** The attempt's scripted outcome, with a short transcript and extracted values when it completes. */
+function simulatedOutcome(req: DialRequest, now: Date): Pick<AttemptReport, 'outcome' | 'transcript' | 'extracted'> {
+  const outcome = outcomeForAttempt(parseSimulatedOutcomes(req.customFields.simulated_outcomes).outcomes, req.attempt);
+  if (outcome !== 'completed') return { outcome };
+  return {
+    outcome,
+    transcript: [
+      { role: 'assistant', text: req.firstMessage },
+      { role: 'candidate', text: `Hi, this is ${req.candidateName}. Yes, I have a few minutes.` },
+      { role: 'assistant', text: 'Thank you, that is everything I needed. Goodbye!' },
+    ],
+    extracted: Object.fromEntries(req.extractVariables.map((v) => [v.label, sampleValue(v, now)])),
+  };
 }
 
 /** A plausible value of the variable's declared type. */

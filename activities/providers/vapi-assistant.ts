@@ -10,6 +10,8 @@ export interface VapiCallOptions {
   /** A Vapi credential that authenticates those messages; without it the shared secret goes in a header. */
   serverCredentialId?: string;
   webhookSecret: string;
+  /** The assistant's `maxDurationSeconds`: Vapi ends the call then, which bounds the wait for its report. */
+  maxCallSeconds: number;
 }
 
 /** Defaults for a request without assistant_settings: a female English voice and standard recruiter behaviour. */
@@ -65,6 +67,7 @@ export function buildCreateCall(req: DialRequest, opts: VapiCallOptions): Vapi.C
     ...(s.effect ? { backgroundSound: s.effect.name === 'Office' ? 'office' : 'off' } : {}),
     ...(startSpeakingPlan ? { startSpeakingPlan } : {}),
     analysisPlan: req.extractVariables.length > 0 ? { structuredDataPlan: { enabled: true, schema: structuredDataSchema(req.extractVariables) } } : undefined,
+    maxDurationSeconds: opts.maxCallSeconds,
     serverMessages: [...SERVER_MESSAGES],
     server: opts.serverCredentialId
       ? { url: opts.serverUrl, credentialId: opts.serverCredentialId }

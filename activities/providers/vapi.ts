@@ -7,6 +7,8 @@ export interface VapiOptions extends VapiCallOptions {
   apiKey: string;
   baseUrl: string;
   timeoutMs: number;
+  /** How long after a call's longest possible end its end-of-call report may still arrive (analysis included). */
+  reportGraceSeconds: number;
 }
 
 /** How far before an attempt's recorded start a lost dial is looked for, to allow for clock skew. */
@@ -18,9 +20,11 @@ const LOOKUP_SKEW_MS = 5 * 60_000;
  */
 export class VapiVoiceProvider implements VoiceProvider {
   readonly name = 'vapi';
+  readonly reportWithinMs: number;
   private readonly client: VapiClient;
 
   constructor(private readonly opts: VapiOptions) {
+    this.reportWithinMs = (opts.maxCallSeconds + opts.reportGraceSeconds) * 1000;
     this.client = new VapiClient({ token: opts.apiKey, baseUrl: opts.baseUrl, timeoutInSeconds: opts.timeoutMs / 1000, maxRetries: 0 });
   }
 

@@ -14,7 +14,8 @@ export interface DialRequest {
 }
 
 export type DialResult =
-  | { accepted: true; providerCallId: string }
+  /** `reportWithinMs`: how long after the dial its report can still come (the provider's longest call plus a grace). */
+  | { accepted: true; providerCallId: string; reportWithinMs?: number }
   /** The provider refused the call; dialling this attempt again would be refused the same way. */
   | { accepted: false; reason: FailureReason; detail?: string };
 
@@ -24,6 +25,11 @@ export type DialResult =
  */
 export interface VoiceProvider {
   readonly name: string;
+  /**
+   * The longest a call can last plus the time its report may take to arrive: after this long without a
+   * report, the call workflow asks the provider (fetchReport) how the attempt ended.
+   */
+  readonly reportWithinMs?: number;
   dial(request: DialRequest): Promise<DialResult>;
   /** The provider's id of a call an interrupted earlier dial of this attempt placed, or null when it placed none. */
   findDial?(callId: string, attempt: number, since: Date): Promise<string | null>;

@@ -13,7 +13,7 @@ import { renderTemplate, templateContext, type TemplateContext } from '../../sha
 import type { CallInitiateRequest, CallInitiateResponse, CallResult, WhatsAppTemplate } from '../../shared/schemas/call-initiate';
 import type { RetryPolicy } from '../../shared/retry';
 import type { WorkingHours } from '../../shared/working-hours';
-import { callWorkflowId, type CallWorkflowInput } from '../../workflows/call';
+import { callWorkflowId, REPORT_WAIT_FALLBACK_MS, type CallWorkflowInput } from '../../workflows/call';
 import { CallStatus, candidateSearchAttributes, projectSearchAttributes } from '../../workflows/search-attributes';
 import type { WorkflowStart } from '../../shared/workflow-starts';
 import { startAll } from '../workflow-starts';
@@ -97,7 +97,7 @@ async function scheduleAll(deps: CallDeps, ws: WorkspaceDoc, project: ProjectDoc
     const unready = won.filter((i) => !ready.includes(i));
     let started = true;
     try {
-      await startAll(deps, ready.map((i) => callStart(calls[i], deps.config)), {
+      await startAll(deps, ready.map((i) => callStart(calls[i])), {
         summary: `call/initiate: ${ready.length} calls for ${project.ats_job_id}`,
         searchAttributes: projectSearchAttributes(project),
       });
@@ -208,7 +208,7 @@ function buildCall(callId: string, workspace: WorkspaceDoc, project: ProjectDoc,
 }
 
 /** The workflow's input, derived from the stored call alone, so a restart after a crash starts the same workflow. */
-export function callWorkflowInput(call: CallDoc, outcomeTimeoutMs: number): CallWorkflowInput {
+export function callWorkflowInput(call: CallDoc, outcomeTimeoutMs = REPORT_WAIT_FALLBACK_MS): CallWorkflowInput {
   const settings = call.call_settings;
   return {
     callId: call._id,
@@ -222,11 +222,11 @@ export function callWorkflowInput(call: CallDoc, outcomeTimeoutMs: number): Call
 }
 
 /** The start of a call's workflow under its deterministic id, from the stored call alone. */
-export function callStart(call: CallDoc, config: Pick<Config, 'CALL_OUTCOME_TIMEOUT_MINUTES'>): WorkflowStart {
+export function callStart(call: CallDoc): WorkflowStart {
   return {
     workflowType: 'callWorkflow',
     workflowId: call.workflow_id,
-    args: [callWorkflowInput(call, config.CALL_OUTCOME_TIMEOUT_MINUTES * 60_000)],
+    args: [callWorkflowInput(call)],
     searchAttributes: [...candidateSearchAttributes(call), { key: CallStatus, value: 'scheduled' }],
     summary: `Call ${call.candidate.name} for ${call.ats_job_id}`,
   };
@@ -234,5 +234,5 @@ export function callStart(call: CallDoc, config: Pick<Config, 'CALL_OUTCOME_TIME
 
 /** Starts the call's workflow; starting it again is a no-op. */
 export async function startCallWorkflow(deps: Pick<CallDeps, 'temporal' | 'config'>, call: CallDoc): Promise<void> {
-  await startEach(deps.temporal, deps.config.TEMPORAL_TASK_QUEUE, [callStart(call, deps.config)]);
+  await startEach(deps.temporal, deps.config.TEMPORAL_TASK_QUEUE, [callStart(call)]);
 }

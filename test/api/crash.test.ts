@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createWorkspace } from '../../infra/workspaces';
@@ -82,5 +82,52 @@ describe('a response that says success survives the death of every process', () 
     expect(await db.emailLog.countDocuments({ idempotency_key: { $in: interviewIds } })).toBe(20);
     expect(await db.calls.countDocuments({})).toBe(20);
     await worker.stop();
+  }, 240_000);
+
+  it('finishes every simulated call after the worker is killed mid-call: the simulator\'s reports outlive the process', async () => {
+    const CALL_SECONDS = 4;
+    const slow = { ...env, SIMULATOR_CALL_SECONDS: String(CALL_SECONDS) };
+    const startSlow = async (role: 'api' | 'worker') => {
+      const p = await startServiceProcess(role, slow, join(logDir, `slow-${role}-${running.length}.log`));
+      running.push(p);
+      return p;
+    };
+    const api = await startSlow('api');
+    let worker = await startSlow('worker');
+    await post('/api/public/v1/campaigns', { ats_job_id: 'job-slow', name: 'Slow' });
+    const res = await post('/api/public/v1/call/initiate', {
+      ats_job_id: 'job-slow',
+      instructions: 'Ask {{candidate_first_name}} about availability.',
+      // A missed first attempt is retried 3 s later.
+      call_settings: { retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 0.05, unit: 'minutes' }] } },
+      candidates: Array.from({ length: 20 }, (_, i) => ({
+        id: `s${i}`,
+        name: 'Slow Candidate',
+        email: `s${i}@example.com`,
+        phone: `+1415555${4000 + i}`,
+        custom_fields: { simulated_outcomes: i % 2 === 0 ? 'missed,completed' : 'completed' },
+      })),
+    });
+    expect(res.status).toBe(200);
+    const callIds: string[] = res.body.data.calls.map((c: any) => c.id);
+    // Mid-call: dialled, reports pending.
+    await waitFor(() => db.calls.countDocuments({ _id: { $in: callIds }, 'attempts.0': { $exists: true } }), (n) => n >= 10, 30_000);
+    await worker.kill();
+    const restartedAt = Date.now();
+    worker = await startSlow('worker');
+    const completed = await waitFor(() => db.calls.countDocuments({ _id: { $in: callIds }, status: 'completed' }), (n) => n === 20, 90_000);
+    expect(completed).toBe(20);
+    // Within the calls' own length (two calls and a retry for half of them) of the restart, not a flat timeout.
+    // A dial cut off by the kill is taken up again after the dial activity's 30 s timeout.
+    expect(Date.now() - restartedAt).toBeLessThan(2 * CALL_SECONDS * 1000 + 3_000 + 30_000 + 15_000);
+    for (const call of await db.calls.find({ _id: { $in: callIds } }).toArray()) {
+      const expected = call.candidate.custom_fields.simulated_outcomes === 'completed' ? ['completed'] : ['failed', 'completed'];
+      expect({ id: call._id, outcomes: call.attempts.map((a) => a.outcome) }).toEqual({ id: call._id, outcomes: expected });
+    }
+    // The simulator placed each attempt once, and nothing asked it to place one twice.
+    expect(await db.db.collection('simulator_calls').countDocuments({ call_id: { $in: callIds } })).toBe(30);
+    const logs = readdirSync(logDir).filter((f) => f.startsWith('slow-worker')).map((f) => readFileSync(join(logDir, f), 'utf8')).join('');
+    expect(logs).not.toContain('attempt dialled again');
+    await Promise.all([api.stop(), worker.stop()]);
   }, 240_000);
 });

@@ -106,8 +106,9 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack',
         WHATSAPP_BUSINESS_ACCOUNT_ID: WA_BUSINESS_ACCOUNT_ID,
         WHATSAPP_APP_SECRET: APP_SECRET,
         WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
-        // Six seconds before an attempt without a report is looked up at Vapi.
-        CALL_OUTCOME_TIMEOUT_MINUTES: '0.1',
+        // Vapi ends a call after 10 s; an attempt without a report is looked up at Vapi 2 s later.
+        VAPI_MAX_CALL_SECONDS: '10',
+        VAPI_REPORT_GRACE_SECONDS: '2',
       },
     });
     key = (await stack.newWorkspace('Acme')).key;
@@ -254,14 +255,18 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack',
     expect((await call(callId)).messages[0]).toMatchObject({ status: 'failed', error_code: 131026, error: 'Message undeliverable: Receiver is incapable of receiving this message' });
   });
 
-  it('asks Vapi with GET /call/{id} about an attempt whose report never came', async () => {
+  it('asks Vapi with GET /call/{id} about an attempt whose report never came, once the longest call and its grace are over', async () => {
     const callId = await start(4, {});
     const dial = (await dialOf(callId))!;
     const providerCallId = await providerCallIdOf(callId);
     vapiState.set(providerCallId, vapiCall({ id: providerCallId, name: dial.body.name, status: 'ended', endedReason: 'voicemail', assistant: dial.body.assistant }));
     const failed = await waitFor(() => call(callId), (c) => c.status === 'failed', 60_000);
     expect(failed).toMatchObject({ failure_reason: 'sent_to_voicemail', attempts: [expect.objectContaining({ ended_reason: 'voicemail', failure_reason: 'sent_to_voicemail' })] });
-    expect(vapi.requests.some((r) => r.method === 'GET' && r.path === `/call/${providerCallId}`)).toBe(true);
+    const lookup = vapi.requests.find((r) => r.method === 'GET' && r.path === `/call/${providerCallId}`);
+    expect(dial.body.assistant.maxDurationSeconds).toBe(10);
+    // Not before the call could have ended and its report arrived (10 s + 2 s), and not long after.
+    expect(lookup!.at - dial.at).toBeGreaterThanOrEqual(12_000);
+    expect(lookup!.at - dial.at).toBeLessThan(30_000);
   });
 
   it('answers Meta\'s verification handshake only with the right token', async () => {

@@ -7,6 +7,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   raw: string;
   body: any;
+  /** When the request arrived (epoch ms). */
+  at: number;
 }
 
 export type StubReply =
@@ -40,7 +42,7 @@ export async function startHttpStub(reply: (req: RecordedRequest, n: number) => 
       } catch {
         /* kept as text */
       }
-      const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw, body };
+      const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw, body, at: Date.now() };
       requests.push(recorded);
       const r = reply(recorded, requests.length);
       if ('drop' in r) return req.socket.destroy();

@@ -9,6 +9,8 @@ const options = (baseUrl: string) => ({
   timeoutMs: 2_000,
   phoneNumberId: VAPI_PHONE_NUMBER_ID,
   webhookSecret: 'whsec-vapi',
+  maxCallSeconds: 900,
+  reportGraceSeconds: 60,
   serverUrl: 'https://hiring.test/api/public/v1/providers/vapi/events',
 });
 
@@ -70,6 +72,7 @@ describe('Vapi adapter against a local server speaking Vapi\'s API', () => {
         name: 'Recruiter',
         firstMessage: 'Hi Ada, this is Grace from Acme',
         firstMessageMode: 'assistant-speaks-first',
+        maxDurationSeconds: 900,
         model: {
           provider: 'openai',
           model: 'gpt-4o',

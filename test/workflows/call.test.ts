@@ -3,6 +3,12 @@ import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities, type ActivityDeps } from '../../activities';
 import { SimulatorVoiceProvider } from '../../activities/providers/simulator';
+import { simulatorStore } from '../../worker/activity-deps';
+
+/** Zero-length simulated calls report as they are dialled; nothing is delivered later. */
+const noDelivery = async () => {
+  throw new Error('zero-length simulated calls are delivered at once');
+};
 import type { VoiceProvider } from '../../activities/providers/voice';
 import { LogWhatsAppProvider } from '../../activities/providers/whatsapp';
 import { LogEmailProvider } from '../../activities/providers/email';
@@ -36,7 +42,7 @@ describe('call workflow on the time-skipping server', () => {
     env = await createTimeSkippingEnv();
     db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('wf'));
     const report = createCallReporter({ db, client: env.client, logger });
-    simulator = new SimulatorVoiceProvider({ callSeconds: 0, report, logger, clock });
+    simulator = new SimulatorVoiceProvider({ callSeconds: 0, report, logger, clock, store: simulatorStore(db), deliverAt: noDelivery });
     deps = {
       db,
       logger,

@@ -6,6 +6,12 @@ import { LogEmailProvider, type EmailMessage, type EmailProvider, type EmailResu
 import { LanguageModelError, OfflineLanguageModel, type LanguageModel } from '../../activities/providers/llm';
 import { LogWhatsAppProvider } from '../../activities/providers/whatsapp';
 import { SimulatorVoiceProvider } from '../../activities/providers/simulator';
+import { simulatorStore } from '../../worker/activity-deps';
+
+/** Zero-length simulated calls report as they are dialled; nothing is delivered later. */
+const noDelivery = async () => {
+  throw new Error('zero-length simulated calls are delivered at once');
+};
 import { QUESTION_LEASE_MS } from '../../activities/interviews';
 import { createCallReporter } from '../../infra/call-reports';
 import { connectDatabase, type Database } from '../../infra/database';
@@ -80,7 +86,7 @@ describe('interview workflow on the time-skipping server', () => {
       logger,
       clock,
       report,
-      voice: new SimulatorVoiceProvider({ callSeconds: 0, report, logger, clock }),
+      voice: new SimulatorVoiceProvider({ callSeconds: 0, report, logger, clock, store: simulatorStore(db), deliverAt: noDelivery }),
       whatsapp: new LogWhatsAppProvider(db),
       llm: new OfflineLanguageModel(),
       email: new LogEmailProvider(db),
