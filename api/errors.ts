@@ -1,4 +1,5 @@
 import type { Context, Middleware } from 'koa';
+import { asUnavailable } from '../infra/unavailable';
 import {
   DomainError,
   ValidationError,
@@ -11,6 +12,7 @@ import {
   UpstreamError,
   SignatureError,
   ForbiddenError,
+  ServiceUnavailableError,
   dottedPath,
   bracketPath,
 } from '../shared/errors';
@@ -63,6 +65,7 @@ export const callFamily: ErrorFamily = {
     }
     if (error instanceof RateLimitedError) return { status: 429, body: { success: false, code: 'RATE_LIMITED', message: error.message } };
     if (error instanceof UpstreamError) return { status: upstreamStatus(error), body: { success: false, code: 'UPSTREAM_ERROR', message: error.message } };
+    if (error instanceof ServiceUnavailableError) return { status: 503, body: { success: false, code: 'SERVICE_UNAVAILABLE', message: error.message } };
     return null;
   },
   internal: () => ({ status: 500, body: { success: false, code: 'UNKNOWN_ERROR', message: 'An unexpected error occurred' } }),
@@ -93,6 +96,7 @@ export function jobFamily(supportEmail: string): ErrorFamily {
       if (error instanceof PayloadTooLargeError) return { status: 413, body: { success: false, message: error.message } };
       if (error instanceof RateLimitedError) return { status: 429, body: { success: false, message: error.message } };
       if (error instanceof UpstreamError) return { status: upstreamStatus(error), body: { success: false, message: error.message } };
+      if (error instanceof ServiceUnavailableError) return { status: 503, body: { success: false, message: error.message } };
       return null;
     },
     internal: () => ({ status: 500, body: { success: false, message: 'Internal server error' } }),
@@ -108,6 +112,7 @@ const PLAIN_STATUS: Array<[abstract new (...args: any[]) => DomainError, number]
   [NotFoundError, 404],
   [PayloadTooLargeError, 413],
   [RateLimitedError, 429],
+  [ServiceUnavailableError, 503],
 ];
 
 /** Routes outside the public operations (health, provider callbacks, unknown paths): `{success:false, message}`. */
@@ -126,10 +131,12 @@ export function handleErrors(family: ErrorFamily): Middleware {
     try {
       await next();
     } catch (err) {
-      const rendered = err instanceof DomainError ? family.render(err) : null;
+      const error = err instanceof DomainError ? err : (asUnavailable(err) ?? err);
+      const rendered = error instanceof DomainError ? family.render(error) : null;
       const { status, body } = rendered ?? family.internal();
       if (!rendered) ctx.state.logger?.error({ err, family: family.name }, 'unhandled error');
-      if (err instanceof RateLimitedError) ctx.set('Retry-After', String(err.retryAfterSeconds));
+      if (error instanceof ServiceUnavailableError) ctx.state.logger?.warn({ dependency: error.dependency, err: String(err) }, 'dependency unavailable');
+      if (error instanceof RateLimitedError || error instanceof ServiceUnavailableError) ctx.set('Retry-After', String(error.retryAfterSeconds));
       ctx.status = status;
       ctx.body = body;
     }

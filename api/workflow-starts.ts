@@ -2,14 +2,22 @@ import type { Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { Config } from '../infra/config';
 import { newId } from '../infra/ids';
-import { startEach, startWorkflowOnce } from '../infra/temporal';
+import { startEach, startWorkflowOnce, withinDeadline } from '../infra/temporal';
 import { fanOutWorkflow, fanOutWorkflowId } from '../workflows/fan-out';
 import type { WorkflowStart } from '../shared/workflow-starts';
 
 /**
+ * How long a request waits for Temporal to take its start. A start that has not got through by then fails the
+ * request with a 503 (the request's records are taken back), so a client never waits on an outage for long.
+ */
+export const START_DEADLINE_MS = 3_000;
+
+/**
  * Starts the per-candidate workflows of one request: one directly; several through one fan-out workflow,
  * so the request waits for a single start instead of one per candidate (measured in README, Benchmarks).
- * Either way, once this returns the workflows will exist; when it throws, none of them was started by it.
+ * Either way, once this returns the workflows will exist. When it throws, the start may still reach Temporal
+ * later; the caller takes back the records it wrote, so such a workflow fails at its first step (its call or
+ * interview does not exist) before any side effect, and a retry replaces it (startWorkflowOnce).
  */
 export async function startAll(
   deps: { temporal: Client; config: Pick<Config, 'TEMPORAL_TASK_QUEUE'> },
@@ -18,15 +26,17 @@ export async function startAll(
 ): Promise<void> {
   const taskQueue = deps.config.TEMPORAL_TASK_QUEUE;
   if (starts.length === 0) return;
-  if (starts.length === 1) {
-    await startEach(deps.temporal, taskQueue, starts);
-    return;
-  }
-  await startWorkflowOnce(deps.temporal, fanOutWorkflow, {
-    workflowId: fanOutWorkflowId(newId('req')),
-    taskQueue,
-    args: [starts],
-    typedSearchAttributes: batch.searchAttributes,
-    staticSummary: batch.summary,
+  await withinDeadline(deps.temporal, START_DEADLINE_MS, async () => {
+    if (starts.length === 1) {
+      await startEach(deps.temporal, taskQueue, starts);
+      return;
+    }
+    await startWorkflowOnce(deps.temporal, fanOutWorkflow, {
+      workflowId: fanOutWorkflowId(newId('req')),
+      taskQueue,
+      args: [starts],
+      typedSearchAttributes: batch.searchAttributes,
+      staticSummary: batch.summary,
+    });
   });
 }

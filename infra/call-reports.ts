@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Database } from './database';
 import { attemptPath } from './records';
+import { withinDeadline } from './temporal';
 import type { Logger } from './logger';
 import type { AttemptReport, ReportResult } from '../activities/providers/voice';
 import { coerceExtracted } from '../shared/extracted-values';
@@ -8,11 +9,16 @@ import { callOutcomeSignal, callWorkflowId } from '../workflows/call';
 
 const at = attemptPath;
 
+/** How long a report waits for Temporal to take its signal before the callback fails (and is sent again). */
+const SIGNAL_DEADLINE_MS = 3_000;
+
 /**
  * The one path by which a provider's report of an attempt reaches a call: the attempt's details, transcript
  * and extracted variables (checked against extract_variables) are stored, then the outcome is signalled to the
  * call's workflow, whose first report per attempt wins. Provider webhooks, the lost-report check and the
- * simulator all use it. A second report of an attempt changes nothing; a report for an unknown call is logged.
+ * simulator all use it. A second report of an attempt stores nothing; while the attempt is undecided it is
+ * signalled again, so a report whose first signal failed (Temporal down) arrives when the provider sends it
+ * again. A report for an unknown call is logged.
  * One read and one write, both by exact `_id` (any other filter scans every call on FerretDB), then one signal.
  * Two different reports of one attempt racing each other may both pass the check; the workflow still takes
  * the first outcome signalled, and the stored details are those of the later write. On MongoDB alone, a
@@ -20,6 +26,17 @@ const at = attemptPath;
  * call for it, and does not isolate it anyway.
  */
 export function createCallReporter(deps: { db: Database; client: Client; logger: Logger }) {
+  /** The workflow takes the first outcome per attempt, so signalling one again is harmless. */
+  const signal = async (report: AttemptReport) => {
+    try {
+      await withinDeadline(deps.client, SIGNAL_DEADLINE_MS, () =>
+        deps.client.workflow.getHandle(callWorkflowId(report.callId)).signal(callOutcomeSignal, { attempt: report.attempt, outcome: report.outcome }),
+      );
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      deps.logger.warn({ callId: report.callId, attempt: report.attempt }, 'outcome reported for a call that is not running');
+    }
+  };
   return async (report: AttemptReport): Promise<ReportResult> => {
     const { db, logger } = deps;
     const call = await db.calls.findOne({ _id: report.callId });
@@ -28,7 +45,11 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
       logger.warn({ callId: report.callId, attempt: report.attempt }, 'report for an unknown call or attempt');
       return 'unknown';
     }
-    if (attempt.reported_at) return 'duplicate';
+    if (attempt.reported_at) {
+      // Stored before, but its signal may have failed (Temporal down) and the provider is sending it again.
+      if (attempt.outcome === null) await signal(report);
+      return 'duplicate';
+    }
     const now = new Date();
     const a = at(report.attempt);
     // The call's transcript and variables come from the attempt that completed it, while it is undecided.
@@ -53,14 +74,8 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
         },
       },
     );
-    try {
-      await deps.client.workflow
-        .getHandle(callWorkflowId(call._id))
-        .signal(callOutcomeSignal, { attempt: report.attempt, outcome: report.outcome });
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-      logger.warn({ callId: call._id, attempt: report.attempt }, 'outcome reported for a call that is not running');
-    }
+    // A failed signal fails the callback (the provider retries) or the activity (Temporal retries).
+    await signal(report);
     return 'recorded';
   };
 }

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import '../shared/formats';
+import { FAULT_POINTS } from './fault-points';
 
 /**
  * Every setting the service reads, as one TypeBox schema over the environment. README.md's configuration
@@ -78,6 +79,9 @@ export const ConfigSchema = Type.Object({
   OPENAI_MODEL: Text('gpt-4o-mini'),
   OPENAI_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
   OPENAI_MAX_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2 }),
+
+  /** Test hook (the chaos suite): hold every request at this point so the process can be killed there. */
+  FAULT_HOLD_AT: Type.Optional(Type.Union(FAULT_POINTS.map((p) => Type.Literal(p)))),
 
   AI_RATE_LIMIT: Type.Integer({ minimum: 1, maximum: 10_000, default: 5 }),
   AI_RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 60 }),

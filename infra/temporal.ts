@@ -4,6 +4,7 @@ import type { Workflow } from '@temporalio/common';
 import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
 import type { Config } from './config';
 import type { FanOutResult, WorkflowStart } from '../shared/workflow-starts';
+import { ServiceUnavailableError } from '../shared/errors';
 
 /**
  * Connection settings for any Temporal cluster: the dev server (plain gRPC), a self-hosted cluster with
@@ -38,13 +39,32 @@ export function connectWorkerConnection(config: Config): Promise<NativeConnectio
 }
 
 /**
- * Starts a workflow under its deterministic id, once ever: an execution with that id exists when a retried
- * request or a recovery starts it again, running or closed, and is left as it is (REJECT_DUPLICATE, so a
- * finished call or invitation is never run a second time). True when this call started it.
+ * Runs `fn` (calls on `client`) with a deadline of `ms`, and gives up on it a little later if the client's
+ * retries outlast the deadline (they back off between tries): a request never waits on an outage for long.
+ * The work may still reach the server after that, so a caller must be ready for it to have happened.
+ */
+export async function withinDeadline<R>(client: Client, ms: number, fn: () => Promise<R>): Promise<R> {
+  let timer: NodeJS.Timeout | undefined;
+  const giveUp = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ServiceUnavailableError('temporal')), ms + 250);
+  });
+  try {
+    return await Promise.race([client.withDeadline(Date.now() + ms, fn), giveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Starts a workflow under its deterministic id, once: an execution with that id exists when a retried
+ * request or a recovery starts it again, running or completed, and is left as it is, so a finished call or
+ * invitation is never run a second time. Only a failed execution is replaced (ALLOW_DUPLICATE_FAILED_ONLY):
+ * such as one whose start reached Temporal after its request gave up and took back the record it needed,
+ * which then failed at its first step. True when this call started it.
  */
 export async function startWorkflowOnce<T extends Workflow>(client: Client, workflow: T | string, options: WorkflowStartOptions<T>): Promise<boolean> {
   try {
-    await client.workflow.start(workflow, { workflowIdReusePolicy: 'REJECT_DUPLICATE', ...options });
+    await client.workflow.start(workflow, { workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY', ...options });
     return true;
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -52,7 +72,7 @@ export async function startWorkflowOnce<T extends Workflow>(client: Client, work
   }
 }
 
-/** Starts every workflow of a bulk request at once, each once ever, on `taskQueue`. */
+/** Starts every workflow of a bulk request at once, each once (startWorkflowOnce), on `taskQueue`. */
 export async function startEach(client: Client, taskQueue: string, starts: WorkflowStart[]): Promise<FanOutResult> {
   const started = await Promise.all(
     starts.map((s) =>

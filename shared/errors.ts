@@ -92,6 +92,18 @@ export class UpstreamError extends DomainError {
   }
 }
 
+/**
+ * Our own database or workflow engine cannot be reached right now (HTTP 503 with Retry-After). The request
+ * changed nothing that blocks its retry.
+ */
+export class ServiceUnavailableError extends DomainError {
+  readonly kind = 'service_unavailable';
+  readonly retryAfterSeconds = 5;
+  constructor(readonly dependency: 'database' | 'temporal') {
+    super('The service is temporarily unavailable; please retry in a few seconds.');
+  }
+}
+
 /** A provider callback whose signature or shared secret does not check out. */
 export class SignatureError extends DomainError {
   readonly kind = 'bad_signature';

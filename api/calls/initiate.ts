@@ -7,7 +7,9 @@ import type { WorkspaceDoc } from '../../infra/workspaces';
 import { newId } from '../../infra/ids';
 import { activeCallKey, claimEach, claimOf, release } from '../../infra/claims';
 import { insertEach } from '../../infra/duplicate-key';
-import { ValidationError } from '../../shared/errors';
+import { ValidationError, type ServiceUnavailableError } from '../../shared/errors';
+import { asUnavailable } from '../../infra/unavailable';
+import { holdAt } from '../../infra/fault-points';
 import { normaliseEmail, titleCase } from '../../shared/names';
 import { renderTemplate, templateContext, type TemplateContext } from '../../shared/templates';
 import type { CallInitiateRequest, CallInitiateResponse, CallResult, WhatsAppTemplate } from '../../shared/schemas/call-initiate';
@@ -17,7 +19,6 @@ import { callWorkflowId, REPORT_WAIT_FALLBACK_MS, type CallWorkflowInput } from 
 import { CallStatus, candidateSearchAttributes, projectSearchAttributes } from '../../workflows/search-attributes';
 import type { WorkflowStart } from '../../shared/workflow-starts';
 import { startAll } from '../workflow-starts';
-import { startEach } from '../../infra/temporal';
 import { projectUrl } from '../../shared/public-urls';
 import { saveCandidates } from '../candidates';
 import { findProject } from './projects';
@@ -67,6 +68,7 @@ export async function initiateCalls(deps: CallDeps, workspace: WorkspaceDoc, req
   const firsts = [...firstAt.values()].map((i) => candidates[i]);
   const scheduled = await scheduleAll(deps, workspace, project, req, firsts, 0);
   const byCandidate = new Map(firsts.map((c, n) => [c.id, scheduled[n]]));
+  await holdAt(deps.config, 'call-initiate:before-response', deps.logger);
   const calls = candidates.map((c, i): CallResult => {
     const outcome = firstAt.get(c.id) === i ? byCandidate.get(c.id)! : failed(MESSAGES.duplicateId);
     return { id: outcome.id, candidate_id: c.id, name: c.name, email: c.email, phone: c.phone, status: outcome.status, message: outcome.message };
@@ -96,6 +98,8 @@ async function scheduleAll(deps: CallDeps, ws: WorkspaceDoc, project: ProjectDoc
     const ready = won.filter((_, n) => candidateWrites[n].outcome === 'written' && callWrites[n] === 'written');
     const unready = won.filter((i) => !ready.includes(i));
     let started = true;
+    let down: ServiceUnavailableError | null = null;
+    await holdAt(deps.config, 'call-initiate:after-records', deps.logger);
     try {
       await startAll(deps, ready.map((i) => callStart(calls[i])), {
         summary: `call/initiate: ${ready.length} calls for ${project.ats_job_id}`,
@@ -104,11 +108,14 @@ async function scheduleAll(deps: CallDeps, ws: WorkspaceDoc, project: ProjectDoc
     } catch (err) {
       deps.logger.error({ err, projectId: project._id, calls: ready.length }, 'calls could not be scheduled');
       started = false;
+      down = asUnavailable(err);
     }
     for (const i of won) {
       outcomes[i] = started && ready.includes(i) ? { id: calls[i]._id, status: 'success', message: scheduledMessage(calls[i]) } : failed(MESSAGES.retry);
     }
     await Promise.all((started ? unready : won).map((i) => abandon(deps, calls[i])));
+    // Temporal is down: none of the request's calls was started, so the whole request is a 503 to retry.
+    if (down) throw down;
   };
   const others = () =>
     Promise.all(
@@ -234,5 +241,5 @@ export function callStart(call: CallDoc): WorkflowStart {
 
 /** Starts the call's workflow; starting it again is a no-op. */
 export async function startCallWorkflow(deps: Pick<CallDeps, 'temporal' | 'config'>, call: CallDoc): Promise<void> {
-  await startEach(deps.temporal, deps.config.TEMPORAL_TASK_QUEUE, [callStart(call)]);
+  await startAll(deps, [callStart(call)], { summary: '', searchAttributes: [] });
 }

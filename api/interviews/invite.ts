@@ -7,6 +7,8 @@ import type { WorkspaceDoc } from '../../infra/workspaces';
 import { newToken } from '../../infra/ids';
 import { claim, claimEach, claimOf, emailKey, release } from '../../infra/claims';
 import { insertEach, type BulkOutcome } from '../../infra/duplicate-key';
+import { asUnavailable } from '../../infra/unavailable';
+import type { ServiceUnavailableError } from '../../shared/errors';
 import { normaliseEmail, titleCase } from '../../shared/names';
 import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../../shared/schemas/job';
 import type { CustomQuestion, InterviewResult, InviteRequest, InviteResponse } from '../../shared/schemas/interview-invite';
@@ -136,20 +138,25 @@ async function startInvitations(deps: InviteDeps, project: ProjectDoc, docs: Int
   const ready = docs.map((_, n) => candidates[n] === 'written' && written[n] !== 'error');
   const starts = docs.filter((_, n) => ready[n]).map(interviewStart);
   let started = true;
+  let down: ServiceUnavailableError | null = null;
   try {
     await startAll(deps, starts, { summary: `interview/invite: ${starts.length} invitations for ${project.ats_job_id}`, searchAttributes: projectSearchAttributes(project) });
   } catch (err) {
     // The cause goes to the log only; the caller sees a retryable failure for these entries.
     deps.logger.error({ err, projectId: project._id, invitations: starts.length }, 'invitations could not be queued');
     started = false;
+    down = asUnavailable(err);
   }
-  return Promise.all(
+  const outcomes = await Promise.all(
     docs.map(async (interview, n): Promise<Outcome> => {
       if (started && ready[n]) return { id: interview._id, status: 'success', message: written[n] === 'duplicate' ? MESSAGES.alreadyInvited : MESSAGES.queued };
       if (written[n] === 'written') await deps.db.interviews.deleteOne({ _id: interview._id }).catch(() => undefined);
       return failed(MESSAGES.retry);
     }),
   );
+  // Temporal is down: nothing of the request was started, so the whole request is a 503 to retry.
+  if (down) throw down;
+  return outcomes;
 }
 
 function newInterview(ws: WorkspaceDoc, project: ProjectDoc, c: Candidate, customQuestions: Question[] | null): InterviewDoc {

@@ -1,4 +1,7 @@
-import { bracketPath, dottedPath } from '../../shared/errors';
+import { ServiceError } from '@temporalio/client';
+import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import { bracketPath, dottedPath, ServiceUnavailableError } from '../../shared/errors';
+import { callFamily, handleErrors, jobFamily, plainFamily, type ErrorFamily } from '../../api/errors';
 
 describe('error paths', () => {
   it.each([
@@ -9,5 +12,43 @@ describe('error paths', () => {
   ])('%j renders as %s and %s', (path, dotted, bracket) => {
     expect(dottedPath(path)).toBe(dotted);
     expect(bracketPath(path)).toBe(bracket);
+  });
+});
+
+describe('handleErrors: outages are 503 with Retry-After, anything else unknown is a bare 500', () => {
+  const run = async (family: ErrorFamily, err: unknown) => {
+    const headers: Record<string, string> = {};
+    const ctx = { status: 200, body: undefined as unknown, state: {}, set: (k: string, v: string) => (headers[k] = v) };
+    await handleErrors(family)(ctx as never, async () => {
+      throw err;
+    });
+    return { status: ctx.status, body: ctx.body, retryAfter: headers['Retry-After'] };
+  };
+  const selection = new MongoServerSelectionError('connect ECONNREFUSED 127.0.0.1:27017', { type: 'Unknown', servers: new Map() } as never);
+  const grpcDown = Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14, details: 'No connection established', metadata: {} });
+  const deadline = new ServiceError('Failed to start Workflow', { cause: Object.assign(new Error('4 DEADLINE_EXCEEDED'), { code: 4, details: 'Deadline exceeded', metadata: {} }) });
+
+  it.each([
+    ['a database that cannot be selected', selection],
+    ['a dropped database connection', new MongoNetworkError('connection reset')],
+    ['Temporal unreachable', grpcDown],
+    ['a Temporal call past its deadline, wrapped by the client', deadline],
+    ['our own give-up', new ServiceUnavailableError('temporal')],
+  ])('%s', async (_, err) => {
+    expect(await run(callFamily, err)).toEqual({
+      status: 503,
+      body: { success: false, code: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable; please retry in a few seconds.' },
+      retryAfter: '5',
+    });
+    expect(await run(jobFamily('help@example.com'), err)).toMatchObject({ status: 503, body: { success: false }, retryAfter: '5' });
+    expect(await run(plainFamily, err)).toMatchObject({ status: 503, retryAfter: '5' });
+  });
+
+  it.each([
+    ['a bug', new TypeError("Cannot read properties of undefined (reading 'x')")],
+    ['a gRPC error that is not an outage', Object.assign(new Error('3 INVALID_ARGUMENT'), { code: 3, details: 'bad', metadata: {} })],
+    ['a database error that is not an outage', new MongoServerError({ message: 'E11000 duplicate key', code: 11000 })],
+  ])('%s is a 500 that names nothing', async (_, err) => {
+    expect(await run(callFamily, err)).toEqual({ status: 500, body: { success: false, code: 'UNKNOWN_ERROR', message: 'An unexpected error occurred' }, retryAfter: undefined });
   });
 });

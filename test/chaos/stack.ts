@@ -1,0 +1,135 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { connectDatabase, type Database } from '../../infra/database';
+import { createWorkspace } from '../../infra/workspaces';
+import { freePort, startDatabase, startTemporalDevServer, type RunningService } from '../../scripts/services';
+import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
+import { startHttpStub, type HttpStub } from '../helpers/http-stub';
+import { messageAccepted, templateListReply, VAPI_PHONE_NUMBER_ID, WA_BUSINESS_ACCOUNT_ID, WA_PHONE_NUMBER_ID, WA_VERSION } from '../helpers/provider-wire';
+import { startFakeVapi, type FakeVapi } from './fake-vapi';
+
+export const VAPI_SECRET = 'chaos-vapi-secret';
+export const WA_APP_SECRET = 'chaos-app-secret';
+
+export interface Response {
+  status: number;
+  body: any;
+  ms: number;
+  contentType: string;
+}
+
+/**
+ * Every part of the service as its own process, on loopback: FerretDB and the Temporal dev server (both
+ * restartable on the same port and files), the API and the worker (ROLE=api, ROLE=worker), and local Vapi
+ * and WhatsApp Cloud servers speaking the providers' wire formats.
+ */
+export class ChaosStack {
+  api!: ServiceProcess;
+  worker!: ServiceProcess;
+  db!: RunningService;
+  temporal!: RunningService;
+  store!: Database;
+  vapi!: FakeVapi;
+  graph!: HttpStub;
+  key!: string;
+  env!: Record<string, string>;
+  private n = 0;
+  private dbPort = 0;
+  private temporalPort = 0;
+
+  constructor(private readonly dir: string) {}
+
+  get apiUrl(): string {
+    return `http://127.0.0.1:${this.env.PORT}`;
+  }
+
+  async start(): Promise<void> {
+    mkdirSync(join(this.dir, 'logs'), { recursive: true });
+    this.dbPort = await freePort();
+    this.temporalPort = await freePort();
+    await this.startDb();
+    await this.startTemporal();
+    this.vapi = await startFakeVapi({ callMs: 1_500 });
+    this.graph = await startHttpStub((req) => (req.method === 'GET' ? templateListReply(req) : messageAccepted(req)));
+    const port = await freePort();
+    this.env = {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      MONGODB_URI: `mongodb://127.0.0.1:${this.dbPort}`,
+      MONGODB_DB: 'chaos',
+      TEMPORAL_ADDRESS: `127.0.0.1:${this.temporalPort}`,
+      TEMPORAL_TASK_QUEUE: 'chaos',
+      VOICE_PROVIDER: 'vapi',
+      VAPI_API_KEY: 'chaos-vapi-key',
+      VAPI_BASE_URL: this.vapi.url,
+      VAPI_PHONE_NUMBER_ID,
+      VAPI_WEBHOOK_SECRET: VAPI_SECRET,
+      VAPI_MAX_CALL_SECONDS: '10',
+      VAPI_REPORT_GRACE_SECONDS: '20',
+      VAPI_TIMEOUT_MS: '5000',
+      WHATSAPP_PROVIDER: 'cloud',
+      WHATSAPP_ACCESS_TOKEN: 'chaos-token',
+      WHATSAPP_BASE_URL: this.graph.url,
+      WHATSAPP_API_VERSION: WA_VERSION,
+      WHATSAPP_PHONE_NUMBER_ID: WA_PHONE_NUMBER_ID,
+      WHATSAPP_BUSINESS_ACCOUNT_ID: WA_BUSINESS_ACCOUNT_ID,
+      WHATSAPP_APP_SECRET: WA_APP_SECRET,
+      WHATSAPP_VERIFY_TOKEN: 'chaos-verify',
+      AI_RATE_LIMIT: '5',
+      SHUTDOWN_TIMEOUT_MS: '2000',
+    };
+    this.store = await connectDatabase(this.env.MONGODB_URI, this.env.MONGODB_DB);
+    this.key = (await createWorkspace(this.store, { name: 'Chaos', company: 'Chaos Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' })).api_key;
+    this.worker = await this.startProcess('worker');
+    this.api = await this.startProcess('api');
+  }
+
+  async startProcess(role: 'api' | 'worker', extra: Record<string, string> = {}): Promise<ServiceProcess> {
+    return startServiceProcess(role, { ...this.env, ...extra }, join(this.dir, 'logs', `${role}-${++this.n}.log`));
+  }
+
+  logFile(role: 'api' | 'worker'): string {
+    return join(this.dir, 'logs', `${role}-${this.n}.log`);
+  }
+
+  async startDb(): Promise<void> {
+    this.db = await startDatabase({ dataDir: join(this.dir, 'db'), logDir: join(this.dir, 'logs'), port: this.dbPort, useExternal: false });
+  }
+
+  async startTemporal(): Promise<void> {
+    this.temporal = await startTemporalDevServer({ port: this.temporalPort, headless: true, dbFile: join(this.dir, 'temporal.db'), logDir: join(this.dir, 'logs') });
+  }
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    const started = performance.now();
+    try {
+      const res = await fetch(this.apiUrl + path, {
+        method,
+        headers: { 'x-service-api-key': this.key, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        /* not JSON: kept as text, and the checks say so */
+      }
+      return { status: res.status, body: parsed, ms: performance.now() - started, contentType: res.headers.get('content-type') ?? '' };
+    } catch (err) {
+      return { status: 0, body: String(err), ms: performance.now() - started, contentType: '' };
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.api?.kill();
+    await this.worker?.kill();
+    await this.store?.close().catch(() => undefined);
+    await this.vapi?.close();
+    await this.graph?.close();
+    await this.temporal?.stop();
+    await this.db?.stop();
+  }
+}
