@@ -1,3 +1,4 @@
+import { asUnavailable } from './unavailable';
 import { MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type Collection, type Document, type OptionalId, type OptionalUnlessRequiredId } from 'mongodb';
 
 /** The server's answer when a unique index (most often `_id`) refused a write. */
@@ -10,8 +11,10 @@ export type BulkOutcome = 'written' | 'duplicate' | 'error';
 
 /**
  * Writes `ops` in one unordered bulk round trip and tells, per operation, whether it was written, refused by a
- * unique index, or failed otherwise. A failure of the whole command (the connection dropped, the server is
- * down) marks every operation `error`: which of them the server applied is then unknown.
+ * unique index, or failed otherwise. Any other failure of the whole command marks every operation `error`:
+ * which of them the server applied is then unknown. A database that cannot be reached throws instead
+ * (ServiceUnavailableError): the request is then a 503, and what it may have written is resolved by its
+ * retry (a recorded call is started, a claim without one is taken over).
  */
 export async function bulkWriteEach<T extends Document>(collection: Collection<T>, ops: AnyBulkWriteOperation<T>[]): Promise<BulkOutcome[]> {
   if (ops.length === 0) return [];
@@ -19,6 +22,8 @@ export async function bulkWriteEach<T extends Document>(collection: Collection<T
     await collection.bulkWrite(ops, { ordered: false });
     return ops.map(() => 'written');
   } catch (err) {
+    const down = asUnavailable(err);
+    if (down) throw down;
     return outcomesOf(err, ops.length);
   }
 }

@@ -1,42 +1,61 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { AttemptReport } from './voice';
 import { outcomeOfEndedReason } from './vapi-ended-reasons';
 
 /**
  * Reading Vapi's view of a call: the body of an `end-of-call-report` server message, or the Call that
  * `GET /call/{id}` returns. Both carry endedReason, the artifact (messages, transcript, recording) and the
- * analysis; the report repeats some of it at its top level.
+ * analysis; the report repeats some of it at its top level. The schemas name only the fields read here, each
+ * with the type Vapi documents; every other field passes. A body whose named fields have other types is
+ * refused before any of it is read (checkVapiShape).
  */
-interface VapiCallLike {
-  id?: string;
-  name?: string;
-  status?: string;
-  endedReason?: string;
-  startedAt?: string;
-  endedAt?: string;
-  assistant?: { metadata?: Record<string, unknown> };
-  metadata?: Record<string, unknown>;
-  artifact?: VapiArtifact;
-  analysis?: { structuredData?: unknown };
-}
-interface VapiArtifact {
-  messages?: Array<{ role?: string; message?: string }>;
-  transcript?: string;
-  recordingUrl?: string;
-  recording?: { mono?: { combinedUrl?: string }; stereoUrl?: string };
-}
-export interface VapiServerMessage {
-  type?: string;
-  status?: string;
-  endedReason?: string;
-  call?: VapiCallLike;
-  assistant?: { metadata?: Record<string, unknown> };
-  artifact?: VapiArtifact;
-  analysis?: { structuredData?: unknown };
-  startedAt?: string;
-  endedAt?: string;
-  durationSeconds?: number;
-  recordingUrl?: string;
-  transcript?: string;
+const Text = Type.Optional(Type.String());
+const Metadata = Type.Optional(Type.Record(Type.String(), Type.Unknown()));
+const Analysis = Type.Optional(Type.Object({ structuredData: Type.Optional(Type.Unknown()) }));
+const VapiArtifact = Type.Object({
+  messages: Type.Optional(Type.Array(Type.Object({ role: Text, message: Text }))),
+  transcript: Text,
+  recordingUrl: Text,
+  recording: Type.Optional(Type.Object({ mono: Type.Optional(Type.Object({ combinedUrl: Text })), stereoUrl: Text })),
+});
+type VapiArtifact = Static<typeof VapiArtifact>;
+const Assistant = Type.Optional(Type.Object({ metadata: Metadata }));
+const VapiCallLike = Type.Object({
+  id: Text,
+  name: Text,
+  status: Text,
+  endedReason: Text,
+  startedAt: Text,
+  endedAt: Text,
+  assistant: Assistant,
+  metadata: Metadata,
+  artifact: Type.Optional(VapiArtifact),
+  analysis: Analysis,
+});
+type VapiCallLike = Static<typeof VapiCallLike>;
+export const VapiServerMessage = Type.Object({
+  type: Text,
+  status: Text,
+  endedReason: Text,
+  call: Type.Optional(VapiCallLike),
+  assistant: Assistant,
+  artifact: Type.Optional(VapiArtifact),
+  analysis: Analysis,
+  startedAt: Text,
+  endedAt: Text,
+  durationSeconds: Type.Optional(Type.Number()),
+  recordingUrl: Text,
+  transcript: Text,
+});
+export type VapiServerMessage = Static<typeof VapiServerMessage>;
+const checkMessage = TypeCompiler.Compile(VapiServerMessage);
+const checkCall = TypeCompiler.Compile(VapiCallLike);
+
+/** The first field of a Vapi message or Call whose type is not Vapi's, as a path and message; null when none. */
+export function checkVapiShape(value: unknown, kind: 'message' | 'call'): { path: string; message: string } | null {
+  const first = (kind === 'message' ? checkMessage : checkCall).Errors(value).First();
+  return first ? { path: first.path, message: first.message } : null;
 }
 
 const CALL_NAME = /^(call_[A-Za-z0-9]+)#(\d+)$/;

@@ -1,7 +1,7 @@
 import { VapiClient, VapiError } from '@vapi-ai/server-sdk';
 import type { AttemptReport, DialRequest, DialResult, VoiceProvider } from './voice';
 import { buildCreateCall, vapiCallName, type VapiCallOptions } from './vapi-assistant';
-import { reportOf } from './vapi-reports';
+import { checkVapiShape, reportOf } from './vapi-reports';
 
 export interface VapiOptions extends VapiCallOptions {
   apiKey: string;
@@ -55,6 +55,8 @@ export class VapiVoiceProvider implements VoiceProvider {
 
   async fetchReport(providerCallId: string, ids: { callId: string; attempt: number }): Promise<AttemptReport | null> {
     const call = await this.client.calls.get({ id: providerCallId });
+    const bad = checkVapiShape(call, 'call');
+    if (bad) throw new Error(`Vapi answered GET /call/${providerCallId} with ${bad.path} ${bad.message}`);
     if (call.status !== 'ended') return null;
     return reportOf(call as Parameters<typeof reportOf>[0], ids);
   }

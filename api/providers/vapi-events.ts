@@ -2,7 +2,7 @@ import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
 import { recordProviderStatus } from '../../infra/call-reports';
 import type { ReportCallOutcome } from '../../activities/providers/voice';
-import { attemptOf, reportOf, type VapiServerMessage } from '../../activities/providers/vapi-reports';
+import { attemptOf, checkVapiShape, reportOf, type VapiServerMessage } from '../../activities/providers/vapi-reports';
 import { ValidationError } from '../../shared/errors';
 
 export interface VapiEventDeps {
@@ -21,6 +21,8 @@ export async function handleVapiMessage(deps: VapiEventDeps, body: unknown): Pro
   if (!message || typeof message !== 'object' || typeof message.type !== 'string') {
     throw new ValidationError('Not a Vapi server message', [{ path: ['message', 'type'], message: 'is required' }]);
   }
+  const bad = checkVapiShape(message, 'message');
+  if (bad) throw new ValidationError('Not a Vapi server message', [{ path: ['message', ...bad.path.split('/').filter(Boolean)], message: bad.message }]);
   const ids = attemptOf(message);
   const log = deps.logger.child({ vapi_message: message.type, vapi_call_id: message.call?.id, ...ids });
   if (message.type === 'end-of-call-report') {

@@ -1,3 +1,4 @@
+import { ServiceUnavailableError } from '../../shared/errors';
 import { MongoClient } from 'mongodb';
 import { connectDatabase, type Database } from '../../infra/database';
 import { bulkWriteEach, insertEach } from '../../infra/duplicate-key';
@@ -32,12 +33,18 @@ describe('bulk writes with an outcome per document, on the real database', () =>
     expect(await col.find({}, { sort: { _id: 1 } }).toArray()).toEqual([{ _id: 'x', n: 5 }, { _id: 'y', n: 5, first: true }]);
   });
 
-  it('marks every document as an error when the command itself fails', async () => {
+  it('throws ServiceUnavailableError when the database cannot be reached', async () => {
     const unreachable = new MongoClient('mongodb://127.0.0.1:1', { serverSelectionTimeoutMS: 300 });
     try {
-      expect(await insertEach(unreachable.db('x').collection<{ _id: string }>('y'), [{ _id: 'a' }, { _id: 'b' }])).toEqual(['error', 'error']);
+      await expect(insertEach(unreachable.db('x').collection<{ _id: string }>('y'), [{ _id: 'a' }, { _id: 'b' }])).rejects.toBeInstanceOf(ServiceUnavailableError);
     } finally {
       await unreachable.close();
     }
+  });
+
+  it('marks every document as an error when the command itself fails otherwise', async () => {
+    // Over BSON's 16 MiB document limit: refused before anything is sent.
+    const huge = { _id: 'big', text: 'x'.repeat(17 * 1024 * 1024) };
+    expect(await insertEach(db.db.collection<{ _id: string; text?: string }>('huge'), [huge, { _id: 'small' }])).toEqual(['error', 'error']);
   });
 });
