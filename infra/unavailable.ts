@@ -1,10 +1,25 @@
-import { MongoNetworkError, MongoServerSelectionError, MongoTopologyClosedError, MongoOperationTimeoutError } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoNetworkError,
+  MongoOperationTimeoutError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+} from 'mongodb';
 import { isGrpcServiceError } from '@temporalio/client';
 import { ServiceUnavailableError } from '../shared/errors';
 
 /** gRPC status codes (grpc/status.proto) of a server that cannot be reached or did not answer in time. */
 const GRPC_DEADLINE_EXCEEDED = 4;
 const GRPC_UNAVAILABLE = 14;
+
+/** Server answers that mean "shutting down or not the primary now": ShutdownInProgress, InterruptedAtShutdown and kin. */
+const MONGO_GOING_AWAY = new Set([91, 189, 10107, 11600, 11602, 13435, 13436]);
+/**
+ * A bulk write that failed as a whole on a network error: the driver wraps it in a MongoBulkWriteError that
+ * keeps only its message (no cause, no write errors), as measured with FerretDB stopped mid-insertMany.
+ */
+const NETWORK_MESSAGE = /ECONNREFUSED|ECONNRESET|EPIPE|connection \d+ to .* closed|timed out|Server selection/i;
 
 /**
  * The one place that tells an outage of our own database or Temporal from a fault in our code: an error
@@ -18,7 +33,9 @@ export function asUnavailable(err: unknown): ServiceUnavailableError | null {
       e instanceof MongoNetworkError ||
       e instanceof MongoServerSelectionError ||
       e instanceof MongoTopologyClosedError ||
-      e instanceof MongoOperationTimeoutError
+      e instanceof MongoOperationTimeoutError ||
+      (e instanceof MongoBulkWriteError && [e.writeErrors].flat().length === 0 && NETWORK_MESSAGE.test(e.message)) ||
+      (e instanceof MongoServerError && typeof e.code === 'number' && MONGO_GOING_AWAY.has(e.code))
     ) {
       return new ServiceUnavailableError('database');
     }

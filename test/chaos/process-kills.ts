@@ -32,17 +32,22 @@ export async function workerKills(stack: ChaosStack, opts: { calls: number; kill
   );
   checks.that(res.status === 200 && res.body.data.calls.every((c: any) => c.status === 'success'), `call/initiate of ${opts.calls} accepted`, res.body);
 
-  // Kill moments spread over the batch's busiest 20 s, from a seeded generator so a failing run can be repeated.
+  // Each kill comes a random 0.5 to 6 s after the worker (re)started, from a seeded generator so a failing
+  // run can be repeated, and must find calls still under way.
   let seed = opts.seed;
   const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-  const moments = Array.from({ length: opts.kills }, () => Math.round(random() * 20_000)).sort((a, b) => a - b);
-  const started = Date.now();
-  for (const at of moments) {
-    await sleep(Math.max(0, started + at - Date.now()));
+  const unfinished = async () => (await stack.store.calls.find({ ats_job_id: job }).toArray()).filter((c) => c.status !== 'completed' && c.status !== 'failed').length;
+  const hits: string[] = [];
+  for (let k = 0; k < opts.kills; k++) {
+    const wait = 500 + Math.round(random() * 5_500);
+    await sleep(wait);
+    const open = await unfinished();
     await stack.worker.kill();
+    hits.push(`+${(wait / 1000).toFixed(1)} s with ${open} calls under way`);
+    checks.that(open > 0, `kill ${k + 1} came while calls were under way`, { open });
     stack.worker = await stack.startProcess('worker');
   }
-  checks.note(`worker killed at +${moments.map((m) => (m / 1000).toFixed(1)).join(' s, +')} s and restarted each time`);
+  checks.note(`worker killed ${hits.join(', ')} (each after its restart), and restarted each time`);
 
   const ids = new Set<string>(res.body.data.calls.map((c: any) => c.id));
   const final = await until(() => callsByCandidate(stack, job), (by) => [...by.values()].flat().every((c) => c.status === 'completed' || c.status === 'failed') && by.size === opts.calls, 240_000);

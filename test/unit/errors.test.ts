@@ -1,5 +1,5 @@
 import { ServiceError } from '@temporalio/client';
-import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import { MongoBulkWriteError, MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import { bracketPath, dottedPath, ServiceUnavailableError } from '../../shared/errors';
 import { callFamily, handleErrors, jobFamily, plainFamily, type ErrorFamily } from '../../api/errors';
 
@@ -31,6 +31,8 @@ describe('handleErrors: outages are 503 with Retry-After, anything else unknown 
   it.each([
     ['a database that cannot be selected', selection],
     ['a dropped database connection', new MongoNetworkError('connection reset')],
+    ['a bulk write cut off by a closed connection (the driver keeps only the message)', new MongoBulkWriteError(new MongoNetworkError('connection 8 to 127.0.0.1:27017 closed'), {} as never)],
+    ['a database shutting down', new MongoServerError({ message: 'interrupted at shutdown', code: 11600 })],
     ['Temporal unreachable', grpcDown],
     ['a Temporal call past its deadline, wrapped by the client', deadline],
     ['our own give-up', new ServiceUnavailableError('temporal')],
@@ -48,6 +50,7 @@ describe('handleErrors: outages are 503 with Retry-After, anything else unknown 
     ['a bug', new TypeError("Cannot read properties of undefined (reading 'x')")],
     ['a gRPC error that is not an outage', Object.assign(new Error('3 INVALID_ARGUMENT'), { code: 3, details: 'bad', metadata: {} })],
     ['a database error that is not an outage', new MongoServerError({ message: 'E11000 duplicate key', code: 11000 })],
+    ['a bulk write refused per document', new MongoBulkWriteError({ message: 'E11000', code: 11000, writeErrors: [{ index: 0, code: 11000 }] } as never, {} as never)],
   ])('%s is a 500 that names nothing', async (_, err) => {
     expect(await run(callFamily, err)).toEqual({ status: 500, body: { success: false, code: 'UNKNOWN_ERROR', message: 'An unexpected error occurred' }, retryAfter: undefined });
   });
