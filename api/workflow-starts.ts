@@ -2,15 +2,9 @@ import type { Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { Config } from '../infra/config';
 import { newId } from '../infra/ids';
-import { startEach, startWorkflowOnce, withinDeadline } from '../infra/temporal';
+import { startEach, startWorkflowOnce, whileReachable } from '../infra/temporal';
 import { fanOutWorkflow, fanOutWorkflowId } from '../workflows/fan-out';
 import type { WorkflowStart } from '../shared/workflow-starts';
-
-/**
- * How long a request waits for Temporal to take its start. A start that has not got through by then fails the
- * request with a 503 (the request's records are taken back), so a client never waits on an outage for long.
- */
-export const START_DEADLINE_MS = 3_000;
 
 /**
  * Starts the per-candidate workflows of one request: one directly; several through one fan-out workflow,
@@ -26,7 +20,8 @@ export async function startAll(
 ): Promise<void> {
   const taskQueue = deps.config.TEMPORAL_TASK_QUEUE;
   if (starts.length === 0) return;
-  await withinDeadline(deps.temporal, START_DEADLINE_MS, async () => {
+  // A start Temporal cannot take because it is unreachable fails the request with a 503 within about 3 s.
+  await whileReachable(deps.temporal, async () => {
     if (starts.length === 1) {
       await startEach(deps.temporal, taskQueue, starts);
       return;

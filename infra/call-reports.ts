@@ -1,16 +1,13 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Database } from './database';
 import { attemptPath } from './records';
-import { withinDeadline } from './temporal';
+import { whileReachable } from './temporal';
 import type { Logger } from './logger';
 import type { AttemptReport, ReportResult } from '../activities/providers/voice';
 import { coerceExtracted } from '../shared/extracted-values';
 import { callOutcomeSignal, callWorkflowId } from '../workflows/call';
 
 const at = attemptPath;
-
-/** How long a report waits for Temporal to take its signal before the callback fails (and is sent again). */
-const SIGNAL_DEADLINE_MS = 3_000;
 
 /**
  * The one path by which a provider's report of an attempt reaches a call: the attempt's details, transcript
@@ -29,7 +26,7 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
   /** The workflow takes the first outcome per attempt, so signalling one again is harmless. */
   const signal = async (report: AttemptReport) => {
     try {
-      await withinDeadline(deps.client, SIGNAL_DEADLINE_MS, () =>
+      await whileReachable(deps.client, () =>
         deps.client.workflow.getHandle(callWorkflowId(report.callId)).signal(callOutcomeSignal, { attempt: report.attempt, outcome: report.outcome }),
       );
     } catch (err) {

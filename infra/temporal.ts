@@ -38,19 +38,35 @@ export function connectWorkerConnection(config: Config): Promise<NativeConnectio
   return NativeConnection.connect(connectionOptions(config));
 }
 
+/** When Temporal is asked whether it is there, and how long it has to answer. */
+export const REACHABILITY = { probeAfterMs: 1_500, probeTimeoutMs: 1_500, maxMs: 60_000 } as const;
+
 /**
- * Runs `fn` (calls on `client`) with a deadline of `ms`, and gives up on it a little later if the client's
- * retries outlast the deadline (they back off between tries): a request never waits on an outage for long.
- * The work may still reach the server after that, so a caller must be ready for it to have happened.
+ * Runs `fn` (calls on `client`) for as long as Temporal answers, and no longer: a busy server that is slow
+ * to take a start is waited for (up to `maxMs`), while one that cannot be reached fails the call with
+ * ServiceUnavailableError within about 3 s. From `probeAfterMs` on, a cheap GetSystemInfo asks the server
+ * whether it is there; a probe without an answer in `probeTimeoutMs` gives up on `fn`. The work may still
+ * reach the server after that, so a caller must be ready for it to have happened.
  */
-export async function withinDeadline<R>(client: Client, ms: number, fn: () => Promise<R>): Promise<R> {
+export async function whileReachable<R>(client: Client, fn: () => Promise<R>, limits: { probeAfterMs: number; probeTimeoutMs: number; maxMs: number } = REACHABILITY): Promise<R> {
+  let settled = false;
   let timer: NodeJS.Timeout | undefined;
-  const giveUp = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ServiceUnavailableError('temporal')), ms + 250);
-  });
+  const pause = (ms: number) => new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  const watchdog = async (): Promise<never> => {
+    for (;;) {
+      await pause(limits.probeAfterMs);
+      if (settled) return new Promise<never>(() => undefined);
+      const reachable = await client.connection
+        .withDeadline(Date.now() + limits.probeTimeoutMs, () => client.connection.workflowService.getSystemInfo({}))
+        .then(() => true, () => false);
+      if (settled) return new Promise<never>(() => undefined);
+      if (!reachable) throw new ServiceUnavailableError('temporal');
+    }
+  };
   try {
-    return await Promise.race([client.withDeadline(Date.now() + ms, fn), giveUp]);
+    return await Promise.race([client.withDeadline(Date.now() + limits.maxMs, fn), watchdog()]);
   } finally {
+    settled = true;
     clearTimeout(timer);
   }
 }

@@ -1,0 +1,39 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { whileReachable } from '../../infra/temporal';
+import { ServiceUnavailableError } from '../../shared/errors';
+import { startTemporalDevServer } from '../../scripts/services';
+
+const quick = { probeAfterMs: 300, probeTimeoutMs: 500, maxMs: 10_000 };
+
+describe('whileReachable: wait for a busy Temporal, give up on one that is gone', () => {
+  it('waits past the probe time for work that is slow while the server answers', async () => {
+    const connection = await Connection.connect({ address: process.env.TEST_TEMPORAL_ADDRESS! });
+    try {
+      const client = new Client({ connection });
+      const result = await whileReachable(client, () => new Promise((r) => setTimeout(() => r('done'), 2_000)), quick);
+      expect(result).toBe('done');
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('fails with ServiceUnavailableError soon after the server stops', async () => {
+    const server = await startTemporalDevServer({ headless: true, logDir: mkdtempSync(join(tmpdir(), 'reach-')) });
+    const connection = await Connection.connect({ address: server.address });
+    try {
+      const client = new Client({ connection });
+      await client.connection.workflowService.getSystemInfo({});
+      await server.stop();
+      const started = Date.now();
+      const attempt = whileReachable(client, () => client.workflow.start('smokeWorkflow', { taskQueue: 'gone', workflowId: 'gone-1' }), quick);
+      await expect(attempt).rejects.toBeInstanceOf(ServiceUnavailableError);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      await server.stop();
+      await connection.close();
+    }
+  });
+});
