@@ -5,7 +5,7 @@ import type { FailureReason } from '../shared/retry';
 import type { DialResult } from './providers/voice';
 import { whatsappRef, type SendResult } from './providers/whatsapp';
 import { activeCallKey, release } from '../infra/claims';
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 
 const at = attemptPath;
 

@@ -1,5 +1,5 @@
 import type { FanOutResult, WorkflowStart } from '../shared/workflow-starts';
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 
 /** The fan-out's one side effect: start a bulk request's workflows, each once ever (infra/temporal.ts). */
 export function createFanOutActivities({ startWorkflows }: ActivityDeps) {

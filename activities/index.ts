@@ -1,33 +1,11 @@
-import type { Database } from '../infra/database';
-import type { Logger } from '../infra/logger';
+import type { ActivityDeps } from './deps';
 import { createCallActivities } from './calls';
 import { createInterviewActivities } from './interviews';
 import { createFanOutActivities } from './fan-out';
 import { createSimulatorActivities } from './simulator';
-import type { FanOutResult, WorkflowStart } from '../shared/workflow-starts';
-import type { EmailProvider } from './providers/email';
-import type { LanguageModel } from './providers/llm';
-import type { ReportCallOutcome, VoiceProvider } from './providers/voice';
-import type { WhatsAppProvider } from './providers/whatsapp';
 
-/** What activities need from the outside world; tests hand in real or local-stub implementations. */
-export interface ActivityDeps {
-  db: Database;
-  logger: Logger;
-  clock: () => Date;
-  voice: VoiceProvider;
-  /** Stores a provider's report of an attempt and signals the call's workflow (infra/call-reports.ts). */
-  report: ReportCallOutcome;
-  whatsapp: WhatsAppProvider;
-  llm: LanguageModel;
-  email: EmailProvider;
-  /** Sender of candidate emails; the name defaults to the hiring company's. */
-  emailFrom: { email: string; name?: string };
-  /** Where candidate-facing links point. */
-  publicBaseUrl: string;
-  /** Starts workflows on this worker's task queue, each once ever (infra/temporal.ts, startEach). */
-  startWorkflows: (starts: WorkflowStart[]) => Promise<FanOutResult>;
-}
+
+export type { ActivityDeps };
 
 /** All activities, closed over their dependencies (the factory pattern of Temporal's TypeScript samples). */
 export function createActivities(deps: ActivityDeps) {

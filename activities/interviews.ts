@@ -7,7 +7,7 @@ import { interviewUrl } from '../shared/public-urls';
 import { DEFAULT_QUESTION_COUNT } from '../shared/question-generator';
 import type { Question } from '../shared/schemas/job';
 import { LanguageModelError } from './providers/llm';
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 
 /** How long a question-generation claim holds before another invitation may take it over. */
 export const QUESTION_LEASE_MS = 3 * 60_000;

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { SimulatorVoiceProvider } from './providers/simulator';
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 
 /** The simulator's delivery of an end-of-call report, run when its simulated call ends. */
 export function createSimulatorActivities({ voice }: ActivityDeps) {

@@ -1,9 +1,4 @@
 import Koa from 'koa';
-import Router from '@koa/router';
-import type { Client } from '@temporalio/client';
-import type { Config } from '../infra/config';
-import type { Database } from '../infra/database';
-import type { Logger } from '../infra/logger';
 import { handleErrors, plainFamily } from './errors';
 import { requestContext } from './middleware';
 import { healthRoutes } from './routes/health';
@@ -12,18 +7,10 @@ import { callRoutes } from './routes/calls';
 import { interviewRoutes } from './routes/interviews';
 import { aiRoutes } from './routes/ai';
 import { providerRoutes } from './routes/providers';
-import type { LanguageModel } from '../activities/providers/llm';
+import type { ApiDeps, RouteFactory } from './deps';
 
-export interface ApiDeps {
-  config: Config;
-  db: Database;
-  temporal: Client;
-  logger: Logger;
-  /** The language model of the AI operations; the one the configuration names when absent. */
-  llm?: LanguageModel;
-}
+export type { ApiDeps, RouteFactory };
 
-export type RouteFactory = (deps: ApiDeps) => Router;
 
 /** The HTTP API. Each route module brings its own error family, auth and body parsing. */
 export function createApp(deps: ApiDeps, routes: RouteFactory[] = [healthRoutes, workspaceRoutes, providerRoutes, callRoutes, interviewRoutes, aiRoutes]): Koa {

@@ -1,6 +1,3 @@
-import type { Database } from './database';
-import { insertEach, isDuplicateKey, type BulkOutcome } from './duplicate-key';
-
 /**
  * Exclusive claims on a key ("this email belongs to candidate X", "candidate Y is being called", "project Z's
  * questions are being generated"). A claim is a document whose _id is the key, so the unique _id index decides
@@ -9,13 +6,11 @@ import { insertEach, isDuplicateKey, type BulkOutcome } from './duplicate-key';
  * Every read and delete on the hot paths is an exact `_id` match, the one filter FerretDB's SQLite backend
  * answers from its index.
  */
-export interface ClaimDoc {
-  _id: string;
-  holder: string;
-  /** A claim that outlives this (its holder died) may be taken over; null for claims that never expire. */
-  expires_at: Date | null;
-  created_at: Date;
-}
+
+import type { Database } from './database';
+import { insertEach, isDuplicateKey, type BulkOutcome } from './duplicate-key';
+import type { ClaimDoc } from './records';
+export type { ClaimDoc };
 
 /** Claims `key` for `holder`; returns the holder that owns it afterwards (`holder` itself when it won). */
 export async function claim(db: Database, key: string, holder: string, opts: { expiresAt?: Date; now?: Date } = {}): Promise<string> {

@@ -1,8 +1,17 @@
 import { MongoClient, MongoServerError, type Db, type Collection } from 'mongodb';
-import type { WorkspaceDoc, ApiKeyDoc } from './workspaces';
-import type { ProjectDoc, CandidateDoc, CallDoc, WhatsAppLogDoc, InterviewDoc, EmailLogDoc, ProviderRefDoc } from './records';
-import type { ClaimDoc } from './claims';
-import type { RateLimitDoc } from './rate-limit';
+import type {
+  ApiKeyDoc,
+  CallDoc,
+  CandidateDoc,
+  ClaimDoc,
+  EmailLogDoc,
+  InterviewDoc,
+  ProjectDoc,
+  ProviderRefDoc,
+  RateLimitDoc,
+  WhatsAppLogDoc,
+  WorkspaceDoc,
+} from './records';
 
 /**
  * One MongoDB connection per process. Only features that MongoDB 7 and FerretDB 1.24 both have are used:

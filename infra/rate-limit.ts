@@ -1,5 +1,7 @@
 import { MongoServerError } from 'mongodb';
 import type { Database } from './database';
+import type { RateLimitDoc } from './records';
+export type { RateLimitDoc };
 
 /**
  * A fixed-window request budget kept in the database, so every API process shares one count. Each granted
@@ -11,13 +13,6 @@ import type { Database } from './database';
  * Windows are aligned to multiples of their length since the epoch (whole minutes for the default 60 s),
  * so every process agrees on them without coordination.
  */
-export interface RateLimitDoc {
-  _id: string;
-  bucket: string;
-  window_start: Date;
-  /** Past this the document is only history; a TTL index removes it on MongoDB. */
-  expires_at: Date;
-}
 
 export interface RateLimitDecision {
   bucket: string;

@@ -205,3 +205,41 @@ export interface ProviderRefDoc {
   kind: 'pre_call' | 'fallback';
   created_at: Date;
 }
+
+/** A workspace is a tenant: its API keys, projects and calls are invisible to every other workspace. */
+export interface WorkspaceDoc {
+  _id: string;
+  name: string;
+  /** The sender profile behind the built-in variables sender_first_name … sender_company. */
+  sender: { first_name: string; last_name: string; company: string };
+  created_at: Date;
+}
+
+/** Keys are stored only as a SHA-256 hash; the key itself is shown once, at creation. */
+export interface ApiKeyDoc {
+  _id: string;
+  workspace_id: string;
+  hash: string;
+  /** First characters of the key, so an operator can tell keys apart without the secret. */
+  prefix: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+/** An exclusive claim on a key (infra/claims.ts). */
+export interface ClaimDoc {
+  _id: string;
+  holder: string;
+  /** A claim that outlives this (its holder died) may be taken over; null for claims that never expire. */
+  expires_at: Date | null;
+  created_at: Date;
+}
+
+/** One granted request of a fixed-window budget (infra/rate-limit.ts). */
+export interface RateLimitDoc {
+  _id: string;
+  bucket: string;
+  window_start: Date;
+  /** Past this the document is only history; a TTL index removes it on MongoDB. */
+  expires_at: Date;
+}

@@ -135,7 +135,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
 
   if (input.sendPreCall) await sendTemplate(callId, 'pre_call', book);
 
-  let lastReason: FailureReason = 'no_outcome';
+  let lastReason: FailureReason;
   for (let attempt = 1; ; attempt++) {
     if (cancelled) return cancel();
     progress.attempt = attempt;

@@ -52,9 +52,11 @@ export class SendGridEmailProvider implements EmailProvider {
         const message = `SendGrid answered ${status}${detail ? `: ${detail}` : ''}`;
         // A 4xx other than 429 will fail the same way again: bad address, unverified sender, bad key.
         if (status >= 400 && status < 500 && status !== 429) return { sent: false, error: message };
+        // eslint-disable-next-line preserve-caught-error -- the cause holds the request, Authorization header included
         throw new Error(message);
       }
       // Network failures: rethrow without the request config, which carries the Authorization header.
+      // eslint-disable-next-line preserve-caught-error -- as above
       throw new Error(`SendGrid request failed: ${(err as Error).message}`);
     }
   }

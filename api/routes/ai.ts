@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { handleErrors, jobFamily } from '../errors';
 import { authenticateWith, parseJson } from '../middleware';
 import { compileValidator } from '../validation';

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { handleErrors, jobFamily } from '../errors';
 import { authenticateWith, parseJson } from '../middleware';
 import { compileValidator } from '../validation';

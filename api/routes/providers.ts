@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { handleErrors, plainFamily } from '../errors';
 import { parseRawJson, readRawBody } from '../middleware';
 import { safeEqual, verifyHubSignature, verifyVapi } from '../providers/signatures';

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { callFamily, handleErrors } from '../errors';
 import { authenticateWith } from '../middleware';
 import { authenticate, type WorkspaceDoc } from '../../infra/workspaces';

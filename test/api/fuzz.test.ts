@@ -4,7 +4,7 @@ import { CallInitiateRequest, CampaignRequest } from '../../shared/schemas/call-
 import { InviteRequest } from '../../shared/schemas/interview-invite';
 import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/schemas/ai';
 import { VAPI_EVENTS_PATH, WHATSAPP_EVENTS_PATH } from '../../shared/public-urls';
-import { endOfCallReport, hubSignature, statusUpdate, statusWebhook, vapiHmacHeaders } from '../helpers/provider-wire';
+import { endOfCallReport, hubSignature, statusWebhook, vapiHmacHeaders } from '../helpers/provider-wire';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { startStack, type Stack } from '../helpers/stack';
 
@@ -91,7 +91,8 @@ function mutate(body: unknown, pick: number, op: 'delete' | 'replace' | 'extra',
   const path = all[pick % all.length];
   const parent = path.slice(0, -1).reduce<any>((o, k) => o[k], copy);
   const key = path[path.length - 1];
-  if (op === 'delete') Array.isArray(parent) ? parent.splice(Number(key), 1) : delete parent[key];
+  if (op === 'delete' && Array.isArray(parent)) parent.splice(Number(key), 1);
+  else if (op === 'delete') delete parent[key];
   else if (op === 'replace') parent[key] = value;
   else if (parent && typeof parent === 'object' && !Array.isArray(parent)) parent[`x_fuzz_${String(key)}`] = value;
   return copy;
