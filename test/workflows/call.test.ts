@@ -18,12 +18,13 @@ import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { startEach } from '../../infra/temporal';
 import { recordId, type CallDoc } from '../../infra/records';
-import { callWorkflow, callWorkflowId, type CallWorkflowInput } from '../../workflows/call';
+import { callProgressQuery, callWorkflow, callWorkflowId, cancelCallSignal, type CallWorkflowInput } from '../../workflows/call';
 import { callWorkflowInput } from '../../api/calls/initiate';
 import type { RetryPolicy } from '../../shared/retry';
 import { DAYS, type WorkingHours } from '../../shared/working-hours';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
 import { uniqueName, workflowBundle } from '../helpers/stack';
+import { waitFor } from '../helpers/wait';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -125,6 +126,24 @@ describe('call workflow on the time-skipping server', () => {
     const dials = simulator.dials.filter((d) => d.callId === call._id);
     return { progress, stored, dials, startedAt };
   }
+
+  it('answers the callProgress query while it sleeps, and a cancelCall signal ends it cancelled without a dial', async () => {
+    const call = await newCall({ fallback: true });
+    const scheduleAt = (await env.currentTimeMs()) + 2 * DAY;
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities: createActivities(deps) });
+    const outcome = await worker.runUntil(async () => {
+      const handle = await env.client.workflow.start(callWorkflow, { taskQueue, workflowId: call.workflow_id, args: [{ ...callWorkflowInput(call), scheduleAt }] });
+      // Time skipping stops while the test talks to the workflow, so it is still asleep here.
+      const asleep = await waitFor(() => handle.query(callProgressQuery), (p) => p.nextAttemptAt === scheduleAt, 20_000);
+      await handle.signal(cancelCallSignal);
+      return { asleep, final: await handle.result() };
+    });
+    expect(outcome.asleep).toEqual({ status: 'scheduled', attempt: 0, nextAttemptAt: scheduleAt });
+    expect(outcome.final.status).toBe('cancelled');
+    const stored = (await db.calls.findOne({ _id: call._id }))!;
+    expect({ status: stored.status, attempts: stored.attempts.length, messages: stored.messages.length }).toEqual({ status: 'cancelled', attempts: 0, messages: 0 });
+    expect(simulator.dials.filter((d) => d.callId === call._id)).toHaveLength(0);
+  });
 
   it('dials at schedule_at days ahead, as given, after sending the pre-call template once', async () => {
     const call = await newCall({ preCall: true });
