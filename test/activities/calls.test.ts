@@ -1,0 +1,94 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createActivities, type ActivityDeps } from '../../activities';
+import type { DialRequest, DialResult, VoiceProvider } from '../../activities/providers/voice';
+import { LogWhatsAppProvider } from '../../activities/providers/whatsapp';
+import { LogEmailProvider } from '../../activities/providers/email';
+import { OfflineLanguageModel } from '../../activities/providers/llm';
+import { connectDatabase, type Database } from '../../infra/database';
+import { createLogger } from '../../infra/logger';
+import { callWorkflowId } from '../../workflows/call';
+import type { CallDoc } from '../../infra/records';
+import { uniqueName } from '../helpers/stack';
+
+/**
+ * The dial activity on its own, as the SDK's MockActivityEnvironment runs it (no worker, no workflow), on the
+ * real database: each attempt reaches the provider once, however often the activity runs.
+ */
+describe('dial activity', () => {
+  let db: Database;
+  const placed: DialRequest[] = [];
+  let lost: string | null = null;
+  const voice: VoiceProvider = {
+    name: 'counting',
+    reportWithinMs: 90_000,
+    async dial(req): Promise<DialResult> {
+      placed.push(req);
+      return { accepted: true, providerCallId: `prov-${req.callId}-${req.attempt}` };
+    },
+    // What the provider knows of a dial whose activity died before recording its id.
+    findDial: async () => lost,
+  };
+  let acts: ReturnType<typeof createActivities>;
+
+  beforeAll(async () => {
+    db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('acts'));
+    const deps: ActivityDeps = {
+      db,
+      logger: createLogger('silent'),
+      clock: () => new Date(),
+      voice,
+      report: async () => 'recorded',
+      whatsapp: new LogWhatsAppProvider(db),
+      llm: new OfflineLanguageModel(),
+      email: new LogEmailProvider(db),
+      emailFrom: { email: 'interviews@hiring.test' },
+      publicBaseUrl: 'https://hiring.test',
+      startWorkflows: async () => ({ started: 0, existing: 0 }),
+    };
+    acts = createActivities(deps);
+  });
+  afterAll(async () => {
+    await db?.db.dropDatabase();
+    await db?.close();
+  });
+
+  async function newCall(): Promise<string> {
+    const id = uniqueName('call');
+    const call = {
+      _id: id, workspace_id: 'ws', project_id: 'prj', ats_job_id: 'job', candidate_id: id, workflow_id: callWorkflowId(id),
+      candidate: { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+14155550100', custom_fields: {} },
+      status: 'scheduled', first_message: 'Hello Ada', instructions: 'Screen', assistant_settings: null, extract_variables: [], call_settings: null,
+      whatsapp: { pre_call: null, fallback: null }, schedule_at: null, scheduled_for: null, next_attempt_at: null, attempts: [], messages: [],
+      transcript: null, extracted_variables: null, failure_reason: null, created_at: new Date(), updated_at: new Date(),
+    } as CallDoc;
+    await db.calls.insertOne(call);
+    return id;
+  }
+
+  it('places an attempt once, records it, and gives the provider\'s report bound; running it again dials nothing', async () => {
+    const id = await newCall();
+    const env = new MockActivityEnvironment();
+    const first = await env.run(acts.dial, id, 1);
+    const again = await env.run(acts.dial, id, 1);
+    expect(first).toEqual({ accepted: true, providerCallId: `prov-${id}-1`, reportWithinMs: 90_000 });
+    expect(again).toEqual(first);
+    expect(placed.filter((p) => p.callId === id)).toHaveLength(1);
+    const stored = (await db.calls.findOne({ _id: id }))!;
+    expect(stored.attempts).toEqual([expect.objectContaining({ number: 1, provider: 'counting', provider_call_id: `prov-${id}-1` })]);
+  });
+
+  it('takes up a dial the provider placed before the activity died, instead of dialling again', async () => {
+    const id = await newCall();
+    // An earlier execution recorded the attempt and died before it could store the provider's id.
+    await db.calls.updateOne({ _id: id }, { $push: { attempts: { number: 1, provider: 'counting', provider_call_id: null, started_at: new Date(), ended_at: null, outcome: null, failure_reason: null } } });
+    lost = `prov-lost-${id}`;
+    try {
+      const result = await new MockActivityEnvironment().run(acts.dial, id, 1);
+      expect(result).toMatchObject({ accepted: true, providerCallId: lost });
+      expect(placed.filter((p) => p.callId === id)).toHaveLength(0);
+      expect((await db.calls.findOne({ _id: id }))!.attempts[0].provider_call_id).toBe(lost);
+    } finally {
+      lost = null;
+    }
+  });
+});
