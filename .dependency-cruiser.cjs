@@ -1,10 +1,10 @@
 /**
  * The layers, enforced in CI (`npm run lint`). From the bottom: shared/ (pure rules) ← infra/ (plumbing and
- * storage) ← activities/ (side effects, and the provider adapters in activities/providers/) and api/ (HTTP) ←
- * worker/ and main.ts (composition). workflows/ stand apart: deterministic code that sees only
+ * storage) and providers/ (a port and its adapters per provider) ← activities/ (side effects) and api/ (HTTP)
+ * ← worker/ and main.ts (composition). workflows/ stand apart: deterministic code that sees only
  * @temporalio/workflow, shared/ and the types of their activities.
  */
-const OURS = '^(api|activities|infra|shared|workflows|worker|scripts|test)/|^main\\.ts$';
+const OURS = '^(api|activities|providers|infra|shared|workflows|worker|scripts|test)/|^main\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -28,9 +28,16 @@ module.exports = {
     {
       name: 'infra-is-below-the-features',
       severity: 'error',
-      comment: 'infra/ serves api/ and activities/; it imports neither them (provider types and signal definitions aside) nor anything above.',
+      comment: 'infra/ serves api/ and activities/ and imports neither, nor anything above them.',
       from: { path: '^infra/' },
-      to: { path: '^(api|worker|scripts|test)/|^main\\.ts$|^activities/(?!providers/)' },
+      to: { path: '^(api|activities|worker|scripts|test)/|^main\\.ts$' },
+    },
+    {
+      name: 'providers-are-below-the-features',
+      severity: 'error',
+      comment: 'A provider adapter knows its port, shared/ and infra/ (the log providers store what they would send).',
+      from: { path: '^providers/' },
+      to: { path: '^(api|activities|workflows|worker|scripts|test)/|^main\\.ts$' },
     },
     {
       name: 'activities-are-below-the-api-and-worker',
@@ -41,9 +48,9 @@ module.exports = {
     {
       name: 'api-is-below-the-composition',
       severity: 'error',
-      comment: 'The API reaches providers through their ports and adapters, never through activities themselves.',
+      comment: 'The API reaches providers through providers/, never through activities.',
       from: { path: '^api/' },
-      to: { path: '^(worker|scripts|test)/|^main\\.ts$|^activities/(?!providers/)' },
+      to: { path: '^(activities|worker|scripts|test)/|^main\\.ts$' },
     },
     { name: 'nothing-ships-test-code', severity: 'error', from: { pathNot: '^(test|scripts)/' }, to: { path: '^(test|scripts)/' } },
   ],

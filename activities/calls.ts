@@ -2,8 +2,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { attemptPath, recordId, type CallAttempt, type CallDoc, type CallStatus, type ResolvedTemplate } from '../infra/records';
 import { insertOnce } from '../infra/duplicate-key';
 import type { FailureReason } from '../shared/retry';
-import type { DialResult } from './providers/voice';
-import { whatsappRef, type SendResult } from './providers/whatsapp';
+import type { DialResult } from '../providers/voice/port';
+import { whatsappRef, type SendResult } from '../providers/whatsapp/port';
 import { activeCallKey, release } from '../infra/claims';
 import type { ActivityDeps } from './deps';
 

@@ -1,10 +1,10 @@
 import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
 import type { FanOutResult, WorkflowStart } from '../shared/workflow-starts';
-import type { EmailProvider } from './providers/email';
-import type { LanguageModel } from './providers/llm';
-import type { ReportCallOutcome, VoiceProvider } from './providers/voice';
-import type { WhatsAppProvider } from './providers/whatsapp';
+import type { EmailProvider } from '../providers/email/port';
+import type { LanguageModel } from '../providers/llm/port';
+import type { ReportCallOutcome, VoiceProvider } from '../providers/voice/port';
+import type { WhatsAppProvider } from '../providers/whatsapp/port';
 
 /** What activities need from the outside world; tests hand in real or local-stub implementations. */
 export interface ActivityDeps {

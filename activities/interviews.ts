@@ -6,7 +6,7 @@ import { composeInvitation } from '../shared/invitation-email';
 import { interviewUrl } from '../shared/public-urls';
 import { DEFAULT_QUESTION_COUNT } from '../shared/question-generator';
 import type { Question } from '../shared/schemas/job';
-import { LanguageModelError } from './providers/llm';
+import { LanguageModelError } from '../providers/llm/port';
 import type { ActivityDeps } from './deps';
 
 /** How long a question-generation claim holds before another invitation may take it over. */

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { SimulatorVoiceProvider } from './providers/simulator';
+import { SimulatorVoiceProvider } from '../providers/voice/simulator';
 import type { ActivityDeps } from './deps';
 
 /** The simulator's delivery of an end-of-call report, run when its simulated call ends. */

@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../infra/config';
 import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
-import type { LanguageModel } from '../activities/providers/llm';
+import type { LanguageModel } from '../providers/llm/port';
 
 /** What the API's routes are built from (api/app.ts composes them). */
 export interface ApiDeps {

@@ -3,7 +3,7 @@ import type { Database } from './database';
 import { attemptPath } from './records';
 import { whileReachable } from './temporal';
 import type { Logger } from './logger';
-import type { AttemptReport, ReportResult } from '../activities/providers/voice';
+import type { AttemptReport, ReportResult } from '../providers/voice/port';
 import { coerceExtracted } from '../shared/extracted-values';
 import { callOutcomeSignal, callWorkflowId } from '../workflows/call';
 

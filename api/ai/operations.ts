@@ -1,5 +1,5 @@
 import { UpstreamError, ValidationError } from '../../shared/errors';
-import { LanguageModelError, type LanguageModel } from '../../activities/providers/llm';
+import { LanguageModelError, type LanguageModel } from '../../providers/llm/port';
 import { DEFAULT_QUESTION_COUNT } from '../../shared/question-generator';
 import type { JobBrief } from '../../shared/schemas/job';
 import {

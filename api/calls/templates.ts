@@ -1,4 +1,4 @@
-import { GraphApiError, type WhatsAppTemplateCatalog } from '../../activities/providers/whatsapp-cloud';
+import { GraphApiError, type WhatsAppTemplateCatalog } from '../../providers/whatsapp/cloud';
 import { UpstreamError, ValidationError, type Issue } from '../../shared/errors';
 import type { CallInitiateRequest } from '../../shared/schemas/call-initiate';
 

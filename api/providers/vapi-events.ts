@@ -1,8 +1,8 @@
 import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
 import { recordProviderStatus } from '../../infra/call-reports';
-import type { ReportCallOutcome } from '../../activities/providers/voice';
-import { attemptOf, checkVapiShape, reportOf, type VapiServerMessage } from '../../activities/providers/vapi-reports';
+import type { ReportCallOutcome } from '../../providers/voice/port';
+import { attemptOf, checkVapiShape, reportOf, type VapiServerMessage } from '../../providers/voice/vapi-reports';
 import { ValidationError } from '../../shared/errors';
 
 export interface VapiEventDeps {

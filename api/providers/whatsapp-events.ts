@@ -1,7 +1,7 @@
 import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
 import { MESSAGE_STATUSES, type MessageStatus } from '../../infra/records';
-import { whatsappRef } from '../../activities/providers/whatsapp';
+import { whatsappRef } from '../../providers/whatsapp/port';
 
 /** A status in a WhatsApp webhook: `entry[].changes[].value.statuses[]`. */
 interface StatusUpdate {

@@ -6,7 +6,7 @@ import { authenticateWith, parseJson } from '../middleware';
 import { compileValidator } from '../validation';
 import { authenticate } from '../../infra/workspaces';
 import { RateLimiter } from '../../infra/rate-limit';
-import { languageModel } from '../../activities/providers/language-model';
+import { languageModel } from '../../providers/llm/from-config';
 import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/schemas/ai';
 import { jobBriefRules } from '../ai/rules';
 import { generateQuestions, generateScript, parseJd } from '../ai/operations';

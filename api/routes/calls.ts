@@ -12,7 +12,7 @@ import { ensureCampaign } from '../calls/projects';
 import { projectUrl } from '../../shared/public-urls';
 import { callView } from '../calls/view';
 import { checkWhatsAppTemplates } from '../calls/templates';
-import { whatsAppTemplates } from '../../activities/providers/whatsapp-cloud';
+import { whatsAppTemplates } from '../../providers/whatsapp/cloud';
 
 const validateInitiate = compileValidator(CallInitiateRequest, callInitiateRules);
 const validateCampaign = compileValidator(CampaignRequest);

@@ -1,9 +1,9 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities, type ActivityDeps } from '../../activities';
-import type { DialRequest, DialResult, VoiceProvider } from '../../activities/providers/voice';
-import { LogWhatsAppProvider } from '../../activities/providers/whatsapp';
-import { LogEmailProvider } from '../../activities/providers/email';
-import { OfflineLanguageModel } from '../../activities/providers/llm';
+import type { DialRequest, DialResult, VoiceProvider } from '../../providers/voice/port';
+import { LogWhatsAppProvider } from '../../providers/whatsapp/log';
+import { LogEmailProvider } from '../../providers/email/log';
+import { OfflineLanguageModel } from '../../providers/llm/offline';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { callWorkflowId } from '../../workflows/call';

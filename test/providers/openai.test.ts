@@ -1,6 +1,6 @@
-import { OpenAiLanguageModel } from '../../activities/providers/openai';
-import { LanguageModelError } from '../../activities/providers/llm';
-import { languageModel } from '../../activities/providers/language-model';
+import { OpenAiLanguageModel } from '../../providers/llm/openai';
+import { LanguageModelError } from '../../providers/llm/port';
+import { languageModel } from '../../providers/llm/from-config';
 import type { JobDetails } from '../../shared/schemas/job';
 import { startHttpStub, type HttpStub, type StubReply } from '../helpers/http-stub';
 import { testConfig } from '../helpers/stack';

@@ -1,5 +1,5 @@
-import { SendGridEmailProvider } from '../../activities/providers/sendgrid';
-import type { EmailMessage } from '../../activities/providers/email';
+import { SendGridEmailProvider } from '../../providers/email/sendgrid';
+import type { EmailMessage } from '../../providers/email/port';
 import { startHttpStub, type HttpStub, type StubReply } from '../helpers/http-stub';
 import { startStack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';

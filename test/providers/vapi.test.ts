@@ -1,5 +1,5 @@
-import { VapiVoiceProvider } from '../../activities/providers/vapi';
-import type { DialRequest } from '../../activities/providers/voice';
+import { VapiVoiceProvider } from '../../providers/voice/vapi';
+import type { DialRequest } from '../../providers/voice/port';
 import { startHttpStub, type HttpStub, type StubReply, type RecordedRequest } from '../helpers/http-stub';
 import { VAPI_PHONE_NUMBER_ID, vapiBadRequest, vapiCall, vapiCreateReply } from '../helpers/provider-wire';
 

@@ -1,5 +1,5 @@
-import { CloudWhatsAppProvider, WhatsAppTemplateCatalog, type CloudApiOptions } from '../../activities/providers/whatsapp-cloud';
-import type { TemplateMessage } from '../../activities/providers/whatsapp';
+import { CloudWhatsAppProvider, WhatsAppTemplateCatalog, type CloudApiOptions } from '../../providers/whatsapp/cloud';
+import type { TemplateMessage } from '../../providers/whatsapp/port';
 import { startHttpStub, type HttpStub, type RecordedRequest, type StubReply } from '../helpers/http-stub';
 import { graphError, messageAccepted, templateListReply, WA_BUSINESS_ACCOUNT_ID, WA_PHONE_NUMBER_ID, WA_VERSION } from '../helpers/provider-wire';
 

@@ -1,7 +1,7 @@
 import { findHyperlink, isPersonName } from '../../shared/hyperlinks';
 import { generateQuestions, DEFAULT_QUESTION_COUNT } from '../../shared/question-generator';
 import { composeInvitation, escapeHtml } from '../../shared/invitation-email';
-import { toStrictJsonSchema } from '../../activities/providers/strict-json-schema';
+import { toStrictJsonSchema } from '../../providers/llm/strict-json-schema';
 import { Type } from '@sinclair/typebox';
 import { SENIORITY_LEVELS, WORK_TYPES, type JobDetails } from '../../shared/schemas/job';
 

@@ -2,17 +2,17 @@ import { Context } from '@temporalio/activity';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities, type ActivityDeps } from '../../activities';
-import { SimulatorVoiceProvider } from '../../activities/providers/simulator';
+import { SimulatorVoiceProvider } from '../../providers/voice/simulator';
 import { simulatorStore } from '../../worker/activity-deps';
 
 /** Zero-length simulated calls report as they are dialled; nothing is delivered later. */
 const noDelivery = async () => {
   throw new Error('zero-length simulated calls are delivered at once');
 };
-import type { VoiceProvider } from '../../activities/providers/voice';
-import { LogWhatsAppProvider } from '../../activities/providers/whatsapp';
-import { LogEmailProvider } from '../../activities/providers/email';
-import { OfflineLanguageModel } from '../../activities/providers/llm';
+import type { VoiceProvider } from '../../providers/voice/port';
+import { LogWhatsAppProvider } from '../../providers/whatsapp/log';
+import { LogEmailProvider } from '../../providers/email/log';
+import { OfflineLanguageModel } from '../../providers/llm/offline';
 import { createCallReporter } from '../../infra/call-reports';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';

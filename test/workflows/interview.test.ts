@@ -2,10 +2,12 @@ import { Context } from '@temporalio/activity';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities, type ActivityDeps } from '../../activities';
-import { LogEmailProvider, type EmailMessage, type EmailProvider, type EmailResult } from '../../activities/providers/email';
-import { LanguageModelError, OfflineLanguageModel, type LanguageModel } from '../../activities/providers/llm';
-import { LogWhatsAppProvider } from '../../activities/providers/whatsapp';
-import { SimulatorVoiceProvider } from '../../activities/providers/simulator';
+import { type EmailMessage, type EmailProvider, type EmailResult } from '../../providers/email/port';
+import { LogEmailProvider } from '../../providers/email/log';
+import { LanguageModelError, type LanguageModel } from '../../providers/llm/port';
+import { OfflineLanguageModel } from '../../providers/llm/offline';
+import { LogWhatsAppProvider } from '../../providers/whatsapp/log';
+import { SimulatorVoiceProvider } from '../../providers/voice/simulator';
 import { simulatorStore } from '../../worker/activity-deps';
 
 /** Zero-length simulated calls report as they are dialled; nothing is delivered later. */

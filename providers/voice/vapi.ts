@@ -1,5 +1,5 @@
 import { VapiClient, VapiError } from '@vapi-ai/server-sdk';
-import type { AttemptReport, DialRequest, DialResult, VoiceProvider } from './voice';
+import type { AttemptReport, DialRequest, DialResult, VoiceProvider } from './port';
 import { buildCreateCall, vapiCallName, type VapiCallOptions } from './vapi-assistant';
 import { checkVapiShape, reportOf } from './vapi-reports';
 

@@ -1,5 +1,6 @@
 import type { Config } from '../../infra/config';
-import { OfflineLanguageModel, type LanguageModel } from './llm';
+import { type LanguageModel } from './port';
+import { OfflineLanguageModel } from './offline';
 import { OpenAiLanguageModel } from './openai';
 
 /** OpenAI (or a compatible server) when a key is configured; otherwise the offline parser and generators. */

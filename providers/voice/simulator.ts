@@ -3,7 +3,7 @@ import type { Logger } from '../../infra/logger';
 import { isDuplicateKey } from '../../infra/duplicate-key';
 import { outcomeForAttempt, parseSimulatedOutcomes } from '../../shared/simulated-outcomes';
 import type { ExtractVariable } from '../../shared/schemas/call-initiate';
-import type { AttemptReport, DialRequest, DialResult, ReportCallOutcome, VoiceProvider } from './voice';
+import type { AttemptReport, DialRequest, DialResult, ReportCallOutcome, VoiceProvider } from './port';
 
 /** One call the simulator placed, kept as a remote provider keeps its calls: it outlives our processes. */
 export interface SimulatedCallDoc {

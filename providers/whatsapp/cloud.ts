@@ -1,6 +1,6 @@
 import type { Config } from '../../infra/config';
 import { buildComponents, chooseTemplate, templateVariableProblems, type TemplateDefinition } from '../../shared/whatsapp-templates';
-import type { SendResult, TemplateMessage, WhatsAppProvider } from './whatsapp';
+import type { SendResult, TemplateMessage, WhatsAppProvider } from './port';
 
 export interface CloudApiOptions {
   baseUrl: string;

@@ -1,6 +1,6 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { ExtractVariable } from '../../shared/schemas/call-initiate';
-import type { DialRequest } from './voice';
+import type { DialRequest } from './port';
 
 /** What a call needs from the deployment rather than the request. */
 export interface VapiCallOptions {

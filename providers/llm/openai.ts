@@ -6,7 +6,7 @@ import { CallScript, JdExtraction } from '../../shared/schemas/ai';
 import { unknownVariables, BUILT_IN_VARIABLES } from '../../shared/templates';
 import type { ScriptBrief } from '../../shared/call-script';
 import { experienceInWords } from '../../shared/experience';
-import { LanguageModelError, type LanguageModel } from './llm';
+import { LanguageModelError, type LanguageModel } from './port';
 import { toStrictJsonSchema } from './strict-json-schema';
 
 export interface OpenAiOptions {

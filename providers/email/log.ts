@@ -1,31 +1,7 @@
 import type { Database } from '../../infra/database';
 import { insertOnce } from '../../infra/duplicate-key';
 import { keyedId } from '../../infra/ids';
-
-export interface EmailAddress {
-  email: string;
-  name?: string;
-}
-
-export interface EmailMessage {
-  /** One message per key: providers that can deduplicate use it, and the activity records sends under it. */
-  idempotencyKey: string;
-  from: EmailAddress;
-  to: EmailAddress;
-  subject: string;
-  text: string;
-  html: string;
-  /** Provider-side tags, so the provider's own logs and events can be traced back to our records. */
-  tags: Record<string, string>;
-}
-
-/** `sent: false` is a final refusal (a bad address, a rejected sender); thrown errors are worth retrying. */
-export type EmailResult = { sent: true; messageId: string } | { sent: false; error: string };
-
-export interface EmailProvider {
-  readonly name: string;
-  send(message: EmailMessage): Promise<EmailResult>;
-}
+import type { EmailMessage, EmailProvider, EmailResult } from './port';
 
 /** The default provider: records each message in `email_log` instead of sending it. */
 export class LogEmailProvider implements EmailProvider {

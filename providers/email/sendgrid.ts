@@ -1,6 +1,6 @@
 import { Client } from '@sendgrid/client';
 import { MailService } from '@sendgrid/mail';
-import type { EmailMessage, EmailProvider, EmailResult } from './email';
+import type { EmailMessage, EmailProvider, EmailResult } from './port';
 
 export interface SendGridOptions {
   apiKey: string;

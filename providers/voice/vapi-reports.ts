@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { AttemptReport } from './voice';
+import type { AttemptReport } from './port';
 import { outcomeOfEndedReason } from './vapi-ended-reasons';
 
 /**
