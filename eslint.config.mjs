@@ -23,7 +23,10 @@ export default tseslint.config(
   {
     files: ['workflows/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code runs in the deterministic sandbox: no Node built-ins.' })) }],
+      'no-restricted-imports': [
+        'error',
+        { paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code runs in the deterministic sandbox: no Node built-ins.' })) },
+      ],
     },
   },
 );

@@ -24,7 +24,12 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
   }
 
   /** Appends the template message of `kind` to the call once, as sent or failed. */
-  async function recordMessage(call: CallDoc, kind: 'pre_call' | 'fallback', template: ResolvedTemplate, result: SendResult): Promise<void> {
+  async function recordMessage(
+    call: CallDoc,
+    kind: 'pre_call' | 'fallback',
+    template: ResolvedTemplate,
+    result: SendResult,
+  ): Promise<void> {
     if (call.messages.some((m) => m.kind === kind)) return;
     await db.calls.updateOne(
       { _id: call._id },
@@ -52,7 +57,8 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
     const call = await load(callId);
     const existing = call.attempts.find((a) => a.number === attempt);
     if (existing?.provider_call_id) return { accepted: true, providerCallId: existing.provider_call_id };
-    if (existing?.ended_reason) return { accepted: false, reason: existing.failure_reason ?? 'provider_error', detail: existing.ended_reason };
+    if (existing?.ended_reason)
+      return { accepted: false, reason: existing.failure_reason ?? 'provider_error', detail: existing.ended_reason };
     if (existing && voice.findDial) {
       // An earlier execution may have placed the call and died (or timed out) before recording its id.
       const found = await voice.findDial(callId, attempt, existing.started_at);
@@ -178,12 +184,13 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
     },
 
     /** Ends the call and frees the candidate for a new call. */
-    async finishCall(callId: string, status: Extract<CallStatus, 'completed' | 'failed' | 'cancelled'>, reason: FailureReason | null): Promise<void> {
+    async finishCall(
+      callId: string,
+      status: Extract<CallStatus, 'completed' | 'failed' | 'cancelled'>,
+      reason: FailureReason | null,
+    ): Promise<void> {
       const call = await load(callId);
-      await db.calls.updateOne(
-        { _id: callId },
-        { $set: { status, failure_reason: reason, next_attempt_at: null, updated_at: clock() } },
-      );
+      await db.calls.updateOne({ _id: callId }, { $set: { status, failure_reason: reason, next_attempt_at: null, updated_at: clock() } });
       const candidateId = recordId.candidate(call.project_id, call.candidate_id);
       const candidate = await db.candidates.findOne({ _id: candidateId });
       if (candidate?.active_call_id === callId) {

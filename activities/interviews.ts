@@ -104,7 +104,10 @@ export function createInterviewActivities({ db, logger, clock, llm, email, publi
     async sendInvitation(interviewId: string): Promise<'sent' | 'failed'> {
       const interview = await load(interviewId);
       if (interview.email.status !== 'pending') return interview.email.status;
-      const [project, workspace] = await Promise.all([loadProject(interview.project_id), db.workspaces.findOne({ _id: interview.workspace_id })]);
+      const [project, workspace] = await Promise.all([
+        loadProject(interview.project_id),
+        db.workspaces.findOne({ _id: interview.workspace_id }),
+      ]);
       const companyName = project.company_name ?? workspace?.sender.company ?? 'our company';
       const message = composeInvitation({
         candidateName: interview.candidate.name,
@@ -124,14 +127,23 @@ export function createInterviewActivities({ db, logger, clock, llm, email, publi
         });
       } catch (err) {
         const error = (err as Error).message;
-        await db.interviews.updateOne({ _id: interviewId }, { $set: { 'email.provider': email.name, 'email.error': error, updated_at: clock() } });
+        await db.interviews.updateOne(
+          { _id: interviewId },
+          { $set: { 'email.provider': email.name, 'email.error': error, updated_at: clock() } },
+        );
         throw err;
       }
       const now = clock();
       if (result.sent) {
         await db.interviews.updateOne(
           { _id: interviewId },
-          { $set: { status: 'invited', email: { status: 'sent', provider: email.name, message_id: result.messageId, sent_at: now, error: null }, updated_at: now } },
+          {
+            $set: {
+              status: 'invited',
+              email: { status: 'sent', provider: email.name, message_id: result.messageId, sent_at: now, error: null },
+              updated_at: now,
+            },
+          },
         );
         return 'sent';
       }

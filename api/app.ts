@@ -11,9 +11,11 @@ import type { ApiDeps, RouteFactory } from './deps';
 
 export type { ApiDeps, RouteFactory };
 
-
 /** The HTTP API. Each route module brings its own error family, auth and body parsing. */
-export function createApp(deps: ApiDeps, routes: RouteFactory[] = [healthRoutes, workspaceRoutes, providerRoutes, callRoutes, interviewRoutes, aiRoutes]): Koa {
+export function createApp(
+  deps: ApiDeps,
+  routes: RouteFactory[] = [healthRoutes, workspaceRoutes, providerRoutes, callRoutes, interviewRoutes, aiRoutes],
+): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true; // errors are logged by the error middleware with their request id
   app.use(requestContext(deps.logger));

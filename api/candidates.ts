@@ -62,7 +62,13 @@ export async function saveCandidates(
     return {
       updateOne: {
         filter: { _id: ids[i] },
-        update: { $set: { ...set, ...(c.custom_fields ? { custom_fields: c.custom_fields } : {}), ...(c.active_call_id ? { active_call_id: c.active_call_id } : {}) } },
+        update: {
+          $set: {
+            ...set,
+            ...(c.custom_fields ? { custom_fields: c.custom_fields } : {}),
+            ...(c.active_call_id ? { active_call_id: c.active_call_id } : {}),
+          },
+        },
       },
     };
   });

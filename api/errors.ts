@@ -64,8 +64,10 @@ export const callFamily: ErrorFamily = {
       return { status: 413, body: { success: false, code: 'PAYLOAD_TOO_LARGE', message: error.message } };
     }
     if (error instanceof RateLimitedError) return { status: 429, body: { success: false, code: 'RATE_LIMITED', message: error.message } };
-    if (error instanceof UpstreamError) return { status: upstreamStatus(error), body: { success: false, code: 'UPSTREAM_ERROR', message: error.message } };
-    if (error instanceof ServiceUnavailableError) return { status: 503, body: { success: false, code: 'SERVICE_UNAVAILABLE', message: error.message } };
+    if (error instanceof UpstreamError)
+      return { status: upstreamStatus(error), body: { success: false, code: 'UPSTREAM_ERROR', message: error.message } };
+    if (error instanceof ServiceUnavailableError)
+      return { status: 503, body: { success: false, code: 'SERVICE_UNAVAILABLE', message: error.message } };
     return null;
   },
   internal: () => ({ status: 500, body: { success: false, code: 'UNKNOWN_ERROR', message: 'An unexpected error occurred' } }),
@@ -135,8 +137,10 @@ export function handleErrors(family: ErrorFamily): Middleware {
       const rendered = error instanceof DomainError ? family.render(error) : null;
       const { status, body } = rendered ?? family.internal();
       if (!rendered) ctx.state.logger?.error({ err, family: family.name }, 'unhandled error');
-      if (error instanceof ServiceUnavailableError) ctx.state.logger?.warn({ dependency: error.dependency, err: String(err) }, 'dependency unavailable');
-      if (error instanceof RateLimitedError || error instanceof ServiceUnavailableError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+      if (error instanceof ServiceUnavailableError)
+        ctx.state.logger?.warn({ dependency: error.dependency, err: String(err) }, 'dependency unavailable');
+      if (error instanceof RateLimitedError || error instanceof ServiceUnavailableError)
+        ctx.set('Retry-After', String(error.retryAfterSeconds));
       ctx.status = status;
       ctx.body = body;
     }

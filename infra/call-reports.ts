@@ -27,7 +27,9 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
   const signal = async (report: AttemptReport) => {
     try {
       await whileReachable(deps.client, () =>
-        deps.client.workflow.getHandle(callWorkflowId(report.callId)).signal(callOutcomeSignal, { attempt: report.attempt, outcome: report.outcome }),
+        deps.client.workflow
+          .getHandle(callWorkflowId(report.callId))
+          .signal(callOutcomeSignal, { attempt: report.attempt, outcome: report.outcome }),
       );
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;

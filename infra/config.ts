@@ -110,9 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems = [...Value.Errors(ConfigSchema, converted)].map((e) => {
     const name = e.path.replace(/^\//, '');
     const given = picked[name];
-    return given === undefined
-      ? `${name} is required`
-      : `${name}=${isSecret(name) ? '<redacted>' : JSON.stringify(given)}: ${e.message}`;
+    return given === undefined ? `${name} is required` : `${name}=${isSecret(name) ? '<redacted>' : JSON.stringify(given)}: ${e.message}`;
   });
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   const config = converted as RawConfig;

@@ -1,5 +1,13 @@
 import { asUnavailable } from './unavailable';
-import { MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type Collection, type Document, type OptionalId, type OptionalUnlessRequiredId } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoServerError,
+  type AnyBulkWriteOperation,
+  type Collection,
+  type Document,
+  type OptionalId,
+  type OptionalUnlessRequiredId,
+} from 'mongodb';
 
 /** The server's answer when a unique index (most often `_id`) refused a write. */
 export function isDuplicateKey(err: unknown): boolean {
@@ -16,7 +24,10 @@ export type BulkOutcome = 'written' | 'duplicate' | 'error';
  * (ServiceUnavailableError): the request is then a 503, and what it may have written is resolved by its
  * retry (a recorded call is started, a claim without one is taken over).
  */
-export async function bulkWriteEach<T extends Document>(collection: Collection<T>, ops: AnyBulkWriteOperation<T>[]): Promise<BulkOutcome[]> {
+export async function bulkWriteEach<T extends Document>(
+  collection: Collection<T>,
+  ops: AnyBulkWriteOperation<T>[],
+): Promise<BulkOutcome[]> {
   if (ops.length === 0) return [];
   try {
     await collection.bulkWrite(ops, { ordered: false });
@@ -30,7 +41,10 @@ export async function bulkWriteEach<T extends Document>(collection: Collection<T
 
 /** insertMany, unordered, in one round trip, with an outcome per document as bulkWriteEach gives. */
 export function insertEach<T extends Document>(collection: Collection<T>, docs: OptionalId<T>[]): Promise<BulkOutcome[]> {
-  return bulkWriteEach(collection, docs.map((document) => ({ insertOne: { document } })));
+  return bulkWriteEach(
+    collection,
+    docs.map((document) => ({ insertOne: { document } })),
+  );
 }
 
 /** Inserts a document whose `_id` is its idempotency key; one that is there already is left as it is. */

@@ -79,9 +79,24 @@ export class RateLimiter {
     return { start: new Date(start), end: new Date(start + this.windowMs) };
   }
 
-  private decision(bucket: string, allowed: boolean, remaining: number, window: { end: Date }, now: Date, slot?: string): RateLimitDecision {
+  private decision(
+    bucket: string,
+    allowed: boolean,
+    remaining: number,
+    window: { end: Date },
+    now: Date,
+    slot?: string,
+  ): RateLimitDecision {
     const retryAfterSeconds = Math.max(1, Math.ceil((window.end.getTime() - now.getTime()) / 1000));
-    return { bucket, allowed, limit: this.opts.limit, remaining: Math.max(0, remaining), resetAt: window.end, retryAfterSeconds, slotId: slot };
+    return {
+      bucket,
+      allowed,
+      limit: this.opts.limit,
+      remaining: Math.max(0, remaining),
+      resetAt: window.end,
+      retryAfterSeconds,
+      slotId: slot,
+    };
   }
 
   /**

@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { Client, Connection, WorkflowExecutionAlreadyStartedError, type ConnectionOptions, type WorkflowStartOptions } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  WorkflowExecutionAlreadyStartedError,
+  type ConnectionOptions,
+  type WorkflowStartOptions,
+} from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
 import type { Config } from './config';
@@ -48,7 +54,11 @@ export const REACHABILITY = { probeAfterMs: 1_500, probeTimeoutMs: 1_500, maxMs:
  * whether it is there; a probe without an answer in `probeTimeoutMs` gives up on `fn`. The work may still
  * reach the server after that, so a caller must be ready for it to have happened.
  */
-export async function whileReachable<R>(client: Client, fn: () => Promise<R>, limits: { probeAfterMs: number; probeTimeoutMs: number; maxMs: number } = REACHABILITY): Promise<R> {
+export async function whileReachable<R>(
+  client: Client,
+  fn: () => Promise<R>,
+  limits: { probeAfterMs: number; probeTimeoutMs: number; maxMs: number } = REACHABILITY,
+): Promise<R> {
   let settled = false;
   let timer: NodeJS.Timeout | undefined;
   const pause = (ms: number) => new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
@@ -58,7 +68,10 @@ export async function whileReachable<R>(client: Client, fn: () => Promise<R>, li
       if (settled) return new Promise<never>(() => undefined);
       const reachable = await client.connection
         .withDeadline(Date.now() + limits.probeTimeoutMs, () => client.connection.workflowService.getSystemInfo({}))
-        .then(() => true, () => false);
+        .then(
+          () => true,
+          () => false,
+        );
       if (settled) return new Promise<never>(() => undefined);
       if (!reachable) throw new ServiceUnavailableError('temporal');
     }
@@ -78,7 +91,11 @@ export async function whileReachable<R>(client: Client, fn: () => Promise<R>, li
  * such as one whose start reached Temporal after its request gave up and took back the record it needed,
  * which then failed at its first step. True when this call started it.
  */
-export async function startWorkflowOnce<T extends Workflow>(client: Client, workflow: T | string, options: WorkflowStartOptions<T>): Promise<boolean> {
+export async function startWorkflowOnce<T extends Workflow>(
+  client: Client,
+  workflow: T | string,
+  options: WorkflowStartOptions<T>,
+): Promise<boolean> {
   try {
     await client.workflow.start(workflow, { workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY', ...options });
     return true;

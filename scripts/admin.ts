@@ -46,7 +46,13 @@ async function run(argv: string[]): Promise<unknown> {
   try {
     switch (command) {
       case 'workspace:create': {
-        const [name, company, senderFirstName, senderLastName] = required(values, 'name', 'company', 'sender-first-name', 'sender-last-name');
+        const [name, company, senderFirstName, senderLastName] = required(
+          values,
+          'name',
+          'company',
+          'sender-first-name',
+          'sender-last-name',
+        );
         return await createWorkspace(db, { name, company, senderFirstName, senderLastName });
       }
       case 'apikey:create': {

@@ -65,8 +65,10 @@ async function main(): Promise<void> {
     const rep = await reports(stack, ROUNDS);
 
     const rows: Array<{ scenario: string; unit: string; median: number; worst: number; target?: string }> = [];
-    const ms = (scenario: string, xs: number[], target?: string) => rows.push({ scenario, unit: 'ms', median: median(xs), worst: worst(xs), target });
-    const ratio = (scenario: string, xs: number[], target?: string) => rows.push({ scenario, unit: '×', median: median(xs), worst: worst(xs), target });
+    const ms = (scenario: string, xs: number[], target?: string) =>
+      rows.push({ scenario, unit: 'ms', median: median(xs), worst: worst(xs), target });
+    const ratio = (scenario: string, xs: number[], target?: string) =>
+      rows.push({ scenario, unit: '×', median: median(xs), worst: worst(xs), target });
     ms('floor(50): insertMany 50 + 50 concurrent workflow starts', empty.floor50);
     ms('call/initiate, 50 candidates: response', empty.calls);
     ratio('  ratio to floor(50)', ratios(empty.calls, empty.floor50), '≤ 1.3');
@@ -84,22 +86,40 @@ async function main(): Promise<void> {
     ms('  floor(200)', full.floor200);
     ms('  interview/invite, 200 candidates: response', full.invite);
     ratio('  growth: with data / empty', [median(full.invite) / median(empty.invite)], '≤ 1.2');
-    ratio('  growth of the ratio to floor(200)', [median(ratios(full.invite, full.floor200)) / median(ratios(empty.invite, empty.floor200))]);
+    ratio('  growth of the ratio to floor(200)', [
+      median(ratios(full.invite, full.floor200)) / median(ratios(empty.invite, empty.floor200)),
+    ]);
     ms('parse-jd (offline model): response', jd.response);
     ms('offline parser alone, per job description', jd.parser);
     ms(`scale: ${SCALE} calls for next week (200 × 50, 4 clients): all accepted`, [big.accepted]);
     ms('  each request of 50', big.responses);
     ms('  until every workflow sleeps', [big.sleeping]);
-    rows.push({ scenario: '  worker resident memory then', unit: 'MiB', median: big.workerRss / 2 ** 20, worst: big.workerRss / 2 ** 20, target: '< 1024' });
+    rows.push({
+      scenario: '  worker resident memory then',
+      unit: 'MiB',
+      median: big.workerRss / 2 ** 20,
+      worst: big.workerRss / 2 ** 20,
+      target: '< 1024',
+    });
     ms('Vapi end-of-call reports, 50 at once: response', rep.report, 'median ≤ 50, worst ≤ 200');
     ms('  until all 50 calls completed', rep.completed);
 
-    const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version };
+    const machine = {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model ?? 'unknown',
+      memory_gib: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    };
     if (json) {
-      process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine, database: stack.flavour, rounds: ROUNDS, rows })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ date: new Date().toISOString(), machine, database: stack.flavour, rounds: ROUNDS, rows })}\n`,
+      );
     } else {
       const num = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
-      const lines = rows.map((r) => `${r.scenario.padEnd(70)}${`${num(r.median)} ${r.unit}`.padStart(12)}${`${num(r.worst)} ${r.unit}`.padStart(12)}  ${r.target ?? ''}`);
+      const lines = rows.map(
+        (r) =>
+          `${r.scenario.padEnd(70)}${`${num(r.median)} ${r.unit}`.padStart(12)}${`${num(r.worst)} ${r.unit}`.padStart(12)}  ${r.target ?? ''}`,
+      );
       process.stdout.write(
         [
           `\n${new Date().toISOString().slice(0, 10)}, ${ROUNDS} rounds, database ${stack.flavour}, ${machine.cpus} × ${machine.cpu}, ${machine.memory_gib} GiB, Node ${machine.node}\n`,

@@ -12,9 +12,13 @@ import { searchAttributeKeys } from '../workflows/search-attributes';
 
 /** Cache folder and binary paths, read from scripts/lib.sh so the pinned versions live in one place. */
 function provisionedPaths(): { cacheDir: string; temporalCli: string; ferretdb: string } {
-  const res = spawnSync('bash', ['-c', '. "$1" && printf "%s\\n" "$SERVICES_CACHE_DIR" "$TEMPORAL_CLI_BIN" "$FERRETDB_BIN"', 'lib.sh', join(__dirname, 'lib.sh')], {
-    encoding: 'utf8',
-  });
+  const res = spawnSync(
+    'bash',
+    ['-c', '. "$1" && printf "%s\\n" "$SERVICES_CACHE_DIR" "$TEMPORAL_CLI_BIN" "$FERRETDB_BIN"', 'lib.sh', join(__dirname, 'lib.sh')],
+    {
+      encoding: 'utf8',
+    },
+  );
   const [cacheDir, temporalCli, ferretdb] = res.stdout.split('\n');
   if (res.status !== 0 || !ferretdb) throw new Error(`could not read scripts/lib.sh: ${res.stderr || res.error?.message}`);
   return { cacheDir, temporalCli, ferretdb };
@@ -126,7 +130,12 @@ function onPath(command: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 }
 
-export async function startDatabase(opts: { dataDir: string; logDir: string; port?: number; useExternal?: boolean }): Promise<DatabaseServer> {
+export async function startDatabase(opts: {
+  dataDir: string;
+  logDir: string;
+  port?: number;
+  useExternal?: boolean;
+}): Promise<DatabaseServer> {
   if (opts.useExternal !== false && process.env.MONGODB_URI) {
     return { name: 'mongodb', uri: process.env.MONGODB_URI, flavour: 'external', stop: async () => {} };
   }
@@ -135,7 +144,12 @@ export async function startDatabase(opts: { dataDir: string; logDir: string; por
   const port = opts.port ?? (await freePort());
   if (onPath('mongod')) {
     const logFile = join(opts.logDir, 'mongod.log');
-    const { child, service } = startProcess('mongod', 'mongod', ['--dbpath', opts.dataDir, '--port', String(port), '--bind_ip', '127.0.0.1'], logFile);
+    const { child, service } = startProcess(
+      'mongod',
+      'mongod',
+      ['--dbpath', opts.dataDir, '--port', String(port), '--bind_ip', '127.0.0.1'],
+      logFile,
+    );
     await waitForPort(port, child, 'mongod', logFile);
     return { ...service, uri: `mongodb://127.0.0.1:${port}`, flavour: 'mongod' };
   }

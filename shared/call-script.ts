@@ -132,7 +132,9 @@ export function writeCallScript(brief: ScriptBrief): CallScript {
     ...steps.map((step, i) => `${i + 2}. ${step}`),
     `${steps.length + 2}. Ask whether they have any questions. Answer only from the job details above; for anything else, say {{sender_first_name}} will follow up by email.`,
     `${steps.length + 3}. Thank them, explain that {{sender_first_name}} from ${company} will be in touch about next steps, and end the call.`,
-    ...(extraction.length > 0 ? ['', 'Information to collect during the call (ask naturally, one question at a time):', ...extraction] : []),
+    ...(extraction.length > 0
+      ? ['', 'Information to collect during the call (ask naturally, one question at a time):', ...extraction]
+      : []),
     '',
     'Rules:',
     '- Keep each turn short and ask one question at a time; let the candidate finish speaking.',

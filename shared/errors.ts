@@ -67,10 +67,7 @@ export function dottedPath(path: Path): string {
 
 /** Renders a path in bracket style: candidates[0].phone */
 export function bracketPath(path: Path): string {
-  return path.reduce<string>(
-    (out, seg) => (typeof seg === 'number' ? `${out}[${seg}]` : out ? `${out}.${seg}` : seg),
-    '',
-  );
+  return path.reduce<string>((out, seg) => (typeof seg === 'number' ? `${out}[${seg}]` : out ? `${out}.${seg}` : seg), '');
 }
 
 /** The request clashes with existing state, such as an ats_job_id already used by an interview project. */

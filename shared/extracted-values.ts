@@ -62,7 +62,9 @@ function coerce(v: ExtractVariable, raw: unknown): Coerced {
       return { ok: false, why: `expected true or false, got ${kindOf(raw)}` };
     case 'integer': {
       const n = toNumber(raw);
-      return n !== null && Number.isSafeInteger(n) ? { ok: true, value: n } : { ok: false, why: `expected a whole number, got ${kindOf(raw)}` };
+      return n !== null && Number.isSafeInteger(n)
+        ? { ok: true, value: n }
+        : { ok: false, why: `expected a whole number, got ${kindOf(raw)}` };
     }
     case 'number': {
       const n = toNumber(raw);

@@ -20,10 +20,12 @@ interface Line {
   labelPart: Part | null;
 }
 
-const PREFERRED_HEADING = /nice[- ]to[- ]have|good[- ]to[- ]have|bonus|preferred|desirable|\bplus\b|\bassets?\b|great if|would be great|ideally|extra credit|not required/i;
+const PREFERRED_HEADING =
+  /nice[- ]to[- ]have|good[- ]to[- ]have|bonus|preferred|desirable|\bplus\b|\bassets?\b|great if|would be great|ideally|extra credit|not required/i;
 const REQUIRED_HEADING =
   /requirement|qualification|must[- ]have|essential|\brequired\b|what you(?:'ll| will)? (?:need|bring|have)|you (?:have|bring|need|should have)|who you are|about you|what we(?:'re| are) looking for|what we ask|skills|your profile|we expect/i;
-const DUTIES_HEADING = /responsibilit|what you(?:'ll| will) do|your tasks|the role|you will|duties|about the (?:job|role)|in this role|day to day/i;
+const DUTIES_HEADING =
+  /responsibilit|what you(?:'ll| will) do|your tasks|the role|you will|duties|about the (?:job|role)|in this role|day to day/i;
 const COMPANY_HEADING = /about us|about the company|who we are|benefits|perks|what we offer|we offer|our values|why join/i;
 
 function classifyHeading(text: string): Part {
@@ -36,14 +38,16 @@ function classifyHeading(text: string): Part {
 
 /** Markdown and list decoration off a line: headings, bold, bullets, emoji. */
 function plain(line: string): string {
-  return line
-    .replace(/^\s*#{1,6}\s*/, '')
-    .replace(/\*\*|__/g, '')
-    .replace(/^\s*(?:[-*•·–]|\d+[.)])\s+/, '')
-    .replace(/[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}]\uFE0F?/gu, '')
-    // One space between words also keeps every pattern below linear on hostile input.
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    line
+      .replace(/^\s*#{1,6}\s*/, '')
+      .replace(/\*\*|__/g, '')
+      .replace(/^\s*(?:[-*•·–]|\d+[.)])\s+/, '')
+      .replace(/[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}]\uFE0F?/gu, '')
+      // One space between words also keeps every pattern below linear on hostile input.
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 function isHeading(raw: string, text: string): boolean {
@@ -78,7 +82,12 @@ function readLines(textIn: string): Line[] {
     }
     const label = /^([A-Za-z][A-Za-z '’/-]{1,40}):\s+\S/.exec(text);
     const labelKind = label ? classifyHeading(label[1]) : null;
-    out.push({ text, part, heading: null, labelPart: labelKind === 'required' || labelKind === 'preferred' || labelKind === 'duties' ? labelKind : null });
+    out.push({
+      text,
+      part,
+      heading: null,
+      labelPart: labelKind === 'required' || labelKind === 'preferred' || labelKind === 'duties' ? labelKind : null,
+    });
   }
   return out;
 }
@@ -105,7 +114,8 @@ const COMPILED: CompiledSkill[] = SKILLS.map((entry) => {
 });
 
 /** Words that mark a clause as a wish rather than a requirement. */
-const PREFERRED_CLAUSE = /\b(?:a plus|is a plus|plus\b|preferred|preferably|bonus|nice[- ]to[- ]have|desirable|an advantage|advantageous|ideally|is an asset|would be great)/i;
+const PREFERRED_CLAUSE =
+  /\b(?:a plus|is a plus|plus\b|preferred|preferably|bonus|nice[- ]to[- ]have|desirable|an advantage|advantageous|ideally|is an asset|would be great)/i;
 
 /** Skills in a piece of text, longest match first, so "AWS SageMaker" is one skill and "Tailwind CSS" is not CSS. */
 function skillsIn(text: string, allowContextual: boolean): string[] {
@@ -146,8 +156,23 @@ function extractSkills(lines: Line[]): { required: string[]; preferred: string[]
 // ---------- experience ----------
 
 const NUMBER_WORDS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, twenty: 20,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  twenty: 20,
 };
 const NUM = `(\\d{1,2}(?:\\.5)?|${Object.keys(NUMBER_WORDS).join('|')})`;
 const YEARS = `(?:years?|yrs?)(?:['’]|\\b)`;
@@ -190,7 +215,10 @@ function extractExperience(lines: Line[]): { min: number | null; max: number | n
 
 const TITLE_LEVELS: Array<[SeniorityLevel, RegExp]> = [
   ['Principal', /\bprincipal\b/i],
-  ['Staff', /\bstaff\s+(?:software|platform|data|machine|ml|backend|frontend|full[- ]stack|site|security|product|ux|engineer|designer|scientist|architect|developer)/i],
+  [
+    'Staff',
+    /\bstaff\s+(?:software|platform|data|machine|ml|backend|frontend|full[- ]stack|site|security|product|ux|engineer|designer|scientist|architect|developer)/i,
+  ],
   ['Lead', /\b(?:team |tech |technical )?lead\b/i],
   ['Senior', /\b(?:senior|sr\.?)(?=\s|$|-)/i],
   ['Mid', /\b(?:mid[- ]?level|mid[- ]weight|intermediate)\b/i],
@@ -205,13 +233,17 @@ const BODY_LEVELS: Array<[SeniorityLevel, RegExp]> = [
 function extractSeniority(lines: Line[]): SeniorityLevel | null {
   const title = lines[0]?.text ?? '';
   for (const [level, re] of TITLE_LEVELS) if (re.test(title)) return level;
-  const body = lines.slice(1).map((l) => l.text).join('\n');
+  const body = lines
+    .slice(1)
+    .map((l) => l.text)
+    .join('\n');
   for (const [level, re] of BODY_LEVELS) if (re.test(body)) return level;
   return null;
 }
 
 const HYBRID = /\bhybrid\b/i;
-const REMOTE = /\b(?:(?:fully |100% )?remote(?:ly)?(?! (?:monitoring|patient|sensing|control|support tools))|work(?:ing)? from home|wfh)\b/i;
+const REMOTE =
+  /\b(?:(?:fully |100% )?remote(?:ly)?(?! (?:monitoring|patient|sensing|control|support tools))|work(?:ing)? from home|wfh)\b/i;
 const NOT_REMOTE = /\b(?:not|no|isn['’]t) (?:a )?remote\b/i;
 const ON_SITE = /\b(?:on[- ]?site|in[- ]office|in the office|in[- ]person|office[- ]based)\b/i;
 
@@ -250,9 +282,12 @@ const LOCATION_LABEL = /^(?:location|job location|based in|where|depot|office|si
 const SEGMENT_SPLIT = /\s+[|·•–—-]\s+|\s*[|·•]\s*/;
 const JOB_WORDS =
   /\b(?:engineer|developer|manager|designer|nurse|driver|assistant|associate|specialist|analyst|scientist|accountant|teacher|chef|barista|electrician|pharmacist|writer|translator|representative|intern|lead|director|officer|consultant|technician|generalist|administrator|coordinator|architect|operator|cashier|clerk|agent|advisor|executive)s?\b/i;
-const WORK_WORDS = /\b(?:remote|hybrid|on[- ]?site|in[- ]office|in[- ]person|full[- ]?time|part[- ]?time|contract|freelance|permanent|temporary|shift|days?|hours?|week|month|pay|salary)\b/i;
-const ORGANISATION = /\b(?:hospital|school|university|college|clinic|restaurant|pharmacy|inc\.?|ltd\.?|llc|gmbh|co\.|company|services|group|café|cafe|studio)\s*$/i;
-const PLACE = /^[A-Z][\p{L}.'’-]*(?:\s+(?:[A-Z][\p{L}.'’-]*|city centre|city center|area|de|del|am|upon|on|of)){0,4}(?:,\s*[A-Z][\p{L}.'’-]*(?:\s+[A-Z][\p{L}.'’-]*){0,3}){0,2}$/u;
+const WORK_WORDS =
+  /\b(?:remote|hybrid|on[- ]?site|in[- ]office|in[- ]person|full[- ]?time|part[- ]?time|contract|freelance|permanent|temporary|shift|days?|hours?|week|month|pay|salary)\b/i;
+const ORGANISATION =
+  /\b(?:hospital|school|university|college|clinic|restaurant|pharmacy|inc\.?|ltd\.?|llc|gmbh|co\.|company|services|group|café|cafe|studio)\s*$/i;
+const PLACE =
+  /^[A-Z][\p{L}.'’-]*(?:\s+(?:[A-Z][\p{L}.'’-]*|city centre|city center|area|de|del|am|upon|on|of)){0,4}(?:,\s*[A-Z][\p{L}.'’-]*(?:\s+[A-Z][\p{L}.'’-]*){0,3}){0,2}$/u;
 /** Regions a one-word location may name without a "City, Region" shape; anything else needs a label or a comma. */
 const REGIONS =
   /^(?:US|USA|UK|EU|EMEA|APAC|LATAM|Europe|North America|South America|Asia|Africa|United States|United Kingdom|Canada|Mexico|Brazil|Germany|France|Spain|Portugal|Italy|Netherlands|Belgium|Ireland|Poland|Sweden|Norway|Denmark|Finland|Switzerland|Austria|India|Australia|New Zealand|Singapore|Japan|Israel|South Africa|Nigeria|Kenya|Argentina|Colombia|Chile)$/;
@@ -271,9 +306,14 @@ function firstSentence(text: string): string {
  * Manager – Logistics" do not read as places.
  */
 function asPlace(raw: string, labelled: boolean): string | null {
-  let text = firstSentence(raw.trim()).replace(/\s*\([^)]*\)/g, '').replace(/[.;]$/, '').trim();
+  let text = firstSentence(raw.trim())
+    .replace(/\s*\([^)]*\)/g, '')
+    .replace(/[.;]$/, '')
+    .trim();
   // "Remote (UK)", "Remote within Canada", "Remote – Europe time zones": the region after the arrangement.
-  const remote = /^(?:fully |100% )?remote\b\s*(?:\(([^)]+)\)|(?:within|in|from|across)\s+(?:the\s+)?(.+)|[-–—:,]\s*(.+))/i.exec(raw.trim());
+  const remote = /^(?:fully |100% )?remote\b\s*(?:\(([^)]+)\)|(?:within|in|from|across)\s+(?:the\s+)?(.+)|[-–—:,]\s*(.+))/i.exec(
+    raw.trim(),
+  );
   if (remote) text = (remote[1] ?? remote[2] ?? remote[3] ?? '').replace(/\s*\b(?:time ?zones?|only|based)\b.*$/i, '').trim();
   const parts = text.split(/,\s*/).filter((p) => p && !ORGANISATION.test(p));
   text = parts.join(', ').replace(/^the\s+/i, '');
@@ -325,7 +365,15 @@ function jobScore(text: string, lines: Line[], found: { experience: boolean; wor
   const structure = ['required', 'preferred', 'duties'].filter((k) => headingKinds.has(k as Part)).length * 2;
   const phrases = new Set([...text.matchAll(HIRING_PHRASES)].map((m) => m[0].toLowerCase())).size;
   const cv = CV_SIGNS.filter((re) => re.test(text)).length >= 2 ? 6 : 0;
-  return structure + Math.min(phrases, 4) + (found.experience ? 2 : 0) + (found.work ? 1 : 0) + (found.employment ? 1 : 0) + (found.skills >= 3 ? 1 : 0) - cv;
+  return (
+    structure +
+    Math.min(phrases, 4) +
+    (found.experience ? 2 : 0) +
+    (found.work ? 1 : 0) +
+    (found.employment ? 1 : 0) +
+    (found.skills >= 3 ? 1 : 0) -
+    cv
+  );
 }
 
 const JOB_SCORE_THRESHOLD = 4;
@@ -336,7 +384,10 @@ export function extractJobRequirements(text: string): JdExtraction {
   const lines = readLines(text);
   const experience = extractExperience(lines);
   const skills = extractSkills(lines);
-  const relevant = lines.filter((l) => l.part !== 'company').map((l) => l.text).join('\n');
+  const relevant = lines
+    .filter((l) => l.part !== 'company')
+    .map((l) => l.text)
+    .join('\n');
   const requirements: JobRequirements = {
     min_experience: experience.min,
     max_experience: experience.max,

@@ -1,5 +1,12 @@
 import { experienceInWords } from './experience';
-import { DEFAULT_TIME_LIMIT_SECONDS, type JobBrief, type Question, type QuestionType, type SeniorityLevel, type WorkType } from './schemas/job';
+import {
+  DEFAULT_TIME_LIMIT_SECONDS,
+  type JobBrief,
+  type Question,
+  type QuestionType,
+  type SeniorityLevel,
+  type WorkType,
+} from './schemas/job';
 
 /**
  * The offline question generator: sound interview questions built from the job itself (title, skills,
@@ -9,7 +16,14 @@ import { DEFAULT_TIME_LIMIT_SECONDS, type JobBrief, type Question, type Question
 export const DEFAULT_QUESTION_COUNT = 8;
 
 type Band = 'early' | 'mid' | 'senior';
-const BAND: Record<SeniorityLevel, Band> = { Entry: 'early', Mid: 'mid', Senior: 'senior', Lead: 'senior', Principal: 'senior', Staff: 'senior' };
+const BAND: Record<SeniorityLevel, Band> = {
+  Entry: 'early',
+  Mid: 'mid',
+  Senior: 'senior',
+  Lead: 'senior',
+  Principal: 'senior',
+  Staff: 'senior',
+};
 
 const SKILL_QUESTIONS: Record<Band, Array<(skill: string) => string>> = {
   early: [
@@ -21,7 +35,8 @@ const SKILL_QUESTIONS: Record<Band, Array<(skill: string) => string>> = {
     (s) => `Tell us about a problem involving ${s} that took you longer than expected to solve. How did you get to the answer?`,
   ],
   senior: [
-    (s) => `Describe the most complex problem you have solved with ${s}. How did you shape the approach, and what would you do differently today?`,
+    (s) =>
+      `Describe the most complex problem you have solved with ${s}. How did you shape the approach, and what would you do differently today?`,
     (s) => `How do you judge whether ${s} is the right choice for a problem, and when have you decided against it?`,
   ],
 };
@@ -99,7 +114,11 @@ export function generateQuestions(job: JobBrief, count = DEFAULT_QUESTION_COUNT)
     out.push(question(`How familiar are you with ${niceToHave[0]}? If the role needed more of it, how would you get up to speed?`));
   }
   required.slice(3).forEach((skill, i) => out.push(question(templates[(i + 1) % templates.length](skill))));
-  niceToHave.slice(1).forEach((skill) => out.push(question(`What experience do you have with ${skill}, and how have you used it alongside your core skills?`)));
+  niceToHave
+    .slice(1)
+    .forEach((skill) =>
+      out.push(question(`What experience do you have with ${skill}, and how have you used it alongside your core skills?`)),
+    );
   // Second questions on the main skills, for callers who ask for many questions about a short skill list.
   required.slice(0, 3).forEach((skill, i) => out.push(question(templates[(i + 1) % templates.length](skill))));
   for (const text of GENERAL_QUESTIONS) out.push(question(text));

@@ -6,8 +6,7 @@ export type RetryableReason = (typeof FAILURE_REASONS)[number];
 export type FailureReason = RetryableReason | 'provider_error' | 'no_outcome' | 'invalid_number';
 
 export type RetryInterval =
-  | { type: 'delay'; duration: number; unit: 'minutes' | 'hours' | 'days' }
-  | { type: 'specific_datetime'; datetime: string };
+  { type: 'delay'; duration: number; unit: 'minutes' | 'hours' | 'days' } | { type: 'specific_datetime'; datetime: string };
 
 export interface RetryPolicy {
   conditions: RetryableReason[];

@@ -15,7 +15,10 @@ export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];
 
 export function parseSimulatedOutcomes(spec: unknown): { outcomes: SimulatedOutcome[]; invalid: string[] } {
   if (typeof spec !== 'string' || spec.trim() === '') return { outcomes: ['completed'], invalid: [] };
-  const entries = spec.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const invalid = entries.filter((e) => !(SIMULATED_OUTCOMES as readonly string[]).includes(e));
   return { outcomes: entries.filter((e): e is SimulatedOutcome => !invalid.includes(e)), invalid };
 }

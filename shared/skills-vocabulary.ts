@@ -292,7 +292,13 @@ export const SKILLS: SkillEntry[] = [
   exact('FHIR'),
   contextual('First Aid'),
   // Trades, engineering and logistics
-  contextual('Journeyman License', 'journeyman electrician license', 'journeyman electrician licence', 'journeyman license', 'journeyman licence'),
+  contextual(
+    'Journeyman License',
+    'journeyman electrician license',
+    'journeyman electrician licence',
+    'journeyman license',
+    'journeyman licence',
+  ),
   exact('NEC'),
   exact('OSHA 10', 'OSHA-10'),
   exact('OSHA 30', 'OSHA-30'),

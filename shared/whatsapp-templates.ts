@@ -88,7 +88,8 @@ export function chooseTemplate(
   const want = (language ?? '').replace('-', '_').toLowerCase();
   const base = want.split('_')[0];
   const match =
-    approved.find((d) => d.language.toLowerCase() === want) ?? approved.find((d) => base !== '' && d.language.toLowerCase().split('_')[0] === base);
+    approved.find((d) => d.language.toLowerCase() === want) ??
+    approved.find((d) => base !== '' && d.language.toLowerCase().split('_')[0] === base);
   return { template: match ?? approved[0] };
 }
 

@@ -35,7 +35,10 @@ function simulatedCallStart(providerCallId: string, endsAt: Date): WorkflowStart
 }
 
 /** Chooses the providers named by the configuration and wires them to the database and Temporal. */
-export function buildActivityDeps(config: Config, base: { db: Database; client: Client; logger: Logger; clock?: () => Date }): ActivityDeps {
+export function buildActivityDeps(
+  config: Config,
+  base: { db: Database; client: Client; logger: Logger; clock?: () => Date },
+): ActivityDeps {
   const clock = base.clock ?? (() => new Date());
   const logger = base.logger.child({ component: 'activities' });
   const report = createCallReporter({ db: base.db, client: base.client, logger });
@@ -89,5 +92,9 @@ function whatsappProvider(config: Config, db: Database): WhatsAppProvider {
 function emailProvider(config: Config, db: Database): EmailProvider {
   if (config.EMAIL_PROVIDER === 'log') return new LogEmailProvider(db);
   // loadConfig guarantees the key when the provider is sendgrid.
-  return new SendGridEmailProvider({ apiKey: config.SENDGRID_API_KEY!, baseUrl: config.SENDGRID_BASE_URL, timeoutMs: config.SENDGRID_TIMEOUT_MS });
+  return new SendGridEmailProvider({
+    apiKey: config.SENDGRID_API_KEY!,
+    baseUrl: config.SENDGRID_BASE_URL,
+    timeoutMs: config.SENDGRID_TIMEOUT_MS,
+  });
 }

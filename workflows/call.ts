@@ -69,7 +69,11 @@ const dialer = proxyActivities<ReturnType<typeof createActivities>>({ startToClo
  * spares the server an activity task, its dispatch and three history events apiece. Retries that wait longer
  * than a second do so on workflow timers, which time-skipping tests skip.
  */
-const local = proxyLocalActivities<ReturnType<typeof createActivities>>({ startToCloseTimeout: '30 seconds', retry: RETRY, localRetryThreshold: '1 second' });
+const local = proxyLocalActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '30 seconds',
+  retry: RETRY,
+  localRetryThreshold: '1 second',
+});
 
 /**
  * One call to one candidate: wait for the first dial time, send the pre-call template, dial, wait for the

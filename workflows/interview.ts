@@ -30,12 +30,21 @@ export function interviewWorkflowId(interviewId: string): string {
 
 // The model gets about nine minutes of attempts (its outages, rate limits, malformed answers) before the
 // invitation is given up.
-const QUESTIONS = { startToCloseTimeout: '2 minutes', retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 15 } } as const;
+const QUESTIONS = {
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 15 },
+} as const;
 /** While another invitation generates the project's questions: first wait, longest wait, and when to give up. */
 const QUESTIONS_POLL = { firstMs: 1_000, maxMs: 30_000, limitMs: 15 * 60_000 };
 // Email outages are retried for about a quarter of an hour; the provider's final refusals are not retried.
-const MAIL = { startToCloseTimeout: '1 minute', retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 6 } } as const;
-const BOOKKEEPING = { startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } } as const;
+const MAIL = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 6 },
+} as const;
+const BOOKKEEPING = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+} as const;
 type Acts = ReturnType<typeof createActivities>;
 const questions = proxyActivities<Acts>(QUESTIONS);
 /**
@@ -45,7 +54,10 @@ const questions = proxyActivities<Acts>(QUESTIONS);
  * generation, which may wait on a model for a while, stays a regular activity.
  */
 const LOCAL_RETRY = { localRetryThreshold: '1 second' } as const;
-const local = { mail: proxyLocalActivities<Acts>({ ...MAIL, ...LOCAL_RETRY }), bookkeeping: proxyLocalActivities<Acts>({ ...BOOKKEEPING, ...LOCAL_RETRY }) };
+const local = {
+  mail: proxyLocalActivities<Acts>({ ...MAIL, ...LOCAL_RETRY }),
+  bookkeeping: proxyLocalActivities<Acts>({ ...BOOKKEEPING, ...LOCAL_RETRY }),
+};
 /** Histories recorded before the change replay with regular activities. */
 const remote = { mail: proxyActivities<Acts>(MAIL), bookkeeping: proxyActivities<Acts>(BOOKKEEPING) };
 
@@ -68,9 +80,14 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
   setStatus('preparing');
   const giveUpAt = Date.now() + QUESTIONS_POLL.limitMs;
   try {
-    for (let wait = QUESTIONS_POLL.firstMs; (progress.questionsCount = await questions.prepareInterview(interviewId)) === null; wait = Math.min(wait * 2, QUESTIONS_POLL.maxMs)) {
+    for (
+      let wait = QUESTIONS_POLL.firstMs;
+      (progress.questionsCount = await questions.prepareInterview(interviewId)) === null;
+      wait = Math.min(wait * 2, QUESTIONS_POLL.maxMs)
+    ) {
       // Another invitation of the project holds the generation claim: wait on a timer, visible in the history.
-      if (Date.now() >= giveUpAt) return fail('questions', 'The interview questions could not be prepared: generation did not finish in time');
+      if (Date.now() >= giveUpAt)
+        return fail('questions', 'The interview questions could not be prepared: generation did not finish in time');
       await sleep(wait);
     }
   } catch (err) {

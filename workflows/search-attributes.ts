@@ -24,7 +24,12 @@ export function projectSearchAttributes(r: { workspace_id: string; _id: string; 
 }
 
 /** The attributes every per-candidate workflow carries, taken from its record. */
-export function candidateSearchAttributes(r: { workspace_id: string; project_id: string; ats_job_id: string; candidate_id: string }): SearchAttributePair[] {
+export function candidateSearchAttributes(r: {
+  workspace_id: string;
+  project_id: string;
+  ats_job_id: string;
+  candidate_id: string;
+}): SearchAttributePair[] {
   return [
     { key: WorkspaceId, value: r.workspace_id },
     { key: ProjectId, value: r.project_id },

@@ -31,7 +31,12 @@ export async function generateQuestions(llm: LanguageModel, input: GenerateQuest
 
 export async function generateScript(llm: LanguageModel, input: GenerateScriptRequest): Promise<GenerateScriptResponse> {
   const script = await ask(() =>
-    llm.generateScript({ ...brief(input), company: input.company ?? null, goal: input.call_goal ?? 'screening', extract_variables: input.extract_variables ?? [] }),
+    llm.generateScript({
+      ...brief(input),
+      company: input.company ?? null,
+      goal: input.call_goal ?? 'screening',
+      extract_variables: input.extract_variables ?? [],
+    }),
   );
   return { success: true, data: script };
 }
@@ -57,13 +62,17 @@ async function ask<T>(call: () => Promise<T>): Promise<T> {
   } catch (err) {
     if (!(err instanceof LanguageModelError)) throw err;
     if (err.code === 'refusal') {
-      throw new ValidationError('Request validation failed', [{ path: ['job_description'], message: 'was declined by the language model' }]);
+      throw new ValidationError('Request validation failed', [
+        { path: ['job_description'], message: 'was declined by the language model' },
+      ]);
     }
     if (err.code === 'rate_limited' || err.code === 'unavailable') {
       throw new UpstreamError('The language model is unavailable right now; please try again later.', 'unavailable');
     }
     throw new UpstreamError(
-      err.code === 'malformed_output' ? 'The language model returned an unusable answer; please try again.' : 'The language model could not process the request.',
+      err.code === 'malformed_output'
+        ? 'The language model returned an unusable answer; please try again.'
+        : 'The language model could not process the request.',
       'bad_answer',
     );
   }

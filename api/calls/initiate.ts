@@ -71,7 +71,15 @@ export async function initiateCalls(deps: CallDeps, workspace: WorkspaceDoc, req
   await holdAt(deps.config, 'call-initiate:before-response', deps.logger);
   const calls = candidates.map((c, i): CallResult => {
     const outcome = firstAt.get(c.id) === i ? byCandidate.get(c.id)! : failed(MESSAGES.duplicateId);
-    return { id: outcome.id, candidate_id: c.id, name: c.name, email: c.email, phone: c.phone, status: outcome.status, message: outcome.message };
+    return {
+      id: outcome.id,
+      candidate_id: c.id,
+      name: c.name,
+      email: c.email,
+      phone: c.phone,
+      status: outcome.status,
+      message: outcome.message,
+    };
   });
   return {
     success: calls.some((c) => c.status === 'success'),
@@ -83,17 +91,36 @@ function failed(message: string): Outcome {
   return { id: null, status: 'failed', message };
 }
 
-async function scheduleAll(deps: CallDeps, ws: WorkspaceDoc, project: ProjectDoc, req: CallInitiateRequest, cands: Candidate[], depth: number): Promise<Outcome[]> {
+async function scheduleAll(
+  deps: CallDeps,
+  ws: WorkspaceDoc,
+  project: ProjectDoc,
+  req: CallInitiateRequest,
+  cands: Candidate[],
+  depth: number,
+): Promise<Outcome[]> {
   const { db } = deps;
   const calls = cands.map((c) => buildCall(newId('call'), ws, project, req, c));
-  const claims = await claimEach(db, calls.map((call) => ({ key: activeCallKey(project._id, call.candidate_id), holder: call._id })));
+  const claims = await claimEach(
+    db,
+    calls.map((call) => ({ key: activeCallKey(project._id, call.candidate_id), holder: call._id })),
+  );
   const won = calls.flatMap((call, i) => (claims[i] === 'written' ? [i] : []));
   const outcomes = new Array<Outcome>(cands.length);
 
   const winners = async () => {
     const [candidateWrites, callWrites] = await Promise.all([
-      saveCandidates(db, ws._id, project._id, won.map((i) => ({ ...cands[i], active_call_id: calls[i]._id })), { previous: false }),
-      insertEach(db.calls, won.map((i) => calls[i])),
+      saveCandidates(
+        db,
+        ws._id,
+        project._id,
+        won.map((i) => ({ ...cands[i], active_call_id: calls[i]._id })),
+        { previous: false },
+      ),
+      insertEach(
+        db.calls,
+        won.map((i) => calls[i]),
+      ),
     ]);
     const ready = won.filter((_, n) => candidateWrites[n].outcome === 'written' && callWrites[n] === 'written');
     const unready = won.filter((i) => !ready.includes(i));
@@ -101,17 +128,24 @@ async function scheduleAll(deps: CallDeps, ws: WorkspaceDoc, project: ProjectDoc
     let down: ServiceUnavailableError | null = null;
     await holdAt(deps.config, 'call-initiate:after-records', deps.logger);
     try {
-      await startAll(deps, ready.map((i) => callStart(calls[i])), {
-        summary: `call/initiate: ${ready.length} calls for ${project.ats_job_id}`,
-        searchAttributes: projectSearchAttributes(project),
-      });
+      await startAll(
+        deps,
+        ready.map((i) => callStart(calls[i])),
+        {
+          summary: `call/initiate: ${ready.length} calls for ${project.ats_job_id}`,
+          searchAttributes: projectSearchAttributes(project),
+        },
+      );
     } catch (err) {
       deps.logger.error({ err, projectId: project._id, calls: ready.length }, 'calls could not be scheduled');
       started = false;
       down = asUnavailable(err);
     }
     for (const i of won) {
-      outcomes[i] = started && ready.includes(i) ? { id: calls[i]._id, status: 'success', message: scheduledMessage(calls[i]) } : failed(MESSAGES.retry);
+      outcomes[i] =
+        started && ready.includes(i)
+          ? { id: calls[i]._id, status: 'success', message: scheduledMessage(calls[i]) }
+          : failed(MESSAGES.retry);
     }
     await Promise.all((started ? unready : won).map((i) => abandon(deps, calls[i])));
     // Temporal is down: none of the request's calls was started, so the whole request is a 503 to retry.
@@ -147,7 +181,9 @@ async function resolveHeld(deps: CallDeps, call: CallDoc, depth: number): Promis
   if (!held) return depth === 0 ? 'free' : failed(MESSAGES.concurrent);
   const active = await deps.db.calls.findOne({ _id: held.holder });
   if (active) {
-    await startCallWorkflow(deps, active).catch((err: unknown) => deps.logger.error({ err, callId: active._id }, 'active call could not be restarted'));
+    await startCallWorkflow(deps, active).catch((err: unknown) =>
+      deps.logger.error({ err, callId: active._id }, 'active call could not be restarted'),
+    );
     return failed(MESSAGES.active(active._id));
   }
   if (Date.now() - held.created_at.getTime() < ABANDONED_CLAIM_MS || depth > 0) return failed(MESSAGES.concurrent);

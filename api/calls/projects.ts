@@ -5,7 +5,11 @@ import { ConflictError } from '../../shared/errors';
 import type { CampaignRequest } from '../../shared/schemas/call-initiate';
 
 /** Creates the workspace's campaign project for an ats_job_id, or returns the one that exists. */
-export async function ensureCampaign(db: Database, workspaceId: string, req: CampaignRequest): Promise<{ project: ProjectDoc; created: boolean }> {
+export async function ensureCampaign(
+  db: Database,
+  workspaceId: string,
+  req: CampaignRequest,
+): Promise<{ project: ProjectDoc; created: boolean }> {
   const now = new Date();
   const project: ProjectDoc = {
     _id: recordId.project(workspaceId, req.ats_job_id),

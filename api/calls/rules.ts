@@ -42,7 +42,12 @@ export function callInitiateRules(input: unknown): Issue[] {
   issues.push(...extractVariablesRules(body.extract_variables));
 
   const a = body.assistant_settings;
-  if (isObj(a) && typeof a.min_endpointing_delay === 'number' && typeof a.max_endpointing_delay === 'number' && a.min_endpointing_delay > a.max_endpointing_delay) {
+  if (
+    isObj(a) &&
+    typeof a.min_endpointing_delay === 'number' &&
+    typeof a.max_endpointing_delay === 'number' &&
+    a.min_endpointing_delay > a.max_endpointing_delay
+  ) {
     issues.push({ path: ['assistant_settings', 'max_endpointing_delay'], message: 'must not be less than min_endpointing_delay' });
   }
 
@@ -75,7 +80,10 @@ export function callInitiateRules(input: unknown): Issue[] {
       });
     }
     if (workingHoursApply(hours) && DAYS.every((d) => hours[d] === undefined || Array.isArray(hours[d])) && !hasAnyShift(hours)) {
-      issues.push({ path: ['call_settings', 'working_hours'], message: 'must have at least one shift when enabled, or set enabled to false' });
+      issues.push({
+        path: ['call_settings', 'working_hours'],
+        message: 'must have at least one shift when enabled, or set enabled to false',
+      });
     }
   }
 

@@ -61,7 +61,13 @@ export async function inviteCandidates(deps: InviteDeps, workspace: WorkspaceDoc
     return null;
   });
   const pending = candidates.flatMap((c, i) => (outcomes[i] === null ? [i] : []));
-  const invited = await inviteAll(deps, workspace, project, pending.map((i) => candidates[i]), customQuestions);
+  const invited = await inviteAll(
+    deps,
+    workspace,
+    project,
+    pending.map((i) => candidates[i]),
+    customQuestions,
+  );
   pending.forEach((i, n) => (outcomes[i] = invited[n]));
 
   const interviews = candidates.map((c, i): InterviewResult => {
@@ -85,10 +91,19 @@ function resolveQuestion(q: CustomQuestion): Question {
 }
 
 /** Candidates with distinct ids and emails: claims their emails, records them and their interviews, starts them. */
-async function inviteAll(deps: InviteDeps, ws: WorkspaceDoc, project: ProjectDoc, cands: Candidate[], questions: Question[] | null): Promise<Outcome[]> {
+async function inviteAll(
+  deps: InviteDeps,
+  ws: WorkspaceDoc,
+  project: ProjectDoc,
+  cands: Candidate[],
+  questions: Question[] | null,
+): Promise<Outcome[]> {
   const { db } = deps;
   const keys = cands.map((c) => emailKey(project._id, c.email));
-  const claims = await claimEach(db, cands.map((c, i) => ({ key: keys[i], holder: c.id })));
+  const claims = await claimEach(
+    db,
+    cands.map((c, i) => ({ key: keys[i], holder: c.id })),
+  );
   const outcomes = new Array<Outcome | null>(cands.length).fill(null);
   await Promise.all(
     cands.map(async (c, i) => {
@@ -102,12 +117,28 @@ async function inviteAll(deps: InviteDeps, ws: WorkspaceDoc, project: ProjectDoc
   const ok = cands.flatMap((_, i) => (outcomes[i] === null ? [i] : []));
   const docs = ok.map((i) => newInterview(ws, project, cands[i], questions));
   const [candidateWrites, interviewWrites] = await Promise.all([
-    saveCandidates(db, ws._id, project._id, ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null })), { previous: true }),
+    saveCandidates(
+      db,
+      ws._id,
+      project._id,
+      ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null })),
+      { previous: true },
+    ),
     insertEach(db.interviews, docs),
   ]);
   const [started] = await Promise.all([
-    startInvitations(deps, project, docs, candidateWrites.map((w) => w.outcome), interviewWrites),
-    releaseOldEmails(deps, project._id, ok.map((i, n) => [cands[i], candidateWrites[n].previous] as const)),
+    startInvitations(
+      deps,
+      project,
+      docs,
+      candidateWrites.map((w) => w.outcome),
+      interviewWrites,
+    ),
+    releaseOldEmails(
+      deps,
+      project._id,
+      ok.map((i, n) => [cands[i], candidateWrites[n].previous] as const),
+    ),
   ]);
   ok.forEach((i, n) => (outcomes[i] = started[n]));
   return outcomes.map((o) => o!);
@@ -117,7 +148,11 @@ async function inviteAll(deps: InviteDeps, ws: WorkspaceDoc, project: ProjectDoc
  * A candidate that changed email frees its old address for another candidate of the project. A release that
  * fails keeps the old address reserved for this candidate and is logged; the invitation itself stands.
  */
-async function releaseOldEmails({ db, logger }: InviteDeps, projectId: string, pairs: ReadonlyArray<readonly [Candidate, CandidateDoc | null]>): Promise<void> {
+async function releaseOldEmails(
+  { db, logger }: InviteDeps,
+  projectId: string,
+  pairs: ReadonlyArray<readonly [Candidate, CandidateDoc | null]>,
+): Promise<void> {
   await Promise.all(
     pairs.map(async ([c, before]) => {
       if (!before || before.email === c.email) return;
@@ -134,13 +169,22 @@ async function releaseOldEmails({ db, logger }: InviteDeps, projectId: string, p
  * started too, which is a no-op when it ran. When the start fails, the entries fail and take back the
  * interviews they wrote, so the retry invites afresh.
  */
-async function startInvitations(deps: InviteDeps, project: ProjectDoc, docs: InterviewDoc[], candidates: BulkOutcome[], written: BulkOutcome[]): Promise<Outcome[]> {
+async function startInvitations(
+  deps: InviteDeps,
+  project: ProjectDoc,
+  docs: InterviewDoc[],
+  candidates: BulkOutcome[],
+  written: BulkOutcome[],
+): Promise<Outcome[]> {
   const ready = docs.map((_, n) => candidates[n] === 'written' && written[n] !== 'error');
   const starts = docs.filter((_, n) => ready[n]).map(interviewStart);
   let started = true;
   let down: ServiceUnavailableError | null = null;
   try {
-    await startAll(deps, starts, { summary: `interview/invite: ${starts.length} invitations for ${project.ats_job_id}`, searchAttributes: projectSearchAttributes(project) });
+    await startAll(deps, starts, {
+      summary: `interview/invite: ${starts.length} invitations for ${project.ats_job_id}`,
+      searchAttributes: projectSearchAttributes(project),
+    });
   } catch (err) {
     // The cause goes to the log only; the caller sees a retryable failure for these entries.
     deps.logger.error({ err, projectId: project._id, invitations: starts.length }, 'invitations could not be queued');
@@ -149,7 +193,8 @@ async function startInvitations(deps: InviteDeps, project: ProjectDoc, docs: Int
   }
   const outcomes = await Promise.all(
     docs.map(async (interview, n): Promise<Outcome> => {
-      if (started && ready[n]) return { id: interview._id, status: 'success', message: written[n] === 'duplicate' ? MESSAGES.alreadyInvited : MESSAGES.queued };
+      if (started && ready[n])
+        return { id: interview._id, status: 'success', message: written[n] === 'duplicate' ? MESSAGES.alreadyInvited : MESSAGES.queued };
       if (written[n] === 'written') await deps.db.interviews.deleteOne({ _id: interview._id }).catch(() => undefined);
       return failed(MESSAGES.retry);
     }),

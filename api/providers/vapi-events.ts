@@ -22,7 +22,10 @@ export async function handleVapiMessage(deps: VapiEventDeps, body: unknown): Pro
     throw new ValidationError('Not a Vapi server message', [{ path: ['message', 'type'], message: 'is required' }]);
   }
   const bad = checkVapiShape(message, 'message');
-  if (bad) throw new ValidationError('Not a Vapi server message', [{ path: ['message', ...bad.path.split('/').filter(Boolean)], message: bad.message }]);
+  if (bad)
+    throw new ValidationError('Not a Vapi server message', [
+      { path: ['message', ...bad.path.split('/').filter(Boolean)], message: bad.message },
+    ]);
   const ids = attemptOf(message);
   const log = deps.logger.child({ vapi_message: message.type, vapi_call_id: message.call?.id, ...ids });
   if (message.type === 'end-of-call-report') {

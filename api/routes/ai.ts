@@ -21,9 +21,17 @@ export function aiRoutes(deps: ApiDeps): Router {
   const llm = deps.llm ?? languageModel(config);
   const limiter = new RateLimiter(db, { limit: config.AI_RATE_LIMIT, windowSeconds: config.AI_RATE_LIMIT_WINDOW_SECONDS });
   const router = new Router();
-  router.use(handleErrors(jobFamily(config.SUPPORT_EMAIL)), authenticateWith((key) => authenticate(db, key)));
+  router.use(
+    handleErrors(jobFamily(config.SUPPORT_EMAIL)),
+    authenticateWith((key) => authenticate(db, key)),
+  );
 
-  const operation = <T extends TSchema>(name: string, schema: T, run: (input: Static<T>) => Promise<unknown>, rules?: typeof jobBriefRules) => {
+  const operation = <T extends TSchema>(
+    name: string,
+    schema: T,
+    run: (input: Static<T>) => Promise<unknown>,
+    rules?: typeof jobBriefRules,
+  ) => {
     const validate = compileValidator(schema, rules);
     for (const prefix of AI_PREFIXES) {
       router.post(`${prefix}/${name}`, reportBudget(limiter, name), parseJson(config.BODY_LIMIT), async (ctx) => {

@@ -23,7 +23,11 @@ export function callRoutes(deps: ApiDeps): Router {
   // Template definitions to check call/initiate against; the log provider has none.
   const templates = config.WHATSAPP_PROVIDER === 'cloud' ? whatsAppTemplates(config) : null;
   const router = new Router({ prefix: '/api/public/v1' });
-  router.use(handleErrors(callFamily), authenticateWith((key) => authenticate(db, key)), parseJson(config.BODY_LIMIT));
+  router.use(
+    handleErrors(callFamily),
+    authenticateWith((key) => authenticate(db, key)),
+    parseJson(config.BODY_LIMIT),
+  );
 
   router.post('/campaigns', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;

@@ -16,7 +16,11 @@ const validateInvite = compileValidator(InviteRequest, inviteRules);
 export function interviewRoutes(deps: ApiDeps): Router {
   const { db, config } = deps;
   const router = new Router({ prefix: '/api/public/v1' });
-  router.use(handleErrors(jobFamily(config.SUPPORT_EMAIL)), authenticateWith((key) => authenticate(db, key)), parseJson(config.BODY_LIMIT));
+  router.use(
+    handleErrors(jobFamily(config.SUPPORT_EMAIL)),
+    authenticateWith((key) => authenticate(db, key)),
+    parseJson(config.BODY_LIMIT),
+  );
 
   router.post('/interview/invite', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;

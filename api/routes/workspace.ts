@@ -7,7 +7,10 @@ import { authenticate, type WorkspaceDoc } from '../../infra/workspaces';
 /** GET /api/public/v1/workspace: which workspace a key belongs to, with its sender profile. */
 export function workspaceRoutes({ db }: ApiDeps): Router {
   const router = new Router({ prefix: '/api/public/v1' });
-  router.use(handleErrors(callFamily), authenticateWith((key) => authenticate(db, key)));
+  router.use(
+    handleErrors(callFamily),
+    authenticateWith((key) => authenticate(db, key)),
+  );
   router.get('/workspace', (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
     ctx.body = {

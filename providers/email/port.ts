@@ -22,4 +22,3 @@ export interface EmailProvider {
   readonly name: string;
   send(message: EmailMessage): Promise<EmailResult>;
 }
-

@@ -15,7 +15,8 @@ export class OfflineLanguageModel implements LanguageModel {
 
   async generateQuestions(job: JobBrief, count: number): Promise<Question[]> {
     // A brief without skills still gets skill questions when its description names some.
-    const skills = job.skills_required.length + job.skills_good_to_have.length > 0 ? {} : { skills_required: skillsMentioned(job.description) };
+    const skills =
+      job.skills_required.length + job.skills_good_to_have.length > 0 ? {} : { skills_required: skillsMentioned(job.description) };
     return generateQuestions({ ...job, ...skills }, count);
   }
 

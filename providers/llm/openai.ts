@@ -50,7 +50,8 @@ export class OpenAiLanguageModel implements LanguageModel {
       (answer) => {
         if (answer.is_job_description && !answer.requirements) return 'a job description without requirements';
         const r = answer.requirements;
-        if (r && r.min_experience !== null && r.max_experience !== null && r.max_experience < r.min_experience) return 'max_experience below min_experience';
+        if (r && r.min_experience !== null && r.max_experience !== null && r.max_experience < r.min_experience)
+          return 'max_experience below min_experience';
         return null;
       },
     );
@@ -58,7 +59,10 @@ export class OpenAiLanguageModel implements LanguageModel {
   }
 
   async generateScript(brief: ScriptBrief): Promise<CallScript> {
-    const extraction = brief.extract_variables.map((v) => `- ${v.label} (${v.type}${v.choices ? `: ${v.choices.join(' | ')}` : ''}): ${v.description}${v.format_example ? ` e.g. ${v.format_example}` : ''}`);
+    const extraction = brief.extract_variables.map(
+      (v) =>
+        `- ${v.label} (${v.type}${v.choices ? `: ${v.choices.join(' | ')}` : ''}): ${v.description}${v.format_example ? ` e.g. ${v.format_example}` : ''}`,
+    );
     return this.structured(
       'call_script',
       CallScript,
@@ -82,11 +86,16 @@ export class OpenAiLanguageModel implements LanguageModel {
   }
 
   async generateQuestions(job: JobBrief, count: number): Promise<Question[]> {
-    const { questions } = await this.structured('interview_questions', QuestionList, [
-      'You write interview questions for asynchronous one-way job interviews that candidates answer on their own.',
-      `Write exactly ${count} questions for the job below: specific to its skills, responsibilities and seniority, open-ended, one topic each, no yes/no questions, no questions about protected characteristics.`,
-      'type is "video" for spoken answers (most questions) or "text" for answers that need writing; time_limit_seconds is between 60 and 300 for video and up to 600 for text.',
-    ].join(' '), describeJob(job));
+    const { questions } = await this.structured(
+      'interview_questions',
+      QuestionList,
+      [
+        'You write interview questions for asynchronous one-way job interviews that candidates answer on their own.',
+        `Write exactly ${count} questions for the job below: specific to its skills, responsibilities and seniority, open-ended, one topic each, no yes/no questions, no questions about protected characteristics.`,
+        'type is "video" for spoken answers (most questions) or "text" for answers that need writing; time_limit_seconds is between 60 and 300 for video and up to 600 for text.',
+      ].join(' '),
+      describeJob(job),
+    );
     return questions.slice(0, count);
   }
 
@@ -116,8 +125,10 @@ export class OpenAiLanguageModel implements LanguageModel {
     }
     const choice = completion.choices[0];
     if (choice?.message?.refusal) throw new LanguageModelError(`The model declined: ${choice.message.refusal}`, 'refusal', false);
-    if (!choice || choice.finish_reason === 'length') throw new LanguageModelError('The model answer was cut off', 'malformed_output', true);
-    if (choice.finish_reason === 'content_filter') throw new LanguageModelError('The model answer was withheld by the content filter', 'refusal', false);
+    if (!choice || choice.finish_reason === 'length')
+      throw new LanguageModelError('The model answer was cut off', 'malformed_output', true);
+    if (choice.finish_reason === 'content_filter')
+      throw new LanguageModelError('The model answer was withheld by the content filter', 'refusal', false);
     let parsed: unknown;
     try {
       parsed = JSON.parse(choice.message.content ?? '');
@@ -127,7 +138,11 @@ export class OpenAiLanguageModel implements LanguageModel {
     const validator = compiled(schema);
     if (!validator.Check(parsed)) {
       const first = validator.Errors(parsed).First();
-      throw new LanguageModelError(`The model answer does not match the schema${first ? ` at ${first.path || '/'}: ${first.message}` : ''}`, 'malformed_output', true);
+      throw new LanguageModelError(
+        `The model answer does not match the schema${first ? ` at ${first.path || '/'}: ${first.message}` : ''}`,
+        'malformed_output',
+        true,
+      );
     }
     const problem = check(parsed as Static<T>);
     if (problem) throw new LanguageModelError(`The model answer is unusable: ${problem}`, 'malformed_output', true);
@@ -143,12 +158,14 @@ function compiled(schema: TSchema) {
 }
 
 function fromApiError(err: unknown): LanguageModelError {
-  if (err instanceof OpenAI.APIConnectionError) return new LanguageModelError(`The model could not be reached: ${err.message}`, 'unavailable', true);
+  if (err instanceof OpenAI.APIConnectionError)
+    return new LanguageModelError(`The model could not be reached: ${err.message}`, 'unavailable', true);
   if (err instanceof OpenAI.APIError) {
     const status = err.status ?? 0;
     const detail = err.message;
     if (status === 429) return new LanguageModelError(`The model is rate-limited (${detail})`, 'rate_limited', true);
-    if (status >= 500 || status === 408 || status === 409) return new LanguageModelError(`The model is unavailable (${detail})`, 'unavailable', true);
+    if (status >= 500 || status === 408 || status === 409)
+      return new LanguageModelError(`The model is unavailable (${detail})`, 'unavailable', true);
     return new LanguageModelError(`The model rejected the request (${detail})`, 'rejected', false);
   }
   return new LanguageModelError(`The model call failed: ${(err as Error).message}`, 'unavailable', true);

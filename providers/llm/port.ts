@@ -26,4 +26,3 @@ export interface LanguageModel {
   generateQuestions(job: JobBrief, count: number): Promise<Question[]>;
   generateScript(brief: ScriptBrief): Promise<CallScript>;
 }
-

@@ -66,7 +66,10 @@ export function buildCreateCall(req: DialRequest, opts: VapiCallOptions): Vapi.C
     // Vapi has one built-in background sound (office); a keyboard sound or none is played as silence.
     ...(s.effect ? { backgroundSound: s.effect.name === 'Office' ? 'office' : 'off' } : {}),
     ...(startSpeakingPlan ? { startSpeakingPlan } : {}),
-    analysisPlan: req.extractVariables.length > 0 ? { structuredDataPlan: { enabled: true, schema: structuredDataSchema(req.extractVariables) } } : undefined,
+    analysisPlan:
+      req.extractVariables.length > 0
+        ? { structuredDataPlan: { enabled: true, schema: structuredDataSchema(req.extractVariables) } }
+        : undefined,
     maxDurationSeconds: opts.maxCallSeconds,
     serverMessages: [...SERVER_MESSAGES],
     server: opts.serverCredentialId

@@ -61,7 +61,9 @@ export function checkVapiShape(value: unknown, kind: 'message' | 'call'): { path
 const CALL_NAME = /^(call_[A-Za-z0-9]+)#(\d+)$/;
 
 /** Our call id and attempt for a Vapi call: from the assistant's metadata, else from the call's name. */
-export function attemptOf(source: { call?: VapiCallLike; assistant?: { metadata?: Record<string, unknown> } } & VapiCallLike): { callId: string; attempt: number } | null {
+export function attemptOf(
+  source: { call?: VapiCallLike; assistant?: { metadata?: Record<string, unknown> } } & VapiCallLike,
+): { callId: string; attempt: number } | null {
   for (const meta of [source.call?.assistant?.metadata, source.assistant?.metadata, source.call?.metadata, source.metadata]) {
     const callId = meta?.call_id;
     const attempt = Number(meta?.attempt);
@@ -89,7 +91,8 @@ export function reportOf(source: VapiServerMessage & VapiCallLike, ids: { callId
     providerCallId: source.call?.id ?? source.id,
     endedReason: endedReason ?? null,
     transcript: transcriptOf(artifact, source.transcript),
-    recordingUrl: artifact?.recordingUrl ?? artifact?.recording?.mono?.combinedUrl ?? artifact?.recording?.stereoUrl ?? source.recordingUrl ?? null,
+    recordingUrl:
+      artifact?.recordingUrl ?? artifact?.recording?.mono?.combinedUrl ?? artifact?.recording?.stereoUrl ?? source.recordingUrl ?? null,
     extracted: (source.analysis ?? source.call?.analysis)?.structuredData,
   };
 }

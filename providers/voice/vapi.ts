@@ -38,7 +38,11 @@ export class VapiVoiceProvider implements VoiceProvider {
       // Other 4xx answers are refusals of this very request: sending it again cannot succeed.
       if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429) {
         const detail = refusalText((err as VapiError).body);
-        return { accepted: false, reason: /customer\.number|phone number|E\.164/i.test(detail) ? 'invalid_number' : 'provider_error', detail };
+        return {
+          accepted: false,
+          reason: /customer\.number|phone number|E\.164/i.test(detail) ? 'invalid_number' : 'provider_error',
+          detail,
+        };
       }
       throw err;
     }

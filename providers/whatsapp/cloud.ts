@@ -87,7 +87,9 @@ export class WhatsAppTemplateCatalog {
     const hit = this.cache.get(name);
     if (hit && this.now() - hit.at < this.cacheSeconds * 1000) return hit.defs;
     const query = new URLSearchParams({ name, fields: 'name,language,status,category,parameter_format,components', limit: '100' });
-    const page = (await graphRequest(this.opts, 'GET', `${this.opts.businessAccountId}/message_templates?${query}`)) as { data?: TemplateDefinition[] };
+    const page = (await graphRequest(this.opts, 'GET', `${this.opts.businessAccountId}/message_templates?${query}`)) as {
+      data?: TemplateDefinition[];
+    };
     // The name filter matches more than the exact name; only exact matches are this template.
     const defs = (page.data ?? []).filter((d) => d.name === name);
     this.cache.set(name, { at: this.now(), defs });

@@ -22,4 +22,3 @@ export interface WhatsAppProvider {
   readonly name: string;
   send(message: TemplateMessage): Promise<SendResult>;
 }
-

@@ -10,11 +10,18 @@ import type { BenchStack } from './stack';
  */
 export async function parseJd(stack: BenchStack, rounds: number): Promise<{ response: number[]; parser: number[] }> {
   const dir = join(__dirname, '..', '..', 'test', 'fixtures', 'job-descriptions');
-  const ads = readdirSync(dir).filter((f) => /\.(txt|md)$/.test(f) && f !== 'README.md').map((f) => readFileSync(join(dir, f), 'utf8'));
+  const ads = readdirSync(dir)
+    .filter((f) => /\.(txt|md)$/.test(f) && f !== 'README.md')
+    .map((f) => readFileSync(join(dir, f), 'utf8'));
   const response: number[] = [];
   const parser: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    const { api_key } = await createWorkspace(stack.store, { name: `Bench ${round}`, company: 'Bench Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' });
+    const { api_key } = await createWorkspace(stack.store, {
+      name: `Bench ${round}`,
+      company: 'Bench Inc',
+      senderFirstName: 'Ada',
+      senderLastName: 'Lovelace',
+    });
     for (let i = 0; i < 5; i++) {
       const t = performance.now();
       await stack.post('/api/public/v1/ai/parse-jd', { job_description: ads[i] }, { 'x-service-api-key': api_key });

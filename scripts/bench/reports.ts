@@ -28,7 +28,9 @@ export async function reports(stack: BenchStack, rounds: number): Promise<{ repo
       const id = randomUUID();
       dials.set(`${assistant.metadata.call_id}#${assistant.metadata.attempt}`, id);
       res.statusCode = 201;
-      res.end(JSON.stringify({ id, orgId: 'bench', status: 'queued', createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() }));
+      res.end(
+        JSON.stringify({ id, orgId: 'bench', status: 'queued', createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() }),
+      );
     });
   });
   await new Promise<void>((r) => vapi.listen(0, '127.0.0.1', r));
@@ -47,7 +49,11 @@ export async function reports(stack: BenchStack, rounds: number): Promise<{ repo
   const api = await startServiceProcess('api', env, join(stack.logDir, 'vapi-api.log'));
   const url = `http://127.0.0.1:${port}`;
   const post = async (path: string, body: unknown, headers: Record<string, string>) => {
-    const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const res = await fetch(url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 200 && res.status !== 201) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
     return res.json() as Promise<any>;
   };
@@ -79,12 +85,19 @@ export async function reports(stack: BenchStack, rounds: number): Promise<{ repo
               endedReason: 'assistant-ended-call',
               durationSeconds: 95,
               call: { id: dials.get(`${callId}#1`), name: `${callId}#1`, assistant: { metadata: { call_id: callId, attempt: 1 } } },
-              artifact: { messages: [{ role: 'bot', message: 'Hello' }, { role: 'user', message: 'Hi, I have 4 years.' }] },
+              artifact: {
+                messages: [
+                  { role: 'bot', message: 'Hello' },
+                  { role: 'user', message: 'Hi, I have 4 years.' },
+                ],
+              },
               analysis: { structuredData: { years: '4' } },
             },
           };
           const t = performance.now();
-          await post(VAPI_EVENTS_PATH, message, { 'x-vapi-signature': createHmac('sha256', SECRET).update(JSON.stringify(message)).digest('hex') });
+          await post(VAPI_EVENTS_PATH, message, {
+            'x-vapi-signature': createHmac('sha256', SECRET).update(JSON.stringify(message)).digest('hex'),
+          });
           report.push(performance.now() - t);
         }),
       );

@@ -17,7 +17,11 @@ export async function floor(stack: BenchStack, n: number): Promise<number> {
   const docs = Array.from({ length: n }, () => ({ _id: newId('floor'), payload: 'x'.repeat(1_500), created_at: new Date() }));
   const t = now();
   await stack.store.db.collection<{ _id: string }>('bench_floor').insertMany(docs, { ordered: false });
-  await Promise.all(docs.map((d) => stack.temporal.workflow.start('benchFloor', { workflowId: d._id, taskQueue: `${stack.env.TEMPORAL_TASK_QUEUE}-floor` })));
+  await Promise.all(
+    docs.map((d) =>
+      stack.temporal.workflow.start('benchFloor', { workflowId: d._id, taskQueue: `${stack.env.TEMPORAL_TASK_QUEUE}-floor` }),
+    ),
+  );
   return now() - t;
 }
 
@@ -37,7 +41,11 @@ const JOB = {
 /** interview/invite of n candidates: the response, and until every invitation email is sent (from the request). */
 export async function invite(stack: BenchStack, job: string, n: number): Promise<{ response: number; sent: number }> {
   const tag = newId('r');
-  const candidates = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: `Bench Candidate ${'abcdefghij'[i % 10]}`, email: `c${i}.${tag}@example.com` }));
+  const candidates = Array.from({ length: n }, (_, i) => ({
+    id: `c${i}`,
+    name: `Bench Candidate ${'abcdefghij'[i % 10]}`,
+    email: `c${i}.${tag}@example.com`,
+  }));
   const t = now();
   const res = await stack.post('/api/public/v1/interview/invite', { ats_job_id: job, ...JOB, candidates });
   const response = now() - t;
@@ -50,7 +58,12 @@ export async function invite(stack: BenchStack, job: string, n: number): Promise
 }
 
 export function callCandidates(n: number, prefix: string) {
-  return Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, name: 'Bench Candidate', email: `${prefix}${i}@example.com`, phone: `+1415${String(5550000 + i).slice(-7)}` }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: `${prefix}${i}`,
+    name: 'Bench Candidate',
+    email: `${prefix}${i}@example.com`,
+    phone: `+1415${String(5550000 + i).slice(-7)}`,
+  }));
 }
 
 /** call/initiate of n candidates: the response, and until every call is completed, counted from the response. */
@@ -76,7 +89,10 @@ export async function initiate(stack: BenchStack, job: string, n: number): Promi
  * to accept them all, the time until every workflow has run its first step (markScheduled) and sleeps, and the
  * worker's resident memory then.
  */
-export async function scale(stack: BenchStack, total: number): Promise<{ accepted: number; sleeping: number; responses: number[]; workerRss: number }> {
+export async function scale(
+  stack: BenchStack,
+  total: number,
+): Promise<{ accepted: number; sleeping: number; responses: number[]; workerRss: number }> {
   const per = 50;
   const job = 'bench-scale';
   await stack.post('/api/public/v1/campaigns', { ats_job_id: job, name: 'Bench scale' });

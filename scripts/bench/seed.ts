@@ -57,7 +57,12 @@ export async function seedWorkspace(db: Database, workspaceId: string, n: number
         claims.push({ _id: emailKey(project._id, person.email), holder: candidateId, expires_at: null, created_at: at });
       }
     }
-    await Promise.all([db.candidates.insertMany(candidates), db.calls.insertMany(calls), db.interviews.insertMany(interviews), db.claims.insertMany(claims)]);
+    await Promise.all([
+      db.candidates.insertMany(candidates),
+      db.calls.insertMany(calls),
+      db.interviews.insertMany(interviews),
+      db.claims.insertMany(claims),
+    ]);
   }
 }
 
@@ -83,9 +88,23 @@ function completedCall(workspaceId: string, project: ProjectDoc, candidateId: st
     schedule_at: null,
     scheduled_for: at,
     next_attempt_at: null,
-    attempts: [{ number: 1, provider: 'simulator', provider_call_id: newId('sim'), started_at: at, ended_at: at, outcome: 'completed', failure_reason: null, reported_at: at }],
+    attempts: [
+      {
+        number: 1,
+        provider: 'simulator',
+        provider_call_id: newId('sim'),
+        started_at: at,
+        ended_at: at,
+        outcome: 'completed',
+        failure_reason: null,
+        reported_at: at,
+      },
+    ],
     messages: [],
-    transcript: [{ role: 'assistant', text: 'Hello' }, { role: 'candidate', text: 'Hi, yes I am available.' }],
+    transcript: [
+      { role: 'assistant', text: 'Hello' },
+      { role: 'candidate', text: 'Hi, yes I am available.' },
+    ],
     extracted_variables: { available: true },
     failure_reason: null,
     created_at: at,
@@ -95,7 +114,11 @@ function completedCall(workspaceId: string, project: ProjectDoc, candidateId: st
 
 function sentInterview(workspaceId: string, project: ProjectDoc, candidateId: string, p: Person, at: Date): InterviewDoc {
   const _id = recordId.interview(project._id, candidateId);
-  const questions = Array.from({ length: 8 }, (_, q) => ({ question: `Seeded question ${q}?`, type: 'video' as const, time_limit_seconds: 120 }));
+  const questions = Array.from({ length: 8 }, (_, q) => ({
+    question: `Seeded question ${q}?`,
+    type: 'video' as const,
+    time_limit_seconds: 120,
+  }));
   return {
     _id,
     workspace_id: workspaceId,

@@ -62,7 +62,11 @@ export async function startBenchStack(dir: string): Promise<BenchStack> {
     key: ws.api_key,
     logDir,
     async post(path, body, headers = { 'x-service-api-key': ws.api_key }) {
-      const res = await fetch(apiUrl + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      const res = await fetch(apiUrl + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
       if (res.status !== 200 && res.status !== 201) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
       return res.json();
     },
@@ -83,7 +87,7 @@ export async function startBenchStack(dir: string): Promise<BenchStack> {
  */
 export async function untilEach(ids: string[], done: (id: string) => Promise<boolean>, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (let i = 0; i < ids.length; ) {
+  for (let i = 0; i < ids.length;) {
     if (await done(ids[i])) i++;
     else if (Date.now() > deadline) throw new Error(`still waiting for ${ids[i]} after ${timeoutMs} ms (${i} of ${ids.length} done)`);
     else await new Promise((r) => setTimeout(r, 20));

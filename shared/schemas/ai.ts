@@ -11,22 +11,36 @@ import { ExtractVariable } from './call-initiate';
 const JobText = NonEmpty({ maxLength: 20_000, ...NOT_BLANK });
 const Title = NonEmpty({ maxLength: 200, ...NOT_BLANK });
 const Skill = NonEmpty({ maxLength: 100, ...NOT_BLANK });
-const Nullable = <T extends TSchema>(schema: T, description: string) =>
-  Type.Union([schema, Type.Null()], { description });
+const Nullable = <T extends TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
 
 export const ParseJdRequest = Strict({ job_description: JobText });
 export type ParseJdRequest = Static<typeof ParseJdRequest>;
 
 /** Job requirements as parsed from text: whatever the text does not state is null, or an empty skill list. */
 export const JobRequirements = Type.Object({
-  min_experience: Nullable(Type.Number({ minimum: 0, maximum: 60 }), 'Minimum years of experience the text asks for; null when it states none.'),
-  max_experience: Nullable(Type.Number({ minimum: 0, maximum: 60 }), 'Upper end of a stated experience range, in years; null when the text gives no upper bound.'),
+  min_experience: Nullable(
+    Type.Number({ minimum: 0, maximum: 60 }),
+    'Minimum years of experience the text asks for; null when it states none.',
+  ),
+  max_experience: Nullable(
+    Type.Number({ minimum: 0, maximum: 60 }),
+    'Upper end of a stated experience range, in years; null when the text gives no upper bound.',
+  ),
   seniority_level: Nullable(SeniorityLevel, 'Seniority the text states (junior and graduate roles are Entry); null when not stated.'),
   work_type: Nullable(WorkType, 'Where the work happens as the text states it; null when not stated.'),
   employment_type: Nullable(EmploymentType, 'Employment type the text states; null when not stated.'),
-  location: Nullable(Type.String({ minLength: 1, maxLength: 200 }), 'Where the job is based as written in the text (city, region or country); null when not stated.'),
-  skills_required: Type.Array(Skill, { maxItems: 100, description: 'Skills, tools and certifications the text requires, each a short name.' }),
-  skills_good_to_have: Type.Array(Skill, { maxItems: 100, description: 'Skills the text calls preferred, a plus, a bonus or nice to have.' }),
+  location: Nullable(
+    Type.String({ minLength: 1, maxLength: 200 }),
+    'Where the job is based as written in the text (city, region or country); null when not stated.',
+  ),
+  skills_required: Type.Array(Skill, {
+    maxItems: 100,
+    description: 'Skills, tools and certifications the text requires, each a short name.',
+  }),
+  skills_good_to_have: Type.Array(Skill, {
+    maxItems: 100,
+    description: 'Skills the text calls preferred, a plus, a bonus or nice to have.',
+  }),
 });
 export type JobRequirements = Static<typeof JobRequirements>;
 
@@ -42,7 +56,9 @@ export type ParseJdResponse = Static<typeof ParseJdResponse>;
 /** What a model answers to parse-jd: a verdict on the text, and the requirements when it is a job description. */
 export const JdExtraction = Type.Object({
   is_job_description: Type.Boolean({ description: 'Whether the text describes a job opening (a role an employer is hiring for).' }),
-  requirements: Type.Union([JobRequirements, Type.Null()], { description: 'The requirements when the text is a job description, else null.' }),
+  requirements: Type.Union([JobRequirements, Type.Null()], {
+    description: 'The requirements when the text is a job description, else null.',
+  }),
 });
 export type JdExtraction = Static<typeof JdExtraction>;
 
@@ -79,9 +95,13 @@ export type CallGoal = (typeof CALL_GOALS)[number];
 
 export const GenerateScriptRequest = Strict({
   ...JobBriefFields,
-  company: Type.Optional(NonEmpty({ maxLength: 200, ...NOT_BLANK, description: 'Company name to say on the call; {{sender_company}} when absent.' })),
+  company: Type.Optional(
+    NonEmpty({ maxLength: 200, ...NOT_BLANK, description: 'Company name to say on the call; {{sender_company}} when absent.' }),
+  ),
   call_goal: Type.Optional(Enum(CALL_GOALS, { description: 'What the call is for; screening when absent.' })),
-  extract_variables: Type.Optional(Type.Array(ExtractVariable, { maxItems: 50, description: 'Data points the agent should collect, as call/initiate takes them.' })),
+  extract_variables: Type.Optional(
+    Type.Array(ExtractVariable, { maxItems: 50, description: 'Data points the agent should collect, as call/initiate takes them.' }),
+  ),
 });
 export type GenerateScriptRequest = Static<typeof GenerateScriptRequest>;
 

@@ -28,7 +28,9 @@ export const ExtractVariable = Strict({
 
 export const AssistantSettings = Strict({
   gender: Type.Optional(Enum(['Male', 'Female'] as const)),
-  language: Type.Optional(Strict({ code: NonEmpty(), provider: NonEmpty(), model: Type.Optional(NonEmpty()), label: Type.Optional(Type.String()) })),
+  language: Type.Optional(
+    Strict({ code: NonEmpty(), provider: NonEmpty(), model: Type.Optional(NonEmpty()), label: Type.Optional(Type.String()) }),
+  ),
   llm: Type.Optional(Strict({ provider: NonEmpty(), model: NonEmpty(), temperature: Type.Number({ minimum: 0, maximum: 2 }) })),
   tts: Type.Optional(
     Strict({
@@ -41,7 +43,9 @@ export const AssistantSettings = Strict({
       speed: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 4 })),
     }),
   ),
-  effect: Type.Optional(Strict({ name: Enum(['Keyboard', 'Office', 'none'] as const), volume: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })) })),
+  effect: Type.Optional(
+    Strict({ name: Enum(['Keyboard', 'Office', 'none'] as const), volume: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })) }),
+  ),
   tools: Type.Optional(Type.Array(NonEmpty(), { maxItems: 50 })),
   min_endpointing_delay: Type.Optional(Type.Number({ minimum: 0, maximum: 60 })),
   max_endpointing_delay: Type.Optional(Type.Number({ minimum: 0, maximum: 60 })),

@@ -55,17 +55,36 @@ describe('dial activity', () => {
   async function newCall(): Promise<string> {
     const id = uniqueName('call');
     const call = {
-      _id: id, workspace_id: 'ws', project_id: 'prj', ats_job_id: 'job', candidate_id: id, workflow_id: callWorkflowId(id),
+      _id: id,
+      workspace_id: 'ws',
+      project_id: 'prj',
+      ats_job_id: 'job',
+      candidate_id: id,
+      workflow_id: callWorkflowId(id),
       candidate: { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+14155550100', custom_fields: {} },
-      status: 'scheduled', first_message: 'Hello Ada', instructions: 'Screen', assistant_settings: null, extract_variables: [], call_settings: null,
-      whatsapp: { pre_call: null, fallback: null }, schedule_at: null, scheduled_for: null, next_attempt_at: null, attempts: [], messages: [],
-      transcript: null, extracted_variables: null, failure_reason: null, created_at: new Date(), updated_at: new Date(),
+      status: 'scheduled',
+      first_message: 'Hello Ada',
+      instructions: 'Screen',
+      assistant_settings: null,
+      extract_variables: [],
+      call_settings: null,
+      whatsapp: { pre_call: null, fallback: null },
+      schedule_at: null,
+      scheduled_for: null,
+      next_attempt_at: null,
+      attempts: [],
+      messages: [],
+      transcript: null,
+      extracted_variables: null,
+      failure_reason: null,
+      created_at: new Date(),
+      updated_at: new Date(),
     } as CallDoc;
     await db.calls.insertOne(call);
     return id;
   }
 
-  it('places an attempt once, records it, and gives the provider\'s report bound; running it again dials nothing', async () => {
+  it("places an attempt once, records it, and gives the provider's report bound; running it again dials nothing", async () => {
     const id = await newCall();
     const env = new MockActivityEnvironment();
     const first = await env.run(acts.dial, id, 1);
@@ -80,7 +99,22 @@ describe('dial activity', () => {
   it('takes up a dial the provider placed before the activity died, instead of dialling again', async () => {
     const id = await newCall();
     // An earlier execution recorded the attempt and died before it could store the provider's id.
-    await db.calls.updateOne({ _id: id }, { $push: { attempts: { number: 1, provider: 'counting', provider_call_id: null, started_at: new Date(), ended_at: null, outcome: null, failure_reason: null } } });
+    await db.calls.updateOne(
+      { _id: id },
+      {
+        $push: {
+          attempts: {
+            number: 1,
+            provider: 'counting',
+            provider_call_id: null,
+            started_at: new Date(),
+            ended_at: null,
+            outcome: null,
+            failure_reason: null,
+          },
+        },
+      },
+    );
     lost = `prov-lost-${id}`;
     try {
       const result = await new MockActivityEnvironment().run(acts.dial, id, 1);

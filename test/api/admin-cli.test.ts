@@ -25,7 +25,17 @@ describe('admin CLI', () => {
   });
 
   it('creates a workspace, adds and revokes keys, each printing one JSON line', async () => {
-    const created = admin('workspace:create', '--name', 'Acme', '--company', 'Acme Inc', '--sender-first-name', 'Ada', '--sender-last-name', 'Lovelace');
+    const created = admin(
+      'workspace:create',
+      '--name',
+      'Acme',
+      '--company',
+      'Acme Inc',
+      '--sender-first-name',
+      'Ada',
+      '--sender-last-name',
+      'Lovelace',
+    );
     expect(created.status).toBe(0);
     expect(created.stdout.split('\n')).toHaveLength(1);
     const { workspace_id, api_key } = JSON.parse(created.stdout);

@@ -48,9 +48,19 @@ describe('AI operations on the real stack (offline model)', () => {
     const { key } = await stack.newWorkspace();
     const res = await stack.request('POST', PARSE, { key, body: { job_description: adText } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'Job requirements parsed successfully', data: extractJobRequirements(adText).requirements });
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Job requirements parsed successfully',
+      data: extractJobRequirements(adText).requirements,
+    });
     expect(TypeCompiler.Compile(ParseJdResponse).Check(res.body)).toBe(true);
-    expect(res.body.data).toMatchObject({ min_experience: 5, seniority_level: 'Senior', work_type: 'Hybrid', employment_type: 'Full Time', location: 'Berlin, Germany' });
+    expect(res.body.data).toMatchObject({
+      min_experience: 5,
+      seniority_level: 'Senior',
+      work_type: 'Hybrid',
+      employment_type: 'Full Time',
+      location: 'Berlin, Germany',
+    });
     const { limit, remaining, reset } = budget(res.headers);
     expect([limit, remaining]).toEqual(['5', '4']);
     // Epoch seconds of the end of the current minute.
@@ -97,7 +107,10 @@ describe('AI operations on the real stack (offline model)', () => {
   it('generates interview questions in the shape invite accepts as custom questions', async () => {
     const { key } = await stack.newWorkspace();
     const check = TypeCompiler.Compile(CustomQuestion);
-    const three = await stack.request('POST', QUESTIONS, { key, body: { ...job, seniority_level: 'Senior', skills_required: ['Go', 'Kubernetes', 'PostgreSQL'], count: 3 } });
+    const three = await stack.request('POST', QUESTIONS, {
+      key,
+      body: { ...job, seniority_level: 'Senior', skills_required: ['Go', 'Kubernetes', 'PostgreSQL'], count: 3 },
+    });
     expect(three.status).toBe(200);
     expect(three.body.success).toBe(true);
     expect(three.body.data.questions).toHaveLength(3);
@@ -127,7 +140,12 @@ describe('AI operations on the real stack (offline model)', () => {
   it('writes a call script that call/initiate accepts as it is', async () => {
     const { key } = await stack.newWorkspace();
     const extract = [
-      { label: 'notice_period', type: 'single_select', description: 'How long is your notice period?', choices: ['none', '1 month', '3 months'] },
+      {
+        label: 'notice_period',
+        type: 'single_select',
+        description: 'How long is your notice period?',
+        choices: ['none', '1 month', '3 months'],
+      },
       { label: 'years_with_go', type: 'integer', description: 'Years of professional Go' },
     ];
     const res = await stack.request('POST', SCRIPT, {
@@ -140,14 +158,25 @@ describe('AI operations on the real stack (offline model)', () => {
     expect(first_message).toContain('{{candidate_first_name}}');
     expect(first_message).toContain('Parcelio');
     expect(instructions).toContain('hands-on experience with Kafka');
-    expect(instructions).toContain('- notice_period: How long is your notice period? Record it as exactly one of: none, 1 month, 3 months.');
+    expect(instructions).toContain(
+      '- notice_period: How long is your notice period? Record it as exactly one of: none, 1 month, 3 months.',
+    );
     expect(unknownVariables(first_message + instructions)).toEqual([]);
 
-    const campaign = await stack.request('POST', '/api/public/v1/campaigns', { key, body: { ats_job_id: 'script-job', name: 'Backend', company_name: 'Parcelio' } });
+    const campaign = await stack.request('POST', '/api/public/v1/campaigns', {
+      key,
+      body: { ats_job_id: 'script-job', name: 'Backend', company_name: 'Parcelio' },
+    });
     expect(campaign.status).toBeLessThan(300);
     const call = await stack.request('POST', '/api/public/v1/call/initiate', {
       key,
-      body: { ats_job_id: 'script-job', first_message, instructions, extract_variables: extract, candidates: [{ id: 'c-1', name: 'Ada Lovelace', email: 'ada@example.com', phone: '+14155550100' }] },
+      body: {
+        ats_job_id: 'script-job',
+        first_message,
+        instructions,
+        extract_variables: extract,
+        candidates: [{ id: 'c-1', name: 'Ada Lovelace', email: 'ada@example.com', phone: '+14155550100' }],
+      },
     });
     expect(call.status).toBe(200);
     expect(call.body.data.calls[0].status).toBe('success');
@@ -155,7 +184,10 @@ describe('AI operations on the real stack (offline model)', () => {
 
   it('keeps caller text from reading as a template variable, and checks extract_variables like call/initiate', async () => {
     const { key } = await stack.newWorkspace();
-    const res = await stack.request('POST', SCRIPT, { key, body: { job_title: 'Engineer {{salary}}', job_description: 'Pay is {{salary}} a year.' } });
+    const res = await stack.request('POST', SCRIPT, {
+      key,
+      body: { job_title: 'Engineer {{salary}}', job_description: 'Pay is {{salary}} a year.' },
+    });
     expect(res.status).toBe(200);
     expect(unknownVariables(res.body.data.first_message + res.body.data.instructions)).toEqual([]);
     expect(res.body.data.first_message).toContain('{{sender_company}}');
@@ -197,7 +229,11 @@ describe('AI rate limit across API processes', () => {
     stack = await startStack();
     // A second API process: its own server and its own database connection, the same database.
     secondDb = await connectDatabase(stack.config.MONGODB_URI, stack.config.MONGODB_DB);
-    second = await startApi({ config: stack.config, db: secondDb, temporal: stack.temporal, logger: createLogger('silent') }, 0, '127.0.0.1');
+    second = await startApi(
+      { config: stack.config, db: secondDb, temporal: stack.temporal, logger: createLogger('silent') },
+      0,
+      '127.0.0.1',
+    );
   });
   afterAll(async () => {
     await second?.stop(1_000);
@@ -206,9 +242,11 @@ describe('AI rate limit across API processes', () => {
   });
 
   const post = (base: string, path: string, key: string, body: unknown) =>
-    fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-api-key': key }, body: JSON.stringify(body) }).then(
-      async (res) => ({ status: res.status, body: await res.json(), headers: res.headers }),
-    );
+    fetch(base + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-api-key': key },
+      body: JSON.stringify(body),
+    }).then(async (res) => ({ status: res.status, body: await res.json(), headers: res.headers }));
 
   it.each([
     ['parse-jd', PARSE, { job_description: adText }],
@@ -271,10 +309,28 @@ describe('AI operations on an OpenAI-compatible server', () => {
   let stub: HttpStub;
   let stack: Stack;
   let next: StubReply[] = [];
-  const requirements = { min_experience: 5, max_experience: null, seniority_level: 'Senior', work_type: 'Hybrid', employment_type: 'Full Time', location: 'Berlin', skills_required: ['Go'], skills_good_to_have: [] };
+  const requirements = {
+    min_experience: 5,
+    max_experience: null,
+    seniority_level: 'Senior',
+    work_type: 'Hybrid',
+    employment_type: 'Full Time',
+    location: 'Berlin',
+    skills_required: ['Go'],
+    skills_good_to_have: [],
+  };
   beforeAll(async () => {
-    stub = await startHttpStub(() => next.shift() ?? { status: 200, body: completion({ content: JSON.stringify({ is_job_description: true, requirements }) }) });
-    stack = await startStack({ env: { OPENAI_API_KEY: 'sk-test-secret-value', OPENAI_BASE_URL: `${stub.url}/v1`, OPENAI_MAX_RETRIES: '0', OPENAI_TIMEOUT_MS: '2000' } });
+    stub = await startHttpStub(
+      () => next.shift() ?? { status: 200, body: completion({ content: JSON.stringify({ is_job_description: true, requirements }) }) },
+    );
+    stack = await startStack({
+      env: {
+        OPENAI_API_KEY: 'sk-test-secret-value',
+        OPENAI_BASE_URL: `${stub.url}/v1`,
+        OPENAI_MAX_RETRIES: '0',
+        OPENAI_TIMEOUT_MS: '2000',
+      },
+    });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -289,10 +345,30 @@ describe('AI operations on an OpenAI-compatible server', () => {
   });
 
   it.each([
-    ['an outage', { status: 500, body: apiError('The server had an error', 'server_error', null) }, 503, 'The language model is unavailable right now; please try again later.'],
-    ['a rate limit', { status: 429, body: apiError('Rate limit reached', 'requests', 'rate_limit_exceeded') }, 503, 'The language model is unavailable right now; please try again later.'],
-    ['malformed output', { status: 200, body: completion({ content: '{"is_job_description": tru' }) }, 502, 'The language model returned an unusable answer; please try again.'],
-    ['a rejected key', { status: 401, body: apiError('Incorrect API key provided: sk-test-****alue', 'invalid_request_error', 'invalid_api_key') }, 502, 'The language model could not process the request.'],
+    [
+      'an outage',
+      { status: 500, body: apiError('The server had an error', 'server_error', null) },
+      503,
+      'The language model is unavailable right now; please try again later.',
+    ],
+    [
+      'a rate limit',
+      { status: 429, body: apiError('Rate limit reached', 'requests', 'rate_limit_exceeded') },
+      503,
+      'The language model is unavailable right now; please try again later.',
+    ],
+    [
+      'malformed output',
+      { status: 200, body: completion({ content: '{"is_job_description": tru' }) },
+      502,
+      'The language model returned an unusable answer; please try again.',
+    ],
+    [
+      'a rejected key',
+      { status: 401, body: apiError('Incorrect API key provided: sk-test-****alue', 'invalid_request_error', 'invalid_api_key') },
+      502,
+      'The language model could not process the request.',
+    ],
   ])('answers %s cleanly and gives the budget back', async (_name, reply, status, message) => {
     const { key } = await stack.newWorkspace();
     next = [reply as StubReply];

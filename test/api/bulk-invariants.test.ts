@@ -17,10 +17,23 @@ import type { FanOutResult } from '../../shared/workflow-starts';
  */
 const CALLS = '/api/public/v1/call/initiate';
 const INVITE = '/api/public/v1/interview/invite';
-const person = (i: number) => ({ id: `p-${i}`, name: `Ada Byron ${'abcdefghij'[i % 10]}`, email: `ada.${i}@example.com`, phone: `+1415555${String(2000 + i)}` });
-const callBody = (job: string, candidates: unknown[]) => ({ ats_job_id: job, instructions: 'Ask {{candidate_first_name}} about availability.', candidates });
+const person = (i: number) => ({
+  id: `p-${i}`,
+  name: `Ada Byron ${'abcdefghij'[i % 10]}`,
+  email: `ada.${i}@example.com`,
+  phone: `+1415555${String(2000 + i)}`,
+});
+const callBody = (job: string, candidates: unknown[]) => ({
+  ats_job_id: job,
+  instructions: 'Ask {{candidate_first_name}} about availability.',
+  candidates,
+});
 const post = async (url: string, path: string, key: string, body: unknown) => {
-  const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-api-key': key }, body: JSON.stringify(body) });
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-api-key': key },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 };
 
@@ -59,7 +72,11 @@ describe('bulk requests keep their invariant on the real stack', () => {
       expect(stored.map((c) => c._id)).toEqual([won[0].id]);
     }
     const ids = responses.flatMap((r) => r.body.data.calls.filter((c: any) => c.status === 'success').map((c: any) => c.id));
-    const done = await waitFor(() => stack.db.calls.countDocuments({ _id: { $in: ids }, status: 'completed' }), (n) => n === 20, 60_000);
+    const done = await waitFor(
+      () => stack.db.calls.countDocuments({ _id: { $in: ids }, status: 'completed' }),
+      (n) => n === 20,
+      60_000,
+    );
     expect(done).toBe(20);
   }, 90_000);
 
@@ -69,7 +86,8 @@ describe('bulk requests keep their invariant on the real stack', () => {
     const first = await post(broken.api.url, CALLS, key, callBody('job-start-fails', candidates));
     expect(first.status).toBe(200);
     expect(first.body.success).toBe(false);
-    for (const c of first.body.data.calls) expect(c).toMatchObject({ id: null, status: 'failed', message: 'Could not schedule the call; please retry' });
+    for (const c of first.body.data.calls)
+      expect(c).toMatchObject({ id: null, status: 'failed', message: 'Could not schedule the call; please retry' });
     const projectId = first.body.data.project_id;
     expect(await stack.db.calls.countDocuments({ project_id: projectId })).toBe(0);
     expect(await stack.db.claims.findOne({ _id: activeCallKey(projectId, 'p-30') })).toBeNull();
@@ -77,7 +95,10 @@ describe('bulk requests keep their invariant on the real stack', () => {
     const retried = await post(stack.url, CALLS, key, callBody('job-start-fails', candidates));
     expect(retried.body.data.calls.map((c: any) => c.status)).toEqual(['success', 'success', 'success']);
     const ids = retried.body.data.calls.map((c: any) => c.id);
-    const done = await waitFor(() => stack.db.calls.countDocuments({ _id: { $in: ids }, status: 'completed' }), (n) => n === 3);
+    const done = await waitFor(
+      () => stack.db.calls.countDocuments({ _id: { $in: ids }, status: 'completed' }),
+      (n) => n === 3,
+    );
     expect(done).toBe(3);
     expect(await stack.db.calls.countDocuments({ project_id: projectId })).toBe(3);
   });
@@ -93,29 +114,55 @@ describe('bulk requests keep their invariant on the real stack', () => {
     await stack.db.calls.insertOne(call);
 
     const retried = await post(stack.url, CALLS, key, callBody('job-crashed', [person(40)]));
-    expect(retried.body.data.calls[0]).toMatchObject({ status: 'failed', message: expect.stringContaining(`already has an active call in this project (${call._id})`) });
-    const stored = await waitFor(() => stack.db.calls.findOne({ _id: call._id }), (c) => c?.status === 'completed');
+    expect(retried.body.data.calls[0]).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining(`already has an active call in this project (${call._id})`),
+    });
+    const stored = await waitFor(
+      () => stack.db.calls.findOne({ _id: call._id }),
+      (c) => c?.status === 'completed',
+    );
     expect(stored?.status).toBe('completed');
     expect(await stack.db.calls.countDocuments({ project_id: projectId, candidate_id: 'p-40' })).toBe(1);
   });
 
   it('gives an email to one candidate id inside one bulk request and across concurrent requests', async () => {
-    const inBulk = await post(stack.url, INVITE, key, inviteBody([inviteCandidate(1), inviteCandidate(2, { email: 'GRACE.1@EXAMPLE.com' }), inviteCandidate(3)], { ats_job_id: 'job-mail' }));
+    const inBulk = await post(
+      stack.url,
+      INVITE,
+      key,
+      inviteBody([inviteCandidate(1), inviteCandidate(2, { email: 'GRACE.1@EXAMPLE.com' }), inviteCandidate(3)], {
+        ats_job_id: 'job-mail',
+      }),
+    );
     expect(inBulk.body.data.interviews.map((r: any) => r.status)).toEqual(['success', 'failed', 'success']);
-    expect(inBulk.body.data.interviews[1].message).toBe('Candidate cand-1 in this request has the same email; an email belongs to one candidate');
+    expect(inBulk.body.data.interviews[1].message).toBe(
+      'Candidate cand-1 in this request has the same email; an email belongs to one candidate',
+    );
 
     // Eight requests at once, each claiming one shared address for a different candidate id.
     const racing = await Promise.all(
-      Array.from({ length: 8 }, (_, k) => post(stack.url, INVITE, key, inviteBody([inviteCandidate(100 + k, { email: `Shared.Box@Example.com` })], { ats_job_id: 'job-mail' }))),
+      Array.from({ length: 8 }, (_, k) =>
+        post(
+          stack.url,
+          INVITE,
+          key,
+          inviteBody([inviteCandidate(100 + k, { email: `Shared.Box@Example.com` })], { ats_job_id: 'job-mail' }),
+        ),
+      ),
     );
     const entries = racing.map((r) => r.body.data.interviews[0]);
     const winners = entries.filter((e) => e.status === 'success');
     expect(winners).toHaveLength(1);
     for (const e of entries.filter((x) => x.status === 'failed')) {
-      expect(e.message).toBe(`A candidate with this email already exists in this project under a different id (${winners[0].candidate_id})`);
+      expect(e.message).toBe(
+        `A candidate with this email already exists in this project under a different id (${winners[0].candidate_id})`,
+      );
     }
     const projectId = inBulk.body.data.project_id;
-    expect(await stack.db.claims.findOne({ _id: emailKey(projectId, 'shared.box@example.com') })).toMatchObject({ holder: winners[0].candidate_id });
+    expect(await stack.db.claims.findOne({ _id: emailKey(projectId, 'shared.box@example.com') })).toMatchObject({
+      holder: winners[0].candidate_id,
+    });
     expect(await stack.db.interviews.countDocuments({ project_id: projectId, 'candidate.email': 'shared.box@example.com' })).toBe(1);
   });
 
@@ -123,19 +170,31 @@ describe('bulk requests keep their invariant on the real stack', () => {
     const job = { ats_job_id: 'job-move' };
     await post(stack.url, INVITE, key, inviteBody([inviteCandidate(500, { email: 'old.box@example.com' })], job));
     const moved = await post(stack.url, INVITE, key, inviteBody([inviteCandidate(500, { email: 'New.Box@example.com' })], job));
-    expect(moved.body.data.interviews[0]).toMatchObject({ status: 'success', message: 'Candidate was already invited to this interview; no new invitation was sent' });
-    const after = await post(stack.url, INVITE, key, inviteBody([inviteCandidate(501, { email: 'old.box@example.com' }), inviteCandidate(502, { email: 'new.box@example.com' })], job));
+    expect(moved.body.data.interviews[0]).toMatchObject({
+      status: 'success',
+      message: 'Candidate was already invited to this interview; no new invitation was sent',
+    });
+    const after = await post(
+      stack.url,
+      INVITE,
+      key,
+      inviteBody([inviteCandidate(501, { email: 'old.box@example.com' }), inviteCandidate(502, { email: 'new.box@example.com' })], job),
+    );
     expect(after.body.data.interviews.map((r: any) => [r.status, r.message])).toEqual([
       ['success', 'Interview invitation is being processed'],
       ['failed', 'A candidate with this email already exists in this project under a different id (cand-500)'],
     ]);
     const projectId = after.body.data.project_id;
-    expect(await stack.db.candidates.findOne({ _id: recordId.candidate(projectId, 'cand-500') })).toMatchObject({ email: 'new.box@example.com' });
+    expect(await stack.db.candidates.findOne({ _id: recordId.candidate(projectId, 'cand-500') })).toMatchObject({
+      email: 'new.box@example.com',
+    });
   });
 
   it('sends one invitation per candidate when 10 identical invites arrive at once', async () => {
     const candidates = Array.from({ length: 20 }, (_, i) => inviteCandidate(200 + i));
-    const responses = await Promise.all(Array.from({ length: 10 }, () => post(stack.url, INVITE, key, inviteBody(candidates, { ats_job_id: 'job-invite-storm' }))));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => post(stack.url, INVITE, key, inviteBody(candidates, { ats_job_id: 'job-invite-storm' }))),
+    );
     const ids = new Set<string>();
     for (const r of responses) {
       for (const e of r.body.data.interviews) {
@@ -144,17 +203,23 @@ describe('bulk requests keep their invariant on the real stack', () => {
       }
     }
     expect(ids.size).toBe(20);
-    const sent = await waitFor(() => stack.db.emailLog.countDocuments({ idempotency_key: { $in: [...ids] } }), (n) => n === 20);
+    const sent = await waitFor(
+      () => stack.db.emailLog.countDocuments({ idempotency_key: { $in: [...ids] } }),
+      (n) => n === 20,
+    );
     expect(sent).toBe(20);
     const projectId = responses[0].body.data.project_id;
     expect(await stack.db.interviews.countDocuments({ project_id: projectId })).toBe(20);
     // Each request started one fan-out workflow; together they started each invitation once.
     const query = `WorkflowType = 'fanOutWorkflow' AND AtsJobId = 'job-invite-storm' AND ExecutionStatus = 'Completed'`;
-    const batches = await waitFor(async () => {
-      const found = [];
-      for await (const w of stack.temporal.workflow.list({ query })) found.push(w.workflowId);
-      return found;
-    }, (ids) => ids.length === 10);
+    const batches = await waitFor(
+      async () => {
+        const found = [];
+        for await (const w of stack.temporal.workflow.list({ query })) found.push(w.workflowId);
+        return found;
+      },
+      (ids) => ids.length === 10,
+    );
     const results: FanOutResult[] = await Promise.all(batches.map((id) => stack.temporal.workflow.getHandle(id).result()));
     expect(results.reduce((n, r) => n + r.started, 0)).toBe(20);
     expect(results.reduce((n, r) => n + r.existing, 0)).toBe(180);
@@ -164,14 +229,21 @@ describe('bulk requests keep their invariant on the real stack', () => {
     const body = inviteBody([inviteCandidate(300), inviteCandidate(301)], { ats_job_id: 'job-invite-fails' });
     const first = await post(broken.api.url, INVITE, key, body);
     expect(first.body.success).toBe(false);
-    for (const e of first.body.data.interviews) expect(e).toMatchObject({ status: 'failed', message: 'Could not queue the invitation; please retry' });
+    for (const e of first.body.data.interviews)
+      expect(e).toMatchObject({ status: 'failed', message: 'Could not queue the invitation; please retry' });
     const projectId = first.body.data.project_id;
     expect(await stack.db.interviews.countDocuments({ project_id: projectId })).toBe(0);
 
     const retried = await post(stack.url, INVITE, key, body);
-    expect(retried.body.data.interviews.map((e: any) => e.message)).toEqual(['Interview invitation is being processed', 'Interview invitation is being processed']);
+    expect(retried.body.data.interviews.map((e: any) => e.message)).toEqual([
+      'Interview invitation is being processed',
+      'Interview invitation is being processed',
+    ]);
     const ids = retried.body.data.interviews.map((e: any) => e.id);
-    const sent = await waitFor(() => stack.db.emailLog.countDocuments({ idempotency_key: { $in: ids } }), (n) => n === 2);
+    const sent = await waitFor(
+      () => stack.db.emailLog.countDocuments({ idempotency_key: { $in: ids } }),
+      (n) => n === 2,
+    );
     expect(sent).toBe(2);
     expect(ids).toEqual([recordId.interview(projectId, 'cand-300'), recordId.interview(projectId, 'cand-301')]);
   });
@@ -183,11 +255,29 @@ async function recordedCall(stack: Stack, projectId: string, p: ReturnType<typeo
   const _id = newId('call');
   const at = new Date();
   return {
-    _id, workspace_id: project.workspace_id, project_id: projectId, ats_job_id: project.ats_job_id, candidate_id: p.id,
-    candidate: { name: p.name, email: p.email, phone: p.phone, custom_fields: {} }, workflow_id: `call-${_id}`, status: 'scheduled',
-    first_message: 'Hello', instructions: 'Ask about availability.', assistant_settings: null, extract_variables: [], call_settings: null,
-    whatsapp: { pre_call: null, fallback: null }, schedule_at: null, scheduled_for: null, next_attempt_at: null, attempts: [], messages: [],
-    transcript: null, extracted_variables: null, failure_reason: null, created_at: at, updated_at: at,
+    _id,
+    workspace_id: project.workspace_id,
+    project_id: projectId,
+    ats_job_id: project.ats_job_id,
+    candidate_id: p.id,
+    candidate: { name: p.name, email: p.email, phone: p.phone, custom_fields: {} },
+    workflow_id: `call-${_id}`,
+    status: 'scheduled',
+    first_message: 'Hello',
+    instructions: 'Ask about availability.',
+    assistant_settings: null,
+    extract_variables: [],
+    call_settings: null,
+    whatsapp: { pre_call: null, fallback: null },
+    schedule_at: null,
+    scheduled_for: null,
+    next_attempt_at: null,
+    attempts: [],
+    messages: [],
+    transcript: null,
+    extracted_variables: null,
+    failure_reason: null,
+    created_at: at,
+    updated_at: at,
   };
 }
-

@@ -14,38 +14,131 @@ const cases: Array<[string, (b: Body) => void, Record<string, string>]> = [
   ['ats_job_id over 200', (b) => (b.ats_job_id = 'x'.repeat(201)), { ats_job_id: 'at most 200' }],
   ['ats_job_id missing', (b) => delete (b as any).ats_job_id, { ats_job_id: 'is required' }],
   ['no candidates', (b) => (b.candidates = []), { candidates: 'at least 1 item' }],
-  ['51 candidates', (b) => (b.candidates = Array.from({ length: 51 }, (_, i) => ({ ...valid().candidates[0], id: `c${i}` }))), { candidates: 'at most 50' }],
+  [
+    '51 candidates',
+    (b) => (b.candidates = Array.from({ length: 51 }, (_, i) => ({ ...valid().candidates[0], id: `c${i}` }))),
+    { candidates: 'at most 50' },
+  ],
   ['candidate id empty', (b) => (b.candidates[0].id = ''), { 'candidates.0.id': 'must not be empty' }],
   ['candidate name empty', (b) => (b.candidates[0].name = ''), { 'candidates.0.name': 'must not be empty' }],
   ['candidate email invalid', (b) => (b.candidates[0].email = 'ada@'), { 'candidates.0.email': 'valid email' }],
   ['candidate phone not E.164', (b) => (b.candidates[0].phone = '0415 555 0100'), { 'candidates.0.phone': 'E.164' }],
-  ['custom field of wrong type', (b) => ((b.candidates[0] as any).custom_fields = { tags: ['a'] }), { 'candidates.0.custom_fields.tags': 'string, number or boolean' }],
+  [
+    'custom field of wrong type',
+    (b) => ((b.candidates[0] as any).custom_fields = { tags: ['a'] }),
+    { 'candidates.0.custom_fields.tags': 'string, number or boolean' },
+  ],
   ['first_message empty', (b) => (b.first_message = ''), { first_message: 'must not be empty' }],
   ['instructions missing', (b) => delete (b as any).instructions, { instructions: 'is required' }],
   ['unknown template variable', (b) => (b.instructions = 'Hi {{candidate_nickname}}'), { instructions: '{{candidate_nickname}}' }],
   ['unknown top-level field', (b) => (b.callback_url = 'x'), { callback_url: 'not a recognised field' }],
   ['gender outside enum', (b) => (b.assistant_settings = { gender: 'Other' }), { 'assistant_settings.gender': 'one of: Male, Female' }],
-  ['language without provider', (b) => (b.assistant_settings = { language: { code: 'en' } }), { 'assistant_settings.language.provider': 'is required' }],
-  ['llm incomplete', (b) => (b.assistant_settings = { llm: { provider: 'openai' } }), { 'assistant_settings.llm.model': 'is required', 'assistant_settings.llm.temperature': 'is required' }],
-  ['tts without voice id', (b) => (b.assistant_settings = { tts: { provider: 'p', model: 'm', name: 'n', gender: 'g', language: 'en' } }), { 'assistant_settings.tts.id': 'is required' }],
-  ['effect outside enum', (b) => (b.assistant_settings = { effect: { name: 'Cafe' } }), { 'assistant_settings.effect.name': 'Keyboard, Office, none' }],
-  ['endpointing delays reversed', (b) => (b.assistant_settings = { min_endpointing_delay: 2, max_endpointing_delay: 1 }), { 'assistant_settings.max_endpointing_delay': 'min_endpointing_delay' }],
-  ['extract type outside enum', (b) => (b.extract_variables = [{ label: 'a', type: 'text', description: 'd' }]), { 'extract_variables.0.type': 'one of: string, single_select' }],
-  ['single_select without choices', (b) => (b.extract_variables = [{ label: 'a', type: 'single_select', description: 'd' }]), { 'extract_variables.0.choices': 'at least one choice' }],
-  ['single_select with empty choices', (b) => (b.extract_variables = [{ label: 'a', type: 'single_select', description: 'd', choices: [] }]), { 'extract_variables.0.choices': 'at least one choice' }],
-  ['retry condition outside enum', (b) => (b.call_settings = { retry_policy: { conditions: ['busy'] } }), { 'call_settings.retry_policy.conditions.0': 'one of: missed' }],
-  ['delay without unit', (b) => (b.call_settings = { retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 5 }] } }), { 'call_settings.retry_policy.intervals.0.unit': 'required when type is delay' }],
-  ['delay of zero', (b) => (b.call_settings = { retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 0, unit: 'hours' }] } }), { 'call_settings.retry_policy.intervals.0.duration': 'greater than 0' }],
-  ['specific_datetime without datetime', (b) => (b.call_settings = { retry_policy: { conditions: ['missed'], intervals: [{ type: 'specific_datetime' }] } }), { 'call_settings.retry_policy.intervals.0.datetime': 'required when type is specific_datetime' }],
-  ['specific_datetime not ISO', (b) => (b.call_settings = { retry_policy: { conditions: ['missed'], intervals: [{ type: 'specific_datetime', datetime: 'tomorrow' }] } }), { 'call_settings.retry_policy.intervals.0.datetime': 'ISO 8601' }],
-  ['start_minute below 0', (b) => (b.call_settings = { working_hours: { monday: [shift(-1, 60)] } }), { 'call_settings.working_hours.monday.0.start_minute': 'at least 0' }],
-  ['start_minute above 1439', (b) => (b.call_settings = { working_hours: { monday: [shift(1440, 1440)] } }), { 'call_settings.working_hours.monday.0.start_minute': 'at most 1439' }],
-  ['end_minute below 1', (b) => (b.call_settings = { working_hours: { monday: [shift(0, 0)] } }), { 'call_settings.working_hours.monday.0.end_minute': 'at least 1' }],
-  ['end_minute above 1440', (b) => (b.call_settings = { working_hours: { monday: [shift(0, 1441)] } }), { 'call_settings.working_hours.monday.0.end_minute': 'at most 1440' }],
-  ['start not before end', (b) => (b.call_settings = { working_hours: { friday: [shift(600, 600)] } }), { 'call_settings.working_hours.friday.0.end_minute': 'greater than start_minute' }],
-  ['working hours without any shift', (b) => (b.call_settings = { working_hours: { monday: [] } }), { 'call_settings.working_hours': 'at least one shift' }],
-  ['whatsapp template name empty', (b) => (b.call_settings = { whatsapp_notifications: { pre_call: { template_name: '' } } }), { 'call_settings.whatsapp_notifications.pre_call.template_name': 'must not be empty' }],
-  ['whatsapp variable not a string', (b) => (b.call_settings = { whatsapp_notifications: { fallback: { template_name: 't', template_variables: { body_1: 5 } } } }), { 'call_settings.whatsapp_notifications.fallback.template_variables.body_1': 'must be a string' }],
+  [
+    'language without provider',
+    (b) => (b.assistant_settings = { language: { code: 'en' } }),
+    { 'assistant_settings.language.provider': 'is required' },
+  ],
+  [
+    'llm incomplete',
+    (b) => (b.assistant_settings = { llm: { provider: 'openai' } }),
+    { 'assistant_settings.llm.model': 'is required', 'assistant_settings.llm.temperature': 'is required' },
+  ],
+  [
+    'tts without voice id',
+    (b) => (b.assistant_settings = { tts: { provider: 'p', model: 'm', name: 'n', gender: 'g', language: 'en' } }),
+    { 'assistant_settings.tts.id': 'is required' },
+  ],
+  [
+    'effect outside enum',
+    (b) => (b.assistant_settings = { effect: { name: 'Cafe' } }),
+    { 'assistant_settings.effect.name': 'Keyboard, Office, none' },
+  ],
+  [
+    'endpointing delays reversed',
+    (b) => (b.assistant_settings = { min_endpointing_delay: 2, max_endpointing_delay: 1 }),
+    { 'assistant_settings.max_endpointing_delay': 'min_endpointing_delay' },
+  ],
+  [
+    'extract type outside enum',
+    (b) => (b.extract_variables = [{ label: 'a', type: 'text', description: 'd' }]),
+    { 'extract_variables.0.type': 'one of: string, single_select' },
+  ],
+  [
+    'single_select without choices',
+    (b) => (b.extract_variables = [{ label: 'a', type: 'single_select', description: 'd' }]),
+    { 'extract_variables.0.choices': 'at least one choice' },
+  ],
+  [
+    'single_select with empty choices',
+    (b) => (b.extract_variables = [{ label: 'a', type: 'single_select', description: 'd', choices: [] }]),
+    { 'extract_variables.0.choices': 'at least one choice' },
+  ],
+  [
+    'retry condition outside enum',
+    (b) => (b.call_settings = { retry_policy: { conditions: ['busy'] } }),
+    { 'call_settings.retry_policy.conditions.0': 'one of: missed' },
+  ],
+  [
+    'delay without unit',
+    (b) => (b.call_settings = { retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 5 }] } }),
+    { 'call_settings.retry_policy.intervals.0.unit': 'required when type is delay' },
+  ],
+  [
+    'delay of zero',
+    (b) => (b.call_settings = { retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 0, unit: 'hours' }] } }),
+    { 'call_settings.retry_policy.intervals.0.duration': 'greater than 0' },
+  ],
+  [
+    'specific_datetime without datetime',
+    (b) => (b.call_settings = { retry_policy: { conditions: ['missed'], intervals: [{ type: 'specific_datetime' }] } }),
+    { 'call_settings.retry_policy.intervals.0.datetime': 'required when type is specific_datetime' },
+  ],
+  [
+    'specific_datetime not ISO',
+    (b) =>
+      (b.call_settings = { retry_policy: { conditions: ['missed'], intervals: [{ type: 'specific_datetime', datetime: 'tomorrow' }] } }),
+    { 'call_settings.retry_policy.intervals.0.datetime': 'ISO 8601' },
+  ],
+  [
+    'start_minute below 0',
+    (b) => (b.call_settings = { working_hours: { monday: [shift(-1, 60)] } }),
+    { 'call_settings.working_hours.monday.0.start_minute': 'at least 0' },
+  ],
+  [
+    'start_minute above 1439',
+    (b) => (b.call_settings = { working_hours: { monday: [shift(1440, 1440)] } }),
+    { 'call_settings.working_hours.monday.0.start_minute': 'at most 1439' },
+  ],
+  [
+    'end_minute below 1',
+    (b) => (b.call_settings = { working_hours: { monday: [shift(0, 0)] } }),
+    { 'call_settings.working_hours.monday.0.end_minute': 'at least 1' },
+  ],
+  [
+    'end_minute above 1440',
+    (b) => (b.call_settings = { working_hours: { monday: [shift(0, 1441)] } }),
+    { 'call_settings.working_hours.monday.0.end_minute': 'at most 1440' },
+  ],
+  [
+    'start not before end',
+    (b) => (b.call_settings = { working_hours: { friday: [shift(600, 600)] } }),
+    { 'call_settings.working_hours.friday.0.end_minute': 'greater than start_minute' },
+  ],
+  [
+    'working hours without any shift',
+    (b) => (b.call_settings = { working_hours: { monday: [] } }),
+    { 'call_settings.working_hours': 'at least one shift' },
+  ],
+  [
+    'whatsapp template name empty',
+    (b) => (b.call_settings = { whatsapp_notifications: { pre_call: { template_name: '' } } }),
+    { 'call_settings.whatsapp_notifications.pre_call.template_name': 'must not be empty' },
+  ],
+  [
+    'whatsapp variable not a string',
+    (b) => (b.call_settings = { whatsapp_notifications: { fallback: { template_name: 't', template_variables: { body_1: 5 } } } }),
+    { 'call_settings.whatsapp_notifications.fallback.template_variables.body_1': 'must be a string' },
+  ],
   ['schedule_at not a date-time', (b) => (b.schedule_at = '2026-13-45'), { schedule_at: 'ISO 8601' }],
 ];
 
@@ -93,7 +186,13 @@ describe('call/initiate validation', () => {
     };
     body.candidates[0].name = 'A';
     const edge = { ...body, call_settings: { working_hours: { sunday: [shift(0, 1440)], monday: [shift(1439, 1440)] } } };
-    const [a, b] = [await stack.request('POST', '/api/public/v1/call/initiate', { key, body }), await stack.request('POST', '/api/public/v1/call/initiate', { key, body: { ...edge, candidates: [{ ...body.candidates[0], id: 'c2' }] } })];
+    const [a, b] = [
+      await stack.request('POST', '/api/public/v1/call/initiate', { key, body }),
+      await stack.request('POST', '/api/public/v1/call/initiate', {
+        key,
+        body: { ...edge, candidates: [{ ...body.candidates[0], id: 'c2' }] },
+      }),
+    ];
     expect([a.status, b.status]).toEqual([200, 200]);
   });
 });

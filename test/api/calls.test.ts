@@ -31,7 +31,10 @@ describe('call/initiate on the real stack', () => {
   afterAll(() => stack?.stop());
 
   it('creates a campaign once and returns it afterwards', async () => {
-    const first = await stack.request('POST', '/api/public/v1/campaigns', { key, body: { ats_job_id: job, name: 'Backend hiring', company_name: 'Acme Robotics' } });
+    const first = await stack.request('POST', '/api/public/v1/campaigns', {
+      key,
+      body: { ats_job_id: job, name: 'Backend hiring', company_name: 'Acme Robotics' },
+    });
     expect(first.status).toBe(201);
     expect(first.body.data.project_url).toBe(`https://hiring.test/projects/${first.body.data.project_id}`);
     const again = await stack.request('POST', '/api/public/v1/campaigns', { key, body: { ats_job_id: job, name: 'Other name' } });
@@ -52,7 +55,12 @@ describe('call/initiate on the real stack', () => {
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     expect(res.body.data.calls.map((c: { candidate_id: string }) => c.candidate_id)).toEqual(candidates.map((c) => c.id));
-    expect(res.body.data.calls[7]).toMatchObject({ name: 'Ada Lovelace The7th', email: 'ada.7@example.com', status: 'success', message: 'Call scheduled' });
+    expect(res.body.data.calls[7]).toMatchObject({
+      name: 'Ada Lovelace The7th',
+      email: 'ada.7@example.com',
+      status: 'success',
+      message: 'Call scheduled',
+    });
     const ids: string[] = res.body.data.calls.map((c: { id: string }) => c.id);
     expect(new Set(ids).size).toBe(50);
     const done = await waitFor(
@@ -76,23 +84,40 @@ describe('call/initiate on the real stack', () => {
 
   it('fails a duplicate id inside one request and a candidate with an active call, without dialling twice', async () => {
     const slow = candidate(100, { custom_fields: { simulated_outcomes: 'missed' } });
-    const settings = { call_settings: { retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 1, unit: 'days' }] } } };
+    const settings = {
+      call_settings: { retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 1, unit: 'days' }] } },
+    };
     const res = await stack.request('POST', '/api/public/v1/call/initiate', { key, body: body([slow, slow], settings) });
     expect(res.body.data.calls[0].status).toBe('success');
-    expect(res.body.data.calls[1]).toMatchObject({ id: null, status: 'failed', message: expect.stringContaining('Duplicate candidate id') });
+    expect(res.body.data.calls[1]).toMatchObject({
+      id: null,
+      status: 'failed',
+      message: expect.stringContaining('Duplicate candidate id'),
+    });
     // The first call waits a day for its retry, so it is still active: a retried request must not add a call.
-    const waiting = await waitFor(() => stack.db.calls.findOne({ _id: res.body.data.calls[0].id }), (c) => c?.attempts.length === 1 && c.status === 'scheduled');
+    const waiting = await waitFor(
+      () => stack.db.calls.findOne({ _id: res.body.data.calls[0].id }),
+      (c) => c?.attempts.length === 1 && c.status === 'scheduled',
+    );
     expect(waiting).toMatchObject({ status: 'scheduled', attempts: [{ number: 1, outcome: 'failed', failure_reason: 'missed' }] });
     const retried = await stack.request('POST', '/api/public/v1/call/initiate', { key, body: body([slow], settings) });
     expect(retried.body.success).toBe(false);
-    expect(retried.body.data.calls[0]).toMatchObject({ id: null, status: 'failed', message: expect.stringContaining('already has an active call') });
+    expect(retried.body.data.calls[0]).toMatchObject({
+      id: null,
+      status: 'failed',
+      message: expect.stringContaining('already has an active call'),
+    });
     expect(await stack.db.calls.countDocuments({ candidate_id: 'c-100' })).toBe(1);
   });
 
   it('places one call when many identical requests for a new candidate arrive at once', async () => {
     const one = candidate(200, { custom_fields: { simulated_outcomes: 'missed' } });
-    const settings = { call_settings: { retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 1, unit: 'days' }] } } };
-    const responses = await Promise.all(Array.from({ length: 12 }, () => stack.request('POST', '/api/public/v1/call/initiate', { key, body: body([one], settings) })));
+    const settings = {
+      call_settings: { retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 1, unit: 'days' }] } },
+    };
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, () => stack.request('POST', '/api/public/v1/call/initiate', { key, body: body([one], settings) })),
+    );
     const results = responses.map((r) => r.body.data.calls[0]);
     expect(results.filter((c) => c.status === 'success')).toHaveLength(1);
     for (const c of results.filter((r) => r.status === 'failed')) {
@@ -105,7 +130,9 @@ describe('call/initiate on the real stack', () => {
     const a = await stack.request('POST', '/api/public/v1/call/initiate', { key, body: body([candidate(200)]) });
     const b = await stack.request('POST', '/api/public/v1/call/initiate', { key, body: body([candidate(201)]) });
     expect(a.body.data.project_id).toBe(b.body.data.project_id);
-    expect(await stack.db.candidates.countDocuments({ project_id: a.body.data.project_id, candidate_id: { $in: ['c-200', 'c-201'] } })).toBe(2);
+    expect(
+      await stack.db.candidates.countDocuments({ project_id: a.body.data.project_id, candidate_id: { $in: ['c-200', 'c-201'] } }),
+    ).toBe(2);
   });
 
   it('hides another workspace’s calls and projects', async () => {
@@ -121,8 +148,16 @@ describe('call/initiate on the real stack', () => {
   it('answers a body that is not JSON with the validation shape, and an oversized body with 413', async () => {
     const bad = await stack.request('POST', '/api/public/v1/call/initiate', { key, raw: '{"ats_job_id": ' });
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ success: false, code: 'VALIDATION_ERROR', message: 'Request validation failed', errors: [{ field: 'body', message: 'Invalid JSON in request body' }] });
-    const big = await stack.request('POST', '/api/public/v1/call/initiate', { key, raw: JSON.stringify({ instructions: 'x'.repeat(1_100_000) }) });
+    expect(bad.body).toEqual({
+      success: false,
+      code: 'VALIDATION_ERROR',
+      message: 'Request validation failed',
+      errors: [{ field: 'body', message: 'Invalid JSON in request body' }],
+    });
+    const big = await stack.request('POST', '/api/public/v1/call/initiate', {
+      key,
+      raw: JSON.stringify({ instructions: 'x'.repeat(1_100_000) }),
+    });
     expect(big.status).toBe(413);
     expect(big.body.success).toBe(false);
     const unauth = await stack.request('POST', '/api/public/v1/call/initiate', { raw: '{' });

@@ -61,21 +61,40 @@ describe('a response that says success survives the death of every process', () 
     const calls = await post('/api/public/v1/call/initiate', {
       ats_job_id: 'job-crash',
       instructions: 'Ask {{candidate_first_name}} about availability.',
-      candidates: Array.from({ length: 20 }, (_, i) => ({ id: `k${i}`, name: 'Crash Candidate', email: `k${i}@example.com`, phone: `+1415555${3000 + i}` })),
+      candidates: Array.from({ length: 20 }, (_, i) => ({
+        id: `k${i}`,
+        name: 'Crash Candidate',
+        email: `k${i}@example.com`,
+        phone: `+1415555${3000 + i}`,
+      })),
     });
     await Promise.all([api.kill(), worker.kill()]);
     expect(calls.body.data.calls.map((c: any) => c.status)).toEqual(Array(20).fill('success'));
 
     api = await start('api');
-    const invites = await post('/api/public/v1/interview/invite', inviteBody(Array.from({ length: 20 }, (_, i) => inviteCandidate(i)), { ats_job_id: 'job-crash-invite' }));
+    const invites = await post(
+      '/api/public/v1/interview/invite',
+      inviteBody(
+        Array.from({ length: 20 }, (_, i) => inviteCandidate(i)),
+        { ats_job_id: 'job-crash-invite' },
+      ),
+    );
     await api.kill();
     expect(invites.body.data.interviews.map((r: any) => r.status)).toEqual(Array(20).fill('success'));
 
     worker = await start('worker');
     const callIds: string[] = calls.body.data.calls.map((c: any) => c.id);
     const interviewIds: string[] = invites.body.data.interviews.map((r: any) => r.id);
-    const completed = await waitFor(() => db.calls.countDocuments({ _id: { $in: callIds }, status: 'completed' }), (n) => n === 20, 90_000);
-    const sent = await waitFor(() => db.interviews.countDocuments({ _id: { $in: interviewIds }, 'email.status': 'sent' }), (n) => n === 20, 90_000);
+    const completed = await waitFor(
+      () => db.calls.countDocuments({ _id: { $in: callIds }, status: 'completed' }),
+      (n) => n === 20,
+      90_000,
+    );
+    const sent = await waitFor(
+      () => db.interviews.countDocuments({ _id: { $in: interviewIds }, 'email.status': 'sent' }),
+      (n) => n === 20,
+      90_000,
+    );
     expect({ completed, sent }).toEqual({ completed: 20, sent: 20 });
     // Once each: one attempt per call, one email per invitation, and nothing beyond the request's records.
     for (const call of await db.calls.find({ _id: { $in: callIds } }).toArray()) expect(call.attempts).toHaveLength(1);
@@ -84,7 +103,7 @@ describe('a response that says success survives the death of every process', () 
     await worker.stop();
   }, 240_000);
 
-  it('finishes every simulated call after the worker is killed mid-call: the simulator\'s reports outlive the process', async () => {
+  it("finishes every simulated call after the worker is killed mid-call: the simulator's reports outlive the process", async () => {
     const CALL_SECONDS = 4;
     const slow = { ...env, SIMULATOR_CALL_SECONDS: String(CALL_SECONDS) };
     const startSlow = async (role: 'api' | 'worker') => {
@@ -111,11 +130,19 @@ describe('a response that says success survives the death of every process', () 
     expect(res.status).toBe(200);
     const callIds: string[] = res.body.data.calls.map((c: any) => c.id);
     // Mid-call: dialled, reports pending.
-    await waitFor(() => db.calls.countDocuments({ _id: { $in: callIds }, 'attempts.0': { $exists: true } }), (n) => n >= 10, 30_000);
+    await waitFor(
+      () => db.calls.countDocuments({ _id: { $in: callIds }, 'attempts.0': { $exists: true } }),
+      (n) => n >= 10,
+      30_000,
+    );
     await worker.kill();
     const restartedAt = Date.now();
     worker = await startSlow('worker');
-    const completed = await waitFor(() => db.calls.countDocuments({ _id: { $in: callIds }, status: 'completed' }), (n) => n === 20, 90_000);
+    const completed = await waitFor(
+      () => db.calls.countDocuments({ _id: { $in: callIds }, status: 'completed' }),
+      (n) => n === 20,
+      90_000,
+    );
     expect(completed).toBe(20);
     // Within the calls' own length (two calls and a retry for half of them) of the restart, not a flat timeout.
     // A dial cut off by the kill is taken up again after the dial activity's 30 s timeout.
@@ -126,7 +153,10 @@ describe('a response that says success survives the death of every process', () 
     }
     // The simulator placed each attempt once, and nothing asked it to place one twice.
     expect(await db.db.collection('simulator_calls').countDocuments({ call_id: { $in: callIds } })).toBe(30);
-    const logs = readdirSync(logDir).filter((f) => f.startsWith('slow-worker')).map((f) => readFileSync(join(logDir, f), 'utf8')).join('');
+    const logs = readdirSync(logDir)
+      .filter((f) => f.startsWith('slow-worker'))
+      .map((f) => readFileSync(join(logDir, f), 'utf8'))
+      .join('');
     expect(logs).not.toContain('attempt dialled again');
     await Promise.all([api.stop(), worker.stop()]);
   }, 240_000);

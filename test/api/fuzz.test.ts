@@ -45,18 +45,56 @@ const callBody = {
 const brief = { job_title: 'Data Engineer', job_description: 'Build pipelines in Python and SQL. 3+ years. Remote, full time.' };
 
 const ENDPOINTS: Endpoint[] = [
-  { method: 'POST', path: '/api/public/v1/campaigns', family: 'calls', body: { ats_job_id: JOB, name: 'Fuzz' }, required: mustHave(CampaignRequest), strict: true },
-  { method: 'POST', path: '/api/public/v1/call/initiate', family: 'calls', body: callBody, required: mustHave(CallInitiateRequest), strict: true },
+  {
+    method: 'POST',
+    path: '/api/public/v1/campaigns',
+    family: 'calls',
+    body: { ats_job_id: JOB, name: 'Fuzz' },
+    required: mustHave(CampaignRequest),
+    strict: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/public/v1/call/initiate',
+    family: 'calls',
+    body: callBody,
+    required: mustHave(CallInitiateRequest),
+    strict: true,
+  },
   { method: 'GET', path: '/api/public/v1/calls/call_0123456789abcdef01234567', family: 'calls' },
-  { method: 'POST', path: '/api/public/v1/interview/invite', family: 'jobs', body: inviteBody([inviteCandidate(1)], { ats_job_id: 'job-fuzz-invite' }), required: mustHave(InviteRequest) },
+  {
+    method: 'POST',
+    path: '/api/public/v1/interview/invite',
+    family: 'jobs',
+    body: inviteBody([inviteCandidate(1)], { ats_job_id: 'job-fuzz-invite' }),
+    required: mustHave(InviteRequest),
+  },
   { method: 'GET', path: '/api/public/v1/interviews/int_0123456789abcdef01234567', family: 'jobs' },
-  { method: 'POST', path: '/api/public/v1/ai/parse-jd', family: 'jobs', body: { job_description: brief.job_description }, required: mustHave(ParseJdRequest) },
+  {
+    method: 'POST',
+    path: '/api/public/v1/ai/parse-jd',
+    family: 'jobs',
+    body: { job_description: brief.job_description },
+    required: mustHave(ParseJdRequest),
+  },
   { method: 'POST', path: '/ai/generate-questions', family: 'jobs', body: brief, required: mustHave(GenerateQuestionsRequest) },
   { method: 'POST', path: '/api/public/v1/ai/generate-script', family: 'jobs', body: brief, required: mustHave(GenerateScriptRequest) },
   { method: 'GET', path: '/api/public/v1/workspace', family: 'plain' },
   { method: 'GET', path: '/healthz', family: 'plain' },
-  { method: 'POST', path: VAPI_EVENTS_PATH, family: 'plain', body: endOfCallReport({ callId: 'call_fuzz', attempt: 1, endedReason: 'assistant-ended-call' }), sign: (raw) => vapiHmacHeaders(raw, VAPI_SECRET) },
-  { method: 'POST', path: WHATSAPP_EVENTS_PATH, family: 'plain', body: statusWebhook('wamid.fuzz', 'delivered'), sign: (raw) => hubSignature(raw, APP_SECRET) },
+  {
+    method: 'POST',
+    path: VAPI_EVENTS_PATH,
+    family: 'plain',
+    body: endOfCallReport({ callId: 'call_fuzz', attempt: 1, endedReason: 'assistant-ended-call' }),
+    sign: (raw) => vapiHmacHeaders(raw, VAPI_SECRET),
+  },
+  {
+    method: 'POST',
+    path: WHATSAPP_EVENTS_PATH,
+    family: 'plain',
+    body: statusWebhook('wamid.fuzz', 'delivered'),
+    sign: (raw) => hubSignature(raw, APP_SECRET),
+  },
 ];
 
 /** Statuses the README documents for a client's requests (no 5xx: nothing here is an outage). */
@@ -70,12 +108,25 @@ interface Sent {
   headers: Record<string, string>;
 }
 
-const wrongType = fc.oneof(fc.boolean(), fc.array(fc.integer(), { minLength: 1, maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { minKeys: 1, maxKeys: 2 }));
-const queryString = fc.option(fc.array(fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })), { maxLength: 3 }), { nil: undefined }).map((q) =>
-  q && q.length > 0 ? `?${q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}` : '',
+const wrongType = fc.oneof(
+  fc.boolean(),
+  fc.array(fc.integer(), { minLength: 1, maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { minKeys: 1, maxKeys: 2 }),
 );
-const contentType = fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '');
-const requestId = fc.option(fc.string({ maxLength: 200 }).filter((s) => /^[\x20-\x7e]*$/.test(s)), { nil: undefined });
+const queryString = fc
+  .option(fc.array(fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })), { maxLength: 3 }), { nil: undefined })
+  .map((q) => (q && q.length > 0 ? `?${q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}` : ''));
+const contentType = fc.constantFrom(
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  '',
+);
+const requestId = fc.option(
+  fc.string({ maxLength: 200 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
+  { nil: undefined },
+);
 
 /** Every path into a JSON value, for mutating one spot of a valid body. */
 function paths(v: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
@@ -109,7 +160,14 @@ describe('fuzzing every endpoint', () => {
   const requests = { count: 0 };
 
   beforeAll(async () => {
-    stack = await startStack({ env: { VAPI_WEBHOOK_SECRET: VAPI_SECRET, WHATSAPP_APP_SECRET: APP_SECRET, WHATSAPP_VERIFY_TOKEN: 'fuzz-verify', AI_RATE_LIMIT: '1000' } });
+    stack = await startStack({
+      env: {
+        VAPI_WEBHOOK_SECRET: VAPI_SECRET,
+        WHATSAPP_APP_SECRET: APP_SECRET,
+        WHATSAPP_VERIFY_TOKEN: 'fuzz-verify',
+        AI_RATE_LIMIT: '1000',
+      },
+    });
     key = (await stack.newWorkspace('Fuzz')).key;
     expect((await stack.request('POST', '/api/public/v1/campaigns', { key, body: { ats_job_id: JOB, name: 'Fuzz' } })).status).toBe(201);
   });
@@ -119,7 +177,11 @@ describe('fuzzing every endpoint', () => {
 
   async function send(s: Sent): Promise<{ status: number; text: string; contentType: string }> {
     requests.count++;
-    const res = await fetch(stack.url + s.path, { method: s.method, headers: s.headers, body: s.method === 'GET' || s.method === 'HEAD' ? undefined : s.raw });
+    const res = await fetch(stack.url + s.path, {
+      method: s.method,
+      headers: s.headers,
+      body: s.method === 'GET' || s.method === 'HEAD' ? undefined : s.raw,
+    });
     return { status: res.status, text: await res.text(), contentType: res.headers.get('content-type') ?? '' };
   }
 
@@ -137,11 +199,20 @@ describe('fuzzing every endpoint', () => {
     expect({ where, body }).toEqual({ where, body: expect.objectContaining({ success: false, message: expect.any(String) }) });
     const family = DOCUMENTED.has(res.status) && res.status !== 405 && res.status !== 404 ? s.endpoint.family : 'plain';
     if (family === 'calls' && res.status === 400) {
-      expect({ where, body }).toEqual({ where, body: expect.objectContaining({ code: 'VALIDATION_ERROR', errors: expect.arrayContaining([{ field: expect.any(String), message: expect.any(String) }]) }) });
+      expect({ where, body }).toEqual({
+        where,
+        body: expect.objectContaining({
+          code: 'VALIDATION_ERROR',
+          errors: expect.arrayContaining([{ field: expect.any(String), message: expect.any(String) }]),
+        }),
+      });
     }
     if (family === 'calls' && res.status === 401) expect(body).toMatchObject({ error: 'INVALID_API_KEY' });
     if (family === 'jobs' && res.status === 422) {
-      expect({ where, body }).toEqual({ where, body: expect.objectContaining({ errors: expect.arrayContaining([{ path: expect.any(String), message: expect.any(String) }]) }) });
+      expect({ where, body }).toEqual({
+        where,
+        body: expect.objectContaining({ errors: expect.arrayContaining([{ path: expect.any(String), message: expect.any(String) }]) }),
+      });
     }
   }
 
@@ -153,12 +224,22 @@ describe('fuzzing every endpoint', () => {
   it('answers 10,000+ random and malformed requests with documented statuses and shapes, and writes nothing for the refused ones', async () => {
     const endpoint = fc.constantFrom(...ENDPOINTS);
     const common = fc.record({ ct: contentType, rid: requestId, q: queryString });
-    const headersOf = (c: { ct: string; rid?: string }) => ({ ...(c.ct ? { 'content-type': c.ct } : {}), ...(c.rid !== undefined ? { 'x-request-id': c.rid } : {}) });
+    const headersOf = (c: { ct: string; rid?: string }) => ({
+      ...(c.ct ? { 'content-type': c.ct } : {}),
+      ...(c.rid !== undefined ? { 'x-request-id': c.rid } : {}),
+    });
 
     // Refused for sure: a bad or missing key or signature, a broken required field, an unknown field where
     // the schema is strict, or bytes that are not JSON. None of them may write anything.
     const refused: fc.Arbitrary<Sent> = fc
-      .tuple(endpoint.filter((e) => e.body !== undefined), common, fc.nat(), wrongType, fc.constantFrom('badKey', 'noKey', 'dropRequired', 'wrongType', 'unknownField', 'notJson'), fc.string({ maxLength: 40 }))
+      .tuple(
+        endpoint.filter((e) => e.body !== undefined),
+        common,
+        fc.nat(),
+        wrongType,
+        fc.constantFrom('badKey', 'noKey', 'dropRequired', 'wrongType', 'unknownField', 'notJson'),
+        fc.string({ maxLength: 40 }),
+      )
       .map(([e, c, pick, value, breaker, junk]) => {
         const required = e.required ?? [];
         let body = e.body as Record<string, unknown>;
@@ -166,15 +247,22 @@ describe('fuzzing every endpoint', () => {
         // A breaker that does not apply to this endpoint falls back to a wrong key (or signature).
         let credential: 'valid' | 'wrong' | 'none' = 'valid';
         if (breaker === 'noKey') credential = 'none';
-        else if (breaker === 'dropRequired' && required.length > 0) body = Object.fromEntries(Object.entries(body).filter(([f]) => f !== required[pick % required.length]));
+        else if (breaker === 'dropRequired' && required.length > 0)
+          body = Object.fromEntries(Object.entries(body).filter(([f]) => f !== required[pick % required.length]));
         else if (breaker === 'wrongType' && required.length > 0) body = { ...body, [required[pick % required.length]]: value };
         else if (breaker === 'unknownField' && e.strict) body = { ...body, [`x_fuzz_${junk.replace(/\W/g, '')}`]: value };
         else if (breaker === 'notJson' && !e.sign) raw = `{${junk}`;
         else credential = 'wrong';
         raw ??= JSON.stringify(body);
         const auth = e.sign
-          ? credential === 'valid' ? e.sign(raw) : credential === 'wrong' ? e.sign(`${raw} `) : {}
-          : credential === 'none' ? {} : { 'x-service-api-key': credential === 'valid' ? key : `hk_${'A'.repeat(43)}` };
+          ? credential === 'valid'
+            ? e.sign(raw)
+            : credential === 'wrong'
+              ? e.sign(`${raw} `)
+              : {}
+          : credential === 'none'
+            ? {}
+            : { 'x-service-api-key': credential === 'valid' ? key : `hk_${'A'.repeat(43)}` };
         return { endpoint: e, method: e.method, path: e.path + c.q, raw, headers: { ...auth, ...headersOf(c) } };
       });
 
@@ -184,7 +272,9 @@ describe('fuzzing every endpoint', () => {
         const answers = await Promise.all(batch.map(send));
         batch.forEach((s, i) => {
           expectDocumented(s, answers[i]);
-          expect(`${answers[i].status} ${s.method} ${s.path} ${String(s.raw).slice(0, 300)} ${answers[i].text.slice(0, 200)}`).toMatch(/^4\d\d /);
+          expect(`${answers[i].status} ${s.method} ${s.path} ${String(s.raw).slice(0, 300)} ${answers[i].text.slice(0, 200)}`).toMatch(
+            /^4\d\d /,
+          );
         });
       }),
       { seed: SEED, numRuns: 450, endOnFailure: true },
@@ -194,18 +284,39 @@ describe('fuzzing every endpoint', () => {
     // Anything at all: a bent valid body, random JSON, random bytes, any method, unknown paths, signed
     // callbacks with random content. Some of these are valid and are carried out; none may fail.
     const anyBody = fc.oneof(
-      { weight: 16, arbitrary: fc.tuple(fc.nat(), fc.constantFrom('delete', 'replace', 'extra') as fc.Arbitrary<'delete' | 'replace' | 'extra'>, fc.jsonValue({ maxDepth: 2 })).map((m) => ({ bend: m })) },
+      {
+        weight: 16,
+        arbitrary: fc
+          .tuple(
+            fc.nat(),
+            fc.constantFrom('delete', 'replace', 'extra') as fc.Arbitrary<'delete' | 'replace' | 'extra'>,
+            fc.jsonValue({ maxDepth: 2 }),
+          )
+          .map((m) => ({ bend: m })),
+      },
       { weight: 8, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => ({ raw: JSON.stringify(v) ?? 'null' })) },
       { weight: 4, arbitrary: fc.string({ maxLength: 60 }).map((raw) => ({ raw })) },
       { weight: 1, arbitrary: fc.constant({ raw: 'x'.repeat(1024 * 1024 + 10) }) },
     );
-    const method = fc.oneof({ weight: 8, arbitrary: fc.constant(null) }, { weight: 2, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD') });
-    const path = fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.webSegment().map((s) => `/api/public/v1/${s}`) });
+    const method = fc.oneof(
+      { weight: 8, arbitrary: fc.constant(null) },
+      { weight: 2, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD') },
+    );
+    const path = fc.oneof(
+      { weight: 9, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.webSegment().map((s) => `/api/public/v1/${s}`) },
+    );
     const anything: fc.Arbitrary<Sent> = fc
       .tuple(endpoint, common, anyBody, method, path, fc.boolean(), fc.boolean())
       .map(([e, c, b, m, p, validKey, signed]) => {
         const raw = 'raw' in b ? b.raw : JSON.stringify(mutate(e.body ?? {}, b.bend[0], b.bend[1], b.bend[2]));
-        return { endpoint: e, method: m ?? e.method, path: (p ?? e.path) + c.q, raw, headers: withAuth(e, raw, headersOf(c), validKey ? key : 'hk_wrong', signed) };
+        return {
+          endpoint: e,
+          method: m ?? e.method,
+          path: (p ?? e.path) + c.q,
+          raw,
+          headers: withAuth(e, raw, headersOf(c), validKey ? key : 'hk_wrong', signed),
+        };
       });
     await fc.assert(
       fc.asyncProperty(fc.array(anything, { minLength: 10, maxLength: 10 }), async (batch) => {

@@ -42,7 +42,12 @@ describe('HTTP hygiene', () => {
       ['PROPFIND', '/api/public/v1/interview/invite', /POST/],
     ] as const) {
       const res = await rawRequest(stack.url, method, path);
-      expect({ method, path, status: res.status, body: res.body }).toEqual({ method, path, status: 405, body: { success: false, message: `Method ${method} not allowed on ${path}` } });
+      expect({ method, path, status: res.status, body: res.body }).toEqual({
+        method,
+        path,
+        status: 405,
+        body: { success: false, message: `Method ${method} not allowed on ${path}` },
+      });
       expect(res.allow).toMatch(allow);
     }
     const unknown = await rawRequest(stack.url, 'PROPFIND', '/nowhere');

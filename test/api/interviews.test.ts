@@ -39,7 +39,13 @@ describe('interview/invite on the real stack', () => {
     });
     expect(new Set(interviews.map((r: any) => r.id)).size).toBe(200);
 
-    expect(await waitFor(() => sentCount(project_id), (n) => n === 200, 90_000)).toBe(200);
+    expect(
+      await waitFor(
+        () => sentCount(project_id),
+        (n) => n === 200,
+        90_000,
+      ),
+    ).toBe(200);
     expect(await stack.db.emailLog.countDocuments({ idempotency_key: { $in: interviews.map((r: any) => r.id) } })).toBe(200);
 
     // One generated question set, shared by every interview of the project.
@@ -81,9 +87,17 @@ describe('interview/invite on the real stack', () => {
     const first = await invite(inviteBody([inviteCandidate(1)], { ats_job_id: 'job-reuse' }));
     const projectId = first.body.data.project_id;
     const firstId = first.body.data.interviews[0].id;
-    await waitFor(() => sentCount(projectId), (n) => n === 1);
+    await waitFor(
+      () => sentCount(projectId),
+      (n) => n === 1,
+    );
 
-    const second = await invite(inviteBody([inviteCandidate(1, { name: 'Grace Brewster Hopper' }), inviteCandidate(2)], { ats_job_id: 'job-reuse', job_title: 'Staff Data Engineer' }));
+    const second = await invite(
+      inviteBody([inviteCandidate(1, { name: 'Grace Brewster Hopper' }), inviteCandidate(2)], {
+        ats_job_id: 'job-reuse',
+        job_title: 'Staff Data Engineer',
+      }),
+    );
     expect(second.status).toBe(200);
     expect(second.body.data.project_id).toBe(projectId);
     expect(second.body.data.interviews[0]).toEqual({
@@ -94,9 +108,16 @@ describe('interview/invite on the real stack', () => {
       status: 'success',
       message: 'Candidate was already invited to this interview; no new invitation was sent',
     });
-    expect(second.body.data.interviews[1]).toMatchObject({ candidate_id: 'cand-2', status: 'success', message: 'Interview invitation is being processed' });
+    expect(second.body.data.interviews[1]).toMatchObject({
+      candidate_id: 'cand-2',
+      status: 'success',
+      message: 'Interview invitation is being processed',
+    });
 
-    await waitFor(() => sentCount(projectId), (n) => n === 2);
+    await waitFor(
+      () => sentCount(projectId),
+      (n) => n === 2,
+    );
     expect(await stack.db.emailLog.countDocuments({ idempotency_key: firstId })).toBe(1);
     const project = await stack.db.projects.findOne({ _id: projectId });
     expect(project).toMatchObject({ kind: 'interview', name: 'Staff Data Engineer', job: { title: 'Staff Data Engineer' } });
@@ -127,7 +148,9 @@ describe('interview/invite on the real stack', () => {
   it('answers 200 with success false when every candidate fails, in the same data shape', async () => {
     await invite(inviteBody([inviteCandidate(1), inviteCandidate(2)], { ats_job_id: 'job-all-fail' }));
     const res = await invite(
-      inviteBody([inviteCandidate(11, { email: 'grace.1@example.com' }), inviteCandidate(12, { email: 'grace.2@example.com' })], { ats_job_id: 'job-all-fail' }),
+      inviteBody([inviteCandidate(11, { email: 'grace.1@example.com' }), inviteCandidate(12, { email: 'grace.2@example.com' })], {
+        ats_job_id: 'job-all-fail',
+      }),
     );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -147,7 +170,9 @@ describe('interview/invite on the real stack', () => {
 
   it('settles duplicates inside one request in request order', async () => {
     const res = await invite(
-      inviteBody([inviteCandidate(1), inviteCandidate(1), inviteCandidate(2, { email: 'grace.1@example.com' })], { ats_job_id: 'job-dupes' }),
+      inviteBody([inviteCandidate(1), inviteCandidate(1), inviteCandidate(2, { email: 'grace.1@example.com' })], {
+        ats_job_id: 'job-dupes',
+      }),
     );
     expect(res.body.data.interviews.map((r: any) => [r.status, r.message])).toEqual([
       ['success', 'Interview invitation is being processed'],
@@ -182,7 +207,10 @@ describe('interview/invite on the real stack', () => {
     await stack.request('POST', '/api/public/v1/campaigns', { key, body: { ats_job_id: 'job-campaign', name: 'Calls' } });
     const res = await invite(inviteBody([inviteCandidate(1)], { ats_job_id: 'job-campaign' }));
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ success: false, message: 'ats_job_id job-campaign already belongs to a call campaign project, not an interview project' });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'ats_job_id job-campaign already belongs to a call campaign project, not an interview project',
+    });
     const project = await stack.db.projects.findOne({ ats_job_id: 'job-campaign' });
     expect(project).toMatchObject({ kind: 'campaign', name: 'Calls', job: null });
   });

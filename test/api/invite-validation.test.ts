@@ -14,22 +14,50 @@ const cases: Array<[string, (b: Record<string, any>) => void, Record<string, str
   ['job_title missing', (b) => delete b.job_title, { job_title: 'is required' }],
   ['job_title blank', (b) => (b.job_title = '   '), { job_title: 'must not be blank' }],
   ['job_title over 200', (b) => (b.job_title = 't'.repeat(201)), { job_title: 'at most 200' }],
-  ['job_title with an https URL', (b) => (b.job_title = 'Engineer https://acme.io/jobs'), { job_title: 'must not contain hyperlinks (found a URL)' }],
+  [
+    'job_title with an https URL',
+    (b) => (b.job_title = 'Engineer https://acme.io/jobs'),
+    { job_title: 'must not contain hyperlinks (found a URL)' },
+  ],
   ['job_description missing', (b) => delete b.job_description, { job_description: 'is required' }],
   ['job_description empty', (b) => (b.job_description = ''), { job_description: 'must not be empty' }],
   ['job_description not a string', (b) => (b.job_description = 42), { job_description: 'must be a string' }],
   ['job_description with an http URL', (b) => (b.job_description = 'Apply at http://acme.io now'), { job_description: 'found a URL' }],
-  ['job_description with a www. address', (b) => (b.job_description = 'See www.acme.com for more'), { job_description: 'found a www. address' }],
-  ['job_description with a markdown link', (b) => (b.job_description = 'Read [our values](acme-values) first'), { job_description: 'found a markdown link' }],
-  ['job_description with an HTML link', (b) => (b.job_description = 'Read <a href="/values">our values</a>'), { job_description: 'found a HTML link' }],
+  [
+    'job_description with a www. address',
+    (b) => (b.job_description = 'See www.acme.com for more'),
+    { job_description: 'found a www. address' },
+  ],
+  [
+    'job_description with a markdown link',
+    (b) => (b.job_description = 'Read [our values](acme-values) first'),
+    { job_description: 'found a markdown link' },
+  ],
+  [
+    'job_description with an HTML link',
+    (b) => (b.job_description = 'Read <a href="/values">our values</a>'),
+    { job_description: 'found a HTML link' },
+  ],
   ['min_experience negative', (b) => (b.min_experience = -1), { min_experience: 'at least 0' }],
   ['min_experience a string', (b) => (b.min_experience = '5'), { min_experience: 'must be a number' }],
-  ['max_experience equal to min', (b) => (b.max_experience = b.min_experience), { max_experience: 'must be greater than min_experience (5)' }],
+  [
+    'max_experience equal to min',
+    (b) => (b.max_experience = b.min_experience),
+    { max_experience: 'must be greater than min_experience (5)' },
+  ],
   ['max_experience below min', (b) => (b.max_experience = 4), { max_experience: 'must be greater than min_experience' }],
   ['max_experience missing', (b) => delete b.max_experience, { max_experience: 'is required' }],
-  ['seniority_level outside enum', (b) => (b.seniority_level = 'Junior'), { seniority_level: 'one of: Entry, Mid, Senior, Lead, Principal, Staff' }],
+  [
+    'seniority_level outside enum',
+    (b) => (b.seniority_level = 'Junior'),
+    { seniority_level: 'one of: Entry, Mid, Senior, Lead, Principal, Staff' },
+  ],
   ['work_type outside enum', (b) => (b.work_type = 'Onsite'), { work_type: 'one of: Remote, On Site, Hybrid' }],
-  ['employment_type outside enum', (b) => (b.employment_type = 'Internship'), { employment_type: 'one of: Full Time, Part Time, Contract, Freelance' }],
+  [
+    'employment_type outside enum',
+    (b) => (b.employment_type = 'Internship'),
+    { employment_type: 'one of: Full Time, Part Time, Contract, Freelance' },
+  ],
   ['location missing', (b) => delete b.location, { location: 'is required' }],
   ['two required skills', (b) => (b.skills_required = ['Python', 'SQL']), { skills_required: 'at least 3 items' }],
   ['two good-to-have skills', (b) => (b.skills_good_to_have = ['dbt', 'Kafka']), { skills_good_to_have: 'at least 3 items' }],
@@ -41,20 +69,44 @@ const cases: Array<[string, (b: Record<string, any>) => void, Record<string, str
   ['candidate id missing', (b) => delete b.candidates[0].id, { 'candidates[0].id': 'is required' }],
   ['candidate name of 2 characters', (b) => (b.candidates[0].name = 'Al'), { 'candidates[0].name': 'at least 3 characters' }],
   ['candidate name with digits', (b) => (b.candidates[0].name = 'R2 D2 Unit'), { 'candidates[0].name': 'only letters, dots and spaces' }],
-  ['candidate name with an apostrophe', (b) => (b.candidates[0].name = "Shaquille O'Neal"), { 'candidates[0].name': 'only letters, dots and spaces' }],
+  [
+    'candidate name with an apostrophe',
+    (b) => (b.candidates[0].name = "Shaquille O'Neal"),
+    { 'candidates[0].name': 'only letters, dots and spaces' },
+  ],
   ['candidate name of 3 spaces', (b) => (b.candidates[0].name = '   '), { 'candidates[0].name': 'only letters, dots and spaces' }],
   ['candidate email invalid', (b) => (b.candidates[0].email = 'grace@'), { 'candidates[0].email': 'valid email' }],
   ['candidate phone not E.164', (b) => (b.candidates[0].phone = '020 7946 0000'), { 'candidates[0].phone': 'E.164' }],
   ['51 custom_fields keys', (b) => (b.candidates[0].custom_fields = fields(51)), { 'candidates[0].custom_fields': 'at most 50 keys' }],
-  ['custom field of wrong type', (b) => (b.candidates[0].custom_fields = { tags: ['a'] }), { 'candidates[0].custom_fields.tags': 'string, number or boolean' }],
+  [
+    'custom field of wrong type',
+    (b) => (b.candidates[0].custom_fields = { tags: ['a'] }),
+    { 'candidates[0].custom_fields.tags': 'string, number or boolean' },
+  ],
   ['questions empty', (b) => (b.questions = []), { questions: 'at least 1 item' }],
   ['21 questions', (b) => (b.questions = questions(21)), { questions: 'at most 20 items' }],
   ['question empty', (b) => (b.questions = [{ question: '' }]), { 'questions[0].question': 'must not be empty' }],
   ['question over 1000 characters', (b) => (b.questions = [{ question: 'q'.repeat(1001) }]), { 'questions[0].question': 'at most 1000' }],
-  ['question type outside enum', (b) => (b.questions = [{ question: 'Why?', type: 'image' }]), { 'questions[0].type': 'one of: text, video, audio' }],
-  ['time limit below 10 s', (b) => (b.questions = [{ question: 'Why?', time_limit_seconds: 9 }]), { 'questions[0].time_limit_seconds': 'at least 10' }],
-  ['time limit above 1800 s', (b) => (b.questions = [{ question: 'Why?', time_limit_seconds: 1801 }]), { 'questions[0].time_limit_seconds': 'at most 1800' }],
-  ['time limit not whole', (b) => (b.questions = [{ question: 'Why?', time_limit_seconds: 30.5 }]), { 'questions[0].time_limit_seconds': 'must be an integer' }],
+  [
+    'question type outside enum',
+    (b) => (b.questions = [{ question: 'Why?', type: 'image' }]),
+    { 'questions[0].type': 'one of: text, video, audio' },
+  ],
+  [
+    'time limit below 10 s',
+    (b) => (b.questions = [{ question: 'Why?', time_limit_seconds: 9 }]),
+    { 'questions[0].time_limit_seconds': 'at least 10' },
+  ],
+  [
+    'time limit above 1800 s',
+    (b) => (b.questions = [{ question: 'Why?', time_limit_seconds: 1801 }]),
+    { 'questions[0].time_limit_seconds': 'at most 1800' },
+  ],
+  [
+    'time limit not whole',
+    (b) => (b.questions = [{ question: 'Why?', time_limit_seconds: 30.5 }]),
+    { 'questions[0].time_limit_seconds': 'must be an integer' },
+  ],
   ['unknown field', (b) => (b.company = 'Acme'), { company: 'not a recognised field' }],
   ['unknown candidate field', (b) => (b.candidates[0].linkedin = 'x'), { 'candidates[0].linkedin': 'not a recognised field' }],
 ];
@@ -85,7 +137,12 @@ describe('interview/invite validation', () => {
   });
 
   it('lists every violation of one request', async () => {
-    const res = await invite({ ats_job_id: 'j', min_experience: 3, max_experience: 2, candidates: [{ id: 'c', name: 'X', email: 'x', phone: '1' }] });
+    const res = await invite({
+      ats_job_id: 'j',
+      min_experience: 3,
+      max_experience: 2,
+      candidates: [{ id: 'c', name: 'X', email: 'x', phone: '1' }],
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(
       [

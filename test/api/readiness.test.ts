@@ -26,10 +26,17 @@ describe('readiness when the database stops', () => {
 
   it('answers a request while the database is down with 503 and Retry-After within 5 s, never the cause', async () => {
     const started = Date.now();
-    const res = await stack!.request('POST', '/api/public/v1/campaigns', { key: 'hk_' + 'a'.repeat(43), body: { ats_job_id: 'j', name: 'n' } });
+    const res = await stack!.request('POST', '/api/public/v1/campaigns', {
+      key: 'hk_' + 'a'.repeat(43),
+      body: { ats_job_id: 'j', name: 'n' },
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ success: false, code: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable; please retry in a few seconds.' });
+    expect(res.body).toEqual({
+      success: false,
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The service is temporarily unavailable; please retry in a few seconds.',
+    });
     expect(res.headers.get('retry-after')).toBe('5');
     expect(res.headers.get('x-request-id')).toBeTruthy();
   });

@@ -40,7 +40,10 @@ export const PRE_CALL = {
     button_Reschedule: 'later',
   },
 };
-export const FALLBACK = { template_name: 'missed_you', template_variables: { body_1: '{{candidate_first_name}}', body_2: '{{sender_full_name}}' } };
+export const FALLBACK = {
+  template_name: 'missed_you',
+  template_variables: { body_1: '{{candidate_first_name}}', body_2: '{{sender_full_name}}' },
+};
 
 export interface Cand {
   id: string;
@@ -53,7 +56,12 @@ export interface Cand {
 export function candidates(series: number, count: number, from = 0): Cand[] {
   return Array.from({ length: count }, (_, k) => {
     const i = from + k;
-    return { id: `c${series}-${i}`, name: 'Chaos Candidate', email: `c${series}.${i}@example.com`, phone: `+1415${series}${String(i).padStart(5, '0')}` };
+    return {
+      id: `c${series}-${i}`,
+      name: 'Chaos Candidate',
+      email: `c${series}.${i}@example.com`,
+      phone: `+1415${series}${String(i).padStart(5, '0')}`,
+    };
   });
 }
 
@@ -83,13 +91,19 @@ export async function callsByCandidate(stack: ChaosStack, job: string) {
 /** Dials the fake Vapi received per call and attempt. */
 export function dialCounts(stack: ChaosStack, callIds: Set<string>): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const d of stack.vapi.dials) if (callIds.has(d.callId)) counts.set(`${d.callId}#${d.attempt}`, (counts.get(`${d.callId}#${d.attempt}`) ?? 0) + 1);
+  for (const d of stack.vapi.dials)
+    if (callIds.has(d.callId)) counts.set(`${d.callId}#${d.attempt}`, (counts.get(`${d.callId}#${d.attempt}`) ?? 0) + 1);
   return counts;
 }
 
 /** A documented error body: 503 JSON `{success:false, message}` (calls add `code`). */
 export function isUnavailableBody(res: Response): boolean {
-  return res.status === 503 && res.contentType.startsWith('application/json') && res.body?.success === false && typeof res.body?.message === 'string';
+  return (
+    res.status === 503 &&
+    res.contentType.startsWith('application/json') &&
+    res.body?.success === false &&
+    typeof res.body?.message === 'string'
+  );
 }
 
 export function percentile(values: number[], p: number): number {

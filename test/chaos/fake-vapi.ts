@@ -47,14 +47,25 @@ export async function startFakeVapi(opts: { callMs: number }): Promise<FakeVapi>
         endedAt: call.endedAt,
         durationSeconds: 60,
         call,
-        artifact: { messages: [{ role: 'bot', message: 'Hi, do you have a minute?' }, { role: 'user', message: 'Yes.' }], transcript: 'AI: Hi\nUser: Yes.' },
+        artifact: {
+          messages: [
+            { role: 'bot', message: 'Hi, do you have a minute?' },
+            { role: 'user', message: 'Yes.' },
+          ],
+          transcript: 'AI: Hi\nUser: Yes.',
+        },
         analysis: { summary: 'Spoke with the candidate.' },
       },
     });
     // Vapi retries a server message that fails; bounded here so a broken run ends.
     const deadline = Date.now() + 5 * 60_000;
     while (!closed && Date.now() < deadline) {
-      const ok = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', ...server.headers }, body, signal: AbortSignal.timeout(10_000) })
+      const ok = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...server.headers },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      })
         .then((r) => r.ok)
         .catch(() => false);
       if (ok) {
@@ -69,17 +80,32 @@ export async function startFakeVapi(opts: { callMs: number }): Promise<FakeVapi>
   const place = (req: RecordedRequest): StubReply => {
     if (failing && Date.now() < failing.until) {
       fake.refusedDials++;
-      return { status: failing.status, body: { message: failing.status === 429 ? 'Too Many Requests' : 'Internal server error', statusCode: failing.status } };
+      return {
+        status: failing.status,
+        body: { message: failing.status === 429 ? 'Too Many Requests' : 'Internal server error', statusCode: failing.status },
+      };
     }
     const meta = req.body?.assistant?.metadata ?? {};
     const number: string = req.body?.customer?.number ?? '';
-    const call = vapiCall({ id: randomUUID(), name: req.body?.name, customer: req.body?.customer, assistant: req.body?.assistant, status: 'in-progress' });
+    const call = vapiCall({
+      id: randomUUID(),
+      name: req.body?.name,
+      customer: req.body?.customer,
+      assistant: req.body?.assistant,
+      status: 'in-progress',
+    });
     calls.set(call.id as string, call);
     fake.dials.push({ callId: meta.call_id, attempt: meta.attempt, providerCallId: call.id as string, number });
     const reasons = fake.plan.get(number) ?? ['assistant-ended-call'];
     const endedReason = reasons[Math.min(meta.attempt, reasons.length) - 1];
     setTimeout(() => {
-      const ended = { ...call, status: 'ended', endedReason, startedAt: new Date(Date.now() - opts.callMs).toISOString(), endedAt: new Date().toISOString() };
+      const ended = {
+        ...call,
+        status: 'ended',
+        endedReason,
+        startedAt: new Date(Date.now() - opts.callMs).toISOString(),
+        endedAt: new Date().toISOString(),
+      };
       calls.set(call.id as string, ended);
       void deliver(ended, req.body.assistant.server);
     }, opts.callMs);

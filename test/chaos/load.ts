@@ -22,21 +22,42 @@ export async function load(stack: ChaosStack, opts: { clients: number; seconds: 
         return res;
       },
     },
-    { name: 'GET calls/:id', weight: 25, run: (s, n) => s.request('GET', `/api/public/v1/calls/${callIds[n % Math.max(1, callIds.length)] ?? 'call_none'}`) },
+    {
+      name: 'GET calls/:id',
+      weight: 25,
+      run: (s, n) => s.request('GET', `/api/public/v1/calls/${callIds[n % Math.max(1, callIds.length)] ?? 'call_none'}`),
+    },
     {
       name: 'POST interview/invite (1-3)',
       weight: 15,
       run: async (s, n) => {
-        const cands = Array.from({ length: 1 + (n % 3) }, (_, k) => ({ id: `l${n}-${k}`, name: 'Load Candidate', email: `l${n}.${k}@example.com` }));
+        const cands = Array.from({ length: 1 + (n % 3) }, (_, k) => ({
+          id: `l${n}-${k}`,
+          name: 'Load Candidate',
+          email: `l${n}.${k}@example.com`,
+        }));
         const res = await s.request('POST', '/api/public/v1/interview/invite', inviteBody(cands, { ats_job_id: inviteJob }));
         if (res.status === 200) interviewIds.push(...res.body.data.interviews.map((r: any) => r.id).filter(Boolean));
         return res;
       },
     },
-    { name: 'GET interviews/:id', weight: 15, run: (s, n) => s.request('GET', `/api/public/v1/interviews/${interviewIds[n % Math.max(1, interviewIds.length)] ?? 'int_none'}`) },
-    { name: 'POST ai/parse-jd', weight: 5, run: (s) => s.request('POST', '/api/public/v1/ai/parse-jd', { job_description: 'Senior Python engineer, 5+ years, remote, full time.' }) },
+    {
+      name: 'GET interviews/:id',
+      weight: 15,
+      run: (s, n) => s.request('GET', `/api/public/v1/interviews/${interviewIds[n % Math.max(1, interviewIds.length)] ?? 'int_none'}`),
+    },
+    {
+      name: 'POST ai/parse-jd',
+      weight: 5,
+      run: (s) =>
+        s.request('POST', '/api/public/v1/ai/parse-jd', { job_description: 'Senior Python engineer, 5+ years, remote, full time.' }),
+    },
     { name: 'GET workspace', weight: 10, run: (s) => s.request('GET', '/api/public/v1/workspace') },
-    { name: 'POST campaigns', weight: 5, run: (s, n) => s.request('POST', '/api/public/v1/campaigns', { ats_job_id: `chaos-load-${n % 20}`, name: 'Load' }) },
+    {
+      name: 'POST campaigns',
+      weight: 5,
+      run: (s, n) => s.request('POST', '/api/public/v1/campaigns', { ats_job_id: `chaos-load-${n % 20}`, name: 'Load' }),
+    },
   ];
   const total = ops.reduce((a, o) => a + o.weight, 0);
   const pick = (n: number) => {
@@ -57,11 +78,17 @@ export async function load(stack: ChaosStack, opts: { clients: number; seconds: 
   );
   const all = [...results.values()].flat();
   const bad = all.filter((r) => r.status >= 500 || r.status === 0);
-  checks.that(bad.length === 0, `zero 5xx in ${all.length} requests`, bad.slice(0, 5).map((r) => [r.status, r.body]));
+  checks.that(
+    bad.length === 0,
+    `zero 5xx in ${all.length} requests`,
+    bad.slice(0, 5).map((r) => [r.status, r.body]),
+  );
   for (const [name, rs] of results) {
     const statuses = [...new Set(rs.map((r) => r.status))].sort().join('/');
     const ms = rs.map((r) => r.ms);
-    checks.note(`${name}: ${rs.length} requests, status ${statuses}, p50 ${Math.round(percentile(ms, 50))} ms, p99 ${Math.round(percentile(ms, 99))} ms`);
+    checks.note(
+      `${name}: ${rs.length} requests, status ${statuses}, p50 ${Math.round(percentile(ms, 50))} ms, p99 ${Math.round(percentile(ms, 99))} ms`,
+    );
   }
   return checks;
 }

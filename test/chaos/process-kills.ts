@@ -30,13 +30,18 @@ export async function workerKills(stack: ChaosStack, opts: { calls: number; kill
       whatsapp_notifications: { pre_call: PRE_CALL, fallback: FALLBACK },
     }),
   );
-  checks.that(res.status === 200 && res.body.data.calls.every((c: any) => c.status === 'success'), `call/initiate of ${opts.calls} accepted`, res.body);
+  checks.that(
+    res.status === 200 && res.body.data.calls.every((c: any) => c.status === 'success'),
+    `call/initiate of ${opts.calls} accepted`,
+    res.body,
+  );
 
   // Each kill comes a random 0.5 to 6 s after the worker (re)started, from a seeded generator so a failing
   // run can be repeated, and must find calls still under way.
   let seed = opts.seed;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-  const unfinished = async () => (await stack.store.calls.find({ ats_job_id: job }).toArray()).filter((c) => c.status !== 'completed' && c.status !== 'failed').length;
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const unfinished = async () =>
+    (await stack.store.calls.find({ ats_job_id: job }).toArray()).filter((c) => c.status !== 'completed' && c.status !== 'failed').length;
   const hits: string[] = [];
   for (let k = 0; k < opts.kills; k++) {
     const wait = 500 + Math.round(random() * 5_500);
@@ -50,19 +55,29 @@ export async function workerKills(stack: ChaosStack, opts: { calls: number; kill
   checks.note(`worker killed ${hits.join(', ')} (each after its restart), and restarted each time`);
 
   const ids = new Set<string>(res.body.data.calls.map((c: any) => c.id));
-  const final = await until(() => callsByCandidate(stack, job), (by) => [...by.values()].flat().every((c) => c.status === 'completed' || c.status === 'failed') && by.size === opts.calls, 240_000);
+  const final = await until(
+    () => callsByCandidate(stack, job),
+    (by) => [...by.values()].flat().every((c) => c.status === 'completed' || c.status === 'failed') && by.size === opts.calls,
+    240_000,
+  );
   const wrong = cands.flatMap((c, i) => {
     const [call, ...extra] = final.get(c.id) ?? [];
     const s = SCRIPTS[i % 3];
     const got = { status: call?.status, outcomes: call?.attempts.map((a) => a.outcome), extra: extra.length };
-    return got.status === s.status && JSON.stringify(got.outcomes) === JSON.stringify(s.outcomes) && got.extra === 0 ? [] : [{ candidate: c.id, got }];
+    return got.status === s.status && JSON.stringify(got.outcomes) === JSON.stringify(s.outcomes) && got.extra === 0
+      ? []
+      : [{ candidate: c.id, got }];
   });
   checks.that(wrong.length === 0, `every call ended as scripted with exactly its attempts (${opts.calls} calls)`, wrong);
 
   const expectedAttempts = cands.reduce((n, _, i) => n + SCRIPTS[i % 3].outcomes.length, 0);
   const dials = dialCounts(stack, ids);
   const twice = [...dials].filter(([, n]) => n !== 1);
-  checks.that(twice.length === 0 && dials.size === expectedAttempts, `the provider saw exactly one dial per attempt (${dials.size} dials)`, { twice, dials: dials.size, expectedAttempts });
+  checks.that(
+    twice.length === 0 && dials.size === expectedAttempts,
+    `the provider saw exactly one dial per attempt (${dials.size} dials)`,
+    { twice, dials: dials.size, expectedAttempts },
+  );
 
   const phones = new Set(cands.map((c) => c.phone));
   const sends = new Map<string, number>();
@@ -79,7 +94,11 @@ export async function workerKills(stack: ChaosStack, opts: { calls: number; kill
   });
   const sendProblems = [...new Set([...sends.keys(), ...expected.keys()])].filter((k) => sends.get(k) !== expected.get(k));
   const total = [...sends.values()].reduce((a, b) => a + b, 0);
-  checks.that(sendProblems.length === 0, `each WhatsApp template was sent once (${total} sends)`, sendProblems.map((k) => [k, sends.get(k) ?? 0]));
+  checks.that(
+    sendProblems.length === 0,
+    `each WhatsApp template was sent once (${total} sends)`,
+    sendProblems.map((k) => [k, sends.get(k) ?? 0]),
+  );
   return checks;
 }
 
@@ -102,7 +121,10 @@ export async function apiKills(stack: ChaosStack): Promise<Checks> {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-service-api-key': stack.key },
       body: JSON.stringify(body),
-    }).then((r) => r.status, () => 0);
+    }).then(
+      (r) => r.status,
+      () => 0,
+    );
     const reached = await until(async () => readFileSync(log, 'utf8').includes('fault point reached'), Boolean, 30_000, 50);
     await held.kill();
     const firstStatus = await first;
@@ -116,8 +138,16 @@ export async function apiKills(stack: ChaosStack): Promise<Checks> {
       90_000,
     );
     const counts = cands.map((c) => final.get(c.id)?.length ?? 0);
-    checks.that(counts.every((n) => n === 1), `${point}: one call per candidate after the retry (${counts.join(', ')})`, counts);
-    checks.that(cands.every((c) => final.get(c.id)?.[0]?.status === 'completed'), `${point}: every call happened (completed)`, cands.map((c) => final.get(c.id)?.[0]?.status));
+    checks.that(
+      counts.every((n) => n === 1),
+      `${point}: one call per candidate after the retry (${counts.join(', ')})`,
+      counts,
+    );
+    checks.that(
+      cands.every((c) => final.get(c.id)?.[0]?.status === 'completed'),
+      `${point}: every call happened (completed)`,
+      cands.map((c) => final.get(c.id)?.[0]?.status),
+    );
     const ids = new Set(cands.flatMap((c) => (final.get(c.id) ?? []).map((x) => x._id)));
     const dials = [...dialCounts(stack, ids).values()];
     checks.that(dials.length === 3 && dials.every((n) => n === 1), `${point}: one dial per call`, dials);

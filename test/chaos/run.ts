@@ -14,7 +14,10 @@ import { load } from './load';
  */
 async function main(): Promise<void> {
   const short = process.argv.includes('--short');
-  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+  const only = process.argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
   const dir = mkdtempSync(join(process.env.CHAOS_DIR ?? tmpdir(), 'chaos-'));
   const stack = new ChaosStack(dir);
   const scenarios: Array<[string, () => Promise<Checks>]> = [
@@ -34,11 +37,17 @@ async function main(): Promise<void> {
       if (only && !only.includes(id)) continue;
       const t = Date.now();
       const checks = await run().catch((err: unknown) => {
-        const c = { scenario: `(${id}) crashed`, lines: [] as string[], failures: [String((err as Error)?.stack ?? err)] } as unknown as Checks;
+        const c = {
+          scenario: `(${id}) crashed`,
+          lines: [] as string[],
+          failures: [String((err as Error)?.stack ?? err)],
+        } as unknown as Checks;
         return c;
       });
       failed += checks.failures.length;
-      console.log(`\n(${id}) ${checks.scenario}: ${checks.failures.length === 0 ? 'PASS' : 'FAIL'} in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+      console.log(
+        `\n(${id}) ${checks.scenario}: ${checks.failures.length === 0 ? 'PASS' : 'FAIL'} in ${((Date.now() - t) / 1000).toFixed(0)} s`,
+      );
       for (const line of checks.lines) console.log(`  ✓ ${line}`);
       for (const line of checks.failures) console.log(`  ✗ ${line}`);
     }

@@ -5,7 +5,14 @@ import { createWorkspace } from '../../infra/workspaces';
 import { freePort, startDatabase, startTemporalDevServer, type RunningService } from '../../scripts/services';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
 import { startHttpStub, type HttpStub } from '../helpers/http-stub';
-import { messageAccepted, templateListReply, VAPI_PHONE_NUMBER_ID, WA_BUSINESS_ACCOUNT_ID, WA_PHONE_NUMBER_ID, WA_VERSION } from '../helpers/provider-wire';
+import {
+  messageAccepted,
+  templateListReply,
+  VAPI_PHONE_NUMBER_ID,
+  WA_BUSINESS_ACCOUNT_ID,
+  WA_PHONE_NUMBER_ID,
+  WA_VERSION,
+} from '../helpers/provider-wire';
 import { startFakeVapi, type FakeVapi } from './fake-vapi';
 
 export const VAPI_SECRET = 'chaos-vapi-secret';
@@ -80,7 +87,9 @@ export class ChaosStack {
       SHUTDOWN_TIMEOUT_MS: '2000',
     };
     this.store = await connectDatabase(this.env.MONGODB_URI, this.env.MONGODB_DB);
-    this.key = (await createWorkspace(this.store, { name: 'Chaos', company: 'Chaos Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' })).api_key;
+    this.key = (
+      await createWorkspace(this.store, { name: 'Chaos', company: 'Chaos Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' })
+    ).api_key;
     this.worker = await this.startProcess('worker');
     this.api = await this.startProcess('api');
   }
@@ -98,7 +107,12 @@ export class ChaosStack {
   }
 
   async startTemporal(): Promise<void> {
-    this.temporal = await startTemporalDevServer({ port: this.temporalPort, headless: true, dbFile: join(this.dir, 'temporal.db'), logDir: join(this.dir, 'logs') });
+    this.temporal = await startTemporalDevServer({
+      port: this.temporalPort,
+      headless: true,
+      dbFile: join(this.dir, 'temporal.db'),
+      logDir: join(this.dir, 'logs'),
+    });
   }
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {

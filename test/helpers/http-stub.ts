@@ -48,7 +48,10 @@ export async function startHttpStub(reply: (req: RecordedRequest, n: number) => 
       if ('drop' in r) return req.socket.destroy();
       if ('hang' in r) return;
       const payload = r.body === undefined ? '' : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
-      res.writeHead(r.status, { ...(r.body !== undefined && typeof r.body !== 'string' ? { 'content-type': 'application/json' } : {}), ...r.headers });
+      res.writeHead(r.status, {
+        ...(r.body !== undefined && typeof r.body !== 'string' ? { 'content-type': 'application/json' } : {}),
+        ...r.headers,
+      });
       res.end(payload);
     });
   });

@@ -39,7 +39,13 @@ export function notJobDescriptions(set: CorpusSet = 'development'): Array<{ file
 export const SCALAR_FIELDS = ['min_experience', 'max_experience', 'seniority_level', 'work_type', 'employment_type', 'location'] as const;
 export type ScalarField = (typeof SCALAR_FIELDS)[number];
 
-const normalise = (v: unknown) => (typeof v === 'string' ? v.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() : v);
+const normalise = (v: unknown) =>
+  typeof v === 'string'
+    ? v
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim()
+    : v;
 
 export interface Score {
   recognised: number;
@@ -84,8 +90,14 @@ export function score(parse: (text: string) => JdExtraction, set: CorpusSet = 'd
     total: ads.length,
     fields: Object.fromEntries(SCALAR_FIELDS.map((f) => [f, ratio(correct[f], ads.length)])) as Record<ScalarField, number>,
     skills: {
-      skills_required: { precision: ratio(counts.skills_required.tp, counts.skills_required.got), recall: ratio(counts.skills_required.tp, counts.skills_required.want) },
-      skills_good_to_have: { precision: ratio(counts.skills_good_to_have.tp, counts.skills_good_to_have.got), recall: ratio(counts.skills_good_to_have.tp, counts.skills_good_to_have.want) },
+      skills_required: {
+        precision: ratio(counts.skills_required.tp, counts.skills_required.got),
+        recall: ratio(counts.skills_required.tp, counts.skills_required.want),
+      },
+      skills_good_to_have: {
+        precision: ratio(counts.skills_good_to_have.tp, counts.skills_good_to_have.got),
+        recall: ratio(counts.skills_good_to_have.tp, counts.skills_good_to_have.want),
+      },
     },
     misses,
   };

@@ -68,7 +68,10 @@ export function endOfCallReport(args: {
         transcript: 'AI: Hi Ada, do you have a minute?\nUser: Yes, I can start next month.',
         recordingUrl: 'https://storage.vapi.ai/recordings/abc.wav',
       },
-      analysis: { summary: 'Candidate is available next month.', ...(args.structuredData !== undefined ? { structuredData: args.structuredData } : {}) },
+      analysis: {
+        summary: 'Candidate is available next month.',
+        ...(args.structuredData !== undefined ? { structuredData: args.structuredData } : {}),
+      },
     },
   };
 }
@@ -78,7 +81,12 @@ export function statusUpdate(args: { callId: string; attempt: number; status: st
     message: {
       type: 'status-update',
       status: args.status,
-      call: vapiCall({ id: args.providerCallId ?? randomUUID(), name: `${args.callId}#${args.attempt}`, status: args.status, assistant: { metadata: { call_id: args.callId, attempt: args.attempt } } }),
+      call: vapiCall({
+        id: args.providerCallId ?? randomUUID(),
+        name: `${args.callId}#${args.attempt}`,
+        status: args.status,
+        assistant: { metadata: { call_id: args.callId, attempt: args.attempt } },
+      }),
     },
   };
 }
@@ -116,7 +124,12 @@ export const TEMPLATES: TemplateDefinition[] = [
     ],
   },
   { name: 'interview_reminder', language: 'es', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hola {{1}}' }] },
-  { name: 'missed_you', language: 'en', status: 'APPROVED', components: [{ type: 'BODY', text: 'Sorry we missed you, {{1}}. {{2}} will try again.' }] },
+  {
+    name: 'missed_you',
+    language: 'en',
+    status: 'APPROVED',
+    components: [{ type: 'BODY', text: 'Sorry we missed you, {{1}}. {{2}} will try again.' }],
+  },
   { name: 'pending_template', language: 'en', status: 'PENDING', components: [{ type: 'BODY', text: 'Hi {{1}}' }] },
 ];
 
@@ -134,14 +147,29 @@ export function templateListReply(req: RecordedRequest): StubReply {
 
 /** The Cloud API's answer to a sent message. */
 export function messageAccepted(req: RecordedRequest, id = `wamid.${randomUUID().replace(/-/g, '')}`): StubReply {
-  return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: req.body?.to, wa_id: req.body?.to }], messages: [{ id, message_status: 'accepted' }] } };
+  return {
+    status: 200,
+    body: {
+      messaging_product: 'whatsapp',
+      contacts: [{ input: req.body?.to, wa_id: req.body?.to }],
+      messages: [{ id, message_status: 'accepted' }],
+    },
+  };
 }
 
 /** A Graph API error as WhatsApp sends it. */
 export function graphError(status: number, code: number, message: string, details?: string): StubReply {
   return {
     status,
-    body: { error: { message, type: 'OAuthException', code, ...(details ? { error_data: { messaging_product: 'whatsapp', details } } : {}), fbtrace_id: 'AbCdEf123' } },
+    body: {
+      error: {
+        message,
+        type: 'OAuthException',
+        code,
+        ...(details ? { error_data: { messaging_product: 'whatsapp', details } } : {}),
+        fbtrace_id: 'AbCdEf123',
+      },
+    },
   };
 }
 
@@ -158,7 +186,9 @@ export function statusWebhook(messageId: string, status: string, extra: Record<s
             value: {
               messaging_product: 'whatsapp',
               metadata: { display_phone_number: '15550783881', phone_number_id: WA_PHONE_NUMBER_ID },
-              statuses: [{ id: messageId, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: '14155550123', ...extra }],
+              statuses: [
+                { id: messageId, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: '14155550123', ...extra },
+              ],
             },
           },
         ],

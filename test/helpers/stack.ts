@@ -47,7 +47,11 @@ export interface Stack {
   api: RunningApi;
   url: string;
   newWorkspace(name?: string): Promise<{ id: string; key: string }>;
-  request(method: string, path: string, opts?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  request(
+    method: string,
+    path: string,
+    opts?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   stop(): Promise<void>;
 }
 
@@ -61,7 +65,10 @@ export async function startStack(opts: { worker?: boolean; env?: Record<string, 
   const temporal = await connectClient(config);
   const api = await startApi({ config, db, temporal, logger }, 0, '127.0.0.1');
   const worker = opts.worker
-    ? await startWorker(config, buildActivityDeps(config, { db, client: temporal, logger }), { workflowBundle: await workflowBundle(), shutdownGraceTime: '1s' })
+    ? await startWorker(config, buildActivityDeps(config, { db, client: temporal, logger }), {
+        workflowBundle: await workflowBundle(),
+        shutdownGraceTime: '1s',
+      })
     : null;
   return {
     config,

@@ -16,11 +16,23 @@ describe('bulk writes with an outcome per document, on the real database', () =>
 
   it('inserts the new documents of an unordered batch and names each duplicate by its place', async () => {
     const col = db.db.collection<{ _id: string; v: number }>('things');
-    await col.insertMany([{ _id: 'b', v: 0 }, { _id: 'd', v: 0 }]);
-    const outcomes = await insertEach(col, [{ _id: 'a', v: 1 }, { _id: 'b', v: 1 }, { _id: 'c', v: 1 }, { _id: 'd', v: 1 }, { _id: 'c', v: 2 }]);
+    await col.insertMany([
+      { _id: 'b', v: 0 },
+      { _id: 'd', v: 0 },
+    ]);
+    const outcomes = await insertEach(col, [
+      { _id: 'a', v: 1 },
+      { _id: 'b', v: 1 },
+      { _id: 'c', v: 1 },
+      { _id: 'd', v: 1 },
+      { _id: 'c', v: 2 },
+    ]);
     expect(outcomes).toEqual(['written', 'duplicate', 'written', 'duplicate', 'duplicate']);
     expect(await col.find({}, { sort: { _id: 1 } }).toArray()).toEqual([
-      { _id: 'a', v: 1 }, { _id: 'b', v: 0 }, { _id: 'c', v: 1 }, { _id: 'd', v: 0 },
+      { _id: 'a', v: 1 },
+      { _id: 'b', v: 0 },
+      { _id: 'c', v: 1 },
+      { _id: 'd', v: 0 },
     ]);
     expect(await insertEach(col, [])).toEqual([]);
   });
@@ -28,15 +40,25 @@ describe('bulk writes with an outcome per document, on the real database', () =>
   it('upserts by _id in one round trip', async () => {
     const col = db.db.collection<{ _id: string; n: number; first?: boolean }>('upserts');
     await col.insertOne({ _id: 'x', n: 0 });
-    const outcomes = await bulkWriteEach(col, ['x', 'y'].map((_id) => ({ updateOne: { filter: { _id }, update: { $set: { n: 5 }, $setOnInsert: { first: true } }, upsert: true } })));
+    const outcomes = await bulkWriteEach(
+      col,
+      ['x', 'y'].map((_id) => ({
+        updateOne: { filter: { _id }, update: { $set: { n: 5 }, $setOnInsert: { first: true } }, upsert: true },
+      })),
+    );
     expect(outcomes).toEqual(['written', 'written']);
-    expect(await col.find({}, { sort: { _id: 1 } }).toArray()).toEqual([{ _id: 'x', n: 5 }, { _id: 'y', n: 5, first: true }]);
+    expect(await col.find({}, { sort: { _id: 1 } }).toArray()).toEqual([
+      { _id: 'x', n: 5 },
+      { _id: 'y', n: 5, first: true },
+    ]);
   });
 
   it('throws ServiceUnavailableError when the database cannot be reached', async () => {
     const unreachable = new MongoClient('mongodb://127.0.0.1:1', { serverSelectionTimeoutMS: 300 });
     try {
-      await expect(insertEach(unreachable.db('x').collection<{ _id: string }>('y'), [{ _id: 'a' }, { _id: 'b' }])).rejects.toBeInstanceOf(ServiceUnavailableError);
+      await expect(insertEach(unreachable.db('x').collection<{ _id: string }>('y'), [{ _id: 'a' }, { _id: 'b' }])).rejects.toBeInstanceOf(
+        ServiceUnavailableError,
+      );
     } finally {
       await unreachable.close();
     }
@@ -45,6 +67,9 @@ describe('bulk writes with an outcome per document, on the real database', () =>
   it('marks every document as an error when the command itself fails otherwise', async () => {
     // Over BSON's 16 MiB document limit: refused before anything is sent.
     const huge = { _id: 'big', text: 'x'.repeat(17 * 1024 * 1024) };
-    expect(await insertEach(db.db.collection<{ _id: string; text?: string }>('huge'), [huge, { _id: 'small' }])).toEqual(['error', 'error']);
+    expect(await insertEach(db.db.collection<{ _id: string; text?: string }>('huge'), [huge, { _id: 'small' }])).toEqual([
+      'error',
+      'error',
+    ]);
   });
 });

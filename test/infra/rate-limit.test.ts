@@ -65,7 +65,13 @@ describe('rate limiter on the real database', () => {
     await limiter.consume('history', new Date('2026-03-01T11:00:00Z'));
     // The clean-up runs off the request's path.
     const deadline = Date.now() + 5_000;
-    while (Date.now() < deadline && (await db.rateLimits.countDocuments({ bucket: 'history' })) > 1) await new Promise((r) => setTimeout(r, 50));
-    expect(await db.rateLimits.find({ bucket: 'history' }).map((d) => d.window_start).toArray()).toEqual([new Date('2026-03-01T11:00:00Z')]);
+    while (Date.now() < deadline && (await db.rateLimits.countDocuments({ bucket: 'history' })) > 1)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(
+      await db.rateLimits
+        .find({ bucket: 'history' })
+        .map((d) => d.window_start)
+        .toArray(),
+    ).toEqual([new Date('2026-03-01T11:00:00Z')]);
   });
 });

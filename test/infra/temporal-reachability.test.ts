@@ -29,7 +29,11 @@ describe('whileReachable: wait for a busy Temporal, give up on one that is gone'
       await server.stop();
       const started = Date.now();
       let start: Promise<unknown> | undefined;
-      const attempt = whileReachable(client, () => (start = client.workflow.start('smokeWorkflow', { taskQueue: 'gone', workflowId: 'gone-1' })), { ...quick, maxMs: 3_000 });
+      const attempt = whileReachable(
+        client,
+        () => (start = client.workflow.start('smokeWorkflow', { taskQueue: 'gone', workflowId: 'gone-1' })),
+        { ...quick, maxMs: 3_000 },
+      );
       await expect(attempt).rejects.toBeInstanceOf(ServiceUnavailableError);
       expect(Date.now() - started).toBeLessThan(3_000);
       // The client goes on retrying the start until its deadline; closing the connection under a pending

@@ -35,8 +35,18 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
     next = [];
   });
   const model = (opts: { maxRetries?: number; timeoutMs?: number } = {}) =>
-    new OpenAiLanguageModel({ apiKey: 'sk-test-secret', baseUrl: `${stub.url}/v1`, model: 'gpt-4o-mini', timeoutMs: opts.timeoutMs ?? 2_000, maxRetries: opts.maxRetries ?? 0 });
-  const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as LanguageModelError);
+    new OpenAiLanguageModel({
+      apiKey: 'sk-test-secret',
+      baseUrl: `${stub.url}/v1`,
+      model: 'gpt-4o-mini',
+      timeoutMs: opts.timeoutMs ?? 2_000,
+      maxRetries: opts.maxRetries ?? 0,
+    });
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (e: unknown) => e as LanguageModelError,
+    );
 
   it('sends the job with a strict JSON schema and returns the validated questions', async () => {
     expect(await model().generateQuestions(job, 2)).toEqual(questions);
@@ -84,20 +94,36 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
 
   it('turns a refusal into a final error', async () => {
     next = [{ status: 200, body: completion({ refusal: "I'm sorry, I can't help with that request." }) }];
-    expect(await failure(model().generateQuestions(job, 2))).toMatchObject({ code: 'refusal', retryable: false, message: expect.stringContaining("can't help") });
+    expect(await failure(model().generateQuestions(job, 2))).toMatchObject({
+      code: 'refusal',
+      retryable: false,
+      message: expect.stringContaining("can't help"),
+    });
   });
 
   it.each([
     ['output that is not JSON', completion({ content: '{"questions": [{"question": "Why' }), /not valid JSON/],
-    ['output of the wrong shape', completion({ content: JSON.stringify({ questions: [{ question: 'Why?', type: 'essay', time_limit_seconds: 60 }] }) }), /does not match the schema at \/questions\/0\/type/],
+    [
+      'output of the wrong shape',
+      completion({ content: JSON.stringify({ questions: [{ question: 'Why?', type: 'essay', time_limit_seconds: 60 }] }) }),
+      /does not match the schema at \/questions\/0\/type/,
+    ],
     ['an answer cut off at max tokens', completion({ content: '{"questions": [' }, 'length'), /cut off/],
   ])('rejects %s as malformed, worth another attempt', async (_name, body, message) => {
     next = [{ status: 200, body }];
-    expect(await failure(model().generateQuestions(job, 2))).toMatchObject({ code: 'malformed_output', retryable: true, message: expect.stringMatching(message) });
+    expect(await failure(model().generateQuestions(job, 2))).toMatchObject({
+      code: 'malformed_output',
+      retryable: true,
+      message: expect.stringMatching(message),
+    });
   });
 
   it('lets the SDK retry a 429, then reports the rate limit as retryable', async () => {
-    const limited: StubReply = { status: 429, headers: { 'retry-after-ms': '10' }, body: apiError('Rate limit reached for gpt-4o-mini on requests per min (RPM): Limit 3.', 'requests', 'rate_limit_exceeded') };
+    const limited: StubReply = {
+      status: 429,
+      headers: { 'retry-after-ms': '10' },
+      body: apiError('Rate limit reached for gpt-4o-mini on requests per min (RPM): Limit 3.', 'requests', 'rate_limit_exceeded'),
+    };
     next = [limited, limited];
     const err = await failure(model({ maxRetries: 1 }).generateQuestions(job, 2));
     expect(stub.requests).toHaveLength(2);
@@ -105,7 +131,13 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
   });
 
   it('recovers when a retried 500 succeeds', async () => {
-    next = [{ status: 500, headers: { 'retry-after-ms': '10' }, body: apiError('The server had an error while processing your request.', 'server_error', null) }];
+    next = [
+      {
+        status: 500,
+        headers: { 'retry-after-ms': '10' },
+        body: apiError('The server had an error while processing your request.', 'server_error', null),
+      },
+    ];
     expect(await model({ maxRetries: 1 }).generateQuestions(job, 2)).toEqual(questions);
     expect(stub.requests).toHaveLength(2);
   });
@@ -114,7 +146,11 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
     next = [{ status: 500, body: apiError('The server had an error while processing your request.', 'server_error', null) }];
     expect(await failure(model().generateQuestions(job, 2))).toMatchObject({ code: 'unavailable', retryable: true });
     next = [{ status: 401, body: apiError('Incorrect API key provided: sk-test-****cret.', 'invalid_request_error', 'invalid_api_key') }];
-    expect(await failure(model().generateQuestions(job, 2))).toMatchObject({ code: 'rejected', retryable: false, message: expect.stringContaining('Incorrect API key') });
+    expect(await failure(model().generateQuestions(job, 2))).toMatchObject({
+      code: 'rejected',
+      retryable: false,
+      message: expect.stringContaining('Incorrect API key'),
+    });
   });
 
   it('gives up on a model that does not answer within the timeout', async () => {
@@ -124,7 +160,9 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
 
   it('is chosen, with its base URL, when OPENAI_API_KEY is set; the offline model otherwise', async () => {
     expect(languageModel(testConfig()).name).toBe('offline');
-    const configured = languageModel(testConfig({ OPENAI_API_KEY: 'sk-test-secret', OPENAI_BASE_URL: `${stub.url}/v1`, OPENAI_MODEL: 'gpt-4.1-mini' }));
+    const configured = languageModel(
+      testConfig({ OPENAI_API_KEY: 'sk-test-secret', OPENAI_BASE_URL: `${stub.url}/v1`, OPENAI_MODEL: 'gpt-4.1-mini' }),
+    );
     expect(configured.name).toBe('openai');
     await configured.generateQuestions(job, 2);
     expect(stub.requests[0].body.model).toBe('gpt-4.1-mini');
@@ -173,9 +211,21 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
     it.each([
       ['a refusal', completion({ refusal: "I can't help with that." }), 'refusal'],
       ['output that is not JSON', completion({ content: '{"is_job_description": tr' }), 'malformed_output'],
-      ['an enum value outside the vocabulary', completion({ content: JSON.stringify({ is_job_description: true, requirements: { ...requirements, work_type: 'Remote-first' } }) }), 'malformed_output'],
-      ['a job description without requirements', completion({ content: JSON.stringify({ is_job_description: true, requirements: null }) }), 'malformed_output'],
-      ['a range upside down', completion({ content: JSON.stringify({ is_job_description: true, requirements: { ...requirements, max_experience: 2 } }) }), 'malformed_output'],
+      [
+        'an enum value outside the vocabulary',
+        completion({ content: JSON.stringify({ is_job_description: true, requirements: { ...requirements, work_type: 'Remote-first' } }) }),
+        'malformed_output',
+      ],
+      [
+        'a job description without requirements',
+        completion({ content: JSON.stringify({ is_job_description: true, requirements: null }) }),
+        'malformed_output',
+      ],
+      [
+        'a range upside down',
+        completion({ content: JSON.stringify({ is_job_description: true, requirements: { ...requirements, max_experience: 2 } }) }),
+        'malformed_output',
+      ],
     ])('turns %s into a typed error', async (_name, body, code) => {
       next = [{ status: 200, body }];
       expect(await failure(model().parseJobDescription(ad))).toMatchObject({ code });
@@ -190,10 +240,18 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
   });
 
   describe('generate-script', () => {
-    const brief = { ...job, company: 'Acme Payments', goal: 'screening' as const, extract_variables: [{ label: 'notice_period', type: 'string' as const, description: 'Notice period in weeks' }] };
+    const brief = {
+      ...job,
+      company: 'Acme Payments',
+      goal: 'screening' as const,
+      extract_variables: [{ label: 'notice_period', type: 'string' as const, description: 'Notice period in weeks' }],
+    };
 
     it('asks for a script that uses only built-in variables and the data to collect', async () => {
-      const script = { first_message: 'Hi {{candidate_first_name}}, this is an AI assistant from Acme Payments.', instructions: 'You are calling {{candidate_full_name}}.' };
+      const script = {
+        first_message: 'Hi {{candidate_first_name}}, this is an AI assistant from Acme Payments.',
+        instructions: 'You are calling {{candidate_full_name}}.',
+      };
       next = [{ status: 200, body: completion({ content: JSON.stringify(script) }) }];
       expect(await model().generateScript(brief)).toEqual(script);
       const { body } = stub.requests[0];
@@ -205,8 +263,13 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
     });
 
     it('rejects a script with a placeholder call/initiate would refuse', async () => {
-      next = [{ status: 200, body: completion({ content: JSON.stringify({ first_message: 'Hi {{first_name}}', instructions: 'Be kind.' }) }) }];
-      expect(await failure(model().generateScript(brief))).toMatchObject({ code: 'malformed_output', message: expect.stringContaining('{{first_name}}') });
+      next = [
+        { status: 200, body: completion({ content: JSON.stringify({ first_message: 'Hi {{first_name}}', instructions: 'Be kind.' }) }) },
+      ];
+      expect(await failure(model().generateScript(brief))).toMatchObject({
+        code: 'malformed_output',
+        message: expect.stringContaining('{{first_name}}'),
+      });
     });
   });
 });

@@ -16,7 +16,9 @@ const message: EmailMessage = {
   tags: { interview_id: 'int_1', project_id: 'prj_1' },
 };
 // Error bodies as SendGrid's v3 API sends them.
-const sgError = (message: string, field: string | null = null) => ({ errors: [{ message, field, help: field ? 'http://sendgrid.com/docs/API_Reference/Web_API_v3/Mail/errors.html' : null }] });
+const sgError = (message: string, field: string | null = null) => ({
+  errors: [{ message, field, help: field ? 'http://sendgrid.com/docs/API_Reference/Web_API_v3/Mail/errors.html' : null }],
+});
 
 describe('SendGrid adapter against a local Mail Send API', () => {
   let stub: HttpStub;
@@ -53,9 +55,21 @@ describe('SendGrid adapter against a local Mail Send API', () => {
   });
 
   it.each([
-    [400, sgError('Does not contain a valid address.', 'personalizations.0.to.0.email'), 'SendGrid answered 400: personalizations.0.to.0.email: Does not contain a valid address.'],
-    [401, sgError('The provided authorization grant is invalid, expired, or revoked'), 'SendGrid answered 401: The provided authorization grant is invalid, expired, or revoked'],
-    [403, sgError('The from address does not match a verified Sender Identity.', 'from'), 'SendGrid answered 403: from: The from address does not match a verified Sender Identity.'],
+    [
+      400,
+      sgError('Does not contain a valid address.', 'personalizations.0.to.0.email'),
+      'SendGrid answered 400: personalizations.0.to.0.email: Does not contain a valid address.',
+    ],
+    [
+      401,
+      sgError('The provided authorization grant is invalid, expired, or revoked'),
+      'SendGrid answered 401: The provided authorization grant is invalid, expired, or revoked',
+    ],
+    [
+      403,
+      sgError('The from address does not match a verified Sender Identity.', 'from'),
+      'SendGrid answered 403: from: The from address does not match a verified Sender Identity.',
+    ],
   ])('treats %i as a final refusal with the error text', async (status, body, error) => {
     next = [{ status, body }];
     expect(await provider().send(message)).toEqual({ sent: false, error });
@@ -72,9 +86,13 @@ describe('SendGrid adapter against a local Mail Send API', () => {
 
   it('throws on a dropped connection and a timeout, never with the API key in the message', async () => {
     next = [{ drop: true }];
-    const dropped = await provider().send(message).catch((e: Error) => e);
+    const dropped = await provider()
+      .send(message)
+      .catch((e: Error) => e);
     next = [{ hang: true }];
-    const timedOut = await provider(200).send(message).catch((e: Error) => e);
+    const timedOut = await provider(200)
+      .send(message)
+      .catch((e: Error) => e);
     for (const err of [dropped, timedOut]) {
       expect(err).toBeInstanceOf(Error);
       expect((err as Error).message).toMatch(/^SendGrid request failed: /);
@@ -84,12 +102,24 @@ describe('SendGrid adapter against a local Mail Send API', () => {
   });
 
   it('emails every invitation through SendGrid when the service is configured for it', async () => {
-    const stack = await startStack({ worker: true, env: { EMAIL_PROVIDER: 'sendgrid', SENDGRID_API_KEY: API_KEY, SENDGRID_BASE_URL: stub.url, EMAIL_FROM: 'jobs@globex.test' } });
+    const stack = await startStack({
+      worker: true,
+      env: { EMAIL_PROVIDER: 'sendgrid', SENDGRID_API_KEY: API_KEY, SENDGRID_BASE_URL: stub.url, EMAIL_FROM: 'jobs@globex.test' },
+    });
     try {
       const { key } = await stack.newWorkspace('Globex');
-      const res = await stack.request('POST', '/api/public/v1/interview/invite', { key, body: inviteBody([inviteCandidate(1), inviteCandidate(2)]) });
+      const res = await stack.request('POST', '/api/public/v1/interview/invite', {
+        key,
+        body: inviteBody([inviteCandidate(1), inviteCandidate(2)]),
+      });
       const ids = res.body.data.interviews.map((r: { id: string }) => r.id);
-      const sent = () => stack.db.interviews.countDocuments({ _id: { $in: ids }, 'email.status': 'sent', 'email.provider': 'sendgrid', 'email.message_id': 'sg-msg-1' });
+      const sent = () =>
+        stack.db.interviews.countDocuments({
+          _id: { $in: ids },
+          'email.status': 'sent',
+          'email.provider': 'sendgrid',
+          'email.message_id': 'sg-msg-1',
+        });
       expect(await waitFor(sent, (n) => n === 2)).toBe(2);
       expect(stub.requests).toHaveLength(2);
       const recipients = stub.requests.map((r) => r.body.personalizations[0].to[0].email).sort();

@@ -25,7 +25,15 @@ const fullRequest: DialRequest = {
     gender: 'Male',
     language: { code: 'en-US', provider: 'deepgram', model: 'nova-3', label: 'English (US)' },
     llm: { provider: 'openai', model: 'gpt-4o', temperature: 0.2 },
-    tts: { provider: '11labs', model: 'eleven_turbo_v2_5', id: 'pNInz6obpgDQGcFmaJgB', name: 'Adam', gender: 'Male', language: 'en', speed: 1.1 },
+    tts: {
+      provider: '11labs',
+      model: 'eleven_turbo_v2_5',
+      id: 'pNInz6obpgDQGcFmaJgB',
+      name: 'Adam',
+      gender: 'Male',
+      language: 'en',
+      speed: 1.1,
+    },
     effect: { name: 'Office', volume: 0.3 },
     tools: ['endCall', 'dtmf', 'crm_lookup'],
     min_endpointing_delay: 0.6,
@@ -44,7 +52,7 @@ const fullRequest: DialRequest = {
   customFields: {},
 };
 
-describe('Vapi adapter against a local server speaking Vapi\'s API', () => {
+describe("Vapi adapter against a local server speaking Vapi's API", () => {
   let stub: HttpStub;
   let reply: (req: RecordedRequest, n: number) => StubReply;
   beforeAll(async () => {
@@ -116,7 +124,12 @@ describe('Vapi adapter against a local server speaking Vapi\'s API', () => {
     const [female, none] = stub.requests.map((r) => r.body.assistant);
     expect(female.voice).toEqual({ provider: 'vapi', voiceId: 'Savannah' });
     expect(female.backgroundSound).toBe('off');
-    expect(female.model).toEqual({ provider: 'openai', model: 'gpt-4o-mini', temperature: 0.4, messages: [expect.objectContaining({ role: 'system' })] });
+    expect(female.model).toEqual({
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      temperature: 0.4,
+      messages: [expect.objectContaining({ role: 'system' })],
+    });
     expect(female.transcriber).toEqual({ provider: 'deepgram', model: 'nova-2', language: 'en' });
     expect(female.server).toEqual({ url: expect.any(String), credentialId: 'cred_123' });
     expect(female).not.toHaveProperty('analysisPlan');
@@ -133,11 +146,18 @@ describe('Vapi adapter against a local server speaking Vapi\'s API', () => {
       detail: 'customer.number must be a valid phone number in the E.164 format',
     });
     reply = () => vapiBadRequest(['assistant.model.provider must be one of the following values: openai, anthropic']);
-    await expect(new VapiVoiceProvider(options(stub.url)).dial(fullRequest)).resolves.toMatchObject({ accepted: false, reason: 'provider_error' });
+    await expect(new VapiVoiceProvider(options(stub.url)).dial(fullRequest)).resolves.toMatchObject({
+      accepted: false,
+      reason: 'provider_error',
+    });
   });
 
   it('throws on 429, 5xx and dropped connections so the activity retries, without retrying inside the SDK', async () => {
-    for (const r of [{ status: 429, body: { message: 'Too Many Requests', statusCode: 429 } }, { status: 503, body: 'upstream unavailable' }, { drop: true as const }]) {
+    for (const r of [
+      { status: 429, body: { message: 'Too Many Requests', statusCode: 429 } },
+      { status: 503, body: 'upstream unavailable' },
+      { drop: true as const },
+    ]) {
       stub.requests.length = 0;
       reply = () => r;
       await expect(new VapiVoiceProvider(options(stub.url)).dial(fullRequest)).rejects.toThrow();
@@ -147,7 +167,10 @@ describe('Vapi adapter against a local server speaking Vapi\'s API', () => {
 
   it('finds a call an interrupted dial placed by listing calls of the phone number since the attempt began', async () => {
     const since = new Date('2026-11-22T10:00:00.000Z');
-    reply = () => ({ status: 200, body: [vapiCall({ id: 'other', name: 'call_x#1' }), vapiCall({ id: 'mine', name: `${fullRequest.callId}#2` })] });
+    reply = () => ({
+      status: 200,
+      body: [vapiCall({ id: 'other', name: 'call_x#1' }), vapiCall({ id: 'mine', name: `${fullRequest.callId}#2` })],
+    });
     const provider = new VapiVoiceProvider(options(stub.url));
     await expect(provider.findDial(fullRequest.callId, 2, since)).resolves.toBe('mine');
     await expect(provider.findDial(fullRequest.callId, 3, since)).resolves.toBeNull();
@@ -174,6 +197,12 @@ describe('Vapi adapter against a local server speaking Vapi\'s API', () => {
         artifact: { messages: [], recordingUrl: 'https://storage.vapi.ai/r.wav' },
       }),
     });
-    await expect(provider.fetchReport('c1', ids)).resolves.toMatchObject({ ...ids, outcome: 'declined', endedReason: 'customer-busy', providerCallId: 'c1', recordingUrl: 'https://storage.vapi.ai/r.wav' });
+    await expect(provider.fetchReport('c1', ids)).resolves.toMatchObject({
+      ...ids,
+      outcome: 'declined',
+      endedReason: 'customer-busy',
+      providerCallId: 'c1',
+      recordingUrl: 'https://storage.vapi.ai/r.wav',
+    });
   });
 });

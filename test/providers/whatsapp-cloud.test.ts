@@ -1,7 +1,14 @@
 import { CloudWhatsAppProvider, WhatsAppTemplateCatalog, type CloudApiOptions } from '../../providers/whatsapp/cloud';
 import type { TemplateMessage } from '../../providers/whatsapp/port';
 import { startHttpStub, type HttpStub, type RecordedRequest, type StubReply } from '../helpers/http-stub';
-import { graphError, messageAccepted, templateListReply, WA_BUSINESS_ACCOUNT_ID, WA_PHONE_NUMBER_ID, WA_VERSION } from '../helpers/provider-wire';
+import {
+  graphError,
+  messageAccepted,
+  templateListReply,
+  WA_BUSINESS_ACCOUNT_ID,
+  WA_PHONE_NUMBER_ID,
+  WA_VERSION,
+} from '../helpers/provider-wire';
 
 const message: TemplateMessage = {
   workspaceId: 'ws_1',
@@ -27,7 +34,14 @@ describe('WhatsApp Cloud API sender against a local server speaking the Graph AP
 
   beforeAll(async () => {
     stub = await startHttpStub((req) => (req.method === 'GET' ? templateListReply(req) : sendReply(req)));
-    options = { baseUrl: stub.url, version: WA_VERSION, accessToken: 'EAAG-token', phoneNumberId: WA_PHONE_NUMBER_ID, businessAccountId: WA_BUSINESS_ACCOUNT_ID, timeoutMs: 2_000 };
+    options = {
+      baseUrl: stub.url,
+      version: WA_VERSION,
+      accessToken: 'EAAG-token',
+      phoneNumberId: WA_PHONE_NUMBER_ID,
+      businessAccountId: WA_BUSINESS_ACCOUNT_ID,
+      timeoutMs: 2_000,
+    };
   });
   afterAll(() => stub.close());
   beforeEach(() => {
@@ -35,7 +49,7 @@ describe('WhatsApp Cloud API sender against a local server speaking the Graph AP
     sendReply = (req) => messageAccepted(req, 'wamid.HBgLMTQxNTU1NTAxMjMVAgARGBI');
   });
 
-  it('sends the template with components built from its definition, in the definition\'s language', async () => {
+  it("sends the template with components built from its definition, in the definition's language", async () => {
     await expect(provider().sender.send(message)).resolves.toEqual({ sent: true, providerMessageId: 'wamid.HBgLMTQxNTU1NTAxMjMVAgARGBI' });
     const [lookup] = lookups();
     const url = new URL(lookup.path, stub.url);
@@ -55,7 +69,14 @@ describe('WhatsApp Cloud API sender against a local server speaking the Graph AP
         language: { code: 'en_US' },
         components: [
           { type: 'header', parameters: [{ type: 'text', text: 'Ada' }] },
-          { type: 'body', parameters: [{ type: 'text', text: 'Ada' }, { type: 'text', text: 'Grace' }, { type: 'text', text: 'Acme' }] },
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'Ada' },
+              { type: 'text', text: 'Grace' },
+              { type: 'text', text: 'Acme' },
+            ],
+          },
           { type: 'button', sub_type: 'url', index: '1', parameters: [{ type: 'text', text: 'tok123' }] },
         ],
       },
@@ -74,19 +95,31 @@ describe('WhatsApp Cloud API sender against a local server speaking the Graph AP
     expect(sends()).toHaveLength(3);
   });
 
-  it('records a 4xx refusal with WhatsApp\'s code and text, without retrying', async () => {
-    sendReply = () => graphError(400, 131008, '(#131008) Required parameter is missing', 'body: number of localizable_params (2) does not match the expected number of params (3)');
+  it("records a 4xx refusal with WhatsApp's code and text, without retrying", async () => {
+    sendReply = () =>
+      graphError(
+        400,
+        131008,
+        '(#131008) Required parameter is missing',
+        'body: number of localizable_params (2) does not match the expected number of params (3)',
+      );
     await expect(provider().sender.send(message)).resolves.toEqual({
       sent: false,
       code: 131008,
-      error: '(#131008) Required parameter is missing: body: number of localizable_params (2) does not match the expected number of params (3)',
+      error:
+        '(#131008) Required parameter is missing: body: number of localizable_params (2) does not match the expected number of params (3)',
     });
     sendReply = () => graphError(401, 190, 'Error validating access token: Session has expired');
     await expect(provider().sender.send(message)).resolves.toMatchObject({ sent: false, code: 190 });
   });
 
   it('throws on 429, 5xx and network failures so the activity retries them with backoff', async () => {
-    for (const reply of [graphError(429, 130429, '(#130429) Rate limit hit'), graphError(500, 131000, 'Something went wrong'), graphError(503, 2, 'Service temporarily unavailable'), { drop: true as const }]) {
+    for (const reply of [
+      graphError(429, 130429, '(#130429) Rate limit hit'),
+      graphError(500, 131000, 'Something went wrong'),
+      graphError(503, 2, 'Service temporarily unavailable'),
+      { drop: true as const },
+    ]) {
       sendReply = () => reply;
       await expect(provider().sender.send(message)).rejects.toThrow();
     }
@@ -94,19 +127,28 @@ describe('WhatsApp Cloud API sender against a local server speaking the Graph AP
 
   it('refuses, without sending, a template that is gone, unapproved or whose variables no longer fit', async () => {
     const { sender } = provider();
-    await expect(sender.send({ ...message, templateName: 'nope' })).resolves.toEqual({ sent: false, error: 'Template "nope" does not exist in the WhatsApp Business account' });
+    await expect(sender.send({ ...message, templateName: 'nope' })).resolves.toEqual({
+      sent: false,
+      error: 'Template "nope" does not exist in the WhatsApp Business account',
+    });
     await expect(sender.send({ ...message, templateName: 'pending_template', variables: { body_1: 'x' } })).resolves.toEqual({
       sent: false,
       error: 'Template "pending_template" is not approved (status PENDING)',
     });
-    await expect(sender.send({ ...message, variables: { body_1: 'Ada' } })).resolves.toMatchObject({ sent: false, error: expect.stringContaining('needs "header_1"') });
+    await expect(sender.send({ ...message, variables: { body_1: 'Ada' } })).resolves.toMatchObject({
+      sent: false,
+      error: expect.stringContaining('needs "header_1"'),
+    });
     expect(sends()).toHaveLength(0);
   });
 
-  it('answers whether a template can carry a request\'s variables, naming the problem', async () => {
+  it("answers whether a template can carry a request's variables, naming the problem", async () => {
     const { catalog } = provider();
     await expect(catalog.problemWith('missed_you', ['body_1', 'body_2'])).resolves.toBeNull();
     await expect(catalog.problemWith('missed_you', ['body_1'])).resolves.toEqual({ on: 'variables', problem: 'needs "body_2"' });
-    await expect(catalog.problemWith('missed', [])).resolves.toEqual({ on: 'template', problem: 'does not exist in the WhatsApp Business account' });
+    await expect(catalog.problemWith('missed', [])).resolves.toEqual({
+      on: 'template',
+      problem: 'does not exist in the WhatsApp Business account',
+    });
   });
 });

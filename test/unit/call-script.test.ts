@@ -17,14 +17,23 @@ describe('offline call-script writer', () => {
   it.each(CALL_GOALS)('writes a %s script that uses only built-in variables', (goal) => {
     const { first_message, instructions } = writeCallScript(brief({ goal }));
     expect(unknownVariables(first_message + instructions)).toEqual([]);
-    expect(first_message).toMatch(/^Hi \{\{candidate_first_name\}\}, this is an AI assistant calling on behalf of \{\{sender_full_name\}\} at \{\{sender_company\}\} about the Warehouse Team Lead role/);
+    expect(first_message).toMatch(
+      /^Hi \{\{candidate_first_name\}\}, this is an AI assistant calling on behalf of \{\{sender_full_name\}\} at \{\{sender_company\}\} about the Warehouse Team Lead role/,
+    );
     expect(instructions).toContain('Rules:');
     expect(instructions).toContain('Summary: Run the night shift of our fulfilment centre.');
   });
 
   it('asks screening questions about experience, each main skill, arrangement and employment type', () => {
     const { instructions } = writeCallScript(
-      brief({ min_experience: 2, max_experience: 5, work_type: 'On Site', location: 'Reno, NV', employment_type: 'Part Time', skills_required: ['A1', 'B2', 'C3', 'D4', 'E5', 'F6'] }),
+      brief({
+        min_experience: 2,
+        max_experience: 5,
+        work_type: 'On Site',
+        location: 'Reno, NV',
+        employment_type: 'Part Time',
+        skills_required: ['A1', 'B2', 'C3', 'D4', 'E5', 'F6'],
+      }),
     );
     expect(instructions).toContain('The role asks for 2 to 5 years of relevant experience');
     for (const skill of ['A1', 'B2', 'C3', 'D4', 'E5']) expect(instructions).toContain(`hands-on experience with ${skill}:`);
@@ -55,7 +64,9 @@ describe('offline call-script writer', () => {
   });
 
   it('uses the given company and strips braces from caller text', () => {
-    const { first_message, instructions } = writeCallScript(brief({ company: 'Acme {{x}}', title: 'Lead {{role}}', description: 'Pays {{salary}}.' }));
+    const { first_message, instructions } = writeCallScript(
+      brief({ company: 'Acme {{x}}', title: 'Lead {{role}}', description: 'Pays {{salary}}.' }),
+    );
     expect(first_message).toContain('at Acme x about the Lead role role');
     expect(unknownVariables(first_message + instructions)).toEqual([]);
   });

@@ -7,7 +7,13 @@ const base = { MONGODB_URI: 'mongodb://127.0.0.1:27017' };
 describe('loadConfig', () => {
   it('applies defaults', () => {
     const c = loadConfig(base);
-    expect(c).toMatchObject({ PORT: 3000, ROLE: 'all', BODY_LIMIT: '1mb', TEMPORAL_ADDRESS: 'localhost:7233', TEMPORAL_NAMESPACE: 'default' });
+    expect(c).toMatchObject({
+      PORT: 3000,
+      ROLE: 'all',
+      BODY_LIMIT: '1mb',
+      TEMPORAL_ADDRESS: 'localhost:7233',
+      TEMPORAL_NAMESPACE: 'default',
+    });
     expect(c.PUBLIC_BASE_URL).toBe('http://localhost:3000');
   });
 
@@ -69,7 +75,12 @@ describe('loadConfig', () => {
       WHATSAPP_APP_SECRET: 'a',
       WHATSAPP_VERIFY_TOKEN: 'v',
     });
-    expect(c).toMatchObject({ VAPI_BASE_URL: 'https://api.vapi.ai', WHATSAPP_BASE_URL: 'https://graph.facebook.com', WHATSAPP_API_VERSION: 'v21.0', WHATSAPP_TEMPLATE_CACHE_SECONDS: 300 });
+    expect(c).toMatchObject({
+      VAPI_BASE_URL: 'https://api.vapi.ai',
+      WHATSAPP_BASE_URL: 'https://graph.facebook.com',
+      WHATSAPP_API_VERSION: 'v21.0',
+      WHATSAPP_TEMPLATE_CACHE_SECONDS: 300,
+    });
   });
 
   it('requires MONGODB_URI and never echoes secrets', () => {

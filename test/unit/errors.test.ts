@@ -6,7 +6,11 @@ import { callFamily, handleErrors, jobFamily, plainFamily, type ErrorFamily } fr
 describe('error paths', () => {
   it.each([
     [['candidates', 0, 'name'], 'candidates.0.name', 'candidates[0].name'],
-    [['call_settings', 'working_hours', 'monday', 0, 'start_minute'], 'call_settings.working_hours.monday.0.start_minute', 'call_settings.working_hours.monday[0].start_minute'],
+    [
+      ['call_settings', 'working_hours', 'monday', 0, 'start_minute'],
+      'call_settings.working_hours.monday.0.start_minute',
+      'call_settings.working_hours.monday[0].start_minute',
+    ],
     [['max_experience'], 'max_experience', 'max_experience'],
     [[], '', ''],
   ])('%j renders as %s and %s', (path, dotted, bracket) => {
@@ -25,13 +29,22 @@ describe('handleErrors: outages are 503 with Retry-After, anything else unknown 
     return { status: ctx.status, body: ctx.body, retryAfter: headers['Retry-After'] };
   };
   const selection = new MongoServerSelectionError('connect ECONNREFUSED 127.0.0.1:27017', { type: 'Unknown', servers: new Map() } as never);
-  const grpcDown = Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14, details: 'No connection established', metadata: {} });
-  const deadline = new ServiceError('Failed to start Workflow', { cause: Object.assign(new Error('4 DEADLINE_EXCEEDED'), { code: 4, details: 'Deadline exceeded', metadata: {} }) });
+  const grpcDown = Object.assign(new Error('14 UNAVAILABLE: No connection established'), {
+    code: 14,
+    details: 'No connection established',
+    metadata: {},
+  });
+  const deadline = new ServiceError('Failed to start Workflow', {
+    cause: Object.assign(new Error('4 DEADLINE_EXCEEDED'), { code: 4, details: 'Deadline exceeded', metadata: {} }),
+  });
 
   it.each([
     ['a database that cannot be selected', selection],
     ['a dropped database connection', new MongoNetworkError('connection reset')],
-    ['a bulk write cut off by a closed connection (the driver keeps only the message)', new MongoBulkWriteError(new MongoNetworkError('connection 8 to 127.0.0.1:27017 closed'), {} as never)],
+    [
+      'a bulk write cut off by a closed connection (the driver keeps only the message)',
+      new MongoBulkWriteError(new MongoNetworkError('connection 8 to 127.0.0.1:27017 closed'), {} as never),
+    ],
     ['a database shutting down', new MongoServerError({ message: 'interrupted at shutdown', code: 11600 })],
     ['Temporal unreachable', grpcDown],
     ['a Temporal call past its deadline, wrapped by the client', deadline],
@@ -39,7 +52,11 @@ describe('handleErrors: outages are 503 with Retry-After, anything else unknown 
   ])('%s', async (_, err) => {
     expect(await run(callFamily, err)).toEqual({
       status: 503,
-      body: { success: false, code: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable; please retry in a few seconds.' },
+      body: {
+        success: false,
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'The service is temporarily unavailable; please retry in a few seconds.',
+      },
       retryAfter: '5',
     });
     expect(await run(jobFamily('help@example.com'), err)).toMatchObject({ status: 503, body: { success: false }, retryAfter: '5' });
@@ -50,8 +67,15 @@ describe('handleErrors: outages are 503 with Retry-After, anything else unknown 
     ['a bug', new TypeError("Cannot read properties of undefined (reading 'x')")],
     ['a gRPC error that is not an outage', Object.assign(new Error('3 INVALID_ARGUMENT'), { code: 3, details: 'bad', metadata: {} })],
     ['a database error that is not an outage', new MongoServerError({ message: 'E11000 duplicate key', code: 11000 })],
-    ['a bulk write refused per document', new MongoBulkWriteError({ message: 'E11000', code: 11000, writeErrors: [{ index: 0, code: 11000 }] } as never, {} as never)],
+    [
+      'a bulk write refused per document',
+      new MongoBulkWriteError({ message: 'E11000', code: 11000, writeErrors: [{ index: 0, code: 11000 }] } as never, {} as never),
+    ],
   ])('%s is a 500 that names nothing', async (_, err) => {
-    expect(await run(callFamily, err)).toEqual({ status: 500, body: { success: false, code: 'UNKNOWN_ERROR', message: 'An unexpected error occurred' }, retryAfter: undefined });
+    expect(await run(callFamily, err)).toEqual({
+      status: 500,
+      body: { success: false, code: 'UNKNOWN_ERROR', message: 'An unexpected error occurred' },
+      retryAfter: undefined,
+    });
   });
 });

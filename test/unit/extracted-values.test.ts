@@ -1,7 +1,12 @@
 import { coerceExtracted } from '../../shared/extracted-values';
 import type { ExtractVariable } from '../../shared/schemas/call-initiate';
 
-const v = (label: string, type: ExtractVariable['type'], extra: Partial<ExtractVariable> = {}): ExtractVariable => ({ label, type, description: label, ...extra });
+const v = (label: string, type: ExtractVariable['type'], extra: Partial<ExtractVariable> = {}): ExtractVariable => ({
+  label,
+  type,
+  description: label,
+  ...extra,
+});
 const vars = [
   v('notes', 'string'),
   v('notice', 'single_select', { choices: ['none', '1 month'] }),
@@ -15,7 +20,16 @@ const vars = [
 
 describe('extracted values checked against extract_variables', () => {
   it('keeps values of the declared type as they are', () => {
-    const data = { notes: 'Prefers mornings', notice: '1 month', available: false, years: 7, salary: 82.5, languages: ['English', 'French'], start: '2027-02-28', callback: '2026-12-01T09:30:00.000Z' };
+    const data = {
+      notes: 'Prefers mornings',
+      notice: '1 month',
+      available: false,
+      years: 7,
+      salary: 82.5,
+      languages: ['English', 'French'],
+      start: '2027-02-28',
+      callback: '2026-12-01T09:30:00.000Z',
+    };
     expect(coerceExtracted(vars, data)).toEqual({ values: data, notes: [] });
   });
 
@@ -29,7 +43,15 @@ describe('extracted values checked against extract_variables', () => {
       languages: ['English', 3, null],
       callback: '2026-12-01T10:30:00+01:00',
     });
-    expect(values).toEqual({ notes: '42', notice: '1 month', available: true, years: 12, salary: 150, languages: ['English', '3'], callback: '2026-12-01T09:30:00.000Z' });
+    expect(values).toEqual({
+      notes: '42',
+      notice: '1 month',
+      available: true,
+      years: 12,
+      salary: 150,
+      languages: ['English', '3'],
+      callback: '2026-12-01T09:30:00.000Z',
+    });
     expect(notes).toEqual([]);
   });
 

@@ -65,9 +65,14 @@ describe('generateQuestions (offline)', () => {
     const qs = generateQuestions(job());
     expect(qs).toHaveLength(DEFAULT_QUESTION_COUNT);
     const text = qs.map((q) => q.question).join('\n');
-    for (const fragment of ['Backend Engineer role', 'TypeScript', 'PostgreSQL', 'AWS', '2 to 5 years', 'remote', 'first 30 days']) expect(text).toContain(fragment);
+    for (const fragment of ['Backend Engineer role', 'TypeScript', 'PostgreSQL', 'AWS', '2 to 5 years', 'remote', 'first 30 days'])
+      expect(text).toContain(fragment);
     // Without a work-type question, the first nice-to-have skill gets one.
-    expect(generateQuestions(job({ work_type: 'On Site' })).map((q) => q.question).join('\n')).toContain('familiar are you with Kafka');
+    expect(
+      generateQuestions(job({ work_type: 'On Site' }))
+        .map((q) => q.question)
+        .join('\n'),
+    ).toContain('familiar are you with Kafka');
     expect(qs.filter((q) => q.type === 'text')).toHaveLength(1);
     for (const q of qs) expect(q.time_limit_seconds).toBe(q.type === 'text' ? 300 : 120);
   });
@@ -78,14 +83,21 @@ describe('generateQuestions (offline)', () => {
     expect(new Set(qs.map((q) => q.question)).size).toBe(qs.length);
   });
 
-  it.each(SENIORITY_LEVELS.flatMap((s) => WORK_TYPES.map((w) => [s, w] as const)))('yields 1..20 questions for %s / %s', (seniority_level, work_type) => {
-    const j = job({ seniority_level, work_type });
-    for (const n of [1, 8, 20]) expect(generateQuestions(j, n)).toHaveLength(n);
-  });
+  it.each(SENIORITY_LEVELS.flatMap((s) => WORK_TYPES.map((w) => [s, w] as const)))(
+    'yields 1..20 questions for %s / %s',
+    (seniority_level, work_type) => {
+      const j = job({ seniority_level, work_type });
+      for (const n of [1, 8, 20]) expect(generateQuestions(j, n)).toHaveLength(n);
+    },
+  );
 
   it('words the skill questions for the seniority', () => {
-    const entry = generateQuestions(job({ seniority_level: 'Entry' })).map((q) => q.question).join(' ');
-    const staff = generateQuestions(job({ seniority_level: 'Staff' })).map((q) => q.question).join(' ');
+    const entry = generateQuestions(job({ seniority_level: 'Entry' }))
+      .map((q) => q.question)
+      .join(' ');
+    const staff = generateQuestions(job({ seniority_level: 'Staff' }))
+      .map((q) => q.question)
+      .join(' ');
     expect(entry).toContain('What did you learn');
     expect(staff).toContain('most complex problem');
     expect(staff).toContain('affected several people or teams');
@@ -101,7 +113,13 @@ describe('generateQuestions (offline)', () => {
 });
 
 describe('composeInvitation', () => {
-  const facts = { candidateName: 'Grace Hopper', jobTitle: 'R&D <Lead>', companyName: 'Smith & "Sons"', interviewUrl: 'https://hiring.test/interview/abc_-1', questionsCount: 1 };
+  const facts = {
+    candidateName: 'Grace Hopper',
+    jobTitle: 'R&D <Lead>',
+    companyName: 'Smith & "Sons"',
+    interviewUrl: 'https://hiring.test/interview/abc_-1',
+    questionsCount: 1,
+  };
 
   it('names the job, the company and the link in both parts', () => {
     const mail = composeInvitation(facts);

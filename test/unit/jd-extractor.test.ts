@@ -53,7 +53,9 @@ describe('offline job-description parser on the fixture corpus', () => {
     });
 
     it('rejects every text that is not a job description', () => {
-      const accepted = notJobDescriptions(set).filter((t) => parse(t.text).is_job_description).map((t) => t.file);
+      const accepted = notJobDescriptions(set)
+        .filter((t) => parse(t.text).is_job_description)
+        .map((t) => t.file);
       expect(accepted).toEqual([]);
     });
 
@@ -164,13 +166,27 @@ describe('offline job-description parser, rule by rule', () => {
   });
 
   it('takes the longest name and keeps look-alike words out', () => {
-    expect(skillsMentioned('AWS SageMaker, Tailwind CSS, GitHub Actions, Node.js and C++')).toEqual(['SageMaker', 'Tailwind CSS', 'GitHub Actions', 'Node.js', 'C++']);
+    expect(skillsMentioned('AWS SageMaker, Tailwind CSS, GitHub Actions, Node.js and C++')).toEqual([
+      'SageMaker',
+      'Tailwind CSS',
+      'GitHub Actions',
+      'Node.js',
+      'C++',
+    ]);
     expect(skillsMentioned('You will go the extra mile, excel at the rest of the workday, and R&D matters')).toEqual([]);
     expect(skillsMentioned('We write Go, Swift and R; our Excel models are big')).toEqual(['Go', 'Swift', 'R', 'Excel']);
   });
 
   it('counts soft skills and languages only where they are asked for', () => {
-    const text = ['Support Agent', '', 'You will communicate with customers in English every day, solve their problems by chat and email, and we will train you on our products.', '', 'Requirements:', '- 1+ year of experience', '- Zendesk'].join('\n');
+    const text = [
+      'Support Agent',
+      '',
+      'You will communicate with customers in English every day, solve their problems by chat and email, and we will train you on our products.',
+      '',
+      'Requirements:',
+      '- 1+ year of experience',
+      '- Zendesk',
+    ].join('\n');
     expect(parse(text).requirements!.skills_required).toEqual(['Zendesk']);
   });
 

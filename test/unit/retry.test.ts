@@ -40,9 +40,15 @@ describe('nextRetryTime', () => {
   it('moves a delay into working hours but uses a specific datetime as given', () => {
     const hours = { monday: [{ start_minute: 540, end_minute: 660 }], tuesday: [{ start_minute: 540, end_minute: 660 }] };
     const late = Date.parse('2026-11-23T10:45:00Z');
-    expect(iso(nextRetryTime({ policy, failedAttempt: 1, reason: 'missed', failedAt: late, workingHours: hours }))).toBe('2026-11-24T09:00:00.000Z');
-    expect(iso(nextRetryTime({ policy, failedAttempt: 2, reason: 'missed', failedAt: late, workingHours: hours }))).toBe('2026-11-25T08:00:00.000Z');
-    expect(iso(nextRetryTime({ policy, failedAttempt: 1, reason: 'missed', failedAt: late, workingHours: { ...hours, enabled: false } }))).toBe('2026-11-23T11:15:00.000Z');
+    expect(iso(nextRetryTime({ policy, failedAttempt: 1, reason: 'missed', failedAt: late, workingHours: hours }))).toBe(
+      '2026-11-24T09:00:00.000Z',
+    );
+    expect(iso(nextRetryTime({ policy, failedAttempt: 2, reason: 'missed', failedAt: late, workingHours: hours }))).toBe(
+      '2026-11-25T08:00:00.000Z',
+    );
+    expect(
+      iso(nextRetryTime({ policy, failedAttempt: 1, reason: 'missed', failedAt: late, workingHours: { ...hours, enabled: false } })),
+    ).toBe('2026-11-23T11:15:00.000Z');
   });
 
   it('treats a past specific datetime as now', () => {

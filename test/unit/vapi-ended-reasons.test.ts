@@ -41,7 +41,7 @@ describe("Vapi's endedReason mapped onto our outcomes", () => {
     expect(outcomeOfEndedReason('customer-ended-call-during-transfer', 2)).toBe('abruptly_disconnected');
   });
 
-  it('treats a missing reason as the provider\'s failure', () => {
+  it("treats a missing reason as the provider's failure", () => {
     expect(outcomeOfEndedReason(undefined, 60)).toBe('provider_error');
   });
 });

@@ -4,7 +4,10 @@ const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 // 2026-11-23 is a Monday.
 const weekdays: WorkingHours = {
-  monday: [{ start_minute: 540, end_minute: 720 }, { start_minute: 780, end_minute: 1020 }],
+  monday: [
+    { start_minute: 540, end_minute: 720 },
+    { start_minute: 780, end_minute: 1020 },
+  ],
   tuesday: [{ start_minute: 540, end_minute: 1020 }],
   wednesday: [{ start_minute: 540, end_minute: 1020 }],
   thursday: [{ start_minute: 540, end_minute: 1020 }],
@@ -29,7 +32,12 @@ describe('nextWorkingTime', () => {
   });
 
   it('handles a shift that runs to midnight (end 1440) and unsorted shifts', () => {
-    const late: WorkingHours = { sunday: [{ start_minute: 1380, end_minute: 1440 }, { start_minute: 0, end_minute: 60 }] };
+    const late: WorkingHours = {
+      sunday: [
+        { start_minute: 1380, end_minute: 1440 },
+        { start_minute: 0, end_minute: 60 },
+      ],
+    };
     expect(iso(nextWorkingTime(at('2026-11-22T23:59:00Z'), late))).toBe('2026-11-22T23:59:00.000Z');
     expect(iso(nextWorkingTime(at('2026-11-22T02:00:00Z'), late))).toBe('2026-11-22T23:00:00.000Z');
   });

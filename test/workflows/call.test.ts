@@ -76,7 +76,12 @@ describe('call workflow on the time-skipping server', () => {
       project_id: 'prj_test',
       ats_job_id: 'job',
       candidate_id: id,
-      candidate: { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+14155550100', custom_fields: opts.outcomes ? { simulated_outcomes: opts.outcomes } : {} },
+      candidate: {
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        phone: '+14155550100',
+        custom_fields: opts.outcomes ? { simulated_outcomes: opts.outcomes } : {},
+      },
       workflow_id: callWorkflowId(id),
       status: 'scheduled',
       first_message: 'Hello Ada',
@@ -101,8 +106,17 @@ describe('call workflow on the time-skipping server', () => {
     };
     await db.calls.insertOne(call);
     await db.candidates.insertOne({
-      _id: recordId.candidate('prj_test', id), workspace_id: 'ws_test', project_id: 'prj_test', candidate_id: id, name: 'Ada Lovelace', email: 'ada@example.com',
-      phone: '+14155550100', custom_fields: {}, active_call_id: id, created_at: new Date(), updated_at: new Date(),
+      _id: recordId.candidate('prj_test', id),
+      workspace_id: 'ws_test',
+      project_id: 'prj_test',
+      candidate_id: id,
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: '+14155550100',
+      custom_fields: {},
+      active_call_id: id,
+      created_at: new Date(),
+      updated_at: new Date(),
     });
     return call;
   }
@@ -130,18 +144,35 @@ describe('call workflow on the time-skipping server', () => {
   it('answers the callProgress query while it sleeps, and a cancelCall signal ends it cancelled without a dial', async () => {
     const call = await newCall({ fallback: true });
     const scheduleAt = (await env.currentTimeMs()) + 2 * DAY;
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities: createActivities(deps) });
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities(deps),
+    });
     const outcome = await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start(callWorkflow, { taskQueue, workflowId: call.workflow_id, args: [{ ...callWorkflowInput(call), scheduleAt }] });
+      const handle = await env.client.workflow.start(callWorkflow, {
+        taskQueue,
+        workflowId: call.workflow_id,
+        args: [{ ...callWorkflowInput(call), scheduleAt }],
+      });
       // Time skipping stops while the test talks to the workflow, so it is still asleep here.
-      const asleep = await waitFor(() => handle.query(callProgressQuery), (p) => p.nextAttemptAt === scheduleAt, 20_000);
+      const asleep = await waitFor(
+        () => handle.query(callProgressQuery),
+        (p) => p.nextAttemptAt === scheduleAt,
+        20_000,
+      );
       await handle.signal(cancelCallSignal);
       return { asleep, final: await handle.result() };
     });
     expect(outcome.asleep).toEqual({ status: 'scheduled', attempt: 0, nextAttemptAt: scheduleAt });
     expect(outcome.final.status).toBe('cancelled');
     const stored = (await db.calls.findOne({ _id: call._id }))!;
-    expect({ status: stored.status, attempts: stored.attempts.length, messages: stored.messages.length }).toEqual({ status: 'cancelled', attempts: 0, messages: 0 });
+    expect({ status: stored.status, attempts: stored.attempts.length, messages: stored.messages.length }).toEqual({
+      status: 'cancelled',
+      attempts: 0,
+      messages: 0,
+    });
     expect(simulator.dials.filter((d) => d.callId === call._id)).toHaveLength(0);
   });
 
@@ -204,10 +235,20 @@ describe('call workflow on the time-skipping server', () => {
     const call = await newCall({ outcomes: 'missed,declined,completed' });
     const start = await env.currentTimeMs();
     const specific = new Date(start + 2 * DAY).toISOString();
-    const policy: RetryPolicy = { conditions: ['missed', 'declined'], intervals: [{ type: 'delay', duration: 90, unit: 'minutes' }, { type: 'specific_datetime', datetime: specific }] };
+    const policy: RetryPolicy = {
+      conditions: ['missed', 'declined'],
+      intervals: [
+        { type: 'delay', duration: 90, unit: 'minutes' },
+        { type: 'specific_datetime', datetime: specific },
+      ],
+    };
     const { progress, stored, dials } = await run(call, { retryPolicy: policy });
     expect(progress.status).toBe('completed');
-    expect(stored.attempts.map((a) => [a.outcome, a.failure_reason])).toEqual([['failed', 'missed'], ['failed', 'declined'], ['completed', null]]);
+    expect(stored.attempts.map((a) => [a.outcome, a.failure_reason])).toEqual([
+      ['failed', 'missed'],
+      ['failed', 'declined'],
+      ['completed', null],
+    ]);
     expect(dials[1].at.getTime() - dials[0].at.getTime()).toBeGreaterThanOrEqual(90 * 60_000);
     expect(dials[1].at.getTime() - dials[0].at.getTime()).toBeLessThan(90 * 60_000 + 5_000);
     expect(Math.abs(dials[2].at.getTime() - Date.parse(specific))).toBeLessThan(5_000);
@@ -339,15 +380,28 @@ describe('call workflow on the time-skipping server', () => {
   it('goes on with the call and records the template as failed when WhatsApp keeps failing', async () => {
     const call = await newCall({ preCall: true });
     let tries = 0;
-    const down = { name: 'down', send: async () => { tries++; throw new Error('HTTP 503 Service temporarily unavailable'); } };
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities: createActivities({ ...deps, whatsapp: down }) });
+    const down = {
+      name: 'down',
+      send: async () => {
+        tries++;
+        throw new Error('HTTP 503 Service temporarily unavailable');
+      },
+    };
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities({ ...deps, whatsapp: down }),
+    });
     const progress = await worker.runUntil(
       env.client.workflow.execute(callWorkflow, { taskQueue, workflowId: call.workflow_id, args: [callWorkflowInput(call, 30 * 60_000)] }),
     );
     const stored = (await db.calls.findOne({ _id: call._id }))!;
     expect(tries).toBe(10);
     expect(progress.status).toBe('completed');
-    expect(stored.messages).toEqual([expect.objectContaining({ kind: 'pre_call', status: 'failed', error: 'HTTP 503 Service temporarily unavailable', provider: 'down' })]);
+    expect(stored.messages).toEqual([
+      expect.objectContaining({ kind: 'pre_call', status: 'failed', error: 'HTTP 503 Service temporarily unavailable', provider: 'down' }),
+    ]);
   });
 
   it('does not dial again when the worker restarts mid-workflow', async () => {
@@ -363,7 +417,13 @@ describe('call workflow on the time-skipping server', () => {
     const bundle = await workflowBundle();
     // No workflow cache, so the second worker is handed the workflow at once instead of after a sticky-queue timeout.
     const makeWorker = () =>
-      Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, maxCachedWorkflows: 0, activities: createActivities({ ...deps, voice: slowReport }) });
+      Worker.create({
+        connection: env.nativeConnection,
+        taskQueue,
+        workflowBundle: bundle,
+        maxCachedWorkflows: 0,
+        activities: createActivities({ ...deps, voice: slowReport }),
+      });
     const handle = await env.client.workflow.start(callWorkflow, {
       taskQueue,
       workflowId: call.workflow_id,
@@ -381,7 +441,13 @@ describe('call workflow on the time-skipping server', () => {
     expect(dialled).toBe(1);
     const second = await makeWorker();
     const progress = await second.runUntil(async () => {
-      await createCallReporter({ db, client: env.client, logger })({ callId: call._id, attempt: 1, outcome: 'completed', transcript: [], extracted: {} });
+      await createCallReporter({ db, client: env.client, logger })({
+        callId: call._id,
+        attempt: 1,
+        outcome: 'completed',
+        transcript: [],
+        extracted: {},
+      });
       return handle.result();
     });
     expect(progress.status).toBe('completed');

@@ -96,7 +96,12 @@ describe('interview workflow on the time-skipping server', () => {
       publicBaseUrl: 'https://hiring.test',
       startWorkflows: (starts) => startEach(env.client, 'unused', starts),
     };
-    await db.workspaces.insertOne({ _id: 'ws_iwf', name: 'Umbrella', sender: { first_name: 'Alice', last_name: 'Abernathy', company: 'Umbrella Corp' }, created_at: new Date() });
+    await db.workspaces.insertOne({
+      _id: 'ws_iwf',
+      name: 'Umbrella',
+      sender: { first_name: 'Alice', last_name: 'Abernathy', company: 'Umbrella Corp' },
+      created_at: new Date(),
+    });
   });
   afterAll(async () => {
     await db?.db.dropDatabase();
@@ -145,7 +150,11 @@ describe('interview workflow on the time-skipping server', () => {
     return interview;
   }
 
-  async function run(interviews: InterviewDoc[], overrides: Partial<ActivityDeps> = {}, workflowIds = interviews.map((i) => i.workflow_id)) {
+  async function run(
+    interviews: InterviewDoc[],
+    overrides: Partial<ActivityDeps> = {},
+    workflowIds = interviews.map((i) => i.workflow_id),
+  ) {
     const taskQueue = uniqueName('tq');
     const worker = await Worker.create({
       connection: env.nativeConnection,
@@ -155,7 +164,9 @@ describe('interview workflow on the time-skipping server', () => {
     });
     const results = await worker.runUntil(async () => {
       const handles = await Promise.all(
-        interviews.map((i, n) => env.client.workflow.start(interviewWorkflow, { taskQueue, workflowId: workflowIds[n], args: [{ interviewId: i._id }] })),
+        interviews.map((i, n) =>
+          env.client.workflow.start(interviewWorkflow, { taskQueue, workflowId: workflowIds[n], args: [{ interviewId: i._id }] }),
+        ),
       );
       // One result at a time: the test server counts time-skipping locks per waiting caller, and many concurrent
       // waits unbalance them.
@@ -201,7 +212,12 @@ describe('interview workflow on the time-skipping server', () => {
     const now = await env.currentTimeMs();
     const project = await newProject();
     // A claim left by a worker that died mid-generation.
-    await db.claims.insertOne({ _id: `questions/${project._id}`, holder: 'gen_dead', expires_at: new Date(now + QUESTION_LEASE_MS), created_at: new Date(now) });
+    await db.claims.insertOne({
+      _id: `questions/${project._id}`,
+      holder: 'gen_dead',
+      expires_at: new Date(now + QUESTION_LEASE_MS),
+      created_at: new Date(now),
+    });
     const llm = new CountingModel();
     const { results } = await run([await newInterview(project)], { llm });
     expect(results[0].status).toBe('invited');
@@ -232,7 +248,10 @@ describe('interview workflow on the time-skipping server', () => {
     const { results, stored } = await run([await newInterview(await newProject())], { email });
     expect(email.calls).toBe(6);
     expect(results[0]).toMatchObject({ status: 'failed', error: 'The invitation email could not be sent: SendGrid answered 503' });
-    expect(stored[0]).toMatchObject({ status: 'failed', email: { status: 'failed', provider: 'scripted', error: 'SendGrid answered 503', sent_at: null } });
+    expect(stored[0]).toMatchObject({
+      status: 'failed',
+      email: { status: 'failed', provider: 'scripted', error: 'SendGrid answered 503', sent_at: null },
+    });
   });
 
   it('sends after a passing outage and clears the error', async () => {
