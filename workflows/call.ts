@@ -12,7 +12,7 @@ import {
 import type { createActivities } from '../activities';
 import { firstDialTime, type WorkingHours } from '../shared/working-hours';
 import { nextRetryTime, type FailureReason, type RetryPolicy } from '../shared/retry';
-import { CallStatus } from './search-attributes';
+import { CallStatusKey } from './search-attributes';
 
 export interface CallWorkflowInput {
   callId: string;
@@ -98,7 +98,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
 
   const setStatus = (status: CallProgress['status']) => {
     progress.status = status;
-    upsertSearchAttributes([{ key: CallStatus, value: status }]);
+    upsertSearchAttributes([{ key: CallStatusKey, value: status }]);
   };
   /** Waits until `at`; true when the call was cancelled meanwhile. */
   const waitUntil = async (at: number) => {

@@ -10,7 +10,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { InterviewStatus } from './search-attributes';
+import { InterviewStatusKey } from './search-attributes';
 
 export interface InterviewWorkflowInput {
   interviewId: string;
@@ -68,7 +68,7 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
   setHandler(interviewProgressQuery, () => progress);
   const setStatus = (status: InterviewProgress['status']) => {
     progress.status = status;
-    upsertSearchAttributes([{ key: InterviewStatus, value: status }]);
+    upsertSearchAttributes([{ key: InterviewStatusKey, value: status }]);
   };
   const fail = async (stage: 'questions' | 'email', error: string) => {
     progress.error = error;

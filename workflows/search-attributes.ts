@@ -5,21 +5,22 @@ import { defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/
  * `WorkspaceId = "ws_…" AND AtsJobId = "job-42"`. scripts/services.ts registers them on the dev server and
  * worker/search-attributes.ts on any other cluster.
  */
-export const WorkspaceId = defineSearchAttributeKey('WorkspaceId', 'KEYWORD');
-export const ProjectId = defineSearchAttributeKey('ProjectId', 'KEYWORD');
-export const AtsJobId = defineSearchAttributeKey('AtsJobId', 'KEYWORD');
-export const CandidateId = defineSearchAttributeKey('CandidateId', 'KEYWORD');
-export const CallStatus = defineSearchAttributeKey('CallStatus', 'KEYWORD');
-export const InterviewStatus = defineSearchAttributeKey('InterviewStatus', 'KEYWORD');
+/** Each key is named for its attribute plus `Key`, apart from the record fields and statuses of the same name. */
+export const WorkspaceIdKey = defineSearchAttributeKey('WorkspaceId', 'KEYWORD');
+export const ProjectIdKey = defineSearchAttributeKey('ProjectId', 'KEYWORD');
+export const AtsJobIdKey = defineSearchAttributeKey('AtsJobId', 'KEYWORD');
+export const CandidateIdKey = defineSearchAttributeKey('CandidateId', 'KEYWORD');
+export const CallStatusKey = defineSearchAttributeKey('CallStatus', 'KEYWORD');
+export const InterviewStatusKey = defineSearchAttributeKey('InterviewStatus', 'KEYWORD');
 
-export const searchAttributeKeys = [WorkspaceId, ProjectId, AtsJobId, CandidateId, CallStatus, InterviewStatus];
+export const searchAttributeKeys = [WorkspaceIdKey, ProjectIdKey, AtsJobIdKey, CandidateIdKey, CallStatusKey, InterviewStatusKey];
 
 /** The attributes of a workflow that acts for a whole project (a bulk request's fan-out). */
 export function projectSearchAttributes(r: { workspace_id: string; _id: string; ats_job_id: string }): SearchAttributePair[] {
   return [
-    { key: WorkspaceId, value: r.workspace_id },
-    { key: ProjectId, value: r._id },
-    { key: AtsJobId, value: r.ats_job_id },
+    { key: WorkspaceIdKey, value: r.workspace_id },
+    { key: ProjectIdKey, value: r._id },
+    { key: AtsJobIdKey, value: r.ats_job_id },
   ];
 }
 
@@ -31,9 +32,9 @@ export function candidateSearchAttributes(r: {
   candidate_id: string;
 }): SearchAttributePair[] {
   return [
-    { key: WorkspaceId, value: r.workspace_id },
-    { key: ProjectId, value: r.project_id },
-    { key: AtsJobId, value: r.ats_job_id },
-    { key: CandidateId, value: r.candidate_id },
+    { key: WorkspaceIdKey, value: r.workspace_id },
+    { key: ProjectIdKey, value: r.project_id },
+    { key: AtsJobIdKey, value: r.ats_job_id },
+    { key: CandidateIdKey, value: r.candidate_id },
   ];
 }

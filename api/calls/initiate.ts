@@ -16,7 +16,7 @@ import type { CallInitiateRequest, CallInitiateResponse, CallResult, WhatsAppTem
 import type { RetryPolicy } from '../../shared/retry';
 import type { WorkingHours } from '../../shared/working-hours';
 import { callWorkflowId, REPORT_WAIT_FALLBACK_MS, type CallWorkflowInput } from '../../workflows/call';
-import { CallStatus, candidateSearchAttributes, projectSearchAttributes } from '../../workflows/search-attributes';
+import { CallStatusKey, candidateSearchAttributes, projectSearchAttributes } from '../../workflows/search-attributes';
 import type { WorkflowStart } from '../../shared/workflow-starts';
 import { startAll } from '../workflow-starts';
 import { projectUrl } from '../../shared/public-urls';
@@ -270,7 +270,7 @@ export function callStart(call: CallDoc): WorkflowStart {
     workflowType: 'callWorkflow',
     workflowId: call.workflow_id,
     args: [callWorkflowInput(call)],
-    searchAttributes: [...candidateSearchAttributes(call), { key: CallStatus, value: 'scheduled' }],
+    searchAttributes: [...candidateSearchAttributes(call), { key: CallStatusKey, value: 'scheduled' }],
     summary: `Call ${call.candidate.name} for ${call.ats_job_id}`,
   };
 }

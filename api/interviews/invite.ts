@@ -13,7 +13,7 @@ import { normaliseEmail, titleCase } from '../../shared/names';
 import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../../shared/schemas/job';
 import type { CustomQuestion, InterviewResult, InviteRequest, InviteResponse } from '../../shared/schemas/interview-invite';
 import { interviewWorkflowId } from '../../workflows/interview';
-import { candidateSearchAttributes, InterviewStatus, projectSearchAttributes } from '../../workflows/search-attributes';
+import { candidateSearchAttributes, InterviewStatusKey, projectSearchAttributes } from '../../workflows/search-attributes';
 import type { WorkflowStart } from '../../shared/workflow-starts';
 import { startAll } from '../workflow-starts';
 import { jobUrl, projectUrl } from '../../shared/public-urls';
@@ -232,7 +232,7 @@ function interviewStart(interview: InterviewDoc): WorkflowStart {
     workflowType: 'interviewWorkflow',
     workflowId: interview.workflow_id,
     args: [{ interviewId: interview._id }],
-    searchAttributes: [...candidateSearchAttributes(interview), { key: InterviewStatus, value: 'queued' }],
+    searchAttributes: [...candidateSearchAttributes(interview), { key: InterviewStatusKey, value: 'queued' }],
     summary: `Interview invitation for ${interview.candidate.name} (${interview.ats_job_id})`,
   };
 }

@@ -2,7 +2,7 @@ import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { interviewWorkflowId } from '../../workflows/interview';
-import { AtsJobId, InterviewStatus } from '../../workflows/search-attributes';
+import { AtsJobIdKey, InterviewStatusKey } from '../../workflows/search-attributes';
 
 const INVITE = '/api/public/v1/interview/invite';
 
@@ -79,8 +79,8 @@ describe('interview/invite on the real stack', () => {
 
     // Operators find the invitation in the Temporal UI by the job and its progress.
     const described = await stack.temporal.workflow.getHandle(interviewWorkflowId(interviews[7].id)).describe();
-    expect(described.typedSearchAttributes.get(AtsJobId)).toBe('job-200');
-    expect(described.typedSearchAttributes.get(InterviewStatus)).toBe('invited');
+    expect(described.typedSearchAttributes.get(AtsJobIdKey)).toBe('job-200');
+    expect(described.typedSearchAttributes.get(InterviewStatusKey)).toBe('invited');
   });
 
   it('reuses the project of an ats_job_id, takes the latest job title, and never invites a candidate twice', async () => {
