@@ -18,7 +18,7 @@ const AI_PREFIXES = ['/api/public/v1/ai', '/ai'] as const;
 /** The language-model operations, each with its own per-workspace budget, in the job family's error shapes. */
 export function aiRoutes(deps: ApiDeps): Router {
   const { db, config } = deps;
-  const llm = deps.llm ?? languageModel(config);
+  const llm = languageModel(config);
   const limiter = new RateLimiter(db, { limit: config.AI_RATE_LIMIT, windowSeconds: config.AI_RATE_LIMIT_WINDOW_SECONDS });
   const router = new Router();
   router.use(
