@@ -27,17 +27,23 @@ describe('call/initiate on the real stack', () => {
   beforeAll(async () => {
     stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0' } });
     key = (await stack.newWorkspace('Acme')).key;
+    // Every test below calls into this campaign; none depends on another having run.
+    const campaign = await stack.request('POST', '/api/public/v1/campaigns', {
+      key,
+      body: { ats_job_id: job, name: 'Backend hiring', company_name: 'Acme Robotics' },
+    });
+    expect(campaign.status).toBe(201);
   });
   afterAll(() => stack?.stop());
 
   it('creates a campaign once and returns it afterwards', async () => {
     const first = await stack.request('POST', '/api/public/v1/campaigns', {
       key,
-      body: { ats_job_id: job, name: 'Backend hiring', company_name: 'Acme Robotics' },
+      body: { ats_job_id: 'job-once', name: 'Backend hiring', company_name: 'Acme Robotics' },
     });
     expect(first.status).toBe(201);
     expect(first.body.data.project_url).toBe(`https://hiring.test/projects/${first.body.data.project_id}`);
-    const again = await stack.request('POST', '/api/public/v1/campaigns', { key, body: { ats_job_id: job, name: 'Other name' } });
+    const again = await stack.request('POST', '/api/public/v1/campaigns', { key, body: { ats_job_id: 'job-once', name: 'Other name' } });
     expect(again.status).toBe(200);
     expect(again.body.data.project_id).toBe(first.body.data.project_id);
   });
@@ -127,11 +133,12 @@ describe('call/initiate on the real stack', () => {
   });
 
   it('adds candidates to the same project when the ats_job_id is sent again', async () => {
-    const a = await stack.request('POST', '/api/public/v1/call/initiate', { key, body: body([candidate(200)]) });
-    const b = await stack.request('POST', '/api/public/v1/call/initiate', { key, body: body([candidate(201)]) });
+    const a = await stack.request('POST', '/api/public/v1/call/initiate', { key, body: body([candidate(400)]) });
+    const b = await stack.request('POST', '/api/public/v1/call/initiate', { key, body: body([candidate(401)]) });
+    expect([a.body.data.calls[0].status, b.body.data.calls[0].status]).toEqual(['success', 'success']);
     expect(a.body.data.project_id).toBe(b.body.data.project_id);
     expect(
-      await stack.db.candidates.countDocuments({ project_id: a.body.data.project_id, candidate_id: { $in: ['c-200', 'c-201'] } }),
+      await stack.db.candidates.countDocuments({ project_id: a.body.data.project_id, candidate_id: { $in: ['c-400', 'c-401'] } }),
     ).toBe(2);
   });
 
