@@ -1,12 +1,12 @@
 import { OpenAiLanguageModel } from '../../providers/llm/openai';
 import { LanguageModelError } from '../../providers/llm/port';
 import { languageModel } from '../../providers/llm/from-config';
-import type { JobDetails } from '../../shared/schemas/job';
+import { jobDetails } from '../helpers/job';
 import { startHttpStub, type HttpStub, type StubReply } from '../helpers/http-stub';
 import { testConfig } from '../helpers/stack';
 import { apiError, completion } from '../helpers/openai-wire';
 
-const job: JobDetails = {
+const job = jobDetails({
   title: 'Site Reliability Engineer',
   description: 'Keep our payment APIs fast and available.',
   min_experience: 4,
@@ -17,7 +17,7 @@ const job: JobDetails = {
   location: 'Dublin',
   skills_required: ['Linux', 'Kubernetes', 'Go'],
   skills_good_to_have: ['Terraform', 'Grafana', 'Postgres'],
-};
+});
 const questions = [
   { question: 'How would you cut p99 latency of a payments API?', type: 'video', time_limit_seconds: 180 },
   { question: 'Write a runbook outline for a failing Kubernetes node.', type: 'text', time_limit_seconds: 600 },

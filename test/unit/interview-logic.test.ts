@@ -3,7 +3,8 @@ import { generateQuestions, DEFAULT_QUESTION_COUNT } from '../../shared/question
 import { composeInvitation, escapeHtml } from '../../shared/invitation-email';
 import { toStrictJsonSchema } from '../../providers/llm/strict-json-schema';
 import { Type } from '@sinclair/typebox';
-import { SENIORITY_LEVELS, WORK_TYPES, type JobDetails } from '../../shared/schemas/job';
+import { SENIORITY_LEVELS, WORK_TYPES } from '../../shared/schemas/job';
+import { jobDetails } from '../helpers/job';
 
 describe('findHyperlink', () => {
   it.each([
@@ -46,19 +47,7 @@ describe('isPersonName', () => {
   });
 });
 
-const job = (overrides: Partial<JobDetails> = {}): JobDetails => ({
-  title: 'Backend Engineer',
-  description: 'Build APIs.',
-  min_experience: 2,
-  max_experience: 5,
-  seniority_level: 'Mid',
-  work_type: 'Remote',
-  employment_type: 'Full Time',
-  location: 'Lisbon',
-  skills_required: ['TypeScript', 'PostgreSQL', 'AWS'],
-  skills_good_to_have: ['Kafka', 'Redis', 'Terraform'],
-  ...overrides,
-});
+const job = jobDetails;
 
 describe('generateQuestions (offline)', () => {
   it('asks about the role, each main skill, the experience band and the work type', () => {

@@ -21,24 +21,22 @@ import { createLogger } from '../../infra/logger';
 import { startEach } from '../../infra/temporal';
 import type { InterviewDoc, ProjectDoc } from '../../infra/records';
 import type { JobDetails, Question } from '../../shared/schemas/job';
+import { jobDetails } from '../helpers/job';
 import { interviewWorkflow, interviewWorkflowId } from '../../workflows/interview';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
 import { uniqueName, workflowBundle } from '../helpers/stack';
 
 const logger = createLogger('silent');
 
-const job: JobDetails = {
+const job = jobDetails({
   title: 'Platform Engineer',
   description: 'Run our Kubernetes platform.',
   min_experience: 3,
   max_experience: 6,
-  seniority_level: 'Mid',
-  work_type: 'Remote',
-  employment_type: 'Full Time',
   location: 'Berlin',
   skills_required: ['Kubernetes', 'Terraform', 'Go'],
   skills_good_to_have: ['Prometheus', 'Helm', 'AWS'],
-};
+});
 
 /** The offline model, counted, and slow enough that concurrent invitations really overlap. */
 class CountingModel extends OfflineLanguageModel implements LanguageModel {
