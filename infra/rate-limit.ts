@@ -1,4 +1,4 @@
-import { MongoServerError } from 'mongodb';
+import { isDuplicateKey } from './duplicate-key';
 import type { Database } from './database';
 import type { RateLimitDoc } from './records';
 export type { RateLimitDoc };
@@ -51,7 +51,7 @@ export class RateLimiter {
       try {
         await this.db.rateLimits.insertOne({ _id, bucket, window_start: window.start, expires_at: window.end });
       } catch (err) {
-        if (err instanceof MongoServerError && err.code === 11000) continue;
+        if (isDuplicateKey(err)) continue;
         throw err;
       }
       if (slot === 1) this.forgetOldWindows(bucket, window.start);
