@@ -1,159 +1,26 @@
 import fc from 'fast-check';
-import type { TObject } from '@sinclair/typebox';
-import { CallInitiateRequest, CampaignRequest } from '../../shared/schemas/call-initiate';
-import { InviteRequest } from '../../shared/schemas/interview-invite';
-import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/schemas/ai';
-import { VAPI_EVENTS_PATH, WHATSAPP_EVENTS_PATH } from '../../shared/public-urls';
-import { endOfCallReport, hubSignature, statusWebhook, vapiHmacHeaders } from '../helpers/provider-wire';
-import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { startStack, type Stack } from '../helpers/stack';
+import {
+  SEED,
+  APP_SECRET,
+  VAPI_SECRET,
+  JOB,
+  ENDPOINTS,
+  DOCUMENTED,
+  type Sent,
+  wrongType,
+  queryString,
+  contentType,
+  requestId,
+  mutate,
+  withAuth,
+} from '../helpers/fuzz-requests';
 
 /**
  * Property-based fuzzing of every endpoint on the real API and database: random and malformed bodies,
  * headers, methods and query strings. Every answer must have a documented status and its family's body
  * shape, never a 5xx or a stack trace; and a request that is refused must write nothing.
  */
-const SEED = 20261122;
-const APP_SECRET = 'fuzz-app-secret';
-const VAPI_SECRET = 'fuzz-vapi-secret';
-const JOB = 'job-fuzz';
-
-type Family = 'calls' | 'jobs' | 'plain';
-interface Endpoint {
-  method: string;
-  path: string;
-  family: Family;
-  /** A valid body, which the generators bend. */
-  body?: unknown;
-  /** Request fields the operation requires (from its TypeBox schema). */
-  required?: readonly string[];
-  /** Provider callbacks: signed over the exact bytes, no API key. */
-  sign?: (raw: string) => Record<string, string>;
-  /** call/initiate and campaigns refuse fields their schema does not name. */
-  strict?: boolean;
-}
-
-/** The fields a request must carry: required by its TypeBox schema and without a default. */
-const mustHave = (schema: TObject) => (schema.required ?? []).filter((f) => !('default' in schema.properties[f]));
-
-const callBody = {
-  ats_job_id: JOB,
-  first_message: 'Hi {{candidate_first_name}}',
-  instructions: 'Ask about availability.',
-  candidates: [{ id: 'f1', name: 'Fuzz Candidate', email: 'f1@example.com', phone: '+14155550199' }],
-};
-const brief = { job_title: 'Data Engineer', job_description: 'Build pipelines in Python and SQL. 3+ years. Remote, full time.' };
-
-const ENDPOINTS: Endpoint[] = [
-  {
-    method: 'POST',
-    path: '/api/public/v1/campaigns',
-    family: 'calls',
-    body: { ats_job_id: JOB, name: 'Fuzz' },
-    required: mustHave(CampaignRequest),
-    strict: true,
-  },
-  {
-    method: 'POST',
-    path: '/api/public/v1/call/initiate',
-    family: 'calls',
-    body: callBody,
-    required: mustHave(CallInitiateRequest),
-    strict: true,
-  },
-  { method: 'GET', path: '/api/public/v1/calls/call_0123456789abcdef01234567', family: 'calls' },
-  {
-    method: 'POST',
-    path: '/api/public/v1/interview/invite',
-    family: 'jobs',
-    body: inviteBody([inviteCandidate(1)], { ats_job_id: 'job-fuzz-invite' }),
-    required: mustHave(InviteRequest),
-  },
-  { method: 'GET', path: '/api/public/v1/interviews/int_0123456789abcdef01234567', family: 'jobs' },
-  {
-    method: 'POST',
-    path: '/api/public/v1/ai/parse-jd',
-    family: 'jobs',
-    body: { job_description: brief.job_description },
-    required: mustHave(ParseJdRequest),
-  },
-  { method: 'POST', path: '/ai/generate-questions', family: 'jobs', body: brief, required: mustHave(GenerateQuestionsRequest) },
-  { method: 'POST', path: '/api/public/v1/ai/generate-script', family: 'jobs', body: brief, required: mustHave(GenerateScriptRequest) },
-  { method: 'GET', path: '/api/public/v1/workspace', family: 'plain' },
-  { method: 'GET', path: '/healthz', family: 'plain' },
-  {
-    method: 'POST',
-    path: VAPI_EVENTS_PATH,
-    family: 'plain',
-    body: endOfCallReport({ callId: 'call_fuzz', attempt: 1, endedReason: 'assistant-ended-call' }),
-    sign: (raw) => vapiHmacHeaders(raw, VAPI_SECRET),
-  },
-  {
-    method: 'POST',
-    path: WHATSAPP_EVENTS_PATH,
-    family: 'plain',
-    body: statusWebhook('wamid.fuzz', 'delivered'),
-    sign: (raw) => hubSignature(raw, APP_SECRET),
-  },
-];
-
-/** Statuses the README documents for a client's requests (no 5xx: nothing here is an outage). */
-const DOCUMENTED = new Set([200, 201, 204, 400, 401, 403, 404, 405, 409, 413, 422, 429]);
-
-interface Sent {
-  endpoint: Endpoint;
-  method: string;
-  path: string;
-  raw?: string;
-  headers: Record<string, string>;
-}
-
-const wrongType = fc.oneof(
-  fc.boolean(),
-  fc.array(fc.integer(), { minLength: 1, maxLength: 3 }),
-  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { minKeys: 1, maxKeys: 2 }),
-);
-const queryString = fc
-  .option(fc.array(fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })), { maxLength: 3 }), { nil: undefined })
-  .map((q) => (q && q.length > 0 ? `?${q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}` : ''));
-const contentType = fc.constantFrom(
-  'application/json',
-  'text/plain',
-  'application/x-www-form-urlencoded',
-  'multipart/form-data; boundary=x',
-  '',
-);
-const requestId = fc.option(
-  fc.string({ maxLength: 200 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
-  { nil: undefined },
-);
-
-/** Every path into a JSON value, for mutating one spot of a valid body. */
-function paths(v: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
-  if (Array.isArray(v)) return [at, ...v.flatMap((x, i) => paths(x, [...at, i]))];
-  if (v && typeof v === 'object') return [at, ...Object.entries(v).flatMap(([k, x]) => paths(x, [...at, k]))];
-  return [at];
-}
-
-function mutate(body: unknown, pick: number, op: 'delete' | 'replace' | 'extra', value: unknown): unknown {
-  const copy = structuredClone(body);
-  const all = paths(copy).filter((p) => p.length > 0);
-  if (all.length === 0) return value;
-  const path = all[pick % all.length];
-  const parent = path.slice(0, -1).reduce<any>((o, k) => o[k], copy);
-  const key = path[path.length - 1];
-  if (op === 'delete' && Array.isArray(parent)) parent.splice(Number(key), 1);
-  else if (op === 'delete') delete parent[key];
-  else if (op === 'replace') parent[key] = value;
-  else if (parent && typeof parent === 'object' && !Array.isArray(parent)) parent[`x_fuzz_${String(key)}`] = value;
-  return copy;
-}
-
-function withAuth(endpoint: Endpoint, raw: string, headers: Record<string, string>, key: string, signed: boolean): Sent['headers'] {
-  const auth = endpoint.sign ? (signed ? endpoint.sign(raw) : {}) : { 'x-service-api-key': key };
-  return { ...auth, ...headers };
-}
-
 describe('fuzzing every endpoint', () => {
   let stack: Stack;
   let key: string;
