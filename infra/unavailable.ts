@@ -20,6 +20,12 @@ const MONGO_GOING_AWAY = new Set([91, 189, 10107, 11600, 11602, 13435, 13436]);
  * keeps only its message (no cause, no write errors), as measured with FerretDB stopped mid-insertMany.
  */
 const NETWORK_MESSAGE = /ECONNREFUSED|ECONNRESET|EPIPE|connection \d+ to .* closed|timed out|Server selection/i;
+/**
+ * A socket error the driver lets through unwrapped: writing to a connection the database has just closed
+ * gave a plain Node EPIPE from inside the driver when FerretDB stopped during traffic.
+ */
+const SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH']);
+const fromDriver = (e: Error) => /[\\/]node_modules[\\/]mongodb[\\/]/.test(e.stack ?? '');
 
 /**
  * The one place that tells an outage of our own database or Temporal from a fault in our code: an error
@@ -35,7 +41,8 @@ export function asUnavailable(err: unknown): ServiceUnavailableError | null {
       e instanceof MongoTopologyClosedError ||
       e instanceof MongoOperationTimeoutError ||
       (e instanceof MongoBulkWriteError && [e.writeErrors].flat().length === 0 && NETWORK_MESSAGE.test(e.message)) ||
-      (e instanceof MongoServerError && typeof e.code === 'number' && MONGO_GOING_AWAY.has(e.code))
+      (e instanceof MongoServerError && typeof e.code === 'number' && MONGO_GOING_AWAY.has(e.code)) ||
+      (SOCKET_CODES.has(String((e as { code?: unknown }).code)) && fromDriver(e))
     ) {
       return new ServiceUnavailableError('database');
     }

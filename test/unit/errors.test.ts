@@ -46,6 +46,14 @@ describe('handleErrors: outages are 503 with Retry-After, anything else unknown 
       new MongoBulkWriteError(new MongoNetworkError('connection 8 to 127.0.0.1:27017 closed'), {} as never),
     ],
     ['a database shutting down', new MongoServerError({ message: 'interrupted at shutdown', code: 11600 })],
+    [
+      'a raw socket error from inside the database driver',
+      Object.assign(new Error('This socket has been ended by the other party'), {
+        code: 'EPIPE',
+        stack:
+          'Error: This socket has been ended by the other party\n    at Connection.writeCommand (/app/node_modules/mongodb/lib/cmap/connection.js:1:1)',
+      }),
+    ],
     ['Temporal unreachable', grpcDown],
     ['a Temporal call past its deadline, wrapped by the client', deadline],
     ['our own give-up', new ServiceUnavailableError('temporal')],
@@ -65,6 +73,7 @@ describe('handleErrors: outages are 503 with Retry-After, anything else unknown 
 
   it.each([
     ['a bug', new TypeError("Cannot read properties of undefined (reading 'x')")],
+    ['a socket error from elsewhere', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })],
     ['a gRPC error that is not an outage', Object.assign(new Error('3 INVALID_ARGUMENT'), { code: 3, details: 'bad', metadata: {} })],
     ['a database error that is not an outage', new MongoServerError({ message: 'E11000 duplicate key', code: 11000 })],
     [
