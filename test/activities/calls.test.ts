@@ -6,9 +6,8 @@ import { LogEmailProvider } from '../../providers/email/log';
 import { OfflineLanguageModel } from '../../providers/llm/offline';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
-import { callWorkflowId } from '../../workflows/call';
-import type { CallDoc } from '../../infra/records';
 import { uniqueName } from '../helpers/stack';
+import { callDoc } from '../helpers/call-doc';
 
 /**
  * The dial activity on its own, as the SDK's MockActivityEnvironment runs it (no worker, no workflow), on the
@@ -54,32 +53,7 @@ describe('dial activity', () => {
 
   async function newCall(): Promise<string> {
     const id = uniqueName('call');
-    const call = {
-      _id: id,
-      workspace_id: 'ws',
-      project_id: 'prj',
-      ats_job_id: 'job',
-      candidate_id: id,
-      workflow_id: callWorkflowId(id),
-      candidate: { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+14155550100', custom_fields: {} },
-      status: 'scheduled',
-      first_message: 'Hello Ada',
-      instructions: 'Screen',
-      assistant_settings: null,
-      extract_variables: [],
-      call_settings: null,
-      whatsapp: { pre_call: null, fallback: null },
-      schedule_at: null,
-      scheduled_for: null,
-      next_attempt_at: null,
-      attempts: [],
-      messages: [],
-      transcript: null,
-      extracted_variables: null,
-      failure_reason: null,
-      created_at: new Date(),
-      updated_at: new Date(),
-    } as CallDoc;
+    const call = callDoc(id);
     await db.calls.insertOne(call);
     return id;
   }

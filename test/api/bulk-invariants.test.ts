@@ -1,5 +1,6 @@
 import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
+import { callDoc } from '../helpers/call-doc';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { startApi, type RunningApi } from '../../api/server';
 import { connectClient } from '../../infra/temporal';
@@ -252,32 +253,13 @@ describe('bulk requests keep their invariant on the real stack', () => {
 /** The call record a request writes for one candidate, with no workflow started. */
 async function recordedCall(stack: Stack, projectId: string, p: ReturnType<typeof person>): Promise<CallDoc> {
   const project = (await stack.db.projects.findOne({ _id: projectId }))!;
-  const _id = newId('call');
-  const at = new Date();
-  return {
-    _id,
+  return callDoc(newId('call'), {
     workspace_id: project.workspace_id,
     project_id: projectId,
     ats_job_id: project.ats_job_id,
     candidate_id: p.id,
     candidate: { name: p.name, email: p.email, phone: p.phone, custom_fields: {} },
-    workflow_id: `call-${_id}`,
-    status: 'scheduled',
     first_message: 'Hello',
     instructions: 'Ask about availability.',
-    assistant_settings: null,
-    extract_variables: [],
-    call_settings: null,
-    whatsapp: { pre_call: null, fallback: null },
-    schedule_at: null,
-    scheduled_for: null,
-    next_attempt_at: null,
-    attempts: [],
-    messages: [],
-    transcript: null,
-    extracted_variables: null,
-    failure_reason: null,
-    created_at: at,
-    updated_at: at,
-  };
+  });
 }

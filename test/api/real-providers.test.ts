@@ -2,6 +2,8 @@ import { startStack, type Stack } from '../helpers/stack';
 import { startHttpStub, type HttpStub } from '../helpers/http-stub';
 import { waitFor } from '../helpers/wait';
 import {
+  FALLBACK_TEMPLATE,
+  PRE_CALL_TEMPLATE,
   endOfCallReport,
   graphError,
   hubSignature,
@@ -25,20 +27,8 @@ const VAPI_EVENTS = '/api/public/v1/providers/vapi/events';
 const WA_EVENTS = '/api/public/v1/providers/whatsapp/events';
 const job = 'job-real-providers';
 
-const preCall = {
-  template_name: 'interview_reminder',
-  template_variables: {
-    header_1: '{{candidate_first_name}}',
-    body_1: '{{candidate_first_name}}',
-    body_2: '{{sender_first_name}}',
-    body_3: '{{sender_company}}',
-    button_Reschedule: 'later',
-  },
-};
-const fallback = {
-  template_name: 'missed_you',
-  template_variables: { body_1: '{{candidate_first_name}}', body_2: '{{sender_full_name}}' },
-};
+const preCall = PRE_CALL_TEMPLATE;
+const fallback = FALLBACK_TEMPLATE;
 const extractVariables = [
   { label: 'available', type: 'boolean', description: 'Is the candidate available?' },
   { label: 'years', type: 'integer', description: 'Years of experience' },

@@ -30,20 +30,7 @@ export async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean,
   }
 }
 
-export const PRE_CALL = {
-  template_name: 'interview_reminder',
-  template_variables: {
-    header_1: '{{candidate_first_name}}',
-    body_1: '{{candidate_first_name}}',
-    body_2: '{{sender_first_name}}',
-    body_3: '{{sender_company}}',
-    button_Reschedule: 'later',
-  },
-};
-export const FALLBACK = {
-  template_name: 'missed_you',
-  template_variables: { body_1: '{{candidate_first_name}}', body_2: '{{sender_full_name}}' },
-};
+export { FALLBACK_TEMPLATE as FALLBACK, PRE_CALL_TEMPLATE as PRE_CALL } from '../helpers/provider-wire';
 
 export interface Cand {
   id: string;

@@ -103,6 +103,22 @@ export const WA_VERSION = 'v21.0';
 export const WA_PHONE_NUMBER_ID = '106540352242922';
 export const WA_BUSINESS_ACCOUNT_ID = '102290129340398';
 
+/** call/initiate's WhatsApp settings for the two templates in TEMPLATES that calls use. */
+export const PRE_CALL_TEMPLATE = {
+  template_name: 'interview_reminder',
+  template_variables: {
+    header_1: '{{candidate_first_name}}',
+    body_1: '{{candidate_first_name}}',
+    body_2: '{{sender_first_name}}',
+    body_3: '{{sender_company}}',
+    button_Reschedule: 'later',
+  },
+};
+export const FALLBACK_TEMPLATE = {
+  template_name: 'missed_you',
+  template_variables: { body_1: '{{candidate_first_name}}', body_2: '{{sender_full_name}}' },
+};
+
 /** Template definitions as the Business Management API lists them. */
 export const TEMPLATES: TemplateDefinition[] = [
   {

@@ -18,13 +18,14 @@ import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { startEach } from '../../infra/temporal';
 import { recordId, type CallDoc } from '../../infra/records';
-import { callProgressQuery, callWorkflow, callWorkflowId, cancelCallSignal, type CallWorkflowInput } from '../../workflows/call';
+import { callProgressQuery, callWorkflow, cancelCallSignal, type CallWorkflowInput } from '../../workflows/call';
 import { callWorkflowInput } from '../../api/calls/initiate';
 import type { RetryPolicy } from '../../shared/retry';
 import { DAYS, type WorkingHours } from '../../shared/working-hours';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
 import { uniqueName, workflowBundle } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
+import { callDoc } from '../helpers/call-doc';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -70,40 +71,19 @@ describe('call workflow on the time-skipping server', () => {
 
   async function newCall(opts: { outcomes?: string; preCall?: boolean; fallback?: boolean } = {}): Promise<CallDoc> {
     const id = uniqueName('call');
-    const call: CallDoc = {
-      _id: id,
-      workspace_id: 'ws_test',
-      project_id: 'prj_test',
-      ats_job_id: 'job',
-      candidate_id: id,
+    const call = callDoc(id, {
       candidate: {
         name: 'Ada Lovelace',
         email: 'ada@example.com',
         phone: '+14155550100',
         custom_fields: opts.outcomes ? { simulated_outcomes: opts.outcomes } : {},
       },
-      workflow_id: callWorkflowId(id),
-      status: 'scheduled',
-      first_message: 'Hello Ada',
-      instructions: 'Screen the candidate',
-      assistant_settings: null,
       extract_variables: [{ label: 'years', type: 'integer', description: 'Years of experience' }],
-      call_settings: null,
       whatsapp: {
         pre_call: opts.preCall ? { template_name: 'reminder', variables: { body_1: 'Ada' } } : null,
         fallback: opts.fallback ? { template_name: 'missed_you', variables: { body_1: 'Ada' } } : null,
       },
-      schedule_at: null,
-      scheduled_for: null,
-      next_attempt_at: null,
-      attempts: [],
-      messages: [],
-      transcript: null,
-      extracted_variables: null,
-      failure_reason: null,
-      created_at: new Date(),
-      updated_at: new Date(),
-    };
+    });
     await db.calls.insertOne(call);
     await db.candidates.insertOne({
       _id: recordId.candidate('prj_test', id),
