@@ -69,15 +69,18 @@ export class SimulatorVoiceProvider implements VoiceProvider {
       report: { callId: req.callId, attempt: req.attempt, providerCallId: id, ...simulatedOutcome(req, now) },
       delivered_at: null,
     };
+    let placedNow = true;
     try {
       await this.opts.store.insertOne(doc);
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       // Like a provider's idempotency key: the same attempt dialled again is the call already placed.
       this.opts.logger.warn({ callId: req.callId, attempt: req.attempt }, 'simulator: attempt dialled again; the placed call stands');
+      placedNow = false;
     }
     // A zero-length call reports before the dial returns, so the outcome never races a skipped clock in tests.
-    if (this.opts.callSeconds === 0) await this.deliver(id);
+    // The call just placed is sent as it is, without reading it back; one placed before is sent as stored.
+    if (this.opts.callSeconds === 0) await (placedNow ? this.send(doc) : this.deliver(id));
     else await this.opts.deliverAt(id, doc.ends_at);
     return { accepted: true, providerCallId: id };
   }
@@ -97,8 +100,12 @@ export class SimulatorVoiceProvider implements VoiceProvider {
   async deliver(providerCallId: string): Promise<void> {
     const placed = await this.opts.store.findOne({ _id: providerCallId });
     if (!placed) throw new Error(`simulator has no call ${providerCallId}`);
+    await this.send(placed);
+  }
+
+  private async send(placed: SimulatedCallDoc): Promise<void> {
     await this.opts.report(placed.report);
-    if (!placed.delivered_at) await this.opts.store.updateOne({ _id: providerCallId }, { $set: { delivered_at: this.opts.clock() } });
+    if (!placed.delivered_at) await this.opts.store.updateOne({ _id: placed._id }, { $set: { delivered_at: this.opts.clock() } });
   }
 }
 
