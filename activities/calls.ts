@@ -1,7 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { attemptPath, recordId, type CallAttempt, type CallDoc, type CallStatus, type ResolvedTemplate } from '../infra/records';
+import { attemptPath, type CallAttempt, type CallDoc, type CallStatus, type ResolvedTemplate } from '../infra/records/calls';
+import { recordId } from '../infra/records/projects';
 import { insertOnce } from '../infra/duplicate-key';
-import type { FailureReason } from '../shared/retry';
+import type { FailureReason } from '../shared/calls/retry';
 import type { DialResult } from '../providers/voice/port';
 import { whatsappRef, type SendResult } from '../providers/whatsapp/port';
 import { activeCallKey, release } from '../infra/claims';

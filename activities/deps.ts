@@ -12,7 +12,7 @@ export interface ActivityDeps {
   logger: Logger;
   clock: () => Date;
   voice: VoiceProvider;
-  /** Stores a provider's report of an attempt and signals the call's workflow (infra/call-reports.ts). */
+  /** Stores a provider's report of an attempt and signals the call's workflow (api/calls/reports.ts). */
   report: ReportCallOutcome;
   whatsapp: WhatsAppProvider;
   llm: LanguageModel;

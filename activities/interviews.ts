@@ -1,11 +1,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { InterviewDoc, ProjectDoc } from '../infra/records';
+import type { InterviewDoc } from '../infra/records/interviews';
+import type { ProjectDoc } from '../infra/records/projects';
 import { newId } from '../infra/ids';
 import { claim, release } from '../infra/claims';
-import { composeInvitation } from '../shared/invitation-email';
+import { composeInvitation } from '../shared/interviews/invitation-email';
 import { interviewUrl } from '../shared/public-urls';
-import { DEFAULT_QUESTION_COUNT } from '../shared/question-generator';
-import type { Question } from '../shared/schemas/job';
+import { DEFAULT_QUESTION_COUNT } from '../shared/interviews/question-generator';
+import type { Question } from '../shared/jobs/schema';
 import { LanguageModelError } from '../providers/llm/port';
 import type { ActivityDeps } from './deps';
 

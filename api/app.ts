@@ -1,12 +1,12 @@
 import Koa from 'koa';
 import { handleErrors, plainFamily } from './errors';
 import { requestContext } from './middleware';
-import { healthRoutes } from './routes/health';
-import { workspaceRoutes } from './routes/workspace';
-import { callRoutes } from './routes/calls';
-import { interviewRoutes } from './routes/interviews';
-import { aiRoutes } from './routes/ai';
-import { providerRoutes } from './routes/providers';
+import { healthRoutes } from './health';
+import { workspaceRoutes } from './workspaces/routes';
+import { callRoutes } from './calls/routes';
+import { interviewRoutes } from './interviews/routes';
+import { aiRoutes } from './ai/routes';
+import { providerRoutes } from './providers/routes';
 import type { ApiDeps, RouteFactory } from './deps';
 
 export type { ApiDeps, RouteFactory };

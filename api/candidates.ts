@@ -1,6 +1,6 @@
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { Database } from '../infra/database';
-import { recordId, type CandidateDoc } from '../infra/records';
+import { recordId, type CandidateDoc } from '../infra/records/projects';
 import { bulkWriteEach, insertEach, type BulkOutcome } from '../infra/duplicate-key';
 
 export interface CandidateInput {

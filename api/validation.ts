@@ -2,7 +2,7 @@ import { Kind, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
 import '../shared/formats';
-import { findHyperlink } from '../shared/hyperlinks';
+import { findHyperlink } from '../shared/jobs/hyperlinks';
 import { ValidationError, type Issue, type Path } from '../shared/errors';
 
 /**

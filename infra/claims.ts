@@ -9,7 +9,7 @@
 
 import type { Database } from './database';
 import { insertEach, isDuplicateKey, type BulkOutcome } from './duplicate-key';
-import type { ClaimDoc } from './records';
+import type { ClaimDoc } from './records/coordination';
 export type { ClaimDoc };
 
 /** Claims `key` for `holder`; returns the holder that owns it afterwards (`holder` itself when it won). */

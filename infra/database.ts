@@ -1,17 +1,9 @@
 import { MongoClient, MongoServerError, type Db, type Collection } from 'mongodb';
-import type {
-  ApiKeyDoc,
-  CallDoc,
-  CandidateDoc,
-  ClaimDoc,
-  EmailLogDoc,
-  InterviewDoc,
-  ProjectDoc,
-  ProviderRefDoc,
-  RateLimitDoc,
-  WhatsAppLogDoc,
-  WorkspaceDoc,
-} from './records';
+import type { ApiKeyDoc, WorkspaceDoc } from './records/workspaces';
+import type { CallDoc, ProviderRefDoc, WhatsAppLogDoc } from './records/calls';
+import type { CandidateDoc, ProjectDoc } from './records/projects';
+import type { ClaimDoc, RateLimitDoc } from './records/coordination';
+import type { EmailLogDoc, InterviewDoc } from './records/interviews';
 
 /**
  * One MongoDB connection per process. Only features that MongoDB 7 and FerretDB 1.24 both have are used:

@@ -1,6 +1,6 @@
 import { isDuplicateKey } from './duplicate-key';
 import type { Database } from './database';
-import type { RateLimitDoc } from './records';
+import type { RateLimitDoc } from './records/coordination';
 export type { RateLimitDoc };
 
 /**

@@ -1,4 +1,4 @@
-import { extractJobRequirements } from '../shared/jd-extractor';
+import { extractJobRequirements } from '../shared/ai/jd-extractor';
 import { notJobDescriptions, score, SCALAR_FIELDS, type CorpusSet } from '../test/helpers/jd-corpus';
 
 /**

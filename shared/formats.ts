@@ -1,5 +1,5 @@
 import { FormatRegistry } from '@sinclair/typebox';
-import { findHyperlink, isPersonName } from './hyperlinks';
+import { findHyperlink, isPersonName } from './jobs/hyperlinks';
 
 /** The string formats the request schemas use, registered once for every TypeBox validator. */
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;

@@ -3,7 +3,7 @@ import type { Collection } from 'mongodb';
 import type { Config } from '../infra/config';
 import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
-import { createCallReporter } from '../infra/call-reports';
+import { createCallReporter } from '../api/calls/reports';
 import { startEach } from '../infra/temporal';
 import type { ActivityDeps } from '../activities';
 import { type EmailProvider } from '../providers/email/port';

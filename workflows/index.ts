@@ -1,7 +1,7 @@
 // Every workflow the worker registers. Only deterministic code is reachable from here: @temporalio/workflow
 // and the pure helpers in shared/.
 export { smokeWorkflow } from './smoke';
-export { callWorkflow } from './call';
-export { interviewWorkflow } from './interview';
+export { callWorkflow } from './calls';
+export { interviewWorkflow } from './interviews';
 export { fanOutWorkflow } from './fan-out';
 export { simulatedCallWorkflow } from './simulated-call';

@@ -1,8 +1,8 @@
 import type { Database } from '../../infra/database';
-import { recordId, type ProjectDoc } from '../../infra/records';
+import { recordId, type ProjectDoc } from '../../infra/records/projects';
 import { isDuplicateKey } from '../../infra/duplicate-key';
 import { ConflictError } from '../../shared/errors';
-import type { CampaignRequest } from '../../shared/schemas/call-initiate';
+import type { CampaignRequest } from '../../shared/calls/schema';
 
 /** Creates the workspace's campaign project for an ats_job_id, or returns the one that exists. */
 export async function ensureCampaign(

@@ -1,4 +1,4 @@
-import type { CallDoc } from '../../infra/records';
+import type { CallDoc } from '../../infra/records/calls';
 
 /** GET /api/public/v1/calls/:id body: what an ATS needs to follow a call, without internal fields. */
 export function callView(call: CallDoc) {

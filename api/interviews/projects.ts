@@ -1,9 +1,9 @@
 import type { Database } from '../../infra/database';
-import { recordId, type ProjectDoc } from '../../infra/records';
+import { recordId, type ProjectDoc } from '../../infra/records/projects';
 import { isDuplicateKey } from '../../infra/duplicate-key';
 import { ConflictError } from '../../shared/errors';
-import type { JobDetails } from '../../shared/schemas/job';
-import type { InviteRequest } from '../../shared/schemas/interview-invite';
+import type { JobDetails } from '../../shared/jobs/schema';
+import type { InviteRequest } from '../../shared/interviews/schema';
 
 export function jobDetails(req: InviteRequest): JobDetails {
   return {

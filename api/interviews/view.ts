@@ -1,5 +1,5 @@
-import type { InterviewDoc } from '../../infra/records';
-import type { InterviewView } from '../../shared/schemas/interview-invite';
+import type { InterviewDoc } from '../../infra/records/interviews';
+import type { InterviewView } from '../../shared/interviews/schema';
 import { interviewUrl } from '../../shared/public-urls';
 
 /** GET /api/public/v1/interviews/:id body: what an ATS needs to follow an invitation, without internal fields. */

@@ -1,6 +1,6 @@
 import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
-import { recordProviderStatus } from '../../infra/call-reports';
+import { recordProviderStatus } from '../calls/reports';
 import type { ReportCallOutcome } from '../../providers/voice/port';
 import { attemptOf, checkVapiShape, reportOf, type VapiServerMessage } from '../../providers/voice/vapi-reports';
 import { ValidationError } from '../../shared/errors';

@@ -1,6 +1,6 @@
 import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
-import { MESSAGE_STATUSES, type MessageStatus } from '../../infra/records';
+import { MESSAGE_STATUSES, type MessageStatus } from '../../infra/records/calls';
 import { whatsappRef } from '../../providers/whatsapp/port';
 
 /** A status in a WhatsApp webhook: `entry[].changes[].value.statuses[]`. */

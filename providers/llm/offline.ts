@@ -1,8 +1,8 @@
-import type { JobBrief, Question } from '../../shared/schemas/job';
-import type { CallScript, JdExtraction } from '../../shared/schemas/ai';
-import { generateQuestions } from '../../shared/question-generator';
-import { extractJobRequirements, skillsMentioned } from '../../shared/jd-extractor';
-import { writeCallScript, type ScriptBrief } from '../../shared/call-script';
+import type { JobBrief, Question } from '../../shared/jobs/schema';
+import type { CallScript, JdExtraction } from '../../shared/ai/schema';
+import { generateQuestions } from '../../shared/interviews/question-generator';
+import { extractJobRequirements, skillsMentioned } from '../../shared/ai/jd-extractor';
+import { writeCallScript, type ScriptBrief } from '../../shared/calls/call-script';
 import type { LanguageModel } from './port';
 
 /** Used when no OPENAI_API_KEY is set: the deterministic parser and generators in shared/. */

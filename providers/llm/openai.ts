@@ -1,11 +1,11 @@
 import OpenAI from 'openai';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { Question, type JobBrief } from '../../shared/schemas/job';
-import { CallScript, JdExtraction } from '../../shared/schemas/ai';
-import { unknownVariables, BUILT_IN_VARIABLES } from '../../shared/templates';
-import type { ScriptBrief } from '../../shared/call-script';
-import { experienceInWords } from '../../shared/experience';
+import { Question, type JobBrief } from '../../shared/jobs/schema';
+import { CallScript, JdExtraction } from '../../shared/ai/schema';
+import { unknownVariables, BUILT_IN_VARIABLES } from '../../shared/template-variables';
+import type { ScriptBrief } from '../../shared/calls/call-script';
+import { experienceInWords } from '../../shared/ai/experience';
 import { LanguageModelError, type LanguageModel } from './port';
 import { toStrictJsonSchema } from './strict-json-schema';
 

@@ -1,6 +1,6 @@
-import type { JobBrief, Question } from '../../shared/schemas/job';
-import type { CallScript, JdExtraction } from '../../shared/schemas/ai';
-import type { ScriptBrief } from '../../shared/call-script';
+import type { JobBrief, Question } from '../../shared/jobs/schema';
+import type { CallScript, JdExtraction } from '../../shared/ai/schema';
+import type { ScriptBrief } from '../../shared/calls/call-script';
 
 /**
  * Why a language-model call failed. `retryable` separates what may pass on a later attempt (rate limits,

@@ -1,5 +1,5 @@
-import type { AssistantSettings, ExtractVariable } from '../../shared/schemas/call-initiate';
-import type { FailureReason } from '../../shared/retry';
+import type { AssistantSettings, ExtractVariable } from '../../shared/calls/schema';
+import type { FailureReason } from '../../shared/calls/retry';
 
 export interface DialRequest {
   callId: string;
@@ -21,7 +21,7 @@ export type DialResult =
 
 /**
  * A voice-agent provider places the call and later reports its outcome through the provider-callback path
- * (infra/call-reports.ts), which signals the call workflow.
+ * (api/calls/reports.ts), which signals the call workflow.
  */
 export interface VoiceProvider {
   readonly name: string;

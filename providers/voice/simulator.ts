@@ -1,8 +1,8 @@
 import type { Collection } from 'mongodb';
 import type { Logger } from '../../infra/logger';
 import { isDuplicateKey } from '../../infra/duplicate-key';
-import { outcomeForAttempt, parseSimulatedOutcomes } from '../../shared/simulated-outcomes';
-import type { ExtractVariable } from '../../shared/schemas/call-initiate';
+import { outcomeForAttempt, parseSimulatedOutcomes } from '../../shared/calls/simulated-outcomes';
+import type { ExtractVariable } from '../../shared/calls/schema';
 import type { AttemptReport, DialRequest, DialResult, ReportCallOutcome, VoiceProvider } from './port';
 
 /** One call the simulator placed, kept as a remote provider keeps its calls: it outlives our processes. */

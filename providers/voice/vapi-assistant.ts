@@ -1,5 +1,5 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
-import type { ExtractVariable } from '../../shared/schemas/call-initiate';
+import type { ExtractVariable } from '../../shared/calls/schema';
 import type { DialRequest } from './port';
 
 /** What a call needs from the deployment rather than the request. */

@@ -1,4 +1,4 @@
-import type { FailureReason } from '../../shared/retry';
+import type { FailureReason } from '../../shared/calls/retry';
 
 /** A customer hang-up sooner than this after the call connected counts as a dropped call, not a conversation. */
 export const SHORT_HANGUP_SECONDS = 10;

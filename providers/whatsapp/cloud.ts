@@ -1,5 +1,5 @@
 import type { Config } from '../../infra/config';
-import { buildComponents, chooseTemplate, templateVariableProblems, type TemplateDefinition } from '../../shared/whatsapp-templates';
+import { buildComponents, chooseTemplate, templateVariableProblems, type TemplateDefinition } from '../../shared/calls/whatsapp-templates';
 import type { SendResult, TemplateMessage, WhatsAppProvider } from './port';
 
 export interface CloudApiOptions {

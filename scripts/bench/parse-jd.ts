@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWorkspace } from '../../infra/workspaces';
-import { extractJobRequirements } from '../../shared/jd-extractor';
+import { extractJobRequirements } from '../../shared/ai/jd-extractor';
 import type { BenchStack } from './stack';
 
 /**

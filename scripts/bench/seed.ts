@@ -1,6 +1,8 @@
 import type { Database } from '../../infra/database';
 import { newId, newToken } from '../../infra/ids';
-import { recordId, type CallDoc, type CandidateDoc, type InterviewDoc, type ProjectDoc } from '../../infra/records';
+import { recordId, type CandidateDoc, type ProjectDoc } from '../../infra/records/projects';
+import { type CallDoc } from '../../infra/records/calls';
+import { type InterviewDoc } from '../../infra/records/interviews';
 import { emailKey, type ClaimDoc } from '../../infra/claims';
 
 /**

@@ -8,10 +8,10 @@ import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { createApiKey } from '../../infra/workspaces';
 import { startApi, type RunningApi } from '../../api/server';
-import { extractJobRequirements } from '../../shared/jd-extractor';
-import { CustomQuestion } from '../../shared/schemas/interview-invite';
-import { GenerateQuestionsResponse, GenerateScriptResponse, ParseJdResponse } from '../../shared/schemas/ai';
-import { unknownVariables } from '../../shared/templates';
+import { extractJobRequirements } from '../../shared/ai/jd-extractor';
+import { CustomQuestion } from '../../shared/interviews/schema';
+import { GenerateQuestionsResponse, GenerateScriptResponse, ParseJdResponse } from '../../shared/ai/schema';
+import { unknownVariables } from '../../shared/template-variables';
 
 const PARSE = '/api/public/v1/ai/parse-jd';
 const QUESTIONS = '/api/public/v1/ai/generate-questions';

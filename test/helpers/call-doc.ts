@@ -1,5 +1,5 @@
-import type { CallDoc } from '../../infra/records';
-import { callWorkflowId } from '../../workflows/call';
+import type { CallDoc } from '../../infra/records/calls';
+import { callWorkflowId } from '../../workflows/calls';
 
 /** A stored call as call/initiate writes it, not yet scheduled; each test bends the fields it is about. */
 export function callDoc(id: string, overrides: Partial<CallDoc> = {}): CallDoc {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { TObject } from '@sinclair/typebox';
-import { CallInitiateRequest, CampaignRequest } from '../../shared/schemas/call-initiate';
-import { InviteRequest } from '../../shared/schemas/interview-invite';
-import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/schemas/ai';
+import { CallInitiateRequest, CampaignRequest } from '../../shared/calls/schema';
+import { InviteRequest } from '../../shared/interviews/schema';
+import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/ai/schema';
 import { VAPI_EVENTS_PATH, WHATSAPP_EVENTS_PATH } from '../../shared/public-urls';
 import { endOfCallReport, hubSignature, statusWebhook, vapiHmacHeaders } from './provider-wire';
 import { inviteBody, inviteCandidate } from './invite';

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JdExtraction, JobRequirements } from '../../shared/schemas/ai';
+import type { JdExtraction, JobRequirements } from '../../shared/ai/schema';
 
 /**
  * The job-description corpus under test/fixtures and how a parser is scored on it. Labels follow the

@@ -1,4 +1,4 @@
-import type { JobDetails } from '../../shared/schemas/job';
+import type { JobDetails } from '../../shared/jobs/schema';
 
 /** One job, as an interview project stores it; each test bends the fields it is about. */
 export const jobDetails = (overrides: Partial<JobDetails> = {}): JobDetails => ({

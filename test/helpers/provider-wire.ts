@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { RecordedRequest, StubReply } from './http-stub';
-import type { TemplateDefinition } from '../../shared/whatsapp-templates';
+import type { TemplateDefinition } from '../../shared/calls/whatsapp-templates';
 
 /** Wire formats of Vapi and the WhatsApp Cloud API, as those providers send and answer them. */
 

@@ -1,6 +1,6 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { extractJobRequirements, skillsMentioned } from '../../shared/jd-extractor';
-import { JdExtraction } from '../../shared/schemas/ai';
+import { extractJobRequirements, skillsMentioned } from '../../shared/ai/jd-extractor';
+import { JdExtraction } from '../../shared/ai/schema';
 import { jobDescriptions, notJobDescriptions, score, type CorpusSet } from '../helpers/jd-corpus';
 
 const parse = extractJobRequirements;

@@ -1,5 +1,5 @@
 import { titleCase, splitName, normaliseEmail } from '../../shared/names';
-import { renderTemplate, templateContext, unknownVariables } from '../../shared/templates';
+import { renderTemplate, templateContext, unknownVariables } from '../../shared/template-variables';
 
 describe('titleCase', () => {
   it.each([

@@ -1,4 +1,4 @@
-import { nextRetryTime, DEFAULT_INTERVALS, type RetryPolicy } from '../../shared/retry';
+import { nextRetryTime, DEFAULT_INTERVALS, type RetryPolicy } from '../../shared/calls/retry';
 
 const failedAt = Date.parse('2026-11-23T10:00:00Z');
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

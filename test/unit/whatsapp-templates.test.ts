@@ -4,7 +4,7 @@ import {
   templateSlots,
   templateVariableProblems,
   type TemplateDefinition,
-} from '../../shared/whatsapp-templates';
+} from '../../shared/calls/whatsapp-templates';
 import { TEMPLATES } from '../helpers/provider-wire';
 
 const reminder = TEMPLATES[0];

@@ -1,4 +1,4 @@
-import { firstDialTime, nextWorkingTime, workingHoursApply, hasAnyShift, type WorkingHours } from '../../shared/working-hours';
+import { firstDialTime, nextWorkingTime, workingHoursApply, hasAnyShift, type WorkingHours } from '../../shared/calls/working-hours';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

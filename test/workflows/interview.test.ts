@@ -15,14 +15,15 @@ const noDelivery = async () => {
   throw new Error('zero-length simulated calls are delivered at once');
 };
 import { QUESTION_LEASE_MS } from '../../activities/interviews';
-import { createCallReporter } from '../../infra/call-reports';
+import { createCallReporter } from '../../api/calls/reports';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { startEach } from '../../infra/temporal';
-import type { InterviewDoc, ProjectDoc } from '../../infra/records';
-import type { JobDetails, Question } from '../../shared/schemas/job';
+import type { InterviewDoc } from '../../infra/records/interviews';
+import type { ProjectDoc } from '../../infra/records/projects';
+import type { JobDetails, Question } from '../../shared/jobs/schema';
 import { jobDetails } from '../helpers/job';
-import { interviewWorkflow, interviewWorkflowId } from '../../workflows/interview';
+import { interviewWorkflow, interviewWorkflowId } from '../../workflows/interviews';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
 import { uniqueName, workflowBundle } from '../helpers/stack';
 

@@ -1,13 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CustomFields, Enum, NonEmpty, Strict } from './builders';
+import { CustomFields, Enum, NonEmpty, Strict } from '../schema-builders';
 import { E164_PATTERN } from '../formats';
-import { FAILURE_REASONS } from '../retry';
+import { FAILURE_REASONS } from './retry';
 
 /**
  * POST /api/public/v1/call/initiate: the request and response, as the single source of truth for validation,
  * types and the API reference. Unknown fields are rejected everywhere except in the free-form maps
  * (custom_fields, template_variables). Rules one field cannot express (start < end, choices for single_select,
- * known template variables…) live in api/calls/rules.ts.
+ * known template variables…) live in shared/calls/rules.ts.
  */
 export const CallCandidate = Strict({
   id: NonEmpty({ maxLength: 200 }),

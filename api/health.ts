@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { ApiDeps } from '../deps';
+import type { ApiDeps } from './deps';
 
 /** Liveness (process up) and readiness (database and Temporal reachable within two seconds each). */
 export function healthRoutes({ db, temporal, config }: ApiDeps): Router {

@@ -1,6 +1,6 @@
 import { GraphApiError, type WhatsAppTemplateCatalog } from '../../providers/whatsapp/cloud';
 import { UpstreamError, ValidationError, type Issue } from '../../shared/errors';
-import type { CallInitiateRequest } from '../../shared/schemas/call-initiate';
+import type { CallInitiateRequest } from '../../shared/calls/schema';
 
 /**
  * call/initiate's check of its WhatsApp templates against their definitions, so a template that does not

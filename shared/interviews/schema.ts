@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { E164_PATTERN } from '../formats';
-import { CustomFields, Enum, NonEmpty, NOT_BLANK, Strict } from './builders';
-import { EmploymentType, Question, QuestionType, SeniorityLevel, TIME_LIMIT_BOUNDS, WorkType } from './job';
+import { CustomFields, Enum, NonEmpty, NOT_BLANK, Strict } from '../schema-builders';
+import { EmploymentType, Question, QuestionType, SeniorityLevel, TIME_LIMIT_BOUNDS, WorkType } from '../jobs/schema';
 
 /**
  * POST /api/public/v1/interview/invite and GET /api/public/v1/interviews/:id: requests and responses, the
  * single source of truth for validation, types and the API reference. Unknown fields are rejected except in
- * custom_fields. Cross-field rules (max > min experience, distinct skills) live in api/interviews/rules.ts.
+ * custom_fields. Cross-field rules (max > min experience, distinct skills) live in shared/interviews/rules.ts.
  */
 const NO_LINKS = { format: 'no-hyperlinks' } as const;
 const Skills = Type.Array(NonEmpty({ maxLength: 100, ...NOT_BLANK }), { minItems: 3, maxItems: 100 });

@@ -2,10 +2,10 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../deps';
 import { handleErrors, plainFamily } from '../errors';
 import { parseRawJson, readRawBody } from '../middleware';
-import { safeEqual, verifyHubSignature, verifyVapi } from '../providers/signatures';
-import { handleVapiMessage } from '../providers/vapi-events';
-import { handleWhatsAppEvent } from '../providers/whatsapp-events';
-import { createCallReporter } from '../../infra/call-reports';
+import { safeEqual, verifyHubSignature, verifyVapi } from './signatures';
+import { handleVapiMessage } from './vapi-events';
+import { handleWhatsAppEvent } from './whatsapp-events';
+import { createCallReporter } from '../calls/reports';
 import { ForbiddenError, SignatureError } from '../../shared/errors';
 import { VAPI_EVENTS_PATH, WHATSAPP_EVENTS_PATH } from '../../shared/public-urls';
 

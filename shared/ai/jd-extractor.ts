@@ -1,5 +1,5 @@
-import type { JdExtraction, JobRequirements } from './schemas/ai';
-import type { EmploymentType, SeniorityLevel, WorkType } from './schemas/job';
+import type { JdExtraction, JobRequirements } from './schema';
+import type { EmploymentType, SeniorityLevel, WorkType } from '../jobs/schema';
 import { SKILLS } from './skills-vocabulary';
 
 /**

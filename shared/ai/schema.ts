@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Enum, NonEmpty, NOT_BLANK, Strict } from './builders';
-import { EmploymentType, Question, SeniorityLevel, WorkType } from './job';
-import { ExtractVariable } from './call-initiate';
+import { Enum, NonEmpty, NOT_BLANK, Strict } from '../schema-builders';
+import { EmploymentType, Question, SeniorityLevel, WorkType } from '../jobs/schema';
+import { ExtractVariable } from '../calls/schema';
 
 /**
  * The language-model operations: POST /api/public/v1/ai/parse-jd, …/ai/generate-questions and

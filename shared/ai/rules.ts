@@ -1,4 +1,4 @@
-import type { Issue } from '../../shared/errors';
+import type { Issue } from '../errors';
 import { extractVariablesRules } from '../calls/rules';
 import { experienceRangeRule } from '../interviews/rules';
 

@@ -7,10 +7,10 @@ import { compileValidator } from '../validation';
 import { authenticate } from '../../infra/workspaces';
 import { RateLimiter } from '../../infra/rate-limit';
 import { languageModel } from '../../providers/llm/from-config';
-import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/schemas/ai';
-import { jobBriefRules } from '../ai/rules';
-import { generateQuestions, generateScript, parseJd } from '../ai/operations';
-import { reportBudget, spendBudget } from '../ai/rate-limit';
+import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/ai/schema';
+import { jobBriefRules } from '../../shared/ai/rules';
+import { generateQuestions, generateScript, parseJd } from './operations';
+import { reportBudget, spendBudget } from './rate-limit';
 
 /** The spec lists the generate endpoints under /ai and parse-jd under the versioned prefix; all work under both. */
 const AI_PREFIXES = ['/api/public/v1/ai', '/ai'] as const;

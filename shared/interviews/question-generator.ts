@@ -1,4 +1,4 @@
-import { experienceInWords } from './experience';
+import { experienceInWords } from '../ai/experience';
 import {
   DEFAULT_TIME_LIMIT_SECONDS,
   type JobBrief,
@@ -6,7 +6,7 @@ import {
   type QuestionType,
   type SeniorityLevel,
   type WorkType,
-} from './schemas/job';
+} from '../jobs/schema';
 
 /**
  * The offline question generator: sound interview questions built from the job itself (title, skills,

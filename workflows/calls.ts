@@ -10,8 +10,8 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { firstDialTime, type WorkingHours } from '../shared/working-hours';
-import { nextRetryTime, type FailureReason, type RetryPolicy } from '../shared/retry';
+import { firstDialTime, type WorkingHours } from '../shared/calls/working-hours';
+import { nextRetryTime, type FailureReason, type RetryPolicy } from '../shared/calls/retry';
 import { CallStatusKey } from './search-attributes';
 
 export interface CallWorkflowInput {

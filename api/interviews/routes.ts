@@ -5,10 +5,10 @@ import { authenticateWith, parseJson } from '../middleware';
 import { compileValidator } from '../validation';
 import { authenticate, type WorkspaceDoc } from '../../infra/workspaces';
 import { NotFoundError } from '../../shared/errors';
-import { InviteRequest } from '../../shared/schemas/interview-invite';
-import { inviteRules } from '../interviews/rules';
-import { inviteCandidates } from '../interviews/invite';
-import { interviewView } from '../interviews/view';
+import { InviteRequest } from '../../shared/interviews/schema';
+import { inviteRules } from '../../shared/interviews/rules';
+import { inviteCandidates } from './invite';
+import { interviewView } from './view';
 
 const validateInvite = compileValidator(InviteRequest, inviteRules);
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Enum } from './builders';
+import { Enum } from '../schema-builders';
 
 /** The job vocabulary shared by the invite operation and job-description parsing. */
 export const SENIORITY_LEVELS = ['Entry', 'Mid', 'Senior', 'Lead', 'Principal', 'Staff'] as const;

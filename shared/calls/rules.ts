@@ -1,8 +1,8 @@
-import type { Issue } from '../../shared/errors';
-import { unknownVariables, BUILT_IN_VARIABLES } from '../../shared/templates';
-import { DAYS, hasAnyShift, workingHoursApply } from '../../shared/working-hours';
-import { parseSimulatedOutcomes, SIMULATED_OUTCOMES } from '../../shared/simulated-outcomes';
-import type { CallInitiateRequest } from '../../shared/schemas/call-initiate';
+import type { Issue } from '../errors';
+import { unknownVariables, BUILT_IN_VARIABLES } from '../template-variables';
+import { DAYS, hasAnyShift, workingHoursApply } from './working-hours';
+import { parseSimulatedOutcomes, SIMULATED_OUTCOMES } from './simulated-outcomes';
+import type { CallInitiateRequest } from './schema';
 
 /**
  * Rules of call/initiate that span fields, checked after the schema. They look only at parts that have the

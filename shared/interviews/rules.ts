@@ -1,5 +1,5 @@
-import type { Issue } from '../../shared/errors';
-import type { InviteRequest } from '../../shared/schemas/interview-invite';
+import type { Issue } from '../errors';
+import type { InviteRequest } from './schema';
 
 /**
  * Rules of interview/invite that span fields, checked after the schema on the parts that have the right

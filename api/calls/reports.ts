@@ -1,11 +1,11 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { Database } from './database';
-import { attemptPath } from './records';
-import { whileReachable } from './temporal';
-import type { Logger } from './logger';
-import type { AttemptReport, ReportResult } from '../providers/voice/port';
-import { coerceExtracted } from '../shared/extracted-values';
-import { callOutcomeSignal, callWorkflowId } from '../workflows/call';
+import type { Database } from '../../infra/database';
+import { attemptPath } from '../../infra/records/calls';
+import { whileReachable } from '../../infra/temporal';
+import type { Logger } from '../../infra/logger';
+import type { AttemptReport, ReportResult } from '../../providers/voice/port';
+import { coerceExtracted } from '../../shared/calls/extracted-values';
+import { callOutcomeSignal, callWorkflowId } from '../../workflows/calls';
 
 const at = attemptPath;
 

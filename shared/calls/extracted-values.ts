@@ -1,4 +1,4 @@
-import type { ExtractVariable } from './schemas/call-initiate';
+import type { ExtractVariable } from './schema';
 
 export interface ExtractedValues {
   /** Values of declared variables, each of its declared type. */

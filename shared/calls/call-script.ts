@@ -1,7 +1,7 @@
-import type { JobBrief } from './schemas/job';
-import { experienceInWords } from './experience';
-import type { CallGoal, CallScript } from './schemas/ai';
-import type { ExtractVariable } from './schemas/call-initiate';
+import type { JobBrief } from '../jobs/schema';
+import { experienceInWords } from '../ai/experience';
+import type { CallGoal, CallScript } from '../ai/schema';
+import type { ExtractVariable } from './schema';
 
 /**
  * The offline call-script writer: an opening line and agent instructions for a recruiting call, built from the

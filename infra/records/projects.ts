@@ -1,0 +1,56 @@
+import type { JobDetails, Question } from '../../shared/jobs/schema';
+import { keyedId } from '../ids';
+
+/** Stored projects (one per workspace and ats_job_id) and their candidates. */
+
+/**
+ * Ids derived from the business key that must be unique, so the unique `_id` index decides uniqueness on
+ * MongoDB and FerretDB alike, and every lookup is an exact `_id` match that an index answers.
+ */
+export const recordId = {
+  /** The workspace's project of an ats_job_id. */
+  project: (workspaceId: string, atsJobId: string) => keyedId('prj', workspaceId, atsJobId),
+  /** The project's candidate with the caller's id. */
+  candidate: (projectId: string, candidateId: string) => keyedId('cand', projectId, candidateId),
+  /** The one interview of a candidate in a project. */
+  interview: (projectId: string, candidateId: string) => keyedId('int', projectId, candidateId),
+};
+
+export interface ProjectDoc {
+  _id: string;
+  workspace_id: string;
+  ats_job_id: string;
+  kind: 'campaign' | 'interview';
+  name: string;
+  job_title: string | null;
+  company_name: string | null;
+  /** Interview projects: the job as the latest invite described it. */
+  job: JobDetails | null;
+  /** Interview projects: the generated questions, produced once per project. */
+  question_set: QuestionSet | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A project's generated interview questions; generation is claimed in infra/claims.ts so it happens once. */
+export interface QuestionSet {
+  questions: Question[];
+  provider: string;
+  generated_at: Date;
+}
+
+export interface CandidateDoc {
+  _id: string;
+  workspace_id: string;
+  project_id: string;
+  /** The caller's own id; unique within a project. */
+  candidate_id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  custom_fields: Record<string, string | number | boolean>;
+  /** The call in progress for this candidate, shown for operators; the exclusive claim is in infra/claims.ts. */
+  active_call_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}

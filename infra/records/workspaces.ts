@@ -1,0 +1,21 @@
+/** Stored tenants and their API keys. */
+
+/** A workspace is a tenant: its API keys, projects and calls are invisible to every other workspace. */
+export interface WorkspaceDoc {
+  _id: string;
+  name: string;
+  /** The sender profile behind the built-in variables sender_first_name … sender_company. */
+  sender: { first_name: string; last_name: string; company: string };
+  created_at: Date;
+}
+
+/** Keys are stored only as a SHA-256 hash; the key itself is shown once, at creation. */
+export interface ApiKeyDoc {
+  _id: string;
+  workspace_id: string;
+  hash: string;
+  /** First characters of the key, so an operator can tell keys apart without the secret. */
+  prefix: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
