@@ -10,9 +10,11 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { firstDialTime, type WorkingHours } from '../shared/calls/working-hours';
-import { nextRetryTime, type FailureReason, type RetryPolicy } from '../shared/calls/retry';
-import { CallStatusKey } from './search-attributes';
+import { firstDialTime } from '../shared/calls/working-hours';
+import { nextRetryTime, type FailureReason } from '../shared/calls/retry';
+import type { CallSettings, RetryPolicy, WorkingHours } from '../shared/calls/schema';
+import { CallStatusKey, candidateSearchAttributes } from './search-attributes';
+import type { WorkflowStart } from '../shared/workflow-starts';
 
 export interface CallWorkflowInput {
   callId: string;
@@ -54,6 +56,48 @@ export const LOST_REPORT_CHECKS = 2;
 
 export function callWorkflowId(callId: string): string {
   return `call-${callId}`;
+}
+
+/**
+ * The fields of a stored call (infra/records/calls.ts) its workflow is started from; named here so the
+ * workflow depends on the contract's shapes, not on storage.
+ */
+export interface StoredCall {
+  _id: string;
+  workflow_id: string;
+  workspace_id: string;
+  project_id: string;
+  ats_job_id: string;
+  candidate_id: string;
+  candidate: { name: string };
+  schedule_at: Date | null;
+  call_settings: CallSettings | null;
+  whatsapp: { pre_call: object | null; fallback: object | null };
+}
+
+/** The workflow's input, derived from the stored call alone, so a restart after a crash starts the same workflow. */
+export function callWorkflowInput(call: StoredCall, outcomeTimeoutMs = REPORT_WAIT_FALLBACK_MS): CallWorkflowInput {
+  const settings = call.call_settings;
+  return {
+    callId: call._id,
+    scheduleAt: call.schedule_at ? call.schedule_at.getTime() : null,
+    workingHours: settings?.working_hours ?? null,
+    retryPolicy: settings?.retry_policy ?? null,
+    sendPreCall: call.whatsapp.pre_call !== null,
+    sendFallback: call.whatsapp.fallback !== null,
+    outcomeTimeoutMs,
+  };
+}
+
+/** The start of a call's workflow under its deterministic id, from the stored call alone. */
+export function callStart(call: StoredCall): WorkflowStart {
+  return {
+    workflowType: 'callWorkflow',
+    workflowId: call.workflow_id,
+    args: [callWorkflowInput(call)],
+    searchAttributes: [...candidateSearchAttributes(call), { key: CallStatusKey, value: 'scheduled' }],
+    summary: `Call ${call.candidate.name} for ${call.ats_job_id}`,
+  };
 }
 
 const RETRY = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 } as const;

@@ -10,7 +10,8 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { InterviewStatusKey } from './search-attributes';
+import { candidateSearchAttributes, InterviewStatusKey } from './search-attributes';
+import type { WorkflowStart } from '../shared/workflow-starts';
 
 export interface InterviewWorkflowInput {
   interviewId: string;
@@ -108,4 +109,26 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
 function reason(err: unknown): string {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   return cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : String(cause);
+}
+
+/** The fields of a stored invitation (infra/records/interviews.ts) its workflow is started from. */
+export interface StoredInterview {
+  _id: string;
+  workflow_id: string;
+  workspace_id: string;
+  project_id: string;
+  ats_job_id: string;
+  candidate_id: string;
+  candidate: { name: string };
+}
+
+/** The start of an invitation's workflow under its deterministic id. */
+export function interviewStart(interview: StoredInterview): WorkflowStart {
+  return {
+    workflowType: 'interviewWorkflow',
+    workflowId: interview.workflow_id,
+    args: [{ interviewId: interview._id }],
+    searchAttributes: [...candidateSearchAttributes(interview), { key: InterviewStatusKey, value: 'queued' }],
+    summary: `Interview invitation for ${interview.candidate.name} (${interview.ats_job_id})`,
+  };
 }

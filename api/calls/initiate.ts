@@ -14,11 +14,8 @@ import { holdAt } from '../../infra/fault-points';
 import { normaliseEmail, titleCase } from '../../shared/names';
 import { renderTemplate, templateContext, type TemplateContext } from '../../shared/template-variables';
 import type { CallInitiateRequest, CallInitiateResponse, CallResult, WhatsAppTemplate } from '../../shared/calls/schema';
-import type { RetryPolicy } from '../../shared/calls/retry';
-import type { WorkingHours } from '../../shared/calls/working-hours';
-import { callWorkflowId, REPORT_WAIT_FALLBACK_MS, type CallWorkflowInput } from '../../workflows/calls';
-import { CallStatusKey, candidateSearchAttributes, projectSearchAttributes } from '../../workflows/search-attributes';
-import type { WorkflowStart } from '../../shared/workflow-starts';
+import { callStart, callWorkflowId } from '../../workflows/calls';
+import { projectSearchAttributes } from '../../workflows/search-attributes';
 import { startAll } from '../workflow-starts';
 import { projectUrl } from '../../shared/public-urls';
 import { saveCandidates } from '../candidates';
@@ -248,31 +245,6 @@ function buildCall(callId: string, workspace: WorkspaceDoc, project: ProjectDoc,
     failure_reason: null,
     created_at: now,
     updated_at: now,
-  };
-}
-
-/** The workflow's input, derived from the stored call alone, so a restart after a crash starts the same workflow. */
-export function callWorkflowInput(call: CallDoc, outcomeTimeoutMs = REPORT_WAIT_FALLBACK_MS): CallWorkflowInput {
-  const settings = call.call_settings;
-  return {
-    callId: call._id,
-    scheduleAt: call.schedule_at ? call.schedule_at.getTime() : null,
-    workingHours: (settings?.working_hours as WorkingHours | undefined) ?? null,
-    retryPolicy: (settings?.retry_policy as RetryPolicy | undefined) ?? null,
-    sendPreCall: call.whatsapp.pre_call !== null,
-    sendFallback: call.whatsapp.fallback !== null,
-    outcomeTimeoutMs,
-  };
-}
-
-/** The start of a call's workflow under its deterministic id, from the stored call alone. */
-export function callStart(call: CallDoc): WorkflowStart {
-  return {
-    workflowType: 'callWorkflow',
-    workflowId: call.workflow_id,
-    args: [callWorkflowInput(call)],
-    searchAttributes: [...candidateSearchAttributes(call), { key: CallStatusKey, value: 'scheduled' }],
-    summary: `Call ${call.candidate.name} for ${call.ats_job_id}`,
   };
 }
 

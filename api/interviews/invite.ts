@@ -13,9 +13,8 @@ import type { ServiceUnavailableError } from '../../shared/errors';
 import { normaliseEmail, titleCase } from '../../shared/names';
 import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../../shared/jobs/schema';
 import type { CustomQuestion, InterviewResult, InviteRequest, InviteResponse } from '../../shared/interviews/schema';
-import { interviewWorkflowId } from '../../workflows/interviews';
-import { candidateSearchAttributes, InterviewStatusKey, projectSearchAttributes } from '../../workflows/search-attributes';
-import type { WorkflowStart } from '../../shared/workflow-starts';
+import { interviewStart, interviewWorkflowId } from '../../workflows/interviews';
+import { projectSearchAttributes } from '../../workflows/search-attributes';
 import { startAll } from '../workflow-starts';
 import { jobUrl, projectUrl } from '../../shared/public-urls';
 import { ensureInterviewProject } from './projects';
@@ -224,16 +223,5 @@ function newInterview(ws: WorkspaceDoc, project: ProjectDoc, c: Candidate, custo
     email: { status: 'pending', provider: null, message_id: null, sent_at: null, error: null },
     created_at: now,
     updated_at: now,
-  };
-}
-
-/** The start of an invitation's workflow under its deterministic id. */
-function interviewStart(interview: InterviewDoc): WorkflowStart {
-  return {
-    workflowType: 'interviewWorkflow',
-    workflowId: interview.workflow_id,
-    args: [{ interviewId: interview._id }],
-    searchAttributes: [...candidateSearchAttributes(interview), { key: InterviewStatusKey, value: 'queued' }],
-    summary: `Interview invitation for ${interview.candidate.name} (${interview.ats_job_id})`,
   };
 }

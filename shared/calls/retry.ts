@@ -1,17 +1,10 @@
-import { nextWorkingTime, workingHoursApply, type WorkingHours } from './working-hours';
+import { nextWorkingTime, workingHoursApply } from './working-hours';
+import type { RetryInterval, RetryPolicy, WorkingHours } from './schema';
 
-export const FAILURE_REASONS = ['missed', 'declined', 'sent_to_voicemail', 'silenced', 'abruptly_disconnected'] as const;
-export type RetryableReason = (typeof FAILURE_REASONS)[number];
+/** The reasons a retry_policy may name (RETRYABLE_REASONS in the contract). */
+export type RetryableReason = RetryPolicy['conditions'][number];
 /** Reasons a provider may report beyond the retryable five; they always end the call. */
 export type FailureReason = RetryableReason | 'provider_error' | 'no_outcome' | 'invalid_number';
-
-export type RetryInterval =
-  { type: 'delay'; duration: number; unit: 'minutes' | 'hours' | 'days' } | { type: 'specific_datetime'; datetime: string };
-
-export interface RetryPolicy {
-  conditions: RetryableReason[];
-  intervals?: RetryInterval[];
-}
 
 /** With conditions but no intervals: two retries, one hour after each failure. */
 export const DEFAULT_INTERVALS: RetryInterval[] = [
@@ -28,7 +21,8 @@ export function intervalsOf(policy: RetryPolicy): RetryInterval[] {
 /**
  * When to dial again after attempt number `failedAttempt` (1-based) failed with `reason` at `failedAt`, or null
  * when the call is over. `intervals[n]` is the (n+1)th retry; `delay` counts from the failure and is moved into
- * working hours when they apply; `specific_datetime` is used as given (a past instant means now).
+ * working hours when they apply; `specific_datetime` is used as given (a past instant means now). An interval
+ * missing the field its type needs (the API refuses one) ends the call rather than guessing.
  */
 export function nextRetryTime(args: {
   policy: RetryPolicy | undefined | null;
@@ -41,7 +35,8 @@ export function nextRetryTime(args: {
   if (!policy || !(policy.conditions as string[]).includes(reason)) return null;
   const interval = intervalsOf(policy)[failedAttempt - 1];
   if (!interval) return null;
-  if (interval.type === 'specific_datetime') return Math.max(failedAt, Date.parse(interval.datetime));
+  if (interval.type === 'specific_datetime') return interval.datetime === undefined ? null : Math.max(failedAt, Date.parse(interval.datetime));
+  if (interval.duration === undefined || interval.unit === undefined) return null;
   const due = failedAt + interval.duration * UNIT_MS[interval.unit];
   return workingHoursApply(workingHours) ? (nextWorkingTime(due, workingHours) ?? due) : due;
 }

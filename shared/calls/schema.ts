@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CustomFields, Enum, NonEmpty, Strict } from '../schema-builders';
 import { E164_PATTERN } from '../formats';
-import { FAILURE_REASONS } from './retry';
 
 /**
  * POST /api/public/v1/call/initiate: the request and response, as the single source of truth for validation,
@@ -51,6 +50,9 @@ export const AssistantSettings = Strict({
   max_endpointing_delay: Type.Optional(Type.Number({ minimum: 0, maximum: 60 })),
 });
 
+/** The failure reasons a retry_policy may name; the others a provider reports (shared/calls/retry.ts) always end the call. */
+export const RETRYABLE_REASONS = ['missed', 'declined', 'sent_to_voicemail', 'silenced', 'abruptly_disconnected'] as const;
+
 export const RetryIntervalSchema = Strict({
   type: Enum(['delay', 'specific_datetime'] as const),
   duration: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
@@ -75,18 +77,18 @@ export const WorkingHoursSchema = Strict({
   sunday: Shifts,
 });
 
+export const RetryPolicySchema = Strict({
+  conditions: Type.Array(Enum(RETRYABLE_REASONS), { minItems: 1, uniqueItems: true }),
+  intervals: Type.Optional(Type.Array(RetryIntervalSchema, { maxItems: 10 })),
+});
+
 export const WhatsAppTemplate = Strict({
   template_name: NonEmpty({ maxLength: 512 }),
   template_variables: Type.Record(Type.String({ minLength: 1 }), Type.String(), { default: {}, maxProperties: 50 }),
 });
 
 export const CallSettings = Strict({
-  retry_policy: Type.Optional(
-    Strict({
-      conditions: Type.Array(Enum(FAILURE_REASONS), { minItems: 1, uniqueItems: true }),
-      intervals: Type.Optional(Type.Array(RetryIntervalSchema, { maxItems: 10 })),
-    }),
-  ),
+  retry_policy: Type.Optional(RetryPolicySchema),
   working_hours: Type.Optional(WorkingHoursSchema),
   whatsapp_notifications: Type.Optional(Strict({ pre_call: Type.Optional(WhatsAppTemplate), fallback: Type.Optional(WhatsAppTemplate) })),
 });
@@ -107,6 +109,11 @@ export type ExtractVariable = Static<typeof ExtractVariable>;
 export type CallSettings = Static<typeof CallSettings>;
 export type AssistantSettings = Static<typeof AssistantSettings>;
 export type WhatsAppTemplate = Static<typeof WhatsAppTemplate>;
+export type RetryPolicy = Static<typeof RetryPolicySchema>;
+/** One retry's timing. A delay's duration and unit are required by shared/calls/rules.ts, not by its shape. */
+export type RetryInterval = Static<typeof RetryIntervalSchema>;
+export type WorkingHours = Static<typeof WorkingHoursSchema>;
+export type Shift = Static<typeof Shift>;
 
 export const CallResult = Type.Object({
   id: Type.Union([Type.String(), Type.Null()]),

@@ -1,15 +1,11 @@
+import type { WorkingHours } from './schema';
+
 /**
  * Working-hours arithmetic, all in UTC at minute precision. A shift is [start_minute, end_minute) of its day.
  */
-export const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
-export type Day = (typeof DAYS)[number];
-
-export interface Shift {
-  start_minute: number;
-  end_minute: number;
-}
-
-export type WorkingHours = { enabled?: boolean } & Partial<Record<Day, Shift[]>>;
+export type Day = Exclude<keyof WorkingHours, 'enabled'>;
+/** The contract's days in `getUTCDay()` order; each checked against the contract's days. */
+export const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const satisfies readonly Day[];
 
 const MINUTE = 60_000;
 const DAY = 1_440 * MINUTE;
