@@ -35,7 +35,8 @@ export function nextRetryTime(args: {
   if (!policy || !(policy.conditions as string[]).includes(reason)) return null;
   const interval = intervalsOf(policy)[failedAttempt - 1];
   if (!interval) return null;
-  if (interval.type === 'specific_datetime') return interval.datetime === undefined ? null : Math.max(failedAt, Date.parse(interval.datetime));
+  if (interval.type === 'specific_datetime')
+    return interval.datetime === undefined ? null : Math.max(failedAt, Date.parse(interval.datetime));
   if (interval.duration === undefined || interval.unit === undefined) return null;
   const due = failedAt + interval.duration * UNIT_MS[interval.unit];
   return workingHoursApply(workingHours) ? (nextWorkingTime(due, workingHours) ?? due) : due;
