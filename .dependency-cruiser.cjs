@@ -1,10 +1,12 @@
 /**
- * The layers, enforced in CI (`npm run lint`). From the bottom: shared/ (pure rules) ← infra/ (plumbing and
- * storage) and providers/ (a port and its adapters per provider) ← activities/ (side effects) and api/ (HTTP)
- * ← worker/ and main.ts (composition). workflows/ stand apart: deterministic code that sees only
- * @temporalio/workflow, shared/ and the types of their activities.
+ * The layers, enforced in CI (`npm run lint`). From the bottom: shared/ (pure rules and contracts) ← infra/
+ * (plumbing and storage) and providers/ (a port and its adapters per provider) ← activities/ (side effects)
+ * and api/ (HTTP), which reach providers through their ports ← worker/ (the Temporal worker) ← composition/
+ * (the one place adapters are chosen and wired) ← main.ts. workflows/ stand apart: deterministic code that
+ * sees only @temporalio/workflow, shared/ and the types of their activities.
  */
-const OURS = '^(api|activities|providers|infra|shared|workflows|worker|scripts|test)/|^main\\.ts$';
+const OURS = '^(api|activities|providers|infra|shared|workflows|worker|composition|scripts|test)/|^main\\.ts$';
+const ABOVE_THE_FEATURES = '^(api|activities|worker|composition|scripts|test)/|^main\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -28,29 +30,42 @@ module.exports = {
     {
       name: 'infra-is-below-the-features',
       severity: 'error',
-      comment: 'infra/ serves api/ and activities/ and imports neither, nor anything above them.',
+      comment: 'infra/ serves api/ and activities/; of ours it imports shared/ and the workflow definitions it starts.',
       from: { path: '^infra/' },
-      to: { path: '^(api|activities|worker|scripts|test)/|^main\\.ts$' },
+      to: { path: ABOVE_THE_FEATURES + '|^providers/' },
     },
     {
       name: 'providers-are-below-the-features',
       severity: 'error',
-      comment: 'A provider adapter knows its port, shared/ and infra/ (the log providers store what they would send).',
+      comment: 'A provider adapter knows its port and shared/; storage it needs comes in through its port.',
       from: { path: '^providers/' },
-      to: { path: '^(api|activities|workflows|worker|scripts|test)/|^main\\.ts$' },
+      to: { path: ABOVE_THE_FEATURES + '|^(workflows|infra)/' },
     },
     {
       name: 'activities-are-below-the-api-and-worker',
       severity: 'error',
       from: { path: '^activities/' },
-      to: { path: '^(api|worker|scripts|test)/|^main\\.ts$' },
+      to: { path: '^(api|worker|composition|scripts|test)/|^main\\.ts$' },
     },
     {
       name: 'api-is-below-the-composition',
       severity: 'error',
-      comment: 'The API reaches providers through providers/, never through activities.',
+      comment: 'The API reaches providers through their ports, never through activities.',
       from: { path: '^api/' },
-      to: { path: '^(activities|worker|scripts|test)/|^main\\.ts$' },
+      to: { path: '^(activities|worker|composition|scripts|test)/|^main\\.ts$' },
+    },
+    {
+      name: 'features-use-provider-ports',
+      severity: 'error',
+      comment: "api/ and activities/ see a provider through its port; vapi-reports reads Vapi's inbound messages.",
+      from: { path: '^(api|activities)/' },
+      to: { path: '^providers/', pathNot: '^providers/[a-z]+/port\\.ts$|^providers/voice/vapi-reports\\.ts$' },
+    },
+    {
+      name: 'worker-is-below-the-composition',
+      severity: 'error',
+      from: { path: '^worker/' },
+      to: { path: '^(api|composition|scripts|test)/|^main\\.ts$' },
     },
     { name: 'nothing-ships-test-code', severity: 'error', from: { pathNot: '^(test|scripts)/' }, to: { path: '^(test|scripts)/' } },
   ],

@@ -7,7 +7,7 @@ import { composeInvitation } from '../shared/interviews/invitation-email';
 import { interviewUrl } from '../shared/public-urls';
 import { DEFAULT_QUESTION_COUNT } from '../shared/interviews/question-generator';
 import type { Question } from '../shared/jobs/schema';
-import { LanguageModelError } from '../providers/llm/port';
+import { UpstreamError } from '../shared/errors';
 import type { ActivityDeps } from './deps';
 
 /** How long a question-generation claim holds before another invitation may take it over. */
@@ -73,9 +73,10 @@ export function createInterviewActivities({ db, logger, clock, llm, email, publi
       logger.info({ projectId, provider: llm.name, count: questions.length }, 'interview questions generated');
       return questions;
     } catch (err) {
-      if (err instanceof LanguageModelError) {
-        logger.warn({ projectId, code: err.code, retryable: err.retryable, error: err.message }, 'question generation failed');
-        throw ApplicationFailure.create({ message: err.message, type: `LanguageModel:${err.code}`, nonRetryable: !err.retryable });
+      if (err instanceof UpstreamError) {
+        const code = err.detail.code ?? err.detail.status;
+        logger.warn({ projectId, code, retryable: err.retryable, error: err.message }, 'question generation failed');
+        throw ApplicationFailure.create({ message: err.message, type: `LanguageModel:${code}`, nonRetryable: !err.retryable });
       }
       throw err;
     } finally {

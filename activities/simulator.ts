@@ -1,12 +1,11 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { SimulatorVoiceProvider } from '../providers/voice/simulator';
 import type { ActivityDeps } from './deps';
 
 /** The simulator's delivery of an end-of-call report, run when its simulated call ends. */
 export function createSimulatorActivities({ voice }: ActivityDeps) {
   return {
     async deliverSimulatedReport(providerCallId: string): Promise<void> {
-      if (!(voice instanceof SimulatorVoiceProvider)) {
+      if (!voice.deliver) {
         throw ApplicationFailure.nonRetryable('This worker does not run the simulator (VOICE_PROVIDER)', 'NotSimulator');
       }
       await voice.deliver(providerCallId);

@@ -27,7 +27,7 @@ export interface ErrorFamily {
   internal(): { status: number; body: Record<string, unknown> };
 }
 
-const upstreamStatus = (error: UpstreamError) => (error.reason === 'unavailable' ? 503 : 502);
+const upstreamStatus = (error: UpstreamError) => (error.retryable ? 503 : 502);
 
 /** call/initiate, campaigns and call status: `{success:false, code, message, errors:[{field, message}]}`. */
 export const callFamily: ErrorFamily = {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createLogger } from '../infra/logger';
-import { loadConfigOrExit, onShutdownSignal, startService } from '../main';
+import { loadConfigOrExit, onShutdownSignal } from '../main';
+import { startService } from '../composition/service';
 import { cacheDir, startDatabase, startTemporalDevServer, type RunningService } from './services';
 
 /**

@@ -75,18 +75,40 @@ export class ConflictError extends DomainError {
   readonly kind = 'conflict';
 }
 
+/** Why a language model's answer failed, beyond its HTTP status. */
+export type ModelFailure = 'refusal' | 'malformed_output' | 'rate_limited' | 'unavailable' | 'rejected';
+
 /**
- * A service we depend on (the language model) failed: `unavailable` for an outage or rate limit that should
- * pass (HTTP 503), `bad_answer` for an answer we could not use or a request it rejected (HTTP 502).
+ * The one shape of a provider's failure (language model, voice, WhatsApp, email), thrown by every adapter.
+ * `retryable`: a later attempt may pass (an outage, a rate limit, no answer), as `isRetryableStatus` decides
+ * for HTTP answers; otherwise the same request will be refused again. `status` is the provider's HTTP status,
+ * 0 when it gave none; `code` is the provider's own error code when it gave one. In the API a retryable
+ * failure is a 503, any other a 502.
  */
 export class UpstreamError extends DomainError {
   readonly kind = 'upstream';
   constructor(
     message: string,
-    readonly reason: 'unavailable' | 'bad_answer',
+    readonly provider: string,
+    readonly retryable: boolean,
+    readonly detail: { status?: number; code?: number | ModelFailure } = {},
   ) {
     super(message);
   }
+}
+
+/**
+ * The one rule for when a provider's HTTP answer may change on a later attempt: no answer (0), 408 Request
+ * Timeout, 409 Conflict (a concurrent change on its side), 425 Too Early, 429 and every 5xx. Any other 4xx
+ * refuses this very request and will refuse it again.
+ */
+export function isRetryableStatus(status: number): boolean {
+  return status === 0 || status === 408 || status === 409 || status === 425 || status === 429 || status >= 500;
+}
+
+/** A provider's HTTP failure, classified by `isRetryableStatus`. */
+export function upstreamFailure(provider: string, status: number, message: string, code?: number | ModelFailure): UpstreamError {
+  return new UpstreamError(message, provider, isRetryableStatus(status), { status, ...(code === undefined ? {} : { code }) });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
+import type { WorkflowStart } from '../shared/workflow-starts';
 
 export function simulatedCallWorkflowId(providerCallId: string): string {
   return `simulated-${providerCallId}`;
@@ -20,4 +21,15 @@ export async function simulatedCallWorkflow(input: { providerCallId: string; end
   const ms = input.endsAt - Date.now();
   if (ms > 0) await sleep(ms);
   await acts.deliverSimulatedReport(input.providerCallId);
+}
+
+/** The start of a simulated call's workflow under its deterministic id. */
+export function simulatedCallStart(providerCallId: string, endsAt: Date): WorkflowStart {
+  return {
+    workflowType: 'simulatedCallWorkflow',
+    workflowId: simulatedCallWorkflowId(providerCallId),
+    args: [{ providerCallId, endsAt: endsAt.getTime() }],
+    searchAttributes: [],
+    summary: `Simulated call ${providerCallId}`,
+  };
 }

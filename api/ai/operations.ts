@@ -1,5 +1,5 @@
 import { UpstreamError, ValidationError } from '../../shared/errors';
-import { LanguageModelError, type LanguageModel } from '../../providers/llm/port';
+import type { LanguageModel } from '../../providers/llm/port';
 import { DEFAULT_QUESTION_COUNT } from '../../shared/interviews/question-generator';
 import type { JobBrief } from '../../shared/jobs/schema';
 import {
@@ -60,20 +60,24 @@ async function ask<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    if (!(err instanceof LanguageModelError)) throw err;
-    if (err.code === 'refusal') {
+    if (!(err instanceof UpstreamError)) throw err;
+    const code = err.detail.code;
+    if (code === 'refusal') {
       throw new ValidationError('Request validation failed', [
         { path: ['job_description'], message: 'was declined by the language model' },
       ]);
     }
-    if (err.code === 'rate_limited' || err.code === 'unavailable') {
-      throw new UpstreamError('The language model is unavailable right now; please try again later.', 'unavailable');
+    if (code === 'rate_limited' || code === 'unavailable') {
+      throw new UpstreamError('The language model is unavailable right now; please try again later.', err.provider, true, err.detail);
     }
+    // The client is told 502: the model answered, and not usefully.
     throw new UpstreamError(
-      err.code === 'malformed_output'
+      code === 'malformed_output'
         ? 'The language model returned an unusable answer; please try again.'
         : 'The language model could not process the request.',
-      'bad_answer',
+      err.provider,
+      false,
+      err.detail,
     );
   }
 }

@@ -6,7 +6,6 @@ import { authenticateWith, parseJson } from '../middleware';
 import { compileValidator } from '../validation';
 import { authenticate } from '../../infra/workspaces';
 import { RateLimiter } from '../../infra/rate-limit';
-import { languageModel } from '../../providers/llm/from-config';
 import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/ai/schema';
 import { jobBriefRules } from '../../shared/ai/rules';
 import { generateQuestions, generateScript, parseJd } from './operations';
@@ -17,8 +16,7 @@ const AI_PREFIXES = ['/api/public/v1/ai', '/ai'] as const;
 
 /** The language-model operations, each with its own per-workspace budget, in the job family's error shapes. */
 export function aiRoutes(deps: ApiDeps): Router {
-  const { db, config } = deps;
-  const llm = languageModel(config);
+  const { db, config, llm } = deps;
   const limiter = new RateLimiter(db, { limit: config.AI_RATE_LIMIT, windowSeconds: config.AI_RATE_LIMIT_WINDOW_SECONDS });
   const router = new Router();
   router.use(

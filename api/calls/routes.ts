@@ -12,16 +12,13 @@ import { ensureCampaign } from './projects';
 import { projectUrl } from '../../shared/public-urls';
 import { callView } from './view';
 import { checkWhatsAppTemplates } from './whatsapp-template-check';
-import { whatsAppTemplates } from '../../providers/whatsapp/cloud';
 
 const validateInitiate = compileValidator(CallInitiateRequest, callInitiateRules);
 const validateCampaign = compileValidator(CampaignRequest);
 
 /** The call operations: campaigns, call/initiate and call status, with the call family's error shapes. */
 export function callRoutes(deps: ApiDeps): Router {
-  const { db, config } = deps;
-  // Template definitions to check call/initiate against; the log provider has none.
-  const templates = config.WHATSAPP_PROVIDER === 'cloud' ? whatsAppTemplates(config) : null;
+  const { db, config, whatsappTemplates: templates } = deps;
   const router = new Router({ prefix: '/api/public/v1' });
   router.use(
     handleErrors(callFamily),

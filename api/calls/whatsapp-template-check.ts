@@ -1,4 +1,4 @@
-import { GraphApiError, type WhatsAppTemplateCatalog } from '../../providers/whatsapp/cloud';
+import type { WhatsAppTemplateCheck } from '../../providers/whatsapp/port';
 import { UpstreamError, ValidationError, type Issue } from '../../shared/errors';
 import type { CallInitiateRequest } from '../../shared/calls/schema';
 
@@ -7,18 +7,18 @@ import type { CallInitiateRequest } from '../../shared/calls/schema';
  * exist, is not approved or has other slots than the variables given is refused now, not found out when a
  * message is due. Every problem is reported, each naming its template.
  */
-export async function checkWhatsAppTemplates(catalog: WhatsAppTemplateCatalog, req: CallInitiateRequest): Promise<void> {
+export async function checkWhatsAppTemplates(catalog: WhatsAppTemplateCheck, req: CallInitiateRequest): Promise<void> {
   const notifications = req.call_settings?.whatsapp_notifications;
   const issues: Issue[] = [];
   for (const kind of ['pre_call', 'fallback'] as const) {
     const t = notifications?.[kind];
     if (!t) continue;
-    let found: Awaited<ReturnType<WhatsAppTemplateCatalog['problemWith']>>;
+    let found: Awaited<ReturnType<WhatsAppTemplateCheck['problemWith']>>;
     try {
       found = await catalog.problemWith(t.template_name, Object.keys(t.template_variables), req.assistant_settings?.language?.code);
     } catch (err) {
-      if (!(err instanceof GraphApiError)) throw err;
-      throw new UpstreamError(`Could not look up WhatsApp template "${t.template_name}"; please retry`, 'unavailable');
+      if (!(err instanceof UpstreamError)) throw err;
+      throw new UpstreamError(`Could not look up WhatsApp template "${t.template_name}"; please retry`, err.provider, true, err.detail);
     }
     if (!found) continue;
     issues.push({

@@ -1,5 +1,6 @@
 import { Client } from '@sendgrid/client';
 import { MailService } from '@sendgrid/mail';
+import { upstreamFailure } from '../../shared/errors';
 import type { EmailMessage, EmailProvider, EmailResult } from './port';
 
 export interface SendGridOptions {
@@ -50,14 +51,13 @@ export class SendGridEmailProvider implements EmailProvider {
       if (typeof status === 'number') {
         const detail = describeErrors((err as { response?: { body?: SendGridErrorBody } }).response?.body);
         const message = `SendGrid answered ${status}${detail ? `: ${detail}` : ''}`;
-        // A 4xx other than 429 will fail the same way again: bad address, unverified sender, bad key.
-        if (status >= 400 && status < 500 && status !== 429) return { sent: false, error: message };
-        // eslint-disable-next-line preserve-caught-error -- the cause holds the request, Authorization header included
-        throw new Error(message);
+        const failure = upstreamFailure('sendgrid', status, message);
+        // A refusal will fail the same way again: bad address, unverified sender, bad key.
+        if (!failure.retryable) return { sent: false, error: message };
+        throw failure;
       }
-      // Network failures: rethrow without the request config, which carries the Authorization header.
-      // eslint-disable-next-line preserve-caught-error -- as above
-      throw new Error(`SendGrid request failed: ${(err as Error).message}`);
+      // Network failures: rethrown without the request config, which carries the Authorization header.
+      throw upstreamFailure('sendgrid', 0, `SendGrid request failed: ${(err as Error).message}`);
     }
   }
 }

@@ -6,7 +6,8 @@ import { CallScript, JdExtraction } from '../../shared/ai/schema';
 import { unknownVariables, BUILT_IN_VARIABLES } from '../../shared/template-variables';
 import type { ScriptBrief } from '../../shared/calls/call-script';
 import { experienceInWords } from '../../shared/ai/experience';
-import { LanguageModelError, type LanguageModel } from './port';
+import { type LanguageModel } from './port';
+import { UpstreamError, isRetryableStatus, upstreamFailure, type ModelFailure } from '../../shared/errors';
 import { toStrictJsonSchema } from './strict-json-schema';
 
 export interface OpenAiOptions {
@@ -124,28 +125,27 @@ export class OpenAiLanguageModel implements LanguageModel {
       throw fromApiError(err);
     }
     const choice = completion.choices[0];
-    if (choice?.message?.refusal) throw new LanguageModelError(`The model declined: ${choice.message.refusal}`, 'refusal', false);
-    if (!choice || choice.finish_reason === 'length')
-      throw new LanguageModelError('The model answer was cut off', 'malformed_output', true);
+    if (choice?.message?.refusal) throw modelFailure(`The model declined: ${choice.message.refusal}`, 'refusal', false);
+    if (!choice || choice.finish_reason === 'length') throw modelFailure('The model answer was cut off', 'malformed_output', true);
     if (choice.finish_reason === 'content_filter')
-      throw new LanguageModelError('The model answer was withheld by the content filter', 'refusal', false);
+      throw modelFailure('The model answer was withheld by the content filter', 'refusal', false);
     let parsed: unknown;
     try {
       parsed = JSON.parse(choice.message.content ?? '');
     } catch {
-      throw new LanguageModelError('The model answer is not valid JSON', 'malformed_output', true);
+      throw modelFailure('The model answer is not valid JSON', 'malformed_output', true);
     }
     const validator = compiled(schema);
     if (!validator.Check(parsed)) {
       const first = validator.Errors(parsed).First();
-      throw new LanguageModelError(
+      throw modelFailure(
         `The model answer does not match the schema${first ? ` at ${first.path || '/'}: ${first.message}` : ''}`,
         'malformed_output',
         true,
       );
     }
     const problem = check(parsed as Static<T>);
-    if (problem) throw new LanguageModelError(`The model answer is unusable: ${problem}`, 'malformed_output', true);
+    if (problem) throw modelFailure(`The model answer is unusable: ${problem}`, 'malformed_output', true);
     return parsed as Static<T>;
   }
 }
@@ -157,18 +157,22 @@ function compiled(schema: TSchema) {
   return check;
 }
 
-function fromApiError(err: unknown): LanguageModelError {
+/** A failure of the model's answer itself (the HTTP exchange went well). */
+function modelFailure(message: string, code: ModelFailure, retryable: boolean): UpstreamError {
+  return new UpstreamError(message, 'openai', retryable, { code });
+}
+
+function fromApiError(err: unknown): UpstreamError {
   if (err instanceof OpenAI.APIConnectionError)
-    return new LanguageModelError(`The model could not be reached: ${err.message}`, 'unavailable', true);
+    return upstreamFailure('openai', 0, `The model could not be reached: ${err.message}`, 'unavailable');
   if (err instanceof OpenAI.APIError) {
     const status = err.status ?? 0;
     const detail = err.message;
-    if (status === 429) return new LanguageModelError(`The model is rate-limited (${detail})`, 'rate_limited', true);
-    if (status >= 500 || status === 408 || status === 409)
-      return new LanguageModelError(`The model is unavailable (${detail})`, 'unavailable', true);
-    return new LanguageModelError(`The model rejected the request (${detail})`, 'rejected', false);
+    if (status === 429) return upstreamFailure('openai', status, `The model is rate-limited (${detail})`, 'rate_limited');
+    if (isRetryableStatus(status)) return upstreamFailure('openai', status, `The model is unavailable (${detail})`, 'unavailable');
+    return upstreamFailure('openai', status, `The model rejected the request (${detail})`, 'rejected');
   }
-  return new LanguageModelError(`The model call failed: ${(err as Error).message}`, 'unavailable', true);
+  return upstreamFailure('openai', 0, `The model call failed: ${(err as Error).message}`, 'unavailable');
 }
 
 /** The job as the model reads it; fields the caller did not give are left out rather than shown empty. */

@@ -35,6 +35,11 @@ export interface VoiceProvider {
   findDial?(callId: string, attempt: number, since: Date): Promise<string | null>;
   /** Asks the provider how an attempt ended when its report never came; null while the call is still going. */
   fetchReport?(providerCallId: string, ids: { callId: string; attempt: number }): Promise<AttemptReport | null>;
+  /**
+   * Sends the end-of-call report of a call that has ended, for a provider whose reports our own worker
+   * delivers (the simulator, from a durable timer); a remote provider sends its own.
+   */
+  deliver?(providerCallId: string): Promise<void>;
 }
 
 /** What a provider reports about one ended attempt. */

@@ -1,6 +1,4 @@
-import type { Collection } from 'mongodb';
-import type { Logger } from '../../infra/logger';
-import { isDuplicateKey } from '../../infra/duplicate-key';
+import type { Logger } from 'pino';
 import { outcomeForAttempt, parseSimulatedOutcomes } from '../../shared/calls/simulated-outcomes';
 import type { ExtractVariable } from '../../shared/calls/schema';
 import type { AttemptReport, DialRequest, DialResult, ReportCallOutcome, VoiceProvider } from './port';
@@ -25,13 +23,21 @@ export function simulatedCallId(callId: string, attempt: number): string {
   return `sim_${callId}_${attempt}`;
 }
 
+/** The simulator's own storage port (infra/keyed-store.ts implements it). */
+export interface SimulatedCallStore {
+  /** False when a call with this id was placed before; that one stands. */
+  insertOnce(doc: SimulatedCallDoc): Promise<boolean>;
+  get(id: string): Promise<SimulatedCallDoc | null>;
+  set(id: string, fields: Partial<SimulatedCallDoc>): Promise<void>;
+}
+
 export interface SimulatorOptions {
   callSeconds: number;
   report: ReportCallOutcome;
   logger: Logger;
   clock: () => Date;
-  /** Where the simulator keeps the calls it placed (`simulator_calls`). */
-  store: Collection<SimulatedCallDoc>;
+  /** Where the simulator keeps the calls it placed (`simulator_calls`), by id. */
+  store: SimulatedCallStore;
   /**
    * Arranges for `deliver(providerCallId)` to run at `endsAt` even if this process dies meanwhile (a
    * Temporal workflow that sleeps the call length, workflows/simulated-call.ts).
@@ -69,14 +75,10 @@ export class SimulatorVoiceProvider implements VoiceProvider {
       report: { callId: req.callId, attempt: req.attempt, providerCallId: id, ...simulatedOutcome(req, now) },
       delivered_at: null,
     };
-    let placedNow = true;
-    try {
-      await this.opts.store.insertOne(doc);
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+    const placedNow = await this.opts.store.insertOnce(doc);
+    if (!placedNow) {
       // Like a provider's idempotency key: the same attempt dialled again is the call already placed.
       this.opts.logger.warn({ callId: req.callId, attempt: req.attempt }, 'simulator: attempt dialled again; the placed call stands');
-      placedNow = false;
     }
     // A zero-length call reports before the dial returns, so the outcome never races a skipped clock in tests.
     // The call just placed is sent as it is, without reading it back; one placed before is sent as stored.
@@ -86,26 +88,26 @@ export class SimulatorVoiceProvider implements VoiceProvider {
   }
 
   async findDial(callId: string, attempt: number): Promise<string | null> {
-    const placed = await this.opts.store.findOne({ _id: simulatedCallId(callId, attempt) });
+    const placed = await this.opts.store.get(simulatedCallId(callId, attempt));
     return placed?._id ?? null;
   }
 
   async fetchReport(providerCallId: string): Promise<AttemptReport | null> {
-    const placed = await this.opts.store.findOne({ _id: providerCallId });
+    const placed = await this.opts.store.get(providerCallId);
     if (!placed || placed.ends_at > this.opts.clock()) return null;
     return placed.report;
   }
 
   /** Sends the call's end-of-call report; a report the call already has changes nothing (at-least-once). */
   async deliver(providerCallId: string): Promise<void> {
-    const placed = await this.opts.store.findOne({ _id: providerCallId });
+    const placed = await this.opts.store.get(providerCallId);
     if (!placed) throw new Error(`simulator has no call ${providerCallId}`);
     await this.send(placed);
   }
 
   private async send(placed: SimulatedCallDoc): Promise<void> {
     await this.opts.report(placed.report);
-    if (!placed.delivered_at) await this.opts.store.updateOne({ _id: placed._id }, { $set: { delivered_at: this.opts.clock() } });
+    if (!placed.delivered_at) await this.opts.store.set(placed._id, { delivered_at: this.opts.clock() });
   }
 }
 

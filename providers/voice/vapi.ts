@@ -1,4 +1,5 @@
 import { VapiClient, VapiError } from '@vapi-ai/server-sdk';
+import { isRetryableStatus, upstreamFailure } from '../../shared/errors';
 import type { AttemptReport, DialRequest, DialResult, VoiceProvider } from './port';
 import { buildCreateCall, vapiCallName, type VapiCallOptions } from './vapi-assistant';
 import { checkVapiShape, reportOf } from './vapi-reports';
@@ -35,8 +36,8 @@ export class VapiVoiceProvider implements VoiceProvider {
       return { accepted: true, providerCallId: created.id };
     } catch (err) {
       const status = err instanceof VapiError ? err.statusCode : undefined;
-      // Other 4xx answers are refusals of this very request: sending it again cannot succeed.
-      if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429) {
+      // A refusal of this very request: sending it again cannot succeed.
+      if (status !== undefined && status >= 400 && !isRetryableStatus(status)) {
         const detail = refusalText((err as VapiError).body);
         return {
           accepted: false,
@@ -44,7 +45,8 @@ export class VapiVoiceProvider implements VoiceProvider {
           detail,
         };
       }
-      throw err;
+      // No answer, or one worth another attempt; the activity looks the attempt up before dialling again.
+      throw upstreamFailure('vapi', status ?? 0, `Vapi create-call failed: ${(err as Error).message}`);
     }
   }
 

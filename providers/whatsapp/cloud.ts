@@ -1,6 +1,6 @@
-import type { Config } from '../../infra/config';
+import { UpstreamError, upstreamFailure } from '../../shared/errors';
 import { buildComponents, chooseTemplate, templateVariableProblems, type TemplateDefinition } from '../../shared/calls/whatsapp-templates';
-import type { SendResult, TemplateMessage, WhatsAppProvider } from './port';
+import type { SendResult, TemplateMessage, TemplateProblem, WhatsAppProvider, WhatsAppTemplateCheck } from './port';
 
 export interface CloudApiOptions {
   baseUrl: string;
@@ -9,34 +9,6 @@ export interface CloudApiOptions {
   phoneNumberId: string;
   businessAccountId: string;
   timeoutMs: number;
-}
-
-export function cloudApiOptions(config: Config): CloudApiOptions {
-  // loadConfig guarantees these when the provider is cloud.
-  return {
-    baseUrl: config.WHATSAPP_BASE_URL.replace(/\/+$/, ''),
-    version: config.WHATSAPP_API_VERSION,
-    accessToken: config.WHATSAPP_ACCESS_TOKEN!,
-    phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID!,
-    businessAccountId: config.WHATSAPP_BUSINESS_ACCOUNT_ID!,
-    timeoutMs: config.WHATSAPP_TIMEOUT_MS,
-  };
-}
-
-/** A Graph API error (`{error: {message, type, code, error_subcode, error_data: {details}, fbtrace_id}}`), or status 0 for no answer. */
-export class GraphApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: number | undefined,
-    message: string,
-  ) {
-    super(message);
-  }
-
-  /** No answer, 429 and 5xx are worth another try; any other 4xx will be refused again. */
-  get retryable(): boolean {
-    return this.status === 0 || this.status === 429 || this.status >= 500;
-  }
 }
 
 async function graphRequest(opts: CloudApiOptions, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
@@ -52,7 +24,7 @@ async function graphRequest(opts: CloudApiOptions, method: 'GET' | 'POST', path:
     text = await res.text();
   } catch (err) {
     // No answer at all (refused, reset, timed out): status 0, worth another try.
-    throw new GraphApiError(0, undefined, `WhatsApp could not be reached: ${(err as Error).message}`);
+    throw upstreamFailure('whatsapp', 0, `WhatsApp could not be reached: ${(err as Error).message}`);
   }
   let json: any;
   try {
@@ -61,10 +33,11 @@ async function graphRequest(opts: CloudApiOptions, method: 'GET' | 'POST', path:
     json = undefined;
   }
   if (!res.ok) {
+    // A Graph API error: {error: {message, type, code, error_subcode, error_data: {details}, fbtrace_id}}.
     const e = json?.error;
     const details = e?.error_data?.details;
     const message = e?.message ? `${e.message}${details && details !== e.message ? `: ${details}` : ''}` : `HTTP ${res.status}`;
-    throw new GraphApiError(res.status, typeof e?.code === 'number' ? e.code : undefined, message);
+    throw upstreamFailure('whatsapp', res.status, message, typeof e?.code === 'number' ? e.code : undefined);
   }
   if (json === undefined) throw new Error(`WhatsApp answered HTTP ${res.status} with a body that is not JSON`);
   return json;
@@ -74,7 +47,7 @@ async function graphRequest(opts: CloudApiOptions, method: 'GET' | 'POST', path:
  * Template definitions from the WhatsApp Business Management API, cached per name for `cacheSeconds`, so
  * call/initiate can check templates and the sender can fill them without a lookup per message.
  */
-export class WhatsAppTemplateCatalog {
+export class WhatsAppTemplateCatalog implements WhatsAppTemplateCheck {
   private readonly cache = new Map<string, { at: number; defs: TemplateDefinition[] }>();
 
   constructor(
@@ -111,12 +84,6 @@ export class WhatsAppTemplateCatalog {
   }
 }
 
-export type TemplateProblem = { on: 'template' | 'variables'; problem: string };
-
-export function whatsAppTemplates(config: Config): WhatsAppTemplateCatalog {
-  return new WhatsAppTemplateCatalog(cloudApiOptions(config), config.WHATSAPP_TEMPLATE_CACHE_SECONDS);
-}
-
 /** Sends approved templates through the WhatsApp Cloud API (`POST /{version}/{phone-number-id}/messages`). */
 export class CloudWhatsAppProvider implements WhatsAppProvider {
   readonly name = 'cloud';
@@ -145,7 +112,9 @@ export class CloudWhatsAppProvider implements WhatsAppProvider {
       if (!id) throw new Error('WhatsApp accepted the message without a message id');
       return { sent: true, providerMessageId: id };
     } catch (err) {
-      if (err instanceof GraphApiError && !err.retryable) return { sent: false, error: err.message, code: err.code };
+      if (err instanceof UpstreamError && !err.retryable) {
+        return { sent: false, error: err.message, code: typeof err.detail.code === 'number' ? err.detail.code : undefined };
+      }
       throw err;
     }
   }

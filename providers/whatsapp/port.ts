@@ -17,6 +17,14 @@ export function whatsappRef(providerMessageId: string): string {
   return `whatsapp/${providerMessageId}`;
 }
 
+export type TemplateProblem = { on: 'template' | 'variables'; problem: string };
+
+/** Template definitions, so a template and its variables are checked before a message is due. */
+export interface WhatsAppTemplateCheck {
+  /** Why template `name` cannot carry variables named `keys` (in `language`), or null when it can. */
+  problemWith(name: string, keys: string[], language?: string | null): Promise<TemplateProblem | null>;
+}
+
 /** Sends approved WhatsApp templates. A `sent: false` result is final; thrown errors are retried. */
 export interface WhatsAppProvider {
   readonly name: string;

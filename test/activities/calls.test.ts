@@ -1,12 +1,10 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities, type ActivityDeps } from '../../activities';
 import type { DialRequest, DialResult, VoiceProvider } from '../../providers/voice/port';
-import { LogWhatsAppProvider } from '../../providers/whatsapp/log';
-import { LogEmailProvider } from '../../providers/email/log';
-import { OfflineLanguageModel } from '../../providers/llm/offline';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
-import { uniqueName } from '../helpers/stack';
+import { testConfig, uniqueName } from '../helpers/stack';
+import { buildActivityDeps } from '../../composition/activity-deps';
 import { callDoc } from '../helpers/call-doc';
 
 /**
@@ -31,19 +29,13 @@ describe('dial activity', () => {
 
   beforeAll(async () => {
     db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('acts'));
-    const deps: ActivityDeps = {
-      db,
-      logger: createLogger('silent'),
-      clock: () => new Date(),
-      voice,
-      report: async () => 'recorded',
-      whatsapp: new LogWhatsAppProvider(db),
-      llm: new OfflineLanguageModel(),
-      email: new LogEmailProvider(db),
-      emailFrom: { email: 'interviews@hiring.test' },
-      publicBaseUrl: 'https://hiring.test',
-      startWorkflows: async () => ({ started: 0, existing: 0 }),
-    };
+    const logger = createLogger('silent');
+    // No Temporal here: the dial activity neither reports nor starts workflows.
+    const deps: ActivityDeps = buildActivityDeps(
+      testConfig(),
+      { db, client: null as never, logger },
+      { voice, logger, report: async () => 'recorded' },
+    );
     acts = createActivities(deps);
   });
   afterAll(async () => {

@@ -8,6 +8,7 @@ import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { createApiKey } from '../../infra/workspaces';
 import { startApi, type RunningApi } from '../../api/server';
+import { buildApiDeps } from '../../composition/service';
 import { extractJobRequirements } from '../../shared/ai/jd-extractor';
 import { CustomQuestion } from '../../shared/interviews/schema';
 import { GenerateQuestionsResponse, GenerateScriptResponse, ParseJdResponse } from '../../shared/ai/schema';
@@ -230,7 +231,7 @@ describe('AI rate limit across API processes', () => {
     // A second API process: its own server and its own database connection, the same database.
     secondDb = await connectDatabase(stack.config.MONGODB_URI, stack.config.MONGODB_DB);
     second = await startApi(
-      { config: stack.config, db: secondDb, temporal: stack.temporal, logger: createLogger('silent') },
+      buildApiDeps(stack.config, { db: secondDb, temporal: stack.temporal, logger: createLogger('silent') }),
       0,
       '127.0.0.1',
     );

@@ -3,6 +3,7 @@ import { waitFor } from '../helpers/wait';
 import { callDoc } from '../helpers/call-doc';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { startApi, type RunningApi } from '../../api/server';
+import { buildApiDeps } from '../../composition/service';
 import { connectClient } from '../../infra/temporal';
 import { createLogger } from '../../infra/logger';
 import { activeCallKey, emailKey } from '../../infra/claims';
@@ -50,7 +51,10 @@ describe('bulk requests keep their invariant on the real stack', () => {
     key = (await stack.newWorkspace('Initech')).key;
     const config = { ...stack.config, TEMPORAL_NAMESPACE: 'no-such-namespace' };
     const temporal = await connectClient(config);
-    broken = { api: await startApi({ config, db: stack.db, temporal, logger: createLogger('silent') }, 0, '127.0.0.1'), temporal };
+    broken = {
+      api: await startApi(buildApiDeps(config, { db: stack.db, temporal, logger: createLogger('silent') }), 0, '127.0.0.1'),
+      temporal,
+    };
   });
   afterAll(async () => {
     await broken?.api.stop(1_000);

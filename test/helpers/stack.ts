@@ -4,12 +4,11 @@ import { installTemporalRuntime } from '../../infra/temporal-runtime';
 import type { Client } from '@temporalio/client';
 import { loadConfig, type Config } from '../../infra/config';
 import { createLogger } from '../../infra/logger';
-import { connectDatabase, type Database } from '../../infra/database';
-import { connectClient } from '../../infra/temporal';
-import { startApi, type RunningApi } from '../../api/server';
-import { startWorker, workflowsPath } from '../../worker/worker';
+import type { Database } from '../../infra/database';
+import type { RunningApi } from '../../api/server';
+import { workflowsPath } from '../../worker/worker';
 import { createWorkspace } from '../../infra/workspaces';
-import { buildActivityDeps } from '../../worker/activity-deps';
+import { startService } from '../../composition/service';
 
 /** The SDK's own logs only matter in tests when something is wrong. */
 export function quietTemporalRuntime(): void {
@@ -59,17 +58,17 @@ export interface Stack {
 export async function startStack(opts: { worker?: boolean; env?: Record<string, string> } = {}): Promise<Stack> {
   // Only a worker uses the native runtime; installed without one, the runtime would keep jest from exiting.
   if (opts.worker) quietTemporalRuntime();
-  const config = testConfig(opts.env);
+  const config = testConfig({ ROLE: opts.worker ? 'all' : 'api', SHUTDOWN_TIMEOUT_MS: '1000', ...opts.env });
   const logger = createLogger(config.LOG_LEVEL);
-  const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB);
-  const temporal = await connectClient(config);
-  const api = await startApi({ config, db, temporal, logger }, 0, '127.0.0.1');
-  const worker = opts.worker
-    ? await startWorker(config, buildActivityDeps(config, { db, client: temporal, logger }), {
-        workflowBundle: await workflowBundle(),
-        shutdownGraceTime: '1s',
-      })
-    : null;
+  const service = await startService(config, logger, {
+    port: 0,
+    host: '127.0.0.1',
+    keepRuntime: true,
+    dropDatabaseOnStop: true,
+    ...(opts.worker ? { workflowBundle: await workflowBundle() } : {}),
+  });
+  const { db, temporal } = service;
+  const api = service.api!;
   return {
     config,
     db,
@@ -95,12 +94,6 @@ export async function startStack(opts: { worker?: boolean; env?: Record<string, 
       }
       return { status: res.status, body: parsed, headers: res.headers };
     },
-    async stop() {
-      await api.stop(1_000);
-      await worker?.stop();
-      await temporal.connection.close();
-      await db.db.dropDatabase().catch(() => undefined);
-      await db.close();
-    },
+    stop: () => service.stop(),
   };
 }

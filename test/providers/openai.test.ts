@@ -1,6 +1,6 @@
 import { OpenAiLanguageModel } from '../../providers/llm/openai';
-import { LanguageModelError } from '../../providers/llm/port';
-import { languageModel } from '../../providers/llm/from-config';
+import { UpstreamError } from '../../shared/errors';
+import { languageModel } from '../../composition/providers';
 import { jobDetails } from '../helpers/job';
 import { startHttpStub, type HttpStub, type StubReply } from '../helpers/http-stub';
 import { testConfig } from '../helpers/stack';
@@ -45,7 +45,10 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
   const failure = (p: Promise<unknown>) =>
     p.then(
       () => null,
-      (e: unknown) => e as LanguageModelError,
+      (e: unknown) => {
+        expect(e).toBeInstanceOf(UpstreamError);
+        return e as UpstreamError;
+      },
     );
 
   it('sends the job with a strict JSON schema and returns the validated questions', async () => {
@@ -95,7 +98,7 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
   it('turns a refusal into a final error', async () => {
     next = [{ status: 200, body: completion({ refusal: "I'm sorry, I can't help with that request." }) }];
     expect(await failure(model().generateQuestions(job, 2))).toMatchObject({
-      code: 'refusal',
+      detail: expect.objectContaining({ code: 'refusal' }),
       retryable: false,
       message: expect.stringContaining("can't help"),
     });
@@ -112,7 +115,7 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
   ])('rejects %s as malformed, worth another attempt', async (_name, body, message) => {
     next = [{ status: 200, body }];
     expect(await failure(model().generateQuestions(job, 2))).toMatchObject({
-      code: 'malformed_output',
+      detail: expect.objectContaining({ code: 'malformed_output' }),
       retryable: true,
       message: expect.stringMatching(message),
     });
@@ -127,7 +130,11 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
     next = [limited, limited];
     const err = await failure(model({ maxRetries: 1 }).generateQuestions(job, 2));
     expect(stub.requests).toHaveLength(2);
-    expect(err).toMatchObject({ code: 'rate_limited', retryable: true, message: expect.stringContaining('Rate limit reached') });
+    expect(err).toMatchObject({
+      detail: expect.objectContaining({ code: 'rate_limited' }),
+      retryable: true,
+      message: expect.stringContaining('Rate limit reached'),
+    });
   });
 
   it('recovers when a retried 500 succeeds', async () => {
@@ -144,10 +151,13 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
 
   it('reports a 500 after the retries as unavailable and a 401 as a final rejection', async () => {
     next = [{ status: 500, body: apiError('The server had an error while processing your request.', 'server_error', null) }];
-    expect(await failure(model().generateQuestions(job, 2))).toMatchObject({ code: 'unavailable', retryable: true });
+    expect(await failure(model().generateQuestions(job, 2))).toMatchObject({
+      detail: expect.objectContaining({ code: 'unavailable' }),
+      retryable: true,
+    });
     next = [{ status: 401, body: apiError('Incorrect API key provided: sk-test-****cret.', 'invalid_request_error', 'invalid_api_key') }];
     expect(await failure(model().generateQuestions(job, 2))).toMatchObject({
-      code: 'rejected',
+      detail: expect.objectContaining({ code: 'rejected' }),
       retryable: false,
       message: expect.stringContaining('Incorrect API key'),
     });
@@ -155,7 +165,10 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
 
   it('gives up on a model that does not answer within the timeout', async () => {
     next = [{ hang: true }];
-    expect(await failure(model({ timeoutMs: 200 }).generateQuestions(job, 2))).toMatchObject({ code: 'unavailable', retryable: true });
+    expect(await failure(model({ timeoutMs: 200 }).generateQuestions(job, 2))).toMatchObject({
+      detail: expect.objectContaining({ code: 'unavailable' }),
+      retryable: true,
+    });
   });
 
   it('is chosen, with its base URL, when OPENAI_API_KEY is set; the offline model otherwise', async () => {
@@ -228,14 +241,20 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
       ],
     ])('turns %s into a typed error', async (_name, body, code) => {
       next = [{ status: 200, body }];
-      expect(await failure(model().parseJobDescription(ad))).toMatchObject({ code });
+      expect(await failure(model().parseJobDescription(ad))).toMatchObject({ detail: expect.objectContaining({ code }) });
     });
 
     it('reports a 429 and a 500 from the model as retryable', async () => {
       next = [{ status: 429, body: apiError('Rate limit reached for gpt-4o-mini.', 'requests', 'rate_limit_exceeded') }];
-      expect(await failure(model().parseJobDescription(ad))).toMatchObject({ code: 'rate_limited', retryable: true });
+      expect(await failure(model().parseJobDescription(ad))).toMatchObject({
+        detail: expect.objectContaining({ code: 'rate_limited' }),
+        retryable: true,
+      });
       next = [{ status: 500, body: apiError('The server had an error while processing your request.', 'server_error', null) }];
-      expect(await failure(model().parseJobDescription(ad))).toMatchObject({ code: 'unavailable', retryable: true });
+      expect(await failure(model().parseJobDescription(ad))).toMatchObject({
+        detail: expect.objectContaining({ code: 'unavailable' }),
+        retryable: true,
+      });
     });
   });
 
@@ -267,7 +286,7 @@ describe('OpenAI adapter against a local Chat Completions API', () => {
         { status: 200, body: completion({ content: JSON.stringify({ first_message: 'Hi {{first_name}}', instructions: 'Be kind.' }) }) },
       ];
       expect(await failure(model().generateScript(brief))).toMatchObject({
-        code: 'malformed_output',
+        detail: expect.objectContaining({ code: 'malformed_output' }),
         message: expect.stringContaining('{{first_name}}'),
       });
     });

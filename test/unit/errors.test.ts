@@ -1,6 +1,6 @@
 import { ServiceError } from '@temporalio/client';
 import { MongoBulkWriteError, MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
-import { bracketPath, dottedPath, ServiceUnavailableError } from '../../shared/errors';
+import { bracketPath, dottedPath, isRetryableStatus, ServiceUnavailableError, upstreamFailure } from '../../shared/errors';
 import { callFamily, handleErrors, jobFamily, plainFamily, type ErrorFamily } from '../../api/errors';
 
 describe('error paths', () => {
@@ -16,6 +16,30 @@ describe('error paths', () => {
   ])('%j renders as %s and %s', (path, dotted, bracket) => {
     expect(dottedPath(path)).toBe(dotted);
     expect(bracketPath(path)).toBe(bracket);
+  });
+});
+
+describe('provider failures: one classifier for every HTTP adapter', () => {
+  it.each([0, 408, 409, 425, 429, 500, 502, 503, 504])('status %i may pass on a later attempt', (status) => {
+    expect(isRetryableStatus(status)).toBe(true);
+  });
+  it.each([400, 401, 403, 404, 405, 410, 413, 415, 422])('status %i refuses the request for good', (status) => {
+    expect(isRetryableStatus(status)).toBe(false);
+  });
+  it('renders a retryable failure as 503 and a final one as 502 in both operation families, without the provider detail', async () => {
+    for (const family of [callFamily, jobFamily('help@hiring.test')]) {
+      for (const [status, expected] of [
+        [503, 503],
+        [401, 502],
+      ] as const) {
+        const ctx = { status: 200, body: undefined as unknown, state: {}, set: () => undefined };
+        await handleErrors(family)(ctx as never, async () => {
+          throw upstreamFailure('whatsapp', status, 'Invalid OAuth access token', 190);
+        });
+        expect(ctx.status).toBe(expected);
+        expect(JSON.stringify(ctx.body)).not.toMatch(/190|whatsapp/);
+      }
+    }
   });
 });
 

@@ -3,27 +3,18 @@ import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities, type ActivityDeps } from '../../activities';
 import { SimulatorVoiceProvider } from '../../providers/voice/simulator';
-import { simulatorStore } from '../../worker/activity-deps';
-
-/** Zero-length simulated calls report as they are dialled; nothing is delivered later. */
-const noDelivery = async () => {
-  throw new Error('zero-length simulated calls are delivered at once');
-};
+import { buildActivityDeps } from '../../composition/activity-deps';
 import type { VoiceProvider } from '../../providers/voice/port';
-import { LogWhatsAppProvider } from '../../providers/whatsapp/log';
-import { LogEmailProvider } from '../../providers/email/log';
-import { OfflineLanguageModel } from '../../providers/llm/offline';
-import { createCallReporter } from '../../api/calls/reports';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
-import { startEach } from '../../infra/temporal';
 import { recordId } from '../../infra/records/projects';
 import { type CallDoc } from '../../infra/records/calls';
 import { callProgressQuery, callWorkflow, callWorkflowInput, cancelCallSignal, type CallWorkflowInput } from '../../workflows/calls';
 import type { RetryPolicy, WorkingHours } from '../../shared/calls/schema';
 import { DAYS } from '../../shared/calls/working-hours';
+import { createCallReporter } from '../../api/calls/reports';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
-import { uniqueName, workflowBundle } from '../helpers/stack';
+import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { callDoc } from '../helpers/call-doc';
 
@@ -43,21 +34,9 @@ describe('call workflow on the time-skipping server', () => {
   beforeAll(async () => {
     env = await createTimeSkippingEnv();
     db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('wf'));
-    const report = createCallReporter({ db, client: env.client, logger });
-    simulator = new SimulatorVoiceProvider({ callSeconds: 0, report, logger, clock, store: simulatorStore(db), deliverAt: noDelivery });
-    deps = {
-      db,
-      logger,
-      clock,
-      report,
-      voice: simulator,
-      whatsapp: new LogWhatsAppProvider(db),
-      llm: new OfflineLanguageModel(),
-      email: new LogEmailProvider(db),
-      emailFrom: { email: 'interviews@hiring.test' },
-      publicBaseUrl: 'https://hiring.test',
-      startWorkflows: (starts) => startEach(env.client, 'unused', starts),
-    };
+    // Zero-length simulated calls report as they are dialled, before the dial activity returns.
+    deps = buildActivityDeps(testConfig({ SIMULATOR_CALL_SECONDS: '0' }), { db, client: env.client, logger }, { clock, logger });
+    simulator = deps.voice as SimulatorVoiceProvider;
   });
   afterAll(async () => {
     await db?.db.dropDatabase();

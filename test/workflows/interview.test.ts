@@ -3,29 +3,20 @@ import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities, type ActivityDeps } from '../../activities';
 import { type EmailMessage, type EmailProvider, type EmailResult } from '../../providers/email/port';
-import { LogEmailProvider } from '../../providers/email/log';
-import { LanguageModelError, type LanguageModel } from '../../providers/llm/port';
+import type { LanguageModel } from '../../providers/llm/port';
+import { UpstreamError } from '../../shared/errors';
 import { OfflineLanguageModel } from '../../providers/llm/offline';
-import { LogWhatsAppProvider } from '../../providers/whatsapp/log';
-import { SimulatorVoiceProvider } from '../../providers/voice/simulator';
-import { simulatorStore } from '../../worker/activity-deps';
-
-/** Zero-length simulated calls report as they are dialled; nothing is delivered later. */
-const noDelivery = async () => {
-  throw new Error('zero-length simulated calls are delivered at once');
-};
+import { buildActivityDeps } from '../../composition/activity-deps';
 import { QUESTION_LEASE_MS } from '../../activities/interviews';
-import { createCallReporter } from '../../api/calls/reports';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
-import { startEach } from '../../infra/temporal';
 import type { InterviewDoc } from '../../infra/records/interviews';
 import type { ProjectDoc } from '../../infra/records/projects';
 import type { JobDetails, Question } from '../../shared/jobs/schema';
 import { jobDetails } from '../helpers/job';
 import { interviewWorkflow, interviewWorkflowId } from '../../workflows/interviews';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
-import { uniqueName, workflowBundle } from '../helpers/stack';
+import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
 
 const logger = createLogger('silent');
 
@@ -43,7 +34,7 @@ const job = jobDetails({
 class CountingModel extends OfflineLanguageModel implements LanguageModel {
   override readonly name = 'counting';
   calls = 0;
-  constructor(private readonly failWith?: LanguageModelError) {
+  constructor(private readonly failWith?: UpstreamError) {
     super();
   }
   override async generateQuestions(j: JobDetails, count: number): Promise<Question[]> {
@@ -81,20 +72,11 @@ describe('interview workflow on the time-skipping server', () => {
   beforeAll(async () => {
     env = await createTimeSkippingEnv();
     db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('iwf'));
-    const report = createCallReporter({ db, client: env.client, logger });
-    deps = {
-      db,
-      logger,
-      clock,
-      report,
-      voice: new SimulatorVoiceProvider({ callSeconds: 0, report, logger, clock, store: simulatorStore(db), deliverAt: noDelivery }),
-      whatsapp: new LogWhatsAppProvider(db),
-      llm: new OfflineLanguageModel(),
-      email: new LogEmailProvider(db),
-      emailFrom: { email: 'interviews@hiring.test' },
-      publicBaseUrl: 'https://hiring.test',
-      startWorkflows: (starts) => startEach(env.client, 'unused', starts),
-    };
+    deps = buildActivityDeps(
+      testConfig({ SIMULATOR_CALL_SECONDS: '0', EMAIL_FROM: 'interviews@hiring.test' }),
+      { db, client: env.client, logger },
+      { clock, logger },
+    );
     await db.workspaces.insertOne({
       _id: 'ws_iwf',
       name: 'Umbrella',
@@ -227,7 +209,7 @@ describe('interview workflow on the time-skipping server', () => {
 
   it('fails the invitation, without an email, when the model refuses', async () => {
     const project = await newProject();
-    const llm = new CountingModel(new LanguageModelError('The model declined: cannot help', 'refusal', false));
+    const llm = new CountingModel(new UpstreamError('The model declined: cannot help', 'openai', false, { code: 'refusal' }));
     const email = new ScriptedEmail(deps.email, () => 'ok');
     const { results, stored } = await run([await newInterview(project)], { llm, email });
     expect(llm.calls).toBe(1);

@@ -1,0 +1,39 @@
+import type { Client } from '@temporalio/client';
+import type { Config } from '../infra/config';
+import type { Database } from '../infra/database';
+import type { Logger } from '../infra/logger';
+import { startEach } from '../infra/temporal';
+import { createCallReporter } from '../api/calls/reports';
+import type { ActivityDeps } from '../activities';
+import { emailProvider, languageModel, voiceProvider, whatsappProvider } from './providers';
+
+export interface ActivityWiring {
+  db: Database;
+  client: Client;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+/**
+ * The activities' dependencies: the configured providers wired to the database and Temporal. Tests replace
+ * any of them through `overrides` (a voice provider that fails, a clock of the time-skipping server).
+ */
+export function buildActivityDeps(config: Config, base: ActivityWiring, overrides: Partial<ActivityDeps> = {}): ActivityDeps {
+  const clock = overrides.clock ?? base.clock ?? (() => new Date());
+  const logger = overrides.logger ?? base.logger.child({ component: 'activities' });
+  const report = overrides.report ?? createCallReporter({ db: base.db, client: base.client, logger });
+  return {
+    db: base.db,
+    logger,
+    clock,
+    report,
+    voice: overrides.voice ?? voiceProvider(config, { db: base.db, client: base.client, report, logger, clock }),
+    whatsapp: overrides.whatsapp ?? whatsappProvider(config, base.db),
+    llm: overrides.llm ?? languageModel(config),
+    email: overrides.email ?? emailProvider(config, base.db),
+    emailFrom: { email: config.EMAIL_FROM, name: config.EMAIL_FROM_NAME },
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    startWorkflows: (starts) => startEach(base.client, config.TEMPORAL_TASK_QUEUE, starts),
+    ...overrides,
+  };
+}

@@ -1,0 +1,101 @@
+import type { Client } from '@temporalio/client';
+import type { Config } from '../infra/config';
+import type { Database } from '../infra/database';
+import type { Logger } from '../infra/logger';
+import { keyedStore } from '../infra/keyed-store';
+import { emailLog, whatsappLog } from '../infra/message-log';
+import { startEach } from '../infra/temporal';
+import type { EmailProvider } from '../providers/email/port';
+import { LogEmailProvider } from '../providers/email/log';
+import { SendGridEmailProvider } from '../providers/email/sendgrid';
+import type { LanguageModel } from '../providers/llm/port';
+import { OfflineLanguageModel } from '../providers/llm/offline';
+import { OpenAiLanguageModel } from '../providers/llm/openai';
+import type { ReportCallOutcome, VoiceProvider } from '../providers/voice/port';
+import { SimulatorVoiceProvider, type SimulatedCallDoc, type SimulatedCallStore } from '../providers/voice/simulator';
+import { VapiVoiceProvider } from '../providers/voice/vapi';
+import type { WhatsAppProvider } from '../providers/whatsapp/port';
+import { LogWhatsAppProvider } from '../providers/whatsapp/log';
+import { CloudWhatsAppProvider, WhatsAppTemplateCatalog, type CloudApiOptions } from '../providers/whatsapp/cloud';
+import { VAPI_EVENTS_PATH } from '../shared/public-urls';
+import { simulatedCallStart } from '../workflows/simulated-call';
+
+/**
+ * Which adapter serves each port, chosen by the configuration (loadConfig has checked that a chosen
+ * provider's settings are all there, hence the `!`s). The API and the worker both take theirs from here.
+ */
+
+/** OpenAI (or a compatible server) when a key is configured; otherwise the offline parser and generators. */
+export function languageModel(config: Config): LanguageModel {
+  if (!config.OPENAI_API_KEY) return new OfflineLanguageModel();
+  return new OpenAiLanguageModel({
+    apiKey: config.OPENAI_API_KEY,
+    baseUrl: config.OPENAI_BASE_URL,
+    model: config.OPENAI_MODEL,
+    timeoutMs: config.OPENAI_TIMEOUT_MS,
+    maxRetries: config.OPENAI_MAX_RETRIES,
+  });
+}
+
+function cloudApiOptions(config: Config): CloudApiOptions {
+  return {
+    baseUrl: config.WHATSAPP_BASE_URL.replace(/\/+$/, ''),
+    version: config.WHATSAPP_API_VERSION,
+    accessToken: config.WHATSAPP_ACCESS_TOKEN!,
+    phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID!,
+    businessAccountId: config.WHATSAPP_BUSINESS_ACCOUNT_ID!,
+    timeoutMs: config.WHATSAPP_TIMEOUT_MS,
+  };
+}
+
+/** The WhatsApp template definitions call/initiate is checked against; the log provider has none. */
+export function whatsappTemplates(config: Config): WhatsAppTemplateCatalog | null {
+  if (config.WHATSAPP_PROVIDER !== 'cloud') return null;
+  return new WhatsAppTemplateCatalog(cloudApiOptions(config), config.WHATSAPP_TEMPLATE_CACHE_SECONDS);
+}
+
+export function whatsappProvider(config: Config, db: Database): WhatsAppProvider {
+  const templates = whatsappTemplates(config);
+  if (!templates) return new LogWhatsAppProvider(whatsappLog(db));
+  return new CloudWhatsAppProvider(cloudApiOptions(config), templates);
+}
+
+export function emailProvider(config: Config, db: Database): EmailProvider {
+  if (config.EMAIL_PROVIDER === 'log') return new LogEmailProvider(emailLog(db));
+  return new SendGridEmailProvider({
+    apiKey: config.SENDGRID_API_KEY!,
+    baseUrl: config.SENDGRID_BASE_URL,
+    timeoutMs: config.SENDGRID_TIMEOUT_MS,
+  });
+}
+
+/** Where the simulator keeps the calls it placed. */
+export function simulatorStore(db: Database): SimulatedCallStore {
+  return keyedStore(db.db.collection<SimulatedCallDoc>('simulator_calls'));
+}
+
+export type VoiceWiring = { db: Database; client: Client; report: ReportCallOutcome; logger: Logger; clock: () => Date };
+
+export function voiceProvider(config: Config, { db, client, ...deps }: VoiceWiring): VoiceProvider {
+  if (config.VOICE_PROVIDER === 'simulator') {
+    return new SimulatorVoiceProvider({
+      callSeconds: config.SIMULATOR_CALL_SECONDS,
+      ...deps,
+      store: simulatorStore(db),
+      deliverAt: async (providerCallId, endsAt) => {
+        await startEach(client, config.TEMPORAL_TASK_QUEUE, [simulatedCallStart(providerCallId, endsAt)]);
+      },
+    });
+  }
+  return new VapiVoiceProvider({
+    apiKey: config.VAPI_API_KEY!,
+    baseUrl: config.VAPI_BASE_URL,
+    timeoutMs: config.VAPI_TIMEOUT_MS,
+    maxCallSeconds: config.VAPI_MAX_CALL_SECONDS,
+    reportGraceSeconds: config.VAPI_REPORT_GRACE_SECONDS,
+    phoneNumberId: config.VAPI_PHONE_NUMBER_ID!,
+    webhookSecret: config.VAPI_WEBHOOK_SECRET!,
+    serverUrl: config.VAPI_SERVER_URL ?? `${config.PUBLIC_BASE_URL}${VAPI_EVENTS_PATH}`,
+    serverCredentialId: config.VAPI_SERVER_CREDENTIAL_ID,
+  });
+}

@@ -1,0 +1,93 @@
+import type { Client } from '@temporalio/client';
+import type { Duration } from '@temporalio/common';
+import type { WorkflowBundleOption } from '@temporalio/worker';
+import type { Config } from '../infra/config';
+import type { Logger } from '../infra/logger';
+import { connectDatabase, type Database } from '../infra/database';
+import { connectClient } from '../infra/temporal';
+import { installTemporalRuntime } from '../infra/temporal-runtime';
+import type { ApiDeps } from '../api/deps';
+import { startApi, type RunningApi } from '../api/server';
+import type { ActivityDeps } from '../activities';
+import { startWorker, type RunningWorker } from '../worker/worker';
+import { ensureSearchAttributes } from '../worker/search-attributes';
+import { buildActivityDeps } from './activity-deps';
+import { languageModel, whatsappTemplates } from './providers';
+
+/** What tests (and nothing else) change about a service: where it listens, how its worker starts, its adapters. */
+export interface ServiceOverrides {
+  port?: number;
+  host?: string;
+  /** A prebuilt workflow bundle (tests bundle once per file); otherwise the worker bundles at start-up. */
+  workflowBundle?: WorkflowBundleOption;
+  shutdownGraceTime?: Duration;
+  /** Leave the Temporal runtime as the caller installed it (tests quiet the SDK's logs). */
+  keepRuntime?: boolean;
+  activities?: Partial<ActivityDeps>;
+  /** Drop the service's database when it stops, before closing the connection (each test has its own). */
+  dropDatabaseOnStop?: boolean;
+  api?: Partial<Pick<ApiDeps, 'llm' | 'whatsappTemplates'>>;
+}
+
+export interface RunningService {
+  apiUrl: string | null;
+  api: RunningApi | null;
+  worker: RunningWorker | null;
+  db: Database;
+  temporal: Client;
+  stop(): Promise<void>;
+}
+
+/** The API's dependencies from the configuration: the one place the API's adapters are chosen. */
+export function buildApiDeps(
+  config: Config,
+  base: Pick<ApiDeps, 'db' | 'temporal' | 'logger'>,
+  overrides: ServiceOverrides['api'] = {},
+): ApiDeps {
+  return { config, ...base, llm: languageModel(config), whatsappTemplates: whatsappTemplates(config), ...overrides };
+}
+
+/**
+ * The composition root: starts the API, the worker or both (ROLE) against the configured database and
+ * Temporal cluster. `main.ts`, `npm run dev`, the benchmarks' processes and the integration tests all start
+ * the service through here.
+ */
+export async function startService(config: Config, logger: Logger, overrides: ServiceOverrides = {}): Promise<RunningService> {
+  const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB);
+  const temporal = await connectClient(config);
+  const stops: Array<() => Promise<void>> = [];
+  let api: RunningApi | null = null;
+  let worker: RunningWorker | null = null;
+
+  if (config.ROLE !== 'api') {
+    if (!overrides.keepRuntime) installTemporalRuntime(logger);
+    await ensureSearchAttributes(temporal, config.TEMPORAL_NAMESPACE, logger);
+    worker = await startWorker(config, buildActivityDeps(config, { db, client: temporal, logger }, overrides.activities), {
+      workflowBundle: overrides.workflowBundle,
+      shutdownGraceTime: overrides.shutdownGraceTime,
+    });
+    stops.push(worker.stop);
+    logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker started');
+  }
+  if (config.ROLE !== 'worker') {
+    const running = await startApi(buildApiDeps(config, { db, temporal, logger }, overrides.api), overrides.port, overrides.host);
+    api = running;
+    // The API stops first, so no new work reaches a draining worker.
+    stops.unshift(() => running.stop(config.SHUTDOWN_TIMEOUT_MS));
+    logger.info({ url: running.url }, 'API listening');
+  }
+
+  return {
+    apiUrl: api?.url ?? null,
+    api,
+    worker,
+    db,
+    temporal,
+    async stop() {
+      for (const stop of stops) await stop();
+      await temporal.connection.close();
+      if (overrides.dropDatabaseOnStop) await db.db.dropDatabase().catch(() => undefined);
+      await db.close();
+    },
+  };
+}
