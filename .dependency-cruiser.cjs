@@ -59,7 +59,10 @@ module.exports = {
       severity: 'error',
       comment: "api/ and activities/ see a provider through its port; vapi-reports reads Vapi's inbound messages.",
       from: { path: '^(api|activities)/' },
-      to: { path: '^providers/', pathNot: '^providers/[a-z]+/port\\.ts$|^providers/voice/vapi-reports\\.ts$' },
+      to: {
+        path: '^providers/',
+        pathNot: '^providers/[a-z]+/port\\.ts$|^providers/voice/vapi-reports\\.ts$|^providers/whatsapp/webhook\\.ts$',
+      },
     },
     {
       name: 'worker-is-below-the-composition',

@@ -1,37 +1,23 @@
 import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
-import { MESSAGE_STATUSES, type MessageStatus } from '../../infra/records/calls';
+import type { MessageStatus } from '../../shared/calls/schema';
 import { whatsappRef } from '../../providers/whatsapp/port';
-
-/** A status in a WhatsApp webhook: `entry[].changes[].value.statuses[]`. */
-interface StatusUpdate {
-  id?: string;
-  status?: string;
-  timestamp?: string;
-  errors?: Array<{ code?: number; title?: string; message?: string; error_data?: { details?: string } }>;
-}
+import { statusUpdatesIn, type WhatsAppStatusUpdate } from '../../providers/whatsapp/webhook';
 
 /** Statuses only move forward; a late "delivered" after "read" changes nothing. A failure ends the message. */
 const RANK: Record<MessageStatus, number> = { sent: 1, delivered: 2, read: 3, failed: 4 };
 
 /** Applies every message status in one verified webhook delivery; other changes (inbound messages) are ignored. */
 export async function handleWhatsAppEvent(deps: { db: Database; logger: Logger }, body: unknown): Promise<number> {
-  const entries = (body as { entry?: unknown } | null)?.entry;
+  const { updates, ignored } = statusUpdatesIn(body);
+  if (ignored > 0) deps.logger.info({ ignored }, 'WhatsApp statuses of a kind not tracked; acknowledged');
   let applied = 0;
-  for (const entry of Array.isArray(entries) ? entries : []) {
-    for (const change of Array.isArray(entry?.changes) ? entry.changes : []) {
-      if (change?.field !== 'messages') continue;
-      for (const status of Array.isArray(change.value?.statuses) ? (change.value.statuses as StatusUpdate[]) : []) {
-        if (await applyStatus(deps, status)) applied++;
-      }
-    }
-  }
+  for (const status of updates) if (await applyStatus(deps, status)) applied++;
   return applied;
 }
 
-async function applyStatus({ db, logger }: { db: Database; logger: Logger }, s: StatusUpdate): Promise<boolean> {
-  const status = s.status as MessageStatus;
-  if (typeof s.id !== 'string' || !MESSAGE_STATUSES.includes(status)) return false;
+async function applyStatus({ db, logger }: { db: Database; logger: Logger }, s: WhatsAppStatusUpdate): Promise<boolean> {
+  const status = s.status;
   const ref = await db.providerRefs.findOne({ _id: whatsappRef(s.id) });
   const call = ref ? await db.calls.findOne({ _id: ref.call_id }) : null;
   const index = call?.messages.findIndex((m) => m.provider_message_id === s.id) ?? -1;

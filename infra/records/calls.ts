@@ -1,4 +1,4 @@
-import type { AssistantSettings, CallSettings, ExtractVariable } from '../../shared/calls/schema';
+import type { AssistantSettings, CallSettings, ExtractVariable, MessageStatus } from '../../shared/calls/schema';
 import type { FailureReason } from '../../shared/calls/retry';
 
 /** Stored calls, with their attempts and messages, and what the WhatsApp providers keep about them. */
@@ -44,9 +44,6 @@ export interface CallMessage {
   sent_at: Date | null;
   status_updated_at?: Date | null;
 }
-
-export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export interface CallDoc {
   _id: string;

@@ -82,6 +82,10 @@ export const RetryPolicySchema = Strict({
   intervals: Type.Optional(Type.Array(RetryIntervalSchema, { maxItems: 10 })),
 });
 
+/** A WhatsApp message's delivery status, as the provider's status updates move it on. */
+export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
 export const WhatsAppTemplate = Strict({
   template_name: NonEmpty({ maxLength: 512 }),
   template_variables: Type.Record(Type.String({ minLength: 1 }), Type.String(), { default: {}, maxProperties: 50 }),
