@@ -2,7 +2,7 @@ import type { SearchAttributePair } from '@temporalio/common';
 
 /** One workflow of a bulk request: its type, deterministic id, arguments and what operators see of it. */
 export interface WorkflowStart {
-  workflowType: 'callWorkflow' | 'interviewWorkflow' | 'simulatedCallWorkflow';
+  workflowType: 'callWorkflow' | 'interviewWorkflow' | 'simulatedCallWorkflow' | 'smokeWorkflow';
   workflowId: string;
   args: unknown[];
   searchAttributes: SearchAttributePair[];

@@ -1,0 +1,128 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { WorkflowHandle } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { createActivities, type ActivityDeps } from '../../activities';
+import { buildActivityDeps } from '../../composition/activity-deps';
+import { connectDatabase, type Database } from '../../infra/database';
+import { createLogger } from '../../infra/logger';
+import type { AttemptReport } from '../../providers/voice/port';
+import type { SimulatedCallDoc } from '../../providers/voice/simulator';
+import { fanOutWorkflow, fanOutWorkflowId } from '../../workflows/fan-out';
+import { simulatedCallWorkflowId } from '../../workflows/simulated-call';
+import { smokeWorkflow } from '../../workflows/smoke';
+import type { WorkflowStart } from '../../shared/workflow-starts';
+import { createTimeSkippingEnv } from '../helpers/time-skipping';
+import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
+
+/**
+ * The simulator's call workflow and the bulk requests' fan-out on the time-skipping server, with the real
+ * activities on the real database. RECORD_HISTORIES=1 writes their histories (and the smoke workflow's) to
+ * test/fixtures/histories for the replay test.
+ */
+const HISTORIES = join(__dirname, '..', 'fixtures', 'histories');
+async function record(name: string, handle: WorkflowHandle): Promise<void> {
+  if (!process.env.RECORD_HISTORIES) return;
+  const history = await handle.fetchHistory();
+  writeFileSync(join(HISTORIES, `${name}.bin`), temporal.api.history.v1.History.encode(history).finish());
+}
+
+describe('simulated calls and fan-out on the time-skipping server', () => {
+  const logger = createLogger('silent');
+  let env: TestWorkflowEnvironment;
+  let db: Database;
+  let taskQueue: string;
+  let deps: ActivityDeps;
+  const reports: AttemptReport[] = [];
+
+  beforeAll(async () => {
+    env = await createTimeSkippingEnv();
+    db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('sim'));
+    taskQueue = uniqueName('tq');
+    const config = testConfig({ SIMULATOR_CALL_SECONDS: '90', TEMPORAL_TASK_QUEUE: taskQueue });
+    deps = buildActivityDeps(
+      config,
+      { db, client: env.client, logger },
+      {
+        report: async (r) => {
+          reports.push(r);
+          return 'recorded';
+        },
+      },
+    );
+  });
+  afterAll(async () => {
+    await db?.db.dropDatabase();
+    await db?.close();
+    await env?.teardown();
+  });
+
+  const worker = async () =>
+    Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities(deps),
+    });
+
+  it("delivers a simulated call's report when the call has lasted its length, once", async () => {
+    const callId = uniqueName('call');
+    const dial = await deps.voice.dial({
+      callId,
+      attempt: 1,
+      to: '+14155550100',
+      candidateName: 'Ada Lovelace',
+      firstMessage: 'Hello',
+      instructions: 'Screen',
+      assistantSettings: null,
+      extractVariables: [],
+      customFields: { simulated_outcomes: 'missed' },
+    });
+    expect(dial).toMatchObject({ accepted: true });
+    const providerCallId = (dial as { providerCallId: string }).providerCallId;
+    // The dial started the call's workflow; nothing is reported before the call has lasted 90 s.
+    expect(reports).toEqual([]);
+    const handle = env.client.workflow.getHandle(simulatedCallWorkflowId(providerCallId));
+    const before = await env.currentTimeMs();
+    await (await worker()).runUntil(handle.result());
+    expect((await env.currentTimeMs()) - before).toBeGreaterThanOrEqual(85_000);
+    expect(reports).toEqual([expect.objectContaining({ callId, attempt: 1, outcome: 'missed', providerCallId })]);
+    const placed = await db.db.collection<SimulatedCallDoc>('simulator_calls').findOne({ _id: providerCallId });
+    expect(placed?.delivered_at).toBeInstanceOf(Date);
+    await record('simulated-call', handle);
+  });
+
+  it('starts every workflow of a batch once, and a second fan-out of the same starts finds them all', async () => {
+    const starts: WorkflowStart[] = [1, 2, 3].map((n) => ({
+      workflowType: 'smokeWorkflow',
+      workflowId: uniqueName(`smoke${n}`),
+      args: [60_000],
+      searchAttributes: [],
+      summary: `Smoke ${n}`,
+    }));
+    const w = await worker();
+    const outcome = await w.runUntil(async () => {
+      const first = await env.client.workflow.start(fanOutWorkflow, {
+        taskQueue,
+        workflowId: fanOutWorkflowId(uniqueName('req')),
+        args: [starts],
+      });
+      const firstResult = await first.result();
+      const again = await env.client.workflow.execute(fanOutWorkflow, {
+        taskQueue,
+        workflowId: fanOutWorkflowId(uniqueName('req')),
+        args: [starts],
+      });
+      const smoke = env.client.workflow.getHandle<typeof smokeWorkflow>(starts[0].workflowId);
+      const slept = await smoke.result();
+      await record('fan-out', first);
+      await record('smoke', smoke);
+      return { firstResult, again, slept };
+    });
+    expect(outcome.firstResult).toEqual({ started: 3, existing: 0 });
+    expect(outcome.again).toEqual({ started: 0, existing: 3 });
+    expect(outcome.slept.sleptMs).toBe(60_000);
+  });
+});
