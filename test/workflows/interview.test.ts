@@ -14,7 +14,8 @@ import type { InterviewDoc } from '../../infra/records/interviews';
 import type { ProjectDoc } from '../../infra/records/projects';
 import type { JobDetails, Question } from '../../shared/jobs/schema';
 import { jobDetails } from '../helpers/job';
-import { interviewWorkflow, interviewWorkflowId } from '../../workflows/interviews';
+import { interviewDoc, projectDoc } from '../helpers/interview-doc';
+import { interviewWorkflow } from '../../workflows/interviews';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
 import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
 
@@ -91,42 +92,13 @@ describe('interview workflow on the time-skipping server', () => {
   });
 
   async function newProject(questionSet: ProjectDoc['question_set'] = null): Promise<ProjectDoc> {
-    const project: ProjectDoc = {
-      _id: uniqueName('prj'),
-      workspace_id: 'ws_iwf',
-      ats_job_id: uniqueName('job'),
-      kind: 'interview',
-      name: job.title,
-      job_title: job.title,
-      company_name: null,
-      job,
-      question_set: questionSet,
-      created_at: new Date(),
-      updated_at: new Date(),
-    };
+    const project = projectDoc(uniqueName('prj'), 'ws_iwf', { name: job.title, job_title: job.title, job, question_set: questionSet });
     await db.projects.insertOne(project);
     return project;
   }
 
   async function newInterview(project: ProjectDoc, customQuestions: Question[] | null = null): Promise<InterviewDoc> {
-    const id = uniqueName('int');
-    const interview: InterviewDoc = {
-      _id: id,
-      workspace_id: 'ws_iwf',
-      project_id: project._id,
-      ats_job_id: project.ats_job_id,
-      candidate_id: id,
-      candidate: { name: 'Jill Valentine', email: `${id}@example.com`, phone: null },
-      token: uniqueName('tok'),
-      workflow_id: interviewWorkflowId(id),
-      status: 'queued',
-      custom_questions: customQuestions,
-      questions: null,
-      error: null,
-      email: { status: 'pending', provider: null, message_id: null, sent_at: null, error: null },
-      created_at: new Date(),
-      updated_at: new Date(),
-    };
+    const interview = interviewDoc(uniqueName('int'), project, customQuestions);
     await db.interviews.insertOne(interview);
     return interview;
   }
