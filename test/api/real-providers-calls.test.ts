@@ -1,0 +1,159 @@
+import { realProvidersBench } from '../helpers/real-providers-bench';
+import { waitFor } from '../helpers/wait';
+import { endOfCallReport, statusUpdate, vapiCall, vapiHmacHeaders, VAPI_PHONE_NUMBER_ID } from '../helpers/provider-wire';
+
+import { VAPI_EVENTS, VAPI_SECRET, fallback, initiate, preCall } from '../helpers/real-providers-bench';
+
+describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack: templates, dials, reports', () => {
+  const bench = realProvidersBench();
+  const { post, signedVapi, dialOf, providerCallIdOf, call, start } = bench;
+
+  it('refuses at call/initiate, naming the template, templates that do not exist, are not approved or do not fit', async () => {
+    const before = await bench.stack.db.calls.countDocuments();
+    const res = await bench.stack.request('POST', '/api/public/v1/call/initiate', {
+      key: bench.key,
+      body: initiate(90, {
+        whatsapp_notifications: {
+          pre_call: { template_name: 'no_such_template' },
+          fallback: { ...fallback, template_variables: { body_1: 'x', body_9: 'y' } },
+        },
+      }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR', message: 'Request validation failed' });
+    expect(res.body.errors).toEqual([
+      {
+        field: 'call_settings.whatsapp_notifications.pre_call.template_name',
+        message: 'WhatsApp template "no_such_template" does not exist in the WhatsApp Business account',
+      },
+      {
+        field: 'call_settings.whatsapp_notifications.fallback.template_variables',
+        message: expect.stringMatching(/^WhatsApp template "missed_you" needs "body_2"; has no slot "body_9"/),
+      },
+    ]);
+    const pending = await bench.stack.request('POST', '/api/public/v1/call/initiate', {
+      key: bench.key,
+      body: initiate(91, {
+        whatsapp_notifications: { pre_call: { template_name: 'pending_template', template_variables: { body_1: 'x' } } },
+      }),
+    });
+    expect(pending.status).toBe(400);
+    expect(pending.body.errors).toEqual([
+      {
+        field: 'call_settings.whatsapp_notifications.pre_call.template_name',
+        message: 'WhatsApp template "pending_template" is not approved (status PENDING)',
+      },
+    ]);
+    const down = await bench.stack.request('POST', '/api/public/v1/call/initiate', {
+      key: bench.key,
+      body: initiate(92, { whatsapp_notifications: { fallback: { template_name: 'graph_down' } } }),
+    });
+    expect(down.status).toBe(503);
+    expect(down.body).toEqual({
+      success: false,
+      code: 'UPSTREAM_ERROR',
+      message: 'Could not look up WhatsApp template "graph_down"; please retry',
+    });
+    expect(await bench.stack.db.calls.countDocuments()).toBe(before);
+    expect(await bench.stack.db.candidates.countDocuments({ candidate_id: { $in: ['rp-90', 'rp-91', 'rp-92'] } })).toBe(0);
+  });
+
+  it('sends the pre-call template, dials, and completes the call from a signed end-of-call report', async () => {
+    const callId = await start(1, { whatsapp_notifications: { pre_call: preCall, fallback } });
+    const dial = (await dialOf(callId))!;
+    expect(dial.headers.authorization).toBe('Bearer vapi-private-key');
+    expect(dial.body).toMatchObject({
+      name: `${callId}#1`,
+      phoneNumberId: VAPI_PHONE_NUMBER_ID,
+      customer: { number: '+14155552001', name: 'Grace Hopper' },
+      assistant: {
+        firstMessage: 'Hi Grace, this is Ada',
+        metadata: { call_id: callId, attempt: 1 },
+        server: { url: `https://hiring.test${VAPI_EVENTS}` },
+      },
+    });
+    expect(Object.keys(dial.body.assistant.analysisPlan.structuredDataPlan.schema.properties)).toEqual([
+      'available',
+      'years',
+      'start_date',
+    ]);
+    // The pre-call template went out before the dial, filled for this candidate.
+    const sent = bench.graph.requests.filter((r) => r.method === 'POST' && r.body.to === '14155552001');
+    expect(sent.map((r) => r.body.template.name)).toEqual(['interview_reminder']);
+    expect(sent[0].body.template.components[1]).toEqual({
+      type: 'body',
+      parameters: [
+        { type: 'text', text: 'Grace' },
+        { type: 'text', text: 'Ada' },
+        { type: 'text', text: 'Acme Robotics' },
+      ],
+    });
+    const providerCallId = await providerCallIdOf(callId);
+
+    // A live status update, then unauthenticated reports that must change nothing.
+    expect((await signedVapi(statusUpdate({ callId, attempt: 1, status: 'ringing', providerCallId }))).status).toBe(200);
+    expect((await call(callId)).attempts[0].provider_status).toBe('ringing');
+    const report = endOfCallReport({
+      callId,
+      attempt: 1,
+      providerCallId,
+      endedReason: 'assistant-ended-call',
+      structuredData: { available: 'yes', years: 'seven', start_date: '2027-01-15' },
+    });
+    const forged = await post(VAPI_EVENTS, report, vapiHmacHeaders(JSON.stringify(report), 'wrong-secret'));
+    expect(forged.status).toBe(401);
+    expect(forged.body).toEqual({ success: false, message: 'Vapi message signature or secret is missing or wrong' });
+    expect((await post(VAPI_EVENTS, report, {})).status).toBe(401);
+    expect((await post(VAPI_EVENTS, report, { 'x-vapi-secret': 'nope' })).status).toBe(401);
+    expect((await call(callId)).attempts[0]).toMatchObject({ outcome: null, provider_status: 'ringing', ended_reason: null });
+
+    expect((await signedVapi(report)).status).toBe(200);
+    const done = await waitFor(
+      () => call(callId),
+      (c) => c.status === 'completed',
+    );
+    expect(done).toMatchObject({
+      status: 'completed',
+      extracted_variables: { available: true, start_date: '2027-01-15' },
+      extraction_notes: ['years: expected a whole number, got other text; dropped'],
+      transcript: [
+        { role: 'assistant', text: 'Hi Ada, do you have a minute?' },
+        { role: 'candidate', text: 'Yes, I can start next month.' },
+      ],
+    });
+    expect(done.attempts).toEqual([
+      expect.objectContaining({
+        number: 1,
+        outcome: 'completed',
+        ended_reason: 'assistant-ended-call',
+        recording_url: 'https://storage.vapi.ai/recordings/abc.wav',
+        provider_status: 'ended',
+      }),
+    ]);
+
+    // A repeated report, even one saying something else, changes nothing.
+    const again = endOfCallReport({
+      callId,
+      attempt: 1,
+      providerCallId,
+      endedReason: 'customer-busy',
+      structuredData: { available: false },
+    });
+    expect((await signedVapi(again)).status).toBe(200);
+    const after = await call(callId);
+    expect(after.extracted_variables).toEqual({ available: true, start_date: '2027-01-15' });
+    expect(after.attempts[0].ended_reason).toBe('assistant-ended-call');
+    expect(bench.graph.requests.filter((r) => r.method === 'POST' && r.body.to === '14155552001')).toHaveLength(1);
+  });
+
+  it('acknowledges reports and status updates for calls that are not ours, and answers 400 to a body that is not a message', async () => {
+    const unknown = endOfCallReport({ callId: 'call_000000000000000000000000', attempt: 1, endedReason: 'customer-busy' });
+    expect(await signedVapi(unknown)).toMatchObject({ status: 200, body: { success: true } });
+    const foreign = { message: { type: 'end-of-call-report', endedReason: 'customer-busy', call: vapiCall({ name: 'someone else' }) } };
+    expect((await signedVapi(foreign)).status).toBe(200);
+    expect((await signedVapi({ message: { type: 'conversation-update', messages: [] } })).status).toBe(200);
+    expect((await signedVapi({ hello: 'world' })).status).toBe(400);
+    const raw = '{"message": ';
+    expect((await bench.stack.request('POST', VAPI_EVENTS, { raw, headers: vapiHmacHeaders(raw, VAPI_SECRET) })).status).toBe(400);
+  });
+});

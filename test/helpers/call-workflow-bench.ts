@@ -1,0 +1,112 @@
+import { Context } from '@temporalio/activity';
+import { Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createActivities, type ActivityDeps } from '../../activities';
+import { SimulatorVoiceProvider } from '../../providers/voice/simulator';
+import { buildActivityDeps } from '../../composition/activity-deps';
+import type { VoiceProvider } from '../../providers/voice/port';
+import { connectDatabase, type Database } from '../../infra/database';
+import { createLogger } from '../../infra/logger';
+import { recordId } from '../../infra/records/projects';
+import type { CallDoc } from '../../infra/records/calls';
+import { callWorkflow, callWorkflowInput, type CallWorkflowInput } from '../../workflows/calls';
+import { createTimeSkippingEnv } from './time-skipping';
+import { testConfig, uniqueName, workflowBundle } from './stack';
+import { callDoc } from './call-doc';
+
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+
+/**
+ * The call workflow's test bench on the time-skipping server: the real activities on the real database,
+ * with the simulator's zero-length calls, which report as they are dialled. Registers the suite's hooks;
+ * each test gets its own task queue.
+ */
+export function callWorkflowBench() {
+  const logger = createLogger('silent');
+  const bench = {} as {
+    env: TestWorkflowEnvironment;
+    db: Database;
+    simulator: SimulatorVoiceProvider;
+    taskQueue: string;
+    deps: ActivityDeps;
+    logger: typeof logger;
+  };
+  // Activities read the server's (skipped) clock, so times they record line up with workflow time.
+  const clock = () => new Date(Context.current().info.currentAttemptScheduledTimestampMs);
+
+  beforeAll(async () => {
+    bench.logger = logger;
+    bench.env = await createTimeSkippingEnv();
+    bench.db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('wf'));
+    bench.deps = buildActivityDeps(
+      testConfig({ SIMULATOR_CALL_SECONDS: '0' }),
+      { db: bench.db, client: bench.env.client, logger },
+      { clock, logger },
+    );
+    bench.simulator = bench.deps.voice as SimulatorVoiceProvider;
+  });
+  afterAll(async () => {
+    await bench.db?.db.dropDatabase();
+    await bench.db?.close();
+    await bench.env?.teardown();
+  });
+  beforeEach(() => {
+    bench.taskQueue = uniqueName('tq');
+    bench.simulator.dials.length = 0;
+  });
+
+  async function newCall(opts: { outcomes?: string; preCall?: boolean; fallback?: boolean } = {}): Promise<CallDoc> {
+    const id = uniqueName('call');
+    const call = callDoc(id, {
+      candidate: {
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        phone: '+14155550100',
+        custom_fields: opts.outcomes ? { simulated_outcomes: opts.outcomes } : {},
+      },
+      extract_variables: [{ label: 'years', type: 'integer', description: 'Years of experience' }],
+      whatsapp: {
+        pre_call: opts.preCall ? { template_name: 'reminder', variables: { body_1: 'Ada' } } : null,
+        fallback: opts.fallback ? { template_name: 'missed_you', variables: { body_1: 'Ada' } } : null,
+      },
+    });
+    await bench.db.calls.insertOne(call);
+    await bench.db.candidates.insertOne({
+      _id: recordId.candidate('prj_test', id),
+      workspace_id: 'ws_test',
+      project_id: 'prj_test',
+      candidate_id: id,
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: '+14155550100',
+      custom_fields: {},
+      active_call_id: id,
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
+    return call;
+  }
+
+  async function run(call: CallDoc, input: Partial<CallWorkflowInput> = {}, voice: VoiceProvider = bench.simulator) {
+    const worker = await Worker.create({
+      connection: bench.env.nativeConnection,
+      taskQueue: bench.taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities({ ...bench.deps, voice }),
+    });
+    const startedAt = await bench.env.currentTimeMs();
+    const progress = await worker.runUntil(
+      bench.env.client.workflow.execute(callWorkflow, {
+        taskQueue: bench.taskQueue,
+        workflowId: call.workflow_id,
+        args: [{ ...callWorkflowInput(call, 30 * 60_000), ...input }],
+      }),
+    );
+    const stored = (await bench.db.calls.findOne({ _id: call._id }))!;
+    const dials = bench.simulator.dials.filter((d) => d.callId === call._id);
+    return { progress, stored, dials, startedAt };
+  }
+
+  return Object.assign(bench, { newCall, run });
+}
