@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { attemptPath, type CallAttempt, type CallDoc, type CallStatus, type ResolvedTemplate } from '../infra/records/calls';
+import { attemptPath, type CallAttempt, type CallDoc, type ResolvedTemplate } from '../infra/records/calls';
+import type { CallStatus } from '../shared/calls/schema';
 import { recordId } from '../infra/records/projects';
 import { insertOnce } from '../infra/duplicate-key';
 import type { FailureReason } from '../shared/calls/retry';

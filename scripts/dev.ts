@@ -2,25 +2,27 @@ import { join } from 'node:path';
 import { createLogger } from '../infra/logger';
 import { loadConfigOrExit, onShutdownSignal } from '../main';
 import { startService } from '../composition/service';
-import { cacheDir, startDatabase, startTemporalDevServer, type RunningService } from './services';
+import { provisioned, startDatabase, startTemporalDevServer, type RunningService } from './services';
 
 /**
  * `npm run dev`: the whole stack on one machine. The database and the Temporal dev server keep their state
  * under the cache folder, so workflows and records survive a restart of the stack.
  */
 async function main(): Promise<void> {
-  const dataDir = join(cacheDir, 'dev-data');
+  const dataDir = join(provisioned().cacheDir, 'dev-data');
   const logDir = join(dataDir, 'logs');
   const servers: RunningService[] = [];
   const stopServers = async () => {
     for (const s of servers.reverse()) await s.stop();
   };
+  // The servers started here are handed to the service's configuration, not written into process.env.
+  const env: NodeJS.ProcessEnv = { ...process.env };
   process.stdout.write('Starting the database and Temporal (service logs in ' + logDir + ')...\n');
   try {
     const db = await startDatabase({ dataDir: join(dataDir, 'db'), logDir, port: Number(process.env.DEV_DB_PORT ?? 27018) });
     servers.push(db);
-    process.env.MONGODB_URI = db.uri;
-    if (!process.env.TEMPORAL_ADDRESS) {
+    env.MONGODB_URI = db.uri;
+    if (!env.TEMPORAL_ADDRESS) {
       const temporal = await startTemporalDevServer({
         port: Number(process.env.DEV_TEMPORAL_PORT ?? 7233),
         uiPort: Number(process.env.DEV_TEMPORAL_UI_PORT ?? 8233),
@@ -28,8 +30,8 @@ async function main(): Promise<void> {
         logDir,
       });
       servers.push(temporal);
-      process.env.TEMPORAL_ADDRESS = temporal.address;
-      process.env.TEMPORAL_UI_URL ??= temporal.uiUrl ?? undefined;
+      env.TEMPORAL_ADDRESS = temporal.address;
+      env.TEMPORAL_UI_URL ??= temporal.uiUrl ?? undefined;
     }
   } catch (err) {
     await stopServers();
@@ -37,7 +39,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit(env);
   const logger = createLogger(config.LOG_LEVEL);
   const service = await startService(config, logger).catch(async (err) => {
     logger.fatal({ err }, 'start-up failed');

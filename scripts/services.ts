@@ -24,10 +24,12 @@ function provisionedPaths(): { cacheDir: string; temporalCli: string; ferretdb: 
   return { cacheDir, temporalCli, ferretdb };
 }
 
-const paths = provisionedPaths();
-export const cacheDir = paths.cacheDir;
-const TEMPORAL_CLI = paths.temporalCli;
-const FERRETDB = paths.ferretdb;
+let paths: ReturnType<typeof provisionedPaths> | undefined;
+/** Read on first use, so importing this module (the tests do, for TEST_SERVER_LAUNCHER) runs no shell. */
+export function provisioned(): ReturnType<typeof provisionedPaths> {
+  paths ??= provisionedPaths();
+  return paths;
+}
 export const TEST_SERVER_LAUNCHER = join(__dirname, 'temporal-test-server.sh');
 
 export interface RunningService {
@@ -102,7 +104,7 @@ export async function startTemporalDevServer(opts: {
   dbFile?: string;
   logDir: string;
 }): Promise<TemporalDevServer> {
-  requireBinary(TEMPORAL_CLI, 'The Temporal CLI', 'or set TEMPORAL_ADDRESS to an existing Temporal cluster');
+  requireBinary(provisioned().temporalCli, 'The Temporal CLI', 'or set TEMPORAL_ADDRESS to an existing Temporal cluster');
   mkdirSync(opts.logDir, { recursive: true });
   const port = opts.port ?? (await freePort());
   const uiPort = opts.uiPort ?? (await freePort());
@@ -111,7 +113,7 @@ export async function startTemporalDevServer(opts: {
   if (opts.dbFile) args.push('--db-filename', opts.dbFile);
   for (const key of searchAttributeKeys) args.push('--search-attribute', `${key.name}=Keyword`);
   const logFile = join(opts.logDir, 'temporal.log');
-  const { child, service } = startProcess('temporal', TEMPORAL_CLI, args, logFile);
+  const { child, service } = startProcess('temporal', provisioned().temporalCli, args, logFile);
   await waitForPort(port, child, 'Temporal dev server', logFile);
   return {
     ...service,
@@ -153,7 +155,7 @@ export async function startDatabase(opts: {
     await waitForPort(port, child, 'mongod', logFile);
     return { ...service, uri: `mongodb://127.0.0.1:${port}`, flavour: 'mongod' };
   }
-  requireBinary(FERRETDB, 'FerretDB', 'or set MONGODB_URI to a MongoDB server, or put mongod on PATH');
+  requireBinary(provisioned().ferretdb, 'FerretDB', 'or set MONGODB_URI to a MongoDB server, or put mongod on PATH');
   const logFile = join(opts.logDir, 'ferretdb.log');
   // FerretDB's default 10 s lock wait is too short under many concurrent writers: measured with 80
   // connections upserting at once, 1 to 4 of 3,600 writes failed with SQLITE_BUSY; with 60 s, none did.
@@ -166,7 +168,7 @@ export async function startDatabase(opts: {
     '--telemetry=disable',
     '--log-level=warn',
   ];
-  const { child, service } = startProcess('ferretdb', FERRETDB, args, logFile);
+  const { child, service } = startProcess('ferretdb', provisioned().ferretdb, args, logFile);
   await waitForPort(port, child, 'FerretDB', logFile);
   return { ...service, uri: `mongodb://127.0.0.1:${port}`, flavour: 'ferretdb' };
 }

@@ -12,7 +12,7 @@ import {
 import type { createActivities } from '../activities';
 import { firstDialTime } from '../shared/calls/working-hours';
 import { nextRetryTime, type FailureReason } from '../shared/calls/retry';
-import type { CallSettings, RetryPolicy, WorkingHours } from '../shared/calls/schema';
+import type { CallSettings, CallStatus, RetryPolicy, WorkingHours } from '../shared/calls/schema';
 import { CallStatusKey, candidateSearchAttributes } from './search-attributes';
 import type { WorkflowStart } from '../shared/workflow-starts';
 
@@ -39,7 +39,7 @@ export interface CallOutcome {
 }
 
 export interface CallProgress {
-  status: 'scheduled' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+  status: CallStatus;
   attempt: number;
   nextAttemptAt: number | null;
 }

@@ -10,6 +10,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
+import type { InterviewStatus } from '../shared/interviews/schema';
 import { candidateSearchAttributes, InterviewStatusKey } from './search-attributes';
 import type { WorkflowStart } from '../shared/workflow-starts';
 
@@ -17,8 +18,14 @@ export interface InterviewWorkflowInput {
   interviewId: string;
 }
 
+/**
+ * The stored statuses of an invitation (the contract's InterviewStatus), and the two steps between them that
+ * operators see in the InterviewStatus search attribute while they run.
+ */
+export type InterviewStage = InterviewStatus | 'preparing' | 'emailing';
+
 export interface InterviewProgress {
-  status: 'queued' | 'preparing' | 'emailing' | 'invited' | 'failed';
+  status: InterviewStage;
   questionsCount: number | null;
   error: string | null;
 }

@@ -1,9 +1,7 @@
-import type { AssistantSettings, CallSettings, ExtractVariable, MessageStatus } from '../../shared/calls/schema';
+import type { AssistantSettings, CallSettings, CallStatus, ExtractVariable, MessageStatus } from '../../shared/calls/schema';
 import type { FailureReason } from '../../shared/calls/retry';
 
 /** Stored calls, with their attempts and messages, and what the WhatsApp providers keep about them. */
-
-export type CallStatus = 'scheduled' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
 
 /**
  * The update path of attempt n, stored at index n-1: attempts are appended one at a time, in order, by the

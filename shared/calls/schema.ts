@@ -82,6 +82,10 @@ export const RetryPolicySchema = Strict({
   intervals: Type.Optional(Type.Array(RetryIntervalSchema, { maxItems: 10 })),
 });
 
+/** Where a call stands (GET /calls/:id `status`, the CallStatus search attribute). */
+export const CALL_STATUSES = ['scheduled', 'in_progress', 'completed', 'failed', 'cancelled'] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
 /** A WhatsApp message's delivery status, as the provider's status updates move it on. */
 export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];

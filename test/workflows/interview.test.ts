@@ -15,7 +15,7 @@ import type { ProjectDoc } from '../../infra/records/projects';
 import type { JobDetails, Question } from '../../shared/jobs/schema';
 import { jobDetails } from '../helpers/job';
 import { interviewDoc, projectDoc } from '../helpers/interview-doc';
-import { interviewWorkflow } from '../../workflows/interviews';
+import { interviewProgressQuery, interviewWorkflow } from '../../workflows/interviews';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
 import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
 
@@ -125,10 +125,13 @@ describe('interview workflow on the time-skipping server', () => {
       // waits unbalance them.
       const out = [];
       for (const handle of handles) out.push(await handle.result());
-      return out;
+      // What an operator's query in the Temporal UI answers, once the workflow has closed.
+      const queried = [];
+      for (const handle of handles) queried.push(await handle.query(interviewProgressQuery));
+      return { out, queried };
     });
     const stored = await Promise.all(interviews.map(async (i) => (await db.interviews.findOne({ _id: i._id }))!));
-    return { results, stored };
+    return { results: results.out, queried: results.queried, stored };
   }
 
   it('generates questions once per project when many invitations start together', async () => {
@@ -154,9 +157,10 @@ describe('interview workflow on the time-skipping server', () => {
     const project = await newProject();
     const custom: Question[] = [{ question: 'Why Kubernetes?', type: 'video', time_limit_seconds: 60 }];
     const llm = new CountingModel();
-    const { results, stored } = await run([await newInterview(project, custom)], { llm });
+    const { results, queried, stored } = await run([await newInterview(project, custom)], { llm });
     expect(llm.calls).toBe(0);
     expect(results[0]).toMatchObject({ status: 'invited', questionsCount: 1 });
+    expect(queried[0]).toEqual(results[0]);
     expect(stored[0].questions).toEqual(custom);
     expect((await db.projects.findOne({ _id: project._id }))!.question_set ?? null).toBeNull();
   });
