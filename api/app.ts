@@ -7,15 +7,24 @@ import { callRoutes } from './calls/routes';
 import { interviewRoutes } from './interviews/routes';
 import { aiRoutes } from './ai/routes';
 import { providerRoutes } from './providers/routes';
+import { referenceRoutes } from './openapi/routes';
 import type { ApiDeps, RouteFactory } from './deps';
 
 export type { ApiDeps, RouteFactory };
 
 /** The HTTP API. Each route module brings its own error family, auth and body parsing. */
-export function createApp(
-  deps: ApiDeps,
-  routes: RouteFactory[] = [healthRoutes, workspaceRoutes, providerRoutes, callRoutes, interviewRoutes, aiRoutes],
-): Koa {
+/** Every route module of the public API, in the order they are mounted. */
+export const ROUTES: RouteFactory[] = [
+  healthRoutes,
+  referenceRoutes,
+  workspaceRoutes,
+  providerRoutes,
+  callRoutes,
+  interviewRoutes,
+  aiRoutes,
+];
+
+export function createApp(deps: ApiDeps, routes: RouteFactory[] = ROUTES): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true; // errors are logged by the error middleware with their request id
   app.use(requestContext(deps.logger));

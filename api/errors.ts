@@ -16,21 +16,24 @@ import {
   dottedPath,
   bracketPath,
 } from '../shared/errors';
+import type { CallFamilyBody, JobFamilyBody, PlainFamilyBody } from './error-bodies';
 
 /**
  * Maps error values to HTTP, once per operation family. The spec gives the call operations and the
  * job operations (parse-jd, invite) different error shapes; each family renders every error its own way.
  */
-export interface ErrorFamily {
+export interface ErrorFamily<Body = CallFamilyBody | JobFamilyBody | PlainFamilyBody> {
   name: string;
-  render(error: DomainError): { status: number; body: Record<string, unknown> } | null;
-  internal(): { status: number; body: Record<string, unknown> };
+  render(error: DomainError): { status: number; body: Body } | null;
+  internal(): { status: number; body: Body };
 }
 
 const upstreamStatus = (error: UpstreamError) => (error.retryable ? 503 : 502);
+/** A provider's outage is usually over sooner than a rate-limit window; every 503 says when to come back. */
+const UPSTREAM_RETRY_AFTER_SECONDS = 5;
 
 /** call/initiate, campaigns and call status: `{success:false, code, message, errors:[{field, message}]}`. */
-export const callFamily: ErrorFamily = {
+export const callFamily: ErrorFamily<CallFamilyBody> = {
   name: 'calls',
   render(error) {
     if (error instanceof ValidationError) {
@@ -74,7 +77,7 @@ export const callFamily: ErrorFamily = {
 };
 
 /** parse-jd, generate-*, invite and interview status: `{success:false, message[, errors:[{path, message}]]}`. */
-export function jobFamily(supportEmail: string): ErrorFamily {
+export function jobFamily(supportEmail: string): ErrorFamily<JobFamilyBody> {
   return {
     name: 'jobs',
     render(error) {
@@ -118,7 +121,7 @@ const PLAIN_STATUS: Array<[abstract new (...args: any[]) => DomainError, number]
 ];
 
 /** Routes outside the public operations (health, provider callbacks, unknown paths): `{success:false, message}`. */
-export const plainFamily: ErrorFamily = {
+export const plainFamily: ErrorFamily<PlainFamilyBody> = {
   name: 'plain',
   render(error) {
     const status = PLAIN_STATUS.find(([type]) => error instanceof type)?.[1];
@@ -141,6 +144,7 @@ export function handleErrors(family: ErrorFamily): Middleware {
         ctx.state.logger?.warn({ dependency: error.dependency, err: String(err) }, 'dependency unavailable');
       if (error instanceof RateLimitedError || error instanceof ServiceUnavailableError)
         ctx.set('Retry-After', String(error.retryAfterSeconds));
+      else if (status === 503) ctx.set('Retry-After', String(UPSTREAM_RETRY_AFTER_SECONDS));
       ctx.status = status;
       ctx.body = body;
     }

@@ -1,5 +1,13 @@
+import { Type } from '@sinclair/typebox';
 import Router from '@koa/router';
 import type { ApiDeps } from './deps';
+
+export const HealthBody = Type.Object({ status: Type.Literal('ok') });
+const Check = Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]);
+export const ReadinessBody = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable')]),
+  checks: Type.Object({ database: Check, temporal: Check }),
+});
 
 /** Liveness (process up) and readiness (database and Temporal reachable within two seconds each). */
 export function healthRoutes({ db, temporal, config }: ApiDeps): Router {

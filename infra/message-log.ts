@@ -31,6 +31,11 @@ export function whatsappLog(db: Database) {
   };
 }
 
+/** The email the log provider kept for an idempotency key (an invitation's interview id), or null. */
+export function loggedEmail(db: Database, idempotencyKey: string) {
+  return db.emailLog.findOne({ _id: keyedId('mail', idempotencyKey) });
+}
+
 type Address = { email: string; name?: string | null };
 const shown = (a: Address) => (a.name ? `${a.name} <${a.email}>` : a.email);
 

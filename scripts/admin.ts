@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { connectDatabase } from '../infra/database';
 import { createApiKey, createWorkspace, listApiKeys, revokeApiKey } from '../infra/workspaces';
+import { loggedEmail } from '../infra/message-log';
 
 /**
  * Admin CLI. Each command prints one JSON line on stdout; errors go to stderr with exit code 1 (2 for usage).
@@ -8,13 +9,15 @@ import { createApiKey, createWorkspace, listApiKeys, revokeApiKey } from '../inf
  *   apikey:create --workspace ID
  *   apikey:list --workspace ID
  *   apikey:revoke (--key API_KEY | --id KEY_ID)
+ *   email:show --interview ID      the invitation email the log provider (EMAIL_PROVIDER=log) kept
  * MONGODB_URI defaults to the database that `npm run dev` starts.
  */
 const USAGE = `usage: npm run --silent admin -- <command> [options]
   workspace:create --name <name> --company <company> --sender-first-name <first> --sender-last-name <last>
   apikey:create --workspace <workspace_id>
   apikey:list --workspace <workspace_id>
-  apikey:revoke --key <api_key> | --id <key_id>`;
+  apikey:revoke --key <api_key> | --id <key_id>
+  email:show --interview <interview_id>`;
 
 class UsageError extends Error {}
 
@@ -36,10 +39,11 @@ async function run(argv: string[]): Promise<unknown> {
       workspace: { type: 'string' },
       key: { type: 'string' },
       id: { type: 'string' },
+      interview: { type: 'string' },
     },
     strict: true,
   });
-  if (!['workspace:create', 'apikey:create', 'apikey:list', 'apikey:revoke'].includes(command ?? '')) {
+  if (!['workspace:create', 'apikey:create', 'apikey:list', 'apikey:revoke', 'email:show'].includes(command ?? '')) {
     throw new UsageError(command ? `unknown command ${command}` : 'no command given');
   }
   const db = await connectDatabase(process.env.MONGODB_URI || 'mongodb://127.0.0.1:27018', process.env.MONGODB_DB || 'hiring');
@@ -63,6 +67,12 @@ async function run(argv: string[]): Promise<unknown> {
       case 'apikey:list': {
         const [workspace] = required(values, 'workspace');
         return { keys: await listApiKeys(db, workspace) };
+      }
+      case 'email:show': {
+        const [interview] = required(values, 'interview');
+        const mail = await loggedEmail(db, interview);
+        if (!mail) throw new Error('no email kept for this interview (yet); only EMAIL_PROVIDER=log keeps them');
+        return { to: mail.to, from: mail.from, subject: mail.subject, text: mail.text, created_at: mail.created_at };
       }
       default: {
         if (!values.key && !values.id) throw new UsageError('apikey:revoke needs --key or --id');

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds or fetches the real servers the project runs on, once, into $SERVICES_CACHE_DIR.
-#   bash scripts/provision.sh [all|temporal|ferretdb|test-server]...
+#   bash scripts/provision.sh [all|temporal|ferretdb|test-server|schemathesis|browser]...
 # 'all' skips FerretDB when MONGODB_URI is set or a mongod is on PATH, and the Temporal CLI when
 # TEMPORAL_ADDRESS is set, since those servers are then provided from outside.
 set -euo pipefail
@@ -89,6 +89,28 @@ provision_test_server() {
   say "  test server ready"
 }
 
+provision_schemathesis() {
+  local label="schemathesis $SCHEMATHESIS_VERSION"
+  if [ -f "$SCHEMATHESIS_VENV/.complete" ]; then say "$label: cached at $SCHEMATHESIS_VENV"; return; fi
+  need python3 "to run schemathesis, the API's schema-driven fuzzer (Python 3.9 or newer)" "or skip test/api/schemathesis.test.ts"
+  say "$label: installing from PyPI into $SCHEMATHESIS_VENV"
+  rm -rf "$SCHEMATHESIS_VENV" && mkdir -p "$SERVICES_CACHE_DIR/logs"
+  # A virtual environment is not relocatable, so it is built in place and marked complete only at the end.
+  with_heartbeat "$label" "$SERVICES_CACHE_DIR/logs/schemathesis.log" \
+    sh -c "python3 -m venv '$SCHEMATHESIS_VENV' && '$SCHEMATHESIS_VENV/bin/pip' install --disable-pip-version-check -q 'schemathesis==$SCHEMATHESIS_VERSION'"
+  touch "$SCHEMATHESIS_VENV/.complete"
+}
+
+provision_browser() {
+  if [ -n "$CHROMIUM_BIN" ] && [ -x "$CHROMIUM_BIN" ]; then say "Chromium: $CHROMIUM_BIN"; return; fi
+  need apt-get "to install headless Chromium from Debian's packages, for the browser test of /docs" "or set CHROMIUM_BIN to a Chromium or Chrome binary"
+  local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  mkdir -p "$SERVICES_CACHE_DIR/logs"
+  say "Chromium: installing Debian's chromium package (first time only)"
+  with_heartbeat "Chromium" "$SERVICES_CACHE_DIR/logs/chromium.log" \
+    sh -c "$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends chromium"
+}
+
 targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(all)
 for target in "${targets[@]}"; do
   case "$target" in
@@ -97,10 +119,14 @@ for target in "${targets[@]}"; do
       if [ -n "${MONGODB_URI:-}" ]; then say "MONGODB_URI is set: not building FerretDB"
       elif command -v mongod >/dev/null 2>&1; then say "mongod found on PATH: not building FerretDB"
       else provision_ferretdb; fi
-      provision_test_server ;;
+      provision_test_server
+      provision_schemathesis
+      provision_browser ;;
     temporal) provision_temporal ;;
     ferretdb) provision_ferretdb ;;
     test-server) provision_test_server ;;
-    *) say "unknown target '$target' (use all, temporal, ferretdb or test-server)"; exit 2 ;;
+    schemathesis) provision_schemathesis ;;
+    browser) provision_browser ;;
+    *) say "unknown target '$target' (use all, temporal, ferretdb, test-server, schemathesis or browser)"; exit 2 ;;
   esac
 done

@@ -11,17 +11,22 @@ import { searchAttributeKeys } from '../workflows/search-attributes';
  */
 
 /** Cache folder and binary paths, read from scripts/lib.sh so the pinned versions live in one place. */
-function provisionedPaths(): { cacheDir: string; temporalCli: string; ferretdb: string } {
+function provisionedPaths(): { cacheDir: string; temporalCli: string; ferretdb: string; schemathesisVenv: string; chromium: string } {
   const res = spawnSync(
     'bash',
-    ['-c', '. "$1" && printf "%s\\n" "$SERVICES_CACHE_DIR" "$TEMPORAL_CLI_BIN" "$FERRETDB_BIN"', 'lib.sh', join(__dirname, 'lib.sh')],
+    [
+      '-c',
+      '. "$1" && printf "%s\\n" "$SERVICES_CACHE_DIR" "$TEMPORAL_CLI_BIN" "$FERRETDB_BIN" "$SCHEMATHESIS_VENV" "$CHROMIUM_BIN"',
+      'lib.sh',
+      join(__dirname, 'lib.sh'),
+    ],
     {
       encoding: 'utf8',
     },
   );
-  const [cacheDir, temporalCli, ferretdb] = res.stdout.split('\n');
+  const [cacheDir, temporalCli, ferretdb, schemathesisVenv, chromium] = res.stdout.split('\n');
   if (res.status !== 0 || !ferretdb) throw new Error(`could not read scripts/lib.sh: ${res.stderr || res.error?.message}`);
-  return { cacheDir, temporalCli, ferretdb };
+  return { cacheDir, temporalCli, ferretdb, schemathesisVenv, chromium };
 }
 
 let paths: ReturnType<typeof provisionedPaths> | undefined;

@@ -5,7 +5,7 @@ import { authenticateWith, parseJson } from '../middleware';
 import { compileValidator } from '../validation';
 import { authenticate, type WorkspaceDoc } from '../../infra/workspaces';
 import { NotFoundError } from '../../shared/errors';
-import { CallInitiateRequest, CampaignRequest } from '../../shared/calls/schema';
+import { CallInitiateRequest, CampaignRequest, type CallViewResponse, type CampaignResponse } from '../../shared/calls/schema';
 import { callInitiateRules } from '../../shared/calls/rules';
 import { initiateCalls } from './initiate';
 import { ensureCampaign } from './projects';
@@ -30,7 +30,11 @@ export function callRoutes(deps: ApiDeps): Router {
     const ws = ctx.state.workspace as WorkspaceDoc;
     const { project, created } = await ensureCampaign(db, ws._id, validateCampaign(ctx.request.body));
     ctx.status = created ? 201 : 200;
-    ctx.body = { success: true, data: { project_id: project._id, project_url: projectUrl(config.PUBLIC_BASE_URL, project._id) } };
+    const body: CampaignResponse = {
+      success: true,
+      data: { project_id: project._id, project_url: projectUrl(config.PUBLIC_BASE_URL, project._id) },
+    };
+    ctx.body = body;
   });
 
   router.post('/call/initiate', async (ctx) => {
@@ -45,7 +49,8 @@ export function callRoutes(deps: ApiDeps): Router {
     // By exact _id, the workspace checked in code: an extra filter field would scan the calls on FerretDB.
     const call = await db.calls.findOne({ _id: ctx.params.id });
     if (call?.workspace_id !== ws._id) throw new NotFoundError('Call not found');
-    ctx.body = { success: true, data: callView(call) };
+    const body: CallViewResponse = { success: true, data: callView(call) };
+    ctx.body = body;
   });
   return router;
 }

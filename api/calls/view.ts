@@ -1,7 +1,8 @@
 import type { CallDoc } from '../../infra/records/calls';
+import type { CallView } from '../../shared/calls/schema';
 
 /** GET /api/public/v1/calls/:id body: what an ATS needs to follow a call, without internal fields. */
-export function callView(call: CallDoc) {
+export function callView(call: CallDoc): CallView {
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
   return {
     id: call._id,

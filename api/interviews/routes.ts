@@ -5,7 +5,7 @@ import { authenticateWith, parseJson } from '../middleware';
 import { compileValidator } from '../validation';
 import { authenticate, type WorkspaceDoc } from '../../infra/workspaces';
 import { NotFoundError } from '../../shared/errors';
-import { InviteRequest } from '../../shared/interviews/schema';
+import { InviteRequest, type InterviewViewResponse } from '../../shared/interviews/schema';
 import { inviteRules } from '../../shared/interviews/rules';
 import { inviteCandidates } from './invite';
 import { interviewView } from './view';
@@ -32,7 +32,8 @@ export function interviewRoutes(deps: ApiDeps): Router {
     // By exact _id, the workspace checked in code: an extra filter field would scan the interviews on FerretDB.
     const interview = await db.interviews.findOne({ _id: ctx.params.id });
     if (interview?.workspace_id !== ws._id) throw new NotFoundError('Interview not found');
-    ctx.body = { success: true, data: interviewView(interview, config.PUBLIC_BASE_URL) };
+    const body: InterviewViewResponse = { success: true, data: interviewView(interview, config.PUBLIC_BASE_URL) };
+    ctx.body = body;
   });
   return router;
 }

@@ -3,6 +3,7 @@ import type { ApiDeps } from '../deps';
 import { callFamily, handleErrors } from '../errors';
 import { authenticateWith } from '../middleware';
 import { authenticate, type WorkspaceDoc } from '../../infra/workspaces';
+import type { WorkspaceResponse } from '../../shared/workspaces/schema';
 
 /** GET /api/public/v1/workspace: which workspace a key belongs to, with its sender profile. */
 export function workspaceRoutes({ db }: ApiDeps): Router {
@@ -14,13 +15,13 @@ export function workspaceRoutes({ db }: ApiDeps): Router {
   router.get('/workspace', (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
     ctx.body = {
-      success: true,
+      success: true as const,
       data: {
         workspace_id: ws._id,
         name: ws.name,
         sender: { first_name: ws.sender.first_name, last_name: ws.sender.last_name, company: ws.sender.company },
       },
-    };
+    } satisfies WorkspaceResponse;
   });
   return router;
 }

@@ -1,10 +1,10 @@
 import { nextWorkingTime, workingHoursApply } from './working-hours';
-import type { RetryInterval, RetryPolicy, WorkingHours } from './schema';
+import type { FAILURE_REASONS, RetryInterval, RetryPolicy, WorkingHours } from './schema';
 
 /** The reasons a retry_policy may name (RETRYABLE_REASONS in the contract). */
 export type RetryableReason = RetryPolicy['conditions'][number];
-/** Reasons a provider may report beyond the retryable five; they always end the call. */
-export type FailureReason = RetryableReason | 'provider_error' | 'no_outcome' | 'invalid_number';
+/** Any reason an attempt failed for (FAILURE_REASONS in the contract); those not retryable end the call. */
+export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 /** With conditions but no intervals: two retries, one hour after each failure. */
 export const DEFAULT_INTERVALS: RetryInterval[] = [

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CustomFields, Enum, NonEmpty, Strict } from '../schema-builders';
 import { E164_PATTERN } from '../formats';
 
@@ -52,6 +52,8 @@ export const AssistantSettings = Strict({
 
 /** The failure reasons a retry_policy may name; the others a provider reports (shared/calls/retry.ts) always end the call. */
 export const RETRYABLE_REASONS = ['missed', 'declined', 'sent_to_voicemail', 'silenced', 'abruptly_disconnected'] as const;
+/** Every reason an attempt can fail for: the retryable five and three that always end the call. */
+export const FAILURE_REASONS = [...RETRYABLE_REASONS, 'provider_error', 'no_outcome', 'invalid_number'] as const;
 
 export const RetryIntervalSchema = Strict({
   type: Enum(['delay', 'specific_datetime'] as const),
@@ -147,3 +149,54 @@ export const CampaignRequest = Strict({
   company_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
 });
 export type CampaignRequest = Static<typeof CampaignRequest>;
+
+export const CampaignResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({ project_id: Type.String(), project_url: Type.String() }),
+});
+export type CampaignResponse = Static<typeof CampaignResponse>;
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const Instant = Type.String({ format: 'date-time' });
+
+/** GET /api/public/v1/calls/{id}: a call as an ATS follows it, without internal fields. */
+export const CallView = Type.Object({
+  id: Type.String(),
+  project_id: Type.String(),
+  candidate_id: Type.String(),
+  status: Enum(CALL_STATUSES),
+  scheduled_for: Nullable(Instant),
+  next_attempt_at: Nullable(Instant),
+  attempts: Type.Array(
+    Type.Object({
+      number: Type.Integer({ minimum: 1 }),
+      started_at: Nullable(Instant),
+      ended_at: Nullable(Instant),
+      outcome: Nullable(Enum(['completed', 'failed'] as const)),
+      failure_reason: Nullable(Enum(FAILURE_REASONS)),
+      provider_status: Nullable(Type.String()),
+      ended_reason: Nullable(Type.String()),
+      recording_url: Nullable(Type.String()),
+    }),
+  ),
+  failure_reason: Nullable(Enum(FAILURE_REASONS)),
+  extracted_variables: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  extraction_notes: Type.Array(Type.String()),
+  transcript: Nullable(Type.Array(Type.Object({ role: Enum(['assistant', 'candidate'] as const), text: Type.String() }))),
+  messages: Type.Array(
+    Type.Object({
+      kind: Enum(['pre_call', 'fallback'] as const),
+      channel: Type.Literal('whatsapp'),
+      template_name: Type.String(),
+      variables: Type.Record(Type.String(), Type.String()),
+      status: Enum(MESSAGE_STATUSES),
+      error_code: Nullable(Type.Number()),
+      error: Nullable(Type.String()),
+      sent_at: Nullable(Instant),
+      status_updated_at: Nullable(Instant),
+    }),
+  ),
+});
+export type CallView = Static<typeof CallView>;
+export const CallViewResponse = Type.Object({ success: Type.Literal(true), data: CallView });
+export type CallViewResponse = Static<typeof CallViewResponse>;

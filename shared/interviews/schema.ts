@@ -98,3 +98,5 @@ export const InterviewView = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 });
 export type InterviewView = Static<typeof InterviewView>;
+export const InterviewViewResponse = Type.Object({ success: Type.Literal(true), data: InterviewView });
+export type InterviewViewResponse = Static<typeof InterviewViewResponse>;

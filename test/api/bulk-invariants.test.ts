@@ -11,6 +11,7 @@ import { recordId } from '../../infra/records/projects';
 import { type CallDoc } from '../../infra/records/calls';
 import { newId } from '../../infra/ids';
 import type { Client } from '@temporalio/client';
+import { readChecked } from '../helpers/api-contract';
 import type { FanOutResult } from '../../shared/workflow-starts';
 
 /**
@@ -37,7 +38,7 @@ const post = async (url: string, path: string, key: string, body: unknown) => {
     headers: { 'content-type': 'application/json', 'x-service-api-key': key },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return readChecked('POST', path, res);
 };
 
 describe('bulk requests keep their invariant on the real stack', () => {

@@ -6,6 +6,7 @@ import { freePort } from '../../scripts/services';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { uniqueName } from '../helpers/stack';
+import { readChecked } from '../helpers/api-contract';
 import { waitFor } from '../helpers/wait';
 
 /**
@@ -51,7 +52,7 @@ describe('a response that says success survives the death of every process', () 
       headers: { 'content-type': 'application/json', 'x-service-api-key': key },
       body: JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) as any };
+    return readChecked('POST', path, res);
   };
 
   it('places every call and sends every invitation after the API and the worker are killed right after answering', async () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { startStack, type Stack } from '../helpers/stack';
+import { contractProblems } from '../helpers/api-contract';
 import {
   SEED,
   APP_SECRET,
@@ -42,19 +43,26 @@ describe('fuzzing every endpoint', () => {
     await stack?.stop();
   });
 
-  async function send(s: Sent): Promise<{ status: number; text: string; contentType: string }> {
+  async function send(s: Sent): Promise<{ status: number; text: string; contentType: string; headers: Headers }> {
     requests.count++;
     const res = await fetch(stack.url + s.path, {
       method: s.method,
       headers: s.headers,
       body: s.method === 'GET' || s.method === 'HEAD' ? undefined : s.raw,
     });
-    return { status: res.status, text: await res.text(), contentType: res.headers.get('content-type') ?? '' };
+    return { status: res.status, text: await res.text(), contentType: res.headers.get('content-type') ?? '', headers: res.headers };
   }
 
   /** The answer's status is documented and its body has its family's shape, with nothing of our internals. */
-  function expectDocumented(s: Sent, res: { status: number; text: string; contentType: string }): void {
+  function expectDocumented(s: Sent, res: { status: number; text: string; contentType: string; headers: Headers }): void {
     const where = `${s.method} ${s.path} ${JSON.stringify(s.headers)} ${String(s.raw).slice(0, 300)}`;
+    let parsed: unknown = res.text;
+    try {
+      parsed = JSON.parse(res.text);
+    } catch {
+      /* a body that is not JSON is caught below */
+    }
+    expect({ where, problems: contractProblems(s.method, s.path, res.status, res.headers, parsed) }).toEqual({ where, problems: [] });
     expect({ where, status: res.status, documented: DOCUMENTED.has(res.status) }).toEqual({ where, status: res.status, documented: true });
     expect(res.text).not.toMatch(/\n\s+at |node_modules|\.ts:\d+|Mongo[A-Z]\w*Error|TypeError|ReferenceError/);
     if (s.method === 'HEAD' || s.method === 'OPTIONS' || res.status === 204) return;

@@ -9,6 +9,7 @@ import type { RunningApi } from '../../api/server';
 import { workflowsPath } from '../../worker/worker';
 import { createWorkspace } from '../../infra/workspaces';
 import { startService } from '../../composition/service';
+import { readChecked } from './api-contract';
 
 /** The SDK's own logs only matter in tests when something is wrong. */
 export function quietTemporalRuntime(): void {
@@ -85,14 +86,7 @@ export async function startStack(opts: { worker?: boolean; env?: Record<string, 
         headers: { 'content-type': 'application/json', ...(key ? { 'x-service-api-key': key } : {}), ...headers },
         body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
       });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        /* left as text so a test can see a non-JSON body */
-      }
-      return { status: res.status, body: parsed, headers: res.headers };
+      return readChecked(method, path, res);
     },
     stop: () => service.stop(),
   };

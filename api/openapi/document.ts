@@ -1,0 +1,118 @@
+import type { TSchema } from '@sinclair/typebox';
+import { OPERATIONS, type Operation, type Response } from './operations';
+
+/** What the reference says about the service as a whole; the operations come from operations.ts. */
+const INFO = {
+  title: 'Hiring integration API',
+  version: '1.0.0',
+  description:
+    'AI voice calls to candidates, job-description parsing and AI interview invitations, driven by an applicant-tracking system. ' +
+    'Every operation but health and provider callbacks takes the workspace API key in `x-service-api-key`. ' +
+    'Call operations and job operations answer errors in different shapes, each documented per status.',
+};
+
+const REQUEST_ID = {
+  'x-request-id': {
+    description: 'Identifies the request in the service log; echoed when the request carried one.',
+    schema: { type: 'string' },
+  },
+};
+
+type Json = Record<string, unknown>;
+
+/**
+ * A TypeBox schema as plain JSON Schema 2020-12 (OpenAPI 3.1's dialect): TypeBox's own symbols fall away
+ * in the copy, `errorMessage` (our validator's wording) is dropped, a property with a default is not
+ * required, and a schema with an `$id` becomes a reference to components.schemas.
+ */
+function toJsonSchema(schema: TSchema, components: Record<string, Json>): Json {
+  const walk = (node: unknown, top: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, false));
+    if (typeof node !== 'object' || node === null) return node;
+    const { errorMessage: _dropped, $id, ...rest } = node as Json;
+    const copy = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, walk(v, false)]));
+    // The validator fills a default before it checks, so a property with a default may be left out.
+    if (Array.isArray(copy.required) && typeof rest.properties === 'object' && rest.properties !== null) {
+      const properties = rest.properties as Record<string, Json>;
+      copy.required = copy.required.filter((name) => !(name in properties && 'default' in properties[name]));
+      if ((copy.required as unknown[]).length === 0) delete copy.required;
+    }
+    if (typeof $id === 'string' && !top) {
+      components[$id] ??= walk(node, true) as Json;
+      return { $ref: `#/components/schemas/${$id}` };
+    }
+    return copy;
+  };
+  return walk(JSON.parse(JSON.stringify(schema)), false) as Json;
+}
+
+function response(r: Response, components: Record<string, Json>): Json {
+  const headers = {
+    ...REQUEST_ID,
+    ...Object.fromEntries(
+      Object.entries(r.headers ?? {}).map(([k, h]) => [k, { description: h.description, schema: toJsonSchema(h.schema, components) }]),
+    ),
+  };
+  if (!r.schema) return { description: r.description, headers };
+  return {
+    description: r.description,
+    headers,
+    content: { [r.contentType ?? 'application/json']: { schema: toJsonSchema(r.schema, components) } },
+  };
+}
+
+function operation(op: Operation, components: Record<string, Json>): Json {
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    security: op.security === 'apiKey' ? [{ apiKey: [] }] : [],
+    ...(op.parameters
+      ? {
+          parameters: op.parameters.map((p) => ({
+            name: p.name,
+            in: p.in,
+            required: p.required,
+            description: p.description,
+            schema: toJsonSchema(p.schema, components),
+          })),
+        }
+      : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: toJsonSchema(op.body.schema, components), example: op.body.example } },
+          },
+        }
+      : {}),
+    responses: Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, response(r, components)])),
+  };
+}
+
+/** The OpenAPI 3.1 document of the API, generated from the operations table. */
+export function openApiDocument(): Json {
+  const components: Record<string, Json> = {};
+  const paths: Record<string, Json> = {};
+  for (const op of OPERATIONS) paths[op.path] = { ...paths[op.path], [op.method]: operation(op, components) };
+  return {
+    openapi: '3.1.0',
+    info: INFO,
+    servers: [{ url: '/' }],
+    tags: [
+      { name: 'Calls', description: 'Campaigns, AI voice calls and their status.' },
+      { name: 'Interviews', description: 'AI interview invitations and their status.' },
+      { name: 'AI', description: 'Language-model operations, rate-limited per workspace.' },
+      { name: 'Workspace', description: 'The workspace behind an API key.' },
+      { name: 'Health', description: 'Liveness and readiness, for load balancers and orchestrators.' },
+      { name: 'Provider callbacks', description: 'Called by Vapi and Meta, not by an ATS; each is signed.' },
+      { name: 'Reference', description: 'This document and the page that renders it.' },
+    ],
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-service-api-key', description: "The workspace's API key." } },
+    },
+  };
+}

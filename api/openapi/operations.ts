@@ -1,0 +1,343 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { CallInitiateRequest, CallInitiateResponse, CallViewResponse, CampaignRequest, CampaignResponse } from '../../shared/calls/schema';
+import { InterviewViewResponse, InviteRequest, InviteResponse } from '../../shared/interviews/schema';
+import {
+  GenerateQuestionsRequest,
+  GenerateQuestionsResponse,
+  GenerateScriptRequest,
+  GenerateScriptResponse,
+  ParseJdRequest,
+  ParseJdResponse,
+} from '../../shared/ai/schema';
+import { WorkspaceResponse } from '../../shared/workspaces/schema';
+import { VAPI_EVENTS_PATH, WHATSAPP_EVENTS_PATH } from '../../shared/public-urls';
+import {
+  CallAuthErrorBody,
+  CallErrorBody,
+  CallValidationErrorBody,
+  JobErrorBody,
+  JobValidationErrorBody,
+  PlainErrorBody,
+} from '../error-bodies';
+import { HealthBody, ReadinessBody } from '../health';
+import { EXAMPLES } from './examples';
+
+/**
+ * Every public operation with its request and every response it can give, built from the same TypeBox
+ * schemas that validate requests and type responses. The OpenAPI document (document.ts) is generated from
+ * this table, and the API tests check each response they read against it.
+ */
+export interface Response {
+  description: string;
+  schema?: TSchema;
+  /** application/json unless given. */
+  contentType?: string;
+  headers?: Record<string, { description: string; schema: TSchema }>;
+}
+
+export interface Operation {
+  method: 'get' | 'post';
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: 'Calls' | 'Interviews' | 'AI' | 'Workspace' | 'Health' | 'Provider callbacks' | 'Reference';
+  /** `apiKey`: x-service-api-key; `none`: open (health, provider callbacks, which are signed instead). */
+  security: 'apiKey' | 'none';
+  parameters?: Array<{ name: string; in: 'path' | 'query' | 'header'; required: boolean; description: string; schema: TSchema }>;
+  body?: { schema: TSchema; example: unknown; description?: string };
+  responses: Record<number, Response>;
+}
+
+const V1 = '/api/public/v1';
+const Success = Type.Object({ success: Type.Literal(true) });
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: Type.Integer({ minimum: 1 }) } };
+const RATE_LIMIT = {
+  'X-RateLimit-Limit': { description: "Requests allowed per window for the workspace's budget of this operation.", schema: Type.Integer() },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: Type.Integer({ minimum: 0 }) },
+  'X-RateLimit-Reset': { description: 'When the current window ends, in Unix seconds.', schema: Type.Integer() },
+};
+const id = (description: string) => [
+  { name: 'id', in: 'path' as const, required: true, description, schema: Type.String({ minLength: 1 }) },
+];
+
+/** The error responses of the call family (`{success:false, code, message[, errors:[{field, message}]]}`). */
+function callErrors(...statuses: number[]): Record<number, Response> {
+  const all: Record<number, Response> = {
+    400: {
+      description: 'The body is not valid JSON, or breaks a rule of the request; every violation is listed.',
+      schema: CallValidationErrorBody,
+    },
+    401: { description: 'The x-service-api-key header is missing or not a valid key.', schema: CallAuthErrorBody },
+    404: { description: 'No such resource in this workspace.', schema: CallErrorBody },
+    409: { description: 'The ats_job_id belongs to an interview project of this workspace, not a campaign.', schema: CallErrorBody },
+    413: { description: 'The body is larger than the configured limit (1 MB by default).', schema: CallErrorBody },
+    500: { description: 'An unexpected error; details are in the service log under the x-request-id.', schema: CallErrorBody },
+    502: { description: 'A provider answered, but not usefully.', schema: CallErrorBody },
+    503: {
+      description: 'The database, Temporal or a provider is unreachable right now; nothing was changed.',
+      schema: CallErrorBody,
+      headers: RETRY_AFTER,
+    },
+  };
+  return Object.fromEntries(statuses.map((s) => [s, all[s]]));
+}
+
+/** The error responses of the job family (`{success:false, message[, errors:[{path, message}]]}`). */
+function jobErrors(...statuses: number[]): Record<number, Response> {
+  const all: Record<number, Response> = {
+    400: { description: 'The body is not valid JSON.', schema: JobErrorBody },
+    401: { description: 'The x-service-api-key header is missing or not a valid key.', schema: JobErrorBody },
+    404: { description: 'No such resource in this workspace.', schema: JobErrorBody },
+    409: { description: 'The ats_job_id belongs to a call campaign of this workspace, not an interview project.', schema: JobErrorBody },
+    413: { description: 'The body is larger than the configured limit (1 MB by default).', schema: JobErrorBody },
+    422: {
+      description: 'Fields are missing, empty or of the wrong type, or break a rule; every violation is listed.',
+      schema: JobValidationErrorBody,
+    },
+    429: {
+      description: "The workspace's budget for this operation is spent until the window ends.",
+      schema: JobErrorBody,
+      headers: RETRY_AFTER,
+    },
+    500: { description: 'An unexpected error; details are in the service log under the x-request-id.', schema: JobErrorBody },
+    502: { description: 'The language model answered, but not usefully.', schema: JobErrorBody },
+    503: {
+      description: 'The database, Temporal or the language model is unreachable right now.',
+      schema: JobErrorBody,
+      headers: RETRY_AFTER,
+    },
+  };
+  return Object.fromEntries(statuses.map((s) => [s, all[s]]));
+}
+
+function plainErrors(...statuses: number[]): Record<number, Response> {
+  const all: Record<number, Response> = {
+    400: { description: 'The signed body is not valid JSON.', schema: PlainErrorBody },
+    401: { description: 'The signature or shared secret is missing or wrong; nothing in the body was read.', schema: PlainErrorBody },
+    403: { description: 'The verification token is wrong.', schema: PlainErrorBody },
+    413: { description: 'The body is larger than the configured limit.', schema: PlainErrorBody },
+    500: { description: 'An unexpected error.', schema: PlainErrorBody },
+    503: {
+      description: 'The database or Temporal is unreachable right now; the provider retries.',
+      schema: PlainErrorBody,
+      headers: RETRY_AFTER,
+    },
+  };
+  return Object.fromEntries(statuses.map((s) => [s, all[s]]));
+}
+
+/** Every AI response to a known workspace (all but 401) carries the workspace's remaining budget. */
+function withBudget(responses: Record<number, Response>): Record<number, Response> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([s, r]) => [s, s === '401' ? r : { ...r, headers: { ...RATE_LIMIT, ...r.headers } }]),
+  );
+}
+
+function aiOperation(
+  path: string,
+  operationId: string,
+  summary: string,
+  request: TSchema,
+  response: TSchema,
+  example: unknown,
+  alias = false,
+) {
+  return {
+    method: 'post',
+    path,
+    operationId,
+    summary,
+    description: `${alias ? 'The same operation under its short path. ' : ''}Limited per workspace (5 requests a minute by default); refused and failed requests cost nothing.`,
+    tag: 'AI',
+    security: 'apiKey',
+    body: { schema: request, example },
+    responses: withBudget({ 200: { description: 'The answer.', schema: response }, ...jobErrors(400, 401, 413, 422, 429, 500, 502, 503) }),
+  } satisfies Operation;
+}
+
+const AI: Array<[string, string, string, TSchema, TSchema, unknown]> = [
+  ['parse-jd', 'parseJobDescription', 'Parse a job description into requirements', ParseJdRequest, ParseJdResponse, EXAMPLES.parseJd],
+  [
+    'generate-questions',
+    'generateQuestions',
+    'Generate interview questions for a job',
+    GenerateQuestionsRequest,
+    GenerateQuestionsResponse,
+    EXAMPLES.generateQuestions,
+  ],
+  [
+    'generate-script',
+    'generateScript',
+    'Write a call script and its extract_variables',
+    GenerateScriptRequest,
+    GenerateScriptResponse,
+    EXAMPLES.generateScript,
+  ],
+];
+
+export const OPERATIONS: Operation[] = [
+  {
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'openApiDocument',
+    summary: 'This document: OpenAPI 3.1, generated from the schemas that validate requests',
+    tag: 'Reference',
+    security: 'none',
+    responses: {
+      200: { description: 'The OpenAPI document.', schema: Type.Object({ openapi: Type.Literal('3.1.0') }) },
+      ...plainErrors(500),
+    },
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    operationId: 'reference',
+    summary: 'The API reference, rendered from this document',
+    tag: 'Reference',
+    security: 'none',
+    responses: { 200: { description: 'An HTML page.', schema: Type.String(), contentType: 'text/html' }, ...plainErrors(500) },
+  },
+  {
+    method: 'get',
+    path: '/healthz',
+    operationId: 'health',
+    summary: 'Liveness: the process is up',
+    tag: 'Health',
+    security: 'none',
+    responses: { 200: { description: 'Up.', schema: HealthBody }, ...plainErrors(500) },
+  },
+  {
+    method: 'get',
+    path: '/readyz',
+    operationId: 'readiness',
+    summary: 'Readiness: the database and Temporal are reachable',
+    tag: 'Health',
+    security: 'none',
+    responses: {
+      200: { description: 'Ready.', schema: ReadinessBody },
+      503: { description: 'Not ready; the checks say what is down.', schema: ReadinessBody },
+      ...plainErrors(500),
+    },
+  },
+  {
+    method: 'get',
+    path: `${V1}/workspace`,
+    operationId: 'getWorkspace',
+    summary: 'The workspace of the API key, with its sender profile',
+    tag: 'Workspace',
+    security: 'apiKey',
+    responses: { 200: { description: 'The workspace.', schema: WorkspaceResponse }, ...callErrors(401, 500, 503) },
+  },
+  {
+    method: 'post',
+    path: `${V1}/campaigns`,
+    operationId: 'createCampaign',
+    summary: 'Create (or find) the campaign project of an ATS job',
+    description:
+      'call/initiate needs a campaign project for its ats_job_id. The same ats_job_id again returns the existing project with 200.',
+    tag: 'Calls',
+    security: 'apiKey',
+    body: { schema: CampaignRequest, example: EXAMPLES.campaign },
+    responses: {
+      200: { description: 'The project existed already.', schema: CampaignResponse },
+      201: { description: 'The project was created.', schema: CampaignResponse },
+      ...callErrors(400, 401, 409, 413, 500, 503),
+    },
+  },
+  {
+    method: 'post',
+    path: `${V1}/call/initiate`,
+    operationId: 'initiateCalls',
+    summary: 'Start AI voice calls to the candidates of a campaign',
+    description:
+      'One call per candidate, each a durable workflow: dialled at schedule_at or within working hours, retried on the policy reasons, with WhatsApp templates before the call or as a fallback. An entry says success only once its call is sure to happen.',
+    tag: 'Calls',
+    security: 'apiKey',
+    body: { schema: CallInitiateRequest, example: EXAMPLES.callInitiate },
+    responses: {
+      200: { description: 'One result per candidate; success is false when every candidate failed.', schema: CallInitiateResponse },
+      ...callErrors(400, 401, 413, 500, 502, 503),
+    },
+  },
+  {
+    method: 'get',
+    path: `${V1}/calls/{id}`,
+    operationId: 'getCall',
+    summary: 'A call: its status, attempts, transcript, extracted values and messages',
+    tag: 'Calls',
+    security: 'apiKey',
+    parameters: id('The call id from call/initiate.'),
+    responses: { 200: { description: 'The call.', schema: CallViewResponse }, ...callErrors(401, 404, 500, 503) },
+  },
+  {
+    method: 'post',
+    path: `${V1}/interview/invite`,
+    operationId: 'inviteCandidates',
+    summary: 'Invite candidates to AI interviews for a job',
+    description:
+      "Creates or reuses the job's interview project, fixes its questions (the caller's own or generated once per project) and emails each candidate a link.",
+    tag: 'Interviews',
+    security: 'apiKey',
+    body: { schema: InviteRequest, example: EXAMPLES.invite },
+    responses: {
+      200: { description: 'One result per candidate; success is false when every candidate failed.', schema: InviteResponse },
+      ...jobErrors(400, 401, 409, 413, 422, 500, 503),
+    },
+  },
+  {
+    method: 'get',
+    path: `${V1}/interviews/{id}`,
+    operationId: 'getInterview',
+    summary: 'An invitation: its status, questions and email',
+    tag: 'Interviews',
+    security: 'apiKey',
+    parameters: id('The interview id from interview/invite.'),
+    responses: { 200: { description: 'The invitation.', schema: InterviewViewResponse }, ...jobErrors(401, 404, 500, 503) },
+  },
+  ...AI.flatMap(([name, operationId, summary, request, response, example]) => [
+    aiOperation(`${V1}/ai/${name}`, operationId, summary, request, response, example),
+    aiOperation(`/ai/${name}`, `${operationId}Short`, summary, request, response, example, true),
+  ]),
+  {
+    method: 'post',
+    path: VAPI_EVENTS_PATH,
+    operationId: 'vapiEvents',
+    summary: "Vapi's server messages (status updates and end-of-call reports)",
+    description:
+      'Called by Vapi, not by an ATS: set it as the server URL of the Vapi phone number or assistant. Authenticated by X-Vapi-Signature (HMAC-SHA256 of timestamp and body) or X-Vapi-Secret; messages about calls that are not ours are acknowledged.',
+    tag: 'Provider callbacks',
+    security: 'none',
+    body: { schema: Type.Object({ message: Type.Object({ type: Type.String() }) }), example: EXAMPLES.vapiEvent },
+    responses: { 200: { description: 'Received.', schema: Success }, ...plainErrors(400, 401, 413, 500, 503) },
+  },
+  {
+    method: 'get',
+    path: WHATSAPP_EVENTS_PATH,
+    operationId: 'whatsappVerification',
+    summary: "Meta's webhook verification handshake",
+    description: 'Called by Meta when the webhook is subscribed: hub.challenge is echoed when hub.verify_token is WHATSAPP_VERIFY_TOKEN.',
+    tag: 'Provider callbacks',
+    security: 'none',
+    parameters: [
+      { name: 'hub.mode', in: 'query', required: true, description: 'subscribe', schema: Type.String() },
+      { name: 'hub.verify_token', in: 'query', required: true, description: 'The configured verify token.', schema: Type.String() },
+      { name: 'hub.challenge', in: 'query', required: true, description: 'Echoed back.', schema: Type.String() },
+    ],
+    responses: {
+      200: { description: 'The challenge, echoed.', schema: Type.String(), contentType: 'text/plain' },
+      ...plainErrors(403, 500),
+    },
+  },
+  {
+    method: 'post',
+    path: WHATSAPP_EVENTS_PATH,
+    operationId: 'whatsappEvents',
+    summary: 'WhatsApp Cloud API message statuses',
+    description: 'Called by Meta, not by an ATS. Authenticated by X-Hub-Signature-256 (HMAC-SHA256 of the body with the app secret).',
+    tag: 'Provider callbacks',
+    security: 'none',
+    body: { schema: Type.Object({ entry: Type.Array(Type.Object({})) }), example: EXAMPLES.whatsappEvent },
+    responses: { 200: { description: 'Received.', schema: Success }, ...plainErrors(400, 401, 413, 500, 503) },
+  },
+];

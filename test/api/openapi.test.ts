@@ -1,0 +1,84 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROUTES } from '../../api/app';
+import { OPERATIONS } from '../../api/openapi/operations';
+import { compileValidator } from '../../api/validation';
+import { callInitiateRules } from '../../shared/calls/rules';
+import { inviteRules } from '../../shared/interviews/rules';
+import { jobBriefRules } from '../../shared/ai/rules';
+import { CallInitiateRequest } from '../../shared/calls/schema';
+import { InviteRequest } from '../../shared/interviews/schema';
+import { GenerateQuestionsRequest, GenerateScriptRequest } from '../../shared/ai/schema';
+import { startStack, type Stack } from '../helpers/stack';
+
+/** GET /openapi.json: a valid OpenAPI 3.1 document that describes every route the API has. */
+describe('the OpenAPI document', () => {
+  let stack: Stack;
+  let document: any;
+  beforeAll(async () => {
+    stack = await startStack();
+    const res = await stack.request('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    document = res.body;
+  });
+  afterAll(() => stack?.stop());
+
+  it('is valid OpenAPI 3.1, with the spec version and the API-key scheme', () => {
+    // @seriousme/openapi-schema-validator checks the document against the OpenAPI 3.1 schemas (its CLI: the
+    // package is ESM-only).
+    const file = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');
+    writeFileSync(file, JSON.stringify(document));
+    const cli = join(__dirname, '..', '..', 'node_modules', '@seriousme', 'openapi-schema-validator', 'bin', 'validate-api-cli.js');
+    const output = execFileSync(process.execPath, [cli, file], { encoding: 'utf8' });
+    expect(JSON.parse(output.slice(output.indexOf('{')))).toEqual({ valid: true });
+    expect(document).toMatchObject({
+      openapi: '3.1.0',
+      info: { version: '1.0.0' },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-service-api-key' } } },
+    });
+  });
+
+  it('documents every route the application mounts, and nothing it does not', () => {
+    const deps = {
+      config: stack.config,
+      db: stack.db,
+      temporal: stack.temporal,
+      logger: undefined as never,
+      llm: undefined as never,
+      whatsappTemplates: null,
+    };
+    const mounted = new Set<string>();
+    for (const factory of ROUTES) {
+      for (const layer of factory({ ...deps, logger: { child: () => ({}) } as never }).stack) {
+        const path = String(layer.path);
+        for (const method of layer.methods.filter((m) => m !== 'HEAD')) {
+          if (!path.startsWith('/docs/assets')) mounted.add(`${method.toLowerCase()} ${path.replace(/:(\w+)/g, '{$1}')}`);
+        }
+      }
+    }
+    const documented = new Set(
+      Object.entries(document.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m} ${path}`)),
+    );
+    expect([...mounted].sort()).toEqual([...documented].sort());
+  });
+
+  it('gives every operation of an API key a 401, and every operation its 500', () => {
+    for (const op of OPERATIONS) {
+      if (op.security === 'apiKey') expect(Object.keys(op.responses)).toContain('401');
+      expect(Object.keys(op.responses)).toContain('500');
+    }
+  });
+
+  it.each([
+    ['initiateCalls', CallInitiateRequest, callInitiateRules],
+    ['inviteCandidates', InviteRequest, inviteRules],
+    ['generateQuestions', GenerateQuestionsRequest, jobBriefRules],
+    ['generateScript', GenerateScriptRequest, jobBriefRules],
+  ] as const)('shows an example of %s that the API accepts', (operationId, schema, rules) => {
+    const op = OPERATIONS.find((o) => o.operationId === operationId)!;
+    expect(() => compileValidator(schema, rules)(op.body!.example)).not.toThrow();
+    expect(document.paths[op.path].post.requestBody.content['application/json'].example).toEqual(op.body!.example);
+  });
+});
