@@ -101,14 +101,19 @@ provision_schemathesis() {
   touch "$SCHEMATHESIS_VENV/.complete"
 }
 
+# Debian packages the tests drive: chromium (the browser test of /docs), curl and jq (README's quickstart).
 provision_browser() {
-  if [ -n "$CHROMIUM_BIN" ] && [ -x "$CHROMIUM_BIN" ]; then say "Chromium: $CHROMIUM_BIN"; return; fi
-  need apt-get "to install headless Chromium from Debian's packages, for the browser test of /docs" "or set CHROMIUM_BIN to a Chromium or Chrome binary"
+  local missing=()
+  if [ -n "$CHROMIUM_BIN" ] && [ -x "$CHROMIUM_BIN" ]; then say "Chromium: $CHROMIUM_BIN"; else missing+=(chromium); fi
+  command -v curl >/dev/null 2>&1 || missing+=(curl)
+  command -v jq >/dev/null 2>&1 || missing+=(jq)
+  [ ${#missing[@]} -gt 0 ] || return 0
+  need apt-get "to install ${missing[*]} from Debian's packages, for the browser and quickstart tests" "or install them yourself (CHROMIUM_BIN may name a Chromium or Chrome binary)"
   local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   mkdir -p "$SERVICES_CACHE_DIR/logs"
-  say "Chromium: installing Debian's chromium package (first time only)"
-  with_heartbeat "Chromium" "$SERVICES_CACHE_DIR/logs/chromium.log" \
-    sh -c "$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends chromium"
+  say "installing ${missing[*]} from Debian's packages (first time only)"
+  with_heartbeat "${missing[*]}" "$SERVICES_CACHE_DIR/logs/debian-packages.log" \
+    sh -c "$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends ${missing[*]}"
 }
 
 targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(all)
