@@ -2,16 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startStack, type Stack } from '../helpers/stack';
 import { startHttpStub, type HttpStub, type StubReply } from '../helpers/http-stub';
+import { budget } from '../helpers/rate-limit';
 import { apiError, completion } from '../helpers/openai-wire';
 
 const PARSE = '/api/public/v1/ai/parse-jd';
 const adText = readFileSync(join(__dirname, '..', 'fixtures', 'job-descriptions', '01-senior-backend-engineer.md'), 'utf8');
-
-const budget = (headers: Headers) => ({
-  limit: headers.get('x-ratelimit-limit'),
-  remaining: headers.get('x-ratelimit-remaining'),
-  reset: Number(headers.get('x-ratelimit-reset')),
-});
 
 describe('AI operations on an OpenAI-compatible server', () => {
   let stub: HttpStub;

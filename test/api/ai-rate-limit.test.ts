@@ -5,6 +5,7 @@ import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { createApiKey } from '../../infra/workspaces';
 import { startApi, type RunningApi } from '../../api/server';
+import { budget } from '../helpers/rate-limit';
 import { buildApiDeps } from '../../composition/service';
 
 const PARSE = '/api/public/v1/ai/parse-jd';
@@ -23,12 +24,6 @@ async function awayFromWindowEdge(windowSeconds: number, margin: number): Promis
   const left = windowMs - (Date.now() % windowMs);
   if (left < margin * 1000) await new Promise((r) => setTimeout(r, left + 100));
 }
-
-const budget = (headers: Headers) => ({
-  limit: headers.get('x-ratelimit-limit'),
-  remaining: headers.get('x-ratelimit-remaining'),
-  reset: Number(headers.get('x-ratelimit-reset')),
-});
 
 describe('AI rate limit across API processes', () => {
   let stack: Stack;

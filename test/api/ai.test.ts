@@ -5,6 +5,7 @@ import { startStack, type Stack } from '../helpers/stack';
 import { extractJobRequirements } from '../../shared/ai/jd-extractor';
 import { CustomQuestion } from '../../shared/interviews/schema';
 import { GenerateQuestionsResponse, GenerateScriptResponse, ParseJdResponse } from '../../shared/ai/schema';
+import { budget } from '../helpers/rate-limit';
 import { unknownVariables } from '../../shared/template-variables';
 
 const PARSE = '/api/public/v1/ai/parse-jd';
@@ -16,12 +17,6 @@ const job = {
   job_title: 'Senior Backend Engineer',
   job_description: 'Build the routing services behind same-day deliveries, in Go on Kubernetes, with PostgreSQL and Kafka.',
 };
-
-const budget = (headers: Headers) => ({
-  limit: headers.get('x-ratelimit-limit'),
-  remaining: headers.get('x-ratelimit-remaining'),
-  reset: Number(headers.get('x-ratelimit-reset')),
-});
 
 describe('AI operations on the real stack (offline model)', () => {
   let stack: Stack;
