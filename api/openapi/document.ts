@@ -54,11 +54,8 @@ function response(r: Response, components: Record<string, Json>): Json {
     ),
   };
   if (!r.schema) return { description: r.description, headers };
-  return {
-    description: r.description,
-    headers,
-    content: { [r.contentType ?? 'application/json']: { schema: toJsonSchema(r.schema, components) } },
-  };
+  const media = { schema: toJsonSchema(r.schema, components), ...(r.example === undefined ? {} : { example: r.example }) };
+  return { description: r.description, headers, content: { [r.contentType ?? 'application/json']: media } };
 }
 
 function operation(op: Operation, components: Record<string, Json>): Json {

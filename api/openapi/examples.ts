@@ -45,4 +45,68 @@ export const EXAMPLES = {
       },
     ],
   },
+  health: { status: 'ok' },
+  readiness: { status: 'ready', checks: { database: 'ok', temporal: 'ok' } },
+  workspace: {
+    success: true,
+    data: {
+      workspace_id: 'ws_3f9c2a61b0e84d17a5c2e901',
+      name: 'Acme',
+      sender: { first_name: 'Ada', last_name: 'Lovelace', company: 'Acme Inc' },
+    },
+  },
+  call: {
+    success: true,
+    data: {
+      id: 'call_5d0e7c1f9a2b4c6d8e0f1a2b',
+      project_id: 'prj_9514e2b0a9c826d1a0e87858',
+      candidate_id: 'cand-1',
+      status: 'completed',
+      scheduled_for: '2026-11-23T09:00:00.000Z',
+      next_attempt_at: null,
+      attempts: [
+        {
+          number: 1,
+          started_at: '2026-11-23T09:00:01.204Z',
+          ended_at: '2026-11-23T09:03:12.880Z',
+          outcome: 'completed',
+          failure_reason: null,
+          provider_status: 'ended',
+          ended_reason: 'assistant-ended-call',
+          recording_url: null,
+        },
+      ],
+      failure_reason: null,
+      extracted_variables: { available: true, years: 4 },
+      extraction_notes: [],
+      transcript: [
+        { role: 'assistant', text: 'Hi Grace, this is Ada from Acme Inc.' },
+        { role: 'candidate', text: 'Hi! Yes, I can start within two weeks.' },
+      ],
+      messages: [],
+    },
+  },
+  interview: {
+    success: true,
+    data: {
+      id: 'int_7a1c3e5f7b9d1f3a5c7e9b1d',
+      project_id: 'prj_2b4d6f8a0c2e4a6c8e0a2c4e',
+      candidate_id: 'cand-9',
+      status: 'invited',
+      interview_url: 'https://hiring.example.com/interview/q3Xb…',
+      questions_count: 8,
+      questions: [
+        { question: 'Walk us through an API you designed with TypeScript and PostgreSQL.', type: 'video', time_limit_seconds: 120 },
+      ],
+      error: null,
+      email: {
+        status: 'sent',
+        provider: 'sendgrid',
+        message_id: 'X-Message-Id-14c5d75ce93',
+        sent_at: '2026-11-23T09:00:04.512Z',
+        error: null,
+      },
+      created_at: '2026-11-23T09:00:00.118Z',
+    },
+  },
 };

@@ -33,6 +33,8 @@ export interface Response {
   /** application/json unless given. */
   contentType?: string;
   headers?: Record<string, { description: string; schema: TSchema }>;
+  /** Shown in the reference; checked against `schema` by test/api/openapi.test.ts. */
+  example?: unknown;
 }
 
 export interface Operation {
@@ -203,7 +205,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Liveness: the process is up',
     tag: 'Health',
     security: 'none',
-    responses: { 200: { description: 'Up.', schema: HealthBody }, ...plainErrors(500) },
+    responses: { 200: { description: 'Up.', schema: HealthBody, example: EXAMPLES.health }, ...plainErrors(500) },
   },
   {
     method: 'get',
@@ -213,7 +215,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Health',
     security: 'none',
     responses: {
-      200: { description: 'Ready.', schema: ReadinessBody },
+      200: { description: 'Ready.', schema: ReadinessBody, example: EXAMPLES.readiness },
       503: { description: 'Not ready; the checks say what is down.', schema: ReadinessBody },
       ...plainErrors(500),
     },
@@ -225,7 +227,10 @@ export const OPERATIONS: Operation[] = [
     summary: 'The workspace of the API key, with its sender profile',
     tag: 'Workspace',
     security: 'apiKey',
-    responses: { 200: { description: 'The workspace.', schema: WorkspaceResponse }, ...callErrors(401, 500, 503) },
+    responses: {
+      200: { description: 'The workspace.', schema: WorkspaceResponse, example: EXAMPLES.workspace },
+      ...callErrors(401, 500, 503),
+    },
   },
   {
     method: 'post',
@@ -266,7 +271,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Calls',
     security: 'apiKey',
     parameters: id('The call id from call/initiate.'),
-    responses: { 200: { description: 'The call.', schema: CallViewResponse }, ...callErrors(401, 404, 500, 503) },
+    responses: { 200: { description: 'The call.', schema: CallViewResponse, example: EXAMPLES.call }, ...callErrors(401, 404, 500, 503) },
   },
   {
     method: 'post',
@@ -291,7 +296,10 @@ export const OPERATIONS: Operation[] = [
     tag: 'Interviews',
     security: 'apiKey',
     parameters: id('The interview id from interview/invite.'),
-    responses: { 200: { description: 'The invitation.', schema: InterviewViewResponse }, ...jobErrors(401, 404, 500, 503) },
+    responses: {
+      200: { description: 'The invitation.', schema: InterviewViewResponse, example: EXAMPLES.interview },
+      ...jobErrors(401, 404, 500, 503),
+    },
   },
   ...AI.flatMap(([name, operationId, summary, request, response, example]) => [
     aiOperation(`${V1}/ai/${name}`, operationId, summary, request, response, example),

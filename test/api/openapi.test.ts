@@ -2,15 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import '../../shared/formats';
 import { ROUTES } from '../../api/app';
 import { OPERATIONS } from '../../api/openapi/operations';
 import { compileValidator } from '../../api/validation';
 import { callInitiateRules } from '../../shared/calls/rules';
 import { inviteRules } from '../../shared/interviews/rules';
 import { jobBriefRules } from '../../shared/ai/rules';
-import { CallInitiateRequest } from '../../shared/calls/schema';
+import { CallInitiateRequest, CampaignRequest } from '../../shared/calls/schema';
 import { InviteRequest } from '../../shared/interviews/schema';
-import { GenerateQuestionsRequest, GenerateScriptRequest } from '../../shared/ai/schema';
+import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/ai/schema';
 import { startStack, type Stack } from '../helpers/stack';
 
 /** GET /openapi.json: a valid OpenAPI 3.1 document that describes every route the API has. */
@@ -71,7 +73,23 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('shows response examples that match their schemas, and one example at least for every operation', () => {
+    for (const op of OPERATIONS) {
+      const examples = Object.values(op.responses).filter((r) => r.example !== undefined);
+      for (const r of examples)
+        expect({ op: op.operationId, valid: TypeCompiler.Compile(r.schema!).Check(r.example) }).toEqual({
+          op: op.operationId,
+          valid: true,
+        });
+      const shown =
+        op.body?.example !== undefined || examples.length > 0 || op.tag === 'Reference' || op.parameters?.some((p) => p.in === 'query');
+      expect({ op: op.operationId, shown }).toEqual({ op: op.operationId, shown: true });
+    }
+  });
+
   it.each([
+    ['createCampaign', CampaignRequest, undefined],
+    ['parseJobDescription', ParseJdRequest, undefined],
     ['initiateCalls', CallInitiateRequest, callInitiateRules],
     ['inviteCandidates', InviteRequest, inviteRules],
     ['generateQuestions', GenerateQuestionsRequest, jobBriefRules],
