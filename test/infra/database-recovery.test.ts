@@ -1,0 +1,75 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { connectDatabase } from '../../infra/database';
+import { uniqueName } from '../helpers/stack';
+
+/**
+ * A database that comes back after an outage is used again without a restart, even when, while it was coming
+ * back, it accepted a connection and never answered on it (as a server still starting up can). The driver's
+ * monitor waits on such a connection for its handshake; the client's socket timeout is what ends that wait.
+ * The database is the real one, behind a TCP relay that can cut every connection and swallow new ones.
+ */
+function relay(target: { host: string; port: number }) {
+  let mode: 'forward' | 'swallow' = 'forward';
+  const sockets = new Set<Socket>();
+  const track = (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => s.destroy());
+  };
+  const server: Server = createServer((client) => {
+    track(client);
+    if (mode === 'swallow') return; // accepted, never answered, never closed
+    const upstream = connect(target.port, target.host);
+    track(upstream);
+    client.pipe(upstream).pipe(client);
+  });
+  return {
+    async listen(): Promise<number> {
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      return (server.address() as AddressInfo).port;
+    },
+    /** The database goes away: every open connection is cut, and new ones hang. */
+    fail() {
+      mode = 'swallow';
+      for (const s of sockets) s.destroy();
+    },
+    /** The database is back for new connections; the swallowed ones stay as they are. */
+    recover() {
+      mode = 'forward';
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+describe('database connection after an outage', () => {
+  it('is used again once the database is back, though a connection made meanwhile was never answered', async () => {
+    const target = new URL(process.env.TEST_MONGODB_URI!);
+    const proxy = relay({ host: target.hostname, port: Number(target.port) });
+    const port = await proxy.listen();
+    const db = await connectDatabase(`mongodb://127.0.0.1:${port}`, uniqueName('recovery'));
+    try {
+      await db.ping();
+      proxy.fail();
+      await expect(db.ping()).rejects.toThrow();
+      // Long enough for the monitor to have opened a connection into the void and to be waiting on it.
+      await new Promise((r) => setTimeout(r, 4_000));
+      proxy.recover();
+      const started = Date.now();
+      let recovered = false;
+      while (!recovered && Date.now() - started < 60_000) {
+        recovered = await db.ping().then(
+          () => true,
+          () => false,
+        );
+      }
+      expect(recovered).toBe(true);
+    } finally {
+      await db.close();
+      await proxy.close();
+    }
+  }, 90_000);
+});
