@@ -11,128 +11,23 @@ import {
 } from '../../shared/ai/schema';
 import { WorkspaceResponse } from '../../shared/workspaces/schema';
 import { VAPI_EVENTS_PATH, WHATSAPP_EVENTS_PATH } from '../../shared/public-urls';
-import {
-  CallAuthErrorBody,
-  CallErrorBody,
-  CallValidationErrorBody,
-  JobErrorBody,
-  JobValidationErrorBody,
-  PlainErrorBody,
-} from '../error-bodies';
+import { callErrors, jobErrors, plainErrors, withBudget } from './error-responses';
+import type { Operation } from './operation';
 import { HealthBody, ReadinessBody } from '../health';
 import { EXAMPLES } from './examples';
+
+export type { Operation, Response } from './operation';
 
 /**
  * Every public operation with its request and every response it can give, built from the same TypeBox
  * schemas that validate requests and type responses. The OpenAPI document (document.ts) is generated from
  * this table, and the API tests check each response they read against it.
  */
-export interface Response {
-  description: string;
-  schema?: TSchema;
-  /** application/json unless given. */
-  contentType?: string;
-  headers?: Record<string, { description: string; schema: TSchema }>;
-  /** Shown in the reference; checked against `schema` by test/api/openapi.test.ts. */
-  example?: unknown;
-}
-
-export interface Operation {
-  method: 'get' | 'post';
-  path: string;
-  operationId: string;
-  summary: string;
-  description?: string;
-  tag: 'Calls' | 'Interviews' | 'AI' | 'Workspace' | 'Health' | 'Provider callbacks' | 'Reference';
-  /** `apiKey`: x-service-api-key; `none`: open (health, provider callbacks, which are signed instead). */
-  security: 'apiKey' | 'none';
-  parameters?: Array<{ name: string; in: 'path' | 'query' | 'header'; required: boolean; description: string; schema: TSchema }>;
-  body?: { schema: TSchema; example: unknown; description?: string };
-  responses: Record<number, Response>;
-}
-
 const V1 = '/api/public/v1';
 const Success = Type.Object({ success: Type.Literal(true) });
-const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: Type.Integer({ minimum: 1 }) } };
-const RATE_LIMIT = {
-  'X-RateLimit-Limit': { description: "Requests allowed per window for the workspace's budget of this operation.", schema: Type.Integer() },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: Type.Integer({ minimum: 0 }) },
-  'X-RateLimit-Reset': { description: 'When the current window ends, in Unix seconds.', schema: Type.Integer() },
-};
 const id = (description: string) => [
   { name: 'id', in: 'path' as const, required: true, description, schema: Type.String({ minLength: 1 }) },
 ];
-
-/** The statuses of an operation, taken from its family's table of error responses. */
-const pick =
-  (table: Record<number, Response>) =>
-  (...statuses: number[]): Record<number, Response> =>
-    Object.fromEntries(statuses.map((s) => [s, table[s]]));
-
-/** The error responses of the call family (`{success:false, code, message[, errors:[{field, message}]]}`). */
-const callErrors = pick({
-  400: {
-    description: 'The body is not valid JSON, or breaks a rule of the request; every violation is listed.',
-    schema: CallValidationErrorBody,
-  },
-  401: { description: 'The x-service-api-key header is missing or not a valid key.', schema: CallAuthErrorBody },
-  404: { description: 'No such resource in this workspace.', schema: CallErrorBody },
-  409: { description: 'The ats_job_id belongs to an interview project of this workspace, not a campaign.', schema: CallErrorBody },
-  413: { description: 'The body is larger than the configured limit (1 MB by default).', schema: CallErrorBody },
-  500: { description: 'An unexpected error; details are in the service log under the x-request-id.', schema: CallErrorBody },
-  502: { description: 'A provider answered, but not usefully.', schema: CallErrorBody },
-  503: {
-    description: 'The database, Temporal or a provider is unreachable right now; nothing was changed.',
-    schema: CallErrorBody,
-    headers: RETRY_AFTER,
-  },
-});
-
-/** The error responses of the job family (`{success:false, message[, errors:[{path, message}]]}`). */
-const jobErrors = pick({
-  400: { description: 'The body is not valid JSON.', schema: JobErrorBody },
-  401: { description: 'The x-service-api-key header is missing or not a valid key.', schema: JobErrorBody },
-  404: { description: 'No such resource in this workspace.', schema: JobErrorBody },
-  409: { description: 'The ats_job_id belongs to a call campaign of this workspace, not an interview project.', schema: JobErrorBody },
-  413: { description: 'The body is larger than the configured limit (1 MB by default).', schema: JobErrorBody },
-  422: {
-    description: 'Fields are missing, empty or of the wrong type, or break a rule; every violation is listed.',
-    schema: JobValidationErrorBody,
-  },
-  429: {
-    description: "The workspace's budget for this operation is spent until the window ends.",
-    schema: JobErrorBody,
-    headers: RETRY_AFTER,
-  },
-  500: { description: 'An unexpected error; details are in the service log under the x-request-id.', schema: JobErrorBody },
-  502: { description: 'The language model answered, but not usefully.', schema: JobErrorBody },
-  503: {
-    description: 'The database, Temporal or the language model is unreachable right now.',
-    schema: JobErrorBody,
-    headers: RETRY_AFTER,
-  },
-});
-
-/** The error responses of health checks, the reference and provider callbacks (`{success:false, message}`). */
-const plainErrors = pick({
-  400: { description: 'The signed body is not valid JSON.', schema: PlainErrorBody },
-  401: { description: 'The signature or shared secret is missing or wrong; nothing in the body was read.', schema: PlainErrorBody },
-  403: { description: 'The verification token is wrong.', schema: PlainErrorBody },
-  413: { description: 'The body is larger than the configured limit.', schema: PlainErrorBody },
-  500: { description: 'An unexpected error.', schema: PlainErrorBody },
-  503: {
-    description: 'The database or Temporal is unreachable right now; the provider retries.',
-    schema: PlainErrorBody,
-    headers: RETRY_AFTER,
-  },
-});
-
-/** Every AI response to a known workspace (all but 401) carries the workspace's remaining budget. */
-function withBudget(responses: Record<number, Response>): Record<number, Response> {
-  return Object.fromEntries(
-    Object.entries(responses).map(([s, r]) => [s, s === '401' ? r : { ...r, headers: { ...RATE_LIMIT, ...r.headers } }]),
-  );
-}
 
 function aiOperation(
   path: string,

@@ -1,0 +1,27 @@
+import type { TSchema } from '@sinclair/typebox';
+
+/** The shape of one entry of the operations table (operations.ts). */
+
+export interface Response {
+  description: string;
+  schema?: TSchema;
+  /** application/json unless given. */
+  contentType?: string;
+  headers?: Record<string, { description: string; schema: TSchema }>;
+  /** Shown in the reference; checked against `schema` by test/api/openapi.test.ts. */
+  example?: unknown;
+}
+
+export interface Operation {
+  method: 'get' | 'post';
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: 'Calls' | 'Interviews' | 'AI' | 'Workspace' | 'Health' | 'Provider callbacks' | 'Reference';
+  /** `apiKey`: x-service-api-key; `none`: open (health, provider callbacks, which are signed instead). */
+  security: 'apiKey' | 'none';
+  parameters?: Array<{ name: string; in: 'path' | 'query' | 'header'; required: boolean; description: string; schema: TSchema }>;
+  body?: { schema: TSchema; example: unknown; description?: string };
+  responses: Record<number, Response>;
+}
