@@ -102,7 +102,7 @@ export class OpenAiLanguageModel implements LanguageModel {
 
   /**
    * One chat completion whose answer must match `schema` and pass `check` (a rule the schema cannot express,
-   * returning what is wrong or null); anything else is a LanguageModelError.
+   * returning what is wrong or null); anything else is an UpstreamError.
    */
   private async structured<T extends TSchema>(
     name: string,
