@@ -11,6 +11,10 @@ export const Enum = <T extends string>(values: readonly T[], options: Record<str
 export const Strict = <T extends Record<string, TSchema>>(props: T, options: Record<string, unknown> = {}) =>
   Type.Object(props, { additionalProperties: false, ...options });
 
+/** A value or null; `description` says what null means. */
+export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
+
 export const NonEmpty = (options: Record<string, unknown> = {}) => Type.String({ minLength: 1, ...options });
 
 /** String options for text that must hold more than whitespace. */

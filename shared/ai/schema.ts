@@ -1,5 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Enum, NonEmpty, NOT_BLANK, Strict } from '../schema-builders';
+import { Type, type Static } from '@sinclair/typebox';
+import { Enum, NonEmpty, NOT_BLANK, Nullable, Strict } from '../schema-builders';
 import { EmploymentType, Question, SeniorityLevel, WorkType } from '../jobs/schema';
 import { ExtractVariable } from '../calls/schema';
 
@@ -11,7 +11,6 @@ import { ExtractVariable } from '../calls/schema';
 const JobText = NonEmpty({ maxLength: 20_000, ...NOT_BLANK });
 const Title = NonEmpty({ maxLength: 200, ...NOT_BLANK });
 const Skill = NonEmpty({ maxLength: 100, ...NOT_BLANK });
-const Nullable = <T extends TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
 
 export const ParseJdRequest = Strict({ job_description: JobText });
 export type ParseJdRequest = Static<typeof ParseJdRequest>;

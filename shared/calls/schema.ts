@@ -1,5 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CustomFields, Enum, NonEmpty, Strict } from '../schema-builders';
+import { Type, type Static } from '@sinclair/typebox';
+import { CustomFields, Enum, NonEmpty, Nullable, Strict } from '../schema-builders';
 import { E164_PATTERN } from '../formats';
 
 /**
@@ -156,7 +156,6 @@ export const CampaignResponse = Type.Object({
 });
 export type CampaignResponse = Static<typeof CampaignResponse>;
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Instant = Type.String({ format: 'date-time' });
 
 /** GET /api/public/v1/calls/{id}: a call as an ATS follows it, without internal fields. */

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { E164_PATTERN } from '../formats';
-import { CustomFields, Enum, NonEmpty, NOT_BLANK, Strict } from '../schema-builders';
+import { CustomFields, Enum, NonEmpty, NOT_BLANK, Nullable, Strict } from '../schema-builders';
 import { EmploymentType, Question, QuestionType, SeniorityLevel, TIME_LIMIT_BOUNDS, WorkType } from '../jobs/schema';
 
 /**
@@ -76,8 +76,6 @@ export const INTERVIEW_STATUSES = ['queued', 'invited', 'failed'] as const;
 export const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
 export type InterviewStatus = (typeof INTERVIEW_STATUSES)[number];
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 export const InterviewView = Type.Object({
   id: Type.String(),
