@@ -11,7 +11,6 @@ export interface ActivityWiring {
   db: Database;
   client: Client;
   logger: Logger;
-  clock?: () => Date;
 }
 
 /**
@@ -19,7 +18,7 @@ export interface ActivityWiring {
  * any of them through `overrides` (a voice provider that fails, a clock of the time-skipping server).
  */
 export function buildActivityDeps(config: Config, base: ActivityWiring, overrides: Partial<ActivityDeps> = {}): ActivityDeps {
-  const clock = overrides.clock ?? base.clock ?? (() => new Date());
+  const clock = overrides.clock ?? (() => new Date());
   const logger = overrides.logger ?? base.logger.child({ component: 'activities' });
   const report = overrides.report ?? createCallReporter({ db: base.db, client: base.client, logger });
   return {
