@@ -13,7 +13,7 @@ import type { createActivities } from '../activities';
 import { firstDialTime } from '../shared/calls/working-hours';
 import { nextRetryTime, type FailureReason } from '../shared/calls/retry';
 import type { CallSettings, CallStatus, RetryPolicy, WorkingHours } from '../shared/calls/schema';
-import { CallStatusKey, candidateSearchAttributes } from './search-attributes';
+import { CallStatusKey, candidateSearchAttributes, type CandidateRecord } from './search-attributes';
 import type { WorkflowStart } from '../shared/workflow-starts';
 
 export interface CallWorkflowInput {
@@ -58,18 +58,8 @@ export function callWorkflowId(callId: string): string {
   return `call-${callId}`;
 }
 
-/**
- * The fields of a stored call (infra/records/calls.ts) its workflow is started from; named here so the
- * workflow depends on the contract's shapes, not on storage.
- */
-export interface StoredCall {
-  _id: string;
-  workflow_id: string;
-  workspace_id: string;
-  project_id: string;
-  ats_job_id: string;
-  candidate_id: string;
-  candidate: { name: string };
+/** The fields of a stored call (infra/records/calls.ts) its workflow is started from. */
+export interface StoredCall extends CandidateRecord {
   schedule_at: Date | null;
   call_settings: CallSettings | null;
   whatsapp: { pre_call: object | null; fallback: object | null };

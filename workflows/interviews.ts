@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { InterviewStatus } from '../shared/interviews/schema';
-import { candidateSearchAttributes, InterviewStatusKey } from './search-attributes';
+import { candidateSearchAttributes, InterviewStatusKey, type CandidateRecord } from './search-attributes';
 import type { WorkflowStart } from '../shared/workflow-starts';
 
 export interface InterviewWorkflowInput {
@@ -118,19 +118,8 @@ function reason(err: unknown): string {
   return cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : String(cause);
 }
 
-/** The fields of a stored invitation (infra/records/interviews.ts) its workflow is started from. */
-export interface StoredInterview {
-  _id: string;
-  workflow_id: string;
-  workspace_id: string;
-  project_id: string;
-  ats_job_id: string;
-  candidate_id: string;
-  candidate: { name: string };
-}
-
 /** The start of an invitation's workflow under its deterministic id. */
-export function interviewStart(interview: StoredInterview): WorkflowStart {
+export function interviewStart(interview: CandidateRecord): WorkflowStart {
   return {
     workflowType: 'interviewWorkflow',
     workflowId: interview.workflow_id,

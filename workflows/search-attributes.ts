@@ -24,13 +24,24 @@ export function projectSearchAttributes(r: { workspace_id: string; _id: string; 
   ];
 }
 
-/** The attributes every per-candidate workflow carries, taken from its record. */
-export function candidateSearchAttributes(r: {
+/**
+ * The fields of a stored call or invitation (infra/records/) that its workflow is started from and labelled
+ * with; named here so workflows depend on the contract's shapes, not on storage.
+ */
+export interface CandidateRecord {
+  _id: string;
+  workflow_id: string;
   workspace_id: string;
   project_id: string;
   ats_job_id: string;
   candidate_id: string;
-}): SearchAttributePair[] {
+  candidate: { name: string };
+}
+
+/** The attributes every per-candidate workflow carries, taken from its record. */
+export function candidateSearchAttributes(
+  r: Pick<CandidateRecord, 'workspace_id' | 'project_id' | 'ats_job_id' | 'candidate_id'>,
+): SearchAttributePair[] {
   return [
     { key: WorkspaceIdKey, value: r.workspace_id },
     { key: ProjectIdKey, value: r.project_id },
