@@ -7,7 +7,7 @@ import type { EmailMessage, EmailProvider, EmailResult } from '../../providers/e
 import { OfflineLanguageModel } from '../../providers/llm/offline';
 import { upstreamFailure } from '../../shared/errors';
 import type { JobBrief, Question } from '../../shared/jobs/schema';
-import { interviewDoc, projectDoc } from '../helpers/interview-doc';
+import { interviewDoc, projectDoc, workspaceDoc } from '../helpers/interview-doc';
 import { testConfig, uniqueName } from '../helpers/stack';
 
 /**
@@ -46,12 +46,7 @@ describe('invitation activities', () => {
       { email, llm, logger },
     );
     acts = createActivities(deps);
-    await db.workspaces.insertOne({
-      _id: 'ws_acts',
-      name: 'Umbrella',
-      sender: { first_name: 'Alice', last_name: 'Abernathy', company: 'Umbrella Corp' },
-      created_at: new Date(),
-    });
+    await db.workspaces.insertOne(workspaceDoc('ws_acts'));
   });
   afterAll(async () => {
     await db?.db.dropDatabase();

@@ -1,8 +1,19 @@
 import type { InterviewDoc } from '../../infra/records/interviews';
+import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import type { ProjectDoc } from '../../infra/records/projects';
 import type { Question } from '../../shared/jobs/schema';
 import { interviewWorkflowId } from '../../workflows/interviews';
 import { jobDetails } from './job';
+
+/** The workspace whose sender company an invitation names when its project gives none. */
+export function workspaceDoc(id: string): WorkspaceDoc {
+  return {
+    _id: id,
+    name: 'Umbrella',
+    sender: { first_name: 'Alice', last_name: 'Abernathy', company: 'Umbrella Corp' },
+    created_at: new Date(),
+  };
+}
 
 /** An interview project as invite stores it, without generated questions; each test bends what it is about. */
 export function projectDoc(id: string, workspaceId: string, overrides: Partial<ProjectDoc> = {}): ProjectDoc {

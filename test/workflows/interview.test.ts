@@ -14,7 +14,7 @@ import type { InterviewDoc } from '../../infra/records/interviews';
 import type { ProjectDoc } from '../../infra/records/projects';
 import type { JobDetails, Question } from '../../shared/jobs/schema';
 import { jobDetails } from '../helpers/job';
-import { interviewDoc, projectDoc } from '../helpers/interview-doc';
+import { interviewDoc, projectDoc, workspaceDoc } from '../helpers/interview-doc';
 import { interviewProgressQuery, interviewWorkflow } from '../../workflows/interviews';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
 import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
@@ -78,12 +78,7 @@ describe('interview workflow on the time-skipping server', () => {
       { db, client: env.client, logger },
       { clock, logger },
     );
-    await db.workspaces.insertOne({
-      _id: 'ws_iwf',
-      name: 'Umbrella',
-      sender: { first_name: 'Alice', last_name: 'Abernathy', company: 'Umbrella Corp' },
-      created_at: new Date(),
-    });
+    await db.workspaces.insertOne(workspaceDoc('ws_iwf'));
   });
   afterAll(async () => {
     await db?.db.dropDatabase();
