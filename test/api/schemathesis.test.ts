@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { provisioned } from '../../scripts/services';
 import { startStack, type Stack } from '../helpers/stack';
@@ -48,7 +50,9 @@ describe('schemathesis against /openapi.json', () => {
       '--no-color',
     ];
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-      const child = spawn(st, args, { env: { ...process.env, NO_COLOR: '1' } });
+      // schemathesis keeps a cache in its working directory (.schemathesis/): a scratch one keeps the tree clean.
+      const cwd = mkdtempSync(join(tmpdir(), 'schemathesis-'));
+      const child = spawn(st, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
       let output = '';
       child.stdout.on('data', (d: Buffer) => (output += d.toString()));
       child.stderr.on('data', (d: Buffer) => (output += d.toString()));
