@@ -145,23 +145,27 @@ const cases: Array<[string, (b: Body) => void, Record<string, string>]> = [
 describe('call/initiate validation', () => {
   let stack: Stack;
   let key: string;
+  // The refused requests go to a workspace of their own, whose calls the test counts.
+  let refusing: { id: string; key: string };
   beforeAll(async () => {
     stack = await startStack();
     key = (await stack.newWorkspace()).key;
-    await stack.request('POST', '/api/public/v1/campaigns', { key, body: { ats_job_id: 'job-v', name: 'V' } });
+    refusing = await stack.newWorkspace('Refusing');
+    for (const k of [key, refusing.key])
+      await stack.request('POST', '/api/public/v1/campaigns', { key: k, body: { ats_job_id: 'job-v', name: 'V' } });
   });
   afterAll(() => stack?.stop());
 
   it.each(cases)('%s → 400 listing the field', async (_name, mutate, expected) => {
     const body = valid() as Body;
     mutate(body);
-    const res = await stack.request('POST', '/api/public/v1/call/initiate', { key, body });
+    const res = await stack.request('POST', '/api/public/v1/call/initiate', { key: refusing.key, body });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR', message: 'Request validation failed' });
     for (const [field, fragment] of Object.entries(expected)) {
       expect(res.body.errors).toContainEqual({ field, message: expect.stringContaining(fragment) });
     }
-    expect(await stack.db.calls.countDocuments({})).toBe(0);
+    expect(await stack.db.calls.countDocuments({ workspace_id: refusing.id })).toBe(0);
   });
 
   it('lists every violation of one request', async () => {

@@ -114,9 +114,12 @@ const cases: Array<[string, (b: Record<string, any>) => void, Record<string, str
 describe('interview/invite validation', () => {
   let stack: Stack;
   let key: string;
+  // The refused requests go to a workspace of their own, whose records the test counts.
+  let refusing: { id: string; key: string };
   beforeAll(async () => {
     stack = await startStack();
     key = (await stack.newWorkspace()).key;
+    refusing = await stack.newWorkspace('Refusing');
   });
   afterAll(() => stack?.stop());
 
@@ -125,15 +128,15 @@ describe('interview/invite validation', () => {
   it.each(cases)('%s → 422 with the path in bracket style', async (_name, mutate, expected) => {
     const body = valid();
     mutate(body);
-    const res = await invite(body);
+    const res = await stack.request('POST', INVITE, { key: refusing.key, body });
     expect(res.status).toBe(422);
     expect(res.body).toEqual({ success: false, message: expect.stringMatching(/^Validation error: /), errors: expect.any(Array) });
     for (const [path, fragment] of Object.entries(expected)) {
       expect(res.body.errors).toContainEqual({ path, message: expect.stringContaining(fragment) });
       expect(res.body.message).toContain(`${path}: `);
     }
-    expect(await stack.db.projects.countDocuments({})).toBe(0);
-    expect(await stack.db.interviews.countDocuments({})).toBe(0);
+    expect(await stack.db.projects.countDocuments({ workspace_id: refusing.id })).toBe(0);
+    expect(await stack.db.interviews.countDocuments({ workspace_id: refusing.id })).toBe(0);
   });
 
   it('lists every violation of one request', async () => {

@@ -5,28 +5,38 @@ import { startDatabase } from '../../scripts/services';
 import { startStack, type Stack } from '../helpers/stack';
 
 describe('readiness when the database stops', () => {
-  let stack: Stack | undefined;
+  const stacks: Stack[] = [];
   afterAll(async () => {
-    await stack?.api.stop(500);
-    await stack?.temporal.connection.close();
-    await stack?.db.close().catch(() => undefined);
+    for (const stack of stacks) {
+      await stack.api.stop(500);
+      await stack.temporal.connection.close();
+      await stack.db.close().catch(() => undefined);
+    }
   });
 
-  it('turns 503 and names the database', async () => {
+  /** The API on a database of its own, so stopping it leaves the shared one alone; `stopDatabase` stops it. */
+  async function stackOnOwnDatabase() {
     const dir = mkdtempSync(join(tmpdir(), 'hiring-readyz-'));
-    // A database of its own, so stopping it leaves the shared one alone.
     const own = await startDatabase({ dataDir: join(dir, 'db'), logDir: dir, useExternal: false });
-    stack = await startStack({ env: { MONGODB_URI: own.uri } });
+    const stack = await startStack({ env: { MONGODB_URI: own.uri } });
+    stacks.push(stack);
+    return { stack, stopDatabase: () => own.stop() };
+  }
+
+  it('turns 503 and names the database', async () => {
+    const { stack, stopDatabase } = await stackOnOwnDatabase();
     expect((await stack.request('GET', '/readyz')).status).toBe(200);
-    await own.stop();
+    await stopDatabase();
     const res = await stack.request('GET', '/readyz');
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ status: 'unavailable', checks: { database: 'unreachable', temporal: 'ok' } });
   });
 
   it('answers a request while the database is down with 503 and Retry-After within 5 s, never the cause', async () => {
+    const { stack, stopDatabase } = await stackOnOwnDatabase();
+    await stopDatabase();
     const started = Date.now();
-    const res = await stack!.request('POST', '/api/public/v1/campaigns', {
+    const res = await stack.request('POST', '/api/public/v1/campaigns', {
       key: 'hk_' + 'a'.repeat(43),
       body: { ats_job_id: 'j', name: 'n' },
     });
