@@ -2,8 +2,6 @@ import { loadConfig, ConfigError, type Config } from './infra/config';
 import { createLogger, type Logger } from './infra/logger';
 import { startService } from './composition/service';
 
-export { startService };
-
 /** Stops `stop` once on SIGINT or SIGTERM; a second signal exits at once. */
 export function onShutdownSignal(logger: Logger, stop: () => Promise<void>): void {
   let stopping = false;

@@ -4,8 +4,6 @@ import { createInterviewActivities } from './interviews';
 import { createFanOutActivities } from './fan-out';
 import { createSimulatorActivities } from './simulator';
 
-export type { ActivityDeps };
-
 /** All activities, closed over their dependencies (the factory pattern of Temporal's TypeScript samples). */
 export function createActivities(deps: ActivityDeps) {
   return {

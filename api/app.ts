@@ -10,9 +10,6 @@ import { providerRoutes } from './providers/routes';
 import { referenceRoutes } from './openapi/routes';
 import type { ApiDeps, RouteFactory } from './deps';
 
-export type { ApiDeps, RouteFactory };
-
-/** The HTTP API. Each route module brings its own error family, auth and body parsing. */
 /** Every route module of the public API, in the order they are mounted. */
 export const ROUTES: RouteFactory[] = [
   healthRoutes,
@@ -24,7 +21,8 @@ export const ROUTES: RouteFactory[] = [
   aiRoutes,
 ];
 
-export function createApp(deps: ApiDeps, routes: RouteFactory[] = ROUTES): Koa {
+/** The HTTP API. Each route module brings its own error family, auth and body parsing. */
+export function createApp(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true; // errors are logged by the error middleware with their request id
   app.use(requestContext(deps.logger));
@@ -43,7 +41,7 @@ export function createApp(deps: ApiDeps, routes: RouteFactory[] = ROUTES): Koa {
       ctx.body = { success: false, message: `Method ${ctx.method} not allowed on ${ctx.path}` };
     }
   });
-  for (const factory of routes) {
+  for (const factory of ROUTES) {
     const router = factory(deps);
     app.use(router.routes());
     app.use(router.allowedMethods());

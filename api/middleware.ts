@@ -3,7 +3,7 @@ import bodyParser from 'koa-bodyparser';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../infra/logger';
 import { InvalidJsonError, PayloadTooLargeError, UnauthorizedError } from '../shared/errors';
-import type { WorkspaceDoc } from '../infra/workspaces';
+import type { WorkspaceDoc } from '../infra/records/workspaces';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ApiDeps } from './app';
+import type { ApiDeps } from './deps';
 import { createApp } from './app';
 
 export interface RunningApi {

@@ -4,7 +4,7 @@ import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
 import { startEach } from '../infra/temporal';
 import { createCallReporter } from '../api/calls/reports';
-import type { ActivityDeps } from '../activities';
+import type { ActivityDeps } from '../activities/deps';
 import { emailProvider, languageModel, voiceProvider, whatsappProvider } from './providers';
 
 export interface ActivityWiring {

@@ -8,7 +8,7 @@ import { connectClient } from '../infra/temporal';
 import { installTemporalRuntime } from '../infra/temporal-runtime';
 import type { ApiDeps } from '../api/deps';
 import { startApi, type RunningApi } from '../api/server';
-import type { ActivityDeps } from '../activities';
+import type { ActivityDeps } from '../activities/deps';
 import { startWorker, type RunningWorker } from '../worker/worker';
 import { ensureSearchAttributes } from '../worker/search-attributes';
 import { buildActivityDeps } from './activity-deps';

@@ -10,7 +10,6 @@
 import type { Database } from './database';
 import { insertEach, isDuplicateKey, type BulkOutcome } from './duplicate-key';
 import type { ClaimDoc } from './records/coordination';
-export type { ClaimDoc };
 
 /** Claims `key` for `holder`; returns the holder that owns it afterwards (`holder` itself when it won). */
 export async function claim(db: Database, key: string, holder: string, opts: { expiresAt?: Date; now?: Date } = {}): Promise<string> {
@@ -55,10 +54,6 @@ export async function release(db: Database, key: string, holder: string): Promis
 
 export async function claimOf(db: Database, key: string): Promise<ClaimDoc | null> {
   return db.claims.findOne({ _id: key });
-}
-
-export async function holderOf(db: Database, key: string): Promise<string | null> {
-  return (await claimOf(db, key))?.holder ?? null;
 }
 
 /** The claim that lets a candidate have one active call at a time. */

@@ -1,7 +1,6 @@
 import { isDuplicateKey } from './duplicate-key';
 import type { Database } from './database';
 import type { RateLimitDoc } from './records/coordination';
-export type { RateLimitDoc };
 
 /**
  * A fixed-window request budget kept in the database, so every API process shares one count. Each granted

@@ -2,7 +2,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Database } from './database';
 import { keyedId, newId, newToken } from './ids';
 import type { WorkspaceDoc, ApiKeyDoc } from './records/workspaces';
-export type { WorkspaceDoc, ApiKeyDoc };
 
 const KEY_PREFIX = 'hk_';
 

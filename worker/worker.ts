@@ -1,6 +1,7 @@
 import { Worker, type NativeConnection, type WorkflowBundleOption } from '@temporalio/worker';
 import type { Duration } from '@temporalio/common';
-import { createActivities, type ActivityDeps } from '../activities';
+import { createActivities } from '../activities';
+import type { ActivityDeps } from '../activities/deps';
 import type { Config } from '../infra/config';
 import { connectWorkerConnection } from '../infra/temporal';
 

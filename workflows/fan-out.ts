@@ -2,8 +2,6 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { FanOutResult, WorkflowStart } from '../shared/workflow-starts';
 
-export type { FanOutResult, WorkflowStart };
-
 export function fanOutWorkflowId(batchId: string): string {
   return `batch-${batchId}`;
 }

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { RateLimitDecision, RateLimiter } from '../../infra/rate-limit';
 import { RateLimitedError, ValidationError } from '../../shared/errors';
-import type { WorkspaceDoc } from '../../infra/workspaces';
+import type { WorkspaceDoc } from '../../infra/records/workspaces';
 
 /**
  * The workspace budget of one rate-limited operation. `reportBudget` goes right after authentication and puts

@@ -4,7 +4,7 @@ import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
 import { recordId, type ProjectDoc } from '../../infra/records/projects';
 import { type CallDoc, type ResolvedTemplate } from '../../infra/records/calls';
-import type { WorkspaceDoc } from '../../infra/workspaces';
+import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { newId } from '../../infra/ids';
 import { activeCallKey, claimEach, claimOf, release } from '../../infra/claims';
 import { insertEach } from '../../infra/duplicate-key';

@@ -4,7 +4,7 @@ import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
 import { recordId, type CandidateDoc, type ProjectDoc } from '../../infra/records/projects';
 import { type InterviewDoc } from '../../infra/records/interviews';
-import type { WorkspaceDoc } from '../../infra/workspaces';
+import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { newToken } from '../../infra/ids';
 import { claim, claimEach, claimOf, emailKey, release } from '../../infra/claims';
 import { insertEach, type BulkOutcome } from '../../infra/duplicate-key';

@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
-import { OPERATIONS, type Operation, type Response } from './operations';
+import { OPERATIONS } from './operations';
+import type { Operation, Response } from './operation';
 
 /** What the reference says about the service as a whole; the operations come from operations.ts. */
 const INFO = {

@@ -16,8 +16,6 @@ import type { Operation } from './operation';
 import { HealthBody, ReadinessBody } from '../health';
 import { EXAMPLES } from './examples';
 
-export type { Operation, Response } from './operation';
-
 /**
  * Every public operation with its request and every response it can give, built from the same TypeBox
  * schemas that validate requests and type responses. The OpenAPI document (document.ts) is generated from

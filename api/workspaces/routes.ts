@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../deps';
 import { callFamily, handleErrors } from '../errors';
 import { authenticateWith } from '../middleware';
-import { authenticate, type WorkspaceDoc } from '../../infra/workspaces';
+import { authenticate } from '../../infra/workspaces';
+import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import type { WorkspaceResponse } from '../../shared/workspaces/schema';
 
 /** GET /api/public/v1/workspace: which workspace a key belongs to, with its sender profile. */

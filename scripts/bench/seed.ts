@@ -3,7 +3,8 @@ import { newId, newToken } from '../../infra/ids';
 import { recordId, type CandidateDoc, type ProjectDoc } from '../../infra/records/projects';
 import { type CallDoc } from '../../infra/records/calls';
 import { type InterviewDoc } from '../../infra/records/interviews';
-import { emailKey, type ClaimDoc } from '../../infra/claims';
+import { emailKey } from '../../infra/claims';
+import type { ClaimDoc } from '../../infra/records/coordination';
 
 /**
  * Stores `n` candidates in the workspace with what real traffic leaves behind them: half in 10 campaign

@@ -1,8 +1,6 @@
 import { nextWorkingTime, workingHoursApply } from './working-hours';
 import type { FAILURE_REASONS, RetryInterval, RetryPolicy, WorkingHours } from './schema';
 
-/** The reasons a retry_policy may name (RETRYABLE_REASONS in the contract). */
-export type RetryableReason = RetryPolicy['conditions'][number];
 /** Any reason an attempt failed for (FAILURE_REASONS in the contract); those not retryable end the call. */
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 

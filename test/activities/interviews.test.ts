@@ -1,5 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createActivities, type ActivityDeps } from '../../activities';
+import { createActivities } from '../../activities';
+import type { ActivityDeps } from '../../activities/deps';
 import { buildActivityDeps } from '../../composition/activity-deps';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';

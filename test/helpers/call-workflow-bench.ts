@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createActivities, type ActivityDeps } from '../../activities';
+import { createActivities } from '../../activities';
+import type { ActivityDeps } from '../../activities/deps';
 import { SimulatorVoiceProvider } from '../../providers/voice/simulator';
 import { buildActivityDeps } from '../../composition/activity-deps';
 import type { VoiceProvider } from '../../providers/voice/port';

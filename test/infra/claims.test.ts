@@ -1,4 +1,4 @@
-import { claim, holderOf, release } from '../../infra/claims';
+import { claim, claimOf, release } from '../../infra/claims';
 import { connectDatabase, type Database } from '../../infra/database';
 import { uniqueName } from '../helpers/stack';
 
@@ -30,9 +30,9 @@ describe('claims on the real database', () => {
     expect(await claim(db, 'lease', 'b', { now })).toBe('a');
     expect(await claim(db, 'lease', 'b', { now: later, expiresAt: new Date(later.getTime() + 60_000) })).toBe('b');
     await release(db, 'lease', 'a');
-    expect(await holderOf(db, 'lease')).toBe('b');
+    expect((await claimOf(db, 'lease'))?.holder).toBe('b');
     await release(db, 'lease', 'b');
-    expect(await holderOf(db, 'lease')).toBeNull();
+    expect(await claimOf(db, 'lease')).toBeNull();
     expect(await claim(db, 'lease', 'c')).toBe('c');
   });
 
