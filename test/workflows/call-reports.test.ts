@@ -5,6 +5,7 @@ import { callWorkflow, callWorkflowInput } from '../../workflows/calls';
 import { createCallReporter } from '../../api/calls/reports';
 import { workflowBundle } from '../helpers/stack';
 import { callWorkflowBench, DAY } from '../helpers/call-workflow-bench';
+import { recordHistory } from '../helpers/histories';
 
 /** How an attempt ends when its report is late or lost, a dial's answer is lost, or a provider keeps failing. */
 describe('call workflow: reports, lost dials and provider failures (time-skipping server)', () => {
@@ -43,6 +44,7 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
     const endedAfter = stored.attempts[0].ended_at!.getTime() - startedAt;
     expect(endedAfter).toBeGreaterThanOrEqual(90 * 60_000);
     expect(endedAfter).toBeLessThan(135 * 60_000);
+    await recordHistory(bench.env.client, call.workflow_id, 'call-lost-report-fetched');
   });
 
   it('gives an attempt up as no_outcome after the provider says it is still going at every check', async () => {
@@ -104,6 +106,7 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
     expect(stored.attempts).toEqual([expect.objectContaining({ outcome: 'failed', failure_reason: 'provider_error' })]);
     expect(stored.messages.map((m) => m.kind)).toEqual(['fallback']);
     expect(await bench.db.candidates.findOne({ candidate_id: call.candidate_id })).toMatchObject({ active_call_id: null });
+    await recordHistory(bench.env.client, call.workflow_id, 'call-provider-unreachable-then-fallback');
   });
 
   it('goes on with the call and records the template as failed when WhatsApp keeps failing', async () => {
@@ -135,6 +138,7 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
     expect(stored.messages).toEqual([
       expect.objectContaining({ kind: 'pre_call', status: 'failed', error: 'HTTP 503 Service temporarily unavailable', provider: 'down' }),
     ]);
+    await recordHistory(bench.env.client, call.workflow_id, 'call-pre-call-template-failed');
   });
 
   it('does not dial again when the worker restarts mid-workflow', async () => {

@@ -6,6 +6,7 @@ import { DAYS } from '../../shared/calls/working-hours';
 import { workflowBundle } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { callWorkflowBench, DAY } from '../helpers/call-workflow-bench';
+import { recordHistory } from '../helpers/histories';
 
 /** When a call is dialled: schedule_at, working hours, the retry policy and the fallback. */
 describe('call workflow: schedule, working hours and retries (time-skipping server)', () => {
@@ -45,6 +46,7 @@ describe('call workflow: schedule, working hours and retries (time-skipping serv
       messages: 0,
     });
     expect(bench.simulator.dials.filter((d) => d.callId === call._id)).toHaveLength(0);
+    await recordHistory(bench.env.client, call.workflow_id, 'call-cancelled-while-scheduled');
   });
 
   it('dials at schedule_at days ahead, as given, after sending the pre-call template once', async () => {
@@ -58,6 +60,7 @@ describe('call workflow: schedule, working hours and retries (time-skipping serv
     expect(stored.messages).toHaveLength(1);
     expect(stored.messages[0]).toMatchObject({ kind: 'pre_call', status: 'sent', template_name: 'reminder', variables: { body_1: 'Ada' } });
     expect(stored.messages[0].sent_at!.getTime()).toBeLessThanOrEqual(dials[0].at.getTime());
+    await recordHistory(bench.env.client, call.workflow_id, 'call-scheduled-pre-call-then-completed');
     expect(await bench.db.whatsappLog.countDocuments({ call_id: call._id })).toBe(1);
     expect(stored.extracted_variables).toEqual({ years: 3 });
     expect(await bench.db.candidates.findOne({ candidate_id: call._id })).toMatchObject({ active_call_id: null });
@@ -100,6 +103,7 @@ describe('call workflow: schedule, working hours and retries (time-skipping serv
     const call = await newCall();
     const { dials, startedAt } = await run(call, { workingHours: { enabled: false, monday: [] } });
     expect(dials[0].at.getTime() - startedAt).toBeLessThan(5_000);
+    await recordHistory(bench.env.client, call.workflow_id, 'call-completed-first-time');
   });
 
   it('retries on the policy reasons with delay and specific_datetime intervals, then completes', async () => {
@@ -123,6 +127,7 @@ describe('call workflow: schedule, working hours and retries (time-skipping serv
     expect(dials[1].at.getTime() - dials[0].at.getTime()).toBeGreaterThanOrEqual(90 * 60_000);
     expect(dials[1].at.getTime() - dials[0].at.getTime()).toBeLessThan(90 * 60_000 + 5_000);
     expect(Math.abs(dials[2].at.getTime() - Date.parse(specific))).toBeLessThan(5_000);
+    await recordHistory(bench.env.client, call.workflow_id, 'call-retried-then-completed');
   });
 
   it.each(['missed', 'declined', 'sent_to_voicemail', 'silenced', 'abruptly_disconnected'])(
@@ -144,6 +149,7 @@ describe('call workflow: schedule, working hours and retries (time-skipping serv
     expect(dials).toHaveLength(1);
     expect(stored).toMatchObject({ status: 'failed', failure_reason: 'silenced' });
     expect(stored.messages.map((m) => m.kind)).toEqual(['fallback']);
+    await recordHistory(bench.env.client, call.workflow_id, 'call-failed-with-fallback');
   });
 
   it('makes one attempt without a retry policy', async () => {

@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createActivities, type ActivityDeps } from '../../activities';
+import { createActivities } from '../../activities';
+import type { ActivityDeps } from '../../activities/deps';
 import { type EmailMessage, type EmailProvider, type EmailResult } from '../../providers/email/port';
 import type { LanguageModel } from '../../providers/llm/port';
 import { UpstreamError } from '../../shared/errors';
@@ -18,6 +19,7 @@ import { interviewDoc, projectDoc, workspaceDoc } from '../helpers/interview-doc
 import { interviewProgressQuery, interviewWorkflow } from '../../workflows/interviews';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
 import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
+import { recordHistory } from '../helpers/histories';
 
 const logger = createLogger('silent');
 
@@ -128,6 +130,7 @@ describe('interview workflow on the time-skipping server', () => {
     const stored = await Promise.all(interviews.map(async (i) => (await db.interviews.findOne({ _id: i._id }))!));
     return { results: results.out, queried: results.queried, stored };
   }
+  const record = (interview: InterviewDoc, name: string) => recordHistory(env.client, interview.workflow_id, name);
 
   it('generates questions once per project when many invitations start together', async () => {
     const project = await newProject();
@@ -144,20 +147,25 @@ describe('interview workflow on the time-skipping server', () => {
       expect(s).toMatchObject({ status: 'invited', email: { status: 'sent', provider: 'log' } });
     }
     // A later invitation for the same project reuses the set.
-    await run([await newInterview(project)], { llm });
+    const later = await newInterview(project);
+    await run([later], { llm });
     expect(llm.calls).toBe(1);
+    await record(interviews[0], 'interview-generated-sent');
+    await record(later, 'interview-reused-questions-sent');
   });
 
   it("uses the caller's questions without generating any", async () => {
     const project = await newProject();
     const custom: Question[] = [{ question: 'Why Kubernetes?', type: 'video', time_limit_seconds: 60 }];
     const llm = new CountingModel();
-    const { results, queried, stored } = await run([await newInterview(project, custom)], { llm });
+    const interview = await newInterview(project, custom);
+    const { results, queried, stored } = await run([interview], { llm });
     expect(llm.calls).toBe(0);
     expect(results[0]).toMatchObject({ status: 'invited', questionsCount: 1 });
     expect(queried[0]).toEqual(results[0]);
     expect(stored[0].questions).toEqual(custom);
     expect((await db.projects.findOne({ _id: project._id }))!.question_set ?? null).toBeNull();
+    await record(interview, 'interview-custom-questions-sent');
   });
 
   it('takes over a generation claim whose worker died once its lease has run out', async () => {
@@ -171,18 +179,21 @@ describe('interview workflow on the time-skipping server', () => {
       created_at: new Date(now),
     });
     const llm = new CountingModel();
-    const { results } = await run([await newInterview(project)], { llm });
+    const interview = await newInterview(project);
+    const { results } = await run([interview], { llm });
     expect(results[0].status).toBe('invited');
     expect(llm.calls).toBe(1);
     const saved = (await db.projects.findOne({ _id: project._id }))!.question_set!;
     expect(saved.generated_at!.getTime()).toBeGreaterThanOrEqual(now + QUESTION_LEASE_MS);
+    await record(interview, 'interview-waited-for-questions-sent');
   });
 
   it('fails the invitation, without an email, when the model refuses', async () => {
     const project = await newProject();
     const llm = new CountingModel(new UpstreamError('The model declined: cannot help', 'openai', false, { code: 'refusal' }));
     const email = new ScriptedEmail(deps.email, () => 'ok');
-    const { results, stored } = await run([await newInterview(project)], { llm, email });
+    const interview = await newInterview(project);
+    const { results, stored } = await run([interview], { llm, email });
     expect(llm.calls).toBe(1);
     expect(email.calls).toBe(0);
     expect(results[0].status).toBe('failed');
@@ -193,17 +204,20 @@ describe('interview workflow on the time-skipping server', () => {
     });
     // The claim was given back, so a later invitation can generate.
     expect((await db.projects.findOne({ _id: project._id }))!.question_set ?? null).toBeNull();
+    await record(interview, 'interview-questions-refused');
   });
 
   it('retries a failing email provider, then marks the email failed with the last error', async () => {
     const email = new ScriptedEmail(deps.email, () => 'outage');
-    const { results, stored } = await run([await newInterview(await newProject())], { email });
+    const interview = await newInterview(await newProject());
+    const { results, stored } = await run([interview], { email });
     expect(email.calls).toBe(6);
     expect(results[0]).toMatchObject({ status: 'failed', error: 'The invitation email could not be sent: SendGrid answered 503' });
     expect(stored[0]).toMatchObject({
       status: 'failed',
       email: { status: 'failed', provider: 'scripted', error: 'SendGrid answered 503', sent_at: null },
     });
+    await record(interview, 'interview-email-outage-failed');
   });
 
   it('sends after a passing outage and clears the error', async () => {
@@ -215,9 +229,11 @@ describe('interview workflow on the time-skipping server', () => {
 
   it("does not retry the provider's final refusal", async () => {
     const email = new ScriptedEmail(deps.email, () => 'refuse');
-    const { stored } = await run([await newInterview(await newProject())], { email });
+    const interview = await newInterview(await newProject());
+    const { stored } = await run([interview], { email });
     expect(email.calls).toBe(1);
     expect(stored[0]).toMatchObject({ status: 'failed', email: { status: 'failed', error: expect.stringContaining('valid address') } });
+    await record(interview, 'interview-email-refused');
   });
 
   it('never emails a candidate twice when the activity is retried or the invitation runs again', async () => {

@@ -1,43 +1,51 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { temporal } from '@temporalio/proto';
 import { quietTemporalRuntime, workflowBundle } from '../helpers/stack';
+import { patchMarkers, recordedHistories } from '../helpers/histories';
 import * as workflows from '../../workflows';
 
 /**
- * Recorded histories of every workflow type (protobuf-encoded, as GetWorkflowExecutionHistory returns them):
- * the calls and invitations of the version in which every step was a regular activity, and the simulator's
- * calls, fan-outs and smoke runs recorded by test/workflows/simulated-call-and-fan-out.test.ts with
- * RECORD_HISTORIES=1. The current workflows must replay each of them without a determinism error: workflows
- * running at a deploy carry on, on the `patched` branches that kept the old steps.
+ * The workflow code as it is must replay every recorded history without a determinism error: workflows
+ * running at a deploy carry on, each on the `patched()` branches its history took. The histories come from
+ * `npm run record-histories` (test/helpers/histories.ts), one folder per recording; earlier folders stay, for
+ * the workflows still running from then. README, Workflow versions, says when a patch may be retired.
  */
-const DIR = join(__dirname, '..', 'fixtures', 'histories');
+const WORKFLOWS_DIR = join(__dirname, '..', '..', 'workflows');
+
+/** Every `patched('…')` and `deprecatePatch('…')` id in the workflow sources. */
+function patchIds(): string[] {
+  const ids = readdirSync(WORKFLOWS_DIR)
+    .filter((f) => f.endsWith('.ts'))
+    .flatMap((f) => [...readFileSync(join(WORKFLOWS_DIR, f), 'utf8').matchAll(/\b(?:patched|deprecatePatch)\(\s*['"`]([^'"`]+)['"`]/g)])
+    .map((m) => m[1]);
+  return [...new Set(ids)].sort();
+}
 
 describe('workflow code replays recorded histories', () => {
+  const histories = recordedHistories();
   beforeAll(() => quietTemporalRuntime());
 
   it('replays every recorded history without a determinism error', async () => {
-    const files = readdirSync(DIR).filter((f) => f.endsWith('.bin'));
-    expect(files.length).toBeGreaterThanOrEqual(10);
-    const histories = files.map((f) => ({ workflowId: f, history: temporal.api.history.v1.History.decode(readFileSync(join(DIR, f))) }));
+    expect(histories.length).toBeGreaterThanOrEqual(25);
     const results: Array<{ workflowId: string; error: string | null }> = [];
-    for await (const r of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) {
+    const input = histories.map((h) => ({ workflowId: h.file, history: h.history }));
+    for await (const r of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, input)) {
       results.push({ workflowId: r.workflowId, error: r.error ? `${r.error.name}: ${r.error.message}` : null });
     }
-    expect(results).toEqual(files.map((f) => ({ workflowId: f, error: null })));
+    expect(results).toEqual(histories.map((h) => ({ workflowId: h.file, error: null })));
   });
 
   it('has a history of every workflow type the worker registers', () => {
-    const recorded = new Set(
-      readdirSync(DIR)
-        .filter((f) => f.endsWith('.bin'))
-        .map(
-          (f) =>
-            temporal.api.history.v1.History.decode(readFileSync(join(DIR, f))).events[0].workflowExecutionStartedEventAttributes
-              ?.workflowType?.name,
-        ),
-    );
+    const recorded = new Set(histories.map((h) => h.history.events?.[0].workflowExecutionStartedEventAttributes?.workflowType?.name));
     expect([...recorded].sort()).toEqual(Object.keys(workflows).sort());
+  });
+
+  it("has a history of every patch's new path, so no patch lands without one", () => {
+    const ids = patchIds();
+    // The reading of the sources finds the patches there are today.
+    expect(ids).toEqual(expect.arrayContaining(['local-bookkeeping', 'local-email', 'lost-report-check']));
+    const recorded = new Set(histories.flatMap((h) => patchMarkers(h.history)));
+    expect(ids.filter((id) => !recorded.has(id))).toEqual([]);
   });
 });

@@ -1,10 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { WorkflowHandle } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
-import { createActivities, type ActivityDeps } from '../../activities';
+import { createActivities } from '../../activities';
+import type { ActivityDeps } from '../../activities/deps';
 import { buildActivityDeps } from '../../composition/activity-deps';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
@@ -16,19 +13,13 @@ import { smokeWorkflow } from '../../workflows/smoke';
 import type { WorkflowStart } from '../../shared/workflow-starts';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
 import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
+import { recordHistory } from '../helpers/histories';
 
 /**
  * The simulator's call workflow and the bulk requests' fan-out on the time-skipping server, with the real
- * activities on the real database. RECORD_HISTORIES=1 writes their histories (and the smoke workflow's) to
- * test/fixtures/histories for the replay test.
+ * activities on the real database. `npm run record-histories` records their histories (and the smoke
+ * workflow's) for the replay test.
  */
-const HISTORIES = join(__dirname, '..', 'fixtures', 'histories');
-async function record(name: string, handle: WorkflowHandle): Promise<void> {
-  if (!process.env.RECORD_HISTORIES) return;
-  const history = await handle.fetchHistory();
-  writeFileSync(join(HISTORIES, `${name}.bin`), temporal.api.history.v1.History.encode(history).finish());
-}
-
 describe('simulated calls and fan-out on the time-skipping server', () => {
   const logger = createLogger('silent');
   let env: TestWorkflowEnvironment;
@@ -91,7 +82,7 @@ describe('simulated calls and fan-out on the time-skipping server', () => {
     expect(reports).toEqual([expect.objectContaining({ callId, attempt: 1, outcome: 'missed', providerCallId })]);
     const placed = await db.db.collection<SimulatedCallDoc>('simulator_calls').findOne({ _id: providerCallId });
     expect(placed?.delivered_at).toBeInstanceOf(Date);
-    await record('simulated-call', handle);
+    await recordHistory(env.client, handle.workflowId, 'simulated-call');
   });
 
   it('starts every workflow of a batch once, and a second fan-out of the same starts finds them all', async () => {
@@ -117,8 +108,8 @@ describe('simulated calls and fan-out on the time-skipping server', () => {
       });
       const smoke = env.client.workflow.getHandle<typeof smokeWorkflow>(starts[0].workflowId);
       const slept = await smoke.result();
-      await record('fan-out', first);
-      await record('smoke', smoke);
+      await recordHistory(env.client, first.workflowId, 'fan-out');
+      await recordHistory(env.client, smoke.workflowId, 'smoke');
       return { firstResult, again, slept };
     });
     expect(outcome.firstResult).toEqual({ started: 3, existing: 0 });
