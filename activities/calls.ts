@@ -1,15 +1,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { attemptPath, type CallAttempt, type CallDoc, type ResolvedTemplate } from '../infra/records/calls';
 import type { CallStatus } from '../shared/calls/schema';
-import { recordId } from '../infra/records/projects';
 import { insertOnce } from '../infra/duplicate-key';
 import type { FailureReason } from '../shared/calls/retry';
 import type { DialResult } from '../providers/voice/port';
 import { whatsappRef, type SendResult } from '../providers/whatsapp/port';
-import { activeCallKey, release } from '../infra/claims';
+import { freeCandidate } from '../infra/claims';
 import type { ActivityDeps } from './deps';
-
-const at = attemptPath;
 
 export type AttemptCheck = { status: 'ended'; outcome: 'completed' | FailureReason } | { status: 'going' } | { status: 'unknown' };
 
@@ -18,7 +15,14 @@ export type AttemptCheck = { status: 'ended'; outcome: 'completed' | FailureReas
  * write is an exact `_id` match, with conditions checked in code after the read: one execution of an activity
  * per call runs at a time, and on FerretDB an extra filter field would scan every call.
  */
-export function createCallActivities({ db, logger, clock, voice, whatsapp, report }: ActivityDeps) {
+export function createCallActivities({
+  db,
+  logger,
+  clock,
+  voice,
+  whatsapp,
+  report,
+}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'voice' | 'whatsapp' | 'report'>) {
   async function load(callId: string): Promise<CallDoc> {
     const call = await db.calls.findOne({ _id: callId });
     if (!call) throw ApplicationFailure.nonRetryable(`Call ${callId} does not exist`, 'CallNotFound');
@@ -65,7 +69,7 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
       // An earlier execution may have placed the call and died (or timed out) before recording its id.
       const found = await voice.findDial(callId, attempt, existing.started_at);
       if (found) {
-        await db.calls.updateOne({ _id: callId }, { $set: { [`${at(attempt)}.provider_call_id`]: found } });
+        await db.calls.updateOne({ _id: callId }, { $set: { [`${attemptPath(attempt)}.provider_call_id`]: found } });
         return { accepted: true, providerCallId: found };
       }
     }
@@ -96,20 +100,25 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
       customFields: call.candidate.custom_fields,
     });
     if (result.accepted) {
-      await db.calls.updateOne({ _id: callId }, { $set: { [`${at(attempt)}.provider_call_id`]: result.providerCallId } });
+      await db.calls.updateOne({ _id: callId }, { $set: { [`${attemptPath(attempt)}.provider_call_id`]: result.providerCallId } });
     } else {
       logger.warn({ callId, attempt, reason: result.reason, detail: result.detail }, 'provider refused the call');
       await db.calls.updateOne(
         { _id: callId },
-        { $set: { [`${at(attempt)}.ended_reason`]: result.detail ?? result.reason, [`${at(attempt)}.failure_reason`]: result.reason } },
+        {
+          $set: {
+            [`${attemptPath(attempt)}.ended_reason`]: result.detail ?? result.reason,
+            [`${attemptPath(attempt)}.failure_reason`]: result.reason,
+          },
+        },
       );
     }
     return result;
   }
 
   return {
-    async markScheduled(callId: string, at: number): Promise<void> {
-      const when = new Date(at);
+    async markScheduled(callId: string, dialAt: number): Promise<void> {
+      const when = new Date(dialAt);
       // scheduled_for keeps the first dial time.
       const first = (await load(callId)).scheduled_for === null ? { scheduled_for: when } : {};
       await db.calls.updateOne({ _id: callId }, { $set: { status: 'scheduled', next_attempt_at: when, ...first, updated_at: clock() } });
@@ -145,9 +154,9 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
         { _id: callId },
         {
           $set: {
-            [`${at(attempt)}.ended_at`]: endedAt === undefined ? clock() : new Date(endedAt),
-            [`${at(attempt)}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
-            [`${at(attempt)}.failure_reason`]: outcome === 'completed' ? null : outcome,
+            [`${attemptPath(attempt)}.ended_at`]: endedAt === undefined ? clock() : new Date(endedAt),
+            [`${attemptPath(attempt)}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
+            [`${attemptPath(attempt)}.failure_reason`]: outcome === 'completed' ? null : outcome,
             updated_at: clock(),
           },
         },
@@ -193,12 +202,10 @@ export function createCallActivities({ db, logger, clock, voice, whatsapp, repor
     ): Promise<void> {
       const call = await load(callId);
       await db.calls.updateOne({ _id: callId }, { $set: { status, failure_reason: reason, next_attempt_at: null, updated_at: clock() } });
-      const candidateId = recordId.candidate(call.project_id, call.candidate_id);
-      const candidate = await db.candidates.findOne({ _id: candidateId });
-      if (candidate?.active_call_id === callId) {
-        await db.candidates.updateOne({ _id: candidateId }, { $set: { active_call_id: null, updated_at: clock() } });
-      }
-      await release(db, activeCallKey(call.project_id, call.candidate_id), callId);
+      await freeCandidate(db, call, clock());
     },
   };
 }
+
+/** The call workflow's activities, the type it proxies. */
+export type CallActivities = ReturnType<typeof createCallActivities>;

@@ -3,18 +3,18 @@ import { createCallActivities } from './calls';
 import { createInterviewActivities } from './interviews';
 import { createFanOutActivities } from './fan-out';
 import { createSimulatorActivities } from './simulator';
+import { createSmokeActivities } from './smoke';
 
-/** All activities, closed over their dependencies (the factory pattern of Temporal's TypeScript samples). */
+/**
+ * Every slice's activities, closed over their dependencies, for the worker to register (the factory pattern
+ * of Temporal's TypeScript samples). Each workflow proxies only its own slice's type.
+ */
 export function createActivities(deps: ActivityDeps) {
   return {
-    async serverTime(): Promise<string> {
-      return deps.clock().toISOString();
-    },
+    ...createSmokeActivities(deps),
     ...createCallActivities(deps),
     ...createInterviewActivities(deps),
     ...createFanOutActivities(deps),
     ...createSimulatorActivities(deps),
   };
 }
-
-export type Activities = ReturnType<typeof createActivities>;

@@ -20,7 +20,15 @@ const QUESTION_SET_LOOKS_MS = [50, 100, 200, 400, 800, 1_500, 3_000];
  * and write is an exact `_id` match, with conditions checked in code after the read (one execution of an
  * activity per invitation runs at a time; on FerretDB an extra filter field would scan every interview).
  */
-export function createInterviewActivities({ db, logger, clock, llm, email, publicBaseUrl, emailFrom }: ActivityDeps) {
+export function createInterviewActivities({
+  db,
+  logger,
+  clock,
+  llm,
+  email,
+  publicBaseUrl,
+  emailFrom,
+}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'email' | 'publicBaseUrl' | 'emailFrom'>) {
   async function load(interviewId: string): Promise<InterviewDoc> {
     const interview = await db.interviews.findOne({ _id: interviewId });
     if (!interview) throw ApplicationFailure.nonRetryable(`Interview ${interviewId} does not exist`, 'InterviewNotFound');
@@ -176,3 +184,6 @@ export function createInterviewActivities({ db, logger, clock, llm, email, publi
     },
   };
 }
+
+/** The invitation workflow's activities, the type it proxies. */
+export type InterviewActivities = ReturnType<typeof createInterviewActivities>;

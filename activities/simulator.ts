@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from './deps';
 
 /** The simulator's delivery of an end-of-call report, run when its simulated call ends. */
-export function createSimulatorActivities({ voice }: ActivityDeps) {
+export function createSimulatorActivities({ voice }: Pick<ActivityDeps, 'voice'>) {
   return {
     async deliverSimulatedReport(providerCallId: string): Promise<void> {
       if (!voice.deliver) {
@@ -12,3 +12,5 @@ export function createSimulatorActivities({ voice }: ActivityDeps) {
     },
   };
 }
+
+export type SimulatorActivities = ReturnType<typeof createSimulatorActivities>;

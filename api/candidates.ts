@@ -1,7 +1,7 @@
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { Database } from '../infra/database';
 import { recordId, type CandidateDoc } from '../infra/records/projects';
-import { bulkWriteEach, insertEach, type BulkOutcome } from '../infra/duplicate-key';
+import { bulkWriteEach, insertEach, type WriteResult } from '../infra/duplicate-key';
 
 export interface CandidateInput {
   id: string;
@@ -14,7 +14,7 @@ export interface CandidateInput {
 }
 
 export interface SavedCandidate {
-  outcome: BulkOutcome;
+  write: WriteResult;
   /** The record as it was before this request, when asked for; null for a new candidate. */
   previous: CandidateDoc | null;
 }
@@ -52,7 +52,7 @@ export async function saveCandidates(
       updated_at: now,
     })),
   );
-  const saved: SavedCandidate[] = inserted.map((outcome) => ({ outcome, previous: null }));
+  const saved: SavedCandidate[] = inserted.map((write) => ({ write, previous: null }));
   const existing = inserted.flatMap((o, i) => (o === 'duplicate' ? [i] : []));
   if (existing.length === 0) return saved;
   const previous = opts.previous ? await Promise.all(existing.map((i) => db.candidates.findOne({ _id: ids[i] }))) : [];
@@ -73,6 +73,6 @@ export async function saveCandidates(
     };
   });
   const updated = await bulkWriteEach(db.candidates, ops);
-  existing.forEach((i, n) => (saved[i] = { outcome: updated[n], previous: previous[n] ?? null }));
+  existing.forEach((i, n) => (saved[i] = { write: updated[n], previous: previous[n] ?? null }));
   return saved;
 }

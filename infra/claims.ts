@@ -8,8 +8,9 @@
  */
 
 import type { Database } from './database';
-import { insertEach, isDuplicateKey, type BulkOutcome } from './duplicate-key';
+import { insertEach, isDuplicateKey, type WriteResult } from './duplicate-key';
 import type { ClaimDoc } from './records/coordination';
+import { recordId } from './records/projects';
 
 /** Claims `key` for `holder`; returns the holder that owns it afterwards (`holder` itself when it won). */
 export async function claim(db: Database, key: string, holder: string, opts: { expiresAt?: Date; now?: Date } = {}): Promise<string> {
@@ -35,7 +36,7 @@ export async function claim(db: Database, key: string, holder: string, opts: { e
  * Claims many keys that never expire in one round trip: per key, `written` when this holder won it, `duplicate`
  * when it was already held (by anyone, this holder included: read it with claimOf), `error` when unknown.
  */
-export function claimEach(db: Database, claims: Array<{ key: string; holder: string }>, now = new Date()): Promise<BulkOutcome[]> {
+export function claimEach(db: Database, claims: Array<{ key: string; holder: string }>, now = new Date()): Promise<WriteResult[]> {
   return insertEach(
     db.claims,
     claims.map((c) => ({ _id: c.key, holder: c.holder, expires_at: null, created_at: now })),
@@ -59,6 +60,23 @@ export async function claimOf(db: Database, key: string): Promise<ClaimDoc | nul
 /** The claim that lets a candidate have one active call at a time. */
 export function activeCallKey(projectId: string, candidateId: string): string {
   return `call/${projectId}/${candidateId}`;
+}
+
+/**
+ * Frees the candidate of `call` for a new call: clears the candidate's active call if it is still this one,
+ * then gives the claim back. While the claim is held, no other call can have become the active one.
+ */
+export async function freeCandidate(
+  db: Database,
+  call: { _id: string; project_id: string; candidate_id: string },
+  now = new Date(),
+): Promise<void> {
+  const candidateId = recordId.candidate(call.project_id, call.candidate_id);
+  const candidate = await db.candidates.findOne({ _id: candidateId });
+  if (candidate?.active_call_id === call._id) {
+    await db.candidates.updateOne({ _id: candidateId }, { $set: { active_call_id: null, updated_at: now } });
+  }
+  await release(db, activeCallKey(call.project_id, call.candidate_id), call._id);
 }
 
 /** The claim that makes an email belong to one candidate id within a project. */

@@ -15,7 +15,7 @@ export function isDuplicateKey(err: unknown): boolean {
 }
 
 /** What became of one document or operation of a bulk write. */
-export type BulkOutcome = 'written' | 'duplicate' | 'error';
+export type WriteResult = 'written' | 'duplicate' | 'error';
 
 /**
  * Writes `ops` in one unordered bulk round trip and tells, per operation, whether it was written, refused by a
@@ -27,7 +27,7 @@ export type BulkOutcome = 'written' | 'duplicate' | 'error';
 export async function bulkWriteEach<T extends Document>(
   collection: Collection<T>,
   ops: AnyBulkWriteOperation<T>[],
-): Promise<BulkOutcome[]> {
+): Promise<WriteResult[]> {
   if (ops.length === 0) return [];
   try {
     await collection.bulkWrite(ops, { ordered: false });
@@ -35,12 +35,12 @@ export async function bulkWriteEach<T extends Document>(
   } catch (err) {
     const down = asUnavailable(err);
     if (down) throw down;
-    return outcomesOf(err, ops.length);
+    return resultsOf(err, ops.length);
   }
 }
 
-/** insertMany, unordered, in one round trip, with an outcome per document as bulkWriteEach gives. */
-export function insertEach<T extends Document>(collection: Collection<T>, docs: OptionalId<T>[]): Promise<BulkOutcome[]> {
+/** insertMany, unordered, in one round trip, with a result per document as bulkWriteEach gives. */
+export function insertEach<T extends Document>(collection: Collection<T>, docs: OptionalId<T>[]): Promise<WriteResult[]> {
   return bulkWriteEach(
     collection,
     docs.map((document) => ({ insertOne: { document } })),
@@ -56,11 +56,11 @@ export async function insertOnce<T extends Document>(collection: Collection<T>, 
   }
 }
 
-function outcomesOf(err: unknown, count: number): BulkOutcome[] {
+function resultsOf(err: unknown, count: number): WriteResult[] {
   const writeErrors = err instanceof MongoBulkWriteError ? [err.writeErrors].flat() : [];
   // No per-write errors (the command failed, or only the write concern did): every write is uncertain.
   if (writeErrors.length === 0) return Array.from({ length: count }, () => 'error');
-  const outcomes: BulkOutcome[] = Array.from({ length: count }, () => 'written');
-  for (const e of writeErrors) outcomes[e.index] = e.code === 11000 ? 'duplicate' : 'error';
-  return outcomes;
+  const results: WriteResult[] = Array.from({ length: count }, () => 'written');
+  for (const e of writeErrors) results[e.index] = e.code === 11000 ? 'duplicate' : 'error';
+  return results;
 }

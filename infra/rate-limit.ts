@@ -1,6 +1,5 @@
 import { isDuplicateKey } from './duplicate-key';
 import type { Database } from './database';
-import type { RateLimitDoc } from './records/coordination';
 
 /**
  * A fixed-window request budget kept in the database, so every API process shares one count. Each granted

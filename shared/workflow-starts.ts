@@ -1,12 +1,24 @@
 import type { SearchAttributePair } from '@temporalio/common';
 
-/** One workflow of a bulk request: its type, deterministic id, arguments and what operators see of it. */
-export interface WorkflowStart {
-  workflowType: 'callWorkflow' | 'interviewWorkflow' | 'simulatedCallWorkflow' | 'smokeWorkflow';
+/**
+ * One workflow of a bulk request: its type, deterministic id, arguments and what operators see of it. Built
+ * by `workflowStart`, which takes the type from the workflow function and checks the arguments against its
+ * parameters; carried as data (through the fan-out workflow's history) with them as they were checked.
+ */
+export interface WorkflowStart<Args extends unknown[] = unknown[]> {
+  workflowType: string;
   workflowId: string;
-  args: unknown[];
+  args: Args;
   searchAttributes: SearchAttributePair[];
   summary: string;
+}
+
+/** A start of `workflow` under the name the worker registers it by (its function's name). */
+export function workflowStart<W extends (...args: never[]) => Promise<unknown>>(
+  workflow: W,
+  start: Omit<WorkflowStart<Parameters<W>>, 'workflowType'>,
+): WorkflowStart {
+  return { workflowType: workflow.name, ...start };
 }
 
 export interface FanOutResult {

@@ -9,12 +9,12 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
+import type { CallActivities } from '../activities/calls';
 import { firstDialTime } from '../shared/calls/working-hours';
 import { nextRetryTime, type FailureReason } from '../shared/calls/retry';
 import type { CallSettings, CallStatus, RetryPolicy, WorkingHours } from '../shared/calls/schema';
 import { CallStatusKey, candidateSearchAttributes, type CandidateRecord } from './search-attributes';
-import type { WorkflowStart } from '../shared/workflow-starts';
+import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
 
 export interface CallWorkflowInput {
   callId: string;
@@ -81,29 +81,28 @@ export function callWorkflowInput(call: StoredCall, outcomeTimeoutMs = REPORT_WA
 
 /** The start of a call's workflow under its deterministic id, from the stored call alone. */
 export function callStart(call: StoredCall): WorkflowStart {
-  return {
-    workflowType: 'callWorkflow',
+  return workflowStart(callWorkflow, {
     workflowId: call.workflow_id,
     args: [callWorkflowInput(call)],
     searchAttributes: [...candidateSearchAttributes(call), { key: CallStatusKey, value: 'scheduled' }],
     summary: `Call ${call.candidate.name} for ${call.ats_job_id}`,
-  };
+  });
 }
 
 const RETRY = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 } as const;
 /** The provider's side of a call: lost-report lookups and templates. */
-const acts = proxyActivities<ReturnType<typeof createActivities>>({ startToCloseTimeout: '1 minute', retry: RETRY });
+const acts = proxyActivities<CallActivities>({ startToCloseTimeout: '1 minute', retry: RETRY });
 /**
  * The dial, on a shorter clock: a dial cut off by a dying worker is taken up again after this long, and the
  * provider's own request timeout (VAPI_TIMEOUT_MS, at most 25 s) fits inside it.
  */
-const dialer = proxyActivities<ReturnType<typeof createActivities>>({ startToCloseTimeout: '30 seconds', retry: RETRY });
+const dialer = proxyActivities<CallActivities>({ startToCloseTimeout: '30 seconds', retry: RETRY });
 /**
  * The call's own records (a few `_id` writes each): run inside the workflow task as local activities, which
  * spares the server an activity task, its dispatch and three history events apiece. Retries that wait longer
  * than a second do so on workflow timers, which time-skipping tests skip.
  */
-const local = proxyLocalActivities<ReturnType<typeof createActivities>>({
+const local = proxyLocalActivities<CallActivities>({
   startToCloseTimeout: '30 seconds',
   retry: RETRY,
   localRetryThreshold: '1 second',

@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
+import type { FanOutActivities } from '../activities/fan-out';
 import type { FanOutResult, WorkflowStart } from '../shared/workflow-starts';
 
 export function fanOutWorkflowId(batchId: string): string {
@@ -7,7 +7,7 @@ export function fanOutWorkflowId(batchId: string): string {
 }
 
 // Starting the workflows is retried until it succeeds: a request that was answered `success` must happen.
-const acts = proxyActivities<ReturnType<typeof createActivities>>({
+const acts = proxyActivities<FanOutActivities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });

@@ -9,10 +9,10 @@ import {
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
+import type { InterviewActivities } from '../activities/interviews';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import { candidateSearchAttributes, InterviewStatusKey, type CandidateRecord } from './search-attributes';
-import type { WorkflowStart } from '../shared/workflow-starts';
+import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
 
 export interface InterviewWorkflowInput {
   interviewId: string;
@@ -53,8 +53,7 @@ const BOOKKEEPING = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 } as const;
-type Acts = ReturnType<typeof createActivities>;
-const questions = proxyActivities<Acts>(QUESTIONS);
+const questions = proxyActivities<InterviewActivities>(QUESTIONS);
 /**
  * The email (one request to the provider) and the failure record (one `_id` write) run inside the workflow
  * task as local activities, which spares the server two workflow tasks and an activity task per invitation.
@@ -63,11 +62,11 @@ const questions = proxyActivities<Acts>(QUESTIONS);
  */
 const LOCAL_RETRY = { localRetryThreshold: '1 second' } as const;
 const local = {
-  mail: proxyLocalActivities<Acts>({ ...MAIL, ...LOCAL_RETRY }),
-  bookkeeping: proxyLocalActivities<Acts>({ ...BOOKKEEPING, ...LOCAL_RETRY }),
+  mail: proxyLocalActivities<InterviewActivities>({ ...MAIL, ...LOCAL_RETRY }),
+  bookkeeping: proxyLocalActivities<InterviewActivities>({ ...BOOKKEEPING, ...LOCAL_RETRY }),
 };
 /** Histories recorded before the change replay with regular activities. */
-const remote = { mail: proxyActivities<Acts>(MAIL), bookkeeping: proxyActivities<Acts>(BOOKKEEPING) };
+const remote = { mail: proxyActivities<InterviewActivities>(MAIL), bookkeeping: proxyActivities<InterviewActivities>(BOOKKEEPING) };
 
 /** One invitation: fix the interview's questions (generated once per project), then email the link. */
 export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput): Promise<InterviewProgress> {
@@ -104,8 +103,8 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
 
   setStatus('emailing');
   try {
-    const outcome = await mail.sendInvitation(interviewId);
-    if (outcome === 'failed') return fail('email', 'The invitation email could not be delivered');
+    const delivery = await mail.sendInvitation(interviewId);
+    if (delivery === 'failed') return fail('email', 'The invitation email could not be delivered');
   } catch (err) {
     return fail('email', `The invitation email could not be sent: ${reason(err)}`);
   }
@@ -120,11 +119,10 @@ function reason(err: unknown): string {
 
 /** The start of an invitation's workflow under its deterministic id. */
 export function interviewStart(interview: CandidateRecord): WorkflowStart {
-  return {
-    workflowType: 'interviewWorkflow',
+  return workflowStart(interviewWorkflow, {
     workflowId: interview.workflow_id,
     args: [{ interviewId: interview._id }],
     searchAttributes: [...candidateSearchAttributes(interview), { key: InterviewStatusKey, value: 'queued' }],
     summary: `Interview invitation for ${interview.candidate.name} (${interview.ats_job_id})`,
-  };
+  });
 }

@@ -1,13 +1,13 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
-import type { WorkflowStart } from '../shared/workflow-starts';
+import type { SimulatorActivities } from '../activities/simulator';
+import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
 
 export function simulatedCallWorkflowId(providerCallId: string): string {
   return `simulated-${providerCallId}`;
 }
 
 // Like a provider that retries its webhook: delivery goes on until the report gets through.
-const acts = proxyActivities<ReturnType<typeof createActivities>>({
+const acts = proxyActivities<SimulatorActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
@@ -25,11 +25,10 @@ export async function simulatedCallWorkflow(input: { providerCallId: string; end
 
 /** The start of a simulated call's workflow under its deterministic id. */
 export function simulatedCallStart(providerCallId: string, endsAt: Date): WorkflowStart {
-  return {
-    workflowType: 'simulatedCallWorkflow',
+  return workflowStart(simulatedCallWorkflow, {
     workflowId: simulatedCallWorkflowId(providerCallId),
     args: [{ providerCallId, endsAt: endsAt.getTime() }],
     searchAttributes: [],
     summary: `Simulated call ${providerCallId}`,
-  };
+  });
 }

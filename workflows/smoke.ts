@@ -1,7 +1,7 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
+import type { SmokeActivities } from '../activities/smoke';
 
-const { serverTime } = proxyActivities<ReturnType<typeof createActivities>>({
+const { serverTime } = proxyActivities<SmokeActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { maximumAttempts: 3 },
 });

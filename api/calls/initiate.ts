@@ -2,21 +2,20 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../../infra/config';
 import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
-import { recordId, type ProjectDoc } from '../../infra/records/projects';
+import type { ProjectDoc } from '../../infra/records/projects';
 import { type CallDoc, type ResolvedTemplate } from '../../infra/records/calls';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { newId } from '../../infra/ids';
-import { activeCallKey, claimEach, claimOf, release } from '../../infra/claims';
+import { activeCallKey, claimEach, claimOf, freeCandidate, release } from '../../infra/claims';
 import { insertEach } from '../../infra/duplicate-key';
-import { ValidationError, type ServiceUnavailableError } from '../../shared/errors';
-import { asUnavailable } from '../../infra/unavailable';
+import { ValidationError } from '../../shared/errors';
 import { holdAt } from '../../infra/fault-points';
 import { normaliseEmail, titleCase } from '../../shared/names';
 import { renderTemplate, templateContext, type TemplateContext } from '../../shared/template-variables';
 import type { CallInitiateRequest, CallInitiateResponse, CallResult, WhatsAppTemplate } from '../../shared/calls/schema';
 import { callStart, callWorkflowId } from '../../workflows/calls';
 import { projectSearchAttributes } from '../../workflows/search-attributes';
-import { startAll } from '../workflow-starts';
+import { startAll, startOrTakeBack } from '../workflow-starts';
 import { projectUrl } from '../../shared/public-urls';
 import { saveCandidates } from '../candidates';
 import { findProject } from './projects';
@@ -32,7 +31,8 @@ export interface CallDeps {
 }
 
 type Candidate = CallInitiateRequest['candidates'][number];
-type Outcome = Pick<CallResult, 'id' | 'status' | 'message'>;
+/** What the response says of one entry of the request. */
+type EntryResult = Pick<CallResult, 'id' | 'status' | 'message'>;
 
 const MESSAGES = {
   duplicateId: 'Duplicate candidate id in this request; the candidate is called once',
@@ -68,15 +68,15 @@ export async function initiateCalls(deps: CallDeps, workspace: WorkspaceDoc, req
   const byCandidate = new Map(firsts.map((c, n) => [c.id, scheduled[n]]));
   await holdAt(deps.config, 'call-initiate:before-response', deps.logger);
   const calls = candidates.map((c, i): CallResult => {
-    const outcome = firstAt.get(c.id) === i ? byCandidate.get(c.id)! : failed(MESSAGES.duplicateId);
+    const result = firstAt.get(c.id) === i ? byCandidate.get(c.id)! : failed(MESSAGES.duplicateId);
     return {
-      id: outcome.id,
+      id: result.id,
       candidate_id: c.id,
       name: c.name,
       email: c.email,
       phone: c.phone,
-      status: outcome.status,
-      message: outcome.message,
+      status: result.status,
+      message: result.message,
     };
   });
   return {
@@ -85,7 +85,7 @@ export async function initiateCalls(deps: CallDeps, workspace: WorkspaceDoc, req
   };
 }
 
-function failed(message: string): Outcome {
+function failed(message: string): EntryResult {
   return { id: null, status: 'failed', message };
 }
 
@@ -96,7 +96,7 @@ async function scheduleAll(
   req: CallInitiateRequest,
   cands: Candidate[],
   depth: number,
-): Promise<Outcome[]> {
+): Promise<EntryResult[]> {
   const { db } = deps;
   const calls = cands.map((c) => buildCall(newId('call'), ws, project, req, c));
   const claims = await claimEach(
@@ -104,7 +104,7 @@ async function scheduleAll(
     calls.map((call) => ({ key: activeCallKey(project._id, call.candidate_id), holder: call._id })),
   );
   const won = calls.flatMap((call, i) => (claims[i] === 'written' ? [i] : []));
-  const outcomes = new Array<Outcome>(cands.length);
+  const results = new Array<EntryResult>(cands.length);
 
   const winners = async () => {
     const [candidateWrites, callWrites] = await Promise.all([
@@ -120,34 +120,22 @@ async function scheduleAll(
         won.map((i) => calls[i]),
       ),
     ]);
-    const ready = won.filter((_, n) => candidateWrites[n].outcome === 'written' && callWrites[n] === 'written');
-    const unready = won.filter((i) => !ready.includes(i));
-    let started = true;
-    let down: ServiceUnavailableError | null = null;
+    const ready = won.filter((_, n) => candidateWrites[n].write === 'written' && callWrites[n] === 'written');
     await holdAt(deps.config, 'call-initiate:after-records', deps.logger);
-    try {
-      await startAll(
-        deps,
-        ready.map((i) => callStart(calls[i])),
-        {
-          summary: `call/initiate: ${ready.length} calls for ${project.ats_job_id}`,
-          searchAttributes: projectSearchAttributes(project),
-        },
-      );
-    } catch (err) {
-      deps.logger.error({ err, projectId: project._id, calls: ready.length }, 'calls could not be scheduled');
-      started = false;
-      down = asUnavailable(err);
-    }
+    const started = await startOrTakeBack(
+      deps,
+      ready.map((i) => callStart(calls[i])),
+      { summary: `call/initiate: ${ready.length} calls for ${project.ats_job_id}`, searchAttributes: projectSearchAttributes(project) },
+      () => Promise.all(won.map((i) => abandon(deps, calls[i]))),
+    );
     for (const i of won) {
-      outcomes[i] =
+      results[i] =
         started && ready.includes(i)
           ? { id: calls[i]._id, status: 'success', message: scheduledMessage(calls[i]) }
           : failed(MESSAGES.retry);
     }
-    await Promise.all((started ? unready : won).map((i) => abandon(deps, calls[i])));
-    // Temporal is down: none of the request's calls was started, so the whole request is a 503 to retry.
-    if (down) throw down;
+    // Entries whose records were not both written are taken back (all of them already when the start failed).
+    if (started) await Promise.all(won.filter((i) => !ready.includes(i)).map((i) => abandon(deps, calls[i])));
   };
   const others = () =>
     Promise.all(
@@ -156,16 +144,16 @@ async function scheduleAll(
         // The claim may or may not have been written: give it back if it is ours, and ask for a retry.
         if (claims[i] === 'error') {
           await abandon(deps, call);
-          outcomes[i] = failed(MESSAGES.retry);
+          results[i] = failed(MESSAGES.retry);
           return;
         }
-        outcomes[i] = await resolveHeld(deps, call, depth).then((held) =>
+        results[i] = await resolveHeld(deps, call, depth).then((held) =>
           held === 'free' ? scheduleAll(deps, ws, project, req, [cands[i]], depth + 1).then(([o]) => o) : held,
         );
       }),
     );
   await Promise.all([winners(), others()]);
-  return outcomes;
+  return results;
 }
 
 /**
@@ -173,7 +161,7 @@ async function scheduleAll(
  * stopped before starting it (a no-op otherwise), and the entry fails naming it. By a call never recorded: a
  * concurrent request is recording it, or one died before it could; only a claim old enough is taken over.
  */
-async function resolveHeld(deps: CallDeps, call: CallDoc, depth: number): Promise<Outcome | 'free'> {
+async function resolveHeld(deps: CallDeps, call: CallDoc, depth: number): Promise<EntryResult | 'free'> {
   const key = activeCallKey(call.project_id, call.candidate_id);
   const held = await claimOf(deps.db, key);
   if (!held) return depth === 0 ? 'free' : failed(MESSAGES.concurrent);
@@ -193,11 +181,7 @@ async function resolveHeld(deps: CallDeps, call: CallDoc, depth: number): Promis
 async function abandon({ db, logger }: CallDeps, call: CallDoc): Promise<void> {
   try {
     await db.calls.deleteOne({ _id: call._id });
-    // While the claim is ours, no other call can have become the candidate's active call.
-    const candidate = recordId.candidate(call.project_id, call.candidate_id);
-    const stored = await db.candidates.findOne({ _id: candidate });
-    if (stored?.active_call_id === call._id) await db.candidates.updateOne({ _id: candidate }, { $set: { active_call_id: null } });
-    await release(db, activeCallKey(call.project_id, call.candidate_id), call._id);
+    await freeCandidate(db, call);
   } catch (err) {
     // What is left is a claim without a call, which the next request takes over once it is old enough.
     logger.error({ err, callId: call._id }, 'an unscheduled call could not be cleaned up');

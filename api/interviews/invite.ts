@@ -7,15 +7,13 @@ import { type InterviewDoc } from '../../infra/records/interviews';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { newToken } from '../../infra/ids';
 import { claim, claimEach, claimOf, emailKey, release } from '../../infra/claims';
-import { insertEach, type BulkOutcome } from '../../infra/duplicate-key';
-import { asUnavailable } from '../../infra/unavailable';
-import type { ServiceUnavailableError } from '../../shared/errors';
+import { insertEach, type WriteResult } from '../../infra/duplicate-key';
 import { normaliseEmail, titleCase } from '../../shared/names';
 import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../../shared/jobs/schema';
 import type { CustomQuestion, InterviewResult, InviteRequest, InviteResponse } from '../../shared/interviews/schema';
 import { interviewStart, interviewWorkflowId } from '../../workflows/interviews';
 import { projectSearchAttributes } from '../../workflows/search-attributes';
-import { startAll } from '../workflow-starts';
+import { startOrTakeBack } from '../workflow-starts';
 import { jobUrl, projectUrl } from '../../shared/public-urls';
 import { ensureInterviewProject } from './projects';
 import { saveCandidates } from '../candidates';
@@ -37,7 +35,8 @@ const MESSAGES = {
 } as const;
 
 type Candidate = InviteRequest['candidates'][number] & { name: string; email: string };
-type Outcome = Pick<InterviewResult, 'id' | 'status' | 'message'>;
+/** What the response says of one entry of the request. */
+type EntryResult = Pick<InterviewResult, 'id' | 'status' | 'message'>;
 
 /**
  * interview/invite after validation. The batch takes a fixed number of database round trips whatever its
@@ -52,7 +51,7 @@ export async function inviteCandidates(deps: InviteDeps, workspace: WorkspaceDoc
   // Clashes inside the request are settled in request order, before anything touches the database.
   const firstIdAt = new Map<string, number>();
   const emailOwner = new Map<string, string>();
-  const outcomes: Array<Outcome | null> = candidates.map((c, i) => {
+  const results: Array<EntryResult | null> = candidates.map((c, i) => {
     if (firstIdAt.has(c.id)) return failed(MESSAGES.duplicateId);
     firstIdAt.set(c.id, i);
     const owner = emailOwner.get(c.email);
@@ -60,7 +59,7 @@ export async function inviteCandidates(deps: InviteDeps, workspace: WorkspaceDoc
     emailOwner.set(c.email, c.id);
     return null;
   });
-  const pending = candidates.flatMap((c, i) => (outcomes[i] === null ? [i] : []));
+  const pending = candidates.flatMap((c, i) => (results[i] === null ? [i] : []));
   const invited = await inviteAll(
     deps,
     workspace,
@@ -68,10 +67,10 @@ export async function inviteCandidates(deps: InviteDeps, workspace: WorkspaceDoc
     pending.map((i) => candidates[i]),
     customQuestions,
   );
-  pending.forEach((i, n) => (outcomes[i] = invited[n]));
+  pending.forEach((i, n) => (results[i] = invited[n]));
 
   const interviews = candidates.map((c, i): InterviewResult => {
-    const { id, status, message } = outcomes[i]!;
+    const { id, status, message } = results[i]!;
     return { ...(id ? { id } : {}), candidate_id: c.id, name: c.name, email: c.email, status, message };
   });
   const base = deps.config.PUBLIC_BASE_URL;
@@ -81,7 +80,7 @@ export async function inviteCandidates(deps: InviteDeps, workspace: WorkspaceDoc
   };
 }
 
-function failed(message: string): Outcome {
+function failed(message: string): EntryResult {
   return { status: 'failed', message };
 }
 
@@ -97,24 +96,24 @@ async function inviteAll(
   project: ProjectDoc,
   cands: Candidate[],
   questions: Question[] | null,
-): Promise<Outcome[]> {
+): Promise<EntryResult[]> {
   const { db } = deps;
   const keys = cands.map((c) => emailKey(project._id, c.email));
   const claims = await claimEach(
     db,
     cands.map((c, i) => ({ key: keys[i], holder: c.id })),
   );
-  const outcomes = new Array<Outcome | null>(cands.length).fill(null);
+  const results = new Array<EntryResult | null>(cands.length).fill(null);
   await Promise.all(
     cands.map(async (c, i) => {
       if (claims[i] === 'written') return;
       // Held already: by this candidate (a re-invite) or by another id; released meanwhile, claimed again.
       const owner = claims[i] === 'duplicate' ? ((await claimOf(db, keys[i]))?.holder ?? (await claim(db, keys[i], c.id))) : null;
-      if (owner === null) outcomes[i] = failed(MESSAGES.retry);
-      else if (owner !== c.id) outcomes[i] = failed(MESSAGES.emailTaken(owner));
+      if (owner === null) results[i] = failed(MESSAGES.retry);
+      else if (owner !== c.id) results[i] = failed(MESSAGES.emailTaken(owner));
     }),
   );
-  const ok = cands.flatMap((_, i) => (outcomes[i] === null ? [i] : []));
+  const ok = cands.flatMap((_, i) => (results[i] === null ? [i] : []));
   const docs = ok.map((i) => newInterview(ws, project, cands[i], questions));
   const [candidateWrites, interviewWrites] = await Promise.all([
     saveCandidates(
@@ -131,7 +130,7 @@ async function inviteAll(
       deps,
       project,
       docs,
-      candidateWrites.map((w) => w.outcome),
+      candidateWrites.map((w) => w.write),
       interviewWrites,
     ),
     releaseOldEmails(
@@ -140,8 +139,8 @@ async function inviteAll(
       ok.map((i, n) => [cands[i], candidateWrites[n].previous] as const),
     ),
   ]);
-  ok.forEach((i, n) => (outcomes[i] = started[n]));
-  return outcomes.map((o) => o!);
+  ok.forEach((i, n) => (results[i] = started[n]));
+  return results.map((r) => r!);
 }
 
 /**
@@ -173,35 +172,32 @@ async function startInvitations(
   deps: InviteDeps,
   project: ProjectDoc,
   docs: InterviewDoc[],
-  candidates: BulkOutcome[],
-  written: BulkOutcome[],
-): Promise<Outcome[]> {
+  candidates: WriteResult[],
+  written: WriteResult[],
+): Promise<EntryResult[]> {
   const ready = docs.map((_, n) => candidates[n] === 'written' && written[n] !== 'error');
   const starts = docs.filter((_, n) => ready[n]).map(interviewStart);
-  let started = true;
-  let down: ServiceUnavailableError | null = null;
-  try {
-    await startAll(deps, starts, {
+  /** Deletes the interviews this request wrote among `which`, so that a retry invites afresh. */
+  const takeBack = (which: (n: number) => boolean) =>
+    Promise.all(
+      docs.map((interview, n) =>
+        which(n) && written[n] === 'written' ? deps.db.interviews.deleteOne({ _id: interview._id }).catch(() => undefined) : undefined,
+      ),
+    );
+  const started = await startOrTakeBack(
+    deps,
+    starts,
+    {
       summary: `interview/invite: ${starts.length} invitations for ${project.ats_job_id}`,
       searchAttributes: projectSearchAttributes(project),
-    });
-  } catch (err) {
-    // The cause goes to the log only; the caller sees a retryable failure for these entries.
-    deps.logger.error({ err, projectId: project._id, invitations: starts.length }, 'invitations could not be queued');
-    started = false;
-    down = asUnavailable(err);
-  }
-  const outcomes = await Promise.all(
-    docs.map(async (interview, n): Promise<Outcome> => {
-      if (started && ready[n])
-        return { id: interview._id, status: 'success', message: written[n] === 'duplicate' ? MESSAGES.alreadyInvited : MESSAGES.queued };
-      if (written[n] === 'written') await deps.db.interviews.deleteOne({ _id: interview._id }).catch(() => undefined);
-      return failed(MESSAGES.retry);
-    }),
+    },
+    () => takeBack(() => true),
   );
-  // Temporal is down: nothing of the request was started, so the whole request is a 503 to retry.
-  if (down) throw down;
-  return outcomes;
+  if (started) await takeBack((n) => !ready[n]);
+  return docs.map((interview, n): EntryResult => {
+    if (!started || !ready[n]) return failed(MESSAGES.retry);
+    return { id: interview._id, status: 'success', message: written[n] === 'duplicate' ? MESSAGES.alreadyInvited : MESSAGES.queued };
+  });
 }
 
 function newInterview(ws: WorkspaceDoc, project: ProjectDoc, c: Candidate, customQuestions: Question[] | null): InterviewDoc {

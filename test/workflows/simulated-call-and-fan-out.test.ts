@@ -10,7 +10,7 @@ import type { SimulatedCallDoc } from '../../providers/voice/simulator';
 import { fanOutWorkflow, fanOutWorkflowId } from '../../workflows/fan-out';
 import { simulatedCallWorkflowId } from '../../workflows/simulated-call';
 import { smokeWorkflow } from '../../workflows/smoke';
-import type { WorkflowStart } from '../../shared/workflow-starts';
+import { workflowStart } from '../../shared/workflow-starts';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
 import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
 import { recordHistory } from '../helpers/histories';
@@ -86,13 +86,9 @@ describe('simulated calls and fan-out on the time-skipping server', () => {
   });
 
   it('starts every workflow of a batch once, and a second fan-out of the same starts finds them all', async () => {
-    const starts: WorkflowStart[] = [1, 2, 3].map((n) => ({
-      workflowType: 'smokeWorkflow',
-      workflowId: uniqueName(`smoke${n}`),
-      args: [60_000],
-      searchAttributes: [],
-      summary: `Smoke ${n}`,
-    }));
+    const starts = [1, 2, 3].map((n) =>
+      workflowStart(smokeWorkflow, { workflowId: uniqueName(`smoke${n}`), args: [60_000], searchAttributes: [], summary: `Smoke ${n}` }),
+    );
     const w = await worker();
     const outcome = await w.runUntil(async () => {
       const first = await env.client.workflow.start(fanOutWorkflow, {
