@@ -85,6 +85,8 @@ export class ChaosStack {
       WHATSAPP_VERIFY_TOKEN: 'chaos-verify',
       AI_RATE_LIMIT: '5',
       SHUTDOWN_TIMEOUT_MS: '2000',
+      // Keeps the database driver's heartbeat and pool events in the logs, for reading how an outage was survived.
+      LOG_LEVEL: 'debug',
     };
     this.store = await connectDatabase(this.env.MONGODB_URI, this.env.MONGODB_DB);
     this.key = (
