@@ -14,7 +14,7 @@ type Batch = { summary: string; searchAttributes: SearchAttributePair[] };
 
 /**
  * Starts the per-candidate workflows of one request: one directly; several through one fan-out workflow,
- * so the request waits for a single start instead of one per candidate (measured in README, Benchmarks).
+ * so the request waits for a single start instead of one per candidate (measured in docs/benchmarks.md).
  * Either way, once this returns the workflows will exist. When it throws, the start may still reach Temporal
  * later; the caller takes back the records it wrote, so such a workflow fails at its first step (its call or
  * interview does not exist) before any side effect, and a retry replaces it (startWorkflowOnce).

@@ -85,7 +85,7 @@ async function ensureIndexes(d: Database): Promise<void> {
 /**
  * The driver's view of the server, at debug level (LOG_LEVEL=debug): heartbeats and what the monitor
  * concluded from them, and the life of the connection pool. How a process finds its way back after the
- * database restarts is read from these (README, Reliability). Per-operation events (check-outs, commands)
+ * database restarts is read from these (docs/reliability.md). Per-operation events (check-outs, commands)
  * are left out: they would cost on every request.
  */
 function logDriverEvents(client: MongoClient, log: Logger): void {

@@ -3,7 +3,7 @@ import { notJobDescriptions, score, SCALAR_FIELDS, type CorpusSet } from '../tes
 
 /**
  * `npm run jd:accuracy`: the offline job-description parser scored on the fixture corpus, per field, as
- * README.md reports it. `--misses` lists every disagreement with the labels.
+ * docs/ai-operations.md reports it. `--misses` lists every disagreement with the labels.
  */
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 const lines: string[] = [];

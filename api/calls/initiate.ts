@@ -44,7 +44,7 @@ const MESSAGES = {
 /**
  * call/initiate after validation. The whole batch takes a fixed number of database round trips, whatever its
  * size: one claim per candidate (the unique `_id` lets one call per candidate be active), then the candidates
- * and the calls written together, then one workflow start (README, Bulk requests). An entry says `success`
+ * and the calls written together, then one workflow start (docs/bulk-requests.md). An entry says `success`
  * only once its workflow is sure to start, so the call happens even if every process dies right after.
  */
 export async function initiateCalls(deps: CallDeps, workspace: WorkspaceDoc, req: CallInitiateRequest): Promise<CallInitiateResponse> {

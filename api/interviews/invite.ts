@@ -41,8 +41,8 @@ type EntryResult = Pick<InterviewResult, 'id' | 'status' | 'message'>;
 /**
  * interview/invite after validation. The batch takes a fixed number of database round trips whatever its
  * size: the project; every email's claim (an email belongs to one candidate id in a project); the candidates
- * with the interviews (one per candidate and project, by derived `_id`); then one workflow start (README,
- * Bulk requests). An entry says `success` only once its invitation's workflow is sure to start.
+ * with the interviews (one per candidate and project, by derived `_id`); then one workflow start
+ * (docs/bulk-requests.md). An entry says `success` only once its invitation's workflow is sure to start.
  */
 export async function inviteCandidates(deps: InviteDeps, workspace: WorkspaceDoc, req: InviteRequest): Promise<InviteResponse> {
   const project = await ensureInterviewProject(deps.db, workspace._id, req);

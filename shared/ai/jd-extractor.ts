@@ -6,7 +6,7 @@ import { extractEmployment, extractExperience, extractLocation, extractSeniority
 /**
  * The offline job-description parser: deterministic rules over the text's structure and wording, used when
  * no language model is configured. It reads only what the text states: a field it finds no evidence for is
- * null (an empty list for skills), never a guess. Its accuracy on the fixture corpus is reported in README.md.
+ * null (an empty list for skills), never a guess. Its accuracy on the fixture corpus is reported in docs/ai-operations.md.
  */
 
 // ---------- skills ----------

@@ -21,7 +21,7 @@ function ad(line: string, extra = ''): string {
 }
 
 describe('offline job-description parser on the fixture corpus', () => {
-  // Thresholds sit just under what the parser measures, so any regression fails; README.md reports the numbers.
+  // Thresholds sit just under what the parser measures, so any regression fails; docs/ai-operations.md reports the numbers.
   const thresholds: Record<CorpusSet, { fields: Record<string, number>; precision: number; recall: number }> = {
     development: {
       fields: { min_experience: 0.95, max_experience: 0.95, seniority_level: 0.95, work_type: 0.95, employment_type: 0.9, location: 0.9 },

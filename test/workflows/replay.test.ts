@@ -9,7 +9,7 @@ import * as workflows from '../../workflows';
  * The workflow code as it is must replay every recorded history without a determinism error: workflows
  * running at a deploy carry on, each on the `patched()` branches its history took. The histories come from
  * `npm run record-histories` (test/helpers/histories.ts), one folder per recording; earlier folders stay, for
- * the workflows still running from then. README, Workflow versions, says when a patch may be retired.
+ * the workflows still running from then. docs/tests.md, Workflow versions, says when a patch may be retired.
  */
 const WORKFLOWS_DIR = join(__dirname, '..', '..', 'workflows');
 
