@@ -24,7 +24,7 @@ const READY = { api: '"msg":"API listening"', worker: '"msg":"worker started"' }
 export async function startServiceProcess(role: 'api' | 'worker', env: Record<string, string>, logFile: string): Promise<ServiceProcess> {
   const out = openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, ...env, ROLE: role, LOG_LEVEL: 'info' },
+    env: { ...process.env, LOG_LEVEL: 'info', ...env, ROLE: role },
     stdio: ['ignore', out, out],
   });
   await waitForLine(child, logFile, READY[role], 120_000);
