@@ -103,14 +103,10 @@ export function createCallActivities({
       await db.calls.updateOne({ _id: callId }, { $set: { [`${attemptPath(attempt)}.provider_call_id`]: result.providerCallId } });
     } else {
       logger.warn({ callId, attempt, reason: result.reason, detail: result.detail }, 'provider refused the call');
+      const path = attemptPath(attempt);
       await db.calls.updateOne(
         { _id: callId },
-        {
-          $set: {
-            [`${attemptPath(attempt)}.ended_reason`]: result.detail ?? result.reason,
-            [`${attemptPath(attempt)}.failure_reason`]: result.reason,
-          },
-        },
+        { $set: { [`${path}.ended_reason`]: result.detail ?? result.reason, [`${path}.failure_reason`]: result.reason } },
       );
     }
     return result;
@@ -150,13 +146,14 @@ export function createCallActivities({
       const call = await load(callId);
       // An attempt that was never recorded (the dial failed before it) has nothing to end.
       if (call.attempts[attempt - 1]?.number !== attempt) return;
+      const path = attemptPath(attempt);
       await db.calls.updateOne(
         { _id: callId },
         {
           $set: {
-            [`${attemptPath(attempt)}.ended_at`]: endedAt === undefined ? clock() : new Date(endedAt),
-            [`${attemptPath(attempt)}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
-            [`${attemptPath(attempt)}.failure_reason`]: outcome === 'completed' ? null : outcome,
+            [`${path}.ended_at`]: endedAt === undefined ? clock() : new Date(endedAt),
+            [`${path}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
+            [`${path}.failure_reason`]: outcome === 'completed' ? null : outcome,
             updated_at: clock(),
           },
         },
