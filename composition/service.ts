@@ -53,7 +53,7 @@ export function buildApiDeps(
  * the service through here.
  */
 export async function startService(config: Config, logger: Logger, overrides: ServiceOverrides = {}): Promise<RunningService> {
-  const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, logger);
+  const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, { logger });
   const temporal = await connectClient(config);
   const stops: Array<() => Promise<void>> = [];
   let api: RunningApi | null = null;

@@ -5,6 +5,7 @@ import type { CandidateDoc, ProjectDoc } from './records/projects';
 import type { ClaimDoc, RateLimitDoc } from './records/coordination';
 import type { EmailLogDoc, InterviewDoc } from './records/interviews';
 import type { Logger } from './logger';
+import { logDriverEvents, restartStalledMonitors } from './database-monitor';
 
 /**
  * One MongoDB connection per process. Only features that MongoDB 7 and FerretDB 1.24 both have are used:
@@ -29,14 +30,20 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function connectDatabase(uri: string, dbName: string, logger?: Logger): Promise<Database> {
+export async function connectDatabase(
+  uri: string,
+  dbName: string,
+  opts: { logger?: Logger; monitorStalledAfterMs?: number } = {},
+): Promise<Database> {
   // A database that is down fails an operation within 3 s, so the API answers 503 within its 5 s promise.
   const client = new MongoClient(uri, {
     serverSelectionTimeoutMS: 3_000,
     connectTimeoutMS: 3_000,
     appName: 'hiring-integration',
   });
-  if (logger) logDriverEvents(client, logger.child({ component: 'mongodb' }));
+  const log = opts.logger?.child({ component: 'mongodb' });
+  if (log) logDriverEvents(client, log);
+  const stopWatching = restartStalledMonitors(client, log, opts.monitorStalledAfterMs);
   await client.connect();
   const db = client.db(dbName);
   const database: Database = {
@@ -56,7 +63,10 @@ export async function connectDatabase(uri: string, dbName: string, logger?: Logg
     async ping() {
       await db.command({ ping: 1 }, { timeoutMS: 2_000 });
     },
-    close: () => client.close(),
+    close: () => {
+      stopWatching();
+      return client.close();
+    },
   };
   await ensureIndexes(database);
   return database;
@@ -80,43 +90,4 @@ async function ensureIndexes(d: Database): Promise<void> {
   await d.rateLimits.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_ttl' }).catch((err: unknown) => {
     if (!(err instanceof MongoServerError && err.codeName === 'NotImplemented')) throw err;
   });
-}
-
-/**
- * The driver's view of the server, at debug level (LOG_LEVEL=debug): heartbeats and what the monitor
- * concluded from them, and the life of the connection pool. How a process finds its way back after the
- * database restarts is read from these (docs/reliability.md). Per-operation events (check-outs, commands)
- * are left out: they would cost on every request.
- */
-function logDriverEvents(client: MongoClient, log: Logger): void {
-  client.on('serverHeartbeatSucceeded', (e) =>
-    log.debug({ event: 'heartbeat', connection: e.connectionId, ms: e.duration, awaited: e.awaited }, 'heartbeat ok'),
-  );
-  client.on('serverHeartbeatFailed', (e) =>
-    log.debug(
-      { event: 'heartbeat', connection: e.connectionId, ms: e.duration, awaited: e.awaited, failure: e.failure.message },
-      'heartbeat failed',
-    ),
-  );
-  client.on('serverDescriptionChanged', (e) =>
-    log.debug(
-      {
-        event: 'server',
-        address: e.address,
-        from: e.previousDescription.type,
-        to: e.newDescription.type,
-        error: e.newDescription.error?.message,
-      },
-      'server description changed',
-    ),
-  );
-  client.on('connectionPoolCleared', (e) =>
-    log.debug({ event: 'pool', address: e.address, interruptInUse: e.interruptInUseConnections ?? false }, 'pool cleared'),
-  );
-  client.on('connectionPoolReady', (e) => log.debug({ event: 'pool', address: e.address }, 'pool ready'));
-  client.on('connectionCreated', (e) => log.debug({ event: 'pool', address: e.address, connection: e.connectionId }, 'connection created'));
-  client.on('connectionClosed', (e) =>
-    log.debug({ event: 'pool', address: e.address, connection: e.connectionId, reason: e.reason }, 'connection closed'),
-  );
-  client.on('connectionCheckOutFailed', (e) => log.debug({ event: 'pool', address: e.address, reason: e.reason }, 'check-out failed'));
 }

@@ -72,4 +72,42 @@ describe('database connection after an outage', () => {
       await proxy.close();
     }
   }, 90_000);
+
+  it("is used again when the driver's monitor stalls on a connection the database has just closed", async () => {
+    const target = new URL(process.env.TEST_MONGODB_URI!);
+    const proxy = relay({ host: target.hostname, port: Number(target.port) });
+    const port = await proxy.listen();
+    const STALLED_AFTER_MS = 2_000;
+    const db = await connectDatabase(`mongodb://127.0.0.1:${port}`, uniqueName('stall'), { monitorStalledAfterMs: STALLED_AFTER_MS });
+    try {
+      await db.ping();
+      // A check asked for within 500 ms of the last one waits for its turn; this one must run at once.
+      await new Promise((r) => setTimeout(r, 1_000));
+      // The driver's state after the database closed the monitor's connection: its socket destroyed, the
+      // connection's 'close' not yet seen, and a check asked for in between (infra/database-monitor.ts).
+      const monitor = [...(db.client as any).topology.s.servers.values()][0].monitor;
+      monitor.connection.socket.destroy();
+      monitor.requestCheck();
+      // Then an operation fails on the network, so the server is Unknown until a check of the stalled monitor.
+      proxy.fail();
+      await expect(db.ping()).rejects.toThrow();
+      proxy.recover();
+      const started = Date.now();
+      let recovered = false;
+      while (!recovered && Date.now() - started < 20_000) {
+        recovered = await db.ping().then(
+          () => true,
+          () => false,
+        );
+      }
+      expect({ recovered, withinMs: Date.now() - started < 2 * STALLED_AFTER_MS + 8_000 }).toEqual({ recovered: true, withinMs: true });
+      // Collections taken before the reconnect are used as they were.
+      await db.calls.insertOne({ _id: 'after-stall' } as never);
+      expect(await db.calls.findOne({ _id: 'after-stall' })).not.toBeNull();
+    } finally {
+      await db.db.dropDatabase().catch(() => undefined);
+      await db.close();
+      await proxy.close();
+    }
+  }, 60_000);
 });
