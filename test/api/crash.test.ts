@@ -2,10 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createWorkspace } from '../../infra/workspaces';
-import { freePort } from '../../scripts/services';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
-import { uniqueName } from '../helpers/stack';
+import { serviceProcessEnv } from '../helpers/stack';
 import { readChecked } from '../helpers/api-contract';
 import { waitFor } from '../helpers/wait';
 
@@ -27,16 +26,7 @@ describe('a response that says success survives the death of every process', () 
   };
 
   beforeAll(async () => {
-    env = {
-      PORT: String(await freePort()),
-      HOST: '127.0.0.1',
-      MONGODB_URI: process.env.TEST_MONGODB_URI!,
-      MONGODB_DB: uniqueName('crash'),
-      TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
-      TEMPORAL_TASK_QUEUE: uniqueName('tq'),
-      SIMULATOR_CALL_SECONDS: '0',
-      PUBLIC_BASE_URL: 'https://hiring.test',
-    };
+    env = { ...(await serviceProcessEnv('crash')), SIMULATOR_CALL_SECONDS: '0' };
     db = await connectDatabase(env.MONGODB_URI, env.MONGODB_DB);
     key = (await createWorkspace(db, { name: 'Crash', company: 'Crash Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' })).api_key;
   });

@@ -2,8 +2,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { freePort, stopProcess } from '../../scripts/services';
-import { uniqueName } from '../helpers/stack';
+import { stopProcess } from '../../scripts/services';
+import { serviceProcessEnv } from '../helpers/stack';
 
 /**
  * The production image without a Docker engine: the Dockerfile's build stage, step by step as it is written
@@ -75,21 +75,12 @@ describe('the production image, built as the Dockerfile says', () => {
     for (const kept of ['node_modules', 'dist', 'package.json']) renameSync(join(build, kept), join(image, kept));
     expect(existsSync(join(image, 'node_modules', 'typescript'))).toBe(false);
 
-    const port = await freePort();
-    const env = {
-      MONGODB_URI: process.env.TEST_MONGODB_URI!,
-      MONGODB_DB: uniqueName('image'),
-      TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
-      TEMPORAL_TASK_QUEUE: uniqueName('tq'),
-      PUBLIC_BASE_URL: 'https://hiring.test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-    };
+    const env = await serviceProcessEnv('image');
     const api = startImage(image, { ...env, ROLE: 'api' });
     const worker = startImage(image, { ...env, ROLE: 'worker' });
     running.push(api.child, worker.child);
     await until(() => api.output().includes('"msg":"API listening"'), 60_000, api.output);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    const ready = await fetch(`http://127.0.0.1:${env.PORT}/readyz`);
     expect({ status: ready.status, body: await ready.json() }).toEqual({
       status: 200,
       body: { status: 'ready', checks: { database: 'ok', temporal: 'ok' } },

@@ -10,6 +10,7 @@ import { workflowsPath } from '../../worker/worker';
 import { createWorkspace } from '../../infra/workspaces';
 import { startService } from '../../composition/service';
 import { readChecked } from './api-contract';
+import { freePort } from '../../scripts/services';
 
 /** The SDK's own logs only matter in tests when something is wrong. */
 export function quietTemporalRuntime(): void {
@@ -38,6 +39,19 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     PUBLIC_BASE_URL: 'https://hiring.test',
     ...overrides,
   });
+}
+
+/** The environment of a service process (`node main.js` with ROLE=…) on the test servers, its database and queue its own. */
+export async function serviceProcessEnv(dbPrefix: string): Promise<Record<string, string>> {
+  return {
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+    MONGODB_URI: process.env.TEST_MONGODB_URI!,
+    MONGODB_DB: uniqueName(dbPrefix),
+    TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
+    TEMPORAL_TASK_QUEUE: uniqueName('tq'),
+    PUBLIC_BASE_URL: 'https://hiring.test',
+  };
 }
 
 export interface Stack {
