@@ -5,12 +5,18 @@ import type { Logger } from './logger';
  * The driver's server monitor: what it sees, logged, and a monitor that stalls, restarted.
  */
 
+/** How long past the driver's own bound a heartbeat may take before its monitor is taken to have stalled. */
+export const MONITOR_STALL_SLACK_MS = 5_000;
+
 /**
- * How long a heartbeat may go unanswered before the monitor is taken to have stalled. The driver's own bounds
- * are far shorter: connectTimeoutMS (3 s) for a connection and again for its handshake, plus
- * heartbeatFrequencyMS (10 s) for an awaited check on a server that streams them.
+ * The longest a heartbeat takes by the driver's own timeouts: a connection and its handshake, connectTimeoutMS
+ * each (the check on an open connection takes one); an awaited check, on a server that streams heartbeats,
+ * waits heartbeatFrequencyMS more. With this service's settings: 6 s, and 13 s awaited.
  */
-export const MONITOR_STALLED_AFTER_MS = 30_000;
+function heartbeatBoundMs(client: MongoClient, awaited: boolean): number {
+  const { connectTimeoutMS, heartbeatFrequencyMS } = client.options;
+  return awaited ? connectTimeoutMS + heartbeatFrequencyMS : 2 * connectTimeoutMS;
+}
 
 /**
  * The driver (mongodb 7.9) can leave a server's monitor waiting forever. It checks the server on its own
@@ -19,28 +25,24 @@ export const MONITOR_STALLED_AFTER_MS = 30_000;
  * asks for one right after an operation failed on the network) writes its `hello` to the destroyed socket and
  * waits for a 'drain' that never comes, with no timeout armed on a destroyed socket. The monitor never checks
  * again, the server stays Unknown, and every operation fails server selection until the process restarts: seen
- * once in 10 chaos runs of a database restart (scenario c), and reproduced in
- * test/infra/database-recovery.test.ts. A heartbeat that started and never ended is that state; closing the
- * client and connecting it again starts new monitors, and the collections taken from it stay valid. Returns
- * the function that stops watching, for an intended close.
+ * in 2 of 40 chaos runs of a database restart (scenario c), and reproduced in
+ * test/infra/database-recovery.test.ts. A heartbeat that has not ended `slackMs` past its bound is that state;
+ * closing the client and connecting it again starts new monitors, and the collections taken from it stay
+ * valid. Returns the function that stops watching, for an intended close.
  */
-export function restartStalledMonitors(
-  client: MongoClient,
-  log: Logger | undefined,
-  stalledAfterMs = MONITOR_STALLED_AFTER_MS,
-): () => void {
-  const started = new Map<string, number>(); // server address → when its unanswered heartbeat started
-  client.on('serverHeartbeatStarted', (e) => started.set(e.connectionId, Date.now()));
-  client.on('serverHeartbeatSucceeded', (e) => started.delete(e.connectionId));
-  client.on('serverHeartbeatFailed', (e) => started.delete(e.connectionId));
+export function restartStalledMonitors(client: MongoClient, log: Logger | undefined, slackMs = MONITOR_STALL_SLACK_MS): () => void {
+  const due = new Map<string, number>(); // server address → when its unanswered heartbeat should have ended
+  client.on('serverHeartbeatStarted', (e) => due.set(e.connectionId, Date.now() + heartbeatBoundMs(client, e.awaited) + slackMs));
+  client.on('serverHeartbeatSucceeded', (e) => due.delete(e.connectionId));
+  client.on('serverHeartbeatFailed', (e) => due.delete(e.connectionId));
   let restarting = false;
   const timer = setInterval(
     () => {
-      const stalled = [...started].find(([, at]) => Date.now() - at > stalledAfterMs);
+      const stalled = [...due].find(([, at]) => Date.now() > at);
       if (!stalled || restarting) return;
       restarting = true;
-      started.clear();
-      log?.warn({ address: stalled[0], ms: Date.now() - stalled[1] }, 'database monitor stalled; reconnecting');
+      due.clear();
+      log?.warn({ address: stalled[0], overdueMs: Date.now() - stalled[1] + slackMs }, 'database monitor stalled; reconnecting');
       // Operations under way meanwhile fail as an outage (503); a connect that fails is retried by the next operation.
       client
         .close()
@@ -48,7 +50,7 @@ export function restartStalledMonitors(
         .catch((err: unknown) => log?.warn({ err }, 'database reconnect failed; the next operation tries again'))
         .finally(() => (restarting = false));
     },
-    Math.min(1_000, stalledAfterMs),
+    Math.min(1_000, slackMs),
   );
   timer.unref();
   return () => clearInterval(timer);

@@ -33,7 +33,7 @@ export interface Database {
 export async function connectDatabase(
   uri: string,
   dbName: string,
-  opts: { logger?: Logger; monitorStalledAfterMs?: number } = {},
+  opts: { logger?: Logger; monitorStallSlackMs?: number } = {},
 ): Promise<Database> {
   // A database that is down fails an operation within 3 s, so the API answers 503 within its 5 s promise.
   const client = new MongoClient(uri, {
@@ -43,7 +43,7 @@ export async function connectDatabase(
   });
   const log = opts.logger?.child({ component: 'mongodb' });
   if (log) logDriverEvents(client, log);
-  const stopWatching = restartStalledMonitors(client, log, opts.monitorStalledAfterMs);
+  const stopWatching = restartStalledMonitors(client, log, opts.monitorStallSlackMs);
   await client.connect();
   const db = client.db(dbName);
   const database: Database = {
