@@ -25,7 +25,7 @@ function heartbeatBoundMs(client: MongoClient, awaited: boolean): number {
  * asks for one right after an operation failed on the network) writes its `hello` to the destroyed socket and
  * waits for a 'drain' that never comes, with no timeout armed on a destroyed socket. The monitor never checks
  * again, the server stays Unknown, and every operation fails server selection until the process restarts: seen
- * in 2 of 40 chaos runs of a database restart (scenario c), and reproduced in
+ * in 3 of 60 chaos runs of a database restart (scenario c), and reproduced in
  * test/infra/database-recovery.test.ts. A heartbeat that has not ended `slackMs` past its bound is that state;
  * closing the client and connecting it again starts new monitors, and the collections taken from it stay
  * valid. Returns the function that stops watching, for an intended close.
