@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { stopProcess } from '../../scripts/services';
 import { serviceProcessEnv } from '../helpers/stack';
+import { waitFor } from '../helpers/wait';
 
 /**
  * The production image without a Docker engine: the Dockerfile's build stage, step by step as it is written
@@ -46,14 +47,6 @@ function startImage(image: string, env: Record<string, string>): { child: ChildP
   return { child, output: () => output };
 }
 
-async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 describe('the production image, built as the Dockerfile says', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'hiring-image-'));
   const running: ChildProcess[] = [];
@@ -79,13 +72,23 @@ describe('the production image, built as the Dockerfile says', () => {
     const api = startImage(image, { ...env, ROLE: 'api' });
     const worker = startImage(image, { ...env, ROLE: 'worker' });
     running.push(api.child, worker.child);
-    await until(() => api.output().includes('"msg":"API listening"'), 60_000, api.output);
+    const listening = await waitFor(
+      async () => api.output(),
+      (out) => out.includes('"msg":"API listening"'),
+      60_000,
+    );
+    expect(listening).toContain('"msg":"API listening"');
     const ready = await fetch(`http://127.0.0.1:${env.PORT}/readyz`);
     expect({ status: ready.status, body: await ready.json() }).toEqual({
       status: 200,
       body: { status: 'ready', checks: { database: 'ok', temporal: 'ok' } },
     });
     // The worker bundles the compiled workflows at start-up: a dist/ it cannot bundle never says this.
-    await until(() => worker.output().includes('"msg":"worker started"'), 120_000, worker.output);
+    const started = await waitFor(
+      async () => worker.output(),
+      (out) => out.includes('"msg":"worker started"'),
+      120_000,
+    );
+    expect(started).toContain('"msg":"worker started"');
   }, 900_000);
 });
