@@ -1,0 +1,13 @@
+import type { Database } from '../database';
+import type { CallDoc } from '../records/calls';
+import { itemList, type ItemList } from './item-list';
+import { indexOf } from './index-of';
+
+/** The calls of a workspace, newest first and as a change feed: every write of them goes through here. */
+export function callList(db: Database): ItemList<CallDoc> {
+  return itemList(indexOf(db), {
+    name: 'calls',
+    collection: db.calls,
+    fields: (c) => ({ ats_job_id: c.ats_job_id, candidate_id: c.candidate_id, status: c.status }),
+  });
+}

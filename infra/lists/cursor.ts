@@ -1,0 +1,55 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Database } from '../database';
+import { insertOnce } from '../duplicate-key';
+import { newToken } from '../ids';
+import type { Position } from './time-index';
+
+/**
+ * Opaque, tamper-proof list cursors: the place a page ended, bound to the workspace, the list and the query
+ * that produced it, and signed with a key the processes share (generated once, kept in `settings`). A cursor
+ * that was altered, or belongs to another workspace, list or query, fails verification.
+ */
+export interface CursorState {
+  /** The workspace, list and query the cursor belongs to, as one string. */
+  scope: string;
+  position: Position;
+}
+
+const KEY_ID = 'list-cursor-key';
+const keys = new WeakMap<Database, Promise<Buffer>>();
+
+function signingKey(db: Database): Promise<Buffer> {
+  let key = keys.get(db);
+  if (!key) {
+    key = (async () => {
+      await insertOnce(db.settings, { _id: KEY_ID, value: newToken(32) });
+      const doc = await db.settings.findOne({ _id: KEY_ID });
+      return Buffer.from(doc!.value, 'base64url');
+    })();
+    key.catch(() => keys.delete(db));
+    keys.set(db, key);
+  }
+  return key;
+}
+
+const mac = (key: Buffer, scope: string, body: string) => createHmac('sha256', key).update(`${scope}\n${body}`).digest().subarray(0, 16);
+
+export async function encodeCursor(db: Database, state: CursorState): Promise<string> {
+  const body = Buffer.from(JSON.stringify([state.position.at, state.position.id])).toString('base64url');
+  return `${body}.${mac(await signingKey(db), state.scope, body).toString('base64url')}`;
+}
+
+/** The position in `cursor`, or null when it is not one this service signed for `scope`. */
+export async function decodeCursor(db: Database, scope: string, cursor: string): Promise<Position | null> {
+  const [body, sig, extra] = cursor.split('.');
+  if (!body || !sig || extra !== undefined) return null;
+  const given = Buffer.from(sig, 'base64url');
+  const expected = mac(await signingKey(db), scope, body);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    const [at, id] = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown[];
+    return typeof at === 'number' && Number.isFinite(at) && typeof id === 'string' ? { at, id } : null;
+  } catch {
+    return null;
+  }
+}
