@@ -6,6 +6,7 @@ import type { FailureReason } from '../shared/calls/retry';
 import type { DialResult } from '../providers/voice/port';
 import { whatsappRef, type SendResult } from '../providers/whatsapp/port';
 import { freeCandidate } from '../infra/claims';
+import { callList } from '../infra/lists/calls';
 import type { ActivityDeps } from './deps';
 
 export type AttemptCheck = { status: 'ended'; outcome: 'completed' | FailureReason } | { status: 'going' } | { status: 'unknown' };
@@ -23,6 +24,7 @@ export function createCallActivities({
   whatsapp,
   report,
 }: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'voice' | 'whatsapp' | 'report'>) {
+  const calls = callList(db);
   async function load(callId: string): Promise<CallDoc> {
     const call = await db.calls.findOne({ _id: callId });
     if (!call) throw ApplicationFailure.nonRetryable(`Call ${callId} does not exist`, 'CallNotFound');
@@ -37,9 +39,11 @@ export function createCallActivities({
     result: SendResult,
   ): Promise<void> {
     if (call.messages.some((m) => m.kind === kind)) return;
+    const at = await calls.changed(call);
     await db.calls.updateOne(
       { _id: call._id },
       {
+        $set: { updated_at: at },
         $push: {
           messages: {
             kind,
@@ -83,9 +87,10 @@ export function createCallActivities({
         outcome: null,
         failure_reason: null,
       };
+      const at = await calls.changed(call, { status: 'in_progress' });
       await db.calls.updateOne(
         { _id: callId },
-        { $push: { attempts: record }, $set: { status: 'in_progress', next_attempt_at: null, updated_at: clock() } },
+        { $push: { attempts: record }, $set: { status: 'in_progress', next_attempt_at: null, updated_at: at } },
       );
     }
     const result = await voice.dial({
@@ -116,8 +121,10 @@ export function createCallActivities({
     async markScheduled(callId: string, dialAt: number): Promise<void> {
       const when = new Date(dialAt);
       // scheduled_for keeps the first dial time.
-      const first = (await load(callId)).scheduled_for === null ? { scheduled_for: when } : {};
-      await db.calls.updateOne({ _id: callId }, { $set: { status: 'scheduled', next_attempt_at: when, ...first, updated_at: clock() } });
+      const call = await load(callId);
+      const first = call.scheduled_for === null ? { scheduled_for: when } : {};
+      const at = await calls.changed(call, { status: 'scheduled' });
+      await db.calls.updateOne({ _id: callId }, { $set: { status: 'scheduled', next_attempt_at: when, ...first, updated_at: at } });
     },
 
     /** Places the attempt once; an accepted dial carries how long its report may take (the provider's bound). */
@@ -147,6 +154,7 @@ export function createCallActivities({
       // An attempt that was never recorded (the dial failed before it) has nothing to end.
       if (call.attempts[attempt - 1]?.number !== attempt) return;
       const path = attemptPath(attempt);
+      const at = await calls.changed(call);
       await db.calls.updateOne(
         { _id: callId },
         {
@@ -154,7 +162,7 @@ export function createCallActivities({
             [`${path}.ended_at`]: endedAt === undefined ? clock() : new Date(endedAt),
             [`${path}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
             [`${path}.failure_reason`]: outcome === 'completed' ? null : outcome,
-            updated_at: clock(),
+            updated_at: at,
           },
         },
       );
@@ -198,7 +206,8 @@ export function createCallActivities({
       reason: FailureReason | null,
     ): Promise<void> {
       const call = await load(callId);
-      await db.calls.updateOne({ _id: callId }, { $set: { status, failure_reason: reason, next_attempt_at: null, updated_at: clock() } });
+      const at = await calls.changed(call, { status });
+      await db.calls.updateOne({ _id: callId }, { $set: { status, failure_reason: reason, next_attempt_at: null, updated_at: at } });
       await freeCandidate(db, call, clock());
     },
   };

@@ -1,3 +1,5 @@
+import { interviewList } from '../infra/lists/interviews';
+import { projectList } from '../infra/lists/projects';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { InterviewDoc } from '../infra/records/interviews';
 import type { ProjectDoc } from '../infra/records/projects';
@@ -29,6 +31,7 @@ export function createInterviewActivities({
   publicBaseUrl,
   emailFrom,
 }: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'email' | 'publicBaseUrl' | 'emailFrom'>) {
+  const interviews = interviewList(db);
   async function load(interviewId: string): Promise<InterviewDoc> {
     const interview = await db.interviews.findOne({ _id: interviewId });
     if (!interview) throw ApplicationFailure.nonRetryable(`Interview ${interviewId} does not exist`, 'InterviewNotFound');
@@ -74,9 +77,10 @@ export function createInterviewActivities({
       const latest = await loadProject(projectId);
       if (latest.question_set) return latest.question_set.questions;
       const questions = await llm.generateQuestions(latest.job!, DEFAULT_QUESTION_COUNT);
+      const at = await projectList(db).changed(latest);
       await db.projects.updateOne(
         { _id: projectId },
-        { $set: { question_set: { questions, provider: llm.name, generated_at: clock() }, updated_at: clock() } },
+        { $set: { question_set: { questions, provider: llm.name, generated_at: clock() }, updated_at: at } },
       );
       logger.info({ projectId, provider: llm.name, count: questions.length }, 'interview questions generated');
       return questions;
@@ -103,7 +107,8 @@ export function createInterviewActivities({
       if (interview.questions) return interview.questions.length;
       const questions = interview.custom_questions ?? (await projectQuestions(interview.project_id));
       if (!questions) return null;
-      await db.interviews.updateOne({ _id: interviewId }, { $set: { questions, updated_at: clock() } });
+      const at = await interviews.changed(interview);
+      await db.interviews.updateOne({ _id: interviewId }, { $set: { questions, updated_at: at } });
       return questions.length;
     },
 
@@ -137,13 +142,15 @@ export function createInterviewActivities({
         });
       } catch (err) {
         const error = (err as Error).message;
+        const at = await interviews.changed(interview);
         await db.interviews.updateOne(
           { _id: interviewId },
-          { $set: { 'email.provider': email.name, 'email.error': error, updated_at: clock() } },
+          { $set: { 'email.provider': email.name, 'email.error': error, updated_at: at } },
         );
         throw err;
       }
       const now = clock();
+      const at = await interviews.changed(interview, { status: result.sent ? 'invited' : 'failed' });
       if (result.sent) {
         await db.interviews.updateOne(
           { _id: interviewId },
@@ -151,7 +158,7 @@ export function createInterviewActivities({
             $set: {
               status: 'invited',
               email: { status: 'sent', provider: email.name, message_id: result.messageId, sent_at: now, error: null },
-              updated_at: now,
+              updated_at: at,
             },
           },
         );
@@ -165,7 +172,7 @@ export function createInterviewActivities({
             status: 'failed',
             error: 'The invitation email could not be delivered',
             email: { status: 'failed', provider: email.name, message_id: null, sent_at: null, error: result.error },
-            updated_at: now,
+            updated_at: at,
           },
         },
       );
@@ -175,12 +182,12 @@ export function createInterviewActivities({
     /** Ends an invitation that could not be completed; an email still pending will not be sent and says why. */
     async failInterview(interviewId: string, stage: 'questions' | 'email', error: string): Promise<void> {
       const interview = await load(interviewId);
-      const now = clock();
       const status = interview.status === 'invited' ? {} : { status: 'failed' as const, error };
       // An email that failed keeps the provider's last error; one never attempted says why it was not sent.
       const emailError = stage === 'questions' ? { 'email.error': 'Not sent: the interview questions could not be prepared' } : {};
       const emailStatus = interview.email.status === 'pending' ? { 'email.status': 'failed' as const, ...emailError } : {};
-      await db.interviews.updateOne({ _id: interviewId }, { $set: { ...status, ...emailStatus, updated_at: now } });
+      const at = await interviews.changed(interview, { status: status.status ?? interview.status });
+      await db.interviews.updateOne({ _id: interviewId }, { $set: { ...status, ...emailStatus, updated_at: at } });
     },
   };
 }

@@ -8,6 +8,7 @@ import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { newId } from '../../infra/ids';
 import { activeCallKey, claimEach, claimOf, freeCandidate, release } from '../../infra/claims';
 import { insertEach } from '../../infra/duplicate-key';
+import { callList } from '../../infra/lists/calls';
 import { ValidationError } from '../../shared/errors';
 import { holdAt } from '../../infra/fault-points';
 import { normaliseEmail, titleCase } from '../../shared/names';
@@ -127,6 +128,7 @@ async function scheduleAll(
       ready.map((i) => callStart(calls[i])),
       { summary: `call/initiate: ${ready.length} calls for ${project.ats_job_id}`, searchAttributes: projectSearchAttributes(project) },
       () => Promise.all(won.map((i) => abandon(deps, calls[i]))),
+      () => callList(db).created(ready.map((i) => calls[i])),
     );
     for (const i of won) {
       results[i] =
@@ -180,6 +182,7 @@ async function resolveHeld(deps: CallDeps, call: CallDoc, depth: number): Promis
 /** Undoes what a failed entry may have written, so nothing blocks the retry: the call, then the claim. */
 async function abandon({ db, logger }: CallDeps, call: CallDoc): Promise<void> {
   try {
+    await callList(db).forget([call]);
     await db.calls.deleteOne({ _id: call._id });
     await freeCandidate(db, call);
   } catch (err) {

@@ -1,3 +1,4 @@
+import { projectList } from '../../infra/lists/projects';
 import type { Database } from '../../infra/database';
 import { recordId, type ProjectDoc } from '../../infra/records/projects';
 import { isDuplicateKey } from '../../infra/duplicate-key';
@@ -26,6 +27,7 @@ export async function ensureCampaign(
   };
   try {
     await db.projects.insertOne(project);
+    await projectList(db).created([project]);
     return { project, created: true };
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
@@ -36,6 +38,8 @@ export async function ensureCampaign(
   if (existing.kind !== 'campaign') {
     throw new ConflictError(`ats_job_id ${req.ats_job_id} already belongs to an interview project, not a campaign`);
   }
+  // Listed again (a no-op when it is): a request that died between the insert and the list may have left it out.
+  await projectList(db).created([existing]);
   return { project: existing, created: false };
 }
 

@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Database } from '../../infra/database';
 import { attemptPath } from '../../infra/records/calls';
+import { callList } from '../../infra/lists/calls';
 import { whileReachable } from '../../infra/temporal';
 import type { Logger } from '../../infra/logger';
 import type { AttemptReport, ReportResult } from '../../providers/voice/port';
@@ -49,7 +50,7 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
       if (attempt.outcome === null) await signal(report);
       return 'duplicate';
     }
-    const now = new Date();
+    const now = await callList(db).changed(call);
     const a = at(report.attempt);
     // The call's transcript and variables come from the attempt that completed it, while it is undecided.
     const completes = report.outcome === 'completed' && attempt.outcome === null;

@@ -8,6 +8,7 @@ import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { newToken } from '../../infra/ids';
 import { claim, claimEach, claimOf, emailKey, release } from '../../infra/claims';
 import { insertEach, type WriteResult } from '../../infra/duplicate-key';
+import { interviewList } from '../../infra/lists/interviews';
 import { normaliseEmail, titleCase } from '../../shared/names';
 import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../../shared/jobs/schema';
 import type { CustomQuestion, InterviewResult, InviteRequest, InviteResponse } from '../../shared/interviews/schema';
@@ -177,13 +178,16 @@ async function startInvitations(
 ): Promise<EntryResult[]> {
   const ready = docs.map((_, n) => candidates[n] === 'written' && written[n] !== 'error');
   const starts = docs.filter((_, n) => ready[n]).map(interviewStart);
-  /** Deletes the interviews this request wrote among `which`, so that a retry invites afresh. */
+  const list = interviewList(deps.db);
+  const fresh = docs.filter((_, n) => ready[n] && written[n] === 'written');
+  /** Deletes the interviews this request wrote among `which`, and their list entries, so that a retry invites afresh. */
   const takeBack = (which: (n: number) => boolean) =>
-    Promise.all(
-      docs.map((interview, n) =>
+    Promise.all([
+      list.forget(docs.filter((_, n) => which(n) && written[n] === 'written')).catch(() => undefined),
+      ...docs.map((interview, n) =>
         which(n) && written[n] === 'written' ? deps.db.interviews.deleteOne({ _id: interview._id }).catch(() => undefined) : undefined,
       ),
-    );
+    ]);
   const started = await startOrTakeBack(
     deps,
     starts,
@@ -192,6 +196,7 @@ async function startInvitations(
       searchAttributes: projectSearchAttributes(project),
     },
     () => takeBack(() => true),
+    () => list.created(fresh),
   );
   if (started) await takeBack((n) => !ready[n]);
   return docs.map((interview, n): EntryResult => {

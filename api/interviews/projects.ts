@@ -1,3 +1,4 @@
+import { projectList } from '../../infra/lists/projects';
 import type { Database } from '../../infra/database';
 import { recordId, type ProjectDoc } from '../../infra/records/projects';
 import { isDuplicateKey } from '../../infra/duplicate-key';
@@ -36,8 +37,11 @@ export async function ensureInterviewProject(db: Database, workspaceId: string, 
     }
     const latest = { name: job.title, job_title: job.title, job, updated_at: now };
     if (existing) {
-      await db.projects.updateOne({ _id }, { $set: latest });
-      return { ...existing, ...latest };
+      // The change goes to the feed, and the project into its list again in case its creator died before that.
+      const list = projectList(db);
+      const [at] = await Promise.all([list.changed(existing), list.created([existing])]);
+      await db.projects.updateOne({ _id }, { $set: { ...latest, updated_at: at } });
+      return { ...existing, ...latest, updated_at: at };
     }
     const project: ProjectDoc = {
       _id,
@@ -51,6 +55,7 @@ export async function ensureInterviewProject(db: Database, workspaceId: string, 
     };
     try {
       await db.projects.insertOne(project);
+      await projectList(db).created([project]);
       return project;
     } catch (err) {
       // A concurrent request created it first: the next read finds it.

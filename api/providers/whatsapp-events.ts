@@ -1,6 +1,7 @@
 import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
 import type { MessageStatus } from '../../shared/calls/schema';
+import { callList } from '../../infra/lists/calls';
 import { whatsappRef } from '../../providers/whatsapp/port';
 import { statusUpdatesIn, type WhatsAppStatusUpdate } from '../../providers/whatsapp/webhook';
 
@@ -30,6 +31,7 @@ async function applyStatus({ db, logger }: { db: Database; logger: Logger }, s: 
   const error = s.errors?.[0];
   const at = Number(s.timestamp);
   const m = `messages.${index}`;
+  const changedAt = await callList(db).changed(call);
   // By exact _id after the rank check on the status read: an extra filter field would scan every call on
   // FerretDB. Two deliveries of one message racing may both write; statuses arrive seconds apart in practice.
   await db.calls.updateOne(
@@ -44,7 +46,7 @@ async function applyStatus({ db, logger }: { db: Database; logger: Logger }, s: 
               [`${m}.error`]: [error?.title ?? error?.message, error?.error_data?.details].filter(Boolean).join(': ') || 'Delivery failed',
             }
           : {}),
-        updated_at: new Date(),
+        updated_at: changedAt,
       },
     },
   );
