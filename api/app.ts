@@ -5,6 +5,7 @@ import { healthRoutes } from './health';
 import { workspaceRoutes } from './workspaces/routes';
 import { callRoutes } from './calls/routes';
 import { interviewRoutes } from './interviews/routes';
+import { projectRoutes } from './projects/routes';
 import { aiRoutes } from './ai/routes';
 import { providerRoutes } from './providers/routes';
 import { referenceRoutes } from './openapi/routes';
@@ -18,6 +19,7 @@ export const ROUTES: RouteFactory[] = [
   providerRoutes,
   callRoutes,
   interviewRoutes,
+  projectRoutes,
   aiRoutes,
 ];
 

@@ -13,9 +13,13 @@ import { ensureCampaign } from './projects';
 import { projectUrl } from '../../shared/public-urls';
 import { callView } from './view';
 import { checkWhatsAppTemplates } from './whatsapp-template-check';
+import { listHandler } from '../lists';
+import { callList } from '../../infra/lists/calls';
+import { CallListQuery } from '../../shared/lists/schema';
 
 const validateInitiate = compileValidator(CallInitiateRequest, callInitiateRules);
 const validateCampaign = compileValidator(CampaignRequest);
+const listCalls = listHandler('calls', CallListQuery, callList, callView);
 
 /** The call operations: campaigns, call/initiate and call status, with the call family's error shapes. */
 export function callRoutes(deps: ApiDeps): Router {
@@ -43,6 +47,10 @@ export function callRoutes(deps: ApiDeps): Router {
     const req = validateInitiate(ctx.request.body);
     if (templates) await checkWhatsAppTemplates(templates, req);
     ctx.body = await initiateCalls(deps, ws, req);
+  });
+
+  router.get('/calls', async (ctx) => {
+    ctx.body = await listCalls(db, (ctx.state.workspace as WorkspaceDoc)._id, ctx);
   });
 
   router.get('/calls/:id', async (ctx) => {

@@ -36,5 +36,7 @@ export function callView(call: CallDoc): CallView {
       sent_at: iso(m.sent_at),
       status_updated_at: iso(m.status_updated_at ?? null),
     })),
+    created_at: call.created_at.toISOString(),
+    updated_at: call.updated_at.toISOString(),
   };
 }

@@ -10,6 +10,9 @@ import { InviteRequest, type InterviewViewResponse } from '../../shared/intervie
 import { inviteRules } from '../../shared/interviews/rules';
 import { inviteCandidates } from './invite';
 import { interviewView } from './view';
+import { listHandler } from '../lists';
+import { interviewList } from '../../infra/lists/interviews';
+import { InterviewListQuery } from '../../shared/lists/schema';
 
 const validateInvite = compileValidator(InviteRequest, inviteRules);
 
@@ -26,6 +29,11 @@ export function interviewRoutes(deps: ApiDeps): Router {
   router.post('/interview/invite', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
     ctx.body = await inviteCandidates(deps, ws, validateInvite(ctx.request.body));
+  });
+
+  const listInterviews = listHandler('interviews', InterviewListQuery, interviewList, (i) => interviewView(i, config.PUBLIC_BASE_URL));
+  router.get('/interviews', async (ctx) => {
+    ctx.body = await listInterviews(db, (ctx.state.workspace as WorkspaceDoc)._id, ctx);
   });
 
   router.get('/interviews/:id', async (ctx) => {

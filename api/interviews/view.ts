@@ -22,5 +22,6 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string): I
       error: interview.email.error,
     },
     created_at: interview.created_at.toISOString(),
+    updated_at: interview.updated_at.toISOString(),
   };
 }

@@ -101,6 +101,7 @@ export function openApiDocument(): Json {
     tags: [
       { name: 'Calls', description: 'Campaigns, AI voice calls and their status.' },
       { name: 'Interviews', description: 'AI interview invitations and their status.' },
+      { name: 'Projects', description: 'Campaign and interview projects, with their calls or interviews counted by status.' },
       { name: 'AI', description: 'Language-model operations, rate-limited per workspace.' },
       { name: 'Workspace', description: 'The workspace behind an API key.' },
       { name: 'Health', description: 'Liveness and readiness, for load balancers and orchestrators.' },

@@ -84,6 +84,22 @@ export const EXAMPLES = {
         { role: 'candidate', text: 'Hi! Yes, I can start within two weeks.' },
       ],
       messages: [],
+      created_at: '2026-11-23T08:59:58.301Z',
+      updated_at: '2026-11-23T09:03:13.006Z',
+    },
+  },
+  project: {
+    success: true,
+    data: {
+      id: 'prj_9514e2b0a9c826d1a0e87858',
+      ats_job_id: 'job-42',
+      name: 'Backend hiring',
+      kind: 'campaign',
+      project_url: 'https://hiring.example.com/projects/prj_9514e2b0a9c826d1a0e87858',
+      job_url: null,
+      candidates: { total: 12, by_status: { scheduled: 3, in_progress: 1, completed: 7, failed: 1, cancelled: 0 } },
+      created_at: '2026-11-23T08:59:50.002Z',
+      updated_at: '2026-11-23T08:59:50.002Z',
     },
   },
   interview: {
@@ -107,6 +123,7 @@ export const EXAMPLES = {
         error: null,
       },
       created_at: '2026-11-23T09:00:00.118Z',
+      updated_at: '2026-11-23T09:00:04.530Z',
     },
   },
 };

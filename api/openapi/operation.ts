@@ -18,7 +18,7 @@ export interface Operation {
   operationId: string;
   summary: string;
   description?: string;
-  tag: 'Calls' | 'Interviews' | 'AI' | 'Workspace' | 'Health' | 'Provider callbacks' | 'Reference';
+  tag: 'Calls' | 'Interviews' | 'Projects' | 'AI' | 'Workspace' | 'Health' | 'Provider callbacks' | 'Reference';
   /** `apiKey`: x-service-api-key; `none`: open (health, provider callbacks, which are signed instead). */
   security: 'apiKey' | 'none';
   parameters?: Array<{ name: string; in: 'path' | 'query' | 'header'; required: boolean; description: string; schema: TSchema }>;

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { CallInitiateRequest, CallInitiateResponse, CallViewResponse, CampaignRequest, CampaignResponse } from '../../shared/calls/schema';
 import { InterviewViewResponse, InviteRequest, InviteResponse } from '../../shared/interviews/schema';
 import {
@@ -10,6 +10,15 @@ import {
   ParseJdResponse,
 } from '../../shared/ai/schema';
 import { WorkspaceResponse } from '../../shared/workspaces/schema';
+import {
+  CallListQuery,
+  CallListResponse,
+  InterviewListQuery,
+  InterviewListResponse,
+  ProjectListQuery,
+  ProjectListResponse,
+  ProjectViewResponse,
+} from '../../shared/lists/schema';
 import { VAPI_EVENTS_PATH, WHATSAPP_EVENTS_PATH } from '../../shared/public-urls';
 import { callErrors, jobErrors, plainErrors, withBudget } from './error-responses';
 import type { Operation } from './operation';
@@ -46,6 +55,46 @@ function aiOperation(
     security: 'apiKey',
     body: { schema: request, example },
     responses: withBudget({ 200: { description: 'The answer.', schema: response }, ...jobErrors(400, 401, 413, 422, 429, 500, 502, 503) }),
+  } satisfies Operation;
+}
+
+/** The query parameters of a list operation, from its TypeBox query schema. */
+function queryParameters(schema: TObject) {
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties).map(([name, prop]) => ({
+    name,
+    in: 'query' as const,
+    required: required.has(name),
+    description: (prop as { description?: string }).description ?? '',
+    schema: prop,
+  }));
+}
+
+const LIST_DESCRIPTION =
+  'Newest first by creation, or with `updated_since` the change feed: items in the order they last changed, oldest first, ' +
+  'each as it is now (a change appears at least once; an item changed again appears again later). Pages follow `next_cursor`; ' +
+  'a cursor made for other filters, another list or another workspace is refused (400). A page may hold fewer than `limit` ' +
+  'items while `next_cursor` is given. The feed shows changes about 2 s after they happen, and its last `next_cursor` is kept to poll later.';
+
+function listOperation(
+  path: string,
+  operationId: string,
+  summary: string,
+  tag: Operation['tag'],
+  query: TObject,
+  response: TSchema,
+  errors: Record<number, unknown>,
+) {
+  return {
+    method: 'get',
+    path: `${V1}/${path}`,
+    operationId,
+    summary,
+    description: LIST_DESCRIPTION,
+    tag,
+    security: 'apiKey',
+    parameters: queryParameters(query).map((p) => (p.name === 'limit' ? { ...p, required: false } : p)),
+    responses: { 200: { description: 'One page.', schema: response }, ...(errors as Operation['responses']) },
   } satisfies Operation;
 }
 
@@ -166,6 +215,37 @@ export const OPERATIONS: Operation[] = [
     parameters: id('The call id from call/initiate.'),
     responses: { 200: { description: 'The call.', schema: CallViewResponse, example: EXAMPLES.call }, ...callErrors(401, 404, 500, 503) },
   },
+  listOperation(
+    'calls',
+    'listCalls',
+    "The workspace's calls, newest first, or the change feed of calls",
+    'Calls',
+    CallListQuery,
+    CallListResponse,
+    callErrors(400, 401, 500, 503),
+  ),
+  listOperation(
+    'projects',
+    'listProjects',
+    "The workspace's projects, newest first, or the change feed of projects",
+    'Projects',
+    ProjectListQuery,
+    ProjectListResponse,
+    callErrors(400, 401, 500, 503),
+  ),
+  {
+    method: 'get',
+    path: `${V1}/projects/{id}`,
+    operationId: 'getProject',
+    summary: 'A project: its job, kind, URLs and its calls or interviews counted by status',
+    tag: 'Projects',
+    security: 'apiKey',
+    parameters: id('The project id from campaigns, call/initiate or interview/invite.'),
+    responses: {
+      200: { description: 'The project.', schema: ProjectViewResponse, example: EXAMPLES.project },
+      ...callErrors(401, 404, 500, 503),
+    },
+  },
   {
     method: 'post',
     path: `${V1}/interview/invite`,
@@ -194,6 +274,15 @@ export const OPERATIONS: Operation[] = [
       ...jobErrors(401, 404, 500, 503),
     },
   },
+  listOperation(
+    'interviews',
+    'listInterviews',
+    "The workspace's invitations, newest first, or the change feed of invitations",
+    'Interviews',
+    InterviewListQuery,
+    InterviewListResponse,
+    jobErrors(401, 422, 500, 503),
+  ),
   ...AI.flatMap(([name, operationId, summary, request, response, example]) => [
     aiOperation(`${V1}/ai/${name}`, operationId, summary, request, response, example),
     aiOperation(`/ai/${name}`, `${operationId}Short`, summary, request, response, example, true),

@@ -195,6 +195,9 @@ export const CallView = Type.Object({
       status_updated_at: Nullable(Instant),
     }),
   ),
+  created_at: Instant,
+  /** When the call last changed: its place in the change feed (GET /calls?updated_since=…). */
+  updated_at: Instant,
 });
 export type CallView = Static<typeof CallView>;
 export const CallViewResponse = Type.Object({ success: Type.Literal(true), data: CallView });

@@ -94,6 +94,8 @@ export const InterviewView = Type.Object({
     error: Nullable(Type.String()),
   }),
   created_at: Type.String({ format: 'date-time' }),
+  /** When the invitation last changed: its place in the change feed (GET /interviews?updated_since=…). */
+  updated_at: Type.String({ format: 'date-time' }),
 });
 export type InterviewView = Static<typeof InterviewView>;
 export const InterviewViewResponse = Type.Object({ success: Type.Literal(true), data: InterviewView });

@@ -69,6 +69,7 @@ describe('interview/invite on the real stack', () => {
         error: null,
         email: { status: 'sent', provider: 'log', message_id: expect.stringMatching(/^mail_/), sent_at: expect.any(String), error: null },
         created_at: expect.any(String),
+        updated_at: expect.any(String),
       },
     });
     const mail = await stack.db.emailLog.findOne({ idempotency_key: interviews[7].id });

@@ -1,0 +1,53 @@
+import type { Context } from 'koa';
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { Database } from '../infra/database';
+import type { ItemList, ListedItem } from '../infra/lists/item-list';
+import { decodeCursor, encodeCursor } from '../infra/lists/cursor';
+import { ValidationError } from '../shared/errors';
+import type { ListQueryParams } from '../shared/lists/schema';
+import { compileValidator } from './validation';
+
+/**
+ * The list operations' shared part: the query string checked by its TypeBox schema, the cursor verified
+ * against the workspace, the list and the query it was made for, one page read through the list's module in
+ * infra/lists/, and each item rendered as its GET renders it.
+ */
+export function listHandler<S extends TSchema, T extends ListedItem, V>(
+  name: string,
+  schema: S,
+  list: (db: Database) => ItemList<T>,
+  view: (item: T) => V | Promise<V>,
+) {
+  const validate = compileValidator(schema);
+  return async (db: Database, workspaceId: string, ctx: Context) => {
+    const q = validate(queryObject(ctx)) as Static<S> & ListQueryParams;
+    const { cursor, limit, created_since, updated_since, ...match } = q;
+    // A cursor goes with the query that made it: any change of filter makes it foreign.
+    const scope = JSON.stringify([workspaceId, name, created_since ?? null, updated_since ?? null, match]);
+    const after = cursor ? await decodeCursor(db, scope, cursor) : null;
+    if (cursor && !after) {
+      throw new ValidationError('Request validation failed', [
+        { path: ['cursor'], message: 'is not a cursor of this list and query; pass next_cursor as it was given, with the same filters' },
+      ]);
+    }
+    const page = await list(db).page(workspaceId, {
+      match: match as Record<string, string>,
+      createdSince: created_since ? new Date(created_since) : null,
+      updatedSince: updated_since ? new Date(updated_since) : null,
+      limit,
+      after,
+    });
+    return {
+      success: true as const,
+      data: await Promise.all(page.items.map(view)),
+      next_cursor: page.next ? await encodeCursor(db, { scope, position: page.next }) : null,
+    };
+  };
+}
+
+/** The query string as an object; `limit` as a number when it is written as one, so the schema can check it. */
+function queryObject(ctx: Context): Record<string, unknown> {
+  const query: Record<string, unknown> = { ...ctx.query };
+  if (typeof query.limit === 'string' && /^-?[0-9]+$/.test(query.limit)) query.limit = Number(query.limit);
+  return query;
+}

@@ -1,0 +1,36 @@
+import Router from '@koa/router';
+import type { ApiDeps } from '../deps';
+import { callFamily, handleErrors } from '../errors';
+import { authenticateWith } from '../middleware';
+import { authenticate } from '../../infra/workspaces';
+import type { WorkspaceDoc } from '../../infra/records/workspaces';
+import { projectList } from '../../infra/lists/projects';
+import { NotFoundError } from '../../shared/errors';
+import { ProjectListQuery, type ProjectViewResponse } from '../../shared/lists/schema';
+import { listHandler } from '../lists';
+import { projectView } from './view';
+
+/** The workspace's projects (campaigns and interview projects): their list and each one with its counts. */
+export function projectRoutes(deps: ApiDeps): Router {
+  const { db, config } = deps;
+  const router = new Router({ prefix: '/api/public/v1' });
+  router.use(
+    handleErrors(callFamily),
+    authenticateWith((key) => authenticate(db, key)),
+  );
+  const list = listHandler('projects', ProjectListQuery, projectList, (p) => projectView(db, p, config.PUBLIC_BASE_URL));
+
+  router.get('/projects', async (ctx) => {
+    ctx.body = await list(db, (ctx.state.workspace as WorkspaceDoc)._id, ctx);
+  });
+
+  router.get('/projects/:id', async (ctx) => {
+    const ws = ctx.state.workspace as WorkspaceDoc;
+    // By exact _id, the workspace checked in code: an extra filter field would scan the projects on FerretDB.
+    const project = await db.projects.findOne({ _id: ctx.params.id });
+    if (project?.workspace_id !== ws._id) throw new NotFoundError('Project not found');
+    const body: ProjectViewResponse = { success: true, data: await projectView(db, project, config.PUBLIC_BASE_URL) };
+    ctx.body = body;
+  });
+  return router;
+}
