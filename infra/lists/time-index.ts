@@ -65,18 +65,17 @@ export interface TimeIndex {
 export function timeIndex(collection: Collection<IndexDoc>): TimeIndex {
   const written = new Set<string>();
 
-  function markerOps(key: string, at: number): Array<{ id: string; op: AnyBulkWriteOperation<IndexDoc> }> {
+  /** The markers of `at` in `key` not yet known to be written, as (doc id, field) pairs. */
+  function markersOf(key: string, at: number): Array<[string, string]> {
     const sec = floorTo(at, SECOND);
     const hour = floorTo(at, HOUR);
     const day = floorTo(at, DAY);
-    return [
-      [`h|${key}|${hour}`, sec],
-      [`d|${key}|${day}`, hour],
-      [`r|${key}`, day],
-    ]
-      .map(([id, start]) => ({ id: `${id}#${start}`, doc: id as string, start: start as number }))
-      .filter((m) => !written.has(m.id))
-      .map((m) => ({ id: m.id, op: { updateOne: { filter: { _id: m.doc }, update: { $set: { [marker(m.start)]: 1 } }, upsert: true } } }));
+    const all: Array<[string, string]> = [
+      [`h|${key}|${hour}`, marker(sec)],
+      [`d|${key}|${day}`, marker(hour)],
+      [`r|${key}`, marker(day)],
+    ];
+    return all.filter(([doc, field]) => !written.has(`${doc}#${field}`));
   }
 
   function bucketOps(entries: Entry[]): AnyBulkWriteOperation<IndexDoc>[] {
@@ -98,12 +97,16 @@ export function timeIndex(collection: Collection<IndexDoc>): TimeIndex {
   return {
     async add(entries) {
       if (entries.length === 0) return;
-      const markers = new Map<string, AnyBulkWriteOperation<IndexDoc>>();
-      for (const e of entries) for (const m of markerOps(e.key, e.at)) markers.set(m.id, m.op);
-      await collection.bulkWrite([...bucketOps(entries), ...markers.values()], { ordered: false });
+      // One write per document: its markers together, so no document is upserted twice in one bulk.
+      const markers = new Map<string, Record<string, 1>>();
+      for (const e of entries) for (const [doc, field] of markersOf(e.key, e.at)) markers.set(doc, { ...markers.get(doc), [field]: 1 });
+      const markerOps = [...markers].map(([doc, set]): AnyBulkWriteOperation<IndexDoc> => ({
+        updateOne: { filter: { _id: doc }, update: { $set: set }, upsert: true },
+      }));
+      await collection.bulkWrite([...bucketOps(entries), ...markerOps], { ordered: false });
       // Only once the write is known to be done may it be skipped.
       if (written.size > 100_000) written.clear();
-      for (const id of markers.keys()) written.add(id);
+      for (const [doc, set] of markers) for (const field of Object.keys(set)) written.add(`${doc}#${field}`);
     },
 
     async remove(entries) {
