@@ -6,7 +6,7 @@ import type { ClaimDoc, RateLimitDoc } from './records/coordination';
 import type { EmailLogDoc, InterviewDoc } from './records/interviews';
 import type { Logger } from './logger';
 import { logDriverEvents, restartStalledMonitors } from './database-monitor';
-import type { IndexDoc } from './lists/time-index';
+import type { SlotDoc } from './lists/slot-log';
 
 /**
  * One MongoDB connection per process. Only features that MongoDB 7 and FerretDB 1.24 both have are used:
@@ -28,7 +28,7 @@ export interface Database {
   rateLimits: Collection<RateLimitDoc>;
   providerRefs: Collection<ProviderRefDoc>;
   /** The lists the service keeps itself (infra/lists/). */
-  listIndex: Collection<IndexDoc>;
+  listIndex: Collection<SlotDoc>;
   /** Values the processes share, such as the key that signs list cursors. */
   settings: Collection<{ _id: string; value: string }>;
   ping(): Promise<void>;
@@ -65,7 +65,7 @@ export async function connectDatabase(
     emailLog: db.collection<EmailLogDoc>('email_log'),
     rateLimits: db.collection<RateLimitDoc>('rate_limits'),
     providerRefs: db.collection<ProviderRefDoc>('provider_refs'),
-    listIndex: db.collection<IndexDoc>('list_index'),
+    listIndex: db.collection<SlotDoc>('list_index'),
     settings: db.collection<{ _id: string; value: string }>('settings'),
     async ping() {
       await db.command({ ping: 1 }, { timeoutMS: 2_000 });

@@ -1,27 +1,21 @@
-import type { AnyBulkWriteOperation, Collection } from 'mongodb';
+import type { Collection } from 'mongodb';
+import { slotLogs, type SlotDoc } from './slot-log';
 
 /**
- * Ordered lists that the service keeps itself, read and written only by exact `_id` (the one filter
- * FerretDB's SQLite backend answers from an index; it pushes down no range, sort or `$in`). A list is a key;
- * its entries are (time, item id, value) and live in one document per second of their time. Three levels of
- * marker documents say which seconds, hours and days hold entries, so a reader finds the next bucket in either
- * direction without probing empty time:
+ * Ordered lists that the service keeps itself, read and written only by exact `_id` (the one filter FerretDB's
+ * SQLite backend answers from an index; it pushes down no range, sort or `$in`). A list is a key; its entries
+ * are (time, item id, value), kept in an append-only log per second of their time (slot-log.ts). Marker logs
+ * say which seconds of a minute, minutes of an hour, hours of a day and days of a 32-day span hold entries, and
+ * a root log which spans do, so a reader finds the next bucket in either direction without probing empty time:
  *
- *   r|key              { m: { t<day>: 1 } }
- *   d|key|<day>        { m: { t<hour>: 1 } }
- *   h|key|<hour>       { m: { t<second>: 1 } }
- *   b|key|<second>     { e: { <item id>: "<ms>|<value>" } }
+ *   m|key                    spans that hold entries
+ *   m<level>|key|<start>     the units below `level` within the unit starting at `start` that hold entries
+ *   b|key|<second>           the entries of one second: [at, id, value], or [at, id, null] to remove one
  *
- * Every write is a `$set` of a named field, so writing an entry or a marker again changes nothing: a retried
- * step writes nothing twice, and writers never race. Markers are never removed, so each process remembers the
- * ones it has written and skips them (measured in docs/lists.md).
+ * Within a bucket the last entry of an item wins, so changing an entry is appending it again, and writing
+ * one twice (a retried step) changes nothing. Markers are never removed, so each process remembers the ones it
+ * has written and skips them; another process writing one again only adds a duplicate that readers fold away.
  */
-export interface IndexDoc {
-  _id: string;
-  e?: Record<string, string>;
-  m?: Record<string, 1>;
-}
-
 export interface Entry {
   key: string;
   id: string;
@@ -36,25 +30,28 @@ export interface Position {
   id: string;
 }
 
-const SECOND = 1_000;
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
+/** Unit lengths, finest first: a second, a minute, an hour, a day and a 32-day span. */
+const UNITS = [1_000, 60_000, 3_600_000, 86_400_000, 32 * 86_400_000];
+const TOP = UNITS.length - 1;
 /** Buckets read at once while walking a list. */
 const PARALLEL_BUCKETS = 16;
+/** Markers a process remembers having written; past this it forgets them all (and may write some again). */
+const REMEMBERED = 100_000;
 
 const floorTo = (ms: number, unit: number) => Math.floor(ms / unit) * unit;
-const bucketId = (key: string, at: number) => `b|${key}|${floorTo(at, SECOND)}`;
-const marker = (start: number) => `m.t${start}`;
+const bucketLog = (key: string, at: number) => `b|${key}|${floorTo(at, UNITS[0])}`;
+/** The log listing the units of `level - 1` inside the unit of `level` that starts at `start`. */
+const markerLog = (key: string, level: number, start: number) => (level > TOP ? `m|${key}` : `m${level}|${key}|${start}`);
 
 export function comparePositions(a: Position, b: Position): number {
   return a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 export interface TimeIndex {
-  /** Writes the entries and their markers in one unordered bulk round trip. */
+  /** Writes the entries and their markers, each log's in one append. */
   add(entries: Entry[]): Promise<void>;
   /** Removes entries (their markers stay: an empty bucket is only read past). */
-  remove(entries: Entry[]): Promise<void>;
+  remove(entries: Array<Omit<Entry, 'value'>>): Promise<void>;
   /**
    * The list's entries strictly past `from`, newest first (`desc`) or oldest first (`asc`), lazily, a bucket
    * batch at a time. `asc` stops before `until`.
@@ -62,90 +59,93 @@ export interface TimeIndex {
   walk(key: string, dir: 'asc' | 'desc', from: Position | null, until?: number): AsyncGenerator<Entry>;
 }
 
-export function timeIndex(collection: Collection<IndexDoc>): TimeIndex {
+export function timeIndex(collection: Collection<SlotDoc>): TimeIndex {
+  const logs = slotLogs(collection);
   const written = new Set<string>();
 
-  /** The markers of `at` in `key` not yet known to be written, as (doc id, field) pairs. */
-  function markersOf(key: string, at: number): Array<[string, string]> {
-    const sec = floorTo(at, SECOND);
-    const hour = floorTo(at, HOUR);
-    const day = floorTo(at, DAY);
-    const all: Array<[string, string]> = [
-      [`h|${key}|${hour}`, marker(sec)],
-      [`d|${key}|${day}`, marker(hour)],
-      [`r|${key}`, marker(day)],
-    ];
-    return all.filter(([doc, field]) => !written.has(`${doc}#${field}`));
+  /** One append per log. */
+  async function append(byLog: Map<string, string[]>, markers: Map<string, Set<string>>): Promise<void> {
+    // Together: an entry whose marker is not written yet is only unseen until add() returns, and a feed reader
+    // stays FEED_SETTLE_MS behind the clock (item-list.ts).
+    await Promise.all([
+      ...[...byLog].map(([log, lines]) => logs.append(log, lines)),
+      ...[...markers].map(([log, units]) => logs.append(log, [...units])),
+    ]);
+    if (written.size > REMEMBERED) written.clear();
+    for (const [log, units] of markers) for (const unit of units) written.add(`${log}#${unit}`);
   }
 
-  function bucketOps(entries: Entry[]): AnyBulkWriteOperation<IndexDoc>[] {
-    const byBucket = new Map<string, Record<string, string>>();
+  function write(entries: Array<{ key: string; id: string; at: number; value: string | null }>): Promise<void> {
+    const byLog = new Map<string, string[]>();
+    const markers = new Map<string, Set<string>>();
     for (const e of entries) {
-      const id = bucketId(e.key, e.at);
-      const set = byBucket.get(id) ?? {};
-      set[`e.${e.id}`] = `${e.at}|${e.value}`;
-      byBucket.set(id, set);
+      const log = bucketLog(e.key, e.at);
+      byLog.set(log, [...(byLog.get(log) ?? []), JSON.stringify([e.at, e.id, e.value])]);
+      for (let level = 1; level <= UNITS.length; level++) {
+        const marker = markerLog(e.key, level, level > TOP ? 0 : floorTo(e.at, UNITS[level]));
+        const unit = String(floorTo(e.at, UNITS[level - 1]));
+        if (written.has(`${marker}#${unit}`)) continue;
+        markers.set(marker, (markers.get(marker) ?? new Set()).add(unit));
+      }
     }
-    return [...byBucket].map(([id, set]) => ({ updateOne: { filter: { _id: id }, update: { $set: set }, upsert: true } }));
+    return append(byLog, markers);
   }
 
-  async function ids(docId: string): Promise<number[]> {
-    const doc = await collection.findOne({ _id: docId });
-    return Object.keys(doc?.m ?? {}).map((k) => Number(k.slice(1)));
+  /** The units a marker log lists, once each, in walking order. */
+  async function units(log: string, sign: number): Promise<number[]> {
+    return [...new Set((await logs.read(log)).map(Number))].sort((a, b) => sign * (a - b));
+  }
+
+  /** A bucket's live entries: each item's last entry, unless that removes it. */
+  async function bucket(key: string, second: number): Promise<Entry[]> {
+    const last = new Map<string, Entry | null>();
+    for (const line of await logs.read(bucketLog(key, second))) {
+      const [at, id, value] = JSON.parse(line) as [number, string, string | null];
+      last.set(id, value === null ? null : { key, id, at, value });
+    }
+    return [...last.values()].filter((e): e is Entry => e !== null);
   }
 
   return {
-    async add(entries) {
-      if (entries.length === 0) return;
-      // One write per document: its markers together, so no document is upserted twice in one bulk.
-      const markers = new Map<string, Record<string, 1>>();
-      for (const e of entries) for (const [doc, field] of markersOf(e.key, e.at)) markers.set(doc, { ...markers.get(doc), [field]: 1 });
-      const markerOps = [...markers].map(([doc, set]): AnyBulkWriteOperation<IndexDoc> => ({
-        updateOne: { filter: { _id: doc }, update: { $set: set }, upsert: true },
-      }));
-      await collection.bulkWrite([...bucketOps(entries), ...markerOps], { ordered: false });
-      // Only once the write is known to be done may it be skipped.
-      if (written.size > 100_000) written.clear();
-      for (const [doc, set] of markers) for (const field of Object.keys(set)) written.add(`${doc}#${field}`);
-    },
+    add: (entries) => (entries.length === 0 ? Promise.resolve() : write(entries)),
 
-    async remove(entries) {
-      if (entries.length === 0) return;
-      const byBucket = new Map<string, Record<string, ''>>();
-      for (const e of entries) byBucket.set(bucketId(e.key, e.at), { ...byBucket.get(bucketId(e.key, e.at)), [`e.${e.id}`]: '' });
-      await collection.bulkWrite(
-        [...byBucket].map(([id, unset]) => ({ updateOne: { filter: { _id: id }, update: { $unset: unset } } })),
-        { ordered: false },
-      );
-    },
+    remove: (entries) => (entries.length === 0 ? Promise.resolve() : write(entries.map((e) => ({ ...e, value: null })))),
 
     async *walk(key, dir, from, until = Infinity) {
       const sign = dir === 'asc' ? 1 : -1;
-      const order = (xs: number[]) => xs.sort((a, b) => sign * (a - b));
       // A unit starting at `start` can hold entries past `from` when it does not end before it (asc) or
       // start after it (desc).
       const reaches = (start: number, unit: number) =>
         (!from || (dir === 'asc' ? start + unit > from.at : start <= from.at)) && start < until;
-      for (const day of order(await ids(`r|${key}`)).filter((d) => reaches(d, DAY))) {
-        for (const hour of order(await ids(`d|${key}|${day}`)).filter((h) => reaches(h, HOUR))) {
-          const seconds = order(await ids(`h|${key}|${hour}`)).filter((s) => reaches(s, SECOND));
-          for (let i = 0; i < seconds.length; i += PARALLEL_BUCKETS) {
-            const docs = await Promise.all(seconds.slice(i, i + PARALLEL_BUCKETS).map((s) => collection.findOne({ _id: `b|${key}|${s}` })));
-            for (const doc of docs) {
-              const entries = Object.entries(doc?.e ?? {}).map(([id, v]): Entry => {
-                const bar = v.indexOf('|');
-                return { key, id, at: Number(v.slice(0, bar)), value: v.slice(bar + 1) };
-              });
-              entries.sort((a, b) => sign * comparePositions(a, b));
-              for (const e of entries) {
-                if (from && sign * comparePositions(e, from) <= 0) continue;
-                if (e.at >= until) return;
-                yield e;
-              }
-            }
-          }
+
+      /** The seconds holding entries within the unit of `level` starting at `start`, in walking order. */
+      async function* seconds(level: number, start: number): AsyncGenerator<number> {
+        for (const unit of await units(markerLog(key, level, start), sign)) {
+          if (!reaches(unit, UNITS[level - 1])) continue;
+          if (level === 1) yield unit;
+          else yield* seconds(level - 1, unit);
         }
       }
+
+      let batch: number[] = [];
+      async function* flush(): AsyncGenerator<Entry> {
+        const buckets = await Promise.all(batch.map((s) => bucket(key, s)));
+        batch = [];
+        for (const entries of buckets) {
+          entries.sort((a, b) => sign * comparePositions(a, b));
+          for (const e of entries) {
+            if (from && sign * comparePositions(e, from) <= 0) continue;
+            if (e.at >= until) return true;
+            yield e;
+          }
+        }
+        return false;
+      }
+      for await (const second of seconds(UNITS.length, 0)) {
+        batch.push(second);
+        if (batch.length === PARALLEL_BUCKETS && (yield* flush())) return;
+      }
+      yield* flush();
     },
   };
 }

@@ -1,0 +1,73 @@
+import { connectDatabase, type Database } from '../../infra/database';
+import { slotLogs } from '../../infra/lists/slot-log';
+import { timeIndex, type Entry } from '../../infra/lists/time-index';
+import { uniqueName } from '../helpers/stack';
+
+/**
+ * The lists' storage under concurrent writers, each with its own connection and its own memory of slots and
+ * markers, as separate processes have. Many writers in one second is what lost entries when lists were `$set`s
+ * into shared documents.
+ */
+describe('list storage on the real database', () => {
+  const name = uniqueName('list-storage');
+  let writers: Database[];
+  beforeAll(async () => {
+    writers = await Promise.all([1, 2, 3].map(() => connectDatabase(process.env.TEST_MONGODB_URI!, name)));
+  });
+  afterAll(async () => {
+    await writers?.[0]?.db.dropDatabase();
+    await Promise.all((writers ?? []).map((db) => db.close()));
+  });
+
+  it('keeps every append of many concurrent writers exactly once, in gapless slots', async () => {
+    const logs = writers.map((db) => slotLogs(db.listIndex));
+    await Promise.all(
+      logs.flatMap((log, w) => Array.from({ length: 40 }, (_, i) => log.append('concurrent', [`w${w}-${i}`]))),
+    );
+    const all = await slotLogs(writers[0].listIndex).read('concurrent');
+    expect([...all].sort()).toEqual(logs.flatMap((_, w) => Array.from({ length: 40 }, (__, i) => `w${w}-${i}`)).sort());
+    // Appends waiting on one in flight share the next slot: far fewer slots than appends.
+    const slots = await writers[0].listIndex.countDocuments({ _id: { $regex: /^concurrent\|/ } });
+    expect(slots).toBeLessThan(60);
+    for (let i = 0; i < slots; i++) expect(await writers[0].listIndex.findOne({ _id: `concurrent|${i}` })).not.toBeNull();
+  });
+
+  it('walks entries written concurrently into one second, the last change of each winning, removals gone', async () => {
+    const indexes = writers.map((db) => timeIndex(db.listIndex));
+    const at = Date.UTC(2026, 0, 2, 3, 4, 5, 600);
+    const entry = (i: number, value: string): Entry => ({ key: 'one-second', id: `item-${String(i).padStart(3, '0')}`, at: at + (i % 7), value });
+    await Promise.all(Array.from({ length: 90 }, (_, i) => indexes[i % 3].add([entry(i, 'new')])));
+    await Promise.all(Array.from({ length: 30 }, (_, i) => indexes[(i + 1) % 3].add([entry(i, 'changed')])));
+    await indexes[2].remove([entry(89, ''), entry(88, '')]);
+
+    const walked: Entry[] = [];
+    for await (const e of timeIndex(writers[0].listIndex).walk('one-second', 'desc', null)) walked.push(e);
+    expect(walked).toHaveLength(88);
+    expect(walked.filter((e) => e.value === 'changed')).toHaveLength(30);
+    const order = walked.map((e) => [e.at, e.id] as const);
+    expect(order).toEqual([...order].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? 1 : -1)));
+
+    // From a position, in either direction, strictly past it.
+    const middle = walked[40];
+    const older: Entry[] = [];
+    for await (const e of timeIndex(writers[1].listIndex).walk('one-second', 'desc', middle)) older.push(e);
+    expect(older).toEqual(walked.slice(41));
+    const newer: Entry[] = [];
+    for await (const e of timeIndex(writers[2].listIndex).walk('one-second', 'asc', middle)) newer.push(e);
+    expect(newer).toEqual(walked.slice(0, 40).reverse());
+  });
+
+  it('finds entries across seconds, minutes, days and spans in both directions', async () => {
+    const index = timeIndex(writers[0].listIndex);
+    const times = [Date.UTC(2025, 11, 31, 23, 59, 59), Date.UTC(2026, 0, 1), Date.UTC(2026, 0, 1, 0, 1), Date.UTC(2026, 2, 9, 12)];
+    await index.add(times.map((at, i) => ({ key: 'spread', id: `s${i}`, at, value: 'v' })));
+    const walk = async (dir: 'asc' | 'desc', until?: number) => {
+      const ids: string[] = [];
+      for await (const e of timeIndex(writers[1].listIndex).walk('spread', dir, null, until)) ids.push(e.id);
+      return ids;
+    };
+    expect(await walk('desc')).toEqual(['s3', 's2', 's1', 's0']);
+    expect(await walk('asc')).toEqual(['s0', 's1', 's2', 's3']);
+    expect(await walk('asc', times[2])).toEqual(['s0', 's1']);
+  });
+});
