@@ -1,6 +1,6 @@
 import type { Collection, Filter } from 'mongodb';
 import { keyedId } from '../ids';
-import { comparePositions, type Entry, type Position, type TimeIndex } from './time-index';
+import { type Entry, type Position, type TimeIndex } from './time-index';
 
 /**
  * One list of items (calls, interviews or projects) of a workspace, kept in the time index (time-index.ts):
@@ -84,16 +84,12 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
     job: (ws: string, job: string) => keyedId(spec.name, ws, 'ats_job_id', job),
     feed: (ws: string) => keyedId(`${spec.name}-feed`, ws),
   };
-  const listed = (item: T, fields: Fields, at: number): Entry[] => [
-    { key: keys.all(item.workspace_id), id: item._id, at, value: JSON.stringify(fields) },
-    { key: keys.job(item.workspace_id, item.ats_job_id), id: item._id, at, value: JSON.stringify(fields) },
+  /** An item's entries in its lists and in the feed, with its fields written once as the entries' value. */
+  const listed = (item: T, value: string, at: number): Entry[] => [
+    { key: keys.all(item.workspace_id), id: item._id, at, value },
+    { key: keys.job(item.workspace_id, item.ats_job_id), id: item._id, at, value },
   ];
-  const fed = (item: T, fields: Fields, at: number): Entry => ({
-    key: keys.feed(item.workspace_id),
-    id: item._id,
-    at,
-    value: JSON.stringify(fields),
-  });
+  const fed = (item: T, value: string, at: number): Entry => ({ key: keys.feed(item.workspace_id), id: item._id, at, value });
 
   const matches = (value: string, match: Fields) => {
     const fields = JSON.parse(value) as Fields;
@@ -122,8 +118,12 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
       if (matches(e.value, q.match)) hits.push(e);
     }
     const docs = await readAll(hits.map((e) => e.id));
-    // An entry whose item is missing belongs to a request that was taken back before it answered.
-    const items = docs.filter((d): d is T => d !== null && d.workspace_id === ws);
+    // An entry whose item is missing belongs to a request that was taken back before it answered. An entry is
+    // written before its item's change, so the item itself decides whether it still matches (a writer that died
+    // between the two left an entry ahead of its item).
+    const items = docs.filter(
+      (d): d is T => d !== null && d.workspace_id === ws && Object.entries(q.match).every(([k, v]) => spec.fields(d)[k] === v),
+    );
     return { items, next: more && last ? { at: last.at, id: last.id } : null };
   }
 
@@ -133,12 +133,17 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
     const { status, ...onEntry } = q.match;
     const seen: Entry[] = [];
     const hits = new Set<Entry>();
+    // Each item's last change in the page: it is shown there, and only there.
+    const lastHit = new Map<string, Entry>();
     for await (const e of index.walk(keys.feed(ws), 'asc', since, until)) {
       seen.push(e);
-      if (matches(e.value, onEntry)) hits.add(e);
+      if (matches(e.value, onEntry)) {
+        hits.add(e);
+        lastHit.set(e.id, e);
+      }
       if (hits.size >= q.limit || seen.length >= SCAN_BUDGET) break;
     }
-    const docs = new Map((await readAll([...new Set([...hits].map((e) => e.id))])).flatMap((d) => (d ? [[d._id, d] as const] : [])));
+    const docs = new Map((await readAll([...lastHit.keys()])).flatMap((d) => (d ? [[d._id, d] as const] : [])));
     const items: T[] = [];
     let next: Position = since;
     for (const e of seen) {
@@ -146,9 +151,8 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
       if (hits.has(e) && doc && doc.workspace_id === ws) {
         // The change is not written yet: the page ends before it, unless its writer is long gone.
         if (doc.updated_at.getTime() < e.at && Date.now() - e.at < FEED_PENDING_MS) break;
-        const later = [...hits].some((h) => h.id === e.id && comparePositions(h, e) > 0);
         const wanted =
-          !later &&
+          lastHit.get(e.id) === e &&
           (status === undefined || spec.fields(doc).status === status) &&
           (!q.createdSince || doc.created_at >= q.createdSince) &&
           doc.updated_at.getTime() >= e.at;
@@ -164,29 +168,27 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
       await index.add(
         items.flatMap((item) => {
           const at = item.created_at.getTime();
-          const fields = spec.fields(item);
-          return [...listed(item, fields, at), fed(item, fields, at)];
+          const value = JSON.stringify(spec.fields(item));
+          return [...listed(item, value, at), fed(item, value, at)];
         }),
       );
     },
 
     async changed(item, next = {}) {
       const before = spec.fields(item);
-      const fields = { ...before, ...next } as Fields;
+      const value = JSON.stringify({ ...before, ...next });
       const moved = Object.keys(next).some((k) => next[k] !== before[k]);
       for (;;) {
         const at = Date.now();
-        await Promise.all([
-          index.add([fed(item, fields, at)]),
-          // Written whole (an upsert, not only the value): an item its creator failed to list gets listed here.
-          moved ? index.add(listed(item, fields, item.created_at.getTime())) : undefined,
-        ]);
+        // A moved item's entries are written whole (not only their value): an item its creator failed to list
+        // gets listed here.
+        await index.add([fed(item, value, at), ...(moved ? listed(item, value, item.created_at.getTime()) : [])]);
         // Written late (a stalled process): readers may have passed `at`, so the change goes in again, later.
         if (Date.now() - at <= FEED_SETTLE_MS / 2) return new Date(at);
       }
     },
 
-    forget: (items) => index.remove(items.flatMap((item) => listed(item, spec.fields(item), item.created_at.getTime()))),
+    forget: (items) => index.remove(items.flatMap((item) => listed(item, '', item.created_at.getTime()))),
 
     page: (ws, q) => (q.updatedSince ? changesSince(ws, q) : newestFirst(ws, q)),
 

@@ -52,9 +52,7 @@ export function slotLogs(collection: Collection<SlotDoc>): SlotLog {
     const found: SlotDoc[] = [];
     for (let batch = FIRST_READ; ; batch *= 2) {
       const start = found.length;
-      const docs = await Promise.all(
-        Array.from({ length: batch }, (_, i) => collection.findOne({ _id: `${log}|${start + i}` })),
-      );
+      const docs = await Promise.all(Array.from({ length: batch }, (_, i) => collection.findOne({ _id: `${log}|${start + i}` })));
       for (const doc of docs) {
         if (!doc) return found;
         found.push(doc);

@@ -21,9 +21,7 @@ describe('list storage on the real database', () => {
 
   it('keeps every append of many concurrent writers exactly once, in gapless slots', async () => {
     const logs = writers.map((db) => slotLogs(db.listIndex));
-    await Promise.all(
-      logs.flatMap((log, w) => Array.from({ length: 40 }, (_, i) => log.append('concurrent', [`w${w}-${i}`]))),
-    );
+    await Promise.all(logs.flatMap((log, w) => Array.from({ length: 40 }, (_, i) => log.append('concurrent', [`w${w}-${i}`]))));
     const all = await slotLogs(writers[0].listIndex).read('concurrent');
     expect([...all].sort()).toEqual(logs.flatMap((_, w) => Array.from({ length: 40 }, (__, i) => `w${w}-${i}`)).sort());
     // Appends waiting on one in flight share the next slot: far fewer slots than appends.
@@ -35,7 +33,12 @@ describe('list storage on the real database', () => {
   it('walks entries written concurrently into one second, the last change of each winning, removals gone', async () => {
     const indexes = writers.map((db) => timeIndex(db.listIndex));
     const at = Date.UTC(2026, 0, 2, 3, 4, 5, 600);
-    const entry = (i: number, value: string): Entry => ({ key: 'one-second', id: `item-${String(i).padStart(3, '0')}`, at: at + (i % 7), value });
+    const entry = (i: number, value: string): Entry => ({
+      key: 'one-second',
+      id: `item-${String(i).padStart(3, '0')}`,
+      at: at + (i % 7),
+      value,
+    });
     await Promise.all(Array.from({ length: 90 }, (_, i) => indexes[i % 3].add([entry(i, 'new')])));
     await Promise.all(Array.from({ length: 30 }, (_, i) => indexes[(i + 1) % 3].add([entry(i, 'changed')])));
     await indexes[2].remove([entry(89, ''), entry(88, '')]);
