@@ -37,10 +37,16 @@ interface Pending {
 const REMEMBERED = 50_000;
 /** Slots read at once when a log's length is unknown; each further batch doubles. */
 const FIRST_READ = 4;
+/** Entries of read slots a process keeps. */
+const CACHED_ENTRIES = 200_000;
+
+const size = (slots: string[][]) => slots.reduce((n, e) => n + e.length, 0);
 
 export function slotLogs(collection: Collection<SlotDoc>): SlotLog {
   const next = new Map<string, number>();
   const queues = new Map<string, Pending[]>();
+  const cache = new Map<string, string[][]>();
+  let cached = 0;
 
   const remember = (log: string, slot: number) => {
     next.delete(log);
@@ -48,16 +54,32 @@ export function slotLogs(collection: Collection<SlotDoc>): SlotLog {
     if (next.size > REMEMBERED) next.delete(next.keys().next().value!);
   };
 
-  async function slots(log: string): Promise<SlotDoc[]> {
-    const found: SlotDoc[] = [];
-    for (let batch = FIRST_READ; ; batch *= 2) {
+  /**
+   * The log's slots. Slots never change once written, so each process keeps those it has read (up to
+   * CACHED_ENTRIES entries, the longest unread forgotten first) and reads only past them: a walk over a list
+   * that has not changed costs one missing read per log.
+   */
+  async function slots(log: string): Promise<string[][]> {
+    const found = cache.get(log) ?? [];
+    cache.delete(log);
+    for (let batch = found.length > 0 ? 1 : FIRST_READ; ; batch *= 2) {
       const start = found.length;
       const docs = await Promise.all(Array.from({ length: batch }, (_, i) => collection.findOne({ _id: `${log}|${start + i}` })));
-      for (const doc of docs) {
-        if (!doc) return found;
-        found.push(doc);
-      }
+      const missing = docs.indexOf(null);
+      for (const doc of missing < 0 ? docs : docs.slice(0, missing)) found.push(doc!.e);
+      if (missing >= 0) break;
     }
+    // Two reads of one log at once each keep what they read; the later one stays.
+    const prior = cache.get(log);
+    if (prior) cached -= size(prior);
+    cache.set(log, found);
+    cached += size(found);
+    for (const [old, entries] of cache) {
+      if (cached <= CACHED_ENTRIES) break;
+      cache.delete(old);
+      cached -= size(entries);
+    }
+    return found;
   }
 
   /** Writes the queued appends of `log`, a slot per round, until none are left. One runs per log at a time. */
@@ -98,7 +120,7 @@ export function slotLogs(collection: Collection<SlotDoc>): SlotLog {
     },
 
     async read(log) {
-      return (await slots(log)).flatMap((doc) => doc.e);
+      return (await slots(log)).flat();
     },
   };
 }
