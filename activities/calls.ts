@@ -39,27 +39,23 @@ export function createCallActivities({
     result: SendResult,
   ): Promise<void> {
     if (call.messages.some((m) => m.kind === kind)) return;
-    const at = await calls.changed(call);
-    await db.calls.updateOne(
-      { _id: call._id },
-      {
-        $set: { updated_at: at },
-        $push: {
-          messages: {
-            kind,
-            channel: 'whatsapp',
-            template_name: template.template_name,
-            variables: template.variables,
-            status: result.sent ? 'sent' : 'failed',
-            provider: whatsapp.name,
-            provider_message_id: result.sent ? result.providerMessageId : null,
-            error_code: result.sent ? null : (result.code ?? null),
-            error: result.sent ? null : result.error,
-            sent_at: result.sent ? clock() : null,
-          },
+    await calls.update(call, {}, (at) => ({
+      $set: { updated_at: at },
+      $push: {
+        messages: {
+          kind,
+          channel: 'whatsapp',
+          template_name: template.template_name,
+          variables: template.variables,
+          status: result.sent ? 'sent' : 'failed',
+          provider: whatsapp.name,
+          provider_message_id: result.sent ? result.providerMessageId : null,
+          error_code: result.sent ? null : (result.code ?? null),
+          error: result.sent ? null : result.error,
+          sent_at: result.sent ? clock() : null,
         },
       },
-    );
+    }));
   }
 
   /** Dials the attempt unless an earlier execution of the activity did: never the same attempt twice. */
@@ -73,7 +69,7 @@ export function createCallActivities({
       // An earlier execution may have placed the call and died (or timed out) before recording its id.
       const found = await voice.findDial(callId, attempt, existing.started_at);
       if (found) {
-        await db.calls.updateOne({ _id: callId }, { $set: { [`${attemptPath(attempt)}.provider_call_id`]: found } });
+        await calls.touch(callId, { $set: { [`${attemptPath(attempt)}.provider_call_id`]: found } });
         return { accepted: true, providerCallId: found };
       }
     }
@@ -87,11 +83,10 @@ export function createCallActivities({
         outcome: null,
         failure_reason: null,
       };
-      const at = await calls.changed(call, { status: 'in_progress' });
-      await db.calls.updateOne(
-        { _id: callId },
-        { $push: { attempts: record }, $set: { status: 'in_progress', next_attempt_at: null, updated_at: at } },
-      );
+      await calls.update(call, { status: 'in_progress' }, (at) => ({
+        $push: { attempts: record },
+        $set: { status: 'in_progress', next_attempt_at: null, updated_at: at },
+      }));
     }
     const result = await voice.dial({
       callId,
@@ -105,14 +100,13 @@ export function createCallActivities({
       customFields: call.candidate.custom_fields,
     });
     if (result.accepted) {
-      await db.calls.updateOne({ _id: callId }, { $set: { [`${attemptPath(attempt)}.provider_call_id`]: result.providerCallId } });
+      await calls.touch(callId, { $set: { [`${attemptPath(attempt)}.provider_call_id`]: result.providerCallId } });
     } else {
       logger.warn({ callId, attempt, reason: result.reason, detail: result.detail }, 'provider refused the call');
       const path = attemptPath(attempt);
-      await db.calls.updateOne(
-        { _id: callId },
-        { $set: { [`${path}.ended_reason`]: result.detail ?? result.reason, [`${path}.failure_reason`]: result.reason } },
-      );
+      await calls.touch(callId, {
+        $set: { [`${path}.ended_reason`]: result.detail ?? result.reason, [`${path}.failure_reason`]: result.reason },
+      });
     }
     return result;
   }
@@ -123,8 +117,9 @@ export function createCallActivities({
       // scheduled_for keeps the first dial time.
       const call = await load(callId);
       const first = call.scheduled_for === null ? { scheduled_for: when } : {};
-      const at = await calls.changed(call, { status: 'scheduled' });
-      await db.calls.updateOne({ _id: callId }, { $set: { status: 'scheduled', next_attempt_at: when, ...first, updated_at: at } });
+      await calls.update(call, { status: 'scheduled' }, (at) => ({
+        $set: { status: 'scheduled', next_attempt_at: when, ...first, updated_at: at },
+      }));
     },
 
     /** Places the attempt once; an accepted dial carries how long its report may take (the provider's bound). */
@@ -154,18 +149,14 @@ export function createCallActivities({
       // An attempt that was never recorded (the dial failed before it) has nothing to end.
       if (call.attempts[attempt - 1]?.number !== attempt) return;
       const path = attemptPath(attempt);
-      const at = await calls.changed(call);
-      await db.calls.updateOne(
-        { _id: callId },
-        {
-          $set: {
-            [`${path}.ended_at`]: endedAt === undefined ? clock() : new Date(endedAt),
-            [`${path}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
-            [`${path}.failure_reason`]: outcome === 'completed' ? null : outcome,
-            updated_at: at,
-          },
+      await calls.update(call, {}, (at) => ({
+        $set: {
+          [`${path}.ended_at`]: endedAt === undefined ? clock() : new Date(endedAt),
+          [`${path}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
+          [`${path}.failure_reason`]: outcome === 'completed' ? null : outcome,
+          updated_at: at,
         },
-      );
+      }));
     },
 
     async sendWhatsApp(callId: string, kind: 'pre_call' | 'fallback'): Promise<void> {
@@ -206,8 +197,9 @@ export function createCallActivities({
       reason: FailureReason | null,
     ): Promise<void> {
       const call = await load(callId);
-      const at = await calls.changed(call, { status });
-      await db.calls.updateOne({ _id: callId }, { $set: { status, failure_reason: reason, next_attempt_at: null, updated_at: at } });
+      await calls.update(call, { status }, (at) => ({
+        $set: { status, failure_reason: reason, next_attempt_at: null, updated_at: at },
+      }));
       await freeCandidate(db, call, clock());
     },
   };

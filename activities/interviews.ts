@@ -77,11 +77,9 @@ export function createInterviewActivities({
       const latest = await loadProject(projectId);
       if (latest.question_set) return latest.question_set.questions;
       const questions = await llm.generateQuestions(latest.job!, DEFAULT_QUESTION_COUNT);
-      const at = await projectList(db).changed(latest);
-      await db.projects.updateOne(
-        { _id: projectId },
-        { $set: { question_set: { questions, provider: llm.name, generated_at: clock() }, updated_at: at } },
-      );
+      await projectList(db).update(latest, {}, (at) => ({
+        $set: { question_set: { questions, provider: llm.name, generated_at: clock() }, updated_at: at },
+      }));
       logger.info({ projectId, provider: llm.name, count: questions.length }, 'interview questions generated');
       return questions;
     } catch (err) {
@@ -107,8 +105,7 @@ export function createInterviewActivities({
       if (interview.questions) return interview.questions.length;
       const questions = interview.custom_questions ?? (await projectQuestions(interview.project_id));
       if (!questions) return null;
-      const at = await interviews.changed(interview);
-      await db.interviews.updateOne({ _id: interviewId }, { $set: { questions, updated_at: at } });
+      await interviews.update(interview, {}, (at) => ({ $set: { questions, updated_at: at } }));
       return questions.length;
     },
 
@@ -142,40 +139,31 @@ export function createInterviewActivities({
         });
       } catch (err) {
         const error = (err as Error).message;
-        const at = await interviews.changed(interview);
-        await db.interviews.updateOne(
-          { _id: interviewId },
-          { $set: { 'email.provider': email.name, 'email.error': error, updated_at: at } },
-        );
+        await interviews.update(interview, {}, (at) => ({
+          $set: { 'email.provider': email.name, 'email.error': error, updated_at: at },
+        }));
         throw err;
       }
       const now = clock();
-      const at = await interviews.changed(interview, { status: result.sent ? 'invited' : 'failed' });
       if (result.sent) {
-        await db.interviews.updateOne(
-          { _id: interviewId },
-          {
-            $set: {
-              status: 'invited',
-              email: { status: 'sent', provider: email.name, message_id: result.messageId, sent_at: now, error: null },
-              updated_at: at,
-            },
+        await interviews.update(interview, { status: 'invited' }, (at) => ({
+          $set: {
+            status: 'invited',
+            email: { status: 'sent', provider: email.name, message_id: result.messageId, sent_at: now, error: null },
+            updated_at: at,
           },
-        );
+        }));
         return 'sent';
       }
       logger.warn({ interviewId, provider: email.name, error: result.error }, 'invitation email refused');
-      await db.interviews.updateOne(
-        { _id: interviewId },
-        {
-          $set: {
-            status: 'failed',
-            error: 'The invitation email could not be delivered',
-            email: { status: 'failed', provider: email.name, message_id: null, sent_at: null, error: result.error },
-            updated_at: at,
-          },
+      await interviews.update(interview, { status: 'failed' }, (at) => ({
+        $set: {
+          status: 'failed',
+          error: 'The invitation email could not be delivered',
+          email: { status: 'failed', provider: email.name, message_id: null, sent_at: null, error: result.error },
+          updated_at: at,
         },
-      );
+      }));
       return 'failed';
     },
 
@@ -186,8 +174,9 @@ export function createInterviewActivities({
       // An email that failed keeps the provider's last error; one never attempted says why it was not sent.
       const emailError = stage === 'questions' ? { 'email.error': 'Not sent: the interview questions could not be prepared' } : {};
       const emailStatus = interview.email.status === 'pending' ? { 'email.status': 'failed' as const, ...emailError } : {};
-      const at = await interviews.changed(interview, { status: status.status ?? interview.status });
-      await db.interviews.updateOne({ _id: interviewId }, { $set: { ...status, ...emailStatus, updated_at: at } });
+      await interviews.update(interview, { status: status.status ?? interview.status }, (at) => ({
+        $set: { ...status, ...emailStatus, updated_at: at },
+      }));
     },
   };
 }

@@ -7,6 +7,7 @@ import type { EmailLogDoc, InterviewDoc } from './records/interviews';
 import type { Logger } from './logger';
 import { logDriverEvents, restartStalledMonitors } from './database-monitor';
 import type { SlotDoc } from './lists/slot-log';
+import type { SnapshotDoc } from './lists/item-list';
 
 /**
  * One MongoDB connection per process. Only features that MongoDB 7 and FerretDB 1.24 both have are used:
@@ -29,6 +30,8 @@ export interface Database {
   providerRefs: Collection<ProviderRefDoc>;
   /** The lists the service keeps itself (infra/lists/). */
   listIndex: Collection<SlotDoc>;
+  /** Listed items as they were at their last change, one string each (infra/lists/item-list.ts). */
+  listSnapshots: Collection<SnapshotDoc>;
   /** Values the processes share, such as the key that signs list cursors. */
   settings: Collection<{ _id: string; value: string }>;
   ping(): Promise<void>;
@@ -66,6 +69,7 @@ export async function connectDatabase(
     rateLimits: db.collection<RateLimitDoc>('rate_limits'),
     providerRefs: db.collection<ProviderRefDoc>('provider_refs'),
     listIndex: db.collection<SlotDoc>('list_index'),
+    listSnapshots: db.collection<SnapshotDoc>('list_snapshots'),
     settings: db.collection<{ _id: string; value: string }>('settings'),
     async ping() {
       await db.command({ ping: 1 }, { timeoutMS: 2_000 });

@@ -50,7 +50,6 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
       if (attempt.outcome === null) await signal(report);
       return 'duplicate';
     }
-    const now = await callList(db).changed(call);
     const a = at(report.attempt);
     // The call's transcript and variables come from the attempt that completed it, while it is undecided.
     const completes = report.outcome === 'completed' && attempt.outcome === null;
@@ -58,22 +57,19 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
     if (extraction && extraction.notes.length > 0) {
       logger.warn({ callId: call._id, attempt: report.attempt, notes: extraction.notes }, 'extracted values dropped');
     }
-    await db.calls.updateOne(
-      { _id: call._id },
-      {
-        $set: {
-          [`${a}.reported_at`]: now,
-          [`${a}.ended_reason`]: report.endedReason ?? null,
-          [`${a}.recording_url`]: report.recordingUrl ?? null,
-          [`${a}.provider_status`]: 'ended',
-          ...(report.providerCallId && !attempt.provider_call_id ? { [`${a}.provider_call_id`]: report.providerCallId } : {}),
-          ...(extraction
-            ? { transcript: report.transcript ?? [], extracted_variables: extraction.values, extraction_notes: extraction.notes }
-            : {}),
-          updated_at: now,
-        },
+    await callList(db).update(call, {}, (now) => ({
+      $set: {
+        [`${a}.reported_at`]: now,
+        [`${a}.ended_reason`]: report.endedReason ?? null,
+        [`${a}.recording_url`]: report.recordingUrl ?? null,
+        [`${a}.provider_status`]: 'ended',
+        ...(report.providerCallId && !attempt.provider_call_id ? { [`${a}.provider_call_id`]: report.providerCallId } : {}),
+        ...(extraction
+          ? { transcript: report.transcript ?? [], extracted_variables: extraction.values, extraction_notes: extraction.notes }
+          : {}),
+        updated_at: now,
       },
-    );
+    }));
     // A failed signal fails the callback (the provider retries) or the activity (Temporal retries).
     await signal(report);
     return 'recorded';
@@ -85,6 +81,6 @@ export async function recordProviderStatus(db: Database, ids: { callId: string; 
   const call = await db.calls.findOne({ _id: ids.callId });
   const attempt = call?.attempts[ids.attempt - 1];
   if (attempt?.number !== ids.attempt || attempt.reported_at) return false;
-  await db.calls.updateOne({ _id: ids.callId }, { $set: { [`${at(ids.attempt)}.provider_status`]: status, updated_at: new Date() } });
+  await callList(db).touch(ids.callId, { $set: { [`${at(ids.attempt)}.provider_status`]: status, updated_at: new Date() } });
   return true;
 }

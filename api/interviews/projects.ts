@@ -37,11 +37,9 @@ export async function ensureInterviewProject(db: Database, workspaceId: string, 
     }
     const latest = { name: job.title, job_title: job.title, job, updated_at: now };
     if (existing) {
-      // The change goes to the feed, and the project into its list again in case its creator died before that.
-      const list = projectList(db);
-      const [at] = await Promise.all([list.changed(existing), list.created([existing])]);
-      await db.projects.updateOne({ _id }, { $set: { ...latest, updated_at: at } });
-      return { ...existing, ...latest, updated_at: at };
+      // The change goes to the feed, and the project into its lists again in case its creator died before that.
+      const changed = await projectList(db).update(existing, {}, (at) => ({ $set: { ...latest, updated_at: at } }));
+      return changed ?? { ...existing, ...latest };
     }
     const project: ProjectDoc = {
       _id,

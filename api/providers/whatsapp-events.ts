@@ -31,24 +31,20 @@ async function applyStatus({ db, logger }: { db: Database; logger: Logger }, s: 
   const error = s.errors?.[0];
   const at = Number(s.timestamp);
   const m = `messages.${index}`;
-  const changedAt = await callList(db).changed(call);
   // By exact _id after the rank check on the status read: an extra filter field would scan every call on
   // FerretDB. Two deliveries of one message racing may both write; statuses arrive seconds apart in practice.
-  await db.calls.updateOne(
-    { _id: call._id },
-    {
-      $set: {
-        [`${m}.status`]: status,
-        [`${m}.status_updated_at`]: Number.isFinite(at) && at > 0 ? new Date(at * 1000) : new Date(),
-        ...(status === 'failed'
-          ? {
-              [`${m}.error_code`]: error?.code ?? null,
-              [`${m}.error`]: [error?.title ?? error?.message, error?.error_data?.details].filter(Boolean).join(': ') || 'Delivery failed',
-            }
-          : {}),
-        updated_at: changedAt,
-      },
+  await callList(db).update(call, {}, (changedAt) => ({
+    $set: {
+      [`${m}.status`]: status,
+      [`${m}.status_updated_at`]: Number.isFinite(at) && at > 0 ? new Date(at * 1000) : new Date(),
+      ...(status === 'failed'
+        ? {
+            [`${m}.error_code`]: error?.code ?? null,
+            [`${m}.error`]: [error?.title ?? error?.message, error?.error_data?.details].filter(Boolean).join(': ') || 'Delivery failed',
+          }
+        : {}),
+      updated_at: changedAt,
     },
-  );
+  }));
   return true;
 }

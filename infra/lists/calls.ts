@@ -8,6 +8,7 @@ export function callList(db: Database): ItemList<CallDoc> {
   return itemList(indexOf(db), {
     name: 'calls',
     collection: db.calls,
+    snapshots: db.listSnapshots,
     fields: (c) => ({ ats_job_id: c.ats_job_id, candidate_id: c.candidate_id, status: c.status }),
   });
 }

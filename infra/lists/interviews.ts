@@ -8,6 +8,7 @@ export function interviewList(db: Database): ItemList<InterviewDoc> {
   return itemList(indexOf(db), {
     name: 'interviews',
     collection: db.interviews,
+    snapshots: db.listSnapshots,
     fields: (i) => ({ ats_job_id: i.ats_job_id, candidate_id: i.candidate_id, status: i.status }),
   });
 }

@@ -1,4 +1,5 @@
-import type { Collection, Filter } from 'mongodb';
+import { BSON, type Collection, type Filter, type UpdateFilter } from 'mongodb';
+import { insertOnce } from '../duplicate-key';
 import { keyedId } from '../ids';
 import { type Entry, type Position, type TimeIndex } from './time-index';
 
@@ -23,10 +24,17 @@ export interface ListedItem {
 /** The filter fields an entry carries, as the list's spec derives them from an item. */
 export type Fields = Record<string, string>;
 
+/** An item as it was at one change: its document as EJSON, one string (see `snapshots` below). */
+export interface SnapshotDoc {
+  _id: string;
+  j: string;
+}
+
 export interface ListSpec<T extends ListedItem> {
   /** The list's name, part of its keys and of its cursors. */
   name: string;
   collection: Collection<T>;
+  snapshots: Collection<SnapshotDoc>;
   fields(item: T): Fields;
 }
 
@@ -66,11 +74,16 @@ export interface ItemList<T extends ListedItem> {
   /** New items: their entries in every list and in the feed, at their creation time. Before the items. */
   created(items: T[]): Promise<void>;
   /**
-   * A change of `item` that is about to be written (its fields once changed, given as `next`): its feed entry,
-   * and its new fields on its entries. Returns the time the item's `updated_at` must be set to. Before the
-   * item's own write, so a change is never missing from the feed (a reader waits for it to land).
+   * Changes `item`: its feed entry and its entries (with `next`, its fields once changed) first, so a change is
+   * never missing from the feed (a reader waits for it to land); then `change(at)` applied to it, where `at`
+   * must become its `updated_at`; then its snapshot. Returns the item as changed, or null if it is gone.
    */
-  changed(item: T, next?: Partial<Fields>): Promise<Date>;
+  update(item: T, next: Partial<Fields>, change: (at: Date) => UpdateFilter<T>): Promise<T | null>;
+  /**
+   * A write that is not a change in the feed (an attempt's provider id or live status): the item's snapshot is
+   * dropped, so lists read the item itself until its next change.
+   */
+  touch(id: string, change: UpdateFilter<T>): Promise<void>;
   /** Items a request took back before it answered: out of the lists (readers skip their feed entries). */
   forget(items: T[]): Promise<void>;
   page(workspaceId: string, query: ListQuery): Promise<ListPage<T>>;
@@ -78,35 +91,57 @@ export interface ItemList<T extends ListedItem> {
   fieldsOfJob(workspaceId: string, atsJobId: string): AsyncGenerator<Fields>;
 }
 
+/** An entry's value: the item's filter fields and `u`, the `updated_at` (ms) of the item as the entry has it. */
+type Value = Fields & { u?: number };
+
+/**
+ * Snapshots. FerretDB decodes a stored document field by field: reading 100 completed calls by `_id` costs it
+ * about 80 core-ms, the same 100 kept as one string each about a third of that (docs/lists.md). So each change
+ * also stores the item as one EJSON string, keyed by the item and the change's time (`updated_at`), and
+ * removes the one before. Entries carry that time, so a page reads exactly the version its entries name; when
+ * a snapshot is missing (not written yet, its writer died, or a write that is no change dropped it) the item
+ * itself is read, and stored as that version's snapshot if it is the one. A snapshot is inserted once and never
+ * changed: two writers of one item cannot leave a stale one behind.
+ */
 export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<T>): ItemList<T> {
   const keys = {
     all: (ws: string) => keyedId(spec.name, ws),
     job: (ws: string, job: string) => keyedId(spec.name, ws, 'ats_job_id', job),
     feed: (ws: string) => keyedId(`${spec.name}-feed`, ws),
   };
-  /** An item's entries in its lists and in the feed, with its fields written once as the entries' value. */
-  const listed = (item: T, value: string, at: number): Entry[] => [
-    { key: keys.all(item.workspace_id), id: item._id, at, value },
-    { key: keys.job(item.workspace_id, item.ats_job_id), id: item._id, at, value },
+  /** An item's entries in its lists (at its creation time) and in the feed (at `at`), valued `value`. */
+  const listed = (item: T, value: string): Entry[] => [
+    { key: keys.all(item.workspace_id), id: item._id, at: item.created_at.getTime(), value },
+    { key: keys.job(item.workspace_id, item.ats_job_id), id: item._id, at: item.created_at.getTime(), value },
   ];
   const fed = (item: T, value: string, at: number): Entry => ({ key: keys.feed(item.workspace_id), id: item._id, at, value });
+  const matches = (fields: Fields, match: Fields) => Object.entries(match).every(([k, v]) => fields[k] === v);
+  const snapshotId = (id: string, version: number) => `${spec.name}|${id}|${version}`;
+  const store = (item: T) =>
+    insertOnce(spec.snapshots, { _id: snapshotId(item._id, item.updated_at.getTime()), j: BSON.EJSON.stringify(item) });
 
-  const matches = (value: string, match: Fields) => {
-    const fields = JSON.parse(value) as Fields;
-    return Object.entries(match).every(([k, v]) => fields[k] === v);
-  };
-  const readAll = (ids: string[]): Promise<Array<T | null>> =>
-    Promise.all(ids.map(async (id) => (await spec.collection.findOne({ _id: id } as Filter<T>)) as T | null));
+  /** Each (item, version): its snapshot, else the item itself (stored as the snapshot if it is that version). */
+  const readAll = (wanted: Array<{ id: string; version: number }>): Promise<Array<T | null>> =>
+    Promise.all(
+      wanted.map(async ({ id, version }) => {
+        const snapshot = await spec.snapshots.findOne({ _id: snapshotId(id, version) });
+        if (snapshot) return BSON.EJSON.parse(snapshot.j) as T;
+        const item = (await spec.collection.findOne({ _id: id } as Filter<T>)) as T | null;
+        if (item?.updated_at.getTime() === version) await store(item);
+        return item;
+      }),
+    );
 
   async function newestFirst(ws: string, q: ListQuery): Promise<ListPage<T>> {
     const key = q.match.ats_job_id ? keys.job(ws, q.match.ats_job_id) : keys.all(ws);
-    const hits: Entry[] = [];
+    const hits: Array<{ id: string; version: number }> = [];
     let scanned = 0;
     let last: Position | null = null;
     let more = false;
     for await (const e of index.walk(key, 'desc', q.after)) {
       if (q.createdSince && e.at < q.createdSince.getTime()) break;
-      if (hits.length === q.limit && matches(e.value, q.match)) {
+      const value = JSON.parse(e.value) as Value;
+      if (hits.length === q.limit && matches(value, q.match)) {
         more = true;
         break;
       }
@@ -115,15 +150,13 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
         break;
       }
       last = e;
-      if (matches(e.value, q.match)) hits.push(e);
+      if (matches(value, q.match)) hits.push({ id: e.id, version: value.u ?? e.at });
     }
-    const docs = await readAll(hits.map((e) => e.id));
+    const docs = await readAll(hits);
     // An entry whose item is missing belongs to a request that was taken back before it answered. An entry is
     // written before its item's change, so the item itself decides whether it still matches (a writer that died
     // between the two left an entry ahead of its item).
-    const items = docs.filter(
-      (d): d is T => d !== null && d.workspace_id === ws && Object.entries(q.match).every(([k, v]) => spec.fields(d)[k] === v),
-    );
+    const items = docs.filter((d): d is T => d !== null && d.workspace_id === ws && matches(spec.fields(d), q.match));
     return { items, next: more && last ? { at: last.at, id: last.id } : null };
   }
 
@@ -132,30 +165,29 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
     const until = Date.now() - FEED_SETTLE_MS;
     const { status, ...onEntry } = q.match;
     const seen: Entry[] = [];
-    const hits = new Set<Entry>();
     // Each item's last change in the page: it is shown there, and only there.
     const lastHit = new Map<string, Entry>();
     for await (const e of index.walk(keys.feed(ws), 'asc', since, until)) {
       seen.push(e);
-      if (matches(e.value, onEntry)) {
-        hits.add(e);
-        lastHit.set(e.id, e);
-      }
-      if (hits.size >= q.limit || seen.length >= SCAN_BUDGET) break;
+      if (matches(JSON.parse(e.value) as Fields, onEntry)) lastHit.set(e.id, e);
+      if (lastHit.size >= q.limit || seen.length >= SCAN_BUDGET) break;
     }
-    const docs = new Map((await readAll([...lastHit.keys()])).flatMap((d) => (d ? [[d._id, d] as const] : [])));
+    const hits = [...lastHit.values()];
+    const docs = new Map(hits.map((e, i) => [e, i]));
+    const read = await readAll(hits.map((e) => ({ id: e.id, version: e.at })));
     const items: T[] = [];
     let next: Position = since;
     for (const e of seen) {
-      const doc = docs.get(e.id);
-      if (hits.has(e) && doc && doc.workspace_id === ws) {
+      const i = docs.get(e);
+      const doc = i === undefined ? null : read[i];
+      if (doc && doc.workspace_id === ws) {
         // The change is not written yet: the page ends before it, unless its writer is long gone.
         if (doc.updated_at.getTime() < e.at && Date.now() - e.at < FEED_PENDING_MS) break;
+        // Shown as it was at this change; an item changed since shows at its later change, further on.
         const wanted =
-          lastHit.get(e.id) === e &&
+          doc.updated_at.getTime() === e.at &&
           (status === undefined || spec.fields(doc).status === status) &&
-          (!q.createdSince || doc.created_at >= q.createdSince) &&
-          doc.updated_at.getTime() >= e.at;
+          (!q.createdSince || doc.created_at >= q.createdSince);
         if (wanted) items.push(doc);
       }
       next = { at: e.at, id: e.id };
@@ -167,28 +199,38 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
     async created(items) {
       await index.add(
         items.flatMap((item) => {
-          const at = item.created_at.getTime();
-          const value = JSON.stringify(spec.fields(item));
-          return [...listed(item, value, at), fed(item, value, at)];
+          const value = JSON.stringify({ ...spec.fields(item), u: item.updated_at.getTime() });
+          return [...listed(item, value), fed(item, value, item.updated_at.getTime())];
         }),
       );
     },
 
-    async changed(item, next = {}) {
-      const before = spec.fields(item);
-      const value = JSON.stringify({ ...before, ...next });
-      const moved = Object.keys(next).some((k) => next[k] !== before[k]);
+    async update(item, next, change) {
+      const fields = { ...spec.fields(item), ...next } as Fields;
+      let at: number;
       for (;;) {
-        const at = Date.now();
-        // A moved item's entries are written whole (not only their value): an item its creator failed to list
-        // gets listed here.
-        await index.add([fed(item, value, at), ...(moved ? listed(item, value, item.created_at.getTime()) : [])]);
+        at = Date.now();
+        const value = JSON.stringify({ ...fields, u: at });
+        // The item's entries are written whole (not only their value): an item its creator failed to list gets
+        // listed here.
+        await index.add([fed(item, value, at), ...listed(item, value)]);
         // Written late (a stalled process): readers may have passed `at`, so the change goes in again, later.
-        if (Date.now() - at <= FEED_SETTLE_MS / 2) return new Date(at);
+        if (Date.now() - at <= FEED_SETTLE_MS / 2) break;
       }
+      const changed = (await spec.collection.findOneAndUpdate({ _id: item._id } as Filter<T>, change(new Date(at)), {
+        returnDocument: 'after',
+      })) as T | null;
+      if (changed?.updated_at.getTime() === at) await store(changed);
+      await spec.snapshots.deleteOne({ _id: snapshotId(item._id, item.updated_at.getTime()) });
+      return changed;
     },
 
-    forget: (items) => index.remove(items.flatMap((item) => listed(item, '', item.created_at.getTime()))),
+    async touch(id, change) {
+      const before = (await spec.collection.findOneAndUpdate({ _id: id } as Filter<T>, change, { returnDocument: 'before' })) as T | null;
+      if (before) await spec.snapshots.deleteOne({ _id: snapshotId(id, before.updated_at.getTime()) });
+    },
+
+    forget: (items) => index.remove(items.flatMap((item) => listed(item, ''))),
 
     page: (ws, q) => (q.updatedSince ? changesSince(ws, q) : newestFirst(ws, q)),
 

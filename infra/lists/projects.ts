@@ -8,6 +8,7 @@ export function projectList(db: Database): ItemList<ProjectDoc> {
   return itemList(indexOf(db), {
     name: 'projects',
     collection: db.projects,
+    snapshots: db.listSnapshots,
     fields: (p) => ({ ats_job_id: p.ats_job_id, kind: p.kind }),
   });
 }

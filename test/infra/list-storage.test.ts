@@ -1,6 +1,7 @@
 import { connectDatabase, type Database } from '../../infra/database';
 import { slotLogs } from '../../infra/lists/slot-log';
 import { timeIndex, type Entry } from '../../infra/lists/time-index';
+import { itemList, type ListedItem } from '../../infra/lists/item-list';
 import { uniqueName } from '../helpers/stack';
 
 /**
@@ -72,5 +73,56 @@ describe('list storage on the real database', () => {
     expect(await walk('desc')).toEqual(['s3', 's2', 's1', 's0']);
     expect(await walk('asc')).toEqual(['s0', 's1', 's2', 's3']);
     expect(await walk('asc', times[2])).toEqual(['s0', 's1']);
+  });
+
+  it('reads a page from the snapshots of the last changes, and the items themselves where a snapshot is missing', async () => {
+    interface Item extends ListedItem {
+      status: string;
+      note: string;
+    }
+    const db = writers[0];
+    const items = db.db.collection<Item>('snapshot_items');
+    const list = itemList(timeIndex(db.listIndex), {
+      name: 'snapshot-items',
+      collection: items,
+      snapshots: db.listSnapshots,
+      fields: (i) => ({ ats_job_id: i.ats_job_id, status: i.status }),
+    });
+    const created = new Date(Date.now() - 60_000);
+    const docs: Item[] = ['a', 'b', 'c'].map((id) => ({
+      _id: id,
+      workspace_id: 'ws',
+      ats_job_id: 'job',
+      status: 'new',
+      note: '',
+      created_at: created,
+      updated_at: created,
+    }));
+    await list.created(docs);
+    await items.insertMany(docs);
+    const page = () => list.page('ws', { match: { ats_job_id: 'job' }, createdSince: null, updatedSince: null, limit: 10, after: null });
+    const snapshot = (id: string, at: Date) => db.listSnapshots.findOne({ _id: `snapshot-items|${id}|${at.getTime()}` });
+
+    // Never changed: read from the items, each then kept as its first snapshot.
+    expect((await page()).items).toEqual(await items.find().sort({ _id: -1 }).toArray());
+    expect(await snapshot('a', created)).not.toBeNull();
+
+    const a = await list.update(docs[0], { status: 'done' }, (at) => ({ $set: { status: 'done', note: 'x', updated_at: at } }));
+    expect(a).toMatchObject({ status: 'done', note: 'x' });
+    expect(await snapshot('a', a!.updated_at)).not.toBeNull();
+    expect(await snapshot('a', created)).toBeNull();
+    expect(
+      (await list.page('ws', { match: { status: 'done' }, createdSince: null, updatedSince: null, limit: 10, after: null })).items,
+    ).toEqual([a]);
+
+    // A write that is no change drops the snapshot; the page reads the item, as it is now.
+    await list.touch('b', { $set: { note: 'touched' } });
+    expect(await snapshot('b', created)).toBeNull();
+    const now = (await page()).items;
+    expect(now.map((i) => [i._id, i.note])).toEqual([
+      ['c', ''],
+      ['b', 'touched'],
+      ['a', 'x'],
+    ]);
   });
 });
