@@ -6,17 +6,20 @@ import { floor, initiate, invite, scale } from './bench/scenarios';
 import { seedWorkspace } from './bench/seed';
 import { reports } from './bench/reports';
 import { parseJd } from './bench/parse-jd';
+import { lists } from './bench/lists';
 
 /**
  * `npm run bench [-- --json]`: the service on one stack (FerretDB or MONGODB_URI, a fresh Temporal dev server,
  * the API and the worker in processes of their own), timed from the client's side. Speeds are reported as
  * ratios to the physical floor measured in the same run, interleaved with the operations, because absolute
  * times on a shared machine are noise. Rounds: BENCH_ROUNDS (5); stored candidates for the growth rounds:
- * BENCH_SEED_CANDIDATES (10000); calls held by the worker: BENCH_SCALE_CALLS (10000).
+ * BENCH_SEED_CANDIDATES (10000); calls held by the worker: BENCH_SCALE_CALLS (10000); calls stored for the
+ * list rows: BENCH_LIST_CALLS (100000).
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SEED = Number(process.env.BENCH_SEED_CANDIDATES ?? 10_000);
 const SCALE = Number(process.env.BENCH_SCALE_CALLS ?? 10_000);
+const LISTED = Number(process.env.BENCH_LIST_CALLS ?? 100_000);
 
 type Series = Record<string, number[]>;
 
@@ -63,6 +66,8 @@ async function main(): Promise<void> {
     const big = await scale(stack, SCALE);
     process.stderr.write('  provider reports\n');
     const rep = await reports(stack, ROUNDS);
+    process.stderr.write('  lists\n');
+    const listed = await lists(stack, LISTED);
 
     const rows: Array<{ scenario: string; unit: string; median: number; worst: number; target?: string }> = [];
     const ms = (scenario: string, xs: number[], target?: string) =>
@@ -103,6 +108,14 @@ async function main(): Promise<void> {
     });
     ms('Vapi end-of-call reports, 50 at once: response', rep.report, 'median ≤ 50, worst ≤ 200');
     ms('  until all 50 calls completed', rep.completed);
+    ms('GET /calls, 100 of one job and status, 1,000 stored: first read', [listed.smallCold]);
+    ms('  read again', listed.small);
+    ms('  floor: the same 100 calls read by _id', listed.smallFloor);
+    ratio('  ratio to floor', ratios(listed.small, listed.smallFloor));
+    ms(`  with ${LISTED} stored across 10 workspaces`, listed.large, '≤ 50');
+    ratio('  growth: this / with 1,000 stored', [median(listed.large) / median(listed.small)], '≤ 1.2');
+    ratio('  ratio to floor', ratios(listed.large, listed.largeFloor));
+    ms(`change feed: ${listed.feedChanges} changes read in pages of 100`, [listed.feed], '≤ 5000');
 
     const machine = {
       cpus: cpus().length,

@@ -69,9 +69,9 @@ export async function seedWorkspace(db: Database, workspaceId: string, n: number
   }
 }
 
-type Person = { name: string; email: string; phone: string };
+export type Person = { name: string; email: string; phone: string };
 
-function completedCall(workspaceId: string, project: ProjectDoc, candidateId: string, p: Person, at: Date): CallDoc {
+export function completedCall(workspaceId: string, project: ProjectDoc, candidateId: string, p: Person, at: Date): CallDoc {
   const _id = newId('call');
   return {
     _id,

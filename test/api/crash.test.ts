@@ -91,6 +91,29 @@ describe('a response that says success survives the death of every process', () 
     for (const call of await db.calls.find({ _id: { $in: callIds } }).toArray()) expect(call.attempts).toHaveLength(1);
     expect(await db.emailLog.countDocuments({ idempotency_key: { $in: interviewIds } })).toBe(20);
     expect(await db.calls.countDocuments({ ats_job_id: 'job-crash' })).toBe(20);
+
+    // The lists were written by the same steps as the records, so they survived the kills too: each item once,
+    // as it is now, and every final state in the change feed.
+    api = await start('api');
+    const get = async (path: string) => {
+      const res = await fetch(`http://127.0.0.1:${env.PORT}/api/public/v1${path}`, { headers: { 'x-service-api-key': key } });
+      return readChecked('GET', `/api/public/v1${path.split('?')[0]}`, res);
+    };
+    const listed = (await get('/calls?ats_job_id=job-crash&limit=100')).body;
+    expect(listed.next_cursor).toBeNull();
+    expect(listed.data.map((c: any) => c.id).sort()).toEqual([...callIds].sort());
+    expect(listed.data.every((c: any) => c.status === 'completed' && c.attempts.length === 1)).toBe(true);
+    const invited = (await get('/interviews?ats_job_id=job-crash-invite&limit=100')).body.data;
+    expect(invited.map((i: any) => i.id).sort()).toEqual([...interviewIds].sort());
+    expect(invited.every((i: any) => i.status === 'invited')).toBe(true);
+    const since = new Date(Date.now() - 600_000).toISOString();
+    const fed = await waitFor(
+      async () => (await get(`/calls?updated_since=${since}&ats_job_id=job-crash&status=completed&limit=100`)).body.data,
+      (data: any[]) => data.length === 20,
+      30_000,
+    );
+    expect(new Set(fed.map((c: any) => c.id))).toEqual(new Set(callIds));
+    await api.stop();
     await worker.stop();
   }, 240_000);
 
