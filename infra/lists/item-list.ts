@@ -1,5 +1,4 @@
 import { BSON, type Collection, type Filter, type UpdateFilter } from 'mongodb';
-import { insertOnce } from '../duplicate-key';
 import { keyedId } from '../ids';
 import { type Entry, type Position, type TimeIndex } from './time-index';
 
@@ -24,9 +23,11 @@ export interface ListedItem {
 /** The filter fields an entry carries, as the list's spec derives them from an item. */
 export type Fields = Record<string, string>;
 
-/** An item as it was at one change: its document as EJSON, one string (see `snapshots` below). */
+/** An item as it was at its last change: its document as EJSON, one string (see `snapshots` below). */
 export interface SnapshotDoc {
   _id: string;
+  /** The item's `updated_at` (ms) in `j`: the version it is. */
+  v: number;
   j: string;
 }
 
@@ -80,8 +81,8 @@ export interface ItemList<T extends ListedItem> {
    */
   update(item: T, next: Partial<Fields>, change: (at: Date) => UpdateFilter<T>): Promise<T | null>;
   /**
-   * A write that is not a change in the feed (an attempt's provider id or live status): the item's snapshot is
-   * dropped, so lists read the item itself until its next change.
+   * A write that is not a change in the feed (an attempt's provider id or live status): the item and its
+   * snapshot, and no entries.
    */
   touch(id: string, change: UpdateFilter<T>): Promise<void>;
   /** Items a request took back before it answered: out of the lists (readers skip their feed entries). */
@@ -96,12 +97,11 @@ type Value = Fields & { u?: number };
 
 /**
  * Snapshots. FerretDB decodes a stored document field by field: reading 100 completed calls by `_id` costs it
- * about 80 core-ms, the same 100 kept as one string each about a third of that (docs/lists.md). So each change
- * also stores the item as one EJSON string, keyed by the item and the change's time (`updated_at`), and
- * removes the one before. Entries carry that time, so a page reads exactly the version its entries name; when
- * a snapshot is missing (not written yet, its writer died, or a write that is no change dropped it) the item
- * itself is read, and stored as that version's snapshot if it is the one. A snapshot is inserted once and never
- * changed: two writers of one item cannot leave a stale one behind.
+ * about 80 core-ms, the same 100 kept as one string each about a third of that (docs/lists.md). So each write
+ * of an item also stores it as one EJSON string under the item's id, with its version (`updated_at`). Entries
+ * carry the version they were written for, and a page uses a snapshot only when it is that version. Anything
+ * else (not written yet, its writer died, or two writers of one item left the older one) costs only speed: the
+ * item itself is read, and stored as the snapshot when it is the version wanted.
  */
 export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<T>): ItemList<T> {
   const keys = {
@@ -116,16 +116,20 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
   ];
   const fed = (item: T, value: string, at: number): Entry => ({ key: keys.feed(item.workspace_id), id: item._id, at, value });
   const matches = (fields: Fields, match: Fields) => Object.entries(match).every(([k, v]) => fields[k] === v);
-  const snapshotId = (id: string, version: number) => `${spec.name}|${id}|${version}`;
+  const snapshotId = (id: string) => `${spec.name}|${id}`;
   const store = (item: T) =>
-    insertOnce(spec.snapshots, { _id: snapshotId(item._id, item.updated_at.getTime()), j: BSON.EJSON.stringify(item) });
+    spec.snapshots.replaceOne(
+      { _id: snapshotId(item._id) },
+      { v: item.updated_at.getTime(), j: BSON.EJSON.stringify(item) },
+      { upsert: true },
+    );
 
   /** Each (item, version): its snapshot, else the item itself (stored as the snapshot if it is that version). */
   const readAll = (wanted: Array<{ id: string; version: number }>): Promise<Array<T | null>> =>
     Promise.all(
       wanted.map(async ({ id, version }) => {
-        const snapshot = await spec.snapshots.findOne({ _id: snapshotId(id, version) });
-        if (snapshot) return BSON.EJSON.parse(snapshot.j) as T;
+        const snapshot = await spec.snapshots.findOne({ _id: snapshotId(id) });
+        if (snapshot?.v === version) return BSON.EJSON.parse(snapshot.j) as T;
         const item = (await spec.collection.findOne({ _id: id } as Filter<T>)) as T | null;
         if (item?.updated_at.getTime() === version) await store(item);
         return item;
@@ -164,34 +168,51 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
     const since = q.after ?? { at: q.updatedSince!.getTime() - 1, id: '\uffff' };
     const until = Date.now() - FEED_SETTLE_MS;
     const { status, ...onEntry } = q.match;
-    const seen: Entry[] = [];
-    // Each item's last change in the page: it is shown there, and only there.
-    const lastHit = new Map<string, Entry>();
-    for await (const e of index.walk(keys.feed(ws), 'asc', since, until)) {
-      seen.push(e);
-      if (matches(JSON.parse(e.value) as Fields, onEntry)) lastHit.set(e.id, e);
-      if (lastHit.size >= q.limit || seen.length >= SCAN_BUDGET) break;
-    }
-    const hits = [...lastHit.values()];
-    const docs = new Map(hits.map((e, i) => [e, i]));
-    const read = await readAll(hits.map((e) => ({ id: e.id, version: e.at })));
     const items: T[] = [];
+    const shown = new Set<string>();
     let next: Position = since;
-    for (const e of seen) {
-      const i = docs.get(e);
-      const doc = i === undefined ? null : read[i];
-      if (doc && doc.workspace_id === ws) {
-        // The change is not written yet: the page ends before it, unless its writer is long gone.
-        if (doc.updated_at.getTime() < e.at && Date.now() - e.at < FEED_PENDING_MS) break;
-        // Shown as it was at this change; an item changed since shows at its later change, further on.
-        const wanted =
-          doc.updated_at.getTime() === e.at &&
-          (status === undefined || spec.fields(doc).status === status) &&
-          (!q.createdSince || doc.created_at >= q.createdSince);
-        if (wanted) items.push(doc);
+    let scanned = 0;
+    /** Decides entries in order, their items read together; false once the page is full or must end. */
+    const decide = async (entries: Array<{ e: Entry; hit: boolean }>): Promise<boolean> => {
+      const hits = entries.filter((x) => x.hit);
+      const read = await readAll(hits.map(({ e }) => ({ id: e.id, version: e.at })));
+      const docs = new Map(hits.map((x, i) => [x.e, read[i]]));
+      for (const { e } of entries) {
+        const doc = docs.get(e);
+        if (doc && doc.workspace_id === ws) {
+          // The change is not written yet: the page ends before it, unless its writer is long gone.
+          if (doc.updated_at.getTime() < e.at && Date.now() - e.at < FEED_PENDING_MS) return false;
+          // Shown as it was at this change; an item changed since shows at its later change, further on.
+          const wanted =
+            doc.updated_at.getTime() === e.at &&
+            !shown.has(e.id) &&
+            (status === undefined || spec.fields(doc).status === status) &&
+            (!q.createdSince || doc.created_at >= q.createdSince);
+          if (wanted) {
+            items.push(doc);
+            shown.add(e.id);
+          }
+        }
+        next = { at: e.at, id: e.id };
+        if (items.length === q.limit) return false;
       }
-      next = { at: e.at, id: e.id };
+      return true;
+    };
+    // Entries are taken in rounds of as many hits as the page still needs, so a page is only short at the end
+    // of the feed (or after SCAN_BUDGET entries): an empty page means the reader has caught up.
+    let round: Array<{ e: Entry; hit: boolean }> = [];
+    let wanted = 0;
+    for await (const e of index.walk(keys.feed(ws), 'asc', since, until)) {
+      const hit = matches(JSON.parse(e.value) as Fields, onEntry);
+      round.push({ e, hit });
+      if (hit) wanted++;
+      if (++scanned >= SCAN_BUDGET || wanted >= q.limit - items.length) {
+        if (!(await decide(round)) || scanned >= SCAN_BUDGET) return { items, next };
+        round = [];
+        wanted = 0;
+      }
     }
+    await decide(round);
     return { items, next };
   }
 
@@ -220,14 +241,14 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
       const changed = (await spec.collection.findOneAndUpdate({ _id: item._id } as Filter<T>, change(new Date(at)), {
         returnDocument: 'after',
       })) as T | null;
+      // Another writer's change landed after this one: the snapshot is theirs to store.
       if (changed?.updated_at.getTime() === at) await store(changed);
-      await spec.snapshots.deleteOne({ _id: snapshotId(item._id, item.updated_at.getTime()) });
       return changed;
     },
 
     async touch(id, change) {
-      const before = (await spec.collection.findOneAndUpdate({ _id: id } as Filter<T>, change, { returnDocument: 'before' })) as T | null;
-      if (before) await spec.snapshots.deleteOne({ _id: snapshotId(id, before.updated_at.getTime()) });
+      const after = (await spec.collection.findOneAndUpdate({ _id: id } as Filter<T>, change, { returnDocument: 'after' })) as T | null;
+      if (after) await store(after);
     },
 
     forget: (items) => index.remove(items.flatMap((item) => listed(item, ''))),

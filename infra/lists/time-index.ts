@@ -33,7 +33,7 @@ export interface Position {
 /** Unit lengths, finest first: a second, a minute, an hour, a day and a 32-day span. */
 const UNITS = [1_000, 60_000, 3_600_000, 86_400_000, 32 * 86_400_000];
 const TOP = UNITS.length - 1;
-/** Buckets read at once while walking a list. */
+/** Buckets read at once, at most, while walking a list. */
 const PARALLEL_BUCKETS = 16;
 /** Markers a process remembers having written; past this it forgets them all (and may write some again). */
 const REMEMBERED = 100_000;
@@ -141,9 +141,14 @@ export function timeIndex(collection: Collection<SlotDoc>): TimeIndex {
         }
         return false;
       }
+      // One bucket first, then twice as many each time up to PARALLEL_BUCKETS: a page that one busy second
+      // fills reads (and parses) that second only.
+      let size = 1;
       for await (const second of seconds(UNITS.length, 0)) {
         batch.push(second);
-        if (batch.length === PARALLEL_BUCKETS && (yield* flush())) return;
+        if (batch.length < size) continue;
+        if (yield* flush()) return;
+        size = Math.min(size * 2, PARALLEL_BUCKETS);
       }
       yield* flush();
     },

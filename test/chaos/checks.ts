@@ -98,3 +98,43 @@ export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
+
+/**
+ * The job's calls as the lists show them, through the API: every stored call listed once, as it is stored,
+ * newest first paged to the end, and each at its last change in the change feed from `since`.
+ */
+export async function listsAgree(stack: ChaosStack, checks: Checks, job: string, since: Date, label = ''): Promise<void> {
+  const stored = await stack.store.calls.find({ ats_job_id: job }).toArray();
+  const pages = async (query: string) => {
+    const seen: any[] = [];
+    let cursor: string | null = null;
+    for (let n = 0; n < 100; n++) {
+      const res = await stack.request(
+        'GET',
+        `/api/public/v1/calls?${query}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      if (res.status !== 200) throw new Error(`GET /calls: ${res.status} ${JSON.stringify(res.body)}`);
+      seen.push(...res.body.data);
+      cursor = res.body.next_cursor;
+      if (!cursor || res.body.data.length === 0) break;
+    }
+    return seen;
+  };
+  const status = new Map(stored.map((c) => [c._id, c.status]));
+  const agree = (listed: any[]) =>
+    listed.length === stored.length &&
+    new Set(listed.map((c) => c.id)).size === stored.length &&
+    listed.every((c) => status.get(c.id) === c.status);
+  const listed = await pages(`ats_job_id=${job}`);
+  checks.that(agree(listed), `${label}every stored call listed once, as stored (${listed.length} of ${stored.length})`, {
+    listed: listed.map((c) => [c.id, c.status]),
+    stored: stored.map((c) => [c._id, c.status]),
+  });
+  // The feed shows a change FEED_SETTLE_MS after it was written.
+  await sleep(3_000);
+  const fed = (await pages(`ats_job_id=${job}&updated_since=${since.toISOString()}`)).filter((c) => status.has(c.id));
+  const last = new Map(fed.map((c) => [c.id, c]));
+  checks.that(agree([...last.values()]), `${label}the change feed ends with every call's final state`, {
+    fed: [...last.values()].map((c) => [c.id, c.status]),
+  });
+}

@@ -2,7 +2,19 @@ import { readFileSync } from 'node:fs';
 import { FAULT_POINTS } from '../../infra/fault-points';
 import { freePort } from '../../scripts/services';
 import type { ChaosStack } from './stack';
-import { Checks, FALLBACK, PRE_CALL, callsByCandidate, campaign, candidates, dialCounts, initiateBody, sleep, until } from './checks';
+import {
+  Checks,
+  FALLBACK,
+  PRE_CALL,
+  callsByCandidate,
+  campaign,
+  candidates,
+  dialCounts,
+  initiateBody,
+  listsAgree,
+  sleep,
+  until,
+} from './checks';
 
 /** A scripted candidate: Vapi's endedReason per attempt, and what must follow from it. */
 const SCRIPTS = [
@@ -19,6 +31,7 @@ const SCRIPTS = [
 export async function workerKills(stack: ChaosStack, opts: { calls: number; kills: number; seed: number }): Promise<Checks> {
   const checks = new Checks(`worker SIGKILL x${opts.kills} during ${opts.calls} calls`);
   const job = 'chaos-worker-kills';
+  const since = new Date();
   await campaign(stack, job);
   const cands = candidates(11, opts.calls);
   cands.forEach((c, i) => stack.vapi.plan.set(c.phone, [...SCRIPTS[i % 3].reasons]));
@@ -99,6 +112,7 @@ export async function workerKills(stack: ChaosStack, opts: { calls: number; kill
     `each WhatsApp template was sent once (${total} sends)`,
     sendProblems.map((k) => [k, sends.get(k) ?? 0]),
   );
+  await listsAgree(stack, checks, job, since);
   return checks;
 }
 
@@ -109,6 +123,7 @@ export async function workerKills(stack: ChaosStack, opts: { calls: number; kill
 export async function apiKills(stack: ChaosStack): Promise<Checks> {
   const checks = new Checks('API SIGKILL between the database write and the response');
   const job = 'chaos-api-kills';
+  const since = new Date();
   await campaign(stack, job);
   let series = 20;
   for (const point of FAULT_POINTS) {
@@ -154,5 +169,7 @@ export async function apiKills(stack: ChaosStack): Promise<Checks> {
     const messages = (retry.body?.data?.calls ?? []).map((c: any) => c.message);
     checks.note(`${point}: the retry said ${JSON.stringify(messages[0])}`);
   }
+  // A request killed after its records were written left entries of calls it may have taken back or kept.
+  await listsAgree(stack, checks, job, since);
   return checks;
 }
