@@ -10,5 +10,7 @@ export function callList(db: Database): ItemList<CallDoc> {
     collection: db.calls,
     snapshots: db.listSnapshots,
     fields: (c) => ({ ats_job_id: c.ats_job_id, candidate_id: c.candidate_id, status: c.status }),
+    // Ended: a call's status never changes again.
+    settled: (f) => f.status === 'completed' || f.status === 'failed' || f.status === 'cancelled',
   });
 }

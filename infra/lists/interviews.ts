@@ -10,5 +10,7 @@ export function interviewList(db: Database): ItemList<InterviewDoc> {
     collection: db.interviews,
     snapshots: db.listSnapshots,
     fields: (i) => ({ ats_job_id: i.ats_job_id, candidate_id: i.candidate_id, status: i.status }),
+    // Queued invitations get their questions and their email within seconds; after that they keep their status.
+    settled: (f) => f.status !== 'queued',
   });
 }

@@ -37,6 +37,11 @@ export interface ListSpec<T extends ListedItem> {
   collection: Collection<T>;
   snapshots: Collection<SnapshotDoc>;
   fields(item: T): Fields;
+  /**
+   * Whether an item with these fields is settled: in a state it keeps a while (a call ended, an invitation
+   * sent). Only settled items are kept as snapshots.
+   */
+  settled(fields: Fields): boolean;
 }
 
 export interface ListQuery {
@@ -77,9 +82,9 @@ export interface ItemList<T extends ListedItem> {
   /**
    * Changes `item`: its feed entry and its entries (with `next`, its fields once changed) first, so a change is
    * never missing from the feed (a reader waits for it to land); then `change(at)` applied to it, where `at`
-   * must become its `updated_at`; then its snapshot. Returns the item as changed, or null if it is gone.
+   * must become its `updated_at`; then its snapshot if it is settled. Returns `at`.
    */
-  update(item: T, next: Partial<Fields>, change: (at: Date) => UpdateFilter<T>): Promise<T | null>;
+  update(item: T, next: Partial<Fields>, change: (at: Date) => UpdateFilter<T>): Promise<Date>;
   /**
    * A write that is not a change in the feed (an attempt's provider id or live status): the item and its
    * snapshot, and no entries.
@@ -97,11 +102,13 @@ type Value = Fields & { u?: number };
 
 /**
  * Snapshots. FerretDB decodes a stored document field by field: reading 100 completed calls by `_id` costs it
- * about 80 core-ms, the same 100 kept as one string each about a third of that (docs/lists.md). So each write
- * of an item also stores it as one EJSON string under the item's id, with its version (`updated_at`). Entries
- * carry the version they were written for, and a page uses a snapshot only when it is that version. Anything
- * else (not written yet, its writer died, or two writers of one item left the older one) costs only speed: the
- * item itself is read, and stored as the snapshot when it is the version wanted.
+ * about 80 core-ms, the same 100 kept as one string each about a third of that (docs/lists.md). So a settled
+ * item is also stored as one EJSON string under its id, with its version (`updated_at`), by every write of it.
+ * Entries carry the version they were written for, and a page uses a snapshot when it is that version or a
+ * later one. Anything else (an item under way, a snapshot not written yet, its writer died, two writers of one
+ * item left the older one) costs only speed: the item itself is read, and stored as the snapshot when it is
+ * settled and the version wanted. Items under way are not stored: they change several times in a minute,
+ * and a write of a snapshot costs about as much as the write of the item (docs/lists.md).
  */
 export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<T>): ItemList<T> {
   const keys = {
@@ -124,14 +131,15 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
       { upsert: true },
     );
 
-  /** Each (item, version): its snapshot, else the item itself (stored as the snapshot if it is that version). */
+  /** Each (item, version): its snapshot, else the item itself (stored as the snapshot if it may be). */
   const readAll = (wanted: Array<{ id: string; version: number }>): Promise<Array<T | null>> =>
     Promise.all(
       wanted.map(async ({ id, version }) => {
         const snapshot = await spec.snapshots.findOne({ _id: snapshotId(id) });
-        if (snapshot?.v === version) return BSON.EJSON.parse(snapshot.j) as T;
+        // A later version than the entry's: the feed passes over the entry (the item changed since).
+        if (snapshot && snapshot.v >= version) return BSON.EJSON.parse(snapshot.j) as T;
         const item = (await spec.collection.findOne({ _id: id } as Filter<T>)) as T | null;
-        if (item?.updated_at.getTime() === version) await store(item);
+        if (item?.updated_at.getTime() === version && spec.settled(spec.fields(item))) await store(item);
         return item;
       }),
     );
@@ -227,28 +235,34 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
     },
 
     async update(item, next, change) {
-      const fields = { ...spec.fields(item), ...next } as Fields;
+      const before = spec.fields(item);
+      const fields = { ...before, ...next } as Fields;
+      // The lists' entries are written again when the fields move, and on any change of a settled item: the
+      // version they carry must be exact wherever a snapshot may be used. A change of an item under way (an
+      // attempt ended, a message sent) is in the feed only, and the lists read the item itself.
+      const relist = spec.settled(before) || Object.keys(next).some((k) => next[k] !== before[k]);
       let at: number;
       for (;;) {
         at = Date.now();
         const value = JSON.stringify({ ...fields, u: at });
-        // The item's entries are written whole (not only their value): an item its creator failed to list gets
-        // listed here.
-        await index.add([fed(item, value, at), ...listed(item, value)]);
+        // Entries are written whole (not only their value): an item its creator failed to list gets listed here.
+        await index.add([fed(item, value, at), ...(relist ? listed(item, value) : [])]);
         // Written late (a stalled process): readers may have passed `at`, so the change goes in again, later.
         if (Date.now() - at <= FEED_SETTLE_MS / 2) break;
       }
-      const changed = (await spec.collection.findOneAndUpdate({ _id: item._id } as Filter<T>, change(new Date(at)), {
-        returnDocument: 'after',
-      })) as T | null;
-      // Another writer's change landed after this one: the snapshot is theirs to store.
-      if (changed?.updated_at.getTime() === at) await store(changed);
-      return changed;
+      const filter = { _id: item._id } as Filter<T>;
+      if (!spec.settled(fields)) await spec.collection.updateOne(filter, change(new Date(at)));
+      else {
+        const changed = (await spec.collection.findOneAndUpdate(filter, change(new Date(at)), { returnDocument: 'after' })) as T | null;
+        // Another writer's change landed after this one: the snapshot is theirs to store.
+        if (changed?.updated_at.getTime() === at) await store(changed);
+      }
+      return new Date(at);
     },
 
     async touch(id, change) {
       const after = (await spec.collection.findOneAndUpdate({ _id: id } as Filter<T>, change, { returnDocument: 'after' })) as T | null;
-      if (after) await store(after);
+      if (after && spec.settled(spec.fields(after))) await store(after);
     },
 
     forget: (items) => index.remove(items.flatMap((item) => listed(item, ''))),

@@ -10,5 +10,7 @@ export function projectList(db: Database): ItemList<ProjectDoc> {
     collection: db.projects,
     snapshots: db.listSnapshots,
     fields: (p) => ({ ats_job_id: p.ats_job_id, kind: p.kind }),
+    // A project changes when its job is described again or its questions are generated: rarely.
+    settled: () => true,
   });
 }

@@ -75,7 +75,7 @@ describe('list storage on the real database', () => {
     expect(await walk('asc', times[2])).toEqual(['s0', 's1']);
   });
 
-  it('reads a page from the snapshots of the last changes, and the items themselves where a snapshot is missing', async () => {
+  it('reads settled items from their snapshots, and the items themselves where a snapshot is missing or older', async () => {
     interface Item extends ListedItem {
       status: string;
       note: string;
@@ -87,6 +87,7 @@ describe('list storage on the real database', () => {
       collection: items,
       snapshots: db.listSnapshots,
       fields: (i) => ({ ats_job_id: i.ats_job_id, status: i.status }),
+      settled: (f) => f.status === 'done',
     });
     const created = new Date(Date.now() - 60_000);
     const docs: Item[] = ['a', 'b', 'c'].map((id) => ({
@@ -103,27 +104,34 @@ describe('list storage on the real database', () => {
     const page = () => list.page('ws', { match: { ats_job_id: 'job' }, createdSince: null, updatedSince: null, limit: 10, after: null });
     const version = async (id: string) => (await db.listSnapshots.findOne({ _id: `snapshot-items|${id}` }))?.v;
 
-    // Never changed: read from the items, each then kept as its first snapshot.
+    // Under way (not settled): read from the items, and not kept.
     expect((await page()).items).toEqual(await items.find().sort({ _id: -1 }).toArray());
-    expect(await version('a')).toBe(created.getTime());
+    expect(await version('a')).toBeUndefined();
 
-    const a = await list.update(docs[0], { status: 'done' }, (at) => ({ $set: { status: 'done', note: 'x', updated_at: at } }));
+    // Settled by a change: kept at once, at the change's version.
+    const at = await list.update(docs[0], { status: 'done' }, (at) => ({ $set: { status: 'done', note: 'x', updated_at: at } }));
+    expect(await version('a')).toBe(at.getTime());
+    const a = await items.findOne({ _id: 'a' });
     expect(a).toMatchObject({ status: 'done', note: 'x' });
-    expect(await version('a')).toBe(a!.updated_at.getTime());
-    expect(
-      (await list.page('ws', { match: { status: 'done' }, createdSince: null, updatedSince: null, limit: 10, after: null })).items,
-    ).toEqual([a]);
+    const done = () => list.page('ws', { match: { status: 'done' }, createdSince: null, updatedSince: null, limit: 10, after: null });
+    expect((await done()).items).toEqual([a]);
 
-    // A write that is no change keeps the snapshot in step with the item.
-    await list.touch('b', { $set: { note: 'touched' } });
-    // A snapshot of another version than the entries name (two writers of one item, the older one last) is
+    // A write that is no change keeps a settled item's snapshot in step with it.
+    await list.touch('a', { $set: { note: 'touched' } });
+    expect((await done()).items).toEqual([{ ...a, note: 'touched' }]);
+
+    // Settled outside the list (a writer that died before its snapshot): the first read keeps it.
+    await items.updateOne({ _id: 'b' }, { $set: { status: 'done' } });
+    await list.update(docs[2], { status: 'done' }, (at) => ({ $set: { status: 'done', updated_at: at } }));
+    // A snapshot of an older version than the entries name (two writers of one item, the older one last) is
     // passed over for the item itself.
     await db.listSnapshots.updateOne({ _id: 'snapshot-items|c' }, { $set: { v: 1, j: '{"_id":"stale"}' } });
-    const now = (await page()).items;
-    expect(now.map((i) => [i._id, i.note])).toEqual([
-      ['c', ''],
-      ['b', 'touched'],
-      ['a', 'x'],
+    expect((await page()).items.map((i) => [i._id, i.status, i.note])).toEqual([
+      ['c', 'done', ''],
+      ['b', 'done', ''],
+      ['a', 'done', 'touched'],
     ]);
+    expect(await version('b')).toBe(created.getTime());
+    expect(await version('c')).toBe((await items.findOne({ _id: 'c' }))!.updated_at.getTime());
   });
 });
