@@ -5,7 +5,7 @@ import { authenticateWith, parseJson } from '../middleware';
 import { compileValidator } from '../validation';
 import { authenticate } from '../../infra/workspaces';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
-import { NotFoundError } from '../../shared/errors';
+import { findOwned } from '../owned';
 import { CallInitiateRequest, CampaignRequest, type CallViewResponse, type CampaignResponse } from '../../shared/calls/schema';
 import { callInitiateRules } from '../../shared/calls/rules';
 import { initiateCalls } from './initiate';
@@ -55,9 +55,7 @@ export function callRoutes(deps: ApiDeps): Router {
 
   router.get('/calls/:id', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
-    // By exact _id, the workspace checked in code: an extra filter field would scan the calls on FerretDB.
-    const call = await db.calls.findOne({ _id: ctx.params.id });
-    if (call?.workspace_id !== ws._id) throw new NotFoundError('Call not found');
+    const call = await findOwned(db.calls, ctx.params.id, ws._id, 'Call not found');
     const body: CallViewResponse = { success: true, data: callView(call) };
     ctx.body = body;
   });

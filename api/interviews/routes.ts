@@ -5,7 +5,7 @@ import { authenticateWith, parseJson } from '../middleware';
 import { compileValidator } from '../validation';
 import { authenticate } from '../../infra/workspaces';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
-import { NotFoundError } from '../../shared/errors';
+import { findOwned } from '../owned';
 import { InviteRequest, type InterviewViewResponse } from '../../shared/interviews/schema';
 import { inviteRules } from '../../shared/interviews/rules';
 import { inviteCandidates } from './invite';
@@ -38,9 +38,7 @@ export function interviewRoutes(deps: ApiDeps): Router {
 
   router.get('/interviews/:id', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
-    // By exact _id, the workspace checked in code: an extra filter field would scan the interviews on FerretDB.
-    const interview = await db.interviews.findOne({ _id: ctx.params.id });
-    if (interview?.workspace_id !== ws._id) throw new NotFoundError('Interview not found');
+    const interview = await findOwned(db.interviews, ctx.params.id, ws._id, 'Interview not found');
     const body: InterviewViewResponse = { success: true, data: interviewView(interview, config.PUBLIC_BASE_URL) };
     ctx.body = body;
   });

@@ -5,7 +5,7 @@ import { authenticateWith } from '../middleware';
 import { authenticate } from '../../infra/workspaces';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { projectList } from '../../infra/lists/projects';
-import { NotFoundError } from '../../shared/errors';
+import { findOwned } from '../owned';
 import { ProjectListQuery, type ProjectViewResponse } from '../../shared/lists/schema';
 import { listHandler } from '../lists';
 import { projectView } from './view';
@@ -26,9 +26,7 @@ export function projectRoutes(deps: ApiDeps): Router {
 
   router.get('/projects/:id', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
-    // By exact _id, the workspace checked in code: an extra filter field would scan the projects on FerretDB.
-    const project = await db.projects.findOne({ _id: ctx.params.id });
-    if (project?.workspace_id !== ws._id) throw new NotFoundError('Project not found');
+    const project = await findOwned(db.projects, ctx.params.id, ws._id, 'Project not found');
     const body: ProjectViewResponse = { success: true, data: await projectView(db, project, config.PUBLIC_BASE_URL) };
     ctx.body = body;
   });

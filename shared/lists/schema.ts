@@ -15,7 +15,9 @@ const Since = (what: string) =>
 const common = {
   ats_job_id: Type.Optional(NonEmpty({ maxLength: 255, description: 'Only the items of this job.' })),
   created_since: Since('Only items created at or after it.'),
-  updated_since: Since('Switches the list to its change feed: items in the order they changed, oldest change first, from this time.'),
+  updated_since: Since(
+    'Switches the list to its change feed: items in the order they last changed, oldest change first, from this time. A page with fewer than `limit` items means the feed has nothing more for now.',
+  ),
   limit: Type.Integer({
     minimum: LIST_LIMIT.min,
     maximum: LIST_LIMIT.max,
