@@ -1,4 +1,5 @@
 import { BSON, type Collection, type Filter, type UpdateFilter } from 'mongodb';
+import { isDuplicateKey } from '../duplicate-key';
 import { keyedId } from '../ids';
 import { type Entry, type Position, type TimeIndex } from './time-index';
 
@@ -124,13 +125,19 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
   const fed = (item: T, value: string, at: number): Entry => ({ key: keys.feed(item.workspace_id), id: item._id, at, value });
   const matches = (fields: Fields, match: Fields) => Object.entries(match).every(([k, v]) => fields[k] === v);
   const snapshotId = (id: string) => `${spec.name}|${id}`;
-  const store = (item: T) =>
-    spec.snapshots.replaceOne(
-      { _id: snapshotId(item._id) },
-      { v: item.updated_at.getTime(), j: BSON.EJSON.stringify(item) },
-      { upsert: true },
-    );
-
+  const store = async (item: T) => {
+    try {
+      await spec.snapshots.replaceOne(
+        { _id: snapshotId(item._id) },
+        { v: item.updated_at.getTime(), j: BSON.EJSON.stringify(item) },
+        { upsert: true },
+      );
+    } catch (err) {
+      // Two writers upserting an item's first snapshot at once: one insert loses, and the other's snapshot
+      // is as good (readers check its version).
+      if (!isDuplicateKey(err)) throw err;
+    }
+  };
   /** Each (item, version): its snapshot, else the item itself (stored as the snapshot if it may be). */
   const readAll = (wanted: Array<{ id: string; version: number }>): Promise<Array<T | null>> =>
     Promise.all(
