@@ -61,7 +61,9 @@ export function slotLogs(collection: Collection<SlotDoc>): SlotLog {
    */
   async function slots(log: string): Promise<string[][]> {
     const found = cache.get(log) ?? [];
+    // Out of the cache (and its count) while reading past it; back in, at the newest end, below.
     cache.delete(log);
+    cached -= size(found);
     for (let batch = found.length > 0 ? 1 : FIRST_READ; ; batch *= 2) {
       const start = found.length;
       const docs = await Promise.all(Array.from({ length: batch }, (_, i) => collection.findOne({ _id: `${log}|${start + i}` })));
