@@ -8,7 +8,8 @@ import { type Entry, type Position, type TimeIndex } from './time-index';
  * - newest first by creation, under a key per workspace and one per (workspace, ats_job_id);
  * - the change feed, oldest change first, under a key per workspace.
  * Each entry carries the item's filter fields (ats_job_id, candidate_id, status, kind), so filters are decided
- * on the entries and only the items of the page are read, by exact `_id`, in parallel. Why this shape, with
+ * on the entries and only the items of the page are read, by exact `_id`, in parallel (from their snapshots
+ * where they have one, below). Why this shape, with
  * the measurements that chose it: docs/lists.md.
  */
 
@@ -216,15 +217,15 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
     // Entries are taken in rounds of as many hits as the page still needs, so a page is only short at the end
     // of the feed (or after SCAN_BUDGET entries): an empty page means the reader has caught up.
     let round: Array<{ e: Entry; hit: boolean }> = [];
-    let wanted = 0;
+    let hitsInRound = 0;
     for await (const e of index.walk(keys.feed(ws), 'asc', since, until)) {
       const hit = matches(JSON.parse(e.value) as Fields, onEntry);
       round.push({ e, hit });
-      if (hit) wanted++;
-      if (++scanned >= SCAN_BUDGET || wanted >= q.limit - items.length) {
+      if (hit) hitsInRound++;
+      if (++scanned >= SCAN_BUDGET || hitsInRound >= q.limit - items.length) {
         if (!(await decide(round)) || scanned >= SCAN_BUDGET) return { items, next };
         round = [];
-        wanted = 0;
+        hitsInRound = 0;
       }
     }
     await decide(round);

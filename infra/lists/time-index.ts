@@ -80,7 +80,9 @@ export function timeIndex(collection: Collection<SlotDoc>): TimeIndex {
     const markers = new Map<string, Set<string>>();
     for (const e of entries) {
       const log = bucketLog(e.key, e.at);
-      byLog.set(log, [...(byLog.get(log) ?? []), JSON.stringify([e.at, e.id, e.value])]);
+      const lines = byLog.get(log) ?? [];
+      if (lines.length === 0) byLog.set(log, lines);
+      lines.push(JSON.stringify([e.at, e.id, e.value]));
       for (let level = 1; level <= UNITS.length; level++) {
         const marker = markerLog(e.key, level, level > TOP ? 0 : floorTo(e.at, UNITS[level]));
         const unit = String(floorTo(e.at, UNITS[level - 1]));
