@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer, connect } from 'node:net';
-import { existsSync, mkdirSync, openSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { searchAttributeKeys } from '../workflows/search-attributes';
 
@@ -71,6 +71,34 @@ async function waitForPort(port: number, child: ChildProcess, name: string, logF
   throw new Error(`${name} did not listen on port ${port} within ${timeoutMs} ms; see ${logFile}`);
 }
 
+/**
+ * Starts a server on a port and waits until it listens. A free port is only free when it is picked: another
+ * process (a parallel test's server, or the Temporal CLI's own pick of its HTTP and membership ports) can
+ * bind it before the server does. So a start that dies with "address already in use" is tried again, on
+ * fresh ports unless the caller fixed one.
+ */
+async function startListening(
+  name: string,
+  command: string,
+  argsFor: (port: number) => Promise<string[]>,
+  logFile: string,
+  fixedPort: number | undefined,
+): Promise<{ port: number; service: RunningService }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = fixedPort ?? (await freePort());
+    const logStart = existsSync(logFile) ? statSync(logFile).size : 0;
+    const { child, service } = startProcess(name, command, await argsFor(port), logFile);
+    try {
+      await waitForPort(port, child, name, logFile);
+      return { port, service };
+    } catch (err) {
+      await service.stop();
+      const clash = /address already in use/.test(readFileSync(logFile).subarray(logStart).toString());
+      if (!clash || attempt === 3) throw err;
+    }
+  }
+}
+
 function startProcess(name: string, command: string, args: string[], logFile: string): { child: ChildProcess; service: RunningService } {
   const out = openSync(logFile, 'a');
   const child = spawn(command, args, { stdio: ['ignore', out, out] });
@@ -111,15 +139,23 @@ export async function startTemporalDevServer(opts: {
 }): Promise<TemporalDevServer> {
   requireBinary(provisioned().temporalCli, 'The Temporal CLI', 'or set TEMPORAL_ADDRESS to an existing Temporal cluster');
   mkdirSync(opts.logDir, { recursive: true });
-  const port = opts.port ?? (await freePort());
-  const uiPort = opts.uiPort ?? (await freePort());
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
-  args.push(...(opts.headless ? ['--headless'] : ['--ui-port', String(uiPort)]));
-  if (opts.dbFile) args.push('--db-filename', opts.dbFile);
-  for (const key of searchAttributeKeys) args.push('--search-attribute', `${key.name}=Keyword`);
+  let uiPort = opts.uiPort;
+  const argsFor = async (port: number): Promise<string[]> => {
+    if (!opts.headless && opts.uiPort === undefined) uiPort = await freePort();
+    const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
+    args.push(...(opts.headless ? ['--headless'] : ['--ui-port', String(uiPort)]));
+    if (opts.dbFile) args.push('--db-filename', opts.dbFile);
+    for (const key of searchAttributeKeys) args.push('--search-attribute', `${key.name}=Keyword`);
+    return args;
+  };
   const logFile = join(opts.logDir, 'temporal.log');
-  const { child, service } = startProcess('temporal', provisioned().temporalCli, args, logFile);
-  await waitForPort(port, child, 'Temporal dev server', logFile);
+  const { port, service } = await startListening(
+    'Temporal dev server',
+    provisioned().temporalCli,
+    argsFor,
+    logFile,
+    opts.port,
+  );
   return {
     ...service,
     address: `127.0.0.1:${port}`,
@@ -148,23 +184,22 @@ export async function startDatabase(opts: {
   }
   mkdirSync(opts.dataDir, { recursive: true });
   mkdirSync(opts.logDir, { recursive: true });
-  const port = opts.port ?? (await freePort());
   if (onPath('mongod')) {
     const logFile = join(opts.logDir, 'mongod.log');
-    const { child, service } = startProcess(
+    const { port, service } = await startListening(
       'mongod',
       'mongod',
-      ['--dbpath', opts.dataDir, '--port', String(port), '--bind_ip', '127.0.0.1'],
+      async (p) => ['--dbpath', opts.dataDir, '--port', String(p), '--bind_ip', '127.0.0.1'],
       logFile,
+      opts.port,
     );
-    await waitForPort(port, child, 'mongod', logFile);
     return { ...service, uri: `mongodb://127.0.0.1:${port}`, flavour: 'mongod' };
   }
   requireBinary(provisioned().ferretdb, 'FerretDB', 'or set MONGODB_URI to a MongoDB server, or put mongod on PATH');
   const logFile = join(opts.logDir, 'ferretdb.log');
   // FerretDB's default 10 s lock wait is too short under many concurrent writers: measured with 80
   // connections upserting at once, 1 to 4 of 3,600 writes failed with SQLITE_BUSY; with 60 s, none did.
-  const args = [
+  const argsFor = async (port: number): Promise<string[]> => [
     '--handler=sqlite',
     `--sqlite-url=file:${opts.dataDir.replace(/\/?$/, '/')}?_pragma=busy_timeout(60000)`,
     `--listen-addr=127.0.0.1:${port}`,
@@ -173,7 +208,6 @@ export async function startDatabase(opts: {
     '--telemetry=disable',
     '--log-level=warn',
   ];
-  const { child, service } = startProcess('ferretdb', provisioned().ferretdb, args, logFile);
-  await waitForPort(port, child, 'FerretDB', logFile);
+  const { port, service } = await startListening('FerretDB', provisioned().ferretdb, argsFor, logFile, opts.port);
   return { ...service, uri: `mongodb://127.0.0.1:${port}`, flavour: 'ferretdb' };
 }
