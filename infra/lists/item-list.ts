@@ -79,7 +79,10 @@ export const FEED_PENDING_MS = 30_000;
 const SCAN_BUDGET = 20_000;
 
 export interface ItemList<T extends ListedItem> {
-  /** New items: their entries in every list and in the feed, at their creation time. Before the items. */
+  /**
+   * New items: their entries in every list at their creation time, and in the feed at the time of this call
+   * (see `created` below). Called before their workflows start, which make their next changes.
+   */
   created(items: T[]): Promise<void>;
   /**
    * Changes `item`: its feed entry and its entries (with `next`, its fields once changed) first, so a change is
@@ -124,6 +127,18 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
     { key: keys.job(item.workspace_id, item.ats_job_id), id: item._id, at: item.created_at.getTime(), value },
   ];
   const fed = (item: T, value: string, at: number): Entry => ({ key: keys.feed(item.workspace_id), id: item._id, at, value });
+  /**
+   * Adds the entries `entries(at)`, whose feed entry is at `at`, the time of the write. Written late (a stalled
+   * process): readers may have passed `at`, so they are added again, later, until a write is on time. Returns
+   * the `at` that was.
+   */
+  const onTime = async (entries: (at: number) => Entry[]): Promise<number> => {
+    for (;;) {
+      const at = Date.now();
+      await index.add(entries(at));
+      if (Date.now() - at <= FEED_SETTLE_MS / 2) return at;
+    }
+  };
   const matches = (fields: Fields, match: Fields) => Object.entries(match).every(([k, v]) => fields[k] === v);
   const snapshotId = (id: string) => `${spec.name}|${id}`;
   const store = async (item: T) => {
@@ -139,22 +154,29 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
       if (!isDuplicateKey(err)) throw err;
     }
   };
-  /** Each (item, version): its snapshot, else the item itself (stored as the snapshot if it may be). */
-  const readAll = (wanted: Array<{ id: string; version: number }>): Promise<Array<T | null>> =>
-    Promise.all(
-      wanted.map(async ({ id, version }) => {
-        const snapshot = await spec.snapshots.findOne({ _id: snapshotId(id) });
-        // A later version than the entry's: the feed passes over the entry (the item changed since).
-        if (snapshot && snapshot.v >= version) return BSON.EJSON.parse(snapshot.j) as T;
-        const item = (await spec.collection.findOne({ _id: id } as Filter<T>)) as T | null;
-        if (item?.updated_at.getTime() === version && spec.settled(spec.fields(item))) await store(item);
-        return item;
-      }),
-    );
+  /** The item at `version`: its snapshot, else the item itself (stored as the snapshot if it may be). */
+  const readOne = async (id: string, version: number): Promise<T | null> => {
+    const snapshot = await spec.snapshots.findOne({ _id: snapshotId(id) });
+    // A later version than the entry's: the feed passes over the entry (the item changed since).
+    if (snapshot && snapshot.v >= version) return BSON.EJSON.parse(snapshot.j) as T;
+    const item = (await spec.collection.findOne({ _id: id } as Filter<T>)) as T | null;
+    if (item?.updated_at.getTime() === version && spec.settled(spec.fields(item))) await store(item);
+    return item;
+  };
+  /**
+   * Pages start their reads as the walk finds the entries, so the reads overlap the walk's own reads of later
+   * buckets. A page that ends early (or fails) leaves some unawaited: they are marked handled, so their failure
+   * is no unhandled rejection (an awaited one still fails its page).
+   */
+  const read = (id: string, version: number): Promise<T | null> => {
+    const reading = readOne(id, version);
+    reading.catch(() => undefined);
+    return reading;
+  };
 
   async function newestFirst(ws: string, q: ListQuery): Promise<ListPage<T>> {
     const key = q.match.ats_job_id ? keys.job(ws, q.match.ats_job_id) : keys.all(ws);
-    const hits: Array<{ id: string; version: number }> = [];
+    const hits: Array<Promise<T | null>> = [];
     let scanned = 0;
     let last: Position | null = null;
     let more = false;
@@ -170,9 +192,9 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
         break;
       }
       last = e;
-      if (matches(value, q.match)) hits.push({ id: e.id, version: value.u ?? e.at });
+      if (matches(value, q.match)) hits.push(read(e.id, value.u ?? e.at));
     }
-    const docs = await readAll(hits);
+    const docs = (await Promise.all(hits)) as Array<T | null>;
     // An entry whose item is missing belongs to a request that was taken back before it answered. An entry is
     // written before its item's change, so the item itself decides whether it still matches (a writer that died
     // between the two left an entry ahead of its item).
@@ -188,19 +210,18 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
     const shown = new Set<string>();
     let next: Position = since;
     let scanned = 0;
-    /** Decides entries in order, their items read together; false once the page is full or must end. */
-    const decide = async (entries: Array<{ e: Entry; hit: boolean }>): Promise<boolean> => {
-      const hits = entries.filter((x) => x.hit);
-      const read = await readAll(hits.map(({ e }) => ({ id: e.id, version: e.at })));
-      const docs = new Map(hits.map((x, i) => [x.e, read[i]]));
-      for (const { e } of entries) {
-        const doc = docs.get(e);
+    /** An entry, the version of its item it stands for, and the read of that item when the entry matches. */
+    type Found = { e: Entry; version: number; doc: Promise<T | null> | null };
+    /** Decides entries in order; false once the page is full or must end. */
+    const decide = async (found: Found[]): Promise<boolean> => {
+      for (const { e, version, doc: reading } of found) {
+        const doc = reading && (await reading);
         if (doc && doc.workspace_id === ws) {
           // The change is not written yet: the page ends before it, unless its writer is long gone.
-          if (doc.updated_at.getTime() < e.at && Date.now() - e.at < FEED_PENDING_MS) return false;
+          if (doc.updated_at.getTime() < version && Date.now() - e.at < FEED_PENDING_MS) return false;
           // Shown as it was at this change; an item changed since shows at its later change, further on.
           const wanted =
-            doc.updated_at.getTime() === e.at &&
+            doc.updated_at.getTime() === version &&
             !shown.has(e.id) &&
             (status === undefined || spec.fields(doc).status === status) &&
             (!q.createdSince || doc.created_at >= q.createdSince);
@@ -215,12 +236,15 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
       return true;
     };
     // Entries are taken in rounds of as many hits as the page still needs, so a page is only short at the end
-    // of the feed (or after SCAN_BUDGET entries): an empty page means the reader has caught up.
-    let round: Array<{ e: Entry; hit: boolean }> = [];
+    // of the feed (or after SCAN_BUDGET entries): an empty page means the reader has caught up. A round's items
+    // are read as its entries are found.
+    let round: Found[] = [];
     let hitsInRound = 0;
     for await (const e of index.walk(keys.feed(ws), 'asc', since, until)) {
-      const hit = matches(JSON.parse(e.value) as Fields, onEntry);
-      round.push({ e, hit });
+      const value = JSON.parse(e.value) as Value;
+      const version = value.u ?? e.at;
+      const hit = matches(value, onEntry);
+      round.push({ e, version, doc: hit ? read(e.id, version) : null });
       if (hit) hitsInRound++;
       if (++scanned >= SCAN_BUDGET || hitsInRound >= q.limit - items.length) {
         if (!(await decide(round)) || scanned >= SCAN_BUDGET) return { items, next };
@@ -234,12 +258,17 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
 
   return {
     async created(items) {
-      await index.add(
-        items.flatMap((item) => {
-          const value = JSON.stringify({ ...spec.fields(item), u: item.updated_at.getTime() });
-          return [...listed(item, value), fed(item, value, item.updated_at.getTime())];
-        }),
-      );
+      const values = items.map((item) => JSON.stringify({ ...spec.fields(item), u: item.updated_at.getTime() }));
+      // In the feed at the time they are listed, not at their `updated_at`: a request takes a while between
+      // making its items and listing them, and a reader may have passed `updated_at` meanwhile. The entries'
+      // `u` still names the version they stand for.
+      let first = true;
+      await onTime((at) => {
+        const fedNow = items.map((item, i) => fed(item, values[i], at));
+        if (!first) return fedNow;
+        first = false;
+        return [...items.flatMap((item, i) => listed(item, values[i])), ...fedNow];
+      });
     },
 
     async update(item, next, change) {
@@ -249,15 +278,11 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
       // version they carry must be exact wherever a snapshot may be used. A change of an item under way (an
       // attempt ended, a message sent) is in the feed only, and the lists read the item itself.
       const relist = spec.settled(before) || Object.keys(next).some((k) => next[k] !== before[k]);
-      let at: number;
-      for (;;) {
-        at = Date.now();
+      const at = await onTime((at) => {
         const value = JSON.stringify({ ...fields, u: at });
         // Entries are written whole (not only their value): an item its creator failed to list gets listed here.
-        await index.add([fed(item, value, at), ...(relist ? listed(item, value) : [])]);
-        // Written late (a stalled process): readers may have passed `at`, so the change goes in again, later.
-        if (Date.now() - at <= FEED_SETTLE_MS / 2) break;
-      }
+        return [fed(item, value, at), ...(relist ? listed(item, value) : [])];
+      });
       const filter = { _id: item._id } as Filter<T>;
       if (!spec.settled(fields)) await spec.collection.updateOne(filter, change(new Date(at)));
       else {
@@ -282,3 +307,4 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
     },
   };
 }
+

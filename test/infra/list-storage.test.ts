@@ -1,7 +1,7 @@
 import { connectDatabase, type Database } from '../../infra/database';
 import { slotLogs } from '../../infra/lists/slot-log';
-import { timeIndex, type Entry } from '../../infra/lists/time-index';
-import { itemList, type ListedItem } from '../../infra/lists/item-list';
+import { timeIndex, type Entry, type Position } from '../../infra/lists/time-index';
+import { FEED_SETTLE_MS, itemList, type ListedItem } from '../../infra/lists/item-list';
 import { uniqueName } from '../helpers/stack';
 
 /**
@@ -133,5 +133,29 @@ describe('list storage on the real database', () => {
     ]);
     expect(await version('b')).toBe(created.getTime());
     expect(await version('c')).toBe((await items.findOne({ _id: 'c' }))!.updated_at.getTime());
+  });
+
+  it('puts new items in the feed when they are listed, so a reader already past their creation time sees them', async () => {
+    const db = writers[1];
+    const items = db.db.collection<ListedItem>('late_items');
+    const list = itemList(timeIndex(db.listIndex), {
+      name: 'late-items',
+      collection: items,
+      snapshots: db.listSnapshots,
+      fields: (i) => ({ ats_job_id: i.ats_job_id }),
+      settled: () => false,
+    });
+    const feed = (after: Position | null) =>
+      list.page('ws', { match: {}, createdSince: null, updatedSince: new Date(Date.now() - 30_000), limit: 10, after });
+    const caughtUp = await feed(null);
+    expect(caughtUp.items).toEqual([]);
+
+    // Made a minute ago by a request that took that long to list it.
+    const made = new Date(Date.now() - 60_000);
+    const doc: ListedItem = { _id: 'late', workspace_id: 'ws', ats_job_id: 'job', created_at: made, updated_at: made };
+    await items.insertOne(doc);
+    await list.created([doc]);
+    await new Promise((r) => setTimeout(r, FEED_SETTLE_MS + 200));
+    expect((await feed(caughtUp.next)).items).toEqual([doc]);
   });
 });
