@@ -116,6 +116,8 @@ async function main(): Promise<void> {
     ratio('  growth: this / with 1,000 stored', [median(listed.large) / median(listed.small)], '≤ 1.2');
     ratio('  ratio to floor', ratios(listed.large, listed.largeFloor));
     ms(`change feed: ${listed.feedChanges} changes read in pages of 100`, [listed.feed], '≤ 5000');
+    ms('  floor: the same calls read by _id, 100 at a time', [listed.feedFloor]);
+    ratio('  ratio to floor', [listed.feed / listed.feedFloor]);
 
     const machine = {
       cpus: cpus().length,
