@@ -149,13 +149,7 @@ export async function startTemporalDevServer(opts: {
     return args;
   };
   const logFile = join(opts.logDir, 'temporal.log');
-  const { port, service } = await startListening(
-    'Temporal dev server',
-    provisioned().temporalCli,
-    argsFor,
-    logFile,
-    opts.port,
-  );
+  const { port, service } = await startListening('Temporal dev server', provisioned().temporalCli, argsFor, logFile, opts.port);
   return {
     ...service,
     address: `127.0.0.1:${port}`,

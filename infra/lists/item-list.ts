@@ -307,4 +307,3 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
     },
   };
 }
-
