@@ -2,11 +2,12 @@
  * The layers, enforced in CI (`npm run lint`). From the bottom: shared/ (pure rules and contracts) ← infra/
  * (plumbing and storage) and providers/ (a port and its adapters per provider) ← activities/ (side effects)
  * and api/ (HTTP), which reach providers through their ports ← worker/ (the Temporal worker) ← composition/
- * (the one place adapters are chosen and wired) ← main.ts. workflows/ stand apart: deterministic code that
+ * (the one place adapters are chosen and wired) ← main.ts. web/ (the pages people open: HTML, not JSON) stands
+ * beside api/: the same records and rules below it, never the API's routes or its JSON error families. workflows/ stand apart: deterministic code that
  * sees only @temporalio/workflow, shared/ and the types of their activities.
  */
-const OURS = '^(api|activities|providers|infra|shared|workflows|worker|composition|scripts|test)/|^main\\.ts$';
-const ABOVE_THE_FEATURES = '^(api|activities|worker|composition|scripts|test)/|^main\\.ts$';
+const OURS = '^(api|web|activities|providers|infra|shared|workflows|worker|composition|scripts|test)/|^main\\.ts$';
+const ABOVE_THE_FEATURES = '^(api|web|activities|worker|composition|scripts|test)/|^main\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -45,7 +46,7 @@ module.exports = {
       name: 'activities-are-below-the-api-and-worker',
       severity: 'error',
       from: { path: '^activities/' },
-      to: { path: '^(api|worker|composition|scripts|test)/|^main\\.ts$' },
+      to: { path: '^(api|web|worker|composition|scripts|test)/|^main\\.ts$' },
     },
     {
       name: 'api-is-below-the-composition',
@@ -55,10 +56,23 @@ module.exports = {
       to: { path: '^(activities|worker|composition|scripts|test)/|^main\\.ts$' },
     },
     {
+      name: 'pages-are-a-room-of-their-own',
+      severity: 'error',
+      comment: 'web/ renders HTML from shared/, infra/ and provider ports; the JSON API and the pages never import each other.',
+      from: { path: '^web/' },
+      to: { path: '^(api|activities|worker|composition|scripts|test)/|^main\\.ts$' },
+    },
+    {
+      name: 'the-api-renders-no-pages',
+      severity: 'error',
+      from: { path: '^api/' },
+      to: { path: '^web/' },
+    },
+    {
       name: 'features-use-provider-ports',
       severity: 'error',
       comment: "api/ and activities/ see a provider through its port; vapi-reports reads Vapi's inbound messages.",
-      from: { path: '^(api|activities)/' },
+      from: { path: '^(api|web|activities)/' },
       to: {
         path: '^providers/',
         pathNot: '^providers/[a-z]+/port\\.ts$|^providers/voice/vapi-reports\\.ts$|^providers/whatsapp/webhook\\.ts$',
@@ -68,7 +82,7 @@ module.exports = {
       name: 'worker-is-below-the-composition',
       severity: 'error',
       from: { path: '^worker/' },
-      to: { path: '^(api|composition|scripts|test)/|^main\\.ts$' },
+      to: { path: '^(api|web|composition|scripts|test)/|^main\\.ts$' },
     },
     { name: 'nothing-ships-test-code', severity: 'error', from: { pathNot: '^(test|scripts)/' }, to: { path: '^(test|scripts)/' } },
   ],

@@ -10,7 +10,7 @@ const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {

@@ -3,7 +3,20 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }],
+    // The pages' templates (web/): TSX rendered by Preact, as tsconfig.json's jsx settings say.
+    '^.+\\.tsx$': [
+      '@swc/jest',
+      {
+        jsc: {
+          target: 'es2022',
+          parser: { syntax: 'typescript', tsx: true },
+          transform: { react: { runtime: 'automatic', importSource: 'preact' } },
+        },
+      },
+    ],
+  },
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 60_000,

@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import type Router from '@koa/router';
 import { handleErrors, plainFamily } from './errors';
 import { requestContext } from './middleware';
 import { healthRoutes } from './health';
@@ -23,8 +24,11 @@ export const ROUTES: RouteFactory[] = [
   aiRoutes,
 ];
 
-/** The HTTP API. Each route module brings its own error family, auth and body parsing. */
-export function createApp(deps: ApiDeps): Koa {
+/**
+ * The HTTP API. Each route module brings its own error family, auth and body parsing. `pages` are the routers
+ * of the pages people open (web/, wired in composition/), served by the same server under their own paths.
+ */
+export function createApp(deps: ApiDeps, pages: Router[] = []): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true; // errors are logged by the error middleware with their request id
   app.use(requestContext(deps.logger));
@@ -43,8 +47,7 @@ export function createApp(deps: ApiDeps): Koa {
       ctx.body = { success: false, message: `Method ${ctx.method} not allowed on ${ctx.path}` };
     }
   });
-  for (const factory of ROUTES) {
-    const router = factory(deps);
+  for (const router of [...ROUTES.map((factory) => factory(deps)), ...pages]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type Router from '@koa/router';
 import type { AddressInfo } from 'node:net';
 import type { ApiDeps } from './deps';
 import { createApp } from './app';
@@ -10,8 +11,8 @@ export interface RunningApi {
   stop(graceMs: number): Promise<void>;
 }
 
-export async function startApi(deps: ApiDeps, port = deps.config.PORT, host = deps.config.HOST): Promise<RunningApi> {
-  const app = createApp(deps);
+export async function startApi(deps: ApiDeps, port = deps.config.PORT, host = deps.config.HOST, pages: Router[] = []): Promise<RunningApi> {
+  const app = createApp(deps, pages);
   const server = app.listen(port, host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

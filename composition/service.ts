@@ -8,6 +8,7 @@ import { connectClient } from '../infra/temporal';
 import { installTemporalRuntime } from '../infra/temporal-runtime';
 import type { ApiDeps } from '../api/deps';
 import { startApi, type RunningApi } from '../api/server';
+import { pageRoutes } from '../web/routes';
 import type { ActivityDeps } from '../activities/deps';
 import { startWorker, type RunningWorker } from '../worker/worker';
 import { ensureSearchAttributes } from '../worker/search-attributes';
@@ -70,7 +71,12 @@ export async function startService(config: Config, logger: Logger, overrides: Se
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker started');
   }
   if (config.ROLE !== 'worker') {
-    const running = await startApi(buildApiDeps(config, { db, temporal, logger }, overrides.api), overrides.port, overrides.host);
+    const running = await startApi(
+      buildApiDeps(config, { db, temporal, logger }, overrides.api),
+      overrides.port,
+      overrides.host,
+      pageRoutes({ config, db, logger }),
+    );
     api = running;
     // The API stops first, so no new work reaches a draining worker.
     stops.unshift(() => running.stop(config.SHUTDOWN_TIMEOUT_MS));

@@ -1,0 +1,28 @@
+/**
+ * The pages' one stylesheet, kept as a module so the build ships it with the code. Phone first: one column,
+ * no fixed widths, so nothing scrolls sideways on a 390 px screen. Colours pass WCAG AA contrast.
+ */
+export const STYLESHEET = `
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body {
+  margin: 0;
+  font: 16px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  color: #1b1f24;
+  background: #f6f7f9;
+}
+main { max-width: 46rem; margin: 0 auto; padding: 1.25rem 1rem 3rem; }
+h1 { font-size: 1.6rem; line-height: 1.25; margin: 0.5rem 0 0.75rem; overflow-wrap: anywhere; }
+h2 { font-size: 1.15rem; margin: 1.75rem 0 0.5rem; }
+.card > h2:first-child { margin-top: 0; }
+p, li, dd { overflow-wrap: anywhere; }
+a { color: #0b57d0; }
+.lede { color: #444b55; margin-top: 0; }
+.card { background: #fff; border: 1px solid #d9dde3; border-radius: 0.6rem; padding: 1rem 1.1rem; margin: 1rem 0; }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1rem; margin: 0; }
+.facts dt { color: #444b55; }
+.facts dd { margin: 0; }
+.tags { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 0.4rem; }
+.tags li { background: #e8eefc; color: #123a85; border-radius: 1rem; padding: 0.15rem 0.7rem; }
+.description p { white-space: pre-line; }
+`;

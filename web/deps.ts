@@ -1,0 +1,10 @@
+import type { Config } from '../infra/config';
+import type { Database } from '../infra/database';
+import type { Logger } from '../infra/logger';
+
+/** What the pages are built from (composition/ wires them beside the API, on the same server). */
+export interface WebDeps {
+  config: Config;
+  db: Database;
+  logger: Logger;
+}

@@ -1,0 +1,26 @@
+import Router from '@koa/router';
+import { jobUrl } from '../../shared/public-urls';
+import type { WebDeps } from '../deps';
+import { sendPage } from '../layout';
+import { NotFoundError } from '../../shared/errors';
+import { JobPage } from './page';
+
+/** The public job page at `job_url`: an interview project's job, read by its exact `_id`. */
+export function jobRoutes({ db, config }: WebDeps): Router {
+  const router = new Router();
+  router.get('/jobs/:projectId', async (ctx) => {
+    const project = await db.projects.findOne({ _id: ctx.params.projectId });
+    // Campaign projects have no job to show: they are the same 404 as an unknown id.
+    if (!project?.job) throw new NotFoundError('job not found');
+    const workspace = await db.workspaces.findOne({ _id: project.workspace_id });
+    if (!workspace) throw new NotFoundError('job not found');
+    const model = {
+      job: project.job,
+      company: project.company_name ?? workspace.sender.company,
+      url: jobUrl(config.PUBLIC_BASE_URL, project._id),
+      postedAt: project.created_at,
+    };
+    sendPage(ctx, 200, <JobPage model={model} />);
+  });
+  return router;
+}

@@ -1,0 +1,46 @@
+import type { Middleware } from 'koa';
+import { DomainError, NotFoundError, ServiceUnavailableError } from '../shared/errors';
+import { asUnavailable } from '../infra/unavailable';
+import { MessagePage, sendPage } from './layout';
+
+/**
+ * The pages' error family: the same typed errors as everywhere (shared/errors.ts), rendered once, here, as
+ * pages a person reads. An unknown id and another workspace's are the same "not found".
+ */
+export const renderPageErrors: Middleware = async (ctx, next) => {
+  try {
+    await next();
+  } catch (err) {
+    const error = err instanceof DomainError ? err : (asUnavailable(err) ?? err);
+    if (error instanceof NotFoundError) {
+      return sendPage(
+        ctx,
+        404,
+        <MessagePage title="Page not found">
+          <p>There is nothing at this address. Check the link you were given, or ask whoever sent it.</p>
+        </MessagePage>,
+      );
+    }
+    if (error instanceof ServiceUnavailableError) {
+      ctx.set('Retry-After', String(error.retryAfterSeconds));
+      ctx.state.logger?.warn({ dependency: error.dependency, err: String(err) }, 'dependency unavailable');
+      return sendPage(
+        ctx,
+        503,
+        <MessagePage title="Back in a moment">
+          <p>This page is briefly unavailable. Please reload it in a few seconds; nothing you did was lost.</p>
+        </MessagePage>,
+      );
+    }
+    ctx.state.logger?.error({ err }, 'page failed');
+    sendPage(
+      ctx,
+      500,
+      <MessagePage title="Something went wrong">
+        <p>
+          This page could not be shown. Please try again; if it keeps happening, quote this reference: {String(ctx.state.requestId ?? '')}.
+        </p>
+      </MessagePage>,
+    );
+  }
+};

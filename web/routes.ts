@@ -1,0 +1,17 @@
+import Router from '@koa/router';
+import type { WebDeps } from './deps';
+import { assetRoutes } from './assets/routes';
+import { pageHeaders } from './headers';
+import { renderPageErrors } from './page-errors';
+import { jobRoutes } from './jobs/routes';
+
+/**
+ * The pages people open from the links the API hands out, mounted beside the API on the same server. Each
+ * page answers with the pages' headers and, on failure, an HTML page (never the API's JSON bodies).
+ */
+export function pageRoutes(deps: WebDeps): Router[] {
+  const pages = new Router();
+  pages.use(pageHeaders, renderPageErrors);
+  for (const room of [jobRoutes(deps)]) pages.use(room.routes(), room.allowedMethods());
+  return [assetRoutes(), pages];
+}
