@@ -9,6 +9,7 @@ import { installTemporalRuntime } from '../infra/temporal-runtime';
 import type { ApiDeps } from '../api/deps';
 import { startApi, type RunningApi } from '../api/server';
 import { pageRoutes } from '../web/routes';
+import type { WebDeps } from '../web/deps';
 import type { ActivityDeps } from '../activities/deps';
 import { startWorker, type RunningWorker } from '../worker/worker';
 import { ensureSearchAttributes } from '../worker/search-attributes';
@@ -28,6 +29,8 @@ export interface ServiceOverrides {
   /** Drop the service's database when it stops, before closing the connection (each test has its own). */
   dropDatabaseOnStop?: boolean;
   api?: Partial<Pick<ApiDeps, 'llm' | 'whatsappTemplates'>>;
+  /** The pages' clock (tests move it past a question's time limit). */
+  pages?: Partial<Pick<WebDeps, 'now'>>;
 }
 
 export interface RunningService {
@@ -75,7 +78,7 @@ export async function startService(config: Config, logger: Logger, overrides: Se
       buildApiDeps(config, { db, temporal, logger }, overrides.api),
       overrides.port,
       overrides.host,
-      pageRoutes({ config, db, logger }),
+      pageRoutes({ config, db, logger, now: () => new Date(), ...overrides.pages }),
     );
     api = running;
     // The API stops first, so no new work reaches a draining worker.

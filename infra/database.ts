@@ -3,7 +3,7 @@ import type { ApiKeyDoc, WorkspaceDoc } from './records/workspaces';
 import type { CallDoc, ProviderRefDoc, WhatsAppLogDoc } from './records/calls';
 import type { CandidateDoc, ProjectDoc } from './records/projects';
 import type { ClaimDoc, RateLimitDoc } from './records/coordination';
-import type { EmailLogDoc, InterviewDoc } from './records/interviews';
+import type { AnswerDoc, EmailLogDoc, InterviewDoc, QuestionClockDoc } from './records/interviews';
 import type { Logger } from './logger';
 import { logDriverEvents, restartStalledMonitors } from './database-monitor';
 import type { SlotDoc } from './lists/slot-log';
@@ -28,6 +28,10 @@ export interface Database {
   emailLog: Collection<EmailLogDoc>;
   rateLimits: Collection<RateLimitDoc>;
   providerRefs: Collection<ProviderRefDoc>;
+  /** When each interview question was first served: its clock (infra/records/interview-answers.ts). */
+  questionClocks: Collection<QuestionClockDoc>;
+  /** Each saved interview answer, written once. */
+  interviewAnswers: Collection<AnswerDoc>;
   /** The lists the service keeps itself (infra/lists/). */
   listIndex: Collection<SlotDoc>;
   /** Listed items as they were at their last change, one string each (infra/lists/item-list.ts). */
@@ -70,6 +74,8 @@ export async function connectDatabase(
     providerRefs: db.collection<ProviderRefDoc>('provider_refs'),
     listIndex: db.collection<SlotDoc>('list_index'),
     listSnapshots: db.collection<SnapshotDoc>('list_snapshots'),
+    questionClocks: db.collection<QuestionClockDoc>('question_clocks'),
+    interviewAnswers: db.collection<AnswerDoc>('interview_answers'),
     settings: db.collection<{ _id: string; value: string }>('settings'),
     async ping() {
       await db.command({ ping: 1 }, { timeoutMS: 2_000 });

@@ -7,4 +7,6 @@ export interface WebDeps {
   config: Config;
   db: Database;
   logger: Logger;
+  /** The clock that decides whether an answer is in time. */
+  now(): Date;
 }

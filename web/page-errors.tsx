@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { DomainError, NotFoundError, ServiceUnavailableError } from '../shared/errors';
+import { DomainError, ForbiddenError, NotFoundError, ServiceUnavailableError } from '../shared/errors';
 import { asUnavailable } from '../infra/unavailable';
 import { MessagePage, sendPage } from './layout';
 
@@ -18,6 +18,30 @@ export const renderPageErrors: Middleware = async (ctx, next) => {
         404,
         <MessagePage title="Page not found">
           <p>There is nothing at this address. Check the link you were given, or ask whoever sent it.</p>
+        </MessagePage>,
+      );
+    }
+    if (error instanceof ForbiddenError) {
+      return sendPage(
+        ctx,
+        403,
+        <MessagePage title="This form was not sent from its page">
+          <p>{error.message} Go back, reload the page, and send it again.</p>
+        </MessagePage>,
+      );
+    }
+    // The form reader's own refusals (a body too large, or not a form), which say their status.
+    const status = (err as { status?: unknown; expose?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: unknown }).expose) {
+      return sendPage(
+        ctx,
+        status,
+        <MessagePage title={status === 413 ? 'That was too long' : 'That could not be read'}>
+          <p>
+            {status === 413
+              ? 'What you sent is larger than this form takes. Go back and shorten it.'
+              : 'Go back, reload the page, and send it again.'}
+          </p>
         </MessagePage>,
       );
     }

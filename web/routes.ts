@@ -4,6 +4,7 @@ import { assetRoutes } from './assets/routes';
 import { pageHeaders } from './headers';
 import { renderPageErrors } from './page-errors';
 import { jobRoutes } from './jobs/routes';
+import { interviewRoutes } from './interviews/routes';
 
 /**
  * The pages people open from the links the API hands out, mounted beside the API on the same server. Each
@@ -12,6 +13,6 @@ import { jobRoutes } from './jobs/routes';
 export function pageRoutes(deps: WebDeps): Router[] {
   const pages = new Router();
   pages.use(pageHeaders, renderPageErrors);
-  for (const room of [jobRoutes(deps)]) pages.use(room.routes(), room.allowedMethods());
+  for (const room of [jobRoutes(deps), interviewRoutes(deps)]) pages.use(room.routes(), room.allowedMethods());
   return [assetRoutes(), pages];
 }

@@ -3,9 +3,8 @@ import type { Config } from '../../infra/config';
 import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
 import { recordId, type CandidateDoc, type ProjectDoc } from '../../infra/records/projects';
-import { type InterviewDoc } from '../../infra/records/interviews';
+import { interviewToken, type InterviewDoc } from '../../infra/records/interviews';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
-import { newToken } from '../../infra/ids';
 import { claim, claimEach, claimOf, emailKey, release } from '../../infra/claims';
 import { insertEach, type WriteResult } from '../../infra/duplicate-key';
 import { interviewList } from '../../infra/lists/interviews';
@@ -215,7 +214,7 @@ function newInterview(ws: WorkspaceDoc, project: ProjectDoc, c: Candidate, custo
     ats_job_id: project.ats_job_id,
     candidate_id: c.id,
     candidate: { name: c.name, email: c.email, phone: c.phone ?? null },
-    token: newToken(),
+    token: interviewToken(_id),
     workflow_id: interviewWorkflowId(_id),
     status: 'queued',
     custom_questions: customQuestions,

@@ -21,6 +21,17 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string): I
       sent_at: iso(interview.email.sent_at),
       error: interview.email.error,
     },
+    started_at: iso(interview.started_at ?? null),
+    completed_at: iso(interview.completed_at ?? null),
+    answers: (interview.answers ?? []).map((a) => ({
+      index: a.index,
+      type: a.type,
+      text: a.text,
+      recording_url: null,
+      duration_seconds: a.duration_seconds,
+      answered_at: a.answered_at.toISOString(),
+      timed_out: a.timed_out,
+    })),
     created_at: interview.created_at.toISOString(),
     updated_at: interview.updated_at.toISOString(),
   };

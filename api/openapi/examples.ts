@@ -108,11 +108,11 @@ export const EXAMPLES = {
       id: 'int_7a1c3e5f7b9d1f3a5c7e9b1d',
       project_id: 'prj_2b4d6f8a0c2e4a6c8e0a2c4e',
       candidate_id: 'cand-9',
-      status: 'invited',
-      interview_url: 'https://hiring.example.com/interview/q3Xb…',
-      questions_count: 8,
+      status: 'completed',
+      interview_url: 'https://hiring.example.com/interview/int_7a1c3e5f7b9d1f3a5c7e9b1d.q3Xb…',
+      questions_count: 1,
       questions: [
-        { question: 'Walk us through an API you designed with TypeScript and PostgreSQL.', type: 'video', time_limit_seconds: 120 },
+        { question: 'Walk us through an API you designed with TypeScript and PostgreSQL.', type: 'text', time_limit_seconds: 300 },
       ],
       error: null,
       email: {
@@ -122,8 +122,21 @@ export const EXAMPLES = {
         sent_at: '2026-11-23T09:00:04.512Z',
         error: null,
       },
+      started_at: '2026-11-24T14:02:10.003Z',
+      completed_at: '2026-11-24T14:06:51.240Z',
+      answers: [
+        {
+          index: 0,
+          type: 'text',
+          text: 'A billing API: TypeScript on Koa, PostgreSQL with row-level security, idempotency keys on every POST…',
+          recording_url: null,
+          duration_seconds: null,
+          answered_at: '2026-11-24T14:06:40.918Z',
+          timed_out: false,
+        },
+      ],
       created_at: '2026-11-23T09:00:00.118Z',
-      updated_at: '2026-11-23T09:00:04.530Z',
+      updated_at: '2026-11-24T14:06:51.240Z',
     },
   },
 };

@@ -1,4 +1,6 @@
-import type { Question } from '../../shared/jobs/schema';
+import { timingSafeEqual } from 'node:crypto';
+import type { Question, QuestionType } from '../../shared/jobs/schema';
+import { newToken } from '../ids';
 import type { EmailStatus, InterviewStatus } from '../../shared/interviews/schema';
 
 /** Stored interview invitations and what the log email provider keeps of their emails. */
@@ -29,8 +31,38 @@ export interface InterviewDoc {
   questions: Question[] | null;
   error: string | null;
   email: InterviewEmail;
+  /** Set by the interview page (web/interviews/); absent on invitations stored before it existed. */
+  started_at?: Date | null;
+  completed_at?: Date | null;
+  /** The saved answers in question order, copied here from interview_answers at each save. */
+  answers?: StoredAnswer[];
   created_at: Date;
   updated_at: Date;
+}
+
+/**
+ * When a question was first served, `_id` `<interview>|<index>`: inserted once, so two tabs or a reload
+ * never restart its clock.
+ */
+export interface QuestionClockDoc {
+  _id: string;
+  served_at: Date;
+}
+
+/** A saved answer, `_id` `<interview>|<index>`: inserted once, so an answer is never replaced. */
+export interface AnswerDoc extends StoredAnswer {
+  _id: string;
+  interview_id: string;
+}
+
+/** One saved answer (infra/records/interview-answers.ts keeps them, one document each). */
+export interface StoredAnswer {
+  index: number;
+  type: QuestionType;
+  text: string | null;
+  duration_seconds: number | null;
+  answered_at: Date;
+  timed_out: boolean;
 }
 
 /** What the `log` email provider records instead of sending. */
@@ -44,4 +76,26 @@ export interface EmailLogDoc {
   text: string;
   html: string;
   created_at: Date;
+}
+
+/**
+ * The secret of an interview link: its interview's id, a dot, and 256 random bits. The page finds the
+ * interview by the id (one exact `_id` read, never a scan for the token) and then compares the whole token,
+ * in constant time, with the one stored: the random part is the credential.
+ */
+export function interviewToken(interviewId: string): string {
+  return `${interviewId}.${newToken()}`;
+}
+
+/** The interview a link's token names, if the token is one of ours in shape; null otherwise. */
+export function interviewIdOf(token: string): string | null {
+  const match = /^(int_[0-9a-f]{24})\.[A-Za-z0-9_-]{43}$/.exec(token);
+  return match ? match[1] : null;
+}
+
+/** Whether `token` is the interview's own, compared in constant time. */
+export function tokenMatches(interview: InterviewDoc, token: string): boolean {
+  const given = Buffer.from(token);
+  const stored = Buffer.from(interview.token);
+  return given.length === stored.length && timingSafeEqual(given, stored);
 }

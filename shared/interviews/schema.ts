@@ -72,10 +72,31 @@ export const InviteResponse = Type.Object({
 });
 export type InviteResponse = Static<typeof InviteResponse>;
 
-export const INTERVIEW_STATUSES = ['queued', 'invited', 'failed'] as const;
+/**
+ * An invitation's life: `queued` (questions and email under way) → `invited` (the link is sent) → `started`
+ * (the candidate pressed Start) → `completed` (they finished); `failed` when the invitation could not be sent.
+ */
+export const INTERVIEW_STATUSES = ['queued', 'invited', 'started', 'completed', 'failed'] as const;
 export const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
 export type InterviewStatus = (typeof INTERVIEW_STATUSES)[number];
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/** A candidate's answer to one question, as saved when they submitted it. */
+export const InterviewAnswer = Type.Object({
+  /** The question's place in `questions`, from 0. */
+  index: Type.Integer({ minimum: 0 }),
+  type: QuestionType,
+  /** The typed answer; null for a question that timed out. */
+  text: Nullable(Type.String()),
+  /** A recorded answer's download URL; null for a typed one. */
+  recording_url: Nullable(Type.String()),
+  /** A recorded answer's length in seconds; null for a typed one. */
+  duration_seconds: Nullable(Type.Number()),
+  answered_at: Type.String({ format: 'date-time' }),
+  /** The answer arrived after the question's time limit and its grace, and was refused. */
+  timed_out: Type.Boolean(),
+});
+export type InterviewAnswer = Static<typeof InterviewAnswer>;
 
 export const InterviewView = Type.Object({
   id: Type.String(),
@@ -93,6 +114,12 @@ export const InterviewView = Type.Object({
     sent_at: Nullable(Type.String({ format: 'date-time' })),
     error: Nullable(Type.String()),
   }),
+  /** When the candidate pressed Start on the interview page. */
+  started_at: Nullable(Type.String({ format: 'date-time' })),
+  /** When the candidate finished. */
+  completed_at: Nullable(Type.String({ format: 'date-time' })),
+  /** Every answer saved so far, in question order. */
+  answers: Type.Array(InterviewAnswer),
   created_at: Type.String({ format: 'date-time' }),
   /** When the invitation last changed: its place in the change feed (GET /interviews?updated_since=…). */
   updated_at: Type.String({ format: 'date-time' }),

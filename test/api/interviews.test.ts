@@ -56,6 +56,7 @@ describe('interview/invite on the real stack', () => {
 
     const view = await stack.request('GET', `/api/public/v1/interviews/${interviews[7].id}`, { key });
     expect(view.status).toBe(200);
+    expect(view.body.data.interview_url.split('.').pop()).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(view.body).toEqual({
       success: true,
       data: {
@@ -63,11 +64,15 @@ describe('interview/invite on the real stack', () => {
         project_id,
         candidate_id: 'cand-7',
         status: 'invited',
-        interview_url: expect.stringMatching(/^https:\/\/hiring\.test\/interview\/[A-Za-z0-9_-]{43}$/),
+        // The interview's id, then 256 random bits: the page finds it by the id and checks the secret.
+        interview_url: `https://hiring.test/interview/${interviews[7].id}.${view.body.data.interview_url.split('.').pop()}`,
         questions_count: 8,
         questions: expect.any(Array),
         error: null,
         email: { status: 'sent', provider: 'log', message_id: expect.stringMatching(/^mail_/), sent_at: expect.any(String), error: null },
+        started_at: null,
+        completed_at: null,
+        answers: [],
         created_at: expect.any(String),
         updated_at: expect.any(String),
       },

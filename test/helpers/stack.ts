@@ -70,7 +70,7 @@ export interface Stack {
 }
 
 /** The real API (and optionally the real worker) on its own database and task queue. */
-export async function startStack(opts: { worker?: boolean; env?: Record<string, string> } = {}): Promise<Stack> {
+export async function startStack(opts: { worker?: boolean; env?: Record<string, string>; now?: () => Date } = {}): Promise<Stack> {
   // Only a worker uses the native runtime; installed without one, the runtime would keep jest from exiting.
   if (opts.worker) quietTemporalRuntime();
   const config = testConfig({ ROLE: opts.worker ? 'all' : 'api', SHUTDOWN_TIMEOUT_MS: '1000', ...opts.env });
@@ -80,6 +80,7 @@ export async function startStack(opts: { worker?: boolean; env?: Record<string, 
     host: '127.0.0.1',
     keepRuntime: true,
     dropDatabaseOnStop: true,
+    ...(opts.now ? { pages: { now: opts.now } } : {}),
     ...(opts.worker ? { workflowBundle: await workflowBundle() } : {}),
   });
   const { db, temporal } = service;

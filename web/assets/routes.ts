@@ -1,18 +1,28 @@
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import { STYLESHEET } from './stylesheet';
+import { COUNTDOWN_SCRIPT } from './countdown';
 
-/** The stylesheet's URL names its content, so it may be cached for good and still change with a release. */
-const version = createHash('sha256').update(STYLESHEET).digest('hex').slice(0, 12);
-export const STYLESHEET_PATH = `/assets/style-${version}.css`;
+/** An asset's URL names its content, so it may be cached for good and still change with a release. */
+const versioned = (name: string, ext: string, content: string) =>
+  `/assets/${name}-${createHash('sha256').update(content).digest('hex').slice(0, 12)}.${ext}`;
+export const STYLESHEET_PATH = versioned('style', 'css', STYLESHEET);
+export const COUNTDOWN_PATH = versioned('countdown', 'js', COUNTDOWN_SCRIPT);
+
+const ASSETS: Array<[path: string, type: string, body: string]> = [
+  [STYLESHEET_PATH, 'text/css; charset=utf-8', STYLESHEET],
+  [COUNTDOWN_PATH, 'text/javascript; charset=utf-8', COUNTDOWN_SCRIPT],
+];
 
 export function assetRoutes(): Router {
   const router = new Router();
-  router.get(STYLESHEET_PATH, (ctx) => {
-    ctx.type = 'text/css; charset=utf-8';
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.body = STYLESHEET;
-  });
+  for (const [path, type, body] of ASSETS) {
+    router.get(path, (ctx) => {
+      ctx.type = type;
+      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.body = body;
+    });
+  }
   return router;
 }

@@ -25,4 +25,20 @@ a { color: #0b57d0; }
 .tags { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 0.4rem; }
 .tags li { background: #e8eefc; color: #123a85; border-radius: 1rem; padding: 0.15rem 0.7rem; }
 .description p { white-space: pre-line; }
+.questions { margin: 0.5rem 0 0; padding-left: 1.4rem; }
+label { display: block; font-weight: 600; margin: 1rem 0 0.35rem; }
+textarea {
+  display: block; width: 100%; min-height: 10rem; padding: 0.6rem 0.7rem;
+  font: inherit; color: inherit; border: 1px solid #8a929c; border-radius: 0.4rem; background: #fff;
+}
+button {
+  margin-top: 1rem; padding: 0.7rem 1.3rem; font: inherit; font-weight: 600;
+  color: #fff; background: #0b57d0; border: 0; border-radius: 0.5rem; cursor: pointer;
+}
+button:hover { background: #0842a0; }
+:focus-visible { outline: 3px solid #f4b400; outline-offset: 2px; }
+.timer { font-variant-numeric: tabular-nums; color: #444b55; }
+.hint { color: #444b55; }
+.notice { background: #fff4ce; border: 1px solid #e0c45c; border-radius: 0.5rem; padding: 0.6rem 0.8rem; }
+.error { color: #a50e0e; font-weight: 600; }
 `;

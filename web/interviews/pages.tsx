@@ -1,0 +1,140 @@
+import type { VNode } from 'preact';
+import type { Question } from '../../shared/jobs/schema';
+import { MAX_TEXT_ANSWER } from '../../shared/interviews/session';
+import { Layout } from '../layout';
+import { COUNTDOWN_PATH } from '../assets/routes';
+
+/** What every interview page knows: the job, the company, and where its forms post. */
+export interface InterviewFrame {
+  jobTitle: string;
+  company: string;
+  /** The interview's own path, /interview/<token>. */
+  path: string;
+}
+
+const minutes = (seconds: number) =>
+  seconds % 60 === 0 ? `${seconds / 60} min` : seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+
+const KIND: Record<Question['type'], string> = { text: 'Written', audio: 'Spoken', video: 'On camera' };
+
+export function WelcomePage({ frame, questions }: { frame: InterviewFrame; questions: Question[] }): VNode {
+  return (
+    <Layout title={`Interview: ${frame.jobTitle}`}>
+      <h1>{frame.jobTitle}</h1>
+      <p class="lede">An interview for {frame.company}</p>
+      <section class="card" aria-labelledby="how">
+        <h2 id="how">How it works</h2>
+        <p>
+          There {questions.length === 1 ? 'is 1 question' : `are ${questions.length} questions`}, one at a time. Each has its own time
+          limit, which starts when the question appears. Your answers are saved as you go: if you close this page, the link brings you back
+          to where you were.
+        </p>
+        <ol class="questions">
+          {questions.map((q) => (
+            <li>
+              {KIND[q.type]} answer, {minutes(q.time_limit_seconds)}
+            </li>
+          ))}
+        </ol>
+      </section>
+      <form method="post" action={`${frame.path}/start`}>
+        <button type="submit">Start the interview</button>
+      </form>
+    </Layout>
+  );
+}
+
+export function QuestionPage(props: {
+  frame: InterviewFrame;
+  question: Question;
+  index: number;
+  count: number;
+  secondsLeft: number;
+  notice?: string;
+  error?: string;
+  draft?: string;
+}): VNode {
+  const { frame, question, index, count } = props;
+  const recorded = question.type !== 'text';
+  return (
+    <Layout title={`Question ${index + 1} of ${count}: ${frame.jobTitle}`} head={<script src={COUNTDOWN_PATH} defer />}>
+      <p class="lede">
+        {frame.jobTitle} · Question {index + 1} of {count}
+      </p>
+      {props.notice && (
+        <p class="notice" role="status">
+          {props.notice}
+        </p>
+      )}
+      <form method="post" action={`${frame.path}/answers/${index}`} class="card">
+        <h1 id="question">{question.question}</h1>
+        <p class="timer">
+          Time left: <span data-seconds-left={String(props.secondsLeft)}>{minutes(props.secondsLeft)}</span>
+        </p>
+        {recorded && (
+          <p class="hint">
+            This question asks for a {question.type === 'audio' ? 'spoken' : 'video'} answer. Recording is not available on this page, so
+            please type your answer instead.
+          </p>
+        )}
+        {props.error && (
+          <p class="error" id="answer-error" role="alert">
+            {props.error}
+          </p>
+        )}
+        <label for="answer">Your answer</label>
+        <textarea
+          id="answer"
+          name="answer"
+          rows={8}
+          maxLength={MAX_TEXT_ANSWER}
+          required
+          aria-describedby={props.error ? 'answer-error' : undefined}
+          value={props.draft ?? ''}
+        />
+        <button type="submit">Submit answer</button>
+      </form>
+    </Layout>
+  );
+}
+
+export function FinishPage({ frame, notice }: { frame: InterviewFrame; notice?: string }): VNode {
+  return (
+    <Layout title={`Finish: ${frame.jobTitle}`}>
+      <h1>You have answered every question</h1>
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <p>Finish the interview to send your answers to {frame.company}. After that, they can no longer be changed.</p>
+      <form method="post" action={`${frame.path}/finish`}>
+        <button type="submit">Finish the interview</button>
+      </form>
+    </Layout>
+  );
+}
+
+export function CompletedPage({ frame }: { frame: InterviewFrame }): VNode {
+  return (
+    <Layout title={`Completed: ${frame.jobTitle}`}>
+      <h1>Interview completed</h1>
+      <p>
+        Thank you. Your answers for {frame.jobTitle} have been sent to {frame.company}, who will be in touch.
+      </p>
+    </Layout>
+  );
+}
+
+export function NotReadyPage({ frame, failed }: { frame: InterviewFrame; failed: boolean }): VNode {
+  return (
+    <Layout title={`Interview: ${frame.jobTitle}`}>
+      <h1>{failed ? 'This interview is not available' : 'Your interview is almost ready'}</h1>
+      <p>
+        {failed
+          ? `Something went wrong while preparing it. Please contact ${frame.company}.`
+          : 'Its questions are being prepared. Please reload this page in a minute.'}
+      </p>
+    </Layout>
+  );
+}

@@ -1,0 +1,134 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { NotFoundError } from '../../shared/errors';
+import { inTime, MAX_TEXT_ANSWER, secondsLeft } from '../../shared/interviews/session';
+import type { InterviewDoc } from '../../infra/records/interviews';
+import {
+  completeInterview,
+  interviewOfToken,
+  nextQuestion,
+  saveAnswer,
+  servedAt,
+  serveQuestion,
+  startInterview,
+} from '../../infra/records/interview-answers';
+import type { WebDeps } from '../deps';
+import { formBody, sameOrigin } from '../forms';
+import { sendPage } from '../layout';
+import { CompletedPage, FinishPage, NotReadyPage, QuestionPage, WelcomePage, type InterviewFrame } from './pages';
+
+/**
+ * The candidate's interview at `interview_url`. The link's token is the credential. Every form posts back
+ * and is answered with a redirect to the interview's one page, which shows whatever comes next (so a reload
+ * or the back button never sends an answer twice).
+ */
+export function interviewRoutes({ db, now }: WebDeps): Router {
+  const router = new Router();
+
+  async function load(ctx: Context): Promise<{ interview: InterviewDoc; frame: InterviewFrame }> {
+    const token = String(ctx.params.token);
+    const interview = await interviewOfToken(db, token);
+    if (!interview) throw new NotFoundError('interview not found');
+    const [project, workspace] = await Promise.all([
+      db.projects.findOne({ _id: interview.project_id }),
+      db.workspaces.findOne({ _id: interview.workspace_id }),
+    ]);
+    const frame = {
+      jobTitle: project?.job?.title ?? project?.name ?? 'Interview',
+      company: project?.company_name ?? workspace?.sender.company ?? 'the company',
+      path: `/interview/${token}`,
+    };
+    return { interview, frame };
+  }
+  const backTo = (ctx: Context, frame: InterviewFrame, query = '') => {
+    ctx.status = 303;
+    ctx.redirect(frame.path + query);
+  };
+
+  router.get('/interview/:token', async (ctx) => {
+    const { interview, frame } = await load(ctx);
+    const questions = interview.questions ?? [];
+    if (interview.status === 'queued' || interview.status === 'failed' || questions.length === 0) {
+      return sendPage(ctx, 200, <NotReadyPage frame={frame} failed={interview.status === 'failed'} />);
+    }
+    if (interview.status === 'invited') return sendPage(ctx, 200, <WelcomePage frame={frame} questions={questions} />);
+    if (interview.status === 'completed') return sendPage(ctx, 200, <CompletedPage frame={frame} />);
+    const late = lateNotice(ctx.query.late, questions.length);
+    const index = await nextQuestion(db, interview);
+    if (index === null) return sendPage(ctx, 200, <FinishPage frame={frame} notice={late} />);
+    const at = now();
+    const served = await serveQuestion(db, interview._id, index, at);
+    const question = questions[index];
+    sendPage(
+      ctx,
+      200,
+      <QuestionPage
+        frame={frame}
+        question={question}
+        index={index}
+        count={questions.length}
+        secondsLeft={secondsLeft(question, served, at)}
+        notice={late}
+      />,
+    );
+  });
+
+  router.post('/interview/:token/start', sameOrigin, async (ctx) => {
+    const { interview, frame } = await load(ctx);
+    await startInterview(db, interview, now());
+    backTo(ctx, frame);
+  });
+
+  router.post('/interview/:token/answers/:index', sameOrigin, formBody, async (ctx) => {
+    const { interview, frame } = await load(ctx);
+    const questions = interview.questions ?? [];
+    const index = Number(ctx.params.index);
+    if (!Number.isInteger(index) || index < 0 || index >= questions.length) throw new NotFoundError('question not found');
+    // Not started, finished, or a form of a question already answered (another tab): the page shows where it stands.
+    if (interview.status !== 'started' || (await nextQuestion(db, interview)) !== index) return backTo(ctx, frame);
+    const served = await servedAt(db, interview._id, index);
+    if (!served) return backTo(ctx, frame);
+    const question = questions[index];
+    const at = now();
+    const answer = { index, type: question.type, duration_seconds: null, answered_at: at };
+    if (!inTime(question, served, at)) {
+      await saveAnswer(db, interview, { ...answer, text: null, timed_out: true });
+      return backTo(ctx, frame, `?late=${index + 1}`);
+    }
+    const body = ctx.request.body as Record<string, unknown> | undefined;
+    const text = typeof body?.answer === 'string' ? body.answer.trim() : '';
+    if (text === '' || text.length > MAX_TEXT_ANSWER) {
+      const error =
+        text === '' ? 'Please write an answer before you submit it.' : `Please shorten your answer to ${MAX_TEXT_ANSWER} characters.`;
+      return sendPage(
+        ctx,
+        422,
+        <QuestionPage
+          frame={frame}
+          question={question}
+          index={index}
+          count={questions.length}
+          secondsLeft={secondsLeft(question, served, at)}
+          error={error}
+          draft={text}
+        />,
+      );
+    }
+    await saveAnswer(db, interview, { ...answer, text, timed_out: false });
+    backTo(ctx, frame);
+  });
+
+  router.post('/interview/:token/finish', sameOrigin, async (ctx) => {
+    const { interview, frame } = await load(ctx);
+    await completeInterview(db, interview, now());
+    backTo(ctx, frame);
+  });
+
+  return router;
+}
+
+/** The notice for `?late=N`: question N's answer came after its time. */
+function lateNotice(late: unknown, count: number): string | undefined {
+  const n = typeof late === 'string' && /^[0-9]{1,3}$/.test(late) ? Number(late) : 0;
+  return n >= 1 && n <= count ? `Your answer to question ${n} arrived after its time limit, so it was not saved.` : undefined;
+}
