@@ -125,7 +125,8 @@ describe('the interview page', () => {
   it('refuses a form posted from another site, and shows an unknown link as a 404 page', async () => {
     const { path, get } = await invited('interview-refusals');
     // Posted as a browser posts from another site's page (fetch() may not set these headers itself).
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+    const forgeries: Array<Record<string, string>> = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }];
+    for (const headers of forgeries) {
       const forged = await post(stack.url + path + '/start', headers);
       expect(forged.status).toBe(403);
       expect(forged.type).toMatch(/^text\/html/);
