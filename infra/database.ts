@@ -8,6 +8,7 @@ import type { Logger } from './logger';
 import { logDriverEvents, restartStalledMonitors } from './database-monitor';
 import type { SlotDoc } from './lists/slot-log';
 import type { SnapshotDoc } from './lists/item-list';
+import type { SessionDoc } from './records/sessions';
 
 /**
  * One MongoDB connection per process. Only features that MongoDB 7 and FerretDB 1.24 both have are used:
@@ -32,6 +33,8 @@ export interface Database {
   questionClocks: Collection<QuestionClockDoc>;
   /** Each saved interview answer, written once. */
   interviewAnswers: Collection<AnswerDoc>;
+  /** Dashboard sign-ins, by the hash of their cookie's token (infra/records/sessions.ts). */
+  sessions: Collection<SessionDoc>;
   /** The lists the service keeps itself (infra/lists/). */
   listIndex: Collection<SlotDoc>;
   /** Listed items as they were at their last change, one string each (infra/lists/item-list.ts). */
@@ -75,6 +78,7 @@ export async function connectDatabase(
     listIndex: db.collection<SlotDoc>('list_index'),
     listSnapshots: db.collection<SnapshotDoc>('list_snapshots'),
     questionClocks: db.collection<QuestionClockDoc>('question_clocks'),
+    sessions: db.collection<SessionDoc>('sessions'),
     interviewAnswers: db.collection<AnswerDoc>('interview_answers'),
     settings: db.collection<{ _id: string; value: string }>('settings'),
     async ping() {
@@ -105,6 +109,10 @@ async function ensureIndexes(d: Database): Promise<void> {
   // MongoDB drops spent rate-limit windows itself; FerretDB 1.x has no TTL indexes, and infra/rate-limit.ts
   // clears them as new windows begin.
   await d.rateLimits.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_ttl' }).catch((err: unknown) => {
+    if (!(err instanceof MongoServerError && err.codeName === 'NotImplemented')) throw err;
+  });
+  // The same for dashboard sessions; on FerretDB an expired one is removed when it is next presented.
+  await d.sessions.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_ttl' }).catch((err: unknown) => {
     if (!(err instanceof MongoServerError && err.codeName === 'NotImplemented')) throw err;
   });
 }

@@ -7,7 +7,7 @@ import { STYLESHEET_PATH } from './assets/routes';
  * The frame of every page. Templates are Preact components rendered on the server: every text and attribute
  * value is escaped by the renderer, so no page builds HTML from strings.
  */
-export function Layout(props: { title: string; children: ComponentChildren; head?: ComponentChildren }): VNode {
+export function Layout(props: { title: string; children: ComponentChildren; head?: ComponentChildren; header?: ComponentChildren }): VNode {
   return (
     <html lang="en">
       <head>
@@ -20,6 +20,7 @@ export function Layout(props: { title: string; children: ComponentChildren; head
         {props.head}
       </head>
       <body>
+        {props.header}
         <main>{props.children}</main>
       </body>
     </html>

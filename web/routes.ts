@@ -5,6 +5,8 @@ import { pageHeaders } from './headers';
 import { renderPageErrors } from './page-errors';
 import { jobRoutes } from './jobs/routes';
 import { interviewRoutes } from './interviews/routes';
+import { sessionRoutes } from './sessions/routes';
+import { projectRoutes } from './projects/routes';
 
 /**
  * The pages people open from the links the API hands out, mounted beside the API on the same server. Each
@@ -13,6 +15,7 @@ import { interviewRoutes } from './interviews/routes';
 export function pageRoutes(deps: WebDeps): Router[] {
   const pages = new Router();
   pages.use(pageHeaders, renderPageErrors);
-  for (const room of [jobRoutes(deps), interviewRoutes(deps)]) pages.use(room.routes(), room.allowedMethods());
+  for (const room of [jobRoutes(deps), interviewRoutes(deps), sessionRoutes(deps), projectRoutes(deps)])
+    pages.use(room.routes(), room.allowedMethods());
   return [assetRoutes(), pages];
 }

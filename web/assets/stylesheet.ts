@@ -41,4 +41,25 @@ button:hover { background: #0842a0; }
 .hint { color: #444b55; }
 .notice { background: #fff4ce; border: 1px solid #e0c45c; border-radius: 0.5rem; padding: 0.6rem 0.8rem; }
 .error { color: #a50e0e; font-weight: 600; }
+input[type="password"], input[type="text"] {
+  display: block; width: 100%; padding: 0.6rem 0.7rem; font: inherit;
+  border: 1px solid #8a929c; border-radius: 0.4rem; background: #fff;
+}
+code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.95em; }
+.bar {
+  display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.5rem;
+  padding: 0.5rem 1rem; background: #fff; border-bottom: 1px solid #d9dde3;
+}
+.bar nav { display: flex; flex-wrap: wrap; gap: 1rem; align-items: baseline; }
+.bar .who { color: #444b55; }
+.bar form button { margin: 0; }
+button.quiet { padding: 0.4rem 0.8rem; color: #0b57d0; background: transparent; border: 1px solid #0b57d0; }
+button.quiet:hover { background: #e8eefc; }
+.rows { list-style: none; padding: 0; margin: 1rem 0; }
+.rows h2 { margin-top: 0; }
+.tags a { color: inherit; text-decoration: none; }
+.tags a[aria-current="page"] { font-weight: 700; text-decoration: underline; }
+details { margin-top: 0.75rem; }
+summary { cursor: pointer; color: #0b57d0; }
+.answers .question { font-weight: 600; margin-bottom: 0.2rem; }
 `;

@@ -1,0 +1,145 @@
+import type { Browser, Page } from 'puppeteer-core';
+import { startStack, type Stack } from '../helpers/stack';
+import { inviteBody, inviteCandidate } from '../helpers/invite';
+import { waitFor } from '../helpers/wait';
+import { DESKTOP, PHONE, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsSideways } from '../helpers/browser';
+
+/** The project dashboard at project_url, signed in with an API key, in a real browser against the real stack. */
+describe('the project dashboard', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let own: { id: string; key: string };
+  let campaign: string;
+  let foreign: string;
+  const candidate = (id: string) => ({ id, name: `Ada ${id}`, email: `${id}@example.com`, phone: '+14155551000' });
+
+  beforeAll(async () => {
+    stack = await startStack({ worker: true, env: { TEMPORAL_UI_URL: 'http://temporal-ui.test:8233' } });
+    browser = await launchBrowser();
+    own = await stack.newWorkspace('Dashco');
+    await stack.request('POST', '/api/public/v1/campaigns', {
+      key: own.key,
+      body: { ats_job_id: 'dash-calls', name: 'Availability calls' },
+    });
+    const started = await stack.request('POST', '/api/public/v1/call/initiate', {
+      key: own.key,
+      body: {
+        ats_job_id: 'dash-calls',
+        candidates: ['d-1', 'd-2', 'd-3'].map(candidate),
+        instructions: 'Ask {{candidate_first_name}} about availability.',
+        first_message: 'Hi {{candidate_first_name}}',
+      },
+    });
+    expect(started.status).toBe(200);
+    campaign = started.body.data.project_id;
+    await waitFor(
+      () => stack.request('GET', '/api/public/v1/calls?ats_job_id=dash-calls&status=completed', { key: own.key }),
+      (r) => r.body.data.length === 3,
+      60_000,
+    );
+    await stack.request('POST', '/api/public/v1/interview/invite', {
+      key: own.key,
+      body: inviteBody([inviteCandidate(1)], { ats_job_id: 'dash-interviews' }),
+    });
+    const other = await stack.newWorkspace('Otherco');
+    const theirs = await stack.request('POST', '/api/public/v1/campaigns', {
+      key: other.key,
+      body: { ats_job_id: 'dash-theirs', name: 'Theirs' },
+    });
+    foreign = theirs.body.data.project_id;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  const heading = (page: Page) => page.$eval('h1', (h) => h.textContent);
+  const submit = (page: Page, selector = 'main button[type=submit]') => Promise.all([page.waitForNavigation(), page.click(selector)]);
+
+  it('signs in with a key, shows the project, keeps to its workspace, refuses a forged form, and signs out', async () => {
+    const { page, errors } = await openPage(browser, PHONE);
+    // Not signed in: the project link leads to sign-in, and back after it.
+    await page.goto(`${stack.url}/projects/${campaign}`);
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    expect(await heading(page)).toBe('Sign in');
+    expect(await axeViolations(page)).toEqual([]);
+    await keepScreenshot(page, 'dashboard-sign-in-phone');
+
+    await page.type('#key', 'hk_not-a-key');
+    const [wrong] = await submit(page);
+    expect(wrong?.status()).toBe(401);
+    expect(await page.$eval('#key-error', (e) => e.textContent)).toContain('not an API key');
+    expect(errors.splice(0)).toEqual([expect.stringContaining('status of 401')]);
+
+    await page.type('#key', own.key);
+    await submit(page);
+    expect(new URL(page.url()).pathname).toBe(`/projects/${campaign}`);
+    const session = (await page.cookies()).find((c) => c.name === 'hi_session');
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+
+    // The campaign's three candidates, each completed, with a link to its workflow in the Temporal UI.
+    expect(await heading(page)).toBe('Availability calls');
+    const rows = await page.$$eval('.rows > li', (li) =>
+      li.map((l) => [
+        l.querySelector('h2')?.textContent,
+        l.querySelector('.status')?.textContent,
+        l.querySelector('a')?.getAttribute('href'),
+      ]),
+    );
+    expect(rows.map(([name, status]) => [name, status]).sort()).toEqual([
+      ['Ada D-1', 'completed'],
+      ['Ada D-2', 'completed'],
+      ['Ada D-3', 'completed'],
+    ]);
+    for (const [, , link] of rows) expect(link).toMatch(/^http:\/\/temporal-ui\.test:8233\/namespaces\/default\/workflows\/call-call_/);
+    expect(await page.$$eval('nav[aria-label="Filter by status"] a', (a) => a.map((x) => x.textContent))).toContain('completed (3)');
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
+    await keepScreenshot(page, 'dashboard-project-phone');
+
+    // Filtered by a status none has: no rows.
+    await page.goto(`${stack.url}/projects/${campaign}?status=failed`);
+    expect(await page.$$eval('.rows > li', (li) => li.length)).toBe(0);
+
+    // The projects index lists both of this workspace's projects, and none of the other's.
+    await page.goto(`${stack.url}/projects`);
+    expect((await page.$$eval('.rows h2', (h) => h.map((x) => x.textContent))).sort()).toEqual([
+      'Availability calls',
+      'Senior Data Engineer',
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Another workspace's project reads as unknown.
+    const theirs = await page.goto(`${stack.url}/projects/${foreign}`);
+    expect(theirs?.status()).toBe(404);
+    expect(await heading(page)).toBe('Page not found');
+    errors.splice(0);
+
+    // A form post without the session's CSRF token is refused, and the session stands.
+    await page.goto(`${stack.url}/projects`);
+    const forged = await page.evaluate(
+      async () => (await fetch('/sign-out', { method: 'POST', body: new URLSearchParams({ csrf: 'forged' }) })).status,
+    );
+    expect(forged).toBe(403);
+    expect(errors.splice(0)).toEqual([expect.stringContaining('/sign-out answered 403'), expect.stringContaining('status of 403')]);
+    await page.reload();
+    expect(await heading(page)).toBe('Projects');
+
+    // Sign-out ends the session: the dashboard asks to sign in again.
+    await submit(page, 'header button[type=submit]');
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await page.goto(`${stack.url}/projects`);
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    expect(errors).toEqual([]);
+  });
+
+  it('passes axe-core on a desktop, signed in', async () => {
+    const { page } = await openPage(browser, DESKTOP);
+    await page.goto(`${stack.url}/sign-in?next=/projects/${campaign}`);
+    await page.type('#key', own.key);
+    await submit(page);
+    expect(await heading(page)).toBe('Availability calls');
+    expect(await axeViolations(page)).toEqual([]);
+    await keepScreenshot(page, 'dashboard-project-desktop');
+  });
+});

@@ -1,0 +1,92 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { callList } from '../../infra/lists/calls';
+import { interviewList } from '../../infra/lists/interviews';
+import { projectList } from '../../infra/lists/projects';
+import { projectCounts } from '../../infra/lists/project-counts';
+import { decodeCursor, encodeCursor } from '../../infra/lists/cursor';
+import type { Position } from '../../infra/lists/time-index';
+import type { CallDoc } from '../../infra/records/calls';
+import type { InterviewDoc } from '../../infra/records/interviews';
+import { NotFoundError } from '../../shared/errors';
+import type { WebDeps } from '../deps';
+import { sendPage } from '../layout';
+import { requireSession, signedIn } from '../sessions/guard';
+import { ProjectPage, ProjectsPage, type DashboardFrame } from './pages';
+
+const PAGE = 100;
+
+/**
+ * The dashboard at `project_url`: the workspace's projects, and each project's candidates with their calls or
+ * interviews, 100 at a time, read through the same lists as the API's GET /projects, /calls and /interviews.
+ */
+export function projectRoutes(deps: WebDeps): Router {
+  const { db, config } = deps;
+  const router = new Router();
+  router.use(['/projects', '/projects/:id'], requireSession(deps));
+
+  const frameOf = (ctx: Context): DashboardFrame => {
+    const { session, workspace } = signedIn(ctx);
+    const ui = config.TEMPORAL_UI_URL?.replace(/\/+$/, '');
+    return {
+      workspaceName: workspace.name,
+      csrf: session.csrf,
+      workflowLink: (id) =>
+        ui ? `${ui}/namespaces/${encodeURIComponent(config.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(id)}` : null,
+    };
+  };
+  /** A page's cursor, bound (signed) to the workspace and the page's query, as the API's are; a foreign one starts over. */
+  const positionOf = async (ctx: Context, scope: string): Promise<Position | null> =>
+    typeof ctx.query.cursor === 'string' ? decodeCursor(db, scope, ctx.query.cursor) : null;
+
+  router.get('/projects', async (ctx) => {
+    const ws = signedIn(ctx).workspace._id;
+    const scope = JSON.stringify([ws, 'dashboard', 'projects']);
+    const page = await projectList(db).page(ws, {
+      match: {},
+      createdSince: null,
+      updatedSince: null,
+      limit: PAGE,
+      after: await positionOf(ctx, scope),
+    });
+    const next = page.next ? await encodeCursor(db, { scope, position: page.next }) : null;
+    sendPage(ctx, 200, <ProjectsPage frame={frameOf(ctx)} projects={page.items} next={next} />);
+  });
+
+  router.get('/projects/:id', async (ctx) => {
+    const ws = signedIn(ctx).workspace._id;
+    const project = await db.projects.findOne({ _id: ctx.params.id });
+    // Another workspace's project is the same "not found" as an unknown one.
+    if (!project || project.workspace_id !== ws) throw new NotFoundError('project not found');
+    const counts = await projectCounts(db, project);
+    const status = typeof ctx.query.status === 'string' && ctx.query.status in counts.by_status ? ctx.query.status : null;
+    const scope = JSON.stringify([ws, 'dashboard', project._id, status]);
+    const query = {
+      match: { ats_job_id: project.ats_job_id, ...(status ? { status } : {}) },
+      createdSince: null,
+      updatedSince: null,
+      limit: PAGE,
+      after: await positionOf(ctx, scope),
+    };
+    const page =
+      project.kind === 'campaign'
+        ? { kind: 'calls' as const, ...(await callList(db).page(ws, query)) }
+        : { kind: 'interviews' as const, ...(await interviewList(db).page(ws, query)) };
+    const cursor = page.next ? await encodeCursor(db, { scope, position: page.next }) : null;
+    const params = new URLSearchParams({ ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
+    sendPage(
+      ctx,
+      200,
+      <ProjectPage
+        frame={frameOf(ctx)}
+        project={project}
+        counts={counts}
+        status={status}
+        calls={page.kind === 'calls' ? (page.items as CallDoc[]) : []}
+        interviews={page.kind === 'interviews' ? (page.items as InterviewDoc[]) : []}
+        next={cursor ? `/projects/${project._id}?${params}` : null}
+      />,
+    );
+  });
+  return router;
+}

@@ -1,0 +1,44 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Context, Middleware } from 'koa';
+import { sessionOf } from '../../infra/sessions';
+import type { SessionDoc } from '../../infra/records/sessions';
+import type { WorkspaceDoc } from '../../infra/records/workspaces';
+import { ForbiddenError } from '../../shared/errors';
+import type { WebDeps } from '../deps';
+
+export const SESSION_COOKIE = 'hi_session';
+
+/** The signed-in person's session and workspace, as `requireSession` leaves them. */
+export interface SignedIn {
+  session: SessionDoc;
+  workspace: WorkspaceDoc;
+}
+export const signedIn = (ctx: Context) => ctx.state.signedIn as SignedIn;
+
+/** Dashboard pages need a live session; without one, a page read goes to sign-in and comes back after. */
+export function requireSession({ db, now }: WebDeps): Middleware {
+  return async (ctx, next) => {
+    const session = await sessionOf(db, ctx.cookies.get(SESSION_COOKIE), now());
+    const workspace = session && (await db.workspaces.findOne({ _id: session.workspace_id }));
+    if (!session || !workspace) {
+      ctx.status = 303;
+      ctx.redirect(`/sign-in?next=${encodeURIComponent(ctx.method === 'GET' ? ctx.url : '/projects')}`);
+      return;
+    }
+    ctx.state.signedIn = { session, workspace } satisfies SignedIn;
+    await next();
+  };
+}
+
+/** A signed-in form's CSRF token must be its session's own. */
+export const checkCsrf: Middleware = async (ctx, next) => {
+  const body = ctx.request.body as Record<string, unknown> | undefined;
+  if (!sameSecret(body?.csrf, signedIn(ctx).session.csrf)) throw new ForbiddenError('This form has expired or was not sent from its page.');
+  await next();
+};
+
+/** Whether a form's field is the expected secret, compared in constant time. */
+export function sameSecret(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string' || given.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
