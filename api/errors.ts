@@ -13,6 +13,7 @@ import {
   SignatureError,
   ForbiddenError,
   ServiceUnavailableError,
+  UnsupportedMediaTypeError,
   dottedPath,
   bracketPath,
 } from '../shared/errors';
@@ -116,6 +117,7 @@ const PLAIN_STATUS: Array<[abstract new (...args: any[]) => DomainError, number]
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [PayloadTooLargeError, 413],
+  [UnsupportedMediaTypeError, 415],
   [RateLimitedError, 429],
   [ServiceUnavailableError, 503],
 ];

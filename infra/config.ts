@@ -24,6 +24,8 @@ export const ConfigSchema = Type.Object({
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
   SUPPORT_EMAIL: Text('support@example.com'),
+  /** The largest recorded interview answer, in bytes (25 MB). */
+  RECORDING_MAX_BYTES: Type.Integer({ minimum: 1_000, maximum: 500_000_000, default: 25_000_000 }),
 
   MONGODB_URI: Type.String({ pattern: '^mongodb(\\+srv)?://' }),
   MONGODB_DB: Text('hiring'),

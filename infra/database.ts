@@ -3,7 +3,7 @@ import type { ApiKeyDoc, WorkspaceDoc } from './records/workspaces';
 import type { CallDoc, ProviderRefDoc, WhatsAppLogDoc } from './records/calls';
 import type { CandidateDoc, ProjectDoc } from './records/projects';
 import type { ClaimDoc, RateLimitDoc } from './records/coordination';
-import type { AnswerDoc, EmailLogDoc, InterviewDoc, QuestionClockDoc } from './records/interviews';
+import type { AnswerDoc, EmailLogDoc, InterviewDoc, QuestionClockDoc, RecordingChunkDoc, RecordingDoc } from './records/interviews';
 import type { Logger } from './logger';
 import { logDriverEvents, restartStalledMonitors } from './database-monitor';
 import type { SlotDoc } from './lists/slot-log';
@@ -33,6 +33,9 @@ export interface Database {
   questionClocks: Collection<QuestionClockDoc>;
   /** Each saved interview answer, written once. */
   interviewAnswers: Collection<AnswerDoc>;
+  /** Recorded answers and their bytes in chunks (infra/recordings.ts). */
+  recordings: Collection<RecordingDoc>;
+  recordingChunks: Collection<RecordingChunkDoc>;
   /** Dashboard sign-ins, by the hash of their cookie's token (infra/records/sessions.ts). */
   sessions: Collection<SessionDoc>;
   /** The lists the service keeps itself (infra/lists/). */
@@ -79,6 +82,8 @@ export async function connectDatabase(
     listSnapshots: db.collection<SnapshotDoc>('list_snapshots'),
     questionClocks: db.collection<QuestionClockDoc>('question_clocks'),
     sessions: db.collection<SessionDoc>('sessions'),
+    recordings: db.collection<RecordingDoc>('recordings'),
+    recordingChunks: db.collection<RecordingChunkDoc>('recording_chunks'),
     interviewAnswers: db.collection<AnswerDoc>('interview_answers'),
     settings: db.collection<{ _id: string; value: string }>('settings'),
     async ping() {

@@ -60,6 +60,11 @@ export class PayloadTooLargeError extends DomainError {
   }
 }
 
+/** A body whose media type is not one the operation takes, by its declared type or by its leading bytes. */
+export class UnsupportedMediaTypeError extends DomainError {
+  readonly kind = 'unsupported_media_type';
+}
+
 /** Renders a path in dotted style: candidates.0.name */
 export function dottedPath(path: Path): string {
   return path.join('.');

@@ -14,3 +14,8 @@ export function interviewUrl(baseUrl: string, token: string): string {
 /** Where providers deliver their callbacks (relative to PUBLIC_BASE_URL); configured in each provider's console. */
 export const VAPI_EVENTS_PATH = '/api/public/v1/providers/vapi/events';
 export const WHATSAPP_EVENTS_PATH = '/api/public/v1/providers/whatsapp/events';
+
+/** Where the workspace's key downloads a recorded answer (with Range, so a player can seek). */
+export function recordingUrl(baseUrl: string, interviewId: string, index: number): string {
+  return `${baseUrl}/api/public/v1/interviews/${interviewId}/answers/${index}/recording`;
+}

@@ -13,6 +13,8 @@ import { interviewView } from './view';
 import { listHandler } from '../lists';
 import { interviewList } from '../../infra/lists/interviews';
 import { InterviewListQuery } from '../../shared/lists/schema';
+import { findRecording, recordingResponse } from '../../infra/recordings';
+import { NotFoundError } from '../../shared/errors';
 
 const validateInvite = compileValidator(InviteRequest, inviteRules);
 
@@ -34,6 +36,18 @@ export function interviewRoutes(deps: ApiDeps): Router {
   const listInterviews = listHandler('interviews', InterviewListQuery, interviewList, (i) => interviewView(i, config.PUBLIC_BASE_URL));
   router.get('/interviews', async (ctx) => {
     ctx.body = await listInterviews(db, (ctx.state.workspace as WorkspaceDoc)._id, ctx);
+  });
+
+  router.get('/interviews/:id/answers/:index/recording', async (ctx) => {
+    const ws = ctx.state.workspace as WorkspaceDoc;
+    const interview = await findOwned(db.interviews, ctx.params.id, ws._id, 'Interview not found');
+    const answer = (interview.answers ?? []).find((a) => String(a.index) === ctx.params.index);
+    const recording = answer?.recording && (await findRecording(db, answer.recording.id));
+    if (!recording) throw new NotFoundError('This answer has no recording');
+    const res = recordingResponse(db, recording, ctx.get('Range') || undefined);
+    ctx.status = res.status;
+    ctx.set(res.headers);
+    ctx.body = res.body ?? '';
   });
 
   router.get('/interviews/:id', async (ctx) => {

@@ -1,6 +1,6 @@
 import type { InterviewDoc } from '../../infra/records/interviews';
 import type { InterviewView } from '../../shared/interviews/schema';
-import { interviewUrl } from '../../shared/public-urls';
+import { interviewUrl, recordingUrl } from '../../shared/public-urls';
 
 /** GET /api/public/v1/interviews/:id body: what an ATS needs to follow an invitation, without internal fields. */
 export function interviewView(interview: InterviewDoc, publicBaseUrl: string): InterviewView {
@@ -27,7 +27,7 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string): I
       index: a.index,
       type: a.type,
       text: a.text,
-      recording_url: null,
+      recording_url: a.recording ? recordingUrl(publicBaseUrl, interview._id, a.index) : null,
       duration_seconds: a.duration_seconds,
       answered_at: a.answered_at.toISOString(),
       timed_out: a.timed_out,

@@ -56,7 +56,8 @@ function response(r: Response, components: Record<string, Json>): Json {
   };
   if (!r.schema) return { description: r.description, headers };
   const media = { schema: toJsonSchema(r.schema, components), ...(r.example === undefined ? {} : { example: r.example }) };
-  return { description: r.description, headers, content: { [r.contentType ?? 'application/json']: media } };
+  const types = Array.isArray(r.contentType) ? r.contentType : [r.contentType ?? 'application/json'];
+  return { description: r.description, headers, content: Object.fromEntries(types.map((t) => [t, media])) };
 }
 
 function operation(op: Operation, components: Record<string, Json>): Json {

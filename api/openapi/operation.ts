@@ -5,8 +5,8 @@ import type { TSchema } from '@sinclair/typebox';
 export interface Response {
   description: string;
   schema?: TSchema;
-  /** application/json unless given. */
-  contentType?: string;
+  /** application/json unless given; several when the body is one of them (a recording's media types). */
+  contentType?: string | string[];
   headers?: Record<string, { description: string; schema: TSchema }>;
   /** Shown in the reference; checked against `schema` by test/api/openapi.test.ts. */
   example?: unknown;

@@ -1,6 +1,7 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { CallInitiateRequest, CallInitiateResponse, CallViewResponse, CampaignRequest, CampaignResponse } from '../../shared/calls/schema';
 import { InterviewViewResponse, InviteRequest, InviteResponse } from '../../shared/interviews/schema';
+import { RECORDING_TYPES } from '../../shared/interviews/recordings';
 import {
   GenerateQuestionsRequest,
   GenerateQuestionsResponse,
@@ -271,6 +272,33 @@ export const OPERATIONS: Operation[] = [
     parameters: id('The interview id from interview/invite.'),
     responses: {
       200: { description: 'The invitation.', schema: InterviewViewResponse, example: EXAMPLES.interview },
+      ...jobErrors(401, 404, 500, 503),
+    },
+  },
+  {
+    method: 'get',
+    path: `${V1}/interviews/{id}/answers/{index}/recording`,
+    operationId: 'getAnswerRecording',
+    summary: "A recorded answer's file",
+    description:
+      'The bytes of an audio or video answer, with its own Content-Type. Honours a single `Range: bytes=…` (206 with Content-Range), so a browser can seek while playing; a range outside the file is 416.',
+    tag: 'Interviews',
+    security: 'apiKey',
+    parameters: [
+      ...id('The interview id.'),
+      {
+        name: 'index',
+        in: 'path',
+        required: true,
+        description: "The answer's question index, from 0.",
+        schema: Type.String({ pattern: '^[0-9]+$' }),
+      },
+      { name: 'Range', in: 'header', required: false, description: 'One byte range, as `bytes=0-1023`.', schema: Type.String() },
+    ],
+    responses: {
+      200: { description: 'The whole recording.', schema: Type.String({ format: 'binary' }), contentType: [...RECORDING_TYPES] },
+      206: { description: 'The byte range asked for.', schema: Type.String({ format: 'binary' }), contentType: [...RECORDING_TYPES] },
+      416: { description: 'The range lies outside the recording (Content-Range says its size).' },
       ...jobErrors(401, 404, 500, 503),
     },
   },

@@ -1,4 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { Binary } from 'mongodb';
+import type { RecordingType } from '../../shared/interviews/recordings';
 import type { Question, QuestionType } from '../../shared/jobs/schema';
 import { newToken } from '../ids';
 import type { EmailStatus, InterviewStatus } from '../../shared/interviews/schema';
@@ -55,11 +57,33 @@ export interface AnswerDoc extends StoredAnswer {
   interview_id: string;
 }
 
+/**
+ * A recorded answer's file (infra/recordings.ts): its bytes are in `recording_chunks`, `<id>|0` … `<id>|<chunks-1>`,
+ * each `chunk_bytes` long but the last, so a byte range is found without reading any other chunk.
+ */
+export interface RecordingDoc {
+  _id: string;
+  interview_id: string;
+  index: number;
+  type: RecordingType;
+  size: number;
+  chunk_bytes: number;
+  chunks: number;
+  created_at: Date;
+}
+
+export interface RecordingChunkDoc {
+  _id: string;
+  data: Binary;
+}
+
 /** One saved answer (infra/records/interview-answers.ts keeps them, one document each). */
 export interface StoredAnswer {
   index: number;
   type: QuestionType;
   text: string | null;
+  /** A recorded answer's file; absent or null for a typed one. */
+  recording?: { id: string; type: RecordingType; size: number } | null;
   duration_seconds: number | null;
   answered_at: Date;
   timed_out: boolean;

@@ -44,8 +44,11 @@ export function contractProblems(method: string, url: string, status: number, he
   if (!documented) return [`${op.operationId} answered ${status}, which it does not document (${Object.keys(op.responses).join(', ')})`];
   const problems: string[] = [];
   const type = headers.get('content-type') ?? '';
-  const expectedType = documented.contentType ?? 'application/json';
-  if (!type.startsWith(expectedType)) problems.push(`${op.operationId} ${status}: content-type ${type}, documented ${expectedType}`);
+  const expectedTypes = [documented.contentType ?? 'application/json'].flat();
+  const expectedType = expectedTypes[0];
+  if (!expectedTypes.some((t) => type.startsWith(t))) {
+    problems.push(`${op.operationId} ${status}: content-type ${type}, documented ${expectedTypes.join(' or ')}`);
+  }
   for (const name of Object.keys(documented.headers ?? {})) {
     if (!headers.has(name)) problems.push(`${op.operationId} ${status}: header ${name} is documented but missing`);
   }

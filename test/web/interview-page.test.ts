@@ -85,10 +85,18 @@ describe('the interview page', () => {
     expect(errors.splice(0)).toEqual([expect.stringContaining('status of 422')]);
     await submit(page, 'Nightly batch of 2 TB, then streaming with Flink.');
 
-    // The spoken question, answered by typing on this page.
+    // The spoken question: recorded from the browser's (fake) microphone, played back, and submitted.
     expect(await heading(page)).toBe('How do you test a streaming job?');
-    expect(await page.$eval('.hint', (h) => h.textContent)).toContain('type your answer');
-    await submit(page, 'Replay a recorded topic into a test cluster.');
+    await page.waitForSelector('.recorder:not([hidden])');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.click('[data-action=record]');
+    await page.waitForSelector('[data-action=stop]:not([hidden])');
+    await new Promise((r) => setTimeout(r, 1_500));
+    await page.click('[data-action=stop]');
+    await page.waitForSelector('[data-action=upload]:not([hidden])');
+    expect(await page.$eval('[data-role=preview]', (a) => (a as HTMLMediaElement).src)).toMatch(/^blob:/);
+    await keepScreenshot(page, 'interview-recorded-phone');
+    await Promise.all([page.waitForNavigation(), page.click('[data-action=upload]')]);
 
     // A reload comes back to the same question, with its clock running from when it was first shown.
     expect(await heading(page)).toBe('What would you change first here?');
@@ -117,9 +125,48 @@ describe('the interview page', () => {
     expect(done).toMatchObject({ status: 'completed', started_at: expect.any(String), completed_at: expect.any(String) });
     expect(done.answers.map((a: any) => [a.index, a.type, a.text, a.timed_out])).toEqual([
       [0, 'text', 'Nightly batch of 2 TB, then streaming with Flink.', false],
-      [1, 'audio', 'Replay a recorded topic into a test cluster.', false],
+      [1, 'audio', null, false],
       [2, 'text', null, true],
     ]);
+    expect(done.answers[1].duration_seconds).toBeGreaterThan(1);
+
+    // The recording, downloaded with the workspace's key: a WebM file, and any byte range of it.
+    const url = done.answers[1].recording_url as string;
+    expect(url).toBe(`https://hiring.test/api/public/v1/interviews/${done.id}/answers/1/recording`);
+    const local = stack.url + new URL(url).pathname;
+    const whole = await fetch(local, { headers: { 'x-service-api-key': key } });
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toMatch(/^audio\/webm/);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    const bytes = Buffer.from(await whole.arrayBuffer());
+    expect(bytes.subarray(0, 4)).toEqual(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]));
+    expect(bytes.length).toBe(Number(whole.headers.get('content-length')));
+    const part = await fetch(local, { headers: { 'x-service-api-key': key, range: 'bytes=100-199' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 100-199/${bytes.length}`);
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(bytes.subarray(100, 200));
+    const outside = await fetch(local, { headers: { 'x-service-api-key': key, range: `bytes=${bytes.length}-` } });
+    expect(outside.status).toBe(416);
+    // Another workspace's key finds nothing.
+    const other = await stack.newWorkspace('Elsewhere');
+    expect((await fetch(local, { headers: { 'x-service-api-key': other.key } })).status).toBe(404);
+
+    // On the project's dashboard, the answers show, the recording in a player that can seek.
+    await page.goto(`${stack.url}/sign-in?next=/projects/${done.project_id}`);
+    await page.type('#key', key);
+    await Promise.all([page.waitForNavigation(), page.click('main button[type=submit]')]);
+    await page.click('.rows details summary');
+    const src = await page.$eval('.answers audio', (a) => (a as HTMLAudioElement).src);
+    const seek = await page.evaluate(async (u) => {
+      const res = await fetch(u, { headers: { range: 'bytes=4-7' } });
+      return [res.status, res.headers.get('content-range'), new Uint8Array(await res.arrayBuffer()).length];
+    }, src);
+    expect(seek).toEqual([206, `bytes 4-7/${bytes.length}`, 4]);
+    expect(await page.$$eval('.answers li p', (p) => p.map((x) => x.textContent))).toContain(
+      'Nightly batch of 2 TB, then streaming with Flink.',
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await keepScreenshot(page, 'dashboard-interview-phone');
   });
 
   it('refuses a form posted from another site, and shows an unknown link as a 404 page', async () => {

@@ -2,16 +2,19 @@ import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import { STYLESHEET } from './stylesheet';
 import { COUNTDOWN_SCRIPT } from './countdown';
+import { RECORDER_SCRIPT } from './recorder';
 
 /** An asset's URL names its content, so it may be cached for good and still change with a release. */
 const versioned = (name: string, ext: string, content: string) =>
   `/assets/${name}-${createHash('sha256').update(content).digest('hex').slice(0, 12)}.${ext}`;
 export const STYLESHEET_PATH = versioned('style', 'css', STYLESHEET);
 export const COUNTDOWN_PATH = versioned('countdown', 'js', COUNTDOWN_SCRIPT);
+export const RECORDER_PATH = versioned('recorder', 'js', RECORDER_SCRIPT);
 
 const ASSETS: Array<[path: string, type: string, body: string]> = [
   [STYLESHEET_PATH, 'text/css; charset=utf-8', STYLESHEET],
   [COUNTDOWN_PATH, 'text/javascript; charset=utf-8', COUNTDOWN_SCRIPT],
+  [RECORDER_PATH, 'text/javascript; charset=utf-8', RECORDER_SCRIPT],
 ];
 
 export function assetRoutes(): Router {

@@ -2,7 +2,7 @@ import type { VNode } from 'preact';
 import type { Question } from '../../shared/jobs/schema';
 import { MAX_TEXT_ANSWER } from '../../shared/interviews/session';
 import { Layout } from '../layout';
-import { COUNTDOWN_PATH } from '../assets/routes';
+import { COUNTDOWN_PATH, RECORDER_PATH } from '../assets/routes';
 
 /** What every interview page knows: the job, the company, and where its forms post. */
 export interface InterviewFrame {
@@ -56,8 +56,14 @@ export function QuestionPage(props: {
 }): VNode {
   const { frame, question, index, count } = props;
   const recorded = question.type !== 'text';
+  const head = (
+    <>
+      <script src={COUNTDOWN_PATH} defer />
+      {recorded && <script src={RECORDER_PATH} defer />}
+    </>
+  );
   return (
-    <Layout title={`Question ${index + 1} of ${count}: ${frame.jobTitle}`} head={<script src={COUNTDOWN_PATH} defer />}>
+    <Layout title={`Question ${index + 1} of ${count}: ${frame.jobTitle}`} head={head}>
       <p class="lede">
         {frame.jobTitle} · Question {index + 1} of {count}
       </p>
@@ -66,35 +72,78 @@ export function QuestionPage(props: {
           {props.notice}
         </p>
       )}
-      <form method="post" action={`${frame.path}/answers/${index}`} class="card">
+      <div class="card">
         <h1 id="question">{question.question}</h1>
         <p class="timer">
           Time left: <span data-seconds-left={String(props.secondsLeft)}>{minutes(props.secondsLeft)}</span>
         </p>
-        {recorded && (
-          <p class="hint">
-            This question asks for a {question.type === 'audio' ? 'spoken' : 'video'} answer. Recording is not available on this page, so
-            please type your answer instead.
-          </p>
-        )}
-        {props.error && (
-          <p class="error" id="answer-error" role="alert">
-            {props.error}
-          </p>
-        )}
-        <label for="answer">Your answer</label>
-        <textarea
-          id="answer"
-          name="answer"
-          rows={8}
-          maxLength={MAX_TEXT_ANSWER}
-          required
-          aria-describedby={props.error ? 'answer-error' : undefined}
-          value={props.draft ?? ''}
-        />
-        <button type="submit">Submit answer</button>
-      </form>
+        {recorded && <Recorder kind={question.type === 'video' ? 'video' : 'audio'} upload={`${frame.path}/answers/${index}/recording`} />}
+        <AnswerForm {...props} recorded={recorded} />
+      </div>
     </Layout>
+  );
+}
+
+/**
+ * A recorded answer: record, review, and upload, driven by /assets/recorder-….js. Without the script, or
+ * without a microphone or camera, it stays hidden (or says why) and the typed answer below is the way.
+ */
+function Recorder({ kind, upload }: { kind: 'audio' | 'video'; upload: string }): VNode {
+  return (
+    <section class="recorder" data-kind={kind} data-upload={upload} aria-labelledby="recorder-title" hidden>
+      <h2 id="recorder-title">Record your {kind === 'video' ? 'video' : 'spoken'} answer</h2>
+      <p class="hint" data-role="status" role="status" aria-live="polite">
+        Press Start recording when you are ready. You can play it back before you submit it.
+      </p>
+      {kind === 'video' ? <video data-role="preview" controls playsInline hidden /> : <audio data-role="preview" controls hidden />}
+      <div class="actions">
+        <button type="button" data-action="record">
+          Start recording
+        </button>
+        <button type="button" data-action="stop" hidden>
+          Stop
+        </button>
+        <button type="button" data-action="upload" hidden>
+          Submit recording
+        </button>
+        <button type="button" data-action="again" class="quiet" hidden>
+          Record again
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** The typed answer: the way for a text question, and the fallback for a recorded one. */
+function AnswerForm(props: {
+  frame: InterviewFrame;
+  question: Question;
+  index: number;
+  error?: string;
+  draft?: string;
+  recorded: boolean;
+}): VNode {
+  const device = props.question.type === 'video' ? 'camera' : 'microphone';
+  return (
+    <form method="post" action={`${props.frame.path}/answers/${props.index}`} class="typed">
+      {props.recorded && <p class="hint">If you cannot record (no {device}, or it is not allowed), type your answer instead.</p>}
+      {props.error && (
+        <p class="error" id="answer-error" role="alert">
+          {props.error}
+        </p>
+      )}
+      <label for="answer">{props.recorded ? 'Or type your answer' : 'Your answer'}</label>
+      <textarea
+        id="answer"
+        name="answer"
+        rows={8}
+        maxLength={MAX_TEXT_ANSWER}
+        required
+        aria-describedby={props.error ? 'answer-error' : undefined}
+        value={props.draft ?? ''}
+      />
+      <button type="submit">Submit answer</button>
+    </form>
   );
 }
 

@@ -1,7 +1,10 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { NotFoundError } from '../../shared/errors';
-import { inTime, MAX_TEXT_ANSWER, secondsLeft } from '../../shared/interviews/session';
+import { NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../shared/errors';
+import { RECORDING_TYPES, recordingType } from '../../shared/interviews/recordings';
+import { removeRecording, storeRecording } from '../../infra/recordings';
+import { recorderErrors } from './recorder-errors';
+import { ANSWER_GRACE_SECONDS, inTime, MAX_TEXT_ANSWER, secondsLeft } from '../../shared/interviews/session';
 import type { InterviewDoc } from '../../infra/records/interviews';
 import {
   completeInterview,
@@ -22,7 +25,7 @@ import { CompletedPage, FinishPage, NotReadyPage, QuestionPage, WelcomePage, typ
  * and is answered with a redirect to the interview's one page, which shows whatever comes next (so a reload
  * or the back button never sends an answer twice).
  */
-export function interviewRoutes({ db, now }: WebDeps): Router {
+export function interviewRoutes({ db, now, config }: WebDeps): Router {
   const router = new Router();
 
   async function load(ctx: Context): Promise<{ interview: InterviewDoc; frame: InterviewFrame }> {
@@ -116,6 +119,40 @@ export function interviewRoutes({ db, now }: WebDeps): Router {
     }
     await saveAnswer(db, interview, { ...answer, text, timed_out: false });
     backTo(ctx, frame);
+  });
+
+  router.post('/interview/:token/answers/:index/recording', sameOrigin, recorderErrors(config.RECORDING_MAX_BYTES), async (ctx) => {
+    const { interview, frame } = await load(ctx);
+    const questions = interview.questions ?? [];
+    const index = Number(ctx.params.index);
+    const question = Number.isInteger(index) ? questions[index] : undefined;
+    if (!question || question.type === 'text') throw new NotFoundError('question not found');
+    const type = recordingType(ctx.get('Content-Type'));
+    if (!type) throw new UnsupportedMediaTypeError(`A recording is one of ${RECORDING_TYPES.join(', ')}.`);
+    if (Number(ctx.get('Content-Length')) > config.RECORDING_MAX_BYTES) throw new PayloadTooLargeError('the recording limit');
+    const served = await servedAt(db, interview._id, index);
+    if (interview.status !== 'started' || !served || (await nextQuestion(db, interview)) !== index) {
+      ctx.status = 409;
+      ctx.body = { message: 'This question is no longer open.', next: frame.path };
+      return;
+    }
+    const recording = await storeRecording(db, ctx.req, { interviewId: interview._id, index, type, maxBytes: config.RECORDING_MAX_BYTES });
+    const at = now();
+    const answer = { index, type: question.type, text: null, answered_at: at };
+    if (!inTime(question, served, at)) {
+      await removeRecording(db, recording);
+      await saveAnswer(db, interview, { ...answer, duration_seconds: null, timed_out: true });
+      ctx.body = { next: `${frame.path}?late=${index + 1}` };
+      return;
+    }
+    const seconds = Number(ctx.query.duration);
+    const duration = Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, question.time_limit_seconds + ANSWER_GRACE_SECONDS) : null;
+    const recorded = { id: recording._id, type: recording.type, size: recording.size };
+    // Another tab's answer won: this recording belongs to no answer.
+    if (!(await saveAnswer(db, interview, { ...answer, recording: recorded, duration_seconds: duration, timed_out: false }))) {
+      await removeRecording(db, recording);
+    }
+    ctx.body = { next: frame.path };
   });
 
   router.post('/interview/:token/finish', sameOrigin, async (ctx) => {

@@ -199,7 +199,17 @@ function InterviewRow({ interview, frame }: { interview: InterviewDoc; frame: Da
             {answers.map((a) => (
               <li>
                 <p class="question">{interview.questions?.[a.index]?.question}</p>
-                <p>{a.timed_out ? 'No answer: it arrived after the time limit.' : a.text}</p>
+                {a.timed_out ? (
+                  <p>No answer: it arrived after the time limit.</p>
+                ) : a.recording ? (
+                  <Player
+                    type={a.recording.type}
+                    src={`/projects/${interview.project_id}/interviews/${interview._id}/answers/${a.index}/recording`}
+                    label={`Answer ${a.index + 1} of ${interview.candidate.name}`}
+                  />
+                ) : (
+                  <p>{a.text}</p>
+                )}
               </li>
             ))}
           </ol>
@@ -207,5 +217,14 @@ function InterviewRow({ interview, frame }: { interview: InterviewDoc; frame: Da
       )}
       <WorkflowLink frame={frame} id={interview.workflow_id} />
     </li>
+  );
+}
+
+/** A recorded answer's player; it asks for byte ranges, so seeking works. */
+function Player({ type, src, label }: { type: string; src: string; label: string }): VNode {
+  return type.startsWith('video/') ? (
+    <video controls preload="metadata" src={src} aria-label={label} />
+  ) : (
+    <audio controls preload="metadata" src={src} aria-label={label} />
   );
 }

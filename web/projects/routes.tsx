@@ -9,6 +9,7 @@ import type { Position } from '../../infra/lists/time-index';
 import type { CallDoc } from '../../infra/records/calls';
 import type { InterviewDoc } from '../../infra/records/interviews';
 import { NotFoundError } from '../../shared/errors';
+import { findRecording, recordingResponse } from '../../infra/recordings';
 import type { WebDeps } from '../deps';
 import { sendPage } from '../layout';
 import { requireSession, signedIn } from '../sessions/guard';
@@ -23,7 +24,7 @@ const PAGE = 100;
 export function projectRoutes(deps: WebDeps): Router {
   const { db, config } = deps;
   const router = new Router();
-  router.use(['/projects', '/projects/:id'], requireSession(deps));
+  router.use(['/projects', '/projects/:id', '/projects/:id/interviews/:interviewId/answers/:index/recording'], requireSession(deps));
 
   const frameOf = (ctx: Context): DashboardFrame => {
     const { session, workspace } = signedIn(ctx);
@@ -87,6 +88,20 @@ export function projectRoutes(deps: WebDeps): Router {
         next={cursor ? `/projects/${project._id}?${params}` : null}
       />,
     );
+  });
+  // A recorded answer, for the players on the project's page: the signed-in workspace's own only.
+  router.get('/projects/:id/interviews/:interviewId/answers/:index/recording', async (ctx) => {
+    const interview = await db.interviews.findOne({ _id: ctx.params.interviewId });
+    if (!interview || interview.workspace_id !== signedIn(ctx).workspace._id || interview.project_id !== ctx.params.id) {
+      throw new NotFoundError('recording not found');
+    }
+    const answer = (interview.answers ?? []).find((a) => String(a.index) === ctx.params.index);
+    const recording = answer?.recording && (await findRecording(db, answer.recording.id));
+    if (!recording) throw new NotFoundError('recording not found');
+    const res = recordingResponse(db, recording, ctx.get('Range') || undefined);
+    ctx.status = res.status;
+    ctx.set(res.headers);
+    ctx.body = res.body ?? '';
   });
   return router;
 }

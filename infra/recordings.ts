@@ -1,0 +1,125 @@
+import { Readable } from 'node:stream';
+import { Binary } from 'mongodb';
+import type { Database } from './database';
+import { newToken } from './ids';
+import type { RecordingDoc } from './records/interviews';
+import { byteRange, bytesMatch, SNIFF_BYTES, type RecordingType } from '../shared/interviews/recordings';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../shared/errors';
+
+/**
+ * Recorded answers in the database, in chunks whose `_id` is `<recording>|<n>`: every read is an exact `_id`
+ * read on FerretDB and MongoDB alike (GridFS would read chunks by `files_id`, which FerretDB scans). An upload
+ * is streamed: at most one chunk is held in memory, and it stops at the size limit.
+ */
+export const CHUNK_BYTES = 512 * 1024;
+
+const chunkId = (recordingId: string, n: number) => `${recordingId}|${n}`;
+
+export interface Upload {
+  interviewId: string;
+  index: number;
+  type: RecordingType;
+  maxBytes: number;
+}
+
+/** Stores the body as a recording; its bytes must be the declared type's container and at most `maxBytes`. */
+export async function storeRecording(db: Database, body: AsyncIterable<Uint8Array>, upload: Upload): Promise<RecordingDoc> {
+  const id = `rec_${newToken(18)}`;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let size = 0;
+  let chunks = 0;
+  let sniffed = false;
+  const flush = async (bytes: Buffer) => {
+    await db.recordingChunks.insertOne({ _id: chunkId(id, chunks), data: new Binary(bytes) });
+    chunks++;
+  };
+  try {
+    for await (const part of body) {
+      const buf = Buffer.from(part.buffer, part.byteOffset, part.byteLength);
+      size += buf.length;
+      if (size > upload.maxBytes) throw new PayloadTooLargeError(`${Math.floor(upload.maxBytes / 1_000_000)} MB`);
+      pending.push(buf);
+      pendingBytes += buf.length;
+      if (!sniffed && pendingBytes >= SNIFF_BYTES) {
+        if (!bytesMatch(upload.type, Buffer.concat(pending).subarray(0, SNIFF_BYTES))) throw notA(upload.type);
+        sniffed = true;
+      }
+      while (pendingBytes >= CHUNK_BYTES) {
+        const all = Buffer.concat(pending);
+        await flush(all.subarray(0, CHUNK_BYTES));
+        pending = [all.subarray(CHUNK_BYTES)];
+        pendingBytes -= CHUNK_BYTES;
+      }
+    }
+    if (!sniffed && !bytesMatch(upload.type, Buffer.concat(pending))) throw notA(upload.type);
+    if (pendingBytes > 0) await flush(Buffer.concat(pending));
+    const recording: RecordingDoc = {
+      _id: id,
+      interview_id: upload.interviewId,
+      index: upload.index,
+      type: upload.type,
+      size,
+      chunk_bytes: CHUNK_BYTES,
+      chunks,
+      created_at: new Date(),
+    };
+    await db.recordings.insertOne(recording);
+    return recording;
+  } catch (err) {
+    await removeChunks(db, id, chunks);
+    throw err;
+  }
+}
+
+const notA = (type: RecordingType) =>
+  new UnsupportedMediaTypeError(`The file is not ${type}: its first bytes are not that kind of recording.`);
+
+/** Removes a recording that no answer took (another tab's upload won, or the answer came too late). */
+export async function removeRecording(db: Database, recording: RecordingDoc): Promise<void> {
+  await removeChunks(db, recording._id, recording.chunks);
+  await db.recordings.deleteOne({ _id: recording._id });
+}
+
+async function removeChunks(db: Database, id: string, chunks: number): Promise<void> {
+  await Promise.all(Array.from({ length: chunks }, (_, n) => db.recordingChunks.deleteOne({ _id: chunkId(id, n) }).catch(() => undefined)));
+}
+
+export function findRecording(db: Database, id: string): Promise<RecordingDoc | null> {
+  return db.recordings.findOne({ _id: id });
+}
+
+/** The bytes `start` to `end` (inclusive) of a recording, chunk by chunk: only the chunks they lie in are read. */
+export async function* recordingBytes(db: Database, recording: RecordingDoc, start: number, end: number): AsyncGenerator<Buffer> {
+  for (let n = Math.floor(start / recording.chunk_bytes); n * recording.chunk_bytes <= end; n++) {
+    const chunk = await db.recordingChunks.findOne({ _id: chunkId(recording._id, n) });
+    if (!chunk) throw new Error(`recording ${recording._id} lacks chunk ${n}`);
+    const offset = n * recording.chunk_bytes;
+    const bytes = Buffer.from(chunk.data.buffer);
+    yield bytes.subarray(Math.max(0, start - offset), Math.min(bytes.length, end - offset + 1));
+  }
+}
+
+/** A recording as an HTTP response: all of it, or the one byte range asked for (206), or 416. */
+export interface RecordingResponse {
+  status: 200 | 206 | 416;
+  headers: Record<string, string>;
+  body: Readable | null;
+}
+
+/** Both the API's download and the dashboard's player answer with this, so a browser can seek while playing. */
+export function recordingResponse(db: Database, recording: RecordingDoc, rangeHeader: string | undefined): RecordingResponse {
+  const range = recording.size === 0 ? null : byteRange(rangeHeader, recording.size);
+  const common = { 'Accept-Ranges': 'bytes', 'Content-Type': recording.type, 'Cache-Control': 'private, no-store' };
+  if (range === 'unsatisfiable') return { status: 416, headers: { ...common, 'Content-Range': `bytes */${recording.size}` }, body: null };
+  const { start, end } = range ?? { start: 0, end: recording.size - 1 };
+  return {
+    status: range ? 206 : 200,
+    headers: {
+      ...common,
+      'Content-Length': String(end - start + 1),
+      ...(range ? { 'Content-Range': `bytes ${start}-${end}/${recording.size}` } : {}),
+    },
+    body: Readable.from(recordingBytes(db, recording, start, end)),
+  };
+}

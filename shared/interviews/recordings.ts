@@ -1,0 +1,56 @@
+/**
+ * Recorded answers: which media the interview takes, told by the file's own leading bytes as well as by its
+ * declared type, and the byte ranges a player asks for. Pure, so the page, the API and their tests share it.
+ */
+export const RECORDING_TYPES = ['audio/webm', 'audio/ogg', 'audio/mp4', 'video/webm', 'video/mp4'] as const;
+export type RecordingType = (typeof RECORDING_TYPES)[number];
+
+/** Bytes enough to tell the container. */
+export const SNIFF_BYTES = 12;
+
+type Container = 'webm' | 'ogg' | 'mp4';
+const CONTAINER: Record<RecordingType, Container> = {
+  'audio/webm': 'webm',
+  'video/webm': 'webm',
+  'audio/ogg': 'ogg',
+  'audio/mp4': 'mp4',
+  'video/mp4': 'mp4',
+};
+
+/** A declared Content-Type as one of ours (parameters such as `codecs` dropped), or null. */
+export function recordingType(contentType: string | undefined): RecordingType | null {
+  const base = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return (RECORDING_TYPES as readonly string[]).includes(base) ? (base as RecordingType) : null;
+}
+
+/** The container the leading bytes are: EBML (WebM), `OggS`, or an ISO-BMFF `ftyp` box (MP4); null otherwise. */
+export function containerOf(head: Uint8Array): Container | null {
+  if (head.length >= 4 && head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3) return 'webm';
+  if (head.length >= 4 && head[0] === 0x4f && head[1] === 0x67 && head[2] === 0x67 && head[3] === 0x53) return 'ogg';
+  if (head.length >= 8 && head[4] === 0x66 && head[5] === 0x74 && head[6] === 0x79 && head[7] === 0x70) return 'mp4';
+  return null;
+}
+
+/** Whether the leading bytes are the container the declared type says. */
+export function bytesMatch(type: RecordingType, head: Uint8Array): boolean {
+  return containerOf(head) === CONTAINER[type];
+}
+
+/**
+ * A `Range: bytes=…` header against a file of `size` bytes: the one range asked for, inclusive; null for no
+ * header (or one this does not serve, such as several ranges: the whole file is the answer then);
+ * 'unsatisfiable' for a range wholly outside the file.
+ */
+export function byteRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+  const match = /^bytes=(\d*)-(\d*)$/.exec((header ?? '').trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
