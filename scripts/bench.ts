@@ -7,6 +7,7 @@ import { seedWorkspace } from './bench/seed';
 import { reports } from './bench/reports';
 import { parseJd } from './bench/parse-jd';
 import { lists } from './bench/lists';
+import { pages } from './bench/pages';
 
 /**
  * `npm run bench [-- --json]`: the service on one stack (FerretDB or MONGODB_URI, a fresh Temporal dev server,
@@ -14,12 +15,13 @@ import { lists } from './bench/lists';
  * ratios to the physical floor measured in the same run, interleaved with the operations, because absolute
  * times on a shared machine are noise. Rounds: BENCH_ROUNDS (5); stored candidates for the growth rounds:
  * BENCH_SEED_CANDIDATES (10000); calls held by the worker: BENCH_SCALE_CALLS (10000); calls stored for the
- * list rows: BENCH_LIST_CALLS (100000).
+ * list rows: BENCH_LIST_CALLS (100000); interviews stored for the page rows: BENCH_PAGE_INTERVIEWS (10000).
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SEED = Number(process.env.BENCH_SEED_CANDIDATES ?? 10_000);
 const SCALE = Number(process.env.BENCH_SCALE_CALLS ?? 10_000);
 const LISTED = Number(process.env.BENCH_LIST_CALLS ?? 100_000);
+const PAGED = Number(process.env.BENCH_PAGE_INTERVIEWS ?? 10_000);
 
 type Series = Record<string, number[]>;
 
@@ -68,6 +70,8 @@ async function main(): Promise<void> {
     const rep = await reports(stack, ROUNDS);
     process.stderr.write('  lists\n');
     const listed = await lists(stack, LISTED);
+    process.stderr.write('  pages\n');
+    const [fewPages, manyPages] = await pages(stack, PAGED);
 
     const rows: Array<{ scenario: string; unit: string; median: number; worst: number; target?: string }> = [];
     const ms = (scenario: string, xs: number[], target?: string) =>
@@ -118,6 +122,30 @@ async function main(): Promise<void> {
     ms(`change feed: ${listed.feedChanges} changes read in pages of 100`, [listed.feed], '≤ 5000');
     ms('  floor: the same calls read by _id, 100 at a time', [listed.feedFloor]);
     ratio('  ratio to floor', [listed.feed / listed.feedFloor]);
+    for (const [p, label] of [
+      [fewPages, '1,000'],
+      [manyPages, manyPages.stored.toLocaleString('en-US')],
+    ] as const) {
+      const target = (t: string) => (p === manyPages ? t : undefined);
+      ms(`interview page, ${label} interviews stored: first byte`, p.firstByte, target('≤ 50'));
+      ms('  floor: its interview read by _id', p.firstByteFloor);
+      ratio('  ratio to floor', ratios(p.firstByte, p.firstByteFloor));
+      ms('  an answer saved', p.save, target('≤ 50'));
+      ms('  a 10 MB recording uploaded', p.upload, target('≤ 1000'));
+      ms('  dashboard: a project page of 100 candidates', p.dashboard, target('≤ 300'));
+    }
+    for (const [name, key] of [
+      ['first byte', 'firstByte'],
+      ['answer saved', 'save'],
+      ['10 MB upload', 'upload'],
+      ['dashboard page', 'dashboard'],
+    ] as const) {
+      ratio(
+        `  growth of the ${name}: ${manyPages.stored.toLocaleString('en-US')} / 1,000 stored`,
+        [median(manyPages[key]) / median(fewPages[key])],
+        '≤ 1.2',
+      );
+    }
 
     const machine = {
       cpus: cpus().length,
