@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../infra/logger';
 import { InvalidJsonError, PayloadTooLargeError, UnauthorizedError } from '../shared/errors';
 import type { WorkspaceDoc } from '../infra/records/workspaces';
+import { loggablePath } from '../shared/public-urls';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -25,7 +26,13 @@ export function requestContext(logger: Logger): Middleware {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const workspace = ctx.state.workspace as WorkspaceDoc | undefined;
       ctx.state.logger.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, workspace_id: workspace?._id },
+        {
+          method: ctx.method,
+          path: loggablePath(ctx.path),
+          status: ctx.status,
+          ms: Math.round(ms * 10) / 10,
+          workspace_id: workspace?._id,
+        },
         'request',
       );
     }

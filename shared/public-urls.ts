@@ -19,3 +19,11 @@ export const WHATSAPP_EVENTS_PATH = '/api/public/v1/providers/whatsapp/events';
 export function recordingUrl(baseUrl: string, interviewId: string, index: number): string {
   return `${baseUrl}/api/public/v1/interviews/${interviewId}/answers/${index}/recording`;
 }
+
+/**
+ * A request path as it may be logged: an interview link's secret part (after the interview id) is left out,
+ * since the link is the candidate's credential.
+ */
+export function loggablePath(path: string): string {
+  return path.replace(/^(\/interview\/[^/.]*)\.[^/]*/, '$1.…');
+}

@@ -60,7 +60,7 @@ export function projectRoutes(deps: WebDeps): Router {
     // Another workspace's project is the same "not found" as an unknown one.
     if (!project || project.workspace_id !== ws) throw new NotFoundError('project not found');
     const counts = await projectCounts(db, project);
-    const status = typeof ctx.query.status === 'string' && ctx.query.status in counts.by_status ? ctx.query.status : null;
+    const status = typeof ctx.query.status === 'string' && Object.hasOwn(counts.by_status, ctx.query.status) ? ctx.query.status : null;
     const scope = JSON.stringify([ws, 'dashboard', project._id, status]);
     const query = {
       match: { ats_job_id: project.ats_job_id, ...(status ? { status } : {}) },
