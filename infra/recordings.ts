@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { Binary } from 'mongodb';
 import type { Database } from './database';
 import { newToken } from './ids';
-import type { RecordingDoc } from './records/interviews';
+import type { InterviewDoc, RecordingDoc } from './records/interviews';
 import { byteRange, bytesMatch, SNIFF_BYTES, type RecordingType } from '../shared/interviews/recordings';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../shared/errors';
 
@@ -34,11 +34,17 @@ export async function storeRecording(db: Database, body: AsyncIterable<Uint8Arra
     await db.recordingChunks.insertOne({ _id: chunkId(id, chunks), data: new Binary(bytes) });
     chunks++;
   };
+  const tooLarge = () => new PayloadTooLargeError(`${Math.floor(upload.maxBytes / 1_000_000)} MB`);
   try {
     for await (const part of body) {
+      size += part.byteLength;
+      if (size > upload.maxBytes) {
+        // Past the limit nothing more is kept, but the rest is read (up to twice the limit) so the client,
+        // still sending, gets its 413 rather than a reset connection.
+        if (size > 2 * upload.maxBytes) throw tooLarge();
+        continue;
+      }
       const buf = Buffer.from(part.buffer, part.byteOffset, part.byteLength);
-      size += buf.length;
-      if (size > upload.maxBytes) throw new PayloadTooLargeError(`${Math.floor(upload.maxBytes / 1_000_000)} MB`);
       pending.push(buf);
       pendingBytes += buf.length;
       if (!sniffed && pendingBytes >= SNIFF_BYTES) {
@@ -52,6 +58,7 @@ export async function storeRecording(db: Database, body: AsyncIterable<Uint8Arra
         pendingBytes -= CHUNK_BYTES;
       }
     }
+    if (size > upload.maxBytes) throw tooLarge();
     if (!sniffed && !bytesMatch(upload.type, Buffer.concat(pending))) throw notA(upload.type);
     if (pendingBytes > 0) await flush(Buffer.concat(pending));
     const recording: RecordingDoc = {
@@ -85,8 +92,10 @@ async function removeChunks(db: Database, id: string, chunks: number): Promise<v
   await Promise.all(Array.from({ length: chunks }, (_, n) => db.recordingChunks.deleteOne({ _id: chunkId(id, n) }).catch(() => undefined)));
 }
 
-export function findRecording(db: Database, id: string): Promise<RecordingDoc | null> {
-  return db.recordings.findOne({ _id: id });
+/** The recording of an interview's answer to question `index` (as the path names it), or null. */
+export async function recordingOfAnswer(db: Database, interview: InterviewDoc, index: string): Promise<RecordingDoc | null> {
+  const answer = (interview.answers ?? []).find((a) => String(a.index) === index);
+  return answer?.recording ? db.recordings.findOne({ _id: answer.recording.id }) : null;
 }
 
 /** The bytes `start` to `end` (inclusive) of a recording, chunk by chunk: only the chunks they lie in are read. */

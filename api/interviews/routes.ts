@@ -13,7 +13,7 @@ import { interviewView } from './view';
 import { listHandler } from '../lists';
 import { interviewList } from '../../infra/lists/interviews';
 import { InterviewListQuery } from '../../shared/lists/schema';
-import { findRecording, recordingResponse } from '../../infra/recordings';
+import { recordingOfAnswer, recordingResponse } from '../../infra/recordings';
 import { NotFoundError } from '../../shared/errors';
 
 const validateInvite = compileValidator(InviteRequest, inviteRules);
@@ -41,8 +41,7 @@ export function interviewRoutes(deps: ApiDeps): Router {
   router.get('/interviews/:id/answers/:index/recording', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
     const interview = await findOwned(db.interviews, ctx.params.id, ws._id, 'Interview not found');
-    const answer = (interview.answers ?? []).find((a) => String(a.index) === ctx.params.index);
-    const recording = answer?.recording && (await findRecording(db, answer.recording.id));
+    const recording = await recordingOfAnswer(db, interview, ctx.params.index);
     if (!recording) throw new NotFoundError('This answer has no recording');
     const res = recordingResponse(db, recording, ctx.get('Range') || undefined);
     ctx.status = res.status;

@@ -86,19 +86,27 @@ describe('recorded answers that are refused', () => {
     const webmHead = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(5_000)]);
     const tooLarge = await upload(`${stack.url}${path}/answers/0/recording`, 'audio/webm', webmHead);
     expect(tooLarge.status).toBe(413);
+    // Sent in chunks with no length declared: refused once past the limit, and still a 413 the page can show.
+    const streamed = await upload(`${stack.url}${path}/answers/0/recording`, 'audio/webm', webmHead.subarray(0, 1_500), true);
+    expect(streamed.status).toBe(413);
+    expect(JSON.parse(streamed.body).message).toBe('The recording is larger than 1 KB. Record a shorter answer, or type it instead.');
     expect(await stack.db.recordings.countDocuments({ interview_id: path.split('/').pop()!.split('.')[0] })).toBe(0);
   });
 });
 
 /** A recording upload as the page's script makes it (same-origin), its body written in one piece. */
-function upload(url: string, type: string, body: Buffer): Promise<{ status: number; body: string }> {
+function upload(url: string, type: string, body: Buffer, chunked = false): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': type, 'sec-fetch-site': 'same-origin' } }, (res) => {
+    const headers = { 'content-type': type, 'sec-fetch-site': 'same-origin', ...(chunked ? { 'transfer-encoding': 'chunked' } : {}) };
+    const req = request(url, { method: 'POST', headers }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (d: Buffer) => parts.push(d));
       res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(parts).toString('utf8') }));
     });
     req.on('error', reject);
-    req.end(body);
+    if (!chunked) return void req.end(body);
+    // Written in pieces, as a client streams a file whose length it does not know.
+    for (let at = 0; at < body.length; at += 256) req.write(body.subarray(at, at + 256));
+    req.end();
   });
 }

@@ -9,7 +9,7 @@ import type { Position } from '../../infra/lists/time-index';
 import type { CallDoc } from '../../infra/records/calls';
 import type { InterviewDoc } from '../../infra/records/interviews';
 import { NotFoundError } from '../../shared/errors';
-import { findRecording, recordingResponse } from '../../infra/recordings';
+import { recordingOfAnswer, recordingResponse } from '../../infra/recordings';
 import type { WebDeps } from '../deps';
 import { sendPage } from '../layout';
 import { requireSession, signedIn } from '../sessions/guard';
@@ -95,8 +95,7 @@ export function projectRoutes(deps: WebDeps): Router {
     if (!interview || interview.workspace_id !== signedIn(ctx).workspace._id || interview.project_id !== ctx.params.id) {
       throw new NotFoundError('recording not found');
     }
-    const answer = (interview.answers ?? []).find((a) => String(a.index) === ctx.params.index);
-    const recording = answer?.recording && (await findRecording(db, answer.recording.id));
+    const recording = await recordingOfAnswer(db, interview, ctx.params.index);
     if (!recording) throw new NotFoundError('recording not found');
     const res = recordingResponse(db, recording, ctx.get('Range') || undefined);
     ctx.status = res.status;
