@@ -195,6 +195,21 @@ describe('the interview page', () => {
     }
   });
 
+  it('records a question whose time ran out while the page was closed as timed out, and moves on', async () => {
+    const { path, get } = await invited('interview-closed');
+    const { page } = await openPage(browser, DESKTOP);
+    await page.goto(stack.url + path);
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Tell us about a pipeline you <b>own</b>.');
+    skew += (120 + ANSWER_GRACE_SECONDS + 1) * 1_000;
+    await page.goto(stack.url + path);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('How do you test a streaming job?');
+    expect(await page.$eval('.notice', (n) => n.textContent)).toBe(
+      'Your answer to question 1 arrived after its time limit, so it was not saved.',
+    );
+    expect((await get()).body.data.answers.map((a: any) => [a.index, a.timed_out])).toEqual([[0, true]]);
+  });
+
   it('passes axe-core on a desktop too', async () => {
     const { path } = await invited('interview-desktop');
     const { page } = await openPage(browser, DESKTOP);

@@ -6,6 +6,7 @@ import { removeRecording, storeRecording } from '../../infra/recordings';
 import { recorderErrors } from './recorder-errors';
 import { ANSWER_GRACE_SECONDS, inTime, MAX_TEXT_ANSWER, secondsLeft } from '../../shared/interviews/session';
 import type { InterviewDoc } from '../../infra/records/interviews';
+import type { Question } from '../../shared/jobs/schema';
 import {
   completeInterview,
   interviewOfToken,
@@ -62,18 +63,12 @@ export function interviewRoutes({ db, now, config }: WebDeps): Router {
     const at = now();
     const served = await serveQuestion(db, interview._id, index, at);
     const question = questions[index];
-    sendPage(
-      ctx,
-      200,
-      <QuestionPage
-        frame={frame}
-        question={question}
-        index={index}
-        count={questions.length}
-        secondsLeft={secondsLeft(question, served, at)}
-        notice={late}
-      />,
-    );
+    // Its time ran out while the page was closed: it is recorded as timed out, and the next one is shown.
+    if (!inTime(question, served, at)) {
+      await saveAnswer(db, interview, { index, type: question.type, text: null, duration_seconds: null, answered_at: at, timed_out: true });
+      return backTo(ctx, frame, `?late=${index + 1}`);
+    }
+    showQuestion(ctx, 200, { frame, questions, index, served, at, notice: late });
   });
 
   router.post('/interview/:token/start', sameOrigin, async (ctx) => {
@@ -103,19 +98,7 @@ export function interviewRoutes({ db, now, config }: WebDeps): Router {
     if (text === '' || text.length > MAX_TEXT_ANSWER) {
       const error =
         text === '' ? 'Please write an answer before you submit it.' : `Please shorten your answer to ${MAX_TEXT_ANSWER} characters.`;
-      return sendPage(
-        ctx,
-        422,
-        <QuestionPage
-          frame={frame}
-          question={question}
-          index={index}
-          count={questions.length}
-          secondsLeft={secondsLeft(question, served, at)}
-          error={error}
-          draft={text}
-        />,
-      );
+      return showQuestion(ctx, 422, { frame, questions, index, served, at, error, draft: text });
     }
     await saveAnswer(db, interview, { ...answer, text, timed_out: false });
     backTo(ctx, frame);
@@ -162,6 +145,38 @@ export function interviewRoutes({ db, now, config }: WebDeps): Router {
   });
 
   return router;
+}
+
+/** A question's page, with the time it has left by the server's clock. */
+function showQuestion(
+  ctx: Context,
+  status: number,
+  q: {
+    frame: InterviewFrame;
+    questions: Question[];
+    index: number;
+    served: Date;
+    at: Date;
+    notice?: string;
+    error?: string;
+    draft?: string;
+  },
+): void {
+  const question = q.questions[q.index];
+  sendPage(
+    ctx,
+    status,
+    <QuestionPage
+      frame={q.frame}
+      question={question}
+      index={q.index}
+      count={q.questions.length}
+      secondsLeft={secondsLeft(question, q.served, q.at)}
+      notice={q.notice}
+      error={q.error}
+      draft={q.draft}
+    />,
+  );
 }
 
 /** The notice for `?late=N`: question N's answer came after its time. */
