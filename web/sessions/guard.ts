@@ -39,6 +39,9 @@ export const checkCsrf: Middleware = async (ctx, next) => {
 
 /** Whether a form's field is the expected secret, compared in constant time. */
 export function sameSecret(given: unknown, expected: string): boolean {
-  if (typeof given !== 'string' || given.length !== expected.length) return false;
-  return timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+  if (typeof given !== 'string') return false;
+  // Compared as bytes: a string of the same length may be longer in UTF-8, which timingSafeEqual refuses.
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
