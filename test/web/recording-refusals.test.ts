@@ -83,6 +83,16 @@ describe('recorded answers that are refused', () => {
     );
     const text = await upload(`${stack.url}${path}/answers/0/recording`, 'text/plain', Buffer.from('hello'));
     expect(text.status).toBe(415);
+    // From another site: refused, in the same {message} shape the page's script shows.
+    const forged = await upload(
+      `${stack.url}${path}/answers/0/recording`,
+      'audio/webm',
+      Buffer.from([0x1a, 0x45, 0xdf, 0xa3]),
+      false,
+      'cross-site',
+    );
+    expect(forged.status).toBe(403);
+    expect(JSON.parse(forged.body).message).toBe('This form can only be sent from its own page.');
     const webmHead = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(5_000)]);
     const tooLarge = await upload(`${stack.url}${path}/answers/0/recording`, 'audio/webm', webmHead);
     expect(tooLarge.status).toBe(413);
@@ -95,9 +105,9 @@ describe('recorded answers that are refused', () => {
 });
 
 /** A recording upload as the page's script makes it (same-origin), its body written in one piece. */
-function upload(url: string, type: string, body: Buffer, chunked = false): Promise<{ status: number; body: string }> {
+function upload(url: string, type: string, body: Buffer, chunked = false, site = 'same-origin'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const headers = { 'content-type': type, 'sec-fetch-site': 'same-origin', ...(chunked ? { 'transfer-encoding': 'chunked' } : {}) };
+    const headers = { 'content-type': type, 'sec-fetch-site': site, ...(chunked ? { 'transfer-encoding': 'chunked' } : {}) };
     const req = request(url, { method: 'POST', headers }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (d: Buffer) => parts.push(d));

@@ -104,7 +104,7 @@ export function interviewRoutes({ db, now, config }: WebDeps): Router {
     backTo(ctx, frame);
   });
 
-  router.post('/interview/:token/answers/:index/recording', sameOrigin, recorderErrors(config.RECORDING_MAX_BYTES), async (ctx) => {
+  router.post('/interview/:token/answers/:index/recording', recorderErrors(config.RECORDING_MAX_BYTES), sameOrigin, async (ctx) => {
     const { interview, frame } = await load(ctx);
     const questions = interview.questions ?? [];
     const index = Number(ctx.params.index);
