@@ -2,8 +2,11 @@ import bodyParser from 'koa-bodyparser';
 import type { Middleware } from 'koa';
 import { ForbiddenError } from '../shared/errors';
 
-/** A page's form post: URL-encoded fields only, and small (a typed answer is at most 10,000 characters). */
-export const formBody: Middleware = bodyParser({ enableTypes: ['form'], formLimit: '64kb' });
+/**
+ * A page's form post: URL-encoded fields only, and small. A typed answer is at most 10,000 characters, which
+ * percent-encoded UTF-8 can make 120 KB (4 bytes a character, 3 characters a byte).
+ */
+export const formBody: Middleware = bodyParser({ enableTypes: ['form'], formLimit: '160kb' });
 
 /**
  * Refuses a form post that another site made (cross-site request forgery), by what the browser says of where

@@ -210,6 +210,18 @@ describe('the interview page', () => {
     expect((await get()).body.data.answers.map((a: any) => [a.index, a.timed_out])).toEqual([[0, true]]);
   });
 
+  it('keeps an answer of the longest length in any script', async () => {
+    const { path, get } = await invited('interview-long');
+    const { page } = await openPage(browser, DESKTOP);
+    await page.goto(stack.url + path);
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    const long = '数据管道'.repeat(2_500);
+    await page.$eval('#answer', (t, v) => ((t as HTMLTextAreaElement).value = v), long);
+    await Promise.all([page.waitForNavigation(), page.click('form.typed button[type=submit]')]);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('How do you test a streaming job?');
+    expect((await get()).body.data.answers[0].text).toBe(long);
+  });
+
   it('passes axe-core on a desktop too', async () => {
     const { path } = await invited('interview-desktop');
     const { page } = await openPage(browser, DESKTOP);
