@@ -9,6 +9,8 @@ import type { Position } from '../../infra/lists/time-index';
 import type { CallDoc } from '../../infra/records/calls';
 import type { InterviewDoc } from '../../infra/records/interviews';
 import { NotFoundError } from '../../shared/errors';
+import { CALL_STATUSES } from '../../shared/calls/schema';
+import { INTERVIEW_STATUSES } from '../../shared/interviews/schema';
 import { recordingOfAnswer, recordingResponse } from '../../infra/recordings';
 import type { WebDeps } from '../deps';
 import { sendPage } from '../layout';
@@ -59,8 +61,8 @@ export function projectRoutes(deps: WebDeps): Router {
     const project = await db.projects.findOne({ _id: ctx.params.id });
     // Another workspace's project is the same "not found" as an unknown one.
     if (!project || project.workspace_id !== ws) throw new NotFoundError('project not found');
-    const counts = await projectCounts(db, project);
-    const status = typeof ctx.query.status === 'string' && Object.hasOwn(counts.by_status, ctx.query.status) ? ctx.query.status : null;
+    const statuses: readonly string[] = project.kind === 'campaign' ? CALL_STATUSES : INTERVIEW_STATUSES;
+    const status = typeof ctx.query.status === 'string' && statuses.includes(ctx.query.status) ? ctx.query.status : null;
     const scope = JSON.stringify([ws, 'dashboard', project._id, status]);
     const query = {
       match: { ats_job_id: project.ats_job_id, ...(status ? { status } : {}) },
@@ -69,10 +71,17 @@ export function projectRoutes(deps: WebDeps): Router {
       limit: PAGE,
       after: await positionOf(ctx, scope),
     };
-    const page =
+    // The counts read the whole list and the rows only their page: read at once, the page waits for the longer.
+    const [counts, page] = await Promise.all([
+      projectCounts(db, project),
       project.kind === 'campaign'
-        ? { kind: 'calls' as const, ...(await callList(db).page(ws, query)) }
-        : { kind: 'interviews' as const, ...(await interviewList(db).page(ws, query)) };
+        ? callList(db)
+            .page(ws, query)
+            .then((p) => ({ kind: 'calls' as const, ...p }))
+        : interviewList(db)
+            .page(ws, query)
+            .then((p) => ({ kind: 'interviews' as const, ...p })),
+    ]);
     const cursor = page.next ? await encodeCursor(db, { scope, position: page.next }) : null;
     const params = new URLSearchParams({ ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
     sendPage(
