@@ -17,9 +17,12 @@ const GRPC_UNAVAILABLE = 14;
 const MONGO_GOING_AWAY = new Set([91, 189, 10107, 11600, 11602, 13435, 13436]);
 /**
  * A bulk write that failed as a whole on a network error: the driver wraps it in a MongoBulkWriteError that
- * keeps only its message (no cause, no write errors), as measured with FerretDB stopped mid-insertMany.
+ * keeps only its message (no cause, no write errors), as measured with FerretDB stopped mid-insertMany. Its
+ * message is then the socket's own: "connection N to … closed", or Node's EPIPE text when the write went out
+ * on a socket the database had just closed (a chaos run's claim write answered "please retry" with a 200).
  */
-const NETWORK_MESSAGE = /ECONNREFUSED|ECONNRESET|EPIPE|connection \d+ to .* closed|timed out|Server selection/i;
+const NETWORK_MESSAGE =
+  /ECONNREFUSED|ECONNRESET|EPIPE|connection \d+ to .* closed|timed out|Server selection|socket has been ended by the other party/i;
 /**
  * A socket error the driver lets through unwrapped: writing to a connection the database has just closed
  * gave a plain Node EPIPE from inside the driver when FerretDB stopped during traffic.

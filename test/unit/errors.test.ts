@@ -69,6 +69,10 @@ describe('handleErrors: outages are 503 with Retry-After, anything else unknown 
       'a bulk write cut off by a closed connection (the driver keeps only the message)',
       new MongoBulkWriteError(new MongoNetworkError('connection 8 to 127.0.0.1:27017 closed'), {} as never),
     ],
+    [
+      'a bulk write cut off by a socket the database had just closed (EPIPE, the message only)',
+      new MongoBulkWriteError(Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' }), {} as never),
+    ],
     ['a database shutting down', new MongoServerError({ message: 'interrupted at shutdown', code: 11600 })],
     [
       'a raw socket error from inside the database driver',
