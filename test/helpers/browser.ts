@@ -24,9 +24,13 @@ export function launchBrowser(): Promise<Browser> {
 export const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 export const DESKTOP = { width: 1280, height: 800 };
 
-/** A page that records what it would have shown a developer: console errors (CSP violations among them). */
+/**
+ * A page in a browser context of its own (its own cookies, so a session never carries over from another test)
+ * that records what it would have shown a developer: console errors, CSP violations among them.
+ */
 export async function openPage(browser: Browser, viewport: typeof PHONE | typeof DESKTOP): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage();
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
   await page.setViewport(viewport);
   const errors: string[] = [];
   page.on('console', (m) => {
