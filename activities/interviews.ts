@@ -2,7 +2,7 @@ import { interviewList } from '../infra/lists/interviews';
 import { projectList } from '../infra/lists/projects';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { InterviewDoc } from '../infra/records/interviews';
-import type { ProjectDoc } from '../infra/records/projects';
+import { companyOf, type ProjectDoc } from '../infra/records/projects';
 import { newId } from '../infra/ids';
 import { claim, release } from '../infra/claims';
 import { composeInvitation } from '../shared/interviews/invitation-email';
@@ -120,7 +120,7 @@ export function createInterviewActivities({
         loadProject(interview.project_id),
         db.workspaces.findOne({ _id: interview.workspace_id }),
       ]);
-      const companyName = project.company_name ?? workspace?.sender.company ?? 'our company';
+      const companyName = companyOf(project, workspace) ?? 'our company';
       const message = composeInvitation({
         candidateName: interview.candidate.name,
         jobTitle: project.job!.title,

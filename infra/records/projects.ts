@@ -1,5 +1,6 @@
 import type { JobDetails, Question } from '../../shared/jobs/schema';
 import { keyedId } from '../ids';
+import type { WorkspaceDoc } from './workspaces';
 
 /** Stored projects (one per workspace and ats_job_id) and their candidates. */
 
@@ -53,4 +54,9 @@ export interface CandidateDoc {
   active_call_id: string | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** The company a project's candidates see: its own name when it was given one, else its workspace's sender's. */
+export function companyOf(project: Pick<ProjectDoc, 'company_name'> | null, workspace: WorkspaceDoc | null): string | null {
+  return project?.company_name ?? workspace?.sender.company ?? null;
 }

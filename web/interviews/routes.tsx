@@ -6,6 +6,7 @@ import { removeRecording, storeRecording } from '../../infra/recordings';
 import { recorderErrors } from './recorder-errors';
 import { ANSWER_GRACE_SECONDS, inTime, MAX_TEXT_ANSWER, secondsLeft } from '../../shared/interviews/session';
 import type { InterviewDoc } from '../../infra/records/interviews';
+import { companyOf } from '../../infra/records/projects';
 import type { Question } from '../../shared/jobs/schema';
 import {
   completeInterview,
@@ -29,28 +30,33 @@ import { CompletedPage, FinishPage, NotReadyPage, QuestionPage, WelcomePage, typ
 export function interviewRoutes({ db, now, config }: WebDeps): Router {
   const router = new Router();
 
-  async function load(ctx: Context): Promise<{ interview: InterviewDoc; frame: InterviewFrame }> {
+  /** The interview of the link, and the link's own path, which every form posts to and redirects back to. */
+  async function load(ctx: Context): Promise<{ interview: InterviewDoc; path: string }> {
     const token = String(ctx.params.token);
     const interview = await interviewOfToken(db, token);
     if (!interview) throw new NotFoundError('interview not found');
+    return { interview, path: `/interview/${token}` };
+  }
+  /** What a rendered page shows of the job: read only when a page is rendered, not for a redirect. */
+  async function frameOf(interview: InterviewDoc, path: string): Promise<InterviewFrame> {
     const [project, workspace] = await Promise.all([
       db.projects.findOne({ _id: interview.project_id }),
       db.workspaces.findOne({ _id: interview.workspace_id }),
     ]);
-    const frame = {
+    return {
       jobTitle: project?.job?.title ?? project?.name ?? 'Interview',
-      company: project?.company_name ?? workspace?.sender.company ?? 'the company',
-      path: `/interview/${token}`,
+      company: companyOf(project, workspace) ?? 'the company',
+      path,
     };
-    return { interview, frame };
   }
-  const backTo = (ctx: Context, frame: InterviewFrame, query = '') => {
+  const backTo = (ctx: Context, path: string, query = '') => {
     ctx.status = 303;
-    ctx.redirect(frame.path + query);
+    ctx.redirect(path + query);
   };
 
   router.get('/interview/:token', async (ctx) => {
-    const { interview, frame } = await load(ctx);
+    const { interview, path } = await load(ctx);
+    const frame = await frameOf(interview, path);
     const questions = interview.questions ?? [];
     if (interview.status === 'queued' || interview.status === 'failed' || questions.length === 0) {
       return sendPage(ctx, 200, <NotReadyPage frame={frame} failed={interview.status === 'failed'} />);
@@ -66,46 +72,46 @@ export function interviewRoutes({ db, now, config }: WebDeps): Router {
     // Its time ran out while the page was closed: it is recorded as timed out, and the next one is shown.
     if (!inTime(question, served, at)) {
       await saveAnswer(db, interview, { index, type: question.type, text: null, duration_seconds: null, answered_at: at, timed_out: true });
-      return backTo(ctx, frame, `?late=${index + 1}`);
+      return backTo(ctx, path, `?late=${index + 1}`);
     }
     showQuestion(ctx, 200, { frame, questions, index, served, at, notice: late });
   });
 
   router.post('/interview/:token/start', sameOrigin, async (ctx) => {
-    const { interview, frame } = await load(ctx);
+    const { interview, path } = await load(ctx);
     await startInterview(db, interview, now());
-    backTo(ctx, frame);
+    backTo(ctx, path);
   });
 
   router.post('/interview/:token/answers/:index', sameOrigin, formBody, async (ctx) => {
-    const { interview, frame } = await load(ctx);
+    const { interview, path } = await load(ctx);
     const questions = interview.questions ?? [];
     const index = Number(ctx.params.index);
     if (!Number.isInteger(index) || index < 0 || index >= questions.length) throw new NotFoundError('question not found');
     // Not started, finished, or a form of a question already answered (another tab): the page shows where it stands.
-    if (interview.status !== 'started' || (await nextQuestion(db, interview)) !== index) return backTo(ctx, frame);
+    if (interview.status !== 'started' || (await nextQuestion(db, interview)) !== index) return backTo(ctx, path);
     const served = await servedAt(db, interview._id, index);
-    if (!served) return backTo(ctx, frame);
+    if (!served) return backTo(ctx, path);
     const question = questions[index];
     const at = now();
     const answer = { index, type: question.type, duration_seconds: null, answered_at: at };
     if (!inTime(question, served, at)) {
       await saveAnswer(db, interview, { ...answer, text: null, timed_out: true });
-      return backTo(ctx, frame, `?late=${index + 1}`);
+      return backTo(ctx, path, `?late=${index + 1}`);
     }
     const body = ctx.request.body as Record<string, unknown> | undefined;
     const text = typeof body?.answer === 'string' ? body.answer.trim() : '';
     if (text === '' || text.length > MAX_TEXT_ANSWER) {
       const error =
         text === '' ? 'Please write an answer before you submit it.' : `Please shorten your answer to ${MAX_TEXT_ANSWER} characters.`;
-      return showQuestion(ctx, 422, { frame, questions, index, served, at, error, draft: text });
+      return showQuestion(ctx, 422, { frame: await frameOf(interview, path), questions, index, served, at, error, draft: text });
     }
     await saveAnswer(db, interview, { ...answer, text, timed_out: false });
-    backTo(ctx, frame);
+    backTo(ctx, path);
   });
 
   router.post('/interview/:token/answers/:index/recording', recorderErrors(config.RECORDING_MAX_BYTES), sameOrigin, async (ctx) => {
-    const { interview, frame } = await load(ctx);
+    const { interview, path } = await load(ctx);
     const questions = interview.questions ?? [];
     const index = Number(ctx.params.index);
     const question = Number.isInteger(index) ? questions[index] : undefined;
@@ -116,7 +122,7 @@ export function interviewRoutes({ db, now, config }: WebDeps): Router {
     const served = await servedAt(db, interview._id, index);
     if (interview.status !== 'started' || !served || (await nextQuestion(db, interview)) !== index) {
       ctx.status = 409;
-      ctx.body = { message: 'This question is no longer open.', next: frame.path };
+      ctx.body = { message: 'This question is no longer open.', next: path };
       return;
     }
     const recording = await storeRecording(db, ctx.req, { interviewId: interview._id, index, type, maxBytes: config.RECORDING_MAX_BYTES });
@@ -125,7 +131,7 @@ export function interviewRoutes({ db, now, config }: WebDeps): Router {
     if (!inTime(question, served, at)) {
       await removeRecording(db, recording);
       await saveAnswer(db, interview, { ...answer, duration_seconds: null, timed_out: true });
-      ctx.body = { next: `${frame.path}?late=${index + 1}` };
+      ctx.body = { next: `${path}?late=${index + 1}` };
       return;
     }
     const seconds = Number(ctx.query.duration);
@@ -135,13 +141,13 @@ export function interviewRoutes({ db, now, config }: WebDeps): Router {
     if (!(await saveAnswer(db, interview, { ...answer, recording: recorded, duration_seconds: duration, timed_out: false }))) {
       await removeRecording(db, recording);
     }
-    ctx.body = { next: frame.path };
+    ctx.body = { next: path };
   });
 
   router.post('/interview/:token/finish', sameOrigin, async (ctx) => {
-    const { interview, frame } = await load(ctx);
+    const { interview, path } = await load(ctx);
     await completeInterview(db, interview, now());
-    backTo(ctx, frame);
+    backTo(ctx, path);
   });
 
   return router;

@@ -3,6 +3,7 @@ import { jobUrl } from '../../shared/public-urls';
 import type { WebDeps } from '../deps';
 import { sendPage } from '../layout';
 import { NotFoundError } from '../../shared/errors';
+import { companyOf } from '../../infra/records/projects';
 import { JobPage } from './page';
 
 /** The public job page at `job_url`: an interview project's job, read by its exact `_id`. */
@@ -16,7 +17,8 @@ export function jobRoutes({ db, config }: WebDeps): Router {
     if (!workspace) throw new NotFoundError('job not found');
     const model = {
       job: project.job,
-      company: project.company_name ?? workspace.sender.company,
+      // A workspace always has its sender's company, so there is one.
+      company: companyOf(project, workspace)!,
       url: jobUrl(config.PUBLIC_BASE_URL, project._id),
       postedAt: project.created_at,
     };
