@@ -3,6 +3,7 @@ import type { Logger } from '../infra/logger';
 import type { FanOutResult, WorkflowStart } from '../shared/workflow-starts';
 import type { EmailProvider } from '../providers/email/port';
 import type { LanguageModel } from '../providers/llm/port';
+import type { Transcriber } from '../providers/transcription/port';
 import type { ReportCallOutcome, VoiceProvider } from '../providers/voice/port';
 import type { WhatsAppProvider } from '../providers/whatsapp/port';
 
@@ -16,6 +17,8 @@ export interface ActivityDeps {
   report: ReportCallOutcome;
   whatsapp: WhatsAppProvider;
   llm: LanguageModel;
+  /** Speech to text for recorded interview answers; null when none is configured. */
+  transcriber: Transcriber | null;
   email: EmailProvider;
   /** Sender of candidate emails; the name defaults to the hiring company's. */
   emailFrom: { email: string; name?: string };

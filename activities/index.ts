@@ -1,6 +1,8 @@
 import type { ActivityDeps } from './deps';
 import { createCallActivities } from './calls';
 import { createInterviewActivities } from './interviews';
+import { createInterviewDeadlineActivities } from './interview-deadlines';
+import { createInterviewAssessmentActivities } from './interview-assessment';
 import { createFanOutActivities } from './fan-out';
 import { createSimulatorActivities } from './simulator';
 import { createSmokeActivities } from './smoke';
@@ -14,6 +16,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createSmokeActivities(deps),
     ...createCallActivities(deps),
     ...createInterviewActivities(deps),
+    ...createInterviewDeadlineActivities(deps),
+    ...createInterviewAssessmentActivities(deps),
     ...createFanOutActivities(deps),
     ...createSimulatorActivities(deps),
   };

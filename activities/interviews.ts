@@ -1,11 +1,12 @@
 import { interviewList } from '../infra/lists/interviews';
 import { projectList } from '../infra/lists/projects';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { InterviewDoc } from '../infra/records/interviews';
+import { expiresAtOf, type InterviewDoc } from '../infra/records/interviews';
 import { companyOf, type ProjectDoc } from '../infra/records/projects';
 import { newId } from '../infra/ids';
 import { claim, release } from '../infra/claims';
-import { composeInvitation } from '../shared/interviews/invitation-email';
+import { composeInvitation, type InvitationKind } from '../shared/interviews/invitation-email';
+import type { EmailMessage } from '../providers/email/port';
 import { interviewUrl } from '../shared/public-urls';
 import { DEFAULT_QUESTION_COUNT } from '../shared/interviews/question-generator';
 import type { Question } from '../shared/jobs/schema';
@@ -116,27 +117,10 @@ export function createInterviewActivities({
     async sendInvitation(interviewId: string): Promise<'sent' | 'failed'> {
       const interview = await load(interviewId);
       if (interview.email.status !== 'pending') return interview.email.status;
-      const [project, workspace] = await Promise.all([
-        loadProject(interview.project_id),
-        db.workspaces.findOne({ _id: interview.workspace_id }),
-      ]);
-      const companyName = companyOf(project, workspace) ?? 'our company';
-      const message = composeInvitation({
-        candidateName: interview.candidate.name,
-        jobTitle: project.job!.title,
-        companyName,
-        interviewUrl: interviewUrl(publicBaseUrl, interview.token),
-        questionsCount: interview.questions?.length ?? 0,
-      });
+      const message = await linkEmail({ db, publicBaseUrl, emailFrom }, interview, 'invitation');
       let result;
       try {
-        result = await email.send({
-          idempotencyKey: interviewId,
-          from: { email: emailFrom.email, name: emailFrom.name ?? companyName },
-          to: { email: interview.candidate.email, name: interview.candidate.name },
-          ...message,
-          tags: { interview_id: interviewId, project_id: interview.project_id },
-        });
+        result = await email.send({ idempotencyKey: interviewId, ...message });
       } catch (err) {
         const error = (err as Error).message;
         await interviews.update(interview, {}, (at) => ({
@@ -178,6 +162,38 @@ export function createInterviewActivities({
         $set: { ...status, ...emailStatus, updated_at: at },
       }));
     },
+  };
+}
+
+/**
+ * The email with an interview's link, of any kind (invitation, reminder, resend), addressed and tagged; the
+ * caller adds the idempotency key, one per email meant.
+ */
+export async function linkEmail(
+  { db, publicBaseUrl, emailFrom }: Pick<ActivityDeps, 'db' | 'publicBaseUrl' | 'emailFrom'>,
+  interview: InterviewDoc,
+  kind: InvitationKind,
+): Promise<Omit<EmailMessage, 'idempotencyKey'>> {
+  const [project, workspace] = await Promise.all([
+    db.projects.findOne({ _id: interview.project_id }),
+    db.workspaces.findOne({ _id: interview.workspace_id }),
+  ]);
+  if (!project?.job) throw ApplicationFailure.nonRetryable(`Interview project ${interview.project_id} does not exist`, 'ProjectNotFound');
+  const companyName = companyOf(project, workspace) ?? 'our company';
+  const message = composeInvitation({
+    kind,
+    candidateName: interview.candidate.name,
+    jobTitle: project.job.title,
+    companyName,
+    interviewUrl: interviewUrl(publicBaseUrl, interview.token),
+    questionsCount: interview.questions?.length ?? 0,
+    expiresAt: expiresAtOf(interview),
+  });
+  return {
+    from: { email: emailFrom.email, name: emailFrom.name ?? companyName },
+    to: { email: interview.candidate.email, name: interview.candidate.name },
+    ...message,
+    tags: { interview_id: interview._id, project_id: interview.project_id },
   };
 }
 

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../infra/config';
 import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
+import type { InterviewDoc } from '../infra/records/interviews';
 import type { LanguageModel } from '../providers/llm/port';
 import type { WhatsAppTemplateCheck } from '../providers/whatsapp/port';
 
@@ -16,6 +17,8 @@ export interface ApiDeps {
   llm: LanguageModel;
   /** WhatsApp template definitions call/initiate is checked against; null when the log provider sends nothing. */
   whatsappTemplates: WhatsAppTemplateCheck | null;
+  /** Tells an interview's workflow of a change, here a resend (composition/interview-signals.ts). */
+  interviewChanged(interview: InterviewDoc): Promise<void>;
 }
 
 export type RouteFactory = (deps: ApiDeps) => Router;

@@ -5,7 +5,7 @@ import type { Logger } from '../infra/logger';
 import { startEach } from '../infra/temporal';
 import { createCallReporter } from '../api/calls/reports';
 import type { ActivityDeps } from '../activities/deps';
-import { emailProvider, languageModel, voiceProvider, whatsappProvider } from './providers';
+import { emailProvider, languageModel, transcriber, voiceProvider, whatsappProvider } from './providers';
 
 export interface ActivityWiring {
   db: Database;
@@ -29,6 +29,7 @@ export function buildActivityDeps(config: Config, base: ActivityWiring, override
     voice: overrides.voice ?? voiceProvider(config, { db: base.db, client: base.client, report, logger, clock }),
     whatsapp: overrides.whatsapp ?? whatsappProvider(config, base.db),
     llm: overrides.llm ?? languageModel(config),
+    transcriber: overrides.transcriber !== undefined ? overrides.transcriber : transcriber(config),
     email: overrides.email ?? emailProvider(config, base.db),
     emailFrom: { email: config.EMAIL_FROM, name: config.EMAIL_FROM_NAME },
     publicBaseUrl: config.PUBLIC_BASE_URL,

@@ -11,6 +11,8 @@ import { SendGridEmailProvider } from '../providers/email/sendgrid';
 import type { LanguageModel } from '../providers/llm/port';
 import { OfflineLanguageModel } from '../providers/llm/offline';
 import { OpenAiLanguageModel } from '../providers/llm/openai';
+import type { Transcriber } from '../providers/transcription/port';
+import { OpenAiTranscriber } from '../providers/transcription/openai';
 import type { ReportCallOutcome, VoiceProvider } from '../providers/voice/port';
 import { SimulatorVoiceProvider, type SimulatedCallDoc, type SimulatedCallStore } from '../providers/voice/simulator';
 import { VapiVoiceProvider } from '../providers/voice/vapi';
@@ -32,6 +34,18 @@ export function languageModel(config: Config): LanguageModel {
     apiKey: config.OPENAI_API_KEY,
     baseUrl: config.OPENAI_BASE_URL,
     model: config.OPENAI_MODEL,
+    timeoutMs: config.OPENAI_TIMEOUT_MS,
+    maxRetries: config.OPENAI_MAX_RETRIES,
+  });
+}
+
+/** OpenAI's transcription with a key; without one there is none, and recorded answers go unassessed. */
+export function transcriber(config: Config): Transcriber | null {
+  if (!config.OPENAI_API_KEY) return null;
+  return new OpenAiTranscriber({
+    apiKey: config.OPENAI_API_KEY,
+    baseUrl: config.OPENAI_BASE_URL,
+    model: config.OPENAI_TRANSCRIBE_MODEL,
     timeoutMs: config.OPENAI_TIMEOUT_MS,
     maxRetries: config.OPENAI_MAX_RETRIES,
   });

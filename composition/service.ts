@@ -9,6 +9,7 @@ import { installTemporalRuntime } from '../infra/temporal-runtime';
 import type { ApiDeps } from '../api/deps';
 import { startApi, type RunningApi } from '../api/server';
 import { pageRoutes } from '../web/routes';
+import { interviewNotifier } from './interview-signals';
 import type { WebDeps } from '../web/deps';
 import type { ActivityDeps } from '../activities/deps';
 import { startWorker, type RunningWorker } from '../worker/worker';
@@ -48,7 +49,14 @@ export function buildApiDeps(
   base: Pick<ApiDeps, 'db' | 'temporal' | 'logger'>,
   overrides: ServiceOverrides['api'] = {},
 ): ApiDeps {
-  return { config, ...base, llm: languageModel(config), whatsappTemplates: whatsappTemplates(config), ...overrides };
+  return {
+    config,
+    ...base,
+    llm: languageModel(config),
+    whatsappTemplates: whatsappTemplates(config),
+    interviewChanged: interviewNotifier(base.temporal, config.TEMPORAL_TASK_QUEUE),
+    ...overrides,
+  };
 }
 
 /**
@@ -78,7 +86,14 @@ export async function startService(config: Config, logger: Logger, overrides: Se
       buildApiDeps(config, { db, temporal, logger }, overrides.api),
       overrides.port,
       overrides.host,
-      pageRoutes({ config, db, logger, now: () => new Date(), ...overrides.pages }),
+      pageRoutes({
+        config,
+        db,
+        logger,
+        now: () => new Date(),
+        interviewChanged: interviewNotifier(temporal, config.TEMPORAL_TASK_QUEUE),
+        ...overrides.pages,
+      }),
     );
     api = running;
     // The API stops first, so no new work reaches a draining worker.

@@ -79,6 +79,8 @@ export const ConfigSchema = Type.Object({
   OPENAI_API_KEY: OptionalText(),
   OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   OPENAI_MODEL: Text('gpt-4o-mini'),
+  /** Transcribes recorded interview answers for their assessment (OpenAI's transcription API). */
+  OPENAI_TRANSCRIBE_MODEL: Text('gpt-4o-mini-transcribe'),
   OPENAI_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
   OPENAI_MAX_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2 }),
 

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Database } from './database';
 import { keyedId, newId, newToken } from './ids';
-import type { WorkspaceDoc, ApiKeyDoc } from './records/workspaces';
+import type { WorkspaceDoc, ApiKeyDoc, WorkspaceSettings } from './records/workspaces';
 
 const KEY_PREFIX = 'hk_';
 
@@ -34,6 +34,13 @@ export async function createWorkspace(db: Database, input: NewWorkspace): Promis
   await db.workspaces.insertOne(workspace);
   const { api_key } = await createApiKey(db, workspace._id);
   return { workspace_id: workspace._id, api_key };
+}
+
+/** Changes a workspace's settings; false when there is no such workspace. */
+export async function updateWorkspaceSettings(db: Database, workspaceId: string, settings: WorkspaceSettings): Promise<boolean> {
+  const $set = Object.fromEntries(Object.entries(settings).map(([k, v]) => [`settings.${k}`, v]));
+  const result = await db.workspaces.updateOne({ _id: workspaceId }, { $set });
+  return result.matchedCount === 1;
 }
 
 export async function createApiKey(db: Database, workspaceId: string): Promise<{ api_key: string; key_id: string }> {

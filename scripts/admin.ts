@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
 import { connectDatabase } from '../infra/database';
-import { createApiKey, createWorkspace, listApiKeys, revokeApiKey } from '../infra/workspaces';
+import { createApiKey, createWorkspace, listApiKeys, revokeApiKey, updateWorkspaceSettings } from '../infra/workspaces';
 import { loggedEmail } from '../infra/message-log';
 
 /**
  * Admin CLI. Each command prints one JSON line on stdout; errors go to stderr with exit code 1 (2 for usage).
  *   workspace:create --name N --company C --sender-first-name F --sender-last-name L
+ *   workspace:settings --workspace ID --interview-reminders on|off
  *   apikey:create --workspace ID
  *   apikey:list --workspace ID
  *   apikey:revoke (--key API_KEY | --id KEY_ID)
@@ -14,6 +15,7 @@ import { loggedEmail } from '../infra/message-log';
  */
 const USAGE = `usage: npm run --silent admin -- <command> [options]
   workspace:create --name <name> --company <company> --sender-first-name <first> --sender-last-name <last>
+  workspace:settings --workspace <workspace_id> --interview-reminders on|off
   apikey:create --workspace <workspace_id>
   apikey:list --workspace <workspace_id>
   apikey:revoke --key <api_key> | --id <key_id>
@@ -40,10 +42,11 @@ async function run(argv: string[]): Promise<unknown> {
       key: { type: 'string' },
       id: { type: 'string' },
       interview: { type: 'string' },
+      'interview-reminders': { type: 'string' },
     },
     strict: true,
   });
-  if (!['workspace:create', 'apikey:create', 'apikey:list', 'apikey:revoke', 'email:show'].includes(command ?? '')) {
+  if (!['workspace:create', 'workspace:settings', 'apikey:create', 'apikey:list', 'apikey:revoke', 'email:show'].includes(command ?? '')) {
     throw new UsageError(command ? `unknown command ${command}` : 'no command given');
   }
   const db = await connectDatabase(process.env.MONGODB_URI || 'mongodb://127.0.0.1:27018', process.env.MONGODB_DB || 'hiring');
@@ -58,6 +61,13 @@ async function run(argv: string[]): Promise<unknown> {
           'sender-last-name',
         );
         return await createWorkspace(db, { name, company, senderFirstName, senderLastName });
+      }
+      case 'workspace:settings': {
+        const [workspace, reminders] = required(values, 'workspace', 'interview-reminders');
+        if (reminders !== 'on' && reminders !== 'off') throw new UsageError('--interview-reminders takes on or off');
+        const settings = { interview_reminders: reminders === 'on' };
+        if (!(await updateWorkspaceSettings(db, workspace, settings))) throw new Error('no such workspace');
+        return { workspace_id: workspace, settings };
       }
       case 'apikey:create': {
         const [workspace] = required(values, 'workspace');

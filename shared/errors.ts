@@ -48,8 +48,11 @@ export class NotFoundError extends DomainError {
 
 export class RateLimitedError extends DomainError {
   readonly kind = 'rate_limited';
-  constructor(readonly retryAfterSeconds: number) {
-    super('Too many requests, please try again later.');
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'Too many requests, please try again later.',
+  ) {
+    super(message);
   }
 }
 

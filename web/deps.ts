@@ -1,6 +1,7 @@
 import type { Config } from '../infra/config';
 import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
+import type { InterviewDoc } from '../infra/records/interviews';
 
 /** What the pages are built from (composition/ wires them beside the API, on the same server). */
 export interface WebDeps {
@@ -9,4 +10,6 @@ export interface WebDeps {
   logger: Logger;
   /** The clock that decides whether an answer is in time. */
   now(): Date;
+  /** Tells the interview's workflow that the candidate started or finished (composition/interview-signals.ts). */
+  interviewChanged(interview: InterviewDoc): Promise<void>;
 }

@@ -1,7 +1,9 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  condition,
   defineQuery,
+  defineSignal,
   patched,
   proxyActivities,
   proxyLocalActivities,
@@ -10,6 +12,8 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { InterviewActivities } from '../activities/interviews';
+import type { InterviewDeadlineActivities, LinkEmailKind } from '../activities/interview-deadlines';
+import type { InterviewAssessmentActivities, Transcripts } from '../activities/interview-assessment';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import { candidateSearchAttributes, InterviewStatusKey, type CandidateRecord } from './search-attributes';
 import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
@@ -19,10 +23,10 @@ export interface InterviewWorkflowInput {
 }
 
 /**
- * The stored statuses of an invitation (the contract's InterviewStatus), and the two steps between them that
+ * The stored statuses of an invitation (the contract's InterviewStatus), and the steps between them that
  * operators see in the InterviewStatus search attribute while they run.
  */
-export type InterviewStage = InterviewStatus | 'preparing' | 'emailing';
+export type InterviewStage = InterviewStatus | 'preparing' | 'emailing' | 'assessing';
 
 export interface InterviewProgress {
   status: InterviewStage;
@@ -31,6 +35,12 @@ export interface InterviewProgress {
 }
 
 export const interviewProgressQuery = defineQuery<InterviewProgress>('interviewProgress');
+/**
+ * The interview changed outside the workflow (the candidate started or finished, the API accepted a resend):
+ * the workflow reads where it stands. Sent with signalWithStart, so an invitation whose workflow has closed
+ * (it expired, or ran before deadlines existed) gets a new run, which finds the email sent and carries on.
+ */
+export const interviewChangedSignal = defineSignal('interviewChanged');
 
 export function interviewWorkflowId(interviewId: string): string {
   return `interview-${interviewId}`;
@@ -67,12 +77,27 @@ const local = {
 };
 /** Histories recorded before the change replay with regular activities. */
 const remote = { mail: proxyActivities<InterviewActivities>(MAIL), bookkeeping: proxyActivities<InterviewActivities>(BOOKKEEPING) };
+const deadlines = {
+  mail: proxyLocalActivities<InterviewDeadlineActivities>({ ...MAIL, ...LOCAL_RETRY }),
+  bookkeeping: proxyLocalActivities<InterviewDeadlineActivities>({ ...BOOKKEEPING, ...LOCAL_RETRY }),
+};
+// Transcription uploads up to 25 MB and the assessment waits on a model: regular activities, retried for
+// about a quarter of an hour, each attempt visible in the Temporal UI.
+const assessment = proxyActivities<InterviewAssessmentActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 10 },
+});
 
-/** One invitation: fix the interview's questions (generated once per project), then email the link. */
+/**
+ * One invitation: fix the interview's questions (generated once per project), email the link, then follow
+ * the interview to its end: the reminder, the expiry, resends, and the assessment once the candidate finishes.
+ */
 export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput): Promise<InterviewProgress> {
   const progress: InterviewProgress = { status: 'queued', questionsCount: null, error: null };
   const { mail, bookkeeping } = patched('local-email') ? local : remote;
   setHandler(interviewProgressQuery, () => progress);
+  let changed = false;
+  setHandler(interviewChangedSignal, () => void (changed = true));
   const setStatus = (status: InterviewProgress['status']) => {
     progress.status = status;
     upsertSearchAttributes([{ key: InterviewStatusKey, value: status }]);
@@ -109,7 +134,55 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
     return fail('email', `The invitation email could not be sent: ${reason(err)}`);
   }
   setStatus('invited');
-  return progress;
+  // Invitations of histories recorded before deadlines existed ended here.
+  if (!patched('interview-deadlines')) return progress;
+
+  for (;;) {
+    changed = false;
+    const at = await deadlines.bookkeeping.interviewDeadline(interviewId);
+    if (at.resendPending) {
+      await sendLink(interviewId, 'resend');
+      continue;
+    }
+    if (at.status !== progress.status) setStatus(at.status);
+    if (at.status === 'completed') {
+      if (at.toAssess) await assess(interviewId, at.toTranscribe, setStatus);
+      return progress;
+    }
+    if (at.status !== 'invited' && at.status !== 'started') return progress;
+    const due = Math.min(at.expiresAt, at.remindAt ?? Infinity);
+    // Woken by a change: read again. Otherwise the reminder or the expiry is due.
+    if (due > Date.now() && (await condition(() => changed, due - Date.now()))) continue;
+    if (Date.now() >= at.expiresAt) await deadlines.bookkeeping.expireInterview(interviewId, Date.now());
+    else await sendLink(interviewId, 'reminder');
+  }
+}
+
+/** The reminder or a resend; one that fails after every retry is recorded as failed and not tried again. */
+async function sendLink(interviewId: string, kind: LinkEmailKind): Promise<void> {
+  try {
+    await deadlines.mail.sendInterviewLink(interviewId, kind);
+  } catch (err) {
+    await deadlines.bookkeeping.failInterviewLink(interviewId, kind, reason(err));
+  }
+}
+
+/** Transcribes the recorded answers (one that cannot be is left unassessed), then assesses the interview. */
+async function assess(interviewId: string, recorded: number[], setStatus: (s: InterviewStage) => void): Promise<void> {
+  setStatus('assessing');
+  const transcripts: Transcripts = {};
+  await Promise.all(
+    recorded.map(async (index) => {
+      const text = await assessment.transcribeAnswer(interviewId, index).catch(() => null);
+      if (text !== null) transcripts[index] = text;
+    }),
+  );
+  try {
+    await assessment.assessInterview(interviewId, transcripts);
+  } catch (err) {
+    await assessment.failAssessment(interviewId, `The interview could not be assessed: ${reason(err)}`);
+  }
+  setStatus('completed');
 }
 
 function reason(err: unknown): string {

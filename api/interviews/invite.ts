@@ -17,6 +17,7 @@ import { startOrTakeBack } from '../workflow-starts';
 import { jobUrl, projectUrl } from '../../shared/public-urls';
 import { ensureInterviewProject } from './projects';
 import { saveCandidates } from '../candidates';
+import { EXPIRES_IN_DAYS, expiryAfter } from '../../shared/interviews/deadlines';
 
 export interface InviteDeps {
   db: Database;
@@ -65,7 +66,7 @@ export async function inviteCandidates(deps: InviteDeps, workspace: WorkspaceDoc
     workspace,
     project,
     pending.map((i) => candidates[i]),
-    customQuestions,
+    { questions: customQuestions, expiresInDays: req.expires_in_days ?? EXPIRES_IN_DAYS.default },
   );
   pending.forEach((i, n) => (results[i] = invited[n]));
 
@@ -95,7 +96,7 @@ async function inviteAll(
   ws: WorkspaceDoc,
   project: ProjectDoc,
   cands: Candidate[],
-  questions: Question[] | null,
+  terms: InvitationTerms,
 ): Promise<EntryResult[]> {
   const { db } = deps;
   const keys = cands.map((c) => emailKey(project._id, c.email));
@@ -114,7 +115,7 @@ async function inviteAll(
     }),
   );
   const ok = cands.flatMap((_, i) => (results[i] === null ? [i] : []));
-  const docs = ok.map((i) => newInterview(ws, project, cands[i], questions));
+  const docs = ok.map((i) => newInterview(ws, project, cands[i], terms));
   const [candidateWrites, interviewWrites] = await Promise.all([
     saveCandidates(
       db,
@@ -204,7 +205,13 @@ async function startInvitations(
   });
 }
 
-function newInterview(ws: WorkspaceDoc, project: ProjectDoc, c: Candidate, customQuestions: Question[] | null): InterviewDoc {
+/** What a request sets for each of its invitations: the caller's own questions, if any, and the link's lifetime. */
+interface InvitationTerms {
+  questions: Question[] | null;
+  expiresInDays: number;
+}
+
+function newInterview(ws: WorkspaceDoc, project: ProjectDoc, c: Candidate, terms: InvitationTerms): InterviewDoc {
   const now = new Date();
   const _id = recordId.interview(project._id, c.id);
   return {
@@ -217,10 +224,11 @@ function newInterview(ws: WorkspaceDoc, project: ProjectDoc, c: Candidate, custo
     token: interviewToken(_id),
     workflow_id: interviewWorkflowId(_id),
     status: 'queued',
-    custom_questions: customQuestions,
+    custom_questions: terms.questions,
     questions: null,
     error: null,
     email: { status: 'pending', provider: null, message_id: null, sent_at: null, error: null },
+    expires_at: expiryAfter(now, terms.expiresInDays),
     created_at: now,
     updated_at: now,
   };

@@ -10,6 +10,7 @@ import { InviteRequest, type InterviewViewResponse } from '../../shared/intervie
 import { inviteRules } from '../../shared/interviews/rules';
 import { inviteCandidates } from './invite';
 import { interviewView } from './view';
+import { resendInterview } from './resend';
 import { listHandler } from '../lists';
 import { interviewList } from '../../infra/lists/interviews';
 import { InterviewListQuery } from '../../shared/lists/schema';
@@ -47,6 +48,15 @@ export function interviewRoutes(deps: ApiDeps): Router {
     ctx.status = res.status;
     ctx.set(res.headers);
     ctx.body = res.body ?? '';
+  });
+
+  router.post('/interviews/:id/resend', async (ctx) => {
+    const ws = ctx.state.workspace as WorkspaceDoc;
+    const body: InterviewViewResponse = {
+      success: true,
+      data: interviewView(await resendInterview(deps, ws, ctx.params.id), config.PUBLIC_BASE_URL),
+    };
+    ctx.body = body;
   });
 
   router.get('/interviews/:id', async (ctx) => {

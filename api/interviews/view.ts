@@ -1,4 +1,4 @@
-import type { InterviewDoc } from '../../infra/records/interviews';
+import { expiresAtOf, type InterviewDoc } from '../../infra/records/interviews';
 import type { InterviewView } from '../../shared/interviews/schema';
 import { interviewUrl, recordingUrl } from '../../shared/public-urls';
 
@@ -23,6 +23,9 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string): I
     },
     started_at: iso(interview.started_at ?? null),
     completed_at: iso(interview.completed_at ?? null),
+    expires_at: expiresAtOf(interview).toISOString(),
+    reminded_at: interview.reminder && !interview.reminder.error ? interview.reminder.at.toISOString() : null,
+    resent_at: iso(interview.resend?.sent_at ?? null),
     answers: (interview.answers ?? []).map((a) => ({
       index: a.index,
       type: a.type,
@@ -32,6 +35,7 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string): I
       answered_at: a.answered_at.toISOString(),
       timed_out: a.timed_out,
     })),
+    assessment: interview.assessment ? { ...interview.assessment, assessed_at: iso(interview.assessment.assessed_at) } : null,
     created_at: interview.created_at.toISOString(),
     updated_at: interview.updated_at.toISOString(),
   };

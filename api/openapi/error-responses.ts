@@ -87,3 +87,12 @@ export function withBudget(responses: Record<number, Response>): Record<number, 
     Object.entries(responses).map(([s, r]) => [s, s === '401' ? r : { ...r, headers: { ...RATE_LIMIT, ...r.headers } }]),
   );
 }
+
+/** The resend operation's own refusals, in the job family's shape. */
+export const resendErrors = {
+  409: {
+    description: 'The invitation has no link to resend (still being sent, or failed), or the candidate has finished.',
+    schema: JobErrorBody,
+  },
+  429: { description: 'This interview was resent less than a minute ago.', schema: JobErrorBody, headers: RETRY_AFTER },
+} satisfies Record<number, Response>;

@@ -124,6 +124,9 @@ export const EXAMPLES = {
       },
       started_at: '2026-11-24T14:02:10.003Z',
       completed_at: '2026-11-24T14:06:51.240Z',
+      expires_at: '2026-12-07T09:00:00.118Z',
+      reminded_at: null,
+      resent_at: null,
       answers: [
         {
           index: 0,
@@ -135,8 +138,47 @@ export const EXAMPLES = {
           timed_out: false,
         },
       ],
+      assessment: {
+        status: 'completed',
+        provider: 'openai',
+        questions: [
+          {
+            index: 0,
+            status: 'assessed',
+            score: 4,
+            skills: ['TypeScript', 'PostgreSQL'],
+            evidence: ['TypeScript on Koa, PostgreSQL with row-level security'],
+            transcript: null,
+            reason: null,
+          },
+        ],
+        overall: {
+          score: 4,
+          summary: 'Designed and shipped a billing API with the stack of the role, and names concrete safeguards.',
+          recommendation: 'advance',
+        },
+        error: null,
+        assessed_at: '2026-11-24T14:07:02.511Z',
+      },
       created_at: '2026-11-23T09:00:00.118Z',
       updated_at: '2026-11-24T14:06:51.240Z',
     },
+  },
+};
+
+/** An expired invitation after a resend: open again, with a new deadline, the email on its way. */
+export const RESENT_INTERVIEW_EXAMPLE = {
+  success: true,
+  data: {
+    ...EXAMPLES.interview.data,
+    status: 'invited',
+    started_at: null,
+    completed_at: null,
+    expires_at: '2026-12-22T10:15:00.000Z',
+    reminded_at: '2026-11-30T09:00:00.402Z',
+    resent_at: null,
+    answers: [],
+    assessment: null,
+    updated_at: '2026-12-08T10:15:00.000Z',
   },
 };

@@ -2,6 +2,7 @@ import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { CallInitiateRequest, CallInitiateResponse, CallViewResponse, CampaignRequest, CampaignResponse } from '../../shared/calls/schema';
 import { InterviewViewResponse, InviteRequest, InviteResponse } from '../../shared/interviews/schema';
 import { RECORDING_TYPES } from '../../shared/interviews/recordings';
+import { EXPIRES_IN_DAYS } from '../../shared/interviews/deadlines';
 import {
   GenerateQuestionsRequest,
   GenerateQuestionsResponse,
@@ -21,10 +22,10 @@ import {
   ProjectViewResponse,
 } from '../../shared/lists/schema';
 import { VAPI_EVENTS_PATH, WHATSAPP_EVENTS_PATH } from '../../shared/public-urls';
-import { callErrors, jobErrors, plainErrors, withBudget } from './error-responses';
+import { callErrors, jobErrors, plainErrors, resendErrors, withBudget } from './error-responses';
 import type { Operation } from './operation';
 import { HealthBody, ReadinessBody } from '../health';
-import { EXAMPLES } from './examples';
+import { EXAMPLES, RESENT_INTERVIEW_EXAMPLE } from './examples';
 
 /**
  * Every public operation with its request and every response it can give, built from the same TypeBox
@@ -266,13 +267,29 @@ export const OPERATIONS: Operation[] = [
     method: 'get',
     path: `${V1}/interviews/{id}`,
     operationId: 'getInterview',
-    summary: 'An invitation: its status, questions and email',
+    summary: 'An invitation: its status, questions, email, deadline, answers and assessment',
     tag: 'Interviews',
     security: 'apiKey',
     parameters: id('The interview id from interview/invite.'),
     responses: {
       200: { description: 'The invitation.', schema: InterviewViewResponse, example: EXAMPLES.interview },
       ...jobErrors(401, 404, 500, 503),
+    },
+  },
+  {
+    method: 'post',
+    path: `${V1}/interviews/{id}/resend`,
+    operationId: 'resendInterview',
+    summary: "Email the candidate's interview link again",
+    description: `The link goes out again within seconds (\`resent_at\` says when). An expired interview opens again for ${EXPIRES_IN_DAYS.default} days from now, where the candidate left it. One resend per interview a minute. No body.`,
+    tag: 'Interviews',
+    security: 'apiKey',
+    parameters: id('The interview id from interview/invite.'),
+    responses: {
+      200: { description: 'The invitation, with its new deadline.', schema: InterviewViewResponse, example: RESENT_INTERVIEW_EXAMPLE },
+      ...jobErrors(400, 401, 404),
+      ...resendErrors,
+      ...jobErrors(500, 503),
     },
   },
   {

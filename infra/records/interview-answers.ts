@@ -1,7 +1,7 @@
 import type { Database } from '../database';
 import { isDuplicateKey } from '../duplicate-key';
 import { interviewList } from '../lists/interviews';
-import { interviewIdOf, tokenMatches, type AnswerDoc, type InterviewDoc, type StoredAnswer } from './interviews';
+import { interviewIdOf, tokenMatches, type AnswerDoc, type InterviewDoc, type StoredAnswer, type StoredAssessment } from './interviews';
 
 /**
  * An interview as the candidate takes it: found by its link, its questions' clocks, its answers, and its
@@ -82,10 +82,20 @@ export async function completeInterview(db: Database, interview: InterviewDoc, n
   if (interview.status !== 'started' || (await nextQuestion(db, interview)) !== null) return false;
   const answers = await readAnswers(db, interview);
   await interviewList(db).update(interview, { status: 'completed' }, (at) => ({
-    $set: { status: 'completed', completed_at: now, answers, updated_at: at },
+    $set: { status: 'completed', completed_at: now, answers, assessment: PENDING_ASSESSMENT, updated_at: at },
   }));
   return true;
 }
+
+/** What GET /interviews/:id shows from the finish until the interview's workflow stores the assessment. */
+const PENDING_ASSESSMENT: StoredAssessment = {
+  status: 'pending',
+  provider: null,
+  questions: [],
+  overall: null,
+  error: null,
+  assessed_at: null,
+};
 
 async function readAnswers(db: Database, interview: InterviewDoc): Promise<StoredAnswer[]> {
   const docs = await Promise.all((interview.questions ?? []).map((_, i) => db.interviewAnswers.findOne({ _id: slot(interview._id, i) })));

@@ -4,6 +4,8 @@ import type { RecordingType } from '../../shared/interviews/recordings';
 import type { Question, QuestionType } from '../../shared/jobs/schema';
 import { newToken } from '../ids';
 import type { EmailStatus, InterviewStatus } from '../../shared/interviews/schema';
+import type { InterviewAssessment } from '../../shared/interviews/assessment';
+import { expiryAfter } from '../../shared/interviews/deadlines';
 
 /** Stored interview invitations and what the log email provider keeps of their emails. */
 
@@ -38,6 +40,14 @@ export interface InterviewDoc {
   completed_at?: Date | null;
   /** The saved answers in question order, copied here from interview_answers at each save. */
   answers?: StoredAnswer[];
+  /** When the link runs out (expiresAtOf reads it, with the default for invitations stored before deadlines). */
+  expires_at?: Date;
+  /** The one reminder, emailed by the interview's workflow at half the link's time to a candidate who has not started. */
+  reminder?: { at: Date; error: string | null } | null;
+  /** The last resend the API accepted; the workflow emails the link and records `sent_at`, or the error that stopped it. */
+  resend?: { requested_at: Date; sent_at: Date | null; error: string | null } | null;
+  /** Written by the workflow once the candidate has finished (pending, then completed or failed). */
+  assessment?: StoredAssessment | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -87,6 +97,13 @@ export interface StoredAnswer {
   duration_seconds: number | null;
   answered_at: Date;
   timed_out: boolean;
+}
+
+export type StoredAssessment = Omit<InterviewAssessment, 'assessed_at'> & { assessed_at: Date | null };
+
+/** When the interview's link runs out. */
+export function expiresAtOf(interview: Pick<InterviewDoc, 'expires_at' | 'created_at'>): Date {
+  return interview.expires_at ?? expiryAfter(interview.created_at);
 }
 
 /** What the `log` email provider records instead of sending. */

@@ -6,7 +6,18 @@ export interface WorkspaceDoc {
   name: string;
   /** The sender profile behind the built-in variables sender_first_name … sender_company. */
   sender: { first_name: string; last_name: string; company: string };
+  /** Set with the admin CLI (workspace:settings); absent means every default. */
+  settings?: WorkspaceSettings;
   created_at: Date;
+}
+
+export interface WorkspaceSettings {
+  /** Whether a candidate who has not started gets one reminder at half the link's time; on by default. */
+  interview_reminders?: boolean;
+}
+
+export function remindsCandidates(workspace: Pick<WorkspaceDoc, 'settings'> | null): boolean {
+  return workspace?.settings?.interview_reminders !== false;
 }
 
 /** Keys are stored only as a SHA-256 hash; the key itself is shown once, at creation. */

@@ -4,6 +4,7 @@ import { generateQuestions } from '../../shared/interviews/question-generator';
 import { extractJobRequirements, skillsMentioned } from '../../shared/ai/jd-extractor';
 import { writeCallScript, type ScriptBrief } from '../../shared/calls/call-script';
 import type { LanguageModel } from './port';
+import { assessOffline, type AnswerToAssess, type AssessmentResult } from '../../shared/interviews/assessment';
 
 /** Used when no OPENAI_API_KEY is set: the deterministic parser and generators in shared/. */
 export class OfflineLanguageModel implements LanguageModel {
@@ -22,5 +23,9 @@ export class OfflineLanguageModel implements LanguageModel {
 
   async generateScript(brief: ScriptBrief): Promise<CallScript> {
     return writeCallScript(brief);
+  }
+
+  async assessInterview(job: JobBrief, answers: AnswerToAssess[]): Promise<AssessmentResult> {
+    return assessOffline(job, answers);
   }
 }

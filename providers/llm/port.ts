@@ -1,6 +1,7 @@
 import type { JobBrief, Question } from '../../shared/jobs/schema';
 import type { CallScript, JdExtraction } from '../../shared/ai/schema';
 import type { ScriptBrief } from '../../shared/calls/call-script';
+import type { AnswerToAssess, AssessmentResult } from '../../shared/interviews/assessment';
 
 /**
  * The language-model operations the service uses, whatever model is behind them. A failure is an
@@ -14,4 +15,6 @@ export interface LanguageModel {
   parseJobDescription(text: string): Promise<JdExtraction>;
   generateQuestions(job: JobBrief, count: number): Promise<Question[]>;
   generateScript(brief: ScriptBrief): Promise<CallScript>;
+  /** Scores a finished interview's answers (those with text) against its job, and the interview as a whole. */
+  assessInterview(job: JobBrief, answers: AnswerToAssess[]): Promise<AssessmentResult>;
 }

@@ -8,7 +8,13 @@ export interface InvitationFacts {
   companyName: string;
   interviewUrl: string;
   questionsCount: number;
+  /** When the link stops working; the email says so when given. */
+  expiresAt?: Date;
+  /** The first invitation (the default), the reminder at half the link's time, or a resend the ATS asked for. */
+  kind?: InvitationKind;
 }
+
+export type InvitationKind = 'invitation' | 'reminder' | 'resend';
 
 export interface ComposedEmail {
   subject: string;
@@ -22,15 +28,43 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
+/** A day as the candidate reads it, in UTC so every reader sees the same date: "8 December 2026". */
+export function dayOf(date: Date): string {
+  return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** Each kind's subject and opening, as plain text (the HTML part escapes them). */
+function wording(f: InvitationFacts): { subject: string; opening: string } {
+  const role = `the ${f.jobTitle} role at ${f.companyName}`;
+  switch (f.kind ?? 'invitation') {
+    case 'reminder':
+      return {
+        subject: `Reminder: your interview for ${f.jobTitle} at ${f.companyName}`,
+        opening: `A reminder that your online interview for ${role} is still waiting for you.`,
+      };
+    case 'resend':
+      return {
+        subject: `Your interview link for ${f.jobTitle} at ${f.companyName}`,
+        opening: `Here again is your link to the online interview for ${role}.`,
+      };
+    default:
+      return {
+        subject: `Your interview for ${f.jobTitle} at ${f.companyName}`,
+        opening: `Thank you for your interest in ${role}. We would like to invite you to an online interview.`,
+      };
+  }
+}
+
 export function composeInvitation(f: InvitationFacts): ComposedEmail {
   const firstName = f.candidateName.trim().split(/\s+/)[0] || f.candidateName;
   const questions = `${f.questionsCount} question${f.questionsCount === 1 ? '' : 's'}`;
-  const subject = `Your interview for ${f.jobTitle} at ${f.companyName}`;
+  const { subject, opening } = wording(f);
+  const until = f.expiresAt ? ` The link is open until ${dayOf(f.expiresAt)}.` : '';
   const text = [
     `Hi ${firstName},`,
     '',
-    `Thank you for your interest in the ${f.jobTitle} role at ${f.companyName}. We would like to invite you to an online interview.`,
-    `It has ${questions}; you can take it whenever it suits you, from any device with a camera and microphone.`,
+    opening,
+    `It has ${questions}; you can take it whenever it suits you, from any device with a camera and microphone.${until}`,
     '',
     `Start your interview: ${f.interviewUrl}`,
     '',
@@ -43,8 +77,8 @@ export function composeInvitation(f: InvitationFacts): ComposedEmail {
     '<!doctype html>',
     '<html><body style="font-family:Arial,Helvetica,sans-serif;line-height:1.5;color:#1f2933">',
     `<p>Hi ${e(firstName)},</p>`,
-    `<p>Thank you for your interest in the <strong>${e(f.jobTitle)}</strong> role at <strong>${e(f.companyName)}</strong>. We would like to invite you to an online interview.</p>`,
-    `<p>It has ${e(questions)}; you can take it whenever it suits you, from any device with a camera and microphone.</p>`,
+    `<p>${e(opening)}</p>`,
+    `<p>It has ${e(questions)}; you can take it whenever it suits you, from any device with a camera and microphone.${e(until)}</p>`,
     `<p><a href="${e(f.interviewUrl)}" style="display:inline-block;padding:10px 18px;background:#2563eb;color:#ffffff;text-decoration:none;border-radius:6px">Start your interview</a></p>`,
     `<p style="font-size:13px;color:#52606d">Or open this address: ${e(f.interviewUrl)}<br>This link is personal to you; please do not share it.</p>`,
     `<p>The ${e(f.companyName)} hiring team</p>`,

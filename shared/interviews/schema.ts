@@ -2,6 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { E164_PATTERN } from '../formats';
 import { CustomFields, Enum, NonEmpty, NOT_BLANK, Nullable, Strict } from '../schema-builders';
 import { EmploymentType, Question, QuestionType, SeniorityLevel, TIME_LIMIT_BOUNDS, WorkType } from '../jobs/schema';
+import { InterviewAssessment } from './assessment';
+import { EXPIRES_IN_DAYS } from './deadlines';
 
 /**
  * POST /api/public/v1/interview/invite and GET /api/public/v1/interviews/:id: requests and responses, the
@@ -48,6 +50,8 @@ export const InviteRequest = Strict({
   skills_good_to_have: Skills,
   candidates: Type.Array(InviteCandidate, { minItems: 1, maxItems: 200 }),
   questions: Type.Optional(Type.Array(CustomQuestion, { minItems: 1, maxItems: 20 })),
+  /** How long each candidate's link stays open, in days from the invitation. */
+  expires_in_days: Type.Optional(Type.Integer(EXPIRES_IN_DAYS)),
 });
 export type InviteRequest = Static<typeof InviteRequest>;
 
@@ -74,9 +78,10 @@ export type InviteResponse = Static<typeof InviteResponse>;
 
 /**
  * An invitation's life: `queued` (questions and email under way) → `invited` (the link is sent) → `started`
- * (the candidate pressed Start) → `completed` (they finished); `failed` when the invitation could not be sent.
+ * (the candidate pressed Start) → `completed` (they finished); `expired` when the link ran out first (a resend
+ * opens it again); `failed` when the invitation could not be sent.
  */
-export const INTERVIEW_STATUSES = ['queued', 'invited', 'started', 'completed', 'failed'] as const;
+export const INTERVIEW_STATUSES = ['queued', 'invited', 'started', 'completed', 'expired', 'failed'] as const;
 export const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
 export type InterviewStatus = (typeof INTERVIEW_STATUSES)[number];
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
@@ -118,8 +123,16 @@ export const InterviewView = Type.Object({
   started_at: Nullable(Type.String({ format: 'date-time' })),
   /** When the candidate finished. */
   completed_at: Nullable(Type.String({ format: 'date-time' })),
+  /** When the link stops working unless the interview is finished by then (a resend extends an expired one). */
+  expires_at: Type.String({ format: 'date-time' }),
+  /** When the one reminder was emailed (at half the link's time, to a candidate who had not started). */
+  reminded_at: Nullable(Type.String({ format: 'date-time' })),
+  /** When the link was last emailed again at the API's request (POST /interviews/:id/resend). */
+  resent_at: Nullable(Type.String({ format: 'date-time' })),
   /** Every answer saved so far, in question order. */
   answers: Type.Array(InterviewAnswer),
+  /** The assessment of a finished interview; null before the candidate finishes. */
+  assessment: Nullable(InterviewAssessment),
   created_at: Type.String({ format: 'date-time' }),
   /** When the invitation last changed: its place in the change feed (GET /interviews?updated_since=…). */
   updated_at: Type.String({ format: 'date-time' }),

@@ -72,11 +72,17 @@ describe('interview/invite on the real stack', () => {
         email: { status: 'sent', provider: 'log', message_id: expect.stringMatching(/^mail_/), sent_at: expect.any(String), error: null },
         started_at: null,
         completed_at: null,
+        expires_at: expect.any(String),
+        reminded_at: null,
+        resent_at: null,
         answers: [],
+        assessment: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       },
     });
+    // The link is open for the default 14 days from the invitation.
+    expect(Date.parse(view.body.data.expires_at) - Date.parse(view.body.data.created_at)).toBe(14 * 86_400_000);
     const mail = await stack.db.emailLog.findOne({ idempotency_key: interviews[7].id });
     expect(mail?.to).toBe(`${interviews[7].name} <grace.7@example.com>`);
     expect(mail?.subject).toBe('Your interview for Senior Data Engineer at Globex Inc');

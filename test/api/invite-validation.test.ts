@@ -84,6 +84,10 @@ const cases: Array<[string, (b: Record<string, any>) => void, Record<string, str
     { 'candidates[0].custom_fields.tags': 'string, number or boolean' },
   ],
   ['questions empty', (b) => (b.questions = []), { questions: 'at least 1 item' }],
+  ['expires_in_days 0', (b) => (b.expires_in_days = 0), { expires_in_days: 'must be at least 1' }],
+  ['expires_in_days 61', (b) => (b.expires_in_days = 61), { expires_in_days: 'must be at most 60' }],
+  ['expires_in_days 1.5', (b) => (b.expires_in_days = 1.5), { expires_in_days: 'must be an integer' }],
+  ['expires_in_days a string', (b) => (b.expires_in_days = '14'), { expires_in_days: 'must be an integer' }],
   ['21 questions', (b) => (b.questions = questions(21)), { questions: 'at most 20 items' }],
   ['question empty', (b) => (b.questions = [{ question: '' }]), { 'questions[0].question': 'must not be empty' }],
   ['question over 1000 characters', (b) => (b.questions = [{ question: 'q'.repeat(1001) }]), { 'questions[0].question': 'at most 1000' }],
@@ -186,6 +190,7 @@ describe('interview/invite validation', () => {
     body.questions = questions(20);
     body.questions[0] = { question: 'q'.repeat(1000), type: 'text', time_limit_seconds: 10 };
     body.questions[1] = { question: 'Last one?', type: 'audio', time_limit_seconds: 1800 };
+    body.expires_in_days = 60;
     body.job_title = 'Node.js Engineer for acme.com';
     body.job_description = 'Work on Node.js services; email jobs@acme.com with questions. Brackets [like this] are fine.';
     const res = await invite(body);

@@ -50,6 +50,7 @@ describe('the OpenAPI document', () => {
       logger: undefined as never,
       llm: undefined as never,
       whatsappTemplates: null,
+      interviewChanged: undefined as never,
     };
     const mounted = new Set<string>();
     for (const factory of ROUTES) {

@@ -117,10 +117,22 @@ describe('composeInvitation', () => {
     expect(mail.text).toContain('the R&D <Lead> role at Smith & "Sons"');
     expect(mail.text).toContain('Start your interview: https://hiring.test/interview/abc_-1');
     expect(mail.text).toContain('It has 1 question;');
-    expect(mail.html).toContain('<strong>R&amp;D &lt;Lead&gt;</strong>');
-    expect(mail.html).toContain('<strong>Smith &amp; &quot;Sons&quot;</strong>');
+    expect(mail.html).toContain('the R&amp;D &lt;Lead&gt; role at Smith &amp; &quot;Sons&quot;');
     expect(mail.html).toContain('href="https://hiring.test/interview/abc_-1"');
     expect(mail.html).not.toContain('<Lead>');
+  });
+
+  it('words a reminder and a resend as what they are, with the day the link closes', () => {
+    const expiresAt = new Date('2026-12-08T09:30:00Z');
+    const reminder = composeInvitation({ ...facts, kind: 'reminder', expiresAt });
+    expect(reminder.subject).toBe('Reminder: your interview for R&D <Lead> at Smith & "Sons"');
+    expect(reminder.text).toContain('is still waiting for you');
+    expect(reminder.text).toContain('The link is open until 8 December 2026.');
+    expect(reminder.html).toContain('The link is open until 8 December 2026.');
+    const resend = composeInvitation({ ...facts, kind: 'resend', expiresAt });
+    expect(resend.subject).toBe('Your interview link for R&D <Lead> at Smith & "Sons"');
+    expect(resend.text).toContain('Here again is your link');
+    expect(composeInvitation(facts).text).not.toContain('open until');
   });
 
   it('escapes every HTML special character', () => {

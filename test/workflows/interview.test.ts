@@ -16,7 +16,8 @@ import type { ProjectDoc } from '../../infra/records/projects';
 import type { JobDetails, Question } from '../../shared/jobs/schema';
 import { jobDetails } from '../helpers/job';
 import { interviewDoc, projectDoc, workspaceDoc } from '../helpers/interview-doc';
-import { interviewProgressQuery, interviewWorkflow } from '../../workflows/interviews';
+import { interviewProgressQuery, interviewWorkflow, type InterviewProgress } from '../../workflows/interviews';
+import type { WorkflowHandle } from '@temporalio/client';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
 import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
 import { recordHistory } from '../helpers/histories';
@@ -118,17 +119,35 @@ describe('interview workflow on the time-skipping server', () => {
           env.client.workflow.start(interviewWorkflow, { taskQueue, workflowId: workflowIds[n], args: [{ interviewId: i._id }] }),
         ),
       );
-      // One result at a time: the test server counts time-skipping locks per waiting caller, and many concurrent
-      // waits unbalance them.
+      // One at a time: the test server counts time-skipping locks per waiting caller, and many concurrent
+      // waits unbalance them. A sent invitation's workflow goes on to wait for the candidate, so each is
+      // followed until its invitation is settled (invited or failed), skipping time while it waits.
       const out = [];
-      for (const handle of handles) out.push(await handle.result());
-      // What an operator's query in the Temporal UI answers, once the workflow has closed.
+      for (const handle of handles) out.push(await settled(handle));
+      // What an operator's query in the Temporal UI answers.
       const queried = [];
       for (const handle of handles) queried.push(await handle.query(interviewProgressQuery));
+      // The sent invitations' workflows now wait days for their candidates. Left running with no worker, their
+      // timers would stall the test server's time skipping for the tests after this one.
+      for (const handle of handles) await handle.terminate('the test is over').catch(() => undefined);
       return { out, queried };
     });
     const stored = await Promise.all(interviews.map(async (i) => (await db.interviews.findOne({ _id: i._id }))!));
     return { results: results.out, queried: results.queried, stored };
+  }
+  /** The invitation's progress once it is sent or has failed, skipping time (the lease test's timers) meanwhile. */
+  async function settled(handle: WorkflowHandle<typeof interviewWorkflow>): Promise<InterviewProgress> {
+    for (;;) {
+      const progress = await handle.query(interviewProgressQuery).catch(() => null);
+      if (progress?.status === 'invited') return progress;
+      // A failed invitation's workflow ends once its failure is recorded: its final progress, once it has closed.
+      // (Not result(): after it, this test server went on skipping time between later tests' polls, days at a time.)
+      if (progress?.status === 'failed') {
+        while ((await handle.describe()).status.name === 'RUNNING') await new Promise((r) => setTimeout(r, 50));
+        return handle.query(interviewProgressQuery);
+      }
+      await env.sleep(5_000);
+    }
   }
   const record = (interview: InterviewDoc, name: string) => recordHistory(env.client, interview.workflow_id, name);
 

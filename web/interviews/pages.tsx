@@ -8,6 +8,8 @@ import { COUNTDOWN_PATH, RECORDER_PATH } from '../assets/routes';
 export interface InterviewFrame {
   jobTitle: string;
   company: string;
+  /** Whom the candidate asks for a new link: the workspace's sender, at the company. */
+  contact: string;
   /** The interview's own path, /interview/<token>. */
   path: string;
 }
@@ -184,6 +186,18 @@ export function NotReadyPage({ frame, failed }: { frame: InterviewFrame; failed:
           ? `Something went wrong while preparing it. Please contact ${frame.company}.`
           : 'Its questions are being prepared. Please reload this page in a minute.'}
       </p>
+    </Layout>
+  );
+}
+
+export function ExpiredPage({ frame, expiredOn }: { frame: InterviewFrame; expiredOn: string }): VNode {
+  return (
+    <Layout title={`Expired: ${frame.jobTitle}`}>
+      <h1>This interview link has expired</h1>
+      <p>
+        The interview for {frame.jobTitle} at {frame.company} closed on {expiredOn}.
+      </p>
+      <p>If you would still like to take it, please contact {frame.contact}, who can send you a new link.</p>
     </Layout>
   );
 }

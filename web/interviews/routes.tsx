@@ -5,7 +5,9 @@ import { RECORDING_TYPES, recordingType } from '../../shared/interviews/recordin
 import { removeRecording, storeRecording } from '../../infra/recordings';
 import { recorderErrors } from './recorder-errors';
 import { ANSWER_GRACE_SECONDS, inTime, MAX_TEXT_ANSWER, secondsLeft } from '../../shared/interviews/session';
-import type { InterviewDoc } from '../../infra/records/interviews';
+import { expiresAtOf, type InterviewDoc } from '../../infra/records/interviews';
+import { hasExpired } from '../../shared/interviews/deadlines';
+import { dayOf } from '../../shared/interviews/invitation-email';
 import { companyOf } from '../../infra/records/projects';
 import type { Question } from '../../shared/jobs/schema';
 import {
@@ -20,14 +22,14 @@ import {
 import type { WebDeps } from '../deps';
 import { formBody, sameOrigin } from '../forms';
 import { sendPage } from '../layout';
-import { CompletedPage, FinishPage, NotReadyPage, QuestionPage, WelcomePage, type InterviewFrame } from './pages';
+import { CompletedPage, ExpiredPage, FinishPage, NotReadyPage, QuestionPage, WelcomePage, type InterviewFrame } from './pages';
 
 /**
  * The candidate's interview at `interview_url`. The link's token is the credential. Every form posts back
  * and is answered with a redirect to the interview's one page, which shows whatever comes next (so a reload
  * or the back button never sends an answer twice).
  */
-export function interviewRoutes({ db, now, config }: WebDeps): Router {
+export function interviewRoutes({ db, now, config, logger, interviewChanged }: WebDeps): Router {
   const router = new Router();
 
   /** The interview of the link, and the link's own path, which every form posts to and redirects back to. */
@@ -43,12 +45,21 @@ export function interviewRoutes({ db, now, config }: WebDeps): Router {
       db.projects.findOne({ _id: interview.project_id }),
       db.workspaces.findOne({ _id: interview.workspace_id }),
     ]);
+    const company = companyOf(project, workspace) ?? 'the company';
+    const sender = workspace ? `${workspace.sender.first_name} ${workspace.sender.last_name}`.trim() : '';
     return {
       jobTitle: project?.job?.title ?? project?.name ?? 'Interview',
-      company: companyOf(project, workspace) ?? 'the company',
+      company,
+      contact: sender ? `${sender} at ${company}` : company,
       path,
     };
   }
+  /** Whether the link has run out: the workflow marks it so at the deadline, and the page need not wait for that. */
+  const expired = (i: InterviewDoc) =>
+    i.status === 'expired' || ((i.status === 'invited' || i.status === 'started') && hasExpired(expiresAtOf(i), now()));
+  /** Tells the interview's workflow of a change; one it cannot hear now hears it when it next wakes (docs/pages.md). */
+  const tell = (i: InterviewDoc) =>
+    interviewChanged(i).catch((err: unknown) => logger.warn({ err, interviewId: i._id }, 'interview workflow not told of a change'));
   const backTo = (ctx: Context, path: string, query = '') => {
     ctx.status = 303;
     ctx.redirect(path + query);
@@ -58,6 +69,7 @@ export function interviewRoutes({ db, now, config }: WebDeps): Router {
     const { interview, path } = await load(ctx);
     const frame = await frameOf(interview, path);
     const questions = interview.questions ?? [];
+    if (expired(interview)) return sendPage(ctx, 200, <ExpiredPage frame={frame} expiredOn={dayOf(expiresAtOf(interview))} />);
     if (interview.status === 'queued' || interview.status === 'failed' || questions.length === 0) {
       return sendPage(ctx, 200, <NotReadyPage frame={frame} failed={interview.status === 'failed'} />);
     }
@@ -79,7 +91,7 @@ export function interviewRoutes({ db, now, config }: WebDeps): Router {
 
   router.post('/interview/:token/start', sameOrigin, async (ctx) => {
     const { interview, path } = await load(ctx);
-    await startInterview(db, interview, now());
+    if (!expired(interview) && (await startInterview(db, interview, now()))) await tell(interview);
     backTo(ctx, path);
   });
 
@@ -88,8 +100,8 @@ export function interviewRoutes({ db, now, config }: WebDeps): Router {
     const questions = interview.questions ?? [];
     const index = Number(ctx.params.index);
     if (!Number.isInteger(index) || index < 0 || index >= questions.length) throw new NotFoundError('question not found');
-    // Not started, finished, or a form of a question already answered (another tab): the page shows where it stands.
-    if (interview.status !== 'started' || (await nextQuestion(db, interview)) !== index) return backTo(ctx, path);
+    // Not started, finished, expired, or a form of a question already answered (another tab): the page shows where it stands.
+    if (interview.status !== 'started' || expired(interview) || (await nextQuestion(db, interview)) !== index) return backTo(ctx, path);
     const served = await servedAt(db, interview._id, index);
     if (!served) return backTo(ctx, path);
     const question = questions[index];
@@ -120,7 +132,7 @@ export function interviewRoutes({ db, now, config }: WebDeps): Router {
     if (!type) throw new UnsupportedMediaTypeError(`A recording is one of ${RECORDING_TYPES.join(', ')}.`);
     if (Number(ctx.get('Content-Length')) > config.RECORDING_MAX_BYTES) throw new PayloadTooLargeError('the recording limit');
     const served = await servedAt(db, interview._id, index);
-    if (interview.status !== 'started' || !served || (await nextQuestion(db, interview)) !== index) {
+    if (interview.status !== 'started' || expired(interview) || !served || (await nextQuestion(db, interview)) !== index) {
       ctx.status = 409;
       ctx.body = { message: 'This question is no longer open.', next: path };
       return;
@@ -146,7 +158,10 @@ export function interviewRoutes({ db, now, config }: WebDeps): Router {
 
   router.post('/interview/:token/finish', sameOrigin, async (ctx) => {
     const { interview, path } = await load(ctx);
-    await completeInterview(db, interview, now());
+    // A finish posted again re-tells the workflow, in case it could not hear the first.
+    if (interview.status === 'completed' || (!expired(interview) && (await completeInterview(db, interview, now())))) {
+      await tell(interview);
+    }
     backTo(ctx, path);
   });
 

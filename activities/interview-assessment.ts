@@ -1,0 +1,144 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { interviewList } from '../infra/lists/interviews';
+import { recordingBytes } from '../infra/recordings';
+import type { InterviewDoc, StoredAssessment } from '../infra/records/interviews';
+import type { AnswerToAssess, QuestionAssessment } from '../shared/interviews/assessment';
+import { UpstreamError } from '../shared/errors';
+import type { ActivityDeps } from './deps';
+
+/** Recorded answers' transcripts by question index, as the workflow hands them from transcription to assessment. */
+export type Transcripts = Record<string, string>;
+
+const REASONS = {
+  noAnswer: 'The question has no answer',
+  timedOut: 'The answer arrived after the time limit',
+  noTranscriber: 'The recording was not transcribed: no transcription service is configured',
+  notTranscribed: 'The recording could not be transcribed',
+  emptyTranscript: 'The recording has no speech in its transcript',
+} as const;
+
+/**
+ * A finished interview's assessment: transcripts of its recordings, then every answer scored against the
+ * job by the language model (or the offline rules), stored on the interview once.
+ */
+export function createInterviewAssessmentActivities({
+  db,
+  logger,
+  clock,
+  llm,
+  transcriber,
+}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'transcriber'>) {
+  const interviews = interviewList(db);
+  async function load(interviewId: string): Promise<InterviewDoc> {
+    const interview = await db.interviews.findOne({ _id: interviewId });
+    if (!interview) throw ApplicationFailure.nonRetryable(`Interview ${interviewId} does not exist`, 'InterviewNotFound');
+    return interview;
+  }
+  async function store(interview: InterviewDoc, assessment: StoredAssessment): Promise<void> {
+    await interviews.update(interview, {}, (at) => ({ $set: { assessment, updated_at: at } }));
+  }
+
+  return {
+    /** The transcript of a recorded answer; null when there is no transcriber or no recording. */
+    async transcribeAnswer(interviewId: string, index: number): Promise<string | null> {
+      const interview = await load(interviewId);
+      const recorded = (interview.answers ?? []).find((a) => a.index === index)?.recording;
+      const recording = recorded && transcriber ? await db.recordings.findOne({ _id: recorded.id }) : null;
+      if (!recording || !transcriber) return null;
+      const parts: Buffer[] = [];
+      for await (const part of recordingBytes(db, recording, 0, recording.size - 1)) parts.push(part);
+      try {
+        return await transcriber.transcribe({ bytes: Buffer.concat(parts), type: recording.type });
+      } catch (err) {
+        throw asActivityFailure(err, 'Transcription');
+      }
+    },
+
+    /**
+     * Assesses every answer that has text (typed or transcribed) in one request to the model and stores the
+     * result; the others are `not_assessed` with the reason. An assessment already stored is kept as it is.
+     */
+    async assessInterview(interviewId: string, transcripts: Transcripts): Promise<'completed' | 'failed'> {
+      const interview = await load(interviewId);
+      if (interview.assessment?.status === 'completed') return 'completed';
+      const project = await db.projects.findOne({ _id: interview.project_id });
+      if (!project?.job)
+        throw ApplicationFailure.nonRetryable(`Interview project ${interview.project_id} does not exist`, 'ProjectNotFound');
+      const answers = toAssess(interview, transcripts, transcriber !== null);
+      let result;
+      try {
+        result = answers.some((a) => a.text !== null) ? await llm.assessInterview(project.job, answers) : null;
+      } catch (err) {
+        if (!(err instanceof UpstreamError) || err.retryable) throw asActivityFailure(err, 'LanguageModel');
+        // A refusal or a rejected request fails the same way every time: the assessment says so instead.
+        await store(interview, failed(llm.name, answers, transcripts, err.message));
+        return 'failed';
+      }
+      const scored = new Map(result?.questions.map((q) => [q.index, q]) ?? []);
+      await store(interview, {
+        status: 'completed',
+        provider: llm.name,
+        questions: answers.map((a): QuestionAssessment => {
+          const q = scored.get(a.index);
+          const transcript = transcripts[a.index] ?? null;
+          if (!q) return { index: a.index, status: 'not_assessed', score: null, skills: [], evidence: [], transcript, reason: a.missing };
+          return { index: a.index, status: 'assessed', score: q.score, skills: q.skills, evidence: q.evidence, transcript, reason: null };
+        }),
+        overall: result?.overall ?? null,
+        error: null,
+        assessed_at: clock(),
+      });
+      logger.info({ interviewId, provider: llm.name, score: result?.overall.score ?? null }, 'interview assessed');
+      return 'completed';
+    },
+
+    /** Records an assessment that could not be made after every retry, with the reason. */
+    async failAssessment(interviewId: string, error: string): Promise<void> {
+      const interview = await load(interviewId);
+      if (interview.assessment?.status === 'completed') return;
+      await store(interview, failed(llm.name, toAssess(interview, {}, transcriber !== null), {}, error));
+    },
+  };
+}
+
+/** Each question's answer as the assessor reads it, with the reason when there is nothing to read. */
+function toAssess(interview: InterviewDoc, transcripts: Transcripts, transcribing: boolean): AnswerToAssess[] {
+  return (interview.questions ?? []).map((question, index) => {
+    const answer = (interview.answers ?? []).find((a) => a.index === index);
+    const base = { index, question: question.question, type: question.type };
+    if (!answer) return { ...base, text: null, missing: REASONS.noAnswer };
+    if (answer.timed_out) return { ...base, text: null, missing: REASONS.timedOut };
+    if (answer.text !== null) return { ...base, text: answer.text, missing: null };
+    const transcript = transcripts[index];
+    if (transcript === undefined) return { ...base, text: null, missing: transcribing ? REASONS.notTranscribed : REASONS.noTranscriber };
+    return transcript.trim() ? { ...base, text: transcript, missing: null } : { ...base, text: null, missing: REASONS.emptyTranscript };
+  });
+}
+
+function failed(provider: string, answers: AnswerToAssess[], transcripts: Transcripts, error: string): StoredAssessment {
+  return {
+    status: 'failed',
+    provider,
+    questions: answers.map((a) => ({
+      index: a.index,
+      status: 'not_assessed',
+      score: null,
+      skills: [],
+      evidence: [],
+      transcript: transcripts[a.index] ?? null,
+      reason: a.missing ?? 'The assessment could not be made',
+    })),
+    overall: null,
+    error,
+    assessed_at: null,
+  };
+}
+
+/** A provider's failure as Temporal should treat it: retried unless it would fail the same way again. */
+function asActivityFailure(err: unknown, kind: string): unknown {
+  if (!(err instanceof UpstreamError)) return err;
+  const code = err.detail.code ?? err.detail.status;
+  return ApplicationFailure.create({ message: err.message, type: `${kind}:${code}`, nonRetryable: !err.retryable });
+}
+
+export type InterviewAssessmentActivities = ReturnType<typeof createInterviewAssessmentActivities>;

@@ -1,0 +1,113 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { interviewList } from '../infra/lists/interviews';
+import { expiresAtOf, type InterviewDoc } from '../infra/records/interviews';
+import { remindsCandidates } from '../infra/records/workspaces';
+import { hasExpired, reminderAt } from '../shared/interviews/deadlines';
+import type { InterviewStatus } from '../shared/interviews/schema';
+import { linkEmail } from './interviews';
+import type { ActivityDeps } from './deps';
+
+/** Where a sent invitation stands, as its workflow needs it to decide what to wait for. Times are epoch ms. */
+export interface InterviewDeadline {
+  status: InterviewStatus;
+  expiresAt: number;
+  /** When the one reminder is due; null when none is: sent, turned off for the workspace, or not needed. */
+  remindAt: number | null;
+  /** A resend the API accepted and no email has answered yet. */
+  resendPending: boolean;
+  /** A finished interview whose assessment is not stored yet. */
+  toAssess: boolean;
+  /** The answers with a recording, when there is a transcriber to read them. */
+  toTranscribe: number[];
+}
+
+export type LinkEmailKind = 'reminder' | 'resend';
+
+/**
+ * The deadlines of a sent invitation: reading where it stands, the reminder and resend emails, expiry. Each is
+ * idempotent (a retried or replayed activity leaves the same state), and every read and write is by `_id`.
+ */
+export function createInterviewDeadlineActivities({
+  db,
+  logger,
+  clock,
+  email,
+  publicBaseUrl,
+  emailFrom,
+  transcriber,
+}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'email' | 'publicBaseUrl' | 'emailFrom' | 'transcriber'>) {
+  const interviews = interviewList(db);
+  async function load(interviewId: string): Promise<InterviewDoc> {
+    const interview = await db.interviews.findOne({ _id: interviewId });
+    if (!interview) throw ApplicationFailure.nonRetryable(`Interview ${interviewId} does not exist`, 'InterviewNotFound');
+    return interview;
+  }
+  /** Whether the interview's reminder is still to go out: not sent, the candidate not started, the workspace willing. */
+  async function reminderDue(interview: InterviewDoc): Promise<boolean> {
+    if (interview.status !== 'invited' || interview.reminder) return false;
+    return remindsCandidates(await db.workspaces.findOne({ _id: interview.workspace_id }));
+  }
+  const resendPending = (i: InterviewDoc) => !!i.resend && !i.resend.sent_at && !i.resend.error;
+
+  return {
+    async interviewDeadline(interviewId: string): Promise<InterviewDeadline> {
+      const interview = await load(interviewId);
+      const expiresAt = expiresAtOf(interview);
+      const toAssess = interview.status === 'completed' && interview.assessment?.status !== 'completed';
+      return {
+        status: interview.status,
+        expiresAt: expiresAt.getTime(),
+        remindAt: (await reminderDue(interview)) ? reminderAt(interview.created_at, expiresAt).getTime() : null,
+        resendPending: resendPending(interview),
+        toAssess,
+        toTranscribe: toAssess && transcriber ? (interview.answers ?? []).filter((a) => a.recording).map((a) => a.index) : [],
+      };
+    },
+
+    /**
+     * Emails the link again, as the reminder or as the resend the API accepted, once each: the key names the
+     * email meant, so a retried activity or a replayed workflow never sends it twice. `skipped` when it is no
+     * longer due (the candidate started, or the email went out already).
+     */
+    async sendInterviewLink(interviewId: string, kind: LinkEmailKind): Promise<'sent' | 'skipped' | 'failed'> {
+      const interview = await load(interviewId);
+      const due = kind === 'reminder' ? await reminderDue(interview) : resendPending(interview);
+      if (!due) return 'skipped';
+      const key = kind === 'reminder' ? `${interviewId}/reminder` : `${interviewId}/resend/${interview.resend!.requested_at.getTime()}`;
+      const result = await email.send({ idempotencyKey: key, ...(await linkEmail({ db, publicBaseUrl, emailFrom }, interview, kind)) });
+      if (!result.sent) logger.warn({ interviewId, kind, provider: email.name, error: result.error }, 'interview link email refused');
+      await recordLinkEmail(interview, kind, result.sent ? null : result.error);
+      return result.sent ? 'sent' : 'failed';
+    },
+
+    /** Records that a reminder or resend could not be sent after every retry, so it is not tried again. */
+    async failInterviewLink(interviewId: string, kind: LinkEmailKind, error: string): Promise<void> {
+      const interview = await load(interviewId);
+      if (kind === 'resend' ? resendPending(interview) : !interview.reminder) await recordLinkEmail(interview, kind, error);
+    },
+
+    /**
+     * Invited or started → expired, if the link has run out by `atMs` (the workflow's time, so a worker whose
+     * clock lags never leaves the workflow waking to an expiry that does not happen); the status afterwards.
+     */
+    async expireInterview(interviewId: string, atMs: number): Promise<InterviewStatus> {
+      const interview = await load(interviewId);
+      const open = interview.status === 'invited' || interview.status === 'started';
+      if (!open || !hasExpired(expiresAtOf(interview), new Date(atMs))) return interview.status;
+      await interviews.update(interview, { status: 'expired' }, (at) => ({ $set: { status: 'expired', updated_at: at } }));
+      logger.info({ interviewId }, 'interview link expired');
+      return 'expired';
+    },
+  };
+
+  async function recordLinkEmail(interview: InterviewDoc, kind: LinkEmailKind, error: string | null): Promise<void> {
+    const now = clock();
+    const $set =
+      kind === 'reminder'
+        ? { reminder: { at: now, error } }
+        : { resend: { requested_at: interview.resend!.requested_at, sent_at: error ? null : now, error } };
+    await interviews.update(interview, {}, (at) => ({ $set: { ...$set, updated_at: at } }));
+  }
+}
+
+export type InterviewDeadlineActivities = ReturnType<typeof createInterviewDeadlineActivities>;

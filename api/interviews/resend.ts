@@ -1,0 +1,54 @@
+import type { ApiDeps } from '../deps';
+import { claim, release } from '../../infra/claims';
+import { newId } from '../../infra/ids';
+import { interviewList } from '../../infra/lists/interviews';
+import { expiresAtOf, type InterviewDoc } from '../../infra/records/interviews';
+import type { WorkspaceDoc } from '../../infra/records/workspaces';
+import { findOwned } from '../owned';
+import { ConflictError, RateLimitedError } from '../../shared/errors';
+import { expiryAfter, hasExpired, RESEND_COOLDOWN_SECONDS } from '../../shared/interviews/deadlines';
+import type { InterviewStatus } from '../../shared/interviews/schema';
+
+const REFUSED: Partial<Record<InterviewStatus, string>> = {
+  queued: 'The invitation is still being sent; resend it once its status is invited',
+  failed: 'The invitation failed, so there is no link to resend; invite the candidate again',
+  completed: 'The candidate has finished this interview; there is nothing to resend',
+};
+
+/**
+ * POST /interviews/:id/resend: the link goes out again, and an expired one opens for the default period
+ * again. The interview's workflow sends the email (durably, once); this records the request and tells it.
+ * One resend per interview a minute: a claim whose lease is the cooldown, so two at once cannot both pass.
+ */
+export async function resendInterview(deps: ApiDeps, workspace: WorkspaceDoc, interviewId: string): Promise<InterviewDoc> {
+  const { db } = deps;
+  const interview = await findOwned(db.interviews, interviewId, workspace._id, 'Interview not found');
+  const refused = REFUSED[interview.status];
+  if (refused) throw new ConflictError(refused);
+  const now = new Date();
+  const key = `resend/${interview._id}`;
+  const holder = newId('rsd');
+  if ((await claim(db, key, holder, { now, expiresAt: new Date(now.getTime() + RESEND_COOLDOWN_SECONDS * 1_000) })) !== holder) {
+    throw new RateLimitedError(RESEND_COOLDOWN_SECONDS, 'This interview was resent less than a minute ago; try again in a minute');
+  }
+  const expired = interview.status === 'expired' || hasExpired(expiresAtOf(interview), now);
+  const next: Pick<InterviewDoc, 'status' | 'expires_at' | 'resend'> = {
+    // An expired interview opens again where the candidate left it.
+    status: expired ? (interview.started_at ? 'started' : 'invited') : interview.status,
+    expires_at: expired ? expiryAfter(now) : expiresAtOf(interview),
+    resend: { requested_at: now, sent_at: null, error: null },
+  };
+  const list = interviewList(db);
+  const at = await list.update(interview, { status: next.status }, (at) => ({ $set: { ...next, updated_at: at } }));
+  const resent = { ...interview, ...next, updated_at: at };
+  try {
+    await deps.interviewChanged(resent);
+  } catch (err) {
+    // The workflow did not hear of it: the request is taken back whole, so a retry is not refused as too soon.
+    const before = { status: interview.status, expires_at: expiresAtOf(interview), resend: interview.resend ?? null };
+    await list.update(resent, { status: interview.status }, (at) => ({ $set: { ...before, updated_at: at } })).catch(() => undefined);
+    await release(db, key, holder).catch(() => undefined);
+    throw err;
+  }
+  return resent;
+}

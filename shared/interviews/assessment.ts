@@ -1,0 +1,120 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Enum, Nullable } from '../schema-builders';
+import type { JobBrief, QuestionType } from '../jobs/schema';
+
+/**
+ * The assessment of a finished interview: what a model (or, without one, the offline rules below) makes of
+ * each answer against the job, and of the whole. One vocabulary for the model's structured output, the
+ * stored record and GET /interviews/:id.
+ */
+export const RECOMMENDATIONS = ['advance', 'consider', 'reject'] as const;
+export type Recommendation = (typeof RECOMMENDATIONS)[number];
+export const ASSESSMENT_STATUSES = ['pending', 'completed', 'failed'] as const;
+
+const Score = Type.Integer({ minimum: 1, maximum: 5, description: '1 (no evidence) to 5 (strong, specific evidence)' });
+
+/** What the model answers: strict, so OpenAI's structured outputs hold it to this shape. */
+export const ModelAssessment = Type.Object({
+  answers: Type.Array(
+    Type.Object({
+      index: Type.Integer({ minimum: 0, description: 'The answer’s question index, as given' }),
+      score: Score,
+      skills: Type.Array(Type.String(), { description: 'Skills of the job the answer shows evidence of, named as in the job' }),
+      evidence: Type.Array(Type.String(), { description: 'Short quotes from the answer that support the score' }),
+    }),
+  ),
+  overall_score: Score,
+  summary: Type.String({ description: 'Two or three sentences for the recruiter' }),
+  recommendation: Enum(RECOMMENDATIONS),
+});
+export type ModelAssessment = Static<typeof ModelAssessment>;
+
+/** One question's assessment as stored and returned. */
+export const QuestionAssessment = Type.Object({
+  index: Type.Integer({ minimum: 0 }),
+  /** `not_assessed`: nothing to assess (a timed-out question, a recording without a transcript); `reason` says which. */
+  status: Enum(['assessed', 'not_assessed'] as const),
+  score: Nullable(Type.Integer({ minimum: 1, maximum: 5 })),
+  skills: Type.Array(Type.String()),
+  evidence: Type.Array(Type.String()),
+  /** A recorded answer's transcript, when one was made. */
+  transcript: Nullable(Type.String()),
+  reason: Nullable(Type.String()),
+});
+export type QuestionAssessment = Static<typeof QuestionAssessment>;
+
+export const InterviewAssessment = Type.Object({
+  /** `pending` from the candidate's finish until the assessment is stored; `failed` with `error` when it could not be made. */
+  status: Enum(ASSESSMENT_STATUSES),
+  /** Who assessed: `openai` or `offline`. */
+  provider: Nullable(Type.String()),
+  questions: Type.Array(QuestionAssessment),
+  overall: Nullable(
+    Type.Object({
+      score: Type.Integer({ minimum: 1, maximum: 5 }),
+      summary: Type.String(),
+      recommendation: Enum(RECOMMENDATIONS),
+    }),
+  ),
+  error: Nullable(Type.String()),
+  assessed_at: Nullable(Type.String({ format: 'date-time' })),
+});
+export type InterviewAssessment = Static<typeof InterviewAssessment>;
+
+/** An answer as the assessor reads it: its question, and its text (typed or transcribed), or null. */
+export interface AnswerToAssess {
+  index: number;
+  question: string;
+  type: QuestionType;
+  /** The typed answer or the recording's transcript; null when there is nothing to read. */
+  text: string | null;
+  /** Why `text` is null: the reason its assessment gives. */
+  missing: string | null;
+}
+
+/** What an assessor returns; the activity adds transcripts, reasons and the time. */
+export interface AssessmentResult {
+  questions: Array<{ index: number; score: number; skills: string[]; evidence: string[] }>;
+  overall: { score: number; summary: string; recommendation: Recommendation };
+}
+
+/**
+ * The offline assessor: deterministic, from the job's skills alone. An answer scores by the job's skills it
+ * names (required ones count double) and by its length, which stands in for substance; the overall score is
+ * the mean over the questions assessed. Crude by design, and labelled `offline` wherever it shows, so no one
+ * takes it for a model's judgement.
+ */
+export function assessOffline(job: JobBrief, answers: AnswerToAssess[]): AssessmentResult {
+  const questions = answers
+    .filter((a) => a.text !== null)
+    .map((a) => {
+      const text = a.text!;
+      const required = job.skills_required.filter((s) => mentions(text, s));
+      const nice = job.skills_good_to_have.filter((s) => mentions(text, s));
+      const words = text.split(/\s+/).filter(Boolean).length;
+      const points = 2 * required.length + nice.length + (words >= 60 ? 2 : words >= 20 ? 1 : 0);
+      const score = Math.min(5, 1 + Math.ceil(points / 2));
+      return { index: a.index, score, skills: [...required, ...nice], evidence: [...required, ...nice].map((s) => sentenceWith(text, s)) };
+    });
+  const mean = questions.length ? questions.reduce((sum, q) => sum + q.score, 0) / questions.length : 1;
+  const score = Math.max(1, Math.min(5, Math.round(mean)));
+  const shown = [...new Set(questions.flatMap((q) => q.skills))];
+  const summary =
+    questions.length === 0
+      ? 'No answer could be assessed.'
+      : `Offline assessment of ${questions.length} of ${answers.length} answers by the job's skills they name. ` +
+        (shown.length ? `Skills named: ${shown.join(', ')}.` : "The answers name none of the job's skills.");
+  return { questions, overall: { score, summary, recommendation: score >= 4 ? 'advance' : score >= 3 ? 'consider' : 'reject' } };
+}
+
+/** Whether `text` names `skill` as a whole word or phrase, in any case. */
+function mentions(text: string, skill: string): boolean {
+  const escaped = skill.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
+}
+
+/** The sentence of `text` that names `skill`, cut to 200 characters: the quoted evidence. */
+function sentenceWith(text: string, skill: string): string {
+  const sentence = text.split(/(?<=[.!?])\s+/).find((s) => mentions(s, skill)) ?? text;
+  return sentence.length > 200 ? `${sentence.slice(0, 197)}...` : sentence;
+}
