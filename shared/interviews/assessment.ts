@@ -94,7 +94,8 @@ export function assessOffline(job: JobBrief, answers: AnswerToAssess[]): Assessm
       const words = text.split(/\s+/).filter(Boolean).length;
       const points = 2 * required.length + nice.length + (words >= 60 ? 2 : words >= 20 ? 1 : 0);
       const score = Math.min(5, 1 + Math.ceil(points / 2));
-      return { index: a.index, score, skills: [...required, ...nice], evidence: [...required, ...nice].map((s) => sentenceWith(text, s)) };
+      const skills = [...required, ...nice];
+      return { index: a.index, score, skills, evidence: [...new Set(skills.map((s) => sentenceWith(text, s)))] };
     });
   const mean = questions.length ? questions.reduce((sum, q) => sum + q.score, 0) / questions.length : 1;
   const score = Math.max(1, Math.min(5, Math.round(mean)));

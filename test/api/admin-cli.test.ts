@@ -54,6 +54,23 @@ describe('admin CLI', () => {
     expect(admin('apikey:revoke', '--key', api_key).status).toBe(1);
   });
 
+  it("turns a workspace's interview reminders off and on again", async () => {
+    const { workspace_id } = JSON.parse(
+      admin('workspace:create', '--name', 'Quiet', '--company', 'Quiet Co', '--sender-first-name', 'Q', '--sender-last-name', 'Uiet')
+        .stdout,
+    );
+    const off = admin('workspace:settings', '--workspace', workspace_id, '--interview-reminders', 'off');
+    expect(off).toMatchObject({ status: 0, stdout: JSON.stringify({ workspace_id, settings: { interview_reminders: false } }) });
+    expect((await db.workspaces.findOne({ _id: workspace_id }))?.settings).toEqual({ interview_reminders: false });
+    expect(admin('workspace:settings', '--workspace', workspace_id, '--interview-reminders', 'on').status).toBe(0);
+    expect((await db.workspaces.findOne({ _id: workspace_id }))?.settings).toEqual({ interview_reminders: true });
+    expect(admin('workspace:settings', '--workspace', workspace_id, '--interview-reminders', 'maybe').status).toBe(2);
+    expect(admin('workspace:settings', '--workspace', 'ws_nope', '--interview-reminders', 'off')).toMatchObject({
+      status: 1,
+      stderr: 'error: no such workspace\n',
+    });
+  });
+
   it('explains usage errors with exit code 2', () => {
     const res = admin('workspace:create', '--name', 'Only');
     expect(res.status).toBe(2);
