@@ -130,6 +130,16 @@ describe('the interview page', () => {
     ]);
     expect(done.answers[1].duration_seconds).toBeGreaterThan(1);
 
+    // The finish told the interview's workflow, which assessed the answers: offline here, so the recording,
+    // with no transcriber, is not assessed, and says why.
+    const { assessment } = (await waitFor(get, (r) => r.body.data.assessment?.status === 'completed')).body.data;
+    expect(assessment).toMatchObject({ provider: 'offline', error: null, overall: { score: expect.any(Number) } });
+    expect(assessment.questions.map((q: any) => [q.index, q.status, q.reason])).toEqual([
+      [0, 'assessed', null],
+      [1, 'not_assessed', 'The recording was not transcribed: no transcription service is configured'],
+      [2, 'not_assessed', 'The answer arrived after the time limit'],
+    ]);
+
     // The recording, downloaded with the workspace's key: a WebM file, and any byte range of it.
     const url = done.answers[1].recording_url as string;
     expect(url).toBe(`https://hiring.test/api/public/v1/interviews/${done.id}/answers/1/recording`);
@@ -165,6 +175,13 @@ describe('the interview page', () => {
     expect(await page.$$eval('.answers li p', (p) => p.map((x) => x.textContent))).toContain(
       'Nightly batch of 2 TB, then streaming with Flink.',
     );
+    expect(await page.$eval('.assessment', (d) => d.textContent)).toBe(
+      `${assessment.overall.score} of 5, ${assessment.overall.recommendation} (offline)`,
+    );
+    expect(await page.$$eval('.answers .score p', (p) => p.map((x) => x.textContent))).toEqual([
+      `${assessment.questions[0].score} of 5`,
+      'Not assessed: The recording was not transcribed: no transcription service is configured',
+    ]);
     expect(await axeViolations(page)).toEqual([]);
     await keepScreenshot(page, 'dashboard-interview-phone');
   });
@@ -220,6 +237,24 @@ describe('the interview page', () => {
     await Promise.all([page.waitForNavigation(), page.click('form.typed button[type=submit]')]);
     expect(await page.$eval('h1', (h) => h.textContent)).toBe('How do you test a streaming job?');
     expect((await get()).body.data.answers[0].text).toBe(long);
+  });
+
+  it('shows an expired link as expired, with whom to ask for a new one, and takes no start from it', async () => {
+    const { id, path, get } = await invited('interview-expired');
+    // The link's deadline has passed (the workflow would mark it so at the deadline; the page need not wait).
+    await stack.db.interviews.updateOne({ _id: id }, { $set: { expires_at: new Date(Date.now() + skew - 1_000) } });
+    const { page } = await openPage(browser, PHONE);
+    await page.goto(stack.url + path);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('This interview link has expired');
+    expect(await page.$eval('main', (m) => m.textContent)).toContain(
+      'please contact Ada Lovelace at Interviewco Inc, who can send you a new link',
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await scrollsSideways(page)).toBe(false);
+    await keepScreenshot(page, 'interview-expired-phone');
+    const start = await post(`${stack.url}${path}/start`, { origin: stack.url });
+    expect(start.status).toBe(303);
+    expect((await get()).body.data).toMatchObject({ status: 'invited', started_at: null });
   });
 
   it('passes axe-core on a desktop too', async () => {

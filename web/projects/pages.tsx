@@ -1,7 +1,8 @@
 import type { VNode } from 'preact';
 import type { ProjectDoc } from '../../infra/records/projects';
 import type { CallDoc } from '../../infra/records/calls';
-import type { InterviewDoc } from '../../infra/records/interviews';
+import { expiresAtOf, type InterviewDoc } from '../../infra/records/interviews';
+import type { QuestionAssessment } from '../../shared/interviews/assessment';
 import type { ProjectCounts } from '../../infra/lists/project-counts';
 import { Layout } from '../layout';
 
@@ -177,6 +178,8 @@ function CallRow({ call, frame }: { call: CallDoc; frame: DashboardFrame }): VNo
 
 function InterviewRow({ interview, frame }: { interview: InterviewDoc; frame: DashboardFrame }): VNode {
   const answers = interview.answers ?? [];
+  const assessment = interview.assessment ?? null;
+  const scored = new Map((assessment?.questions ?? []).map((q) => [q.index, q]));
   return (
     <li class="card">
       <h2>{interview.candidate.name}</h2>
@@ -191,7 +194,22 @@ function InterviewRow({ interview, frame }: { interview: InterviewDoc; frame: Da
         <dd>{when(interview.started_at)}</dd>
         <dt>Completed</dt>
         <dd>{when(interview.completed_at)}</dd>
+        <dt>Link open until</dt>
+        <dd>{when(expiresAtOf(interview))}</dd>
+        {assessment && (
+          <>
+            <dt>Assessment</dt>
+            <dd class="assessment">
+              {assessment.overall
+                ? `${assessment.overall.score} of 5, ${assessment.overall.recommendation} (${assessment.provider})`
+                : assessment.status === 'failed'
+                  ? `failed: ${assessment.error}`
+                  : assessment.status}
+            </dd>
+          </>
+        )}
       </dl>
+      {assessment?.overall && <p class="summary">{assessment.overall.summary}</p>}
       {answers.length > 0 && (
         <details>
           <summary>Answers ({answers.length})</summary>
@@ -210,6 +228,7 @@ function InterviewRow({ interview, frame }: { interview: InterviewDoc; frame: Da
                 ) : (
                   <p>{a.text}</p>
                 )}
+                {!a.timed_out && <AnswerScore score={scored.get(a.index)} />}
               </li>
             ))}
           </ol>
@@ -217,6 +236,33 @@ function InterviewRow({ interview, frame }: { interview: InterviewDoc; frame: Da
       )}
       <WorkflowLink frame={frame} id={interview.workflow_id} />
     </li>
+  );
+}
+
+/** What the assessment made of one answer: its score and evidence, or why it was not assessed; its transcript. */
+function AnswerScore({ score }: { score: QuestionAssessment | undefined }): VNode | null {
+  if (!score) return null;
+  return (
+    <div class="score">
+      {score.status === 'assessed' ? (
+        <p>
+          <strong>{score.score} of 5</strong>
+          {score.skills.length > 0 && <> · {score.skills.join(', ')}</>}
+        </p>
+      ) : (
+        <p>Not assessed: {score.reason}</p>
+      )}
+      {score.evidence.length > 0 && (
+        <ul class="evidence">
+          {score.evidence.map((e) => (
+            <li>
+              <q>{e}</q>
+            </li>
+          ))}
+        </ul>
+      )}
+      {score.transcript && <p class="heard">Transcript: {score.transcript}</p>}
+    </div>
   );
 }
 
