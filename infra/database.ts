@@ -8,6 +8,7 @@ import type { Logger } from './logger';
 import { logDriverEvents, restartStalledMonitors } from './database-monitor';
 import type { SlotDoc } from './lists/slot-log';
 import type { SnapshotDoc } from './lists/item-list';
+import type { ProjectTallyDoc } from './records/projects';
 import type { SessionDoc } from './records/sessions';
 
 /**
@@ -42,6 +43,8 @@ export interface Database {
   listIndex: Collection<SlotDoc>;
   /** Listed items as they were at their last change, one string each (infra/lists/item-list.ts). */
   listSnapshots: Collection<SnapshotDoc>;
+  /** Each project's candidates by status, kept up to date from the feed (infra/lists/project-counts.ts). */
+  projectTallies: Collection<ProjectTallyDoc>;
   /** Values the processes share, such as the key that signs list cursors. */
   settings: Collection<{ _id: string; value: string }>;
   ping(): Promise<void>;
@@ -80,6 +83,7 @@ export async function connectDatabase(
     providerRefs: db.collection<ProviderRefDoc>('provider_refs'),
     listIndex: db.collection<SlotDoc>('list_index'),
     listSnapshots: db.collection<SnapshotDoc>('list_snapshots'),
+    projectTallies: db.collection<ProjectTallyDoc>('project_tallies'),
     questionClocks: db.collection<QuestionClockDoc>('question_clocks'),
     sessions: db.collection<SessionDoc>('sessions'),
     recordings: db.collection<RecordingDoc>('recordings'),

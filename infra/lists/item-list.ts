@@ -98,12 +98,33 @@ export interface ItemList<T extends ListedItem> {
   /** Items a request took back before it answered: out of the lists (readers skip their feed entries). */
   forget(items: T[]): Promise<void>;
   page(workspaceId: string, query: ListQuery): Promise<ListPage<T>>;
-  /** Every entry of the (workspace, ats_job_id) list: the counts of a project. */
-  fieldsOfJob(workspaceId: string, atsJobId: string): AsyncGenerator<Fields>;
+  /** Every entry of the (workspace, ats_job_id) list, with the version it stands for: a project's counts. */
+  entriesOfJob(workspaceId: string, atsJobId: string): AsyncGenerator<Change>;
+  /**
+   * The feed's raw entries from `from` up to `until`, without reading any item: each change's fields as
+   * written, and items taken back (`forget`) as `gone`. For tallies kept up to date from the feed.
+   */
+  changes(workspaceId: string, from: Position, until: number): AsyncGenerator<Change & { at: number }>;
 }
 
-/** An entry's value: the item's filter fields and `u`, the `updated_at` (ms) of the item as the entry has it. */
-type Value = Fields & { u?: number };
+/** One item's fields as an entry has them, and the version (`updated_at`, ms) they are of. */
+export interface Change {
+  id: string;
+  fields: Fields;
+  version: number;
+  /** The item was taken back and no longer exists. */
+  gone: boolean;
+}
+
+/**
+ * An entry's value: the item's filter fields and `u`, the `updated_at` (ms) of the item as the entry has it;
+ * `g` marks the feed entry of an item taken back.
+ */
+type Value = Fields & { u?: number; g?: 1 };
+const changeOf = (e: Entry): Change => {
+  const { u, g, ...fields } = JSON.parse(e.value) as Value;
+  return { id: e.id, fields: fields as Fields, version: u ?? e.at, gone: g === 1 };
+};
 
 /**
  * Snapshots. FerretDB decodes a stored document field by field: reading 100 completed calls by `_id` costs it
@@ -298,12 +319,22 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
       if (after && spec.settled(spec.fields(after))) await store(after);
     },
 
-    forget: (items) => index.remove(items.flatMap((item) => listed(item, ''))),
+    async forget(items) {
+      await index.remove(items.flatMap((item) => listed(item, '')));
+      // Tallies kept from the feed (project counts) learn of it; pages skip it, as its item is gone.
+      if (items.length > 0) {
+        await onTime((at) => items.map((item) => fed(item, JSON.stringify({ ...spec.fields(item), u: at, g: 1 }), at)));
+      }
+    },
 
     page: (ws, q) => (q.updatedSince ? changesSince(ws, q) : newestFirst(ws, q)),
 
-    async *fieldsOfJob(ws, job) {
-      for await (const e of index.walk(keys.job(ws, job), 'desc', null)) yield JSON.parse(e.value) as Fields;
+    async *entriesOfJob(ws, job) {
+      for await (const e of index.walk(keys.job(ws, job), 'desc', null)) yield changeOf(e);
+    },
+
+    async *changes(ws, from, until) {
+      for await (const e of index.walk(keys.feed(ws), 'asc', from, until)) yield { ...changeOf(e), at: e.at };
     },
   };
 }

@@ -60,3 +60,17 @@ export interface CandidateDoc {
 export function companyOf(project: Pick<ProjectDoc, 'company_name'> | null, workspace: WorkspaceDoc | null): string | null {
   return project?.company_name ?? workspace?.sender.company ?? null;
 }
+
+/**
+ * A project's tally, `_id` the project's: each candidate's status and its version, as of a place in the
+ * workspace's change feed. Kept as one string, which FerretDB reads far faster than a document of thousands
+ * of fields (docs/lists.md).
+ */
+export interface ProjectTallyDoc {
+  _id: string;
+  /** JSON of `{[item id]: [status, version]}`. */
+  items: string;
+  /** The feed has been read up to here. */
+  next: { at: number; id: string };
+  updated_at: Date;
+}
