@@ -5,6 +5,7 @@ import type { InterviewDoc, StoredAssessment } from '../infra/records/interviews
 import type { AnswerToAssess, QuestionAssessment } from '../shared/interviews/assessment';
 import { UpstreamError } from '../shared/errors';
 import type { ActivityDeps } from './deps';
+import { loadInterview, loadInterviewProject } from './interviews';
 
 /** Recorded answers' transcripts by question index, as the workflow hands them from transcription to assessment. */
 export type Transcripts = Record<string, string>;
@@ -29,11 +30,7 @@ export function createInterviewAssessmentActivities({
   transcriber,
 }: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'transcriber'>) {
   const interviews = interviewList(db);
-  async function load(interviewId: string): Promise<InterviewDoc> {
-    const interview = await db.interviews.findOne({ _id: interviewId });
-    if (!interview) throw ApplicationFailure.nonRetryable(`Interview ${interviewId} does not exist`, 'InterviewNotFound');
-    return interview;
-  }
+  const load = (interviewId: string) => loadInterview(db, interviewId);
   async function store(interview: InterviewDoc, assessment: StoredAssessment): Promise<void> {
     await interviews.update(interview, {}, (at) => ({ $set: { assessment, updated_at: at } }));
   }
@@ -61,9 +58,7 @@ export function createInterviewAssessmentActivities({
     async assessInterview(interviewId: string, transcripts: Transcripts): Promise<'completed' | 'failed'> {
       const interview = await load(interviewId);
       if (interview.assessment?.status === 'completed') return 'completed';
-      const project = await db.projects.findOne({ _id: interview.project_id });
-      if (!project?.job)
-        throw ApplicationFailure.nonRetryable(`Interview project ${interview.project_id} does not exist`, 'ProjectNotFound');
+      const project = await loadInterviewProject(db, interview.project_id);
       const answers = toAssess(interview, transcripts, transcriber !== null);
       let result;
       try {

@@ -1,10 +1,9 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import { interviewList } from '../infra/lists/interviews';
 import { expiresAtOf, type InterviewDoc } from '../infra/records/interviews';
 import { remindsCandidates } from '../infra/records/workspaces';
 import { hasExpired, reminderAt } from '../shared/interviews/deadlines';
 import type { InterviewStatus } from '../shared/interviews/schema';
-import { linkEmail } from './interviews';
+import { linkEmail, loadInterview } from './interviews';
 import type { ActivityDeps } from './deps';
 
 /** Where a sent invitation stands, as its workflow needs it to decide what to wait for. Times are epoch ms. */
@@ -37,11 +36,7 @@ export function createInterviewDeadlineActivities({
   transcriber,
 }: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'email' | 'publicBaseUrl' | 'emailFrom' | 'transcriber'>) {
   const interviews = interviewList(db);
-  async function load(interviewId: string): Promise<InterviewDoc> {
-    const interview = await db.interviews.findOne({ _id: interviewId });
-    if (!interview) throw ApplicationFailure.nonRetryable(`Interview ${interviewId} does not exist`, 'InterviewNotFound');
-    return interview;
-  }
+  const load = (interviewId: string) => loadInterview(db, interviewId);
   /** Whether the interview's reminder is still to go out: not sent, the candidate not started, the workspace willing. */
   async function reminderDue(interview: InterviewDoc): Promise<boolean> {
     if (interview.status !== 'invited' || interview.reminder) return false;

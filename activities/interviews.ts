@@ -12,6 +12,7 @@ import { DEFAULT_QUESTION_COUNT } from '../shared/interviews/question-generator'
 import type { Question } from '../shared/jobs/schema';
 import { UpstreamError } from '../shared/errors';
 import type { ActivityDeps } from './deps';
+import type { Database } from '../infra/database';
 
 /** How long a question-generation claim holds before another invitation may take it over. */
 export const QUESTION_LEASE_MS = 3 * 60_000;
@@ -33,17 +34,8 @@ export function createInterviewActivities({
   emailFrom,
 }: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'email' | 'publicBaseUrl' | 'emailFrom'>) {
   const interviews = interviewList(db);
-  async function load(interviewId: string): Promise<InterviewDoc> {
-    const interview = await db.interviews.findOne({ _id: interviewId });
-    if (!interview) throw ApplicationFailure.nonRetryable(`Interview ${interviewId} does not exist`, 'InterviewNotFound');
-    return interview;
-  }
-
-  async function loadProject(projectId: string): Promise<ProjectDoc> {
-    const project = await db.projects.findOne({ _id: projectId });
-    if (!project?.job) throw ApplicationFailure.nonRetryable(`Interview project ${projectId} does not exist`, 'ProjectNotFound');
-    return project;
-  }
+  const load = (interviewId: string) => loadInterview(db, interviewId);
+  const loadProject = (projectId: string) => loadInterviewProject(db, projectId);
 
   /**
    * While another invitation generates the project's set: looks again a few times over a few seconds, so the
@@ -165,6 +157,20 @@ export function createInterviewActivities({
   };
 }
 
+/** An interview by id; one that does not exist fails the activity for good (its request took it back). */
+export async function loadInterview(db: Database, interviewId: string): Promise<InterviewDoc> {
+  const interview = await db.interviews.findOne({ _id: interviewId });
+  if (!interview) throw ApplicationFailure.nonRetryable(`Interview ${interviewId} does not exist`, 'InterviewNotFound');
+  return interview;
+}
+
+/** An interview's project, with its job. */
+export async function loadInterviewProject(db: Database, projectId: string): Promise<ProjectDoc & { job: NonNullable<ProjectDoc['job']> }> {
+  const project = await db.projects.findOne({ _id: projectId });
+  if (!project?.job) throw ApplicationFailure.nonRetryable(`Interview project ${projectId} does not exist`, 'ProjectNotFound');
+  return project as ProjectDoc & { job: NonNullable<ProjectDoc['job']> };
+}
+
 /**
  * The email with an interview's link, of any kind (invitation, reminder, resend), addressed and tagged; the
  * caller adds the idempotency key, one per email meant.
@@ -175,10 +181,9 @@ export async function linkEmail(
   kind: InvitationKind,
 ): Promise<Omit<EmailMessage, 'idempotencyKey'>> {
   const [project, workspace] = await Promise.all([
-    db.projects.findOne({ _id: interview.project_id }),
+    loadInterviewProject(db, interview.project_id),
     db.workspaces.findOne({ _id: interview.workspace_id }),
   ]);
-  if (!project?.job) throw ApplicationFailure.nonRetryable(`Interview project ${interview.project_id} does not exist`, 'ProjectNotFound');
   const companyName = companyOf(project, workspace) ?? 'our company';
   const message = composeInvitation({
     kind,
