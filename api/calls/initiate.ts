@@ -179,16 +179,32 @@ async function resolveHeld(deps: CallDeps, call: CallDoc, depth: number): Promis
   return 'free';
 }
 
-/** Undoes what a failed entry may have written, so nothing blocks the retry: the call, then the claim. */
+/**
+ * How long a request waits for an entry's cleanup. In a database outage each step of it waits out server
+ * selection (3 s) after the write that failed already had, and the request's 503 is due within 5 s.
+ */
+const ABANDON_WAIT_MS = 1_000;
+
+/**
+ * Undoes what a failed entry may have written, so nothing blocks the retry: the call, then the claim. The
+ * request waits for it up to ABANDON_WAIT_MS, and the rest goes on after the answer: it touches only this
+ * entry's own records (a call id new to this request, and the claim only while this call holds it), so it
+ * never undoes a retry's.
+ */
 async function abandon({ db, logger }: CallDeps, call: CallDoc): Promise<void> {
-  try {
-    await callList(db).forget([call]);
-    await db.calls.deleteOne({ _id: call._id });
-    await freeCandidate(db, call);
-  } catch (err) {
-    // What is left is a claim without a call, which the next request takes over once it is old enough.
-    logger.error({ err, callId: call._id }, 'an unscheduled call could not be cleaned up');
-  }
+  const cleanup = (async () => {
+    try {
+      await callList(db).forget([call]);
+      await db.calls.deleteOne({ _id: call._id });
+      await freeCandidate(db, call);
+    } catch (err) {
+      // What is left is a claim without a call, which the next request takes over once it is old enough.
+      logger.error({ err, callId: call._id }, 'an unscheduled call could not be cleaned up');
+    }
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([cleanup, new Promise<void>((resolve) => (timer = setTimeout(resolve, ABANDON_WAIT_MS)))]);
+  clearTimeout(timer);
 }
 
 function scheduledMessage(call: CallDoc): string {
