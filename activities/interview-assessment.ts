@@ -1,11 +1,10 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import { interviewList } from '../infra/lists/interviews';
 import { recordingBytes } from '../infra/recordings';
 import type { InterviewDoc, StoredAssessment } from '../infra/records/interviews';
 import type { AnswerToAssess, QuestionAssessment } from '../shared/interviews/assessment';
 import { UpstreamError } from '../shared/errors';
 import type { ActivityDeps } from './deps';
-import { loadInterview, loadInterviewProject } from './interviews';
+import { asActivityFailure, loadInterview, loadInterviewProject } from './interviews';
 
 /** Recorded answers' transcripts by question index, as the workflow hands them from transcription to assessment. */
 export type Transcripts = Record<string, string>;
@@ -127,13 +126,6 @@ function failed(provider: string, answers: AnswerToAssess[], transcripts: Transc
     error,
     assessed_at: null,
   };
-}
-
-/** A provider's failure as Temporal should treat it: retried unless it would fail the same way again. */
-function asActivityFailure(err: unknown, kind: string): unknown {
-  if (!(err instanceof UpstreamError)) return err;
-  const code = err.detail.code ?? err.detail.status;
-  return ApplicationFailure.create({ message: err.message, type: `${kind}:${code}`, nonRetryable: !err.retryable });
 }
 
 export type InterviewAssessmentActivities = ReturnType<typeof createInterviewAssessmentActivities>;

@@ -79,7 +79,7 @@ export function createInterviewActivities({
       if (err instanceof UpstreamError) {
         const code = err.detail.code ?? err.detail.status;
         logger.warn({ projectId, code, retryable: err.retryable, error: err.message }, 'question generation failed');
-        throw ApplicationFailure.create({ message: err.message, type: `LanguageModel:${code}`, nonRetryable: !err.retryable });
+        throw asActivityFailure(err, 'LanguageModel');
       }
       throw err;
     } finally {
@@ -169,6 +169,13 @@ export async function loadInterviewProject(db: Database, projectId: string): Pro
   const project = await db.projects.findOne({ _id: projectId });
   if (!project?.job) throw ApplicationFailure.nonRetryable(`Interview project ${projectId} does not exist`, 'ProjectNotFound');
   return project as ProjectDoc & { job: NonNullable<ProjectDoc['job']> };
+}
+
+/** A provider's failure as Temporal should treat it: retried unless it would fail the same way again. */
+export function asActivityFailure(err: unknown, kind: string): unknown {
+  if (!(err instanceof UpstreamError)) return err;
+  const code = err.detail.code ?? err.detail.status;
+  return ApplicationFailure.create({ message: err.message, type: `${kind}:${code}`, nonRetryable: !err.retryable });
 }
 
 /**
