@@ -1,7 +1,7 @@
 import { interviewList } from '../infra/lists/interviews';
 import { expiresAtOf, type InterviewDoc } from '../infra/records/interviews';
 import { remindsCandidates } from '../infra/records/workspaces';
-import { hasExpired, reminderAt } from '../shared/interviews/deadlines';
+import { linkExpired, reminderAt } from '../shared/interviews/deadlines';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import { linkEmail, loadInterview } from './interviews';
 import type { ActivityDeps } from './deps';
@@ -87,8 +87,9 @@ export function createInterviewDeadlineActivities({
      */
     async expireInterview(interviewId: string, atMs: number): Promise<InterviewStatus> {
       const interview = await load(interviewId);
-      const open = interview.status === 'invited' || interview.status === 'started';
-      if (!open || !hasExpired(expiresAtOf(interview), new Date(atMs))) return interview.status;
+      if (interview.status === 'expired' || !linkExpired(interview.status, expiresAtOf(interview), new Date(atMs))) {
+        return interview.status;
+      }
       await interviews.update(interview, { status: 'expired' }, (at) => ({ $set: { status: 'expired', updated_at: at } }));
       logger.info({ interviewId }, 'interview link expired');
       return 'expired';

@@ -22,3 +22,11 @@ export function reminderAt(invitedAt: Date, expiresAt: Date): Date {
 export function hasExpired(expiresAt: Date, now: Date): boolean {
   return now.getTime() >= expiresAt.getTime();
 }
+
+/**
+ * Whether an interview's link is closed by its deadline at `now`: marked expired, or still open (invited or
+ * started) past its deadline, which the page honours before the workflow gets there.
+ */
+export function linkExpired(status: string, expiresAt: Date, now: Date): boolean {
+  return status === 'expired' || ((status === 'invited' || status === 'started') && hasExpired(expiresAt, now));
+}

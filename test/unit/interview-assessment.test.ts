@@ -1,5 +1,5 @@
 import { assessOffline, type AnswerToAssess } from '../../shared/interviews/assessment';
-import { expiryAfter, hasExpired, reminderAt } from '../../shared/interviews/deadlines';
+import { expiryAfter, hasExpired, linkExpired, reminderAt } from '../../shared/interviews/deadlines';
 import { jobDetails } from '../helpers/job';
 
 const job = jobDetails({ skills_required: ['Kubernetes', 'C++', 'Go'], skills_good_to_have: ['AWS', 'Helm', 'Terraform'] });
@@ -59,5 +59,14 @@ describe('interview deadlines', () => {
     expect(reminderAt(invited, expires).toISOString()).toBe('2026-11-25T22:00:00.000Z');
     expect(hasExpired(expires, new Date(expires.getTime() - 1))).toBe(false);
     expect(hasExpired(expires, expires)).toBe(true);
+    expect(['invited', 'started', 'completed', 'failed', 'queued', 'expired'].map((s) => linkExpired(s, expires, expires))).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+      true,
+    ]);
+    expect(linkExpired('started', expires, invited)).toBe(false);
   });
 });

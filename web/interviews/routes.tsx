@@ -6,7 +6,7 @@ import { removeRecording, storeRecording } from '../../infra/recordings';
 import { recorderErrors } from './recorder-errors';
 import { ANSWER_GRACE_SECONDS, inTime, MAX_TEXT_ANSWER, secondsLeft } from '../../shared/interviews/session';
 import { expiresAtOf, type InterviewDoc } from '../../infra/records/interviews';
-import { hasExpired } from '../../shared/interviews/deadlines';
+import { linkExpired } from '../../shared/interviews/deadlines';
 import { dayOf } from '../../shared/interviews/invitation-email';
 import { companyOf } from '../../infra/records/projects';
 import type { Question } from '../../shared/jobs/schema';
@@ -55,8 +55,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged }: W
     };
   }
   /** Whether the link has run out: the workflow marks it so at the deadline, and the page need not wait for that. */
-  const expired = (i: InterviewDoc) =>
-    i.status === 'expired' || ((i.status === 'invited' || i.status === 'started') && hasExpired(expiresAtOf(i), now()));
+  const expired = (i: InterviewDoc) => linkExpired(i.status, expiresAtOf(i), now());
   /** Tells the interview's workflow of a change; one it cannot hear now hears it when it next wakes (docs/pages.md). */
   const tell = (i: InterviewDoc) =>
     interviewChanged(i).catch((err: unknown) => logger.warn({ err, interviewId: i._id }, 'interview workflow not told of a change'));
