@@ -7,6 +7,8 @@ import type { DialResult } from '../providers/voice/port';
 import { whatsappRef, type SendResult } from '../providers/whatsapp/port';
 import { freeCandidate } from '../infra/claims';
 import { callList } from '../infra/lists/calls';
+import { callAnnouncement } from '../infra/webhooks/resources';
+import type { CallEventType } from '../shared/webhooks/schema';
 import type { ActivityDeps } from './deps';
 
 export type AttemptCheck = { status: 'ended'; outcome: 'completed' | FailureReason } | { status: 'going' } | { status: 'unknown' };
@@ -23,12 +25,18 @@ export function createCallActivities({
   voice,
   whatsapp,
   report,
-}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'voice' | 'whatsapp' | 'report'>) {
+  announce,
+}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'voice' | 'whatsapp' | 'report' | 'announce'>) {
   const calls = callList(db);
   async function load(callId: string): Promise<CallDoc> {
     const call = await db.calls.findOne({ _id: callId });
     if (!call) throw ApplicationFailure.nonRetryable(`Call ${callId} does not exist`, 'CallNotFound');
     return call;
+  }
+
+  /** Announces the change just made to the call, with the call as it is now, to the workspace's webhooks. */
+  async function announceCall(callId: string, type: CallEventType, occurrence: string | number): Promise<void> {
+    await announce(callAnnouncement(db, await load(callId), type, occurrence));
   }
 
   /** Appends the template message of `kind` to the call once, as sent or failed. */
@@ -38,24 +46,26 @@ export function createCallActivities({
     template: ResolvedTemplate,
     result: SendResult,
   ): Promise<void> {
-    if (call.messages.some((m) => m.kind === kind)) return;
-    await calls.update(call, {}, (at) => ({
-      $set: { updated_at: at },
-      $push: {
-        messages: {
-          kind,
-          channel: 'whatsapp',
-          template_name: template.template_name,
-          variables: template.variables,
-          status: result.sent ? 'sent' : 'failed',
-          provider: whatsapp.name,
-          provider_message_id: result.sent ? result.providerMessageId : null,
-          error_code: result.sent ? null : (result.code ?? null),
-          error: result.sent ? null : result.error,
-          sent_at: result.sent ? clock() : null,
+    if (!call.messages.some((m) => m.kind === kind)) {
+      await calls.update(call, {}, (at) => ({
+        $set: { updated_at: at },
+        $push: {
+          messages: {
+            kind,
+            channel: 'whatsapp',
+            template_name: template.template_name,
+            variables: template.variables,
+            status: result.sent ? 'sent' : 'failed',
+            provider: whatsapp.name,
+            provider_message_id: result.sent ? result.providerMessageId : null,
+            error_code: result.sent ? null : (result.code ?? null),
+            error: result.sent ? null : result.error,
+            sent_at: result.sent ? clock() : null,
+          },
         },
-      },
-    }));
+      }));
+    }
+    await announceCall(call._id, 'whatsapp.message.updated', `${kind}/${result.sent ? 'sent' : 'failed'}`);
   }
 
   /** Dials the attempt unless an earlier execution of the activity did: never the same attempt twice. */
@@ -120,6 +130,8 @@ export function createCallActivities({
       await calls.update(call, { status: 'scheduled' }, (at) => ({
         $set: { status: 'scheduled', next_attempt_at: when, ...first, updated_at: at },
       }));
+      // Once per attempt it waits for: the first dial, and each retry.
+      await announceCall(callId, 'call.scheduled', call.attempts.length + 1);
     },
 
     /** Places the attempt once; an accepted dial carries how long its report may take (the provider's bound). */
@@ -157,11 +169,14 @@ export function createCallActivities({
           updated_at: at,
         },
       }));
+      await announceCall(callId, 'call.attempt.ended', attempt);
     },
 
     async sendWhatsApp(callId: string, kind: 'pre_call' | 'fallback'): Promise<void> {
       const call = await load(callId);
-      if (call.messages.some((m) => m.kind === kind)) return;
+      const sent = call.messages.find((m) => m.kind === kind);
+      // Sent by an earlier execution, which may have stopped before announcing it.
+      if (sent) return announceCall(callId, 'whatsapp.message.updated', `${kind}/${sent.provider_message_id ? 'sent' : 'failed'}`);
       const template = call.whatsapp[kind];
       if (!template) return;
       const result = await whatsapp.send({
@@ -201,6 +216,7 @@ export function createCallActivities({
         $set: { status, failure_reason: reason, next_attempt_at: null, updated_at: at },
       }));
       await freeCandidate(db, call, clock());
+      await announceCall(callId, `call.${status}`, 'final');
     },
   };
 }

@@ -6,6 +6,7 @@ import type { LanguageModel } from '../providers/llm/port';
 import type { Transcriber } from '../providers/transcription/port';
 import type { ReportCallOutcome, VoiceProvider } from '../providers/voice/port';
 import type { WhatsAppProvider } from '../providers/whatsapp/port';
+import type { Announce } from '../infra/webhooks/events';
 
 /** What activities need from the outside world; tests hand in real or local-stub implementations. */
 export interface ActivityDeps {
@@ -24,6 +25,10 @@ export interface ActivityDeps {
   emailFrom: { email: string; name?: string };
   /** Where candidate-facing links point. */
   publicBaseUrl: string;
+  /** Announces a change of a call or an interview to the workspace's webhooks (infra/webhooks/events.ts). */
+  announce: Announce;
+  /** Whether webhooks may reach private, loopback and link-local addresses, and plain http (WEBHOOK_ALLOW_PRIVATE). */
+  webhooks: { allowPrivate: boolean };
   /** Starts workflows on this worker's task queue, each once ever (infra/temporal.ts, startEach). */
   startWorkflows: (starts: WorkflowStart[]) => Promise<FanOutResult>;
 }

@@ -6,6 +6,7 @@ import { createInterviewAssessmentActivities } from './interview-assessment';
 import { createFanOutActivities } from './fan-out';
 import { createSimulatorActivities } from './simulator';
 import { createSmokeActivities } from './smoke';
+import { createWebhookActivities } from './webhooks';
 
 /**
  * Every slice's activities, closed over their dependencies, for the worker to register (the factory pattern
@@ -20,5 +21,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createInterviewAssessmentActivities(deps),
     ...createFanOutActivities(deps),
     ...createSimulatorActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }

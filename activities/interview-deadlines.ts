@@ -4,6 +4,8 @@ import { remindsCandidates } from '../infra/records/workspaces';
 import { linkExpired, reminderAt } from '../shared/interviews/deadlines';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import { linkEmail, loadInterview } from './interviews';
+import { interviewAnnouncement } from '../infra/webhooks/resources';
+import type { InterviewEventType } from '../shared/webhooks/schema';
 import type { ActivityDeps } from './deps';
 
 /** Where a sent invitation stands, as its workflow needs it to decide what to wait for. Times are epoch ms. */
@@ -34,7 +36,8 @@ export function createInterviewDeadlineActivities({
   publicBaseUrl,
   emailFrom,
   transcriber,
-}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'email' | 'publicBaseUrl' | 'emailFrom' | 'transcriber'>) {
+  announce,
+}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'email' | 'publicBaseUrl' | 'emailFrom' | 'transcriber' | 'announce'>) {
   const interviews = interviewList(db);
   const load = (interviewId: string) => loadInterview(db, interviewId);
   /** Whether the interview's reminder is still to go out: not sent, the candidate not started, the workspace willing. */
@@ -93,6 +96,16 @@ export function createInterviewDeadlineActivities({
       await interviews.update(interview, { status: 'expired' }, (at) => ({ $set: { status: 'expired', updated_at: at } }));
       logger.info({ interviewId }, 'interview link expired');
       return 'expired';
+    },
+
+    /**
+     * Announces where the interview stands to the workspace's webhooks, with the interview as it is now. Each
+     * happens once (an expiry once per deadline, as a resend may open the link again), however often asked.
+     */
+    async announceInterview(interviewId: string, type: InterviewEventType): Promise<void> {
+      const interview = await load(interviewId);
+      const occurrence = type === 'interview.expired' ? expiresAtOf(interview).getTime() : 'once';
+      await announce(interviewAnnouncement(db, interview, publicBaseUrl, type, occurrence));
     },
   };
 

@@ -10,6 +10,7 @@ import { projectRoutes } from './projects/routes';
 import { aiRoutes } from './ai/routes';
 import { providerRoutes } from './providers/routes';
 import { referenceRoutes } from './openapi/routes';
+import { webhookRoutes } from './webhooks/routes';
 import type { ApiDeps, RouteFactory } from './deps';
 
 /** Every route module of the public API, in the order they are mounted. */
@@ -22,6 +23,7 @@ export const ROUTES: RouteFactory[] = [
   interviewRoutes,
   projectRoutes,
   aiRoutes,
+  webhookRoutes,
 ];
 
 /**

@@ -4,6 +4,7 @@ import type { Config } from '../infra/config';
 import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
 import type { InterviewDoc } from '../infra/records/interviews';
+import type { Announce } from '../infra/webhooks/events';
 import type { LanguageModel } from '../providers/llm/port';
 import type { WhatsAppTemplateCheck } from '../providers/whatsapp/port';
 
@@ -19,6 +20,10 @@ export interface ApiDeps {
   whatsappTemplates: WhatsAppTemplateCheck | null;
   /** Tells an interview's workflow of a change, here a resend (composition/interview-signals.ts). */
   interviewChanged(interview: InterviewDoc): Promise<void>;
+  /** Announces a change to the workspace's webhooks (a WhatsApp message status here; infra/webhooks/events.ts). */
+  announce: Announce;
+  /** Sends a webhook delivery again now, through its endpoint's delivery workflow (composition/webhook-dispatch.ts). */
+  retryDelivery(workspaceId: string, endpointId: string, eventId: string): Promise<void>;
 }
 
 export type RouteFactory = (deps: ApiDeps) => Router;

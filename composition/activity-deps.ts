@@ -5,6 +5,7 @@ import type { Logger } from '../infra/logger';
 import { startEach } from '../infra/temporal';
 import { createCallReporter } from '../api/calls/reports';
 import type { ActivityDeps } from '../activities/deps';
+import { announcer } from './webhook-dispatch';
 import { emailProvider, languageModel, transcriber, voiceProvider, whatsappProvider } from './providers';
 
 export interface ActivityWiring {
@@ -34,6 +35,8 @@ export function buildActivityDeps(config: Config, base: ActivityWiring, override
     emailFrom: { email: config.EMAIL_FROM, name: config.EMAIL_FROM_NAME },
     publicBaseUrl: config.PUBLIC_BASE_URL,
     startWorkflows: (starts) => startEach(base.client, config.TEMPORAL_TASK_QUEUE, starts),
+    announce: announcer(base.db, base.client, config.TEMPORAL_TASK_QUEUE, clock),
+    webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     ...overrides,
   };
 }

@@ -10,6 +10,8 @@ import type { ApiDeps } from '../api/deps';
 import { startApi, type RunningApi } from '../api/server';
 import { pageRoutes } from '../web/routes';
 import { interviewNotifier } from './interview-signals';
+import { webhookSignaller } from './webhook-dispatch';
+import { webhookAnnouncer } from '../infra/webhooks/events';
 import type { WebDeps } from '../web/deps';
 import type { ActivityDeps } from '../activities/deps';
 import { startWorker, type RunningWorker } from '../worker/worker';
@@ -49,9 +51,12 @@ export function buildApiDeps(
   base: Pick<ApiDeps, 'db' | 'temporal' | 'logger'>,
   overrides: ServiceOverrides['api'] = {},
 ): ApiDeps {
+  const webhooks = webhookSignaller(base.temporal, config.TEMPORAL_TASK_QUEUE);
   return {
     config,
     ...base,
+    announce: webhookAnnouncer(base.db, webhooks.dispatch),
+    retryDelivery: webhooks.retry,
     llm: languageModel(config),
     whatsappTemplates: whatsappTemplates(config),
     interviewChanged: interviewNotifier(base.temporal, config.TEMPORAL_TASK_QUEUE),

@@ -84,6 +84,12 @@ export const ConfigSchema = Type.Object({
   OPENAI_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
   OPENAI_MAX_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2 }),
 
+  /**
+   * Lets webhooks reach private, loopback and link-local addresses, and plain http (development and tests;
+   * `npm run dev` and the tests set it unless told otherwise). Cloud metadata addresses are refused always.
+   */
+  WEBHOOK_ALLOW_PRIVATE: Bool(false),
+
   /** Test hook (the chaos suite): hold every request at this point so the process can be killed there. */
   FAULT_HOLD_AT: Type.Optional(Type.Union(FAULT_POINTS.map((p) => Type.Literal(p)))),
 

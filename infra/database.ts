@@ -10,6 +10,7 @@ import type { SlotDoc } from './lists/slot-log';
 import type { SnapshotDoc } from './lists/item-list';
 import type { ProjectTallyDoc } from './records/projects';
 import type { SessionDoc } from './records/sessions';
+import type { WebhookDeliveryDoc, WebhookEndpointsDoc, WebhookEventDoc } from './records/webhooks';
 
 /**
  * One MongoDB connection per process. Only features that MongoDB 7 and FerretDB 1.24 both have are used:
@@ -45,6 +46,12 @@ export interface Database {
   listSnapshots: Collection<SnapshotDoc>;
   /** Each project's candidates by status, kept up to date from the feed (infra/lists/project-counts.ts). */
   projectTallies: Collection<ProjectTallyDoc>;
+  /** Each workspace's webhook endpoints, one document per workspace (infra/records/webhooks.ts). */
+  webhookEndpoints: Collection<WebhookEndpointsDoc>;
+  /** Events sent to webhooks, each once, with the exact body every try sends. */
+  webhookEvents: Collection<WebhookEventDoc>;
+  /** Each event's delivery to each endpoint, with its tries. */
+  webhookDeliveries: Collection<WebhookDeliveryDoc>;
   /** Values the processes share, such as the key that signs list cursors. */
   settings: Collection<{ _id: string; value: string }>;
   ping(): Promise<void>;
@@ -89,6 +96,9 @@ export async function connectDatabase(
     recordings: db.collection<RecordingDoc>('recordings'),
     recordingChunks: db.collection<RecordingChunkDoc>('recording_chunks'),
     interviewAnswers: db.collection<AnswerDoc>('interview_answers'),
+    webhookEndpoints: db.collection<WebhookEndpointsDoc>('webhook_endpoints'),
+    webhookEvents: db.collection<WebhookEventDoc>('webhook_events'),
+    webhookDeliveries: db.collection<WebhookDeliveryDoc>('webhook_deliveries'),
     settings: db.collection<{ _id: string; value: string }>('settings'),
     async ping() {
       await db.command({ ping: 1 }, { timeoutMS: 2_000 });

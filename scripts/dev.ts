@@ -17,6 +17,8 @@ async function main(): Promise<void> {
   };
   // The servers started here are handed to the service's configuration, not written into process.env.
   const env: NodeJS.ProcessEnv = { ...process.env };
+  // A receiver on this machine (http://localhost:…) is what a developer tries first; WEBHOOK_ALLOW_PRIVATE=false turns it off.
+  env.WEBHOOK_ALLOW_PRIVATE ??= 'true';
   process.stdout.write('Starting the database and Temporal (service logs in ' + logDir + ')...\n');
   try {
     const db = await startDatabase({ dataDir: join(dataDir, 'db'), logDir, port: Number(process.env.DEV_DB_PORT ?? 27018) });

@@ -5,3 +5,4 @@ export { callWorkflow } from './calls';
 export { interviewWorkflow } from './interviews';
 export { fanOutWorkflow } from './fan-out';
 export { simulatedCallWorkflow } from './simulated-call';
+export { webhookDeliveryWorkflow } from './webhooks';

@@ -15,6 +15,7 @@ import type { InterviewActivities } from '../activities/interviews';
 import type { InterviewDeadlineActivities, LinkEmailKind } from '../activities/interview-deadlines';
 import type { InterviewAssessmentActivities, Transcripts } from '../activities/interview-assessment';
 import type { InterviewStatus } from '../shared/interviews/schema';
+import type { InterviewEventType } from '../shared/webhooks/schema';
 import { candidateSearchAttributes, InterviewStatusKey, type CandidateRecord } from './search-attributes';
 import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
 
@@ -95,6 +96,12 @@ const assessment = proxyActivities<InterviewAssessmentActivities>({
 export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput): Promise<InterviewProgress> {
   const progress: InterviewProgress = { status: 'queued', questionsCount: null, error: null };
   const { mail, bookkeeping } = patched('local-email') ? local : remote;
+  // Histories recorded before webhooks replay without announcements.
+  const announcing = patched('webhook-events');
+  /** Tells the workspace's webhooks (once per happening: the activity keeps the record). */
+  const announce = async (type: InterviewEventType) => {
+    if (announcing) await deadlines.bookkeeping.announceInterview(interviewId, type);
+  };
   setHandler(interviewProgressQuery, () => progress);
   let changed = false;
   setHandler(interviewChangedSignal, () => void (changed = true));
@@ -106,6 +113,7 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
     progress.error = error;
     setStatus('failed');
     await bookkeeping.failInterview(interviewId, stage, error);
+    await announce('interview.failed');
     return progress;
   };
 
@@ -136,6 +144,7 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
   setStatus('invited');
   // Invitations of histories recorded before deadlines existed ended here.
   if (!patched('interview-deadlines')) return progress;
+  await announce('interview.invited');
 
   for (;;) {
     changed = false;
@@ -144,9 +153,16 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
       await sendLink(interviewId, 'resend');
       continue;
     }
-    if (at.status !== progress.status) setStatus(at.status);
+    if (at.status !== progress.status) {
+      setStatus(at.status);
+      // A candidate who started and finished between two reads was still started first.
+      if (at.status === 'started' || at.status === 'completed') await announce('interview.started');
+      if (at.status === 'expired') await announce('interview.expired');
+    }
     if (at.status === 'completed') {
       if (at.toAssess) await assess(interviewId, at.toTranscribe, setStatus);
+      // With its assessment, so the receiver has the whole result in one event.
+      await announce('interview.completed');
       return progress;
     }
     if (at.status !== 'invited' && at.status !== 'started') return progress;

@@ -11,7 +11,7 @@ import { callInitiateRules } from '../../shared/calls/rules';
 import { initiateCalls } from './initiate';
 import { ensureCampaign } from './projects';
 import { projectUrl } from '../../shared/public-urls';
-import { callView } from './view';
+import { callView } from '../../infra/views/calls';
 import { checkWhatsAppTemplates } from './whatsapp-template-check';
 import { listHandler } from '../lists';
 import { callList } from '../../infra/lists/calls';

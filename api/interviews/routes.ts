@@ -9,7 +9,7 @@ import { findOwned } from '../owned';
 import { InviteRequest, type InterviewViewResponse } from '../../shared/interviews/schema';
 import { inviteRules } from '../../shared/interviews/rules';
 import { inviteCandidates } from './invite';
-import { interviewView } from './view';
+import { interviewView } from '../../infra/views/interviews';
 import { resendInterview } from './resend';
 import { listHandler } from '../lists';
 import { interviewList } from '../../infra/lists/interviews';

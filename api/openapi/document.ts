@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { OPERATIONS } from './operations';
+import { EVENT_BODIES, EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/schema';
 import type { Operation, Response } from './operation';
 
 /** What the reference says about the service as a whole; the operations come from operations.ts. */
@@ -90,6 +91,44 @@ function operation(op: Operation, components: Record<string, Json>): Json {
   };
 }
 
+const SIGNATURE_HEADERS = [
+  ['webhook-id', 'The event id: the same on every try, so a receiver can drop a repeat.'],
+  ['webhook-timestamp', 'When this try was sent, in Unix seconds; refuse one far from now.'],
+  [
+    'webhook-signature',
+    'Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed by the base64-decoded secret after `whsec_`, one per valid secret. Verify with any Standard Webhooks library.',
+  ],
+] as const;
+
+/** What the service POSTs to webhook endpoints, one entry per event type (OpenAPI 3.1's `webhooks`). */
+function webhooks(components: Record<string, Json>): Json {
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `${type.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase())}Event`,
+          summary: type,
+          description: EVENT_DESCRIPTIONS[type],
+          tags: ['Webhooks'],
+          parameters: SIGNATURE_HEADERS.map(([name, description]) => ({
+            name,
+            in: 'header',
+            required: true,
+            description,
+            schema: { type: 'string' },
+          })),
+          requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(EVENT_BODIES[type], components) } } },
+          responses: {
+            '200': { description: 'Any 2xx within 10 s: delivered.' },
+            '410': { description: 'Gone: the endpoint is disabled and nothing more is sent to it.' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 /** The OpenAPI 3.1 document of the API, generated from the operations table. */
 export function openApiDocument(): Json {
   const components: Record<string, Json> = {};
@@ -105,11 +144,13 @@ export function openApiDocument(): Json {
       { name: 'Projects', description: 'Campaign and interview projects, with their calls or interviews counted by status.' },
       { name: 'AI', description: 'Language-model operations, rate-limited per workspace.' },
       { name: 'Workspace', description: 'The workspace behind an API key.' },
+      { name: 'Webhooks', description: 'Signed events about calls and interviews, POSTed to endpoints the workspace registers.' },
       { name: 'Health', description: 'Liveness and readiness, for load balancers and orchestrators.' },
       { name: 'Provider callbacks', description: 'Called by Vapi and Meta, not by an ATS; each is signed.' },
       { name: 'Reference', description: 'This document and the page that renders it.' },
     ],
     paths,
+    webhooks: webhooks(components),
     components: {
       schemas: components,
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-service-api-key', description: "The workspace's API key." } },

@@ -13,12 +13,12 @@ export interface Response {
 }
 
 export interface Operation {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   path: string;
   operationId: string;
   summary: string;
   description?: string;
-  tag: 'Calls' | 'Interviews' | 'Projects' | 'AI' | 'Workspace' | 'Health' | 'Provider callbacks' | 'Reference';
+  tag: 'Calls' | 'Interviews' | 'Projects' | 'AI' | 'Workspace' | 'Health' | 'Provider callbacks' | 'Reference' | 'Webhooks';
   /** `apiKey`: x-service-api-key; `none`: open (health, provider callbacks, which are signed instead). */
   security: 'apiKey' | 'none';
   parameters?: Array<{ name: string; in: 'path' | 'query' | 'header'; required: boolean; description: string; schema: TSchema }>;

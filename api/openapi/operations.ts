@@ -26,6 +26,7 @@ import { callErrors, jobErrors, plainErrors, resendErrors, withBudget } from './
 import type { Operation } from './operation';
 import { HealthBody, ReadinessBody } from '../health';
 import { EXAMPLES, RESENT_INTERVIEW_EXAMPLE } from './examples';
+import { WEBHOOK_OPERATIONS } from './webhook-operations';
 
 /**
  * Every public operation with its request and every response it can give, built from the same TypeBox
@@ -373,4 +374,5 @@ export const OPERATIONS: Operation[] = [
     body: { schema: Type.Object({ entry: Type.Array(Type.Object({})) }), example: EXAMPLES.whatsappEvent },
     responses: { 200: { description: 'Received.', schema: Success }, ...plainErrors(400, 401, 413, 500, 503) },
   },
+  ...WEBHOOK_OPERATIONS,
 ];

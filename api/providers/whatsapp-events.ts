@@ -2,6 +2,8 @@ import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
 import type { MessageStatus } from '../../shared/calls/schema';
 import { callList } from '../../infra/lists/calls';
+import type { Announce } from '../../infra/webhooks/events';
+import { callAnnouncement } from '../../infra/webhooks/resources';
 import { whatsappRef } from '../../providers/whatsapp/port';
 import { statusUpdatesIn, type WhatsAppStatusUpdate } from '../../providers/whatsapp/webhook';
 
@@ -9,7 +11,9 @@ import { statusUpdatesIn, type WhatsAppStatusUpdate } from '../../providers/what
 const RANK: Record<MessageStatus, number> = { sent: 1, delivered: 2, read: 3, failed: 4 };
 
 /** Applies every message status in one verified webhook delivery; other changes (inbound messages) are ignored. */
-export async function handleWhatsAppEvent(deps: { db: Database; logger: Logger }, body: unknown): Promise<number> {
+type Deps = { db: Database; logger: Logger; announce: Announce };
+
+export async function handleWhatsAppEvent(deps: Deps, body: unknown): Promise<number> {
   const { updates, ignored } = statusUpdatesIn(body);
   if (ignored > 0) deps.logger.info({ ignored }, 'WhatsApp statuses of a kind not tracked; acknowledged');
   let applied = 0;
@@ -17,7 +21,7 @@ export async function handleWhatsAppEvent(deps: { db: Database; logger: Logger }
   return applied;
 }
 
-async function applyStatus({ db, logger }: { db: Database; logger: Logger }, s: WhatsAppStatusUpdate): Promise<boolean> {
+async function applyStatus({ db, logger, announce }: Deps, s: WhatsAppStatusUpdate): Promise<boolean> {
   const status = s.status;
   const ref = await db.providerRefs.findOne({ _id: whatsappRef(s.id) });
   const call = ref ? await db.calls.findOne({ _id: ref.call_id }) : null;
@@ -26,8 +30,19 @@ async function applyStatus({ db, logger }: { db: Database; logger: Logger }, s: 
     logger.info({ whatsapp_message_id: s.id, status }, 'status for a message that is not ours; acknowledged');
     return false;
   }
-  const current = call.messages[index].status;
-  if (RANK[status] <= RANK[current]) return false;
+  const message = call.messages[index];
+  const current = message.status;
+  if (RANK[status] < RANK[current]) return false;
+  // The same status again: Meta resends a delivery its first answer did not acknowledge, and the change may
+  // be stored but not yet announced (Temporal was down). Announcing is idempotent.
+  const announceIt = async () => {
+    const now = await db.calls.findOne({ _id: call._id });
+    if (now) await announce(callAnnouncement(db, now, 'whatsapp.message.updated', `${message.kind}/${status}`));
+  };
+  if (status === current) {
+    await announceIt();
+    return false;
+  }
   const error = s.errors?.[0];
   const at = Number(s.timestamp);
   const m = `messages.${index}`;
@@ -46,5 +61,6 @@ async function applyStatus({ db, logger }: { db: Database; logger: Logger }, s: 
       updated_at: changedAt,
     },
   }));
+  await announceIt();
   return true;
 }

@@ -70,6 +70,9 @@ export interface CallDoc {
   /** Extracted values that were dropped because they did not have the declared type, one line each. */
   extraction_notes?: string[];
   failure_reason: FailureReason | null;
+  /** Its events sent to webhooks: their keys, and the last one's sequence (infra/webhooks/events.ts). */
+  sequence?: number;
+  events?: string[];
   created_at: Date;
   updated_at: Date;
 }

@@ -29,6 +29,9 @@ export interface InterviewDoc {
   token: string;
   workflow_id: string;
   status: InterviewStatus;
+  /** Its events sent to webhooks: their keys, and the last one's sequence (infra/webhooks/events.ts). */
+  sequence?: number;
+  events?: string[];
   /** The caller's own questions for this invitation, or null to use the project's generated set. */
   custom_questions: Question[] | null;
   /** The questions the candidate will answer, fixed when the invitation is prepared. */

@@ -195,6 +195,11 @@ export const CallView = Type.Object({
       status_updated_at: Nullable(Instant),
     }),
   ),
+  /**
+   * The number of the resource's last event sent to the workspace's webhooks, from 1 (0 before any): a
+   * receiver orders and deduplicates a resource's events by it.
+   */
+  sequence: Type.Integer({ minimum: 0 }),
   created_at: Instant,
   /** When the call last changed: its place in the change feed (GET /calls?updated_since=…). */
   updated_at: Instant,

@@ -133,6 +133,11 @@ export const InterviewView = Type.Object({
   answers: Type.Array(InterviewAnswer),
   /** The assessment of a finished interview; null before the candidate finishes. */
   assessment: Nullable(InterviewAssessment),
+  /**
+   * The number of the resource's last event sent to the workspace's webhooks, from 1 (0 before any): a
+   * receiver orders and deduplicates a resource's events by it.
+   */
+  sequence: Type.Integer({ minimum: 0 }),
   created_at: Type.String({ format: 'date-time' }),
   /** When the invitation last changed: its place in the change feed (GET /interviews?updated_since=…). */
   updated_at: Type.String({ format: 'date-time' }),

@@ -77,6 +77,8 @@ describe('interview/invite on the real stack', () => {
         resent_at: null,
         answers: [],
         assessment: null,
+        // No webhook endpoint heard of it.
+        sequence: 0,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       },

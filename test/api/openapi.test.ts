@@ -51,6 +51,8 @@ describe('the OpenAPI document', () => {
       llm: undefined as never,
       whatsappTemplates: null,
       interviewChanged: undefined as never,
+      announce: undefined as never,
+      retryDelivery: undefined as never,
     };
     const mounted = new Set<string>();
     for (const factory of ROUTES) {

@@ -5,8 +5,8 @@ import { temporal } from '@temporalio/proto';
 
 /**
  * Recorded workflow histories, the replay test's fixtures (protobuf, as GetWorkflowExecutionHistory returns
- * them). Each recording run writes a folder named for its day, beside the earlier ones: a workflow running
- * at a deploy may have started under any of them.
+ * them). Each recording run writes a folder named for its day (or HISTORIES_FOLDER, for a second recording
+ * in a day), beside the earlier ones: a workflow running at a deploy may have started under any of them.
  */
 export const HISTORIES_DIR = join(__dirname, '..', 'fixtures', 'histories');
 
@@ -23,7 +23,7 @@ export interface RecordedHistory {
 export async function recordHistory(client: Client, workflowId: string, name: string): Promise<void> {
   if (!process.env.RECORD_HISTORIES) return;
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  const dir = join(HISTORIES_DIR, new Date().toISOString().slice(0, 10));
+  const dir = join(HISTORIES_DIR, process.env.HISTORIES_FOLDER ?? new Date().toISOString().slice(0, 10));
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${name}.bin`), temporal.api.history.v1.History.encode(history).finish());
 }

@@ -37,6 +37,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SUPPORT_EMAIL: 'help@hiring.test',
     PUBLIC_BASE_URL: 'https://hiring.test',
+    // Receivers in tests listen on loopback.
+    WEBHOOK_ALLOW_PRIVATE: 'true',
     ...overrides,
   });
 }
@@ -51,6 +53,7 @@ export async function serviceProcessEnv(dbPrefix: string): Promise<Record<string
     TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
     TEMPORAL_TASK_QUEUE: uniqueName('tq'),
     PUBLIC_BASE_URL: 'https://hiring.test',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
   };
 }
 

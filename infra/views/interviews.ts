@@ -1,4 +1,4 @@
-import { expiresAtOf, type InterviewDoc } from '../../infra/records/interviews';
+import { expiresAtOf, type InterviewDoc } from '../records/interviews';
 import type { InterviewView } from '../../shared/interviews/schema';
 import { interviewUrl, recordingUrl } from '../../shared/public-urls';
 
@@ -36,6 +36,7 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string): I
       timed_out: a.timed_out,
     })),
     assessment: interview.assessment ? { ...interview.assessment, assessed_at: iso(interview.assessment.assessed_at) } : null,
+    sequence: interview.sequence ?? 0,
     created_at: interview.created_at.toISOString(),
     updated_at: interview.updated_at.toISOString(),
   };

@@ -1,4 +1,4 @@
-import type { CallDoc } from '../../infra/records/calls';
+import type { CallDoc } from '../records/calls';
 import type { CallView } from '../../shared/calls/schema';
 
 /** GET /api/public/v1/calls/:id body: what an ATS needs to follow a call, without internal fields. */
@@ -36,6 +36,7 @@ export function callView(call: CallDoc): CallView {
       sent_at: iso(m.sent_at),
       status_updated_at: iso(m.status_updated_at ?? null),
     })),
+    sequence: call.sequence ?? 0,
     created_at: call.created_at.toISOString(),
     updated_at: call.updated_at.toISOString(),
   };

@@ -1,0 +1,117 @@
+import { deliveryList } from '../infra/lists/webhook-deliveries';
+import { deliveryId, signingSecrets, type WebhookDeliveryDoc, type WebhookEndpoint } from '../infra/records/webhooks';
+import { postJson } from '../infra/webhooks/outbound';
+import { signedHeaders } from '../infra/webhooks/signing';
+import { answerMeans, DELIVERY_TIMEOUT_MS, nextDeliveryTime } from '../shared/webhooks/delivery-schedule';
+import type { ActivityDeps } from './deps';
+
+export interface EndpointRef {
+  workspaceId: string;
+  endpointId: string;
+}
+
+export interface TryResult {
+  eventId: string;
+  /** When to try again; null when the delivery is done (delivered, or failed for good). */
+  nextAt: number | null;
+}
+
+export interface BatchResult {
+  results: TryResult[];
+  /** Why nothing more may be sent to the endpoint (deleted, or its receiver answered 410); null while it is open. */
+  gone: string | null;
+}
+
+/**
+ * Webhook deliveries: one try of each due event, signed, with its outcome recorded on the delivery (each
+ * write by `_id`). A delivery that is no longer pending (a retried activity, a repeated signal) is not sent
+ * again; one sent by hand is pending again first (api/webhooks/deliveries.ts).
+ */
+export function createWebhookActivities({ db, logger, clock, webhooks }: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'webhooks'>) {
+  const deliveries = deliveryList(db);
+
+  async function tryOne(endpoint: WebhookEndpoint, eventId: string): Promise<TryResult & { gone: boolean }> {
+    const [delivery, event] = await Promise.all([
+      db.webhookDeliveries.findOne({ _id: deliveryId(endpoint.id, eventId) }),
+      db.webhookEvents.findOne({ _id: eventId }),
+    ]);
+    if (!delivery || !event) {
+      logger.warn({ endpointId: endpoint.id, eventId }, 'webhook event or delivery not found; skipped');
+      return { eventId, nextAt: null, gone: false };
+    }
+    if (delivery.status !== 'pending') return { eventId, nextAt: null, gone: false };
+    const now = clock();
+    // The receiver checks the signature's time against its own clock: the time this try is sent.
+    const sentAt = Math.floor(Date.now() / 1_000);
+    const headers = signedHeaders(signingSecrets(endpoint, now), event._id, sentAt, event.body);
+    const answer = await postJson(endpoint.url, headers, event.body, {
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      allowPrivate: webhooks.allowPrivate,
+    });
+    const means = answer.status === null ? 'retry' : answerMeans(answer.status);
+    const attempts = delivery.attempts + 1;
+    const nextAt = means === 'retry' ? nextDeliveryTime(attempts, now.getTime()) : null;
+    const status: WebhookDeliveryDoc['status'] = means === 'delivered' ? 'delivered' : nextAt === null ? 'failed' : 'pending';
+    const error = answer.error ?? (means === 'delivered' ? null : `the receiver answered ${answer.status}`);
+    if (means !== 'delivered')
+      logger.info({ endpointId: endpoint.id, eventId, status: answer.status, error, attempts }, 'webhook not delivered');
+    await deliveries.update(delivery, { status }, (at) => ({
+      $set: {
+        status,
+        attempts,
+        status_code: answer.status,
+        error,
+        last_attempt_at: now,
+        next_attempt_at: nextAt === null ? null : new Date(nextAt),
+        delivered_at: means === 'delivered' ? now : null,
+        updated_at: at,
+      },
+    }));
+    return { eventId, nextAt, gone: means === 'gone' };
+  }
+
+  /** Marks deliveries that will not be tried (their endpoint is gone) as failed, with why. */
+  async function fail(ref: EndpointRef, eventIds: string[], reason: string): Promise<void> {
+    await Promise.all(
+      eventIds.map(async (eventId) => {
+        const delivery = await db.webhookDeliveries.findOne({ _id: deliveryId(ref.endpointId, eventId) });
+        if (delivery?.status !== 'pending') return;
+        await deliveries.update(delivery, { status: 'failed' }, (at) => ({
+          $set: { status: 'failed', error: reason, next_attempt_at: null, updated_at: at },
+        }));
+      }),
+    );
+  }
+
+  return {
+    async deliverEvents(ref: EndpointRef, eventIds: string[]): Promise<BatchResult> {
+      const endpoint = (await db.webhookEndpoints.findOne({ _id: ref.workspaceId }))?.endpoints[ref.endpointId];
+      if (!endpoint || endpoint.status !== 'enabled') {
+        const gone = endpoint?.disabled_reason ?? 'The endpoint was deleted';
+        await fail(ref, eventIds, gone);
+        return { results: [], gone };
+      }
+      const tries = await Promise.all(eventIds.map((id) => tryOne(endpoint, id)));
+      if (!tries.some((t) => t.gone)) return { results: tries.map(({ eventId, nextAt }) => ({ eventId, nextAt })), gone: null };
+      const gone = `The receiver answered 410 Gone on ${clock().toISOString()}`;
+      await fail(
+        ref,
+        tries.filter((t) => t.nextAt !== null).map((t) => t.eventId),
+        gone,
+      );
+      await db.webhookEndpoints.updateOne(
+        { _id: ref.workspaceId },
+        { $set: { [`endpoints.${ref.endpointId}.status`]: 'disabled', [`endpoints.${ref.endpointId}.disabled_reason`]: gone } },
+      );
+      logger.warn({ endpointId: ref.endpointId }, 'webhook endpoint disabled: its receiver answered 410 Gone');
+      return { results: [], gone };
+    },
+
+    async abandonDeliveries(ref: EndpointRef, eventIds: string[], reason: string): Promise<void> {
+      await fail(ref, eventIds, reason);
+    },
+  };
+}
+
+/** The delivery workflow's activities, the type it proxies. */
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

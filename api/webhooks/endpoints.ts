@@ -1,0 +1,98 @@
+import type { ApiDeps } from '../deps';
+import { newId } from '../../infra/ids';
+import type { WebhookEndpoint, WebhookEndpointsDoc } from '../../infra/records/webhooks';
+import { checkWebhookUrl } from '../../infra/webhooks/outbound';
+import { newWebhookSecret } from '../../infra/webhooks/signing';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
+import {
+  MAX_WEBHOOK_ENDPOINTS,
+  SECRET_OVERLAP_HOURS,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookCreateRequest,
+  type WebhookEndpointView,
+} from '../../shared/webhooks/schema';
+
+/**
+ * A workspace's webhook endpoints: one document per workspace holding them by id, so each is read and
+ * written by the workspace's `_id`, and one endpoint's change is a write of its own path.
+ */
+
+export function endpointView(e: WebhookEndpoint): WebhookEndpointView {
+  return {
+    id: e.id,
+    url: e.url,
+    events: e.events,
+    description: e.description,
+    status: e.status,
+    disabled_reason: e.disabled_reason,
+    created_at: e.created_at.toISOString(),
+  };
+}
+
+const endpointsOf = async (deps: ApiDeps, workspaceId: string): Promise<WebhookEndpoint[]> =>
+  Object.values((await deps.db.webhookEndpoints.findOne({ _id: workspaceId }))?.endpoints ?? {});
+
+export async function findEndpoint(deps: ApiDeps, workspaceId: string, id: string): Promise<WebhookEndpoint> {
+  const found = (await deps.db.webhookEndpoints.findOne({ _id: workspaceId }))?.endpoints[id];
+  if (!found) throw new NotFoundError('Webhook endpoint not found');
+  return found;
+}
+
+export async function listEndpoints(deps: ApiDeps, workspaceId: string): Promise<WebhookEndpoint[]> {
+  return (await endpointsOf(deps, workspaceId)).sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
+}
+
+/** Registers an endpoint: its URL checked against SSRF (every address its host resolves to), its secret made. */
+export async function createEndpoint(deps: ApiDeps, workspaceId: string, req: WebhookCreateRequest): Promise<WebhookEndpoint> {
+  const refused = await checkWebhookUrl(req.url, deps.config.WEBHOOK_ALLOW_PRIVATE);
+  if (refused) throw new ValidationError('Request validation failed', [{ path: ['url'], message: refused }]);
+  if ((await endpointsOf(deps, workspaceId)).length >= MAX_WEBHOOK_ENDPOINTS) {
+    throw new ConflictError(`A workspace has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`);
+  }
+  const endpoint: WebhookEndpoint = {
+    id: newId('whk'),
+    url: req.url,
+    events: req.events ?? [...WEBHOOK_EVENT_TYPES],
+    description: req.description ?? null,
+    secrets: [{ value: newWebhookSecret(), expires_at: null }],
+    status: 'enabled',
+    disabled_reason: null,
+    created_at: new Date(),
+  };
+  await deps.db.webhookEndpoints.updateOne(
+    { _id: workspaceId },
+    { $set: { [`endpoints.${endpoint.id}`]: endpoint } as Partial<WebhookEndpointsDoc> },
+    { upsert: true },
+  );
+  return endpoint;
+}
+
+export async function deleteEndpoint(deps: ApiDeps, workspaceId: string, id: string): Promise<void> {
+  await findEndpoint(deps, workspaceId, id);
+  // Its delivery workflow finds it gone at its next try, marks what is left failed, and ends.
+  await deps.db.webhookEndpoints.updateOne({ _id: workspaceId }, { $unset: { [`endpoints.${id}`]: '' } });
+}
+
+/** A new secret; the current one keeps signing beside it for SECRET_OVERLAP_HOURS, older ones stop now. */
+export async function rotateSecret(deps: ApiDeps, workspaceId: string, id: string): Promise<{ secret: string; previousExpiresAt: Date }> {
+  const endpoint = await findEndpoint(deps, workspaceId, id);
+  const now = new Date();
+  const previousExpiresAt = new Date(now.getTime() + SECRET_OVERLAP_HOURS * 3_600_000);
+  const current = endpoint.secrets.find((s) => s.expires_at === null) ?? endpoint.secrets[0];
+  const secret = newWebhookSecret();
+  // Only while the endpoint is there: a delete that won the race must not leave a secret without an endpoint.
+  // (The filter's second field makes FerretDB read the workspaces' webhook documents, one per workspace.)
+  const { matchedCount } = await deps.db.webhookEndpoints.updateOne(
+    { _id: workspaceId, [`endpoints.${id}.id`]: id },
+    {
+      $set: {
+        [`endpoints.${id}.secrets`]: [
+          { value: secret, expires_at: null },
+          { value: current.value, expires_at: previousExpiresAt },
+        ],
+      },
+    },
+  );
+  if (matchedCount === 0) throw new NotFoundError('Webhook endpoint not found');
+  return { secret, previousExpiresAt };
+}

@@ -1,0 +1,65 @@
+import Router from '@koa/router';
+import type { ApiDeps } from '../deps';
+import { callFamily, handleErrors } from '../errors';
+import { authenticateWith, parseJson } from '../middleware';
+import { compileValidator } from '../validation';
+import { listHandler } from '../lists';
+import { authenticate } from '../../infra/workspaces';
+import type { WorkspaceDoc } from '../../infra/records/workspaces';
+import { deliveryList } from '../../infra/lists/webhook-deliveries';
+import { WebhookCreateRequest, WebhookDeliveryListQuery } from '../../shared/webhooks/schema';
+import { createEndpoint, deleteEndpoint, endpointView, findEndpoint, listEndpoints, rotateSecret } from './endpoints';
+import { deliveryView, retryDelivery } from './deliveries';
+
+const validateCreate = compileValidator(WebhookCreateRequest);
+const listDeliveries = listHandler('webhook-deliveries', WebhookDeliveryListQuery, deliveryList, deliveryView);
+
+/** Webhook endpoints and their delivery logs, with the call family's error shapes (`code`, `errors[]`). */
+export function webhookRoutes(deps: ApiDeps): Router {
+  const { db, config } = deps;
+  const router = new Router({ prefix: '/api/public/v1' });
+  router.use(
+    handleErrors(callFamily),
+    authenticateWith((key) => authenticate(db, key)),
+    parseJson(config.BODY_LIMIT),
+  );
+  const workspaceOf = (ctx: { state: Record<string, unknown> }) => (ctx.state.workspace as WorkspaceDoc)._id;
+
+  router.post('/webhooks', async (ctx) => {
+    const endpoint = await createEndpoint(deps, workspaceOf(ctx), validateCreate(ctx.request.body));
+    ctx.status = 201;
+    // The only time the secret is shown.
+    ctx.body = { success: true, data: { ...endpointView(endpoint), secret: endpoint.secrets[0].value } };
+  });
+
+  router.get('/webhooks', async (ctx) => {
+    ctx.body = { success: true, data: (await listEndpoints(deps, workspaceOf(ctx))).map(endpointView) };
+  });
+
+  router.get('/webhooks/:id', async (ctx) => {
+    ctx.body = { success: true, data: endpointView(await findEndpoint(deps, workspaceOf(ctx), ctx.params.id)) };
+  });
+
+  router.delete('/webhooks/:id', async (ctx) => {
+    await deleteEndpoint(deps, workspaceOf(ctx), ctx.params.id);
+    ctx.body = { success: true, data: { id: ctx.params.id, deleted: true } };
+  });
+
+  router.post('/webhooks/:id/rotate-secret', async (ctx) => {
+    const { secret, previousExpiresAt } = await rotateSecret(deps, workspaceOf(ctx), ctx.params.id);
+    ctx.body = { success: true, data: { id: ctx.params.id, secret, previous_secret_expires_at: previousExpiresAt.toISOString() } };
+  });
+
+  router.get('/webhooks/:id/deliveries', async (ctx) => {
+    const ws = workspaceOf(ctx);
+    await findEndpoint(deps, ws, ctx.params.id);
+    ctx.body = await listDeliveries(db, ws, ctx, { endpoint_id: ctx.params.id });
+  });
+
+  router.post('/webhooks/:id/deliveries/:delivery_id/retry', async (ctx) => {
+    const delivery = await retryDelivery(deps, workspaceOf(ctx), ctx.params.id, ctx.params.delivery_id);
+    ctx.status = 202;
+    ctx.body = { success: true, data: deliveryView(delivery) };
+  });
+  return router;
+}

@@ -1,0 +1,71 @@
+import type { DeliveryStatus, WebhookEventType } from '../../shared/webhooks/schema';
+
+/**
+ * Webhooks as stored. Every read of them is by exact `_id` (FerretDB uses no other index): a workspace's
+ * endpoints are one document, an event is found by its id, a delivery by its endpoint and event.
+ */
+
+export interface WebhookSecret {
+  /** `whsec_…`, as shown once to the workspace: the signature is made with it, so it is kept as it is. */
+  value: string;
+  /** null for the current secret; a rotated one signs until then. */
+  expires_at: Date | null;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  events: WebhookEventType[];
+  description: string | null;
+  secrets: WebhookSecret[];
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  created_at: Date;
+}
+
+/** A workspace's endpoints, by id: one document per workspace, `_id` the workspace's id. */
+export interface WebhookEndpointsDoc {
+  _id: string;
+  endpoints: Record<string, WebhookEndpoint>;
+}
+
+/** One event, as sent: its body is kept as the exact bytes, so every try carries the same body and signature input. */
+export interface WebhookEventDoc {
+  _id: string;
+  workspace_id: string;
+  type: WebhookEventType;
+  /** What happened, so a retried announcement knows it was made: `<type>/<occurrence>`. */
+  key: string;
+  body: string;
+  created_at: Date;
+}
+
+/** One event's delivery to one endpoint, `_id` `<endpoint id>.<event id>`, listed per endpoint. */
+export interface WebhookDeliveryDoc {
+  _id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: WebhookEventType;
+  status: DeliveryStatus;
+  attempts: number;
+  status_code: number | null;
+  error: string | null;
+  last_attempt_at: Date | null;
+  next_attempt_at: Date | null;
+  delivered_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const deliveryId = (endpointId: string, eventId: string) => `${endpointId}.${eventId}`;
+
+/** The endpoints subscribed to an event type and still enabled. */
+export function subscribed(doc: WebhookEndpointsDoc | null, type: WebhookEventType): WebhookEndpoint[] {
+  return Object.values(doc?.endpoints ?? {}).filter((e) => e.status === 'enabled' && e.events.includes(type));
+}
+
+/** The secrets that sign now: the current one, and a rotated one until it expires. */
+export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
+  return endpoint.secrets.filter((s) => s.expires_at === null || s.expires_at > now).map((s) => s.value);
+}

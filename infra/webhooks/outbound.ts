@@ -1,0 +1,106 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { addressKind, refusedAddress, refusedUrl } from '../../shared/webhooks/addresses';
+
+/**
+ * Requests to the URLs workspaces give us, checked against SSRF twice: the URL when it is given (its scheme,
+ * and every address its host resolves to), and each address the connection actually uses, in the socket's
+ * own lookup, so a name that resolves elsewhere later (DNS rebinding) is still refused.
+ */
+
+export class RefusedAddressError extends Error {}
+
+/** Every address a host name resolves to now. */
+function resolveAll(host: string): Promise<LookupAddress[]> {
+  return new Promise((resolve, reject) => dnsLookup(host, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+}
+
+/** Why a webhook URL may not be registered; null when it may. Names are resolved, and every address checked. */
+export async function checkWebhookUrl(text: string, allowPrivate: boolean): Promise<string | null> {
+  const refused = refusedUrl(text, allowPrivate);
+  if (refused) return refused;
+  const host = new URL(text).hostname;
+  if (addressKind(host)) return null;
+  let addresses: LookupAddress[];
+  try {
+    addresses = await resolveAll(host);
+  } catch {
+    return `host ${host} does not resolve`;
+  }
+  for (const a of addresses) {
+    const why = refusedAddress(addressKind(a.address) ?? 'reserved', allowPrivate);
+    if (why) return `host ${host} resolves to ${a.address}, which ${why}`;
+  }
+  return null;
+}
+
+/** A lookup for sockets that fails on an address a webhook may not reach. */
+function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      for (const a of addresses) {
+        const why = refusedAddress(addressKind(a.address) ?? 'reserved', allowPrivate);
+        if (why) return callback(new RefusedAddressError(`${hostname} resolves to ${a.address}, which ${why}`), '', 0);
+      }
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+}
+
+export interface PostResult {
+  /** The receiver's status; null when it gave none. */
+  status: number | null;
+  error: string | null;
+}
+
+/**
+ * POSTs `body` to `url` within `timeoutMs`, without following redirects (a redirect is an answer like any
+ * other non-2xx), reading at most a little of the answer.
+ */
+export function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  opts: { timeoutMs: number; allowPrivate: boolean },
+): Promise<PostResult> {
+  const refused = refusedUrl(url, opts.allowPrivate);
+  if (refused) return Promise.resolve({ status: null, error: `refused: ${refused}` });
+  const target = new URL(url);
+  const options: RequestOptions = {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'hiring-integration-webhooks/1',
+      'content-length': Buffer.byteLength(body),
+      ...headers,
+    },
+    lookup: guardedLookup(opts.allowPrivate),
+    timeout: opts.timeoutMs,
+  };
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (r: PostResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve(r);
+    };
+    const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, options, (res) => {
+      // The answer's body is not needed: drained, so the connection can be reused.
+      res.resume();
+      done({ status: res.statusCode ?? null, error: null });
+    });
+    // The whole try, connection included, within the timeout (the socket's own timeout is for idleness).
+    const deadline = setTimeout(() => {
+      req.destroy();
+      done({ status: null, error: `no answer within ${opts.timeoutMs / 1_000} s` });
+    }, opts.timeoutMs);
+    req.on('error', (err) => done({ status: null, error: err instanceof RefusedAddressError ? `refused: ${err.message}` : err.message }));
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${opts.timeoutMs / 1_000} s`)));
+    req.end(body);
+  });
+}
