@@ -205,6 +205,13 @@ export function createCallActivities({
       await recordMessage(call, kind, template, { sent: false, error });
     },
 
+    /** A cancel arrived during an attempt: the call shows it until the attempt ends. */
+    async markCancelling(callId: string): Promise<void> {
+      const call = await load(callId);
+      if (call.status !== 'in_progress') return;
+      await calls.update(call, { status: 'cancelling' }, (at) => ({ $set: { status: 'cancelling', updated_at: at } }));
+    },
+
     /** Ends the call and frees the candidate for a new call. */
     async finishCall(
       callId: string,

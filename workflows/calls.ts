@@ -117,6 +117,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   // Histories recorded before bookkeeping ran locally (and repeated the start's status) replay as they were.
   const localBookkeeping = patched('local-bookkeeping');
   const book = localBookkeeping ? local : acts;
+  const finishAttempt = patched('cancel-after-attempt');
   const progress: CallProgress = { status: 'scheduled', attempt: 0, nextAttemptAt: null };
   const outcomes = new Map<number, CallOutcome>();
   let cancelled = false;
@@ -141,21 +142,39 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   };
   /**
    * Waits for the attempt's report; when it does not come in time, asks the provider, and waits again while
-   * the provider says the call is still going. False when the call was cancelled before any outcome.
+   * the provider says the call is still going. False when the call was cancelled before any outcome and the
+   * attempt is abandoned (histories recorded before `cancel-after-attempt`): since then a cancelled call
+   * finishes its attempt, `cancelling` meanwhile, and takes no retry.
    */
   const awaitReport = async (attempt: number, waitMs: number): Promise<boolean> => {
     const reported = () => outcomes.has(attempt);
-    await condition(() => reported() || cancelled, waitMs);
-    for (let n = 0; n < LOST_REPORT_CHECKS && !reported() && !cancelled && patched('lost-report-check'); n++) {
+    const stop = () => !finishAttempt && cancelled;
+    /** Waits up to `ms` for the report; a cancel meanwhile is shown as `cancelling`, and the wait goes on. */
+    const wait = async (ms: number) => {
+      const until = Date.now() + ms;
+      await condition(() => reported() || cancelled, ms);
+      if (!finishAttempt || reported() || !cancelled) return;
+      await showCancelling();
+      if (until > Date.now()) await condition(reported, until - Date.now());
+    };
+    await wait(waitMs);
+    for (let n = 0; n < LOST_REPORT_CHECKS && !reported() && !stop() && patched('lost-report-check'); n++) {
       const check = await orOnFailure(acts.checkAttempt(callId, attempt), { status: 'unknown' as const });
       if (check.status === 'unknown') break;
       if (check.status === 'ended') {
         if (!reported()) outcomes.set(attempt, { attempt, outcome: check.outcome });
         break;
       }
-      await condition(() => reported() || cancelled, waitMs);
+      await wait(waitMs);
     }
-    return reported() || !cancelled;
+    return reported() || !stop();
+  };
+  let shownCancelling = false;
+  const showCancelling = async () => {
+    if (shownCancelling) return;
+    shownCancelling = true;
+    setStatus('cancelling');
+    await book.markCancelling(callId);
   };
   const cancel = async () => {
     setStatus('cancelled');
@@ -183,11 +202,14 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     if (dial.accepted && !(await awaitReport(attempt, dial.reportWithinMs ?? input.outcomeTimeoutMs))) return cancel();
     const outcome = dial.accepted ? (outcomes.get(attempt)?.outcome ?? 'no_outcome') : dial.reason;
     await book.recordAttempt(callId, attempt, outcome, Date.now());
+    // A cancel during the attempt: a conversation that took place completes the call (its data is kept);
+    // otherwise the call is cancelled, with no retry and no fallback.
     if (outcome === 'completed') {
       setStatus('completed');
       await book.finishCall(callId, 'completed', null);
       return progress;
     }
+    if (finishAttempt && cancelled) return cancel();
     lastReason = outcome;
     const retryAt = nextRetryTime({
       policy: input.retryPolicy,

@@ -6,7 +6,15 @@ import { compileValidator } from '../validation';
 import { authenticate } from '../../infra/workspaces';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { findOwned } from '../owned';
-import { CallInitiateRequest, CampaignRequest, type CallViewResponse, type CampaignResponse } from '../../shared/calls/schema';
+import {
+  CallCancelRequest,
+  CallInitiateRequest,
+  CampaignRequest,
+  type CallCancelResponse,
+  type CallViewResponse,
+  type CampaignResponse,
+} from '../../shared/calls/schema';
+import { cancelCall, cancelCalls } from './cancel';
 import { callInitiateRules } from '../../shared/calls/rules';
 import { initiateCalls } from './initiate';
 import { ensureCampaign } from './projects';
@@ -19,6 +27,7 @@ import { CallListQuery } from '../../shared/lists/schema';
 
 const validateInitiate = compileValidator(CallInitiateRequest, callInitiateRules);
 const validateCampaign = compileValidator(CampaignRequest);
+const validateCancel = compileValidator(CallCancelRequest);
 const listCalls = listHandler('calls', CallListQuery, callList, callView);
 
 /** The call operations: campaigns, call/initiate and call status, with the call family's error shapes. */
@@ -51,6 +60,19 @@ export function callRoutes(deps: ApiDeps): Router {
 
   router.get('/calls', async (ctx) => {
     ctx.body = await listCalls(db, (ctx.state.workspace as WorkspaceDoc)._id, ctx);
+  });
+
+  // Before /calls/:id/cancel, so `cancel` is never taken for a call id.
+  router.post('/calls/cancel', async (ctx) => {
+    const ws = ctx.state.workspace as WorkspaceDoc;
+    const body: CallCancelResponse = { success: true, data: await cancelCalls(deps, ws, validateCancel(ctx.request.body)) };
+    ctx.body = body;
+  });
+
+  router.post('/calls/:id/cancel', async (ctx) => {
+    const ws = ctx.state.workspace as WorkspaceDoc;
+    const body: CallViewResponse = { success: true, data: callView(await cancelCall(deps, ws, ctx.params.id)) };
+    ctx.body = body;
   });
 
   router.get('/calls/:id', async (ctx) => {

@@ -184,3 +184,19 @@ export const RESENT_INTERVIEW_EXAMPLE = {
     updated_at: '2026-12-08T10:15:00.000Z',
   },
 };
+
+/** A call cancelled while it waited for its retry: its one attempt missed, no fallback sent. */
+export const CANCELLED_CALL_EXAMPLE = {
+  success: true,
+  data: {
+    ...EXAMPLES.call.data,
+    status: 'cancelled',
+    next_attempt_at: null,
+    attempts: [{ ...EXAMPLES.call.data.attempts[0], outcome: 'failed', failure_reason: 'missed', ended_reason: 'customer-did-not-answer' }],
+    failure_reason: null,
+    extracted_variables: null,
+    transcript: null,
+    sequence: 4,
+    updated_at: '2026-11-23T10:12:40.118Z',
+  },
+};

@@ -85,7 +85,13 @@ export const RetryPolicySchema = Strict({
 });
 
 /** Where a call stands (GET /calls/:id `status`, the CallStatus search attribute). */
-export const CALL_STATUSES = ['scheduled', 'in_progress', 'completed', 'failed', 'cancelled'] as const;
+/**
+ * A call's life: `scheduled` (waiting for its next dial) → `in_progress` (an attempt under way) → `completed`,
+ * `failed` or `cancelled`. `cancelling`: cancelled during an attempt, which finishes first; no retry follows.
+ */
+export const CALL_STATUSES = ['scheduled', 'in_progress', 'cancelling', 'completed', 'failed', 'cancelled'] as const;
+/** The statuses a call never leaves. */
+export const FINAL_CALL_STATUSES: readonly string[] = ['completed', 'failed', 'cancelled'];
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
 /** A WhatsApp message's delivery status, as the provider's status updates move it on. */
@@ -206,4 +212,32 @@ export const CallView = Type.Object({
 });
 export type CallView = Static<typeof CallView>;
 export const CallViewResponse = Type.Object({ success: Type.Literal(true), data: CallView });
+
+/** POST /calls/cancel: every unfinished call of a job, or of some of its candidates. */
+export const CallCancelRequest = Strict({
+  ats_job_id: NonEmpty({ maxLength: 255 }),
+  candidate_ids: Type.Optional(
+    Type.Array(NonEmpty({ maxLength: 255 }), {
+      minItems: 1,
+      maxItems: 1000,
+      uniqueItems: true,
+      description: "Only these candidates' calls (the ATS's candidate ids); every candidate of the job when left out.",
+      errorMessage: 'must be a non-empty list of at most 1000 distinct candidate ids',
+    }),
+  ),
+});
+export type CallCancelRequest = Static<typeof CallCancelRequest>;
+export const CallCancelResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    ats_job_id: Type.String(),
+    /** Calls told to stop: cancelled within a second, or `cancelling` until an attempt under way ends. */
+    cancelled: Type.Integer({ minimum: 0 }),
+    /** Calls of these candidates that had ended already (completed, failed or cancelled), left as they are. */
+    already_final: Type.Integer({ minimum: 0 }),
+    /** Of the candidate_ids given, those with no call in this job. */
+    unknown_candidate_ids: Type.Array(Type.String()),
+  }),
+});
+export type CallCancelResponse = Static<typeof CallCancelResponse>;
 export type CallViewResponse = Static<typeof CallViewResponse>;

@@ -1,0 +1,119 @@
+import { Worker } from '@temporalio/worker';
+import type { WorkflowHandle } from '@temporalio/client';
+import { createActivities } from '../../activities';
+import { createCallReporter } from '../../api/calls/reports';
+import type { VoiceProvider } from '../../providers/voice/port';
+import type { RetryPolicy } from '../../shared/calls/schema';
+import type { FailureReason } from '../../shared/calls/retry';
+import { callProgressQuery, callWorkflow, callWorkflowInput, cancelCallSignal } from '../../workflows/calls';
+import { callWorkflowBench } from '../helpers/call-workflow-bench';
+import { recordHistory } from '../helpers/histories';
+import { workflowBundle } from '../helpers/stack';
+import { waitFor } from '../helpers/wait';
+import type { CallDoc } from '../../infra/records/calls';
+
+/** Cancelling a call in each state it can be cancelled in (time-skipping server). */
+describe('call workflow: cancel', () => {
+  const bench = callWorkflowBench();
+  const retryOnMiss: RetryPolicy = { conditions: ['missed'], intervals: [{ type: 'delay', duration: 2, unit: 'hours' }] };
+  /** A provider whose calls go on until the test reports them. */
+  const ringing: VoiceProvider = { name: 'ringing', dial: async ({ attempt }) => ({ accepted: true, providerCallId: `prov-${attempt}` }) };
+
+  /** Runs the call's workflow while `script` plays the ATS and the provider; the workflow's end and the stored call. */
+  async function follow(call: CallDoc, voice: VoiceProvider, script: (handle: WorkflowHandle<typeof callWorkflow>) => Promise<void>) {
+    const worker = await Worker.create({
+      connection: bench.env.nativeConnection,
+      taskQueue: bench.taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities({ ...bench.deps, voice }),
+    });
+    const progress = await worker.runUntil(async () => {
+      const handle = await bench.env.client.workflow.start(callWorkflow, {
+        taskQueue: bench.taskQueue,
+        workflowId: call.workflow_id,
+        args: [{ ...callWorkflowInput(call, 30 * 60_000), retryPolicy: retryOnMiss }],
+      });
+      await script(handle);
+      return handle.result();
+    });
+    return { progress, stored: (await bench.db.calls.findOne({ _id: call._id }))! };
+  }
+  const report = (call: CallDoc, outcome: 'completed' | FailureReason) =>
+    createCallReporter({ db: bench.db, client: bench.env.client, logger: bench.logger })({
+      callId: call._id,
+      attempt: 1,
+      outcome,
+      providerCallId: 'prov-1',
+      ...(outcome === 'completed' ? { transcript: [{ role: 'candidate' as const, text: 'Three years.' }], extracted: { years: 3 } } : {}),
+    });
+  const storedStatus = async (call: CallDoc) => (await bench.db.calls.findOne({ _id: call._id }))!.status;
+  const freed = async (call: CallDoc) => (await bench.db.candidates.findOne({ candidate_id: call._id }))!.active_call_id;
+
+  it('lets an attempt under way finish, shows the call cancelling meanwhile, then cancels it with no retry and no fallback', async () => {
+    const call = await newCallWithFallback();
+    const { progress, stored } = await follow(call, ringing, async (handle) => {
+      await waitFor(
+        () => handle.query(callProgressQuery),
+        (p) => p.status === 'in_progress',
+        20_000,
+      );
+      await handle.signal(cancelCallSignal);
+      expect(
+        await waitFor(
+          () => storedStatus(call),
+          (s) => s === 'cancelling',
+          20_000,
+        ),
+      ).toBe('cancelling');
+      expect((await handle.query(callProgressQuery)).status).toBe('cancelling');
+      await report(call, 'missed');
+    });
+    expect(progress.status).toBe('cancelled');
+    expect(stored).toMatchObject({ status: 'cancelled', failure_reason: null, next_attempt_at: null, messages: [] });
+    expect(stored.attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'failed', failure_reason: 'missed' })]);
+    expect(await freed(call)).toBeNull();
+    await recordHistory(bench.env.client, call.workflow_id, 'call-cancelled-during-attempt');
+  });
+
+  it('completes a call cancelled during the attempt that reached the candidate, with its data', async () => {
+    const call = await newCallWithFallback();
+    const { progress, stored } = await follow(call, ringing, async (handle) => {
+      await waitFor(
+        () => handle.query(callProgressQuery),
+        (p) => p.status === 'in_progress',
+        20_000,
+      );
+      await handle.signal(cancelCallSignal);
+      await waitFor(
+        () => storedStatus(call),
+        (s) => s === 'cancelling',
+        20_000,
+      );
+      await report(call, 'completed');
+    });
+    expect(progress.status).toBe('completed');
+    expect(stored).toMatchObject({ status: 'completed', extracted_variables: { years: 3 } });
+  });
+
+  it('cancels a call waiting for its retry at once, with no further dial and no fallback', async () => {
+    const call = await newCallWithFallback('missed');
+    const { progress, stored } = await follow(call, bench.simulator, async (handle) => {
+      const waiting = await waitFor(
+        () => handle.query(callProgressQuery),
+        (p) => p.status === 'scheduled' && p.attempt === 1,
+        20_000,
+      );
+      expect(waiting.nextAttemptAt).not.toBeNull();
+      await handle.signal(cancelCallSignal);
+    });
+    expect(progress.status).toBe('cancelled');
+    expect(stored).toMatchObject({ status: 'cancelled', messages: [], next_attempt_at: null });
+    expect(bench.simulator.dials.filter((d) => d.callId === call._id)).toHaveLength(1);
+    expect(await freed(call)).toBeNull();
+    await recordHistory(bench.env.client, call.workflow_id, 'call-cancelled-between-attempts');
+  });
+
+  function newCallWithFallback(outcomes?: string) {
+    return bench.newCall({ fallback: true, outcomes });
+  }
+});
