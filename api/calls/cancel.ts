@@ -92,7 +92,8 @@ export async function cancelCalls(deps: ApiDeps, workspace: WorkspaceDoc, req: C
         return !!call && !FINAL_CALL_STATUSES.includes(call.status) && (await tell(deps, call));
       }),
     );
-    for (const t of told) t ? cancelled++ : alreadyFinal++;
+    cancelled += told.filter(Boolean).length;
+    alreadyFinal += told.filter((t) => !t).length;
   }
   return {
     ats_job_id: req.ats_job_id,
