@@ -26,6 +26,7 @@ export const CallAuthErrorBody = Type.Object(
 export const CALL_ERROR_CODES = [
   'NOT_FOUND',
   'CONFLICT',
+  'IDEMPOTENCY_KEY_REUSED',
   'PAYLOAD_TOO_LARGE',
   'RATE_LIMITED',
   'UPSTREAM_ERROR',

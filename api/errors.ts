@@ -12,6 +12,7 @@ import {
   UpstreamError,
   SignatureError,
   ForbiddenError,
+  IdempotencyKeyReusedError,
   ServiceUnavailableError,
   UnsupportedMediaTypeError,
   dottedPath,
@@ -64,6 +65,9 @@ export const callFamily: ErrorFamily<CallFamilyBody> = {
     }
     if (error instanceof NotFoundError) return { status: 404, body: { success: false, code: 'NOT_FOUND', message: error.message } };
     if (error instanceof ConflictError) return { status: 409, body: { success: false, code: 'CONFLICT', message: error.message } };
+    if (error instanceof IdempotencyKeyReusedError) {
+      return { status: 422, body: { success: false, code: 'IDEMPOTENCY_KEY_REUSED', message: error.message } };
+    }
     if (error instanceof PayloadTooLargeError) {
       return { status: 413, body: { success: false, code: 'PAYLOAD_TOO_LARGE', message: error.message } };
     }
@@ -99,6 +103,7 @@ export function jobFamily(supportEmail: string): ErrorFamily<JobFamilyBody> {
       }
       if (error instanceof NotFoundError) return { status: 404, body: { success: false, message: error.message } };
       if (error instanceof ConflictError) return { status: 409, body: { success: false, message: error.message } };
+      if (error instanceof IdempotencyKeyReusedError) return { status: 422, body: { success: false, message: error.message } };
       if (error instanceof PayloadTooLargeError) return { status: 413, body: { success: false, message: error.message } };
       if (error instanceof RateLimitedError) return { status: 429, body: { success: false, message: error.message } };
       if (error instanceof UpstreamError) return { status: upstreamStatus(error), body: { success: false, message: error.message } };
@@ -118,6 +123,7 @@ const PLAIN_STATUS: Array<[abstract new (...args: any[]) => DomainError, number]
   [NotFoundError, 404],
   [PayloadTooLargeError, 413],
   [UnsupportedMediaTypeError, 415],
+  [IdempotencyKeyReusedError, 422],
   [RateLimitedError, 429],
   [ServiceUnavailableError, 503],
 ];

@@ -10,6 +10,7 @@ import type { SlotDoc } from './lists/slot-log';
 import type { SnapshotDoc } from './lists/item-list';
 import type { ProjectTallyDoc } from './records/projects';
 import type { SessionDoc } from './records/sessions';
+import type { IdempotencyDoc } from './records/idempotency';
 import type { WebhookDeliveryDoc, WebhookEndpointsDoc, WebhookEventDoc } from './records/webhooks';
 
 /**
@@ -52,6 +53,8 @@ export interface Database {
   webhookEvents: Collection<WebhookEventDoc>;
   /** Each event's delivery to each endpoint, with its tries. */
   webhookDeliveries: Collection<WebhookDeliveryDoc>;
+  /** Responses kept for their Idempotency-Key's retries (infra/idempotency.ts). */
+  idempotencyKeys: Collection<IdempotencyDoc>;
   /** Values the processes share, such as the key that signs list cursors. */
   settings: Collection<{ _id: string; value: string }>;
   ping(): Promise<void>;
@@ -99,6 +102,7 @@ export async function connectDatabase(
     webhookEndpoints: db.collection<WebhookEndpointsDoc>('webhook_endpoints'),
     webhookEvents: db.collection<WebhookEventDoc>('webhook_events'),
     webhookDeliveries: db.collection<WebhookDeliveryDoc>('webhook_deliveries'),
+    idempotencyKeys: db.collection<IdempotencyDoc>('idempotency_keys'),
     settings: db.collection<{ _id: string; value: string }>('settings'),
     async ping() {
       await db.command({ ping: 1 }, { timeoutMS: 2_000 });
@@ -128,6 +132,10 @@ async function ensureIndexes(d: Database): Promise<void> {
   // MongoDB drops spent rate-limit windows itself; FerretDB 1.x has no TTL indexes, and infra/rate-limit.ts
   // clears them as new windows begin.
   await d.rateLimits.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_ttl' }).catch((err: unknown) => {
+    if (!(err instanceof MongoServerError && err.codeName === 'NotImplemented')) throw err;
+  });
+  // The same for kept idempotent responses; on FerretDB an expired one is replaced by the key's next use.
+  await d.idempotencyKeys.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_ttl' }).catch((err: unknown) => {
     if (!(err instanceof MongoServerError && err.codeName === 'NotImplemented')) throw err;
   });
   // The same for dashboard sessions; on FerretDB an expired one is removed when it is next presented.

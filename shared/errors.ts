@@ -63,6 +63,14 @@ export class PayloadTooLargeError extends DomainError {
   }
 }
 
+/** An Idempotency-Key sent again with another request than the one it was first used for. */
+export class IdempotencyKeyReusedError extends DomainError {
+  readonly kind = 'idempotency_key_reused';
+  constructor() {
+    super('This Idempotency-Key was used with another request; a new request needs a new key');
+  }
+}
+
 /** A body whose media type is not one the operation takes, by its declared type or by its leading bytes. */
 export class UnsupportedMediaTypeError extends DomainError {
   readonly kind = 'unsupported_media_type';

@@ -3,6 +3,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { ApiDeps } from '../deps';
 import { handleErrors, jobFamily } from '../errors';
 import { authenticateWith, parseJson } from '../middleware';
+import { idempotent } from '../idempotency';
 import { compileValidator } from '../validation';
 import { authenticate } from '../../infra/workspaces';
 import { RateLimiter } from '../../infra/rate-limit';
@@ -32,7 +33,7 @@ export function aiRoutes(deps: ApiDeps): Router {
   ) => {
     const validate = compileValidator(schema, rules);
     for (const prefix of AI_PREFIXES) {
-      router.post(`${prefix}/${name}`, reportBudget(limiter, name), parseJson(config.BODY_LIMIT), async (ctx) => {
+      router.post(`${prefix}/${name}`, reportBudget(limiter, name), parseJson(config.BODY_LIMIT), idempotent(db), async (ctx) => {
         const input = validate(ctx.request.body);
         ctx.body = await spendBudget(ctx, limiter, name, () => run(input));
       });

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../deps';
 import { callFamily, handleErrors } from '../errors';
 import { authenticateWith, parseJson } from '../middleware';
+import { idempotent } from '../idempotency';
 import { compileValidator } from '../validation';
 import { authenticate } from '../../infra/workspaces';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
@@ -38,6 +39,7 @@ export function callRoutes(deps: ApiDeps): Router {
     handleErrors(callFamily),
     authenticateWith((key) => authenticate(db, key)),
     parseJson(config.BODY_LIMIT),
+    idempotent(db),
   );
 
   router.post('/campaigns', async (ctx) => {

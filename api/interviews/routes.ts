@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../deps';
 import { handleErrors, jobFamily } from '../errors';
 import { authenticateWith, parseJson } from '../middleware';
+import { idempotent } from '../idempotency';
 import { compileValidator } from '../validation';
 import { authenticate } from '../../infra/workspaces';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
@@ -27,6 +28,7 @@ export function interviewRoutes(deps: ApiDeps): Router {
     handleErrors(jobFamily(config.SUPPORT_EMAIL)),
     authenticateWith((key) => authenticate(db, key)),
     parseJson(config.BODY_LIMIT),
+    idempotent(db),
   );
 
   router.post('/interview/invite', async (ctx) => {

@@ -35,6 +35,7 @@ import type { Operation } from './operation';
 import { HealthBody, ReadinessBody } from '../health';
 import { CANCELLED_CALL_EXAMPLE, EXAMPLES, RESENT_INTERVIEW_EXAMPLE } from './examples';
 import { WEBHOOK_OPERATIONS } from './webhook-operations';
+import { withIdempotency } from './idempotency';
 
 /**
  * Every public operation with its request and every response it can give, built from the same TypeBox
@@ -129,7 +130,7 @@ const AI: Array<[string, string, string, TSchema, TSchema, unknown]> = [
   ],
 ];
 
-export const OPERATIONS: Operation[] = [
+const ALL: Operation[] = [
   {
     method: 'get',
     path: '/openapi.json',
@@ -422,3 +423,6 @@ export const OPERATIONS: Operation[] = [
   },
   ...WEBHOOK_OPERATIONS,
 ];
+
+/** Every operation, each authenticated POST with its Idempotency-Key. */
+export const OPERATIONS: Operation[] = ALL.map(withIdempotency);

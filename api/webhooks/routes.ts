@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../deps';
 import { callFamily, handleErrors } from '../errors';
 import { authenticateWith, parseJson } from '../middleware';
+import { idempotent } from '../idempotency';
 import { compileValidator } from '../validation';
 import { listHandler } from '../lists';
 import { authenticate } from '../../infra/workspaces';
@@ -22,6 +23,7 @@ export function webhookRoutes(deps: ApiDeps): Router {
     handleErrors(callFamily),
     authenticateWith((key) => authenticate(db, key)),
     parseJson(config.BODY_LIMIT),
+    idempotent(db),
   );
   const workspaceOf = (ctx: { state: Record<string, unknown> }) => (ctx.state.workspace as WorkspaceDoc)._id;
 
