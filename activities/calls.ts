@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { upstreamFailure } from '../shared/errors';
 import { attemptPath, type CallAttempt, type CallDoc, type ResolvedTemplate } from '../infra/records/calls';
 import type { CallStatus } from '../shared/calls/schema';
 import { insertOnce } from '../infra/duplicate-key';
@@ -8,6 +9,9 @@ import { whatsappRef, type SendResult } from '../providers/whatsapp/port';
 import { freeCandidate } from '../infra/claims';
 import { callList } from '../infra/lists/calls';
 import { callAnnouncement } from '../infra/webhooks/resources';
+import { releaseSlot, slotHolder, takeSlot } from '../infra/call-slots';
+import { maxConcurrentCalls } from '../infra/records/workspaces';
+import { LOST_REPORT_CHECKS, slotLeaseMs } from '../shared/calls/capacity';
 import type { CallEventType } from '../shared/webhooks/schema';
 import type { ActivityDeps } from './deps';
 
@@ -32,6 +36,13 @@ export function createCallActivities({
     const call = await db.calls.findOne({ _id: callId });
     if (!call) throw ApplicationFailure.nonRetryable(`Call ${callId} does not exist`, 'CallNotFound');
     return call;
+  }
+
+  /** Frees the calling slot the call holds, if any. */
+  async function giveSlotBack(call: CallDoc): Promise<void> {
+    if (!call.capacity_slot) return;
+    await releaseSlot(db, call.capacity_slot);
+    await calls.touch(call._id, { $set: { capacity_slot: null } });
   }
 
   /** Announces the change just made to the call, with the call as it is now, to the workspace's webhooks. */
@@ -69,7 +80,7 @@ export function createCallActivities({
   }
 
   /** Dials the attempt unless an earlier execution of the activity did: never the same attempt twice. */
-  async function placeOnce(callId: string, attempt: number): Promise<DialResult> {
+  async function placeOnce(callId: string, attempt: number, waitsWhenBusy: boolean): Promise<DialResult> {
     const call = await load(callId);
     const existing = call.attempts.find((a) => a.number === attempt);
     if (existing?.provider_call_id) return { accepted: true, providerCallId: existing.provider_call_id };
@@ -111,6 +122,16 @@ export function createCallActivities({
     });
     if (result.accepted) {
       await calls.touch(callId, { $set: { [`${attemptPath(attempt)}.provider_call_id`]: result.providerCallId } });
+    } else if (result.busy && !waitsWhenBusy) {
+      throw upstreamFailure(voice.name, 429, `${voice.name} is busy: ${result.detail ?? 'too many calls at once'}`);
+    } else if (result.busy) {
+      // Not an attempt: the provider placed nothing. It is taken back, and the call waits its turn.
+      logger.info({ callId, attempt, retryAfterMs: result.retryAfterMs }, 'provider busy; the call waits for capacity');
+      const now = await load(callId);
+      await calls.update(now, { status: 'waiting_for_capacity' }, (at) => ({
+        $pop: { attempts: 1 },
+        $set: { status: 'waiting_for_capacity', updated_at: at },
+      }));
     } else {
       logger.warn({ callId, attempt, reason: result.reason, detail: result.detail }, 'provider refused the call');
       const path = attemptPath(attempt);
@@ -135,8 +156,12 @@ export function createCallActivities({
     },
 
     /** Places the attempt once; an accepted dial carries how long its report may take (the provider's bound). */
-    async dial(callId: string, attempt: number): Promise<DialResult> {
-      const result = await placeOnce(callId, attempt);
+    /**
+     * `waitsWhenBusy`: the workflow waits out a busy provider (calling slots); without it (workflows from
+     * before them) a busy provider fails the activity, which Temporal retries, as it always did.
+     */
+    async dial(callId: string, attempt: number, waitsWhenBusy = false): Promise<DialResult> {
+      const result = await placeOnce(callId, attempt, waitsWhenBusy);
       return result.accepted && voice.reportWithinMs !== undefined ? { ...result, reportWithinMs: voice.reportWithinMs } : result;
     },
 
@@ -155,9 +180,44 @@ export function createCallActivities({
       return { status: 'ended', outcome: fetched.outcome };
     },
 
-    /** `endedAt`: when the workflow took the outcome (its clock), else now. */
+    /**
+     * One of the workspace's calling slots for the attempt, or, when all are held, the call shown waiting for
+     * capacity. `reportWithinMs`: the workflow's report wait, for a provider that does not give its own.
+     */
+    async takeCallSlot(callId: string, attempt: number, reportWithinMs: number): Promise<{ taken: boolean }> {
+      const call = await load(callId);
+      const workspace = await db.workspaces.findOne({ _id: call.workspace_id });
+      const lease = slotLeaseMs(voice.reportWithinMs ?? reportWithinMs, LOST_REPORT_CHECKS);
+      const now = clock();
+      const slot = await takeSlot(
+        db,
+        call.workspace_id,
+        slotHolder(callId, attempt),
+        maxConcurrentCalls(workspace),
+        new Date(now.getTime() + lease),
+        now,
+      );
+      if (slot) {
+        await calls.touch(callId, { $set: { capacity_slot: slot } });
+        return { taken: true };
+      }
+      if (call.status !== 'waiting_for_capacity') {
+        await calls.update(call, { status: 'waiting_for_capacity' }, (at) => ({
+          $set: { status: 'waiting_for_capacity', next_attempt_at: null, updated_at: at },
+        }));
+      }
+      return { taken: false };
+    },
+
+    /** Gives the attempt's calling slot back (the provider was busy: the call waits again). */
+    async releaseCallSlot(callId: string): Promise<void> {
+      await giveSlotBack(await load(callId));
+    },
+
+    /** `endedAt`: when the workflow took the outcome (its clock), else now. The attempt's slot is given back. */
     async recordAttempt(callId: string, attempt: number, outcome: 'completed' | FailureReason, endedAt?: number): Promise<void> {
       const call = await load(callId);
+      await giveSlotBack(call);
       // An attempt that was never recorded (the dial failed before it) has nothing to end.
       if (call.attempts[attempt - 1]?.number !== attempt) return;
       const path = attemptPath(attempt);
@@ -219,6 +279,7 @@ export function createCallActivities({
       reason: FailureReason | null,
     ): Promise<void> {
       const call = await load(callId);
+      await giveSlotBack(call);
       await calls.update(call, { status }, (at) => ({
         $set: { status, failure_reason: reason, next_attempt_at: null, updated_at: at },
       }));

@@ -2,11 +2,14 @@ import { parseArgs } from 'node:util';
 import { connectDatabase } from '../infra/database';
 import { createApiKey, createWorkspace, listApiKeys, revokeApiKey, updateWorkspaceSettings } from '../infra/workspaces';
 import { loggedEmail } from '../infra/message-log';
+import type { WorkspaceSettings } from '../infra/records/workspaces';
+import { MAX_CONCURRENT_CALLS_LIMIT } from '../shared/calls/capacity';
 
 /**
  * Admin CLI. Each command prints one JSON line on stdout; errors go to stderr with exit code 1 (2 for usage).
  *   workspace:create --name N --company C --sender-first-name F --sender-last-name L
- *   workspace:settings --workspace ID --interview-reminders on|off
+ *   workspace:update --workspace ID [--interview-reminders on|off] [--max-concurrent-calls N]
+ *                                  (workspace:settings is its earlier name)
  *   apikey:create --workspace ID
  *   apikey:list --workspace ID
  *   apikey:revoke (--key API_KEY | --id KEY_ID)
@@ -15,7 +18,7 @@ import { loggedEmail } from '../infra/message-log';
  */
 const USAGE = `usage: npm run --silent admin -- <command> [options]
   workspace:create --name <name> --company <company> --sender-first-name <first> --sender-last-name <last>
-  workspace:settings --workspace <workspace_id> --interview-reminders on|off
+  workspace:update --workspace <workspace_id> [--interview-reminders on|off] [--max-concurrent-calls <1-1000>]
   apikey:create --workspace <workspace_id>
   apikey:list --workspace <workspace_id>
   apikey:revoke --key <api_key> | --id <key_id>
@@ -43,10 +46,15 @@ async function run(argv: string[]): Promise<unknown> {
       id: { type: 'string' },
       interview: { type: 'string' },
       'interview-reminders': { type: 'string' },
+      'max-concurrent-calls': { type: 'string' },
     },
     strict: true,
   });
-  if (!['workspace:create', 'workspace:settings', 'apikey:create', 'apikey:list', 'apikey:revoke', 'email:show'].includes(command ?? '')) {
+  if (
+    !['workspace:create', 'workspace:update', 'workspace:settings', 'apikey:create', 'apikey:list', 'apikey:revoke', 'email:show'].includes(
+      command ?? '',
+    )
+  ) {
     throw new UsageError(command ? `unknown command ${command}` : 'no command given');
   }
   const db = await connectDatabase(process.env.MONGODB_URI || 'mongodb://127.0.0.1:27018', process.env.MONGODB_DB || 'hiring');
@@ -62,10 +70,23 @@ async function run(argv: string[]): Promise<unknown> {
         );
         return await createWorkspace(db, { name, company, senderFirstName, senderLastName });
       }
+      case 'workspace:update':
       case 'workspace:settings': {
-        const [workspace, reminders] = required(values, 'workspace', 'interview-reminders');
-        if (reminders !== 'on' && reminders !== 'off') throw new UsageError('--interview-reminders takes on or off');
-        const settings = { interview_reminders: reminders === 'on' };
+        const [workspace] = required(values, 'workspace');
+        const settings: WorkspaceSettings = {};
+        const reminders = values['interview-reminders'];
+        if (reminders !== undefined) {
+          if (reminders !== 'on' && reminders !== 'off') throw new UsageError('--interview-reminders takes on or off');
+          settings.interview_reminders = reminders === 'on';
+        }
+        const cap = values['max-concurrent-calls'];
+        if (cap !== undefined) {
+          if (!/^[0-9]+$/.test(cap) || Number(cap) < 1 || Number(cap) > MAX_CONCURRENT_CALLS_LIMIT) {
+            throw new UsageError(`--max-concurrent-calls takes a whole number from 1 to ${MAX_CONCURRENT_CALLS_LIMIT}`);
+          }
+          settings.max_concurrent_calls = Number(cap);
+        }
+        if (Object.keys(settings).length === 0) throw new UsageError('give --interview-reminders or --max-concurrent-calls');
         if (!(await updateWorkspaceSettings(db, workspace, settings))) throw new Error('no such workspace');
         return { workspace_id: workspace, settings };
       }

@@ -11,6 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { CallActivities } from '../activities/calls';
 import { firstDialTime } from '../shared/calls/working-hours';
+import { CAPACITY_LOOK_MS, LOST_REPORT_CHECKS, PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
 import { nextRetryTime, type FailureReason } from '../shared/calls/retry';
 import type { CallSettings, CallStatus, RetryPolicy, WorkingHours } from '../shared/calls/schema';
 import { CallStatusKey, candidateSearchAttributes, type CandidateRecord } from './search-attributes';
@@ -50,9 +51,6 @@ export const callProgressQuery = defineQuery<CallProgress>('callProgress');
 
 /** The report wait for a dial that does not give its own (`reportWithinMs`), as earlier versions always did. */
 export const REPORT_WAIT_FALLBACK_MS = 30 * 60_000;
-
-/** How often an attempt without a report is looked up at the provider before it is given up. */
-export const LOST_REPORT_CHECKS = 2;
 
 export function callWorkflowId(callId: string): string {
   return `call-${callId}`;
@@ -118,6 +116,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   const localBookkeeping = patched('local-bookkeeping');
   const book = localBookkeeping ? local : acts;
   const finishAttempt = patched('cancel-after-attempt');
+  // Histories recorded before the workspace's calling slots dial without waiting for one.
+  const capped = patched('call-capacity');
   const progress: CallProgress = { status: 'scheduled', attempt: 0, nextAttemptAt: null };
   const outcomes = new Map<number, CallOutcome>();
   let cancelled = false;
@@ -176,6 +176,17 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     setStatus('cancelling');
     await book.markCancelling(callId);
   };
+  /**
+   * Waits for one of the workspace's calling slots (max_concurrent_calls), `waiting_for_capacity` meanwhile,
+   * looking again on a timer. False when the call was cancelled while it waited.
+   */
+  const takeSlot = async (attempt: number): Promise<boolean> => {
+    for (let n = 0; ; n++) {
+      if ((await book.takeCallSlot(callId, attempt, input.outcomeTimeoutMs)).taken) return true;
+      if (n === 0) setStatus('waiting_for_capacity');
+      if (await waitUntil(Date.now() + CAPACITY_LOOK_MS)) return false;
+    }
+  };
   const cancel = async () => {
     setStatus('cancelled');
     await book.finishCall(callId, 'cancelled', null);
@@ -196,9 +207,18 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     if (cancelled) return cancel();
     progress.attempt = attempt;
     progress.nextAttemptAt = null;
+    if (capped && !(await takeSlot(attempt))) return cancel();
     setStatus('in_progress');
     // A provider that stays unreachable through every retry fails the attempt, not the whole call.
-    const dial = await orOnFailure(dialer.dial(callId, attempt), { accepted: false as const, reason: 'provider_error' as const });
+    const dial = await orOnFailure(dialer.dial(callId, attempt, capped), { accepted: false as const, reason: 'provider_error' as const });
+    if (capped && !dial.accepted && 'busy' in dial && dial.busy) {
+      // The provider's own cap: no attempt took place. The slot goes back, and the same attempt waits its turn.
+      await book.releaseCallSlot(callId);
+      setStatus('waiting_for_capacity');
+      if (await waitUntil(Date.now() + (dial.retryAfterMs ?? PROVIDER_BUSY_WAIT_MS))) return cancel();
+      attempt--;
+      continue;
+    }
     if (dial.accepted && !(await awaitReport(attempt, dial.reportWithinMs ?? input.outcomeTimeoutMs))) return cancel();
     const outcome = dial.accepted ? (outcomes.get(attempt)?.outcome ?? 'no_outcome') : dial.reason;
     await book.recordAttempt(callId, attempt, outcome, Date.now());

@@ -70,6 +70,8 @@ export interface CallDoc {
   /** Extracted values that were dropped because they did not have the declared type, one line each. */
   extraction_notes?: string[];
   failure_reason: FailureReason | null;
+  /** The workspace's calling slot its attempt under way holds (infra/call-slots.ts); null between attempts. */
+  capacity_slot?: { key: string; holder: string } | null;
   /** Its events sent to webhooks: their keys, and the last one's sequence (infra/webhooks/events.ts). */
   sequence?: number;
   events?: string[];

@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_CONCURRENT_CALLS } from '../../shared/calls/capacity';
+
 /** Stored tenants and their API keys. */
 
 /** A workspace is a tenant: its API keys, projects and calls are invisible to every other workspace. */
@@ -6,7 +8,7 @@ export interface WorkspaceDoc {
   name: string;
   /** The sender profile behind the built-in variables sender_first_name … sender_company. */
   sender: { first_name: string; last_name: string; company: string };
-  /** Set with the admin CLI (workspace:settings); absent means every default. */
+  /** Set with the admin CLI (workspace:update); absent means every default. */
   settings?: WorkspaceSettings;
   created_at: Date;
 }
@@ -14,6 +16,12 @@ export interface WorkspaceDoc {
 export interface WorkspaceSettings {
   /** Whether a candidate who has not started gets one reminder at half the link's time; on by default. */
   interview_reminders?: boolean;
+  /** Attempts in progress at once, at most; DEFAULT_MAX_CONCURRENT_CALLS when absent. */
+  max_concurrent_calls?: number;
+}
+
+export function maxConcurrentCalls(workspace: Pick<WorkspaceDoc, 'settings'> | null): number {
+  return workspace?.settings?.max_concurrent_calls ?? DEFAULT_MAX_CONCURRENT_CALLS;
 }
 
 export function remindsCandidates(workspace: Pick<WorkspaceDoc, 'settings'> | null): boolean {

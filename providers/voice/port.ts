@@ -16,8 +16,12 @@ export interface DialRequest {
 export type DialResult =
   /** `reportWithinMs`: how long after the dial its report can still come (the provider's longest call plus a grace). */
   | { accepted: true; providerCallId: string; reportWithinMs?: number }
-  /** The provider refused the call; dialling this attempt again would be refused the same way. */
-  | { accepted: false; reason: FailureReason; detail?: string };
+  /**
+   * The provider refused the call; dialling this attempt again would be refused the same way. `busy`: it
+   * refused only for now (429, its concurrency cap): the attempt did not happen and may be dialled after
+   * `retryAfterMs`.
+   */
+  | { accepted: false; reason: FailureReason; detail?: string; busy?: true; retryAfterMs?: number };
 
 /**
  * A voice-agent provider places the call and later reports its outcome through the provider-callback path

@@ -1,5 +1,6 @@
 import { VapiClient, VapiError } from '@vapi-ai/server-sdk';
 import { isRetryableStatus, upstreamFailure } from '../../shared/errors';
+import { PROVIDER_BUSY_WAIT_MS } from '../../shared/calls/capacity';
 import type { AttemptReport, DialRequest, DialResult, VoiceProvider } from './port';
 import { buildCreateCall, vapiCallName, type VapiCallOptions } from './vapi-assistant';
 import { checkVapiShape, reportOf } from './vapi-reports';
@@ -36,6 +37,16 @@ export class VapiVoiceProvider implements VoiceProvider {
       return { accepted: true, providerCallId: created.id };
     } catch (err) {
       const status = err instanceof VapiError ? err.statusCode : undefined;
+      // At its concurrency cap: the call was not placed, and may be once a call of the account ends.
+      if (status === 429) {
+        return {
+          accepted: false,
+          reason: 'provider_error',
+          busy: true,
+          retryAfterMs: retryAfterMs((err as VapiError).rawResponse?.headers) ?? PROVIDER_BUSY_WAIT_MS,
+          detail: refusalText((err as VapiError).body),
+        };
+      }
       // A refusal of this very request: sending it again cannot succeed.
       if (status !== undefined && status >= 400 && !isRetryableStatus(status)) {
         const detail = refusalText((err as VapiError).body);
@@ -66,6 +77,14 @@ export class VapiVoiceProvider implements VoiceProvider {
     if (call.status !== 'ended') return null;
     return reportOf(call as Parameters<typeof reportOf>[0], ids);
   }
+}
+
+/** Retry-After in seconds (or as a date), in ms; undefined when absent or unreadable. */
+function retryAfterMs(headers: { get(name: string): string | null } | undefined): number | undefined {
+  const value = headers?.get('retry-after');
+  if (!value) return undefined;
+  const ms = /^[0-9]+$/.test(value) ? Number(value) * 1_000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 5 * 60_000) : undefined;
 }
 
 /** Vapi's error body (`{message: string | string[], error, statusCode}`) as one line. */

@@ -87,9 +87,19 @@ export const RetryPolicySchema = Strict({
 /** Where a call stands (GET /calls/:id `status`, the CallStatus search attribute). */
 /**
  * A call's life: `scheduled` (waiting for its next dial) → `in_progress` (an attempt under way) → `completed`,
- * `failed` or `cancelled`. `cancelling`: cancelled during an attempt, which finishes first; no retry follows.
+ * `failed` or `cancelled`. `waiting_for_capacity`: due, and waiting for one of the workspace's calling slots
+ * (max_concurrent_calls) or for a busy provider. `cancelling`: cancelled during an attempt, which finishes
+ * first; no retry follows.
  */
-export const CALL_STATUSES = ['scheduled', 'in_progress', 'cancelling', 'completed', 'failed', 'cancelled'] as const;
+export const CALL_STATUSES = [
+  'scheduled',
+  'waiting_for_capacity',
+  'in_progress',
+  'cancelling',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 /** The statuses a call never leaves. */
 export const FINAL_CALL_STATUSES: readonly string[] = ['completed', 'failed', 'cancelled'];
 export type CallStatus = (typeof CALL_STATUSES)[number];

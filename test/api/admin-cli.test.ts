@@ -71,6 +71,22 @@ describe('admin CLI', () => {
     });
   });
 
+  it("sets a workspace's calling cap with workspace:update, keeping its other settings", async () => {
+    const { workspace_id } = JSON.parse(
+      admin('workspace:create', '--name', 'Capped', '--company', 'Capped Co', '--sender-first-name', 'C', '--sender-last-name', 'Apped')
+        .stdout,
+    );
+    expect(admin('workspace:update', '--workspace', workspace_id, '--interview-reminders', 'off').status).toBe(0);
+    const capped = admin('workspace:update', '--workspace', workspace_id, '--max-concurrent-calls', '3');
+    expect(capped).toMatchObject({ status: 0, stdout: JSON.stringify({ workspace_id, settings: { max_concurrent_calls: 3 } }) });
+    expect((await db.workspaces.findOne({ _id: workspace_id }))?.settings).toEqual({ interview_reminders: false, max_concurrent_calls: 3 });
+    for (const bad of ['0', '1001', '2.5', 'ten']) {
+      expect(admin('workspace:update', '--workspace', workspace_id, '--max-concurrent-calls', bad).status).toBe(2);
+    }
+    expect(admin('workspace:update', '--workspace', workspace_id).status).toBe(2);
+    expect((await db.workspaces.findOne({ _id: workspace_id }))?.settings?.max_concurrent_calls).toBe(3);
+  });
+
   it('explains usage errors with exit code 2', () => {
     const res = admin('workspace:create', '--name', 'Only');
     expect(res.status).toBe(2);

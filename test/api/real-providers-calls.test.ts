@@ -146,6 +146,32 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack: 
     expect(bench.graph.requests.filter((r) => r.method === 'POST' && r.body.to === '14155552001')).toHaveLength(1);
   });
 
+  it("waits out Vapi's own concurrency cap (429) without counting an attempt, then dials", async () => {
+    bench.vapiBusy.set('+14155552007', 2);
+    const callId = await start(7, {});
+    const waiting = await waitFor(
+      () => call(callId),
+      (c) => c.status === 'waiting_for_capacity',
+      20_000,
+    );
+    expect(waiting.attempts).toEqual([]);
+    const providerCallId = await providerCallIdOf(callId);
+    const dials = bench.vapi.requests.filter(
+      (r) => r.method === 'POST' && r.path === '/call' && r.body?.assistant?.metadata?.call_id === callId,
+    );
+    expect(dials).toHaveLength(3);
+    // About a second apart, as Vapi's Retry-After asked.
+    expect(dials[2].at - dials[1].at).toBeGreaterThanOrEqual(900);
+    const report = endOfCallReport({ callId, attempt: 1, providerCallId, endedReason: 'assistant-ended-call' });
+    expect((await signedVapi(report)).status).toBe(200);
+    const done = await waitFor(
+      () => call(callId),
+      (c) => c.status === 'completed',
+      20_000,
+    );
+    expect(done.attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'completed' })]);
+  }, 60_000);
+
   it('acknowledges reports and status updates for calls that are not ours, and answers 400 to a body that is not a message', async () => {
     const unknown = endOfCallReport({ callId: 'call_000000000000000000000000', attempt: 1, endedReason: 'customer-busy' });
     expect(await signedVapi(unknown)).toMatchObject({ status: 200, body: { success: true } });

@@ -55,6 +55,8 @@ export function realProvidersBench() {
   const bench = {} as { stack: Stack; key: string; vapi: HttpStub; graph: HttpStub };
   /** What GET /call/{id} answers for each Vapi call id; a call not listed is still in progress. */
   const vapiState = new Map<string, Record<string, unknown>>();
+  /** How many create-calls to a customer number Vapi refuses as over its concurrency cap (429) first. */
+  const vapiBusy = new Map<string, number>();
 
   const post = (path: string, body: unknown, headers: Record<string, string>) =>
     bench.stack.request('POST', path, { raw: JSON.stringify(body), headers });
@@ -77,6 +79,15 @@ export function realProvidersBench() {
 
   beforeAll(async () => {
     bench.vapi = await startHttpStub((req) => {
+      const busy = vapiBusy.get(req.body?.customer?.number) ?? 0;
+      if (req.method === 'POST' && req.path === '/call' && busy > 0) {
+        vapiBusy.set(req.body.customer.number, busy - 1);
+        return {
+          status: 429,
+          headers: { 'retry-after': '1' },
+          body: { message: 'Over Concurrency Limit.', error: 'Too Many Requests', statusCode: 429 },
+        };
+      }
       if (req.method === 'POST' && req.path === '/call') return vapiCreateReply(req);
       if (req.method === 'GET' && req.path.startsWith('/call?')) return { status: 200, body: [] };
       const id = /^\/call\/([^/?]+)$/.exec(req.path)?.[1];
@@ -121,5 +132,5 @@ export function realProvidersBench() {
     await bench.graph?.close();
   });
 
-  return Object.assign(bench, { vapiState, post, signedVapi, signedWa, dialOf, providerCallIdOf, call, start });
+  return Object.assign(bench, { vapiState, vapiBusy, post, signedVapi, signedWa, dialOf, providerCallIdOf, call, start });
 }

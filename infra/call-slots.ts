@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import type { Database } from './database';
+import { claim, release } from './claims';
+
+/**
+ * A workspace's calling slots: slot i is the claim `call-slot/<workspace>/<i>` (infra/claims.ts, exclusive on
+ * FerretDB too), held by one attempt (`<call>/<attempt>`) until it ends, or until its lease (the attempt's
+ * report deadline) runs out, so a holder that never gives it back frees it anyway. Every read and write is
+ * by exact `_id`.
+ */
+
+export interface HeldSlot {
+  key: string;
+  holder: string;
+}
+
+export const slotHolder = (callId: string, attempt: number) => `${callId}/${attempt}`;
+
+/**
+ * One of the `cap` slots for `holder` (the one it holds already, after a retry), or null when all are
+ * held. Looks start at a place of the holder's own, so waiting calls do not all try the same slot first.
+ */
+export async function takeSlot(
+  db: Database,
+  workspaceId: string,
+  holder: string,
+  cap: number,
+  leaseUntil: Date,
+  now = new Date(),
+): Promise<HeldSlot | null> {
+  const start = createHash('sha256').update(holder).digest().readUInt32BE(0) % cap;
+  for (let i = 0; i < cap; i++) {
+    const key = `call-slot/${workspaceId}/${(start + i) % cap}`;
+    if ((await claim(db, key, holder, { now, expiresAt: leaseUntil })) === holder) return { key, holder };
+  }
+  return null;
+}
+
+export function releaseSlot(db: Database, slot: HeldSlot): Promise<void> {
+  return release(db, slot.key, slot.holder);
+}

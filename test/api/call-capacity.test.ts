@@ -1,0 +1,99 @@
+import { updateWorkspaceSettings } from '../../infra/workspaces';
+import type { CallDoc } from '../../infra/records/calls';
+import { startStack, type Stack } from '../helpers/stack';
+import { waitFor } from '../helpers/wait';
+
+const V1 = '/api/public/v1';
+
+/** The most attempts of these calls that were under way at one moment, from their recorded start and end. */
+function mostAtOnce(calls: CallDoc[]): number {
+  const edges = calls
+    .flatMap((c) => c.attempts)
+    .flatMap((a) => [
+      { at: a.started_at.getTime(), step: 1 },
+      { at: a.ended_at!.getTime(), step: -1 },
+    ])
+    // An attempt that ends at the moment another starts has given its slot back first.
+    .sort((x, y) => x.at - y.at || x.step - y.step);
+  let now = 0;
+  let most = 0;
+  for (const e of edges) most = Math.max(most, (now += e.step));
+  return most;
+}
+
+/** max_concurrent_calls on the real stack, with the simulator's one-second calls. */
+describe("a workspace's calling cap", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '1' } });
+  });
+  afterAll(() => stack?.stop());
+
+  async function callMany(key: string, job: string, n: number): Promise<string[]> {
+    await stack.request('POST', `${V1}/campaigns`, { key, body: { ats_job_id: job, name: job, company_name: 'Acme' } });
+    const res = await stack.request('POST', `${V1}/call/initiate`, {
+      key,
+      body: {
+        ats_job_id: job,
+        first_message: 'Hi',
+        instructions: 'Ask about availability.',
+        candidates: Array.from({ length: n }, (_, i) => ({
+          id: `c${i}`,
+          name: 'Ada Lovelace',
+          email: `c${i}@example.com`,
+          phone: `+1415555${3000 + i}`,
+        })),
+      },
+    });
+    expect(res.status).toBe(200);
+    return res.body.data.calls.map((c: { id: string }) => c.id);
+  }
+  const stored = (ids: string[]) => stack.db.calls.find({ _id: { $in: ids } }).toArray();
+
+  it('never has more than 10 of 50 calls in an attempt at once by default, and the rest wait their turn', async () => {
+    const ws = await stack.newWorkspace('Acme');
+    const ids = await callMany(ws.key, 'job-cap', 50);
+    const seenWaiting = await waitFor(
+      async () => (await stored(ids)).filter((c) => c.status === 'waiting_for_capacity').length,
+      (n) => n > 0,
+      20_000,
+    );
+    expect(seenWaiting).toBeGreaterThan(0);
+    const calls = await waitFor(
+      () => stored(ids),
+      (cs) => cs.every((c) => c.status === 'completed'),
+      90_000,
+    );
+    expect(calls.map((c) => c.status)).toEqual(Array(50).fill('completed'));
+    expect(calls.every((c) => c.attempts.length === 1)).toBe(true);
+    const most = mostAtOnce(calls);
+    expect(most).toBeLessThanOrEqual(10);
+    expect(most).toBeGreaterThanOrEqual(5);
+    // Every slot is given back.
+    expect(calls.every((c) => c.capacity_slot === null)).toBe(true);
+  }, 120_000);
+
+  it('holds to a cap the admin set, and lets more calls through within a second of raising it', async () => {
+    const ws = await stack.newWorkspace('Initech');
+    await updateWorkspaceSettings(stack.db, ws.id, { max_concurrent_calls: 1 });
+    const ids = await callMany(ws.key, 'job-one', 6);
+    await waitFor(
+      async () => (await stored(ids)).filter((c) => c.status === 'completed').length,
+      (n) => n >= 2,
+      30_000,
+    );
+    const before = await stored(ids);
+    expect(mostAtOnce(before.filter((c) => c.status === 'completed'))).toBe(1);
+    await updateWorkspaceSettings(stack.db, ws.id, { max_concurrent_calls: 6 });
+    const raisedAt = Date.now();
+    const calls = await waitFor(
+      () => stored(ids),
+      (cs) => cs.every((c) => c.status === 'completed'),
+      30_000,
+    );
+    // The calls still waiting all started within about a second of the raise (one look, and the dial).
+    const late = calls.filter((c) => c.attempts[0].started_at.getTime() > raisedAt);
+    expect(late.length).toBeGreaterThan(1);
+    expect(Math.max(...late.map((c) => c.attempts[0].started_at.getTime())) - raisedAt).toBeLessThan(2_500);
+  }, 60_000);
+});

@@ -1,0 +1,94 @@
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import { claim, release } from '../../infra/claims';
+import type { VoiceProvider } from '../../providers/voice/port';
+import { callProgressQuery, callWorkflow, callWorkflowInput, cancelCallSignal } from '../../workflows/calls';
+import { callWorkflowBench } from '../helpers/call-workflow-bench';
+import { recordHistory } from '../helpers/histories';
+import { uniqueName, workflowBundle } from '../helpers/stack';
+import { waitFor } from '../helpers/wait';
+
+/** Waiting for capacity: the workspace's calling slots and a busy provider (time-skipping server). */
+describe('call workflow: capacity', () => {
+  const bench = callWorkflowBench();
+
+  async function start(call: Awaited<ReturnType<typeof bench.newCall>>, voice: VoiceProvider = bench.simulator) {
+    const worker = await Worker.create({
+      connection: bench.env.nativeConnection,
+      taskQueue: bench.taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities({ ...bench.deps, voice }),
+    });
+    return {
+      worker,
+      args: {
+        taskQueue: bench.taskQueue,
+        workflowId: call.workflow_id,
+        args: [callWorkflowInput(call, 30 * 60_000)] as [ReturnType<typeof callWorkflowInput>],
+      },
+    };
+  }
+
+  it("waits out a provider's 429 without counting an attempt, then dials the same attempt", async () => {
+    const call = await bench.newCall();
+    let refusals = 0;
+    const busyTwice: VoiceProvider = {
+      name: 'busy-twice',
+      dial: async (req) => {
+        if (refusals < 2) {
+          refusals++;
+          return { accepted: false, reason: 'provider_error', busy: true, retryAfterMs: 30_000 };
+        }
+        return bench.simulator.dial(req);
+      },
+    };
+    const { worker, args } = await start(call, busyTwice);
+    const progress = await worker.runUntil(bench.env.client.workflow.execute(callWorkflow, args));
+    expect(progress.status).toBe('completed');
+    const stored = (await bench.db.calls.findOne({ _id: call._id }))!;
+    expect(stored.attempts.map((a) => [a.number, a.outcome])).toEqual([[1, 'completed']]);
+    expect(stored.capacity_slot).toBeNull();
+    await recordHistory(bench.env.client, call.workflow_id, 'call-provider-busy-then-completed');
+  });
+
+  it('waits while every slot of the workspace is held, dials once one is given back, and can be cancelled meanwhile', async () => {
+    const [first, second] = [await bench.newCall(), await bench.newCall()];
+    // ws_test's ten slots, all held by other calls.
+    const holders = Array.from({ length: 10 }, (_, i) => ({ key: `call-slot/ws_test/${i}`, holder: uniqueName('other') }));
+    for (const h of holders) await claim(bench.db, h.key, h.holder, { expiresAt: new Date(Date.now() + 3_600_000) });
+    const { worker, args } = await start(first);
+    const done = await worker.runUntil(async () => {
+      const handle = await bench.env.client.workflow.start(callWorkflow, args);
+      const waiting = await waitFor(
+        () => handle.query(callProgressQuery),
+        (p) => p.status === 'waiting_for_capacity',
+        20_000,
+      );
+      expect((await bench.db.calls.findOne({ _id: first._id }))!.status).toBe('waiting_for_capacity');
+      await release(bench.db, holders[3].key, holders[3].holder);
+      const progress = await handle.result();
+      // The slot it gave back is taken by another call: the second call waits, and is cancelled while it does.
+      holders[3].holder = uniqueName('other');
+      await claim(bench.db, holders[3].key, holders[3].holder, { expiresAt: new Date(Date.now() + 3_600_000) });
+      const other = await bench.env.client.workflow.start(callWorkflow, {
+        ...args,
+        workflowId: second.workflow_id,
+        args: [callWorkflowInput(second, 30 * 60_000)],
+      });
+      await waitFor(
+        () => other.query(callProgressQuery),
+        (p) => p.status === 'waiting_for_capacity',
+        20_000,
+      );
+      await other.signal(cancelCallSignal);
+      return { waiting, progress, cancelled: await other.result() };
+    });
+    expect(done.waiting.attempt).toBe(1);
+    expect(done.progress.status).toBe('completed');
+    expect(done.cancelled.status).toBe('cancelled');
+    expect(bench.simulator.dials.filter((d) => d.callId === second._id)).toHaveLength(0);
+    await recordHistory(bench.env.client, first.workflow_id, 'call-waited-for-a-slot');
+    await recordHistory(bench.env.client, second.workflow_id, 'call-cancelled-waiting-for-a-slot');
+    for (const h of holders) await release(bench.db, h.key, h.holder);
+  });
+});
