@@ -4,6 +4,7 @@ import { startHttpStub, type HttpStub, type RecordedRequest, type StubReply } fr
 import { waitFor } from '../helpers/wait';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/schema';
+import { interviewNotifier } from '../../composition/interview-signals';
 
 const V1 = '/api/public/v1';
 
@@ -245,6 +246,31 @@ describe('webhooks on the real stack', () => {
     expect(events[2].data.assessment).toMatchObject({ status: 'completed', provider: 'offline' });
   }, 90_000);
 
+  it('sends interview.expired when the link runs out, with the interview as it stands', async () => {
+    const ws = await stack.newWorkspace('Massive');
+    const path = newPath();
+    const hook = await register(ws.key, { url: `${receiver.url}${path}`, events: ['interview.expired'] });
+    const res = await stack.request('POST', `${V1}/interview/invite`, {
+      key: ws.key,
+      body: inviteBody([inviteCandidate(5)], { ats_job_id: 'job-expiring' }),
+    });
+    const id = res.body.data.interviews[0].id as string;
+    await waitFor(
+      async () => (await stack.request('GET', `${V1}/interviews/${id}`, { key: ws.key })).body.data.status,
+      (s) => s === 'invited',
+      30_000,
+    );
+    // Its deadline moved to a second from now, and its workflow told, as a resend tells it.
+    await stack.db.interviews.updateOne({ _id: id }, { $set: { expires_at: new Date(Date.now() + 1_000) } });
+    await interviewNotifier(stack.temporal, stack.config.TEMPORAL_TASK_QUEUE)((await stack.db.interviews.findOne({ _id: id }))!);
+    const events = await waitFor(
+      async () => verified(path, hook.secret),
+      (e) => e.length === 1,
+      30_000,
+    );
+    expect(events[0]).toMatchObject({ type: 'interview.expired', data: { id, status: 'expired', sequence: 1 } });
+  }, 60_000);
+
   it('tries a failing receiver again with the same event id, and logs every try', async () => {
     const ws = await stack.newWorkspace('Cyberdyne');
     const path = newPath();
@@ -353,6 +379,49 @@ describe('webhooks on the real stack', () => {
     );
     await new Promise((r) => setTimeout(r, 1_000));
     expect(received(path)).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('the webhook of an invitation that could not be sent', () => {
+  let stack: Stack;
+  let receiver: HttpStub;
+  let sendgrid: HttpStub;
+  beforeAll(async () => {
+    receiver = await startHttpStub(() => ({ status: 200 }));
+    // SendGrid refuses the message for good, as it does a malformed address.
+    sendgrid = await startHttpStub(() => ({
+      status: 400,
+      body: { errors: [{ message: 'Does not contain a valid address.', field: 'personalizations.0.to' }] },
+    }));
+    stack = await startStack({
+      worker: true,
+      env: { EMAIL_PROVIDER: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_BASE_URL: sendgrid.url },
+    });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.close();
+    await sendgrid?.close();
+  });
+
+  it('sends interview.failed with the error', async () => {
+    const ws = await stack.newWorkspace('Refused');
+    const hook = (await stack.request('POST', `${V1}/webhooks`, { key: ws.key, body: { url: `${receiver.url}/refused` } })).body.data;
+    const res = await stack.request('POST', `${V1}/interview/invite`, {
+      key: ws.key,
+      body: inviteBody([inviteCandidate(6)], { ats_job_id: 'job-refused' }),
+    });
+    const id = res.body.data.interviews[0].id as string;
+    const got = await waitFor(
+      async () => receiver.requests,
+      (r) => r.length === 1,
+      30_000,
+    );
+    const event = new Webhook(hook.secret).verify(got[0].raw, got[0].headers as Record<string, string>);
+    expect(event).toMatchObject({
+      type: 'interview.failed',
+      data: { id, status: 'failed', error: expect.stringContaining('could not be delivered') },
+    });
   }, 60_000);
 });
 
