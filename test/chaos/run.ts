@@ -6,6 +6,7 @@ import type { Checks } from './checks';
 import { apiKills, workerKills } from './process-kills';
 import { databaseOutage, providerErrors, temporalOutage } from './outages';
 import { load } from './load';
+import { webhookKills } from './webhooks';
 
 /**
  * `npm run chaos [-- --short]`: faults on real processes, each scenario printing what it checked. The
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
     ['d', () => temporalOutage(stack, { outageMs: short ? 8_000 : 20_000 })],
     ['e', () => providerErrors(stack, { failMs: short ? 4_000 : 8_000 })],
     ['f', () => load(stack, { clients: short ? 10 : 20, seconds: short ? 15 : 60 })],
+    ['g', () => webhookKills(stack, { calls: short ? 12 : 30, cap: 3, kills: short ? 2 : 4 })],
   ];
   const started = Date.now();
   let failed = 0;

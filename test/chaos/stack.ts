@@ -39,6 +39,7 @@ export class ChaosStack {
   vapi!: FakeVapi;
   graph!: HttpStub;
   key!: string;
+  workspaceId!: string;
   env!: Record<string, string>;
   private n = 0;
   private dbPort = 0;
@@ -85,13 +86,20 @@ export class ChaosStack {
       WHATSAPP_VERIFY_TOKEN: 'chaos-verify',
       AI_RATE_LIMIT: '5',
       SHUTDOWN_TIMEOUT_MS: '2000',
+      // The webhook receiver of scenario (g) listens on loopback.
+      WEBHOOK_ALLOW_PRIVATE: 'true',
       // Keeps the database driver's heartbeat and pool events in the logs, for reading how an outage was survived.
       LOG_LEVEL: 'debug',
     };
     this.store = await connectDatabase(this.env.MONGODB_URI, this.env.MONGODB_DB);
-    this.key = (
-      await createWorkspace(this.store, { name: 'Chaos', company: 'Chaos Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' })
-    ).api_key;
+    const workspace = await createWorkspace(this.store, {
+      name: 'Chaos',
+      company: 'Chaos Inc',
+      senderFirstName: 'Ada',
+      senderLastName: 'Lovelace',
+    });
+    this.key = workspace.api_key;
+    this.workspaceId = workspace.workspace_id;
     this.worker = await this.startProcess('worker');
     this.api = await this.startProcess('api');
   }

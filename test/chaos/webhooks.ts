@@ -1,0 +1,124 @@
+import { Webhook } from 'standardwebhooks';
+import { updateWorkspaceSettings } from '../../infra/workspaces';
+import { startHttpStub } from '../helpers/http-stub';
+import type { ChaosStack } from './stack';
+import { Checks, callsByCandidate, campaign, candidates, initiateBody, sleep, until } from './checks';
+
+/** The call events every completed call announces, in order. */
+const COMPLETED_CALL = ['call.scheduled', 'call.attempt.ended', 'call.completed'];
+
+/**
+ * (g) The worker is killed with SIGKILL while calls hold the workspace's calling slots and webhook deliveries
+ * wait for their retry (the receiver refuses each event's first try). Every call must end, every event must
+ * reach the receiver, verified and exactly as announced (one id per event, the same body on every try), and
+ * every slot must be free again.
+ */
+export async function webhookKills(stack: ChaosStack, opts: { calls: number; cap: number; kills: number }): Promise<Checks> {
+  const checks = new Checks(`worker SIGKILL x${opts.kills} mid-call and mid-delivery, ${opts.calls} calls at a cap of ${opts.cap}`);
+  const job = 'chaos-webhooks';
+  const tries = new Map<string, number>();
+  const receiver = await startHttpStub((req) => {
+    const id = String(req.headers['webhook-id']);
+    tries.set(id, (tries.get(id) ?? 0) + 1);
+    return tries.get(id) === 1 ? { status: 503, body: 'restarting' } : { status: 204 };
+  });
+  await updateWorkspaceSettings(stack.store, stack.workspaceId, { max_concurrent_calls: opts.cap });
+  const hook = await stack.request('POST', '/api/public/v1/webhooks', { url: `${receiver.url}/chaos` });
+  try {
+    checks.that(hook.status === 201, 'a webhook endpoint registered for every event', hook.body);
+    await campaign(stack, job);
+    const cands = candidates(60, opts.calls);
+    const res = await stack.request('POST', '/api/public/v1/call/initiate', initiateBody(job, cands));
+    checks.that(res.status === 200, `call/initiate of ${opts.calls} accepted`, res.body);
+    const ids = new Set<string>(res.body.data.calls.map((c: { id: string }) => c.id));
+
+    for (let k = 0; k < opts.kills; k++) {
+      await sleep(2_500);
+      const held = await heldSlots(stack, opts.cap);
+      await stack.worker.kill();
+      checks.note(`kill ${k + 1} with ${held} of ${opts.cap} slots held and ${receiver.requests.length} tries received`);
+      stack.worker = await stack.startProcess('worker');
+    }
+
+    const by = await until(
+      () => callsByCandidate(stack, job),
+      (b) => [...b.values()].flat().every((c) => c.status === 'completed') && b.size === opts.calls,
+      180_000,
+    );
+    const calls = [...by.values()].flat();
+    checks.that(
+      calls.length === opts.calls && calls.every((c) => c.status === 'completed'),
+      `every call completed (${calls.length})`,
+      calls.map((c) => c.status),
+    );
+
+    // Each event twice (a refused try, then a delivered one); wait for the last of them.
+    const expected = opts.calls * COMPLETED_CALL.length;
+    await until(
+      async () => [...tries.values()].filter((n) => n >= 2).length,
+      (n) => n >= expected,
+      120_000,
+    );
+    const secret = hook.body.data.secret as string;
+    const bodies = new Map<string, Set<string>>();
+    const events = new Map<string, { type: string; data: { id: string; sequence: number } }>();
+    let unverified = 0;
+    for (const r of receiver.requests) {
+      try {
+        const e = new Webhook(secret).verify(r.raw, r.headers as Record<string, string>) as { id: string; type: string; data: any };
+        events.set(e.id, e);
+        bodies.set(e.id, (bodies.get(e.id) ?? new Set()).add(r.raw));
+      } catch {
+        unverified++;
+      }
+    }
+    checks.that(unverified === 0, `every try verified with standardwebhooks (${receiver.requests.length} tries)`, { unverified });
+    const ofCall = (id: string) =>
+      [...events.values()]
+        .filter((e) => e.data.id === id)
+        .sort((a, b) => a.data.sequence - b.data.sequence)
+        .map((e) => e.type);
+    const wrong = [...ids].filter((id) => JSON.stringify(ofCall(id)) !== JSON.stringify(COMPLETED_CALL));
+    checks.that(
+      wrong.length === 0,
+      `each call's events arrived once each, in sequence (${events.size} events)`,
+      wrong.map((id) => [id, ofCall(id)]),
+    );
+    const changed = [...bodies].filter(([, b]) => b.size !== 1).map(([id]) => id);
+    checks.that(changed.length === 0, 'every try of an event carried the same body', changed);
+    const delivered = [...tries.values()].filter((n) => n >= 2).length;
+    checks.that(delivered === events.size, `every event was delivered after its refused first try (${delivered})`, {
+      delivered,
+      events: events.size,
+    });
+
+    const held = await heldSlots(stack, opts.cap);
+    checks.that(held === 0, 'no calling slot is held once every call has ended', { held });
+    const most = mostAtOnce(calls.flatMap((c) => c.attempts.map((a) => [a.started_at.getTime(), a.ended_at!.getTime()] as const)));
+    checks.that(most <= opts.cap, `at most ${opts.cap} attempts were under way at once (${most})`, { most });
+  } finally {
+    await updateWorkspaceSettings(stack.store, stack.workspaceId, { max_concurrent_calls: 10 });
+    if (hook.status === 201) await stack.request('DELETE', `/api/public/v1/webhooks/${hook.body.data.id}`);
+    await receiver.close();
+  }
+  return checks;
+}
+
+async function heldSlots(stack: ChaosStack, cap: number): Promise<number> {
+  const slots = await Promise.all(
+    Array.from({ length: cap }, (_, i) => stack.store.claims.findOne({ _id: `call-slot/${stack.workspaceId}/${i}` })),
+  );
+  return slots.filter((s) => s !== null && (!s.expires_at || s.expires_at > new Date())).length;
+}
+
+function mostAtOnce(intervals: ReadonlyArray<readonly [number, number]>): number {
+  const edges = intervals.flatMap(([from, to]) => [
+    [from, 1],
+    [to, -1],
+  ]);
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, step] of edges) most = Math.max(most, (now += step));
+  return most;
+}
