@@ -12,7 +12,9 @@ import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '../sh
  * that failed may be sent again with its key and runs again. Keys are the workspace's own.
  */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-const KEY = /^[\x21-\x7e]{1,255}$/;
+/** Visible ASCII (as the OpenAPI document's pattern says). */
+export const KEY_PATTERN = '^[!-~]{1,255}$';
+const KEY = new RegExp(KEY_PATTERN);
 
 /** The key as sent: a Structured Field string (`"…"`, as the draft writes it) or the bare token most clients send. */
 function keyOf(header: string): string {
@@ -28,9 +30,10 @@ function keyOf(header: string): string {
 
 export function idempotent(db: Database): Middleware {
   return async (ctx, next) => {
-    const header = ctx.get(IDEMPOTENCY_HEADER);
-    if (ctx.method !== 'POST' || header === '') return next();
-    const key = keyOf(header);
+    // Absent is no key; present but empty is a bad one.
+    const header = ctx.headers['idempotency-key'];
+    if (ctx.method !== 'POST' || header === undefined) return next();
+    const key = keyOf(Array.isArray(header) ? header.join(',') : header);
     const workspace = ctx.state.workspace as WorkspaceDoc;
     const fingerprint = fingerprintOf(ctx.method, ctx.url, JSON.stringify(ctx.request.body ?? null));
     const begun = await beginIdempotent(db, workspace._id, key, fingerprint);

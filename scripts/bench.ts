@@ -8,6 +8,7 @@ import { reports } from './bench/reports';
 import { parseJd } from './bench/parse-jd';
 import { lists } from './bench/lists';
 import { pages } from './bench/pages';
+import { webhooks } from './bench/webhooks';
 
 /**
  * `npm run bench [-- --json]`: the service on one stack (FerretDB or MONGODB_URI, a fresh Temporal dev server,
@@ -64,6 +65,8 @@ async function main(): Promise<void> {
     await seedWorkspace(stack.store, stack.workspaceId, SEED);
     const full = await bulkRounds(stack, 'data');
     const jd = await parseJd(stack, ROUNDS);
+    process.stderr.write('  webhooks\n');
+    const hooks = await webhooks(stack, ROUNDS);
     process.stderr.write(`  scale: ${SCALE} calls scheduled a week ahead\n`);
     const big = await scale(stack, SCALE);
     process.stderr.write('  provider reports\n');
@@ -98,6 +101,19 @@ async function main(): Promise<void> {
     ratio('  growth of the ratio to floor(200)', [
       median(ratios(full.invite, full.floor200)) / median(ratios(empty.invite, empty.floor200)),
     ]);
+    rows.push({
+      scenario: '50 calls completed: CPU of the whole stack per call',
+      unit: 'core-ms',
+      median: median(hooks.without),
+      worst: worst(hooks.without),
+    });
+    rows.push({
+      scenario: '  with a webhook endpoint subscribed to every event',
+      unit: 'core-ms',
+      median: median(hooks.with),
+      worst: worst(hooks.with),
+    });
+    ratio('  ratio: with / without', ratios(hooks.with, hooks.without), '≤ 1.25');
     ms('parse-jd (offline model): response', jd.response);
     ms('offline parser alone, per job description', jd.parser);
     ms(`scale: ${SCALE} calls for next week (200 × 50, 4 clients): all accepted`, [big.accepted]);

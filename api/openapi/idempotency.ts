@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { CallErrorBody, JobErrorBody } from '../error-bodies';
+import { CallErrorBody, CallValidationErrorBody, JobErrorBody, JobValidationErrorBody } from '../error-bodies';
+import { KEY_PATTERN } from '../idempotency';
 import type { Operation, Response } from './operation';
 
 /**
@@ -12,7 +13,7 @@ const KEY_PARAMETER = {
   required: false,
   description:
     "Any unique value (a UUID) to make a retry safe: the first answer that succeeded is kept for 24 hours and given again, byte for byte with its status and `Idempotent-Replayed: true`, to the same request sent again with the same key. The same key with another request is a 422; a retry while the first is still running is a 409. Keys are the workspace's own.",
-  schema: Type.String({ minLength: 1, maxLength: 257 }),
+  schema: Type.String({ pattern: KEY_PATTERN }),
 };
 const IN_FLIGHT = 'A request with this Idempotency-Key is still being processed.';
 const REUSED = 'This Idempotency-Key was used with another request (another path or body).';
@@ -33,9 +34,24 @@ export function withIdempotency(op: Operation): Operation {
         schema: Type.Union([op.responses[422].schema!, schema]),
       }
     : { description: REUSED, schema };
+  // A key that is not visible ASCII is refused as the family refuses a bad field: 400 for calls, 422 for jobs.
+  const badKey = 'Or: the Idempotency-Key is not 1 to 255 visible ASCII characters.';
+  const invalid: Record<number, Response> = callShaped(op)
+    ? {
+        400: op.responses[400]
+          ? { ...op.responses[400], description: `${op.responses[400].description} ${badKey}` }
+          : { description: badKey.slice(4), schema: CallValidationErrorBody },
+      }
+    : {
+        422: {
+          ...unprocessable,
+          description: `${unprocessable.description} ${badKey}`,
+          schema: Type.Union([unprocessable.schema!, JobValidationErrorBody]),
+        },
+      };
   return {
     ...op,
     parameters: [...(op.parameters ?? []), KEY_PARAMETER],
-    responses: { ...op.responses, 409: conflict, 422: unprocessable },
+    responses: { ...op.responses, 409: conflict, 422: unprocessable, ...invalid },
   };
 }

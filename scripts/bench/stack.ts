@@ -4,7 +4,7 @@ import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../infra/config';
 import { connectDatabase, type Database } from '../../infra/database';
 import { connectClient } from '../../infra/temporal';
-import { createWorkspace } from '../../infra/workspaces';
+import { createWorkspace, updateWorkspaceSettings } from '../../infra/workspaces';
 import { freePort, startDatabase, startTemporalDevServer, type RunningService } from '../services';
 import { startServiceProcess, type ServiceProcess } from './processes';
 
@@ -42,6 +42,8 @@ export async function startBenchStack(dir: string): Promise<BenchStack> {
     TEMPORAL_ADDRESS: temporalServer?.address ?? process.env.TEMPORAL_ADDRESS!,
     TEMPORAL_TASK_QUEUE: `bench-${Date.now()}`,
     SIMULATOR_CALL_SECONDS: '0',
+    // The webhook rows' receiver listens on loopback.
+    WEBHOOK_ALLOW_PRIVATE: 'true',
   };
   const config = loadConfig({ ...process.env, ...env });
   const worker = await startServiceProcess('worker', env, join(logDir, 'worker.log'));
@@ -49,6 +51,9 @@ export async function startBenchStack(dir: string): Promise<BenchStack> {
   const store = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB);
   const temporal = await connectClient(config);
   const ws = await createWorkspace(store, { name: 'Bench', company: 'Bench Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' });
+  // Each request's 50 calls are dialled at once, as the rows have always measured: the default cap of 10 would
+  // time the wait for a slot, not the service.
+  await updateWorkspaceSettings(store, ws.workspace_id, { max_concurrent_calls: 50 });
   const apiUrl = `http://127.0.0.1:${port}`;
   return {
     flavour: db.flavour,

@@ -1,5 +1,6 @@
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { provisioned } from '../../scripts/services';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/schema';
 import { OPERATIONS } from '../../api/openapi/operations';
 import { startStack, type Stack } from '../helpers/stack';
 
@@ -46,7 +47,10 @@ describe('the API reference page in headless Chromium', () => {
         return `${method} ${path}`;
       }),
     );
-    expect(listed.sort()).toEqual(OPERATIONS.map((o) => `${o.method} ${o.path}`).sort());
+    // Every operation, and every webhook event (OpenAPI's `webhooks`, each a POST the service makes).
+    expect(listed.sort()).toEqual(
+      [...OPERATIONS.map((o) => `${o.method} ${o.path}`), ...WEBHOOK_EVENT_TYPES.map((t) => `post ${t}`)].sort(),
+    );
     expect(await page.$eval('.info .title', (t) => t.textContent)).toContain('1.0.0');
     expect(errors).toEqual([]);
     expect(elsewhere).toEqual([]);

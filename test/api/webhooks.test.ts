@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { freePort } from '../../scripts/services';
 import { startStack, type Stack } from '../helpers/stack';
 import { startHttpStub, type HttpStub, type RecordedRequest, type StubReply } from '../helpers/http-stub';
 import { waitFor } from '../helpers/wait';
@@ -7,6 +11,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/schema';
 import { interviewNotifier } from '../../composition/interview-signals';
 
 const V1 = '/api/public/v1';
+const ROOT = join(__dirname, '..', '..');
 
 /**
  * Webhooks on the real stack (API, worker, database, Temporal) with a local receiver. Every event is
@@ -269,6 +274,52 @@ describe('webhooks on the real stack', () => {
       30_000,
     );
     expect(events[0]).toMatchObject({ type: 'interview.expired', data: { id, status: 'expired', sequence: 1 } });
+  }, 60_000);
+
+  it("delivers to README's receiver, which verifies with standardwebhooks and refuses a forgery", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('<!-- webhook-receiver -->'), readme.indexOf('<!-- /webhook-receiver -->'));
+    const code = /```ts\n([\s\S]*?)```/.exec(section)![1];
+    // Inside the project, so the receiver resolves standardwebhooks from its node_modules.
+    mkdirSync(join(ROOT, 'node_modules', '.cache'), { recursive: true });
+    const dir = mkdtempSync(join(ROOT, 'node_modules', '.cache', 'receiver-'));
+    writeFileSync(join(dir, 'receiver.ts'), code);
+    const ws = await stack.newWorkspace('Readme');
+    const port = await freePort();
+    const hook = await register(ws.key, { url: `http://127.0.0.1:${port}/hooks`, events: ['interview.invited'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'receiver.ts')], {
+      env: { ...process.env, PORT: String(port), WEBHOOK_SECRET: hook.secret },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      await waitFor(
+        () =>
+          fetch(`http://127.0.0.1:${port}/hooks`, { method: 'POST', body: '{}' }).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        (status) => status === 401,
+        20_000,
+      );
+      const res = await stack.request('POST', `${V1}/interview/invite`, {
+        key: ws.key,
+        body: inviteBody([inviteCandidate(8)], { ats_job_id: 'job-readme' }),
+      });
+      const id = res.body.data.interviews[0].id as string;
+      await waitFor(
+        async () => out,
+        (o) => o.includes(id),
+        30_000,
+      );
+      expect(out.trim()).toBe(`interview.invited ${id} invited`);
+      const log = (await stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries`, { key: ws.key })).body.data;
+      expect(log).toEqual([expect.objectContaining({ status: 'delivered', status_code: 204 })]);
+    } finally {
+      child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('tries a failing receiver again with the same event id, and logs every try', async () => {

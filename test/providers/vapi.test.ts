@@ -152,17 +152,28 @@ describe("Vapi adapter against a local server speaking Vapi's API", () => {
     });
   });
 
-  it('throws on 429, 5xx and dropped connections so the activity retries, without retrying inside the SDK', async () => {
-    for (const r of [
-      { status: 429, body: { message: 'Too Many Requests', statusCode: 429 } },
-      { status: 503, body: 'upstream unavailable' },
-      { drop: true as const },
-    ]) {
+  it('throws on 5xx and dropped connections so the activity retries, without retrying inside the SDK', async () => {
+    for (const r of [{ status: 503, body: 'upstream unavailable' }, { drop: true as const }]) {
       stub.requests.length = 0;
       reply = () => r;
       await expect(new VapiVoiceProvider(options(stub.url)).dial(fullRequest)).rejects.toThrow();
       expect(stub.requests).toHaveLength(1);
     }
+  });
+
+  it("answers Vapi's concurrency cap (429) as busy, with its Retry-After, or 5 s without one", async () => {
+    stub.requests.length = 0;
+    reply = () => ({ status: 429, headers: { 'retry-after': '12' }, body: { message: 'Over Concurrency Limit.', statusCode: 429 } });
+    await expect(new VapiVoiceProvider(options(stub.url)).dial(fullRequest)).resolves.toEqual({
+      accepted: false,
+      reason: 'provider_error',
+      busy: true,
+      retryAfterMs: 12_000,
+      detail: 'Over Concurrency Limit.',
+    });
+    reply = () => ({ status: 429, body: { message: 'Too Many Requests', statusCode: 429 } });
+    await expect(new VapiVoiceProvider(options(stub.url)).dial(fullRequest)).resolves.toMatchObject({ busy: true, retryAfterMs: 5_000 });
+    expect(stub.requests).toHaveLength(2);
   });
 
   it('finds a call an interrupted dial placed by listing calls of the phone number since the attempt began', async () => {
