@@ -46,8 +46,8 @@ export function createCallActivities({
   }
 
   /** Announces the change just made to the call, with the call as it is now, to the workspace's webhooks. */
-  async function announceCall(callId: string, type: CallEventType, occurrence: string | number): Promise<void> {
-    await announce(callAnnouncement(db, await load(callId), type, occurrence));
+  async function announceCall(call: CallDoc, type: CallEventType, occurrence: string | number): Promise<void> {
+    await announce(call.workspace_id, type, async () => callAnnouncement(db, await load(call._id), occurrence));
   }
 
   /** Appends the template message of `kind` to the call once, as sent or failed. */
@@ -76,7 +76,7 @@ export function createCallActivities({
         },
       }));
     }
-    await announceCall(call._id, 'whatsapp.message.updated', `${kind}/${result.sent ? 'sent' : 'failed'}`);
+    await announceCall(call, 'whatsapp.message.updated', `${kind}/${result.sent ? 'sent' : 'failed'}`);
   }
 
   /** Dials the attempt unless an earlier execution of the activity did: never the same attempt twice. */
@@ -152,7 +152,7 @@ export function createCallActivities({
         $set: { status: 'scheduled', next_attempt_at: when, ...first, updated_at: at },
       }));
       // Once per attempt it waits for: the first dial, and each retry.
-      await announceCall(callId, 'call.scheduled', call.attempts.length + 1);
+      await announceCall(call, 'call.scheduled', call.attempts.length + 1);
     },
 
     /** Places the attempt once; an accepted dial carries how long its report may take (the provider's bound). */
@@ -186,6 +186,8 @@ export function createCallActivities({
      */
     async takeCallSlot(callId: string, attempt: number, reportWithinMs: number): Promise<{ taken: boolean }> {
       const call = await load(callId);
+      // Taken by an earlier execution of this activity (a retry, or a replayed workflow task).
+      if (call.capacity_slot?.holder === slotHolder(callId, attempt)) return { taken: true };
       const workspace = await db.workspaces.findOne({ _id: call.workspace_id });
       const lease = slotLeaseMs(voice.reportWithinMs ?? reportWithinMs, LOST_REPORT_CHECKS);
       const now = clock();
@@ -229,14 +231,14 @@ export function createCallActivities({
           updated_at: at,
         },
       }));
-      await announceCall(callId, 'call.attempt.ended', attempt);
+      await announceCall(call, 'call.attempt.ended', attempt);
     },
 
     async sendWhatsApp(callId: string, kind: 'pre_call' | 'fallback'): Promise<void> {
       const call = await load(callId);
       const sent = call.messages.find((m) => m.kind === kind);
       // Sent by an earlier execution, which may have stopped before announcing it.
-      if (sent) return announceCall(callId, 'whatsapp.message.updated', `${kind}/${sent.provider_message_id ? 'sent' : 'failed'}`);
+      if (sent) return announceCall(call, 'whatsapp.message.updated', `${kind}/${sent.provider_message_id ? 'sent' : 'failed'}`);
       const template = call.whatsapp[kind];
       if (!template) return;
       const result = await whatsapp.send({
@@ -284,7 +286,7 @@ export function createCallActivities({
         $set: { status, failure_reason: reason, next_attempt_at: null, updated_at: at },
       }));
       await freeCandidate(db, call, clock());
-      await announceCall(callId, `call.${status}`, 'final');
+      await announceCall(call, `call.${status}`, 'final');
     },
   };
 }

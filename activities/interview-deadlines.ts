@@ -105,7 +105,7 @@ export function createInterviewDeadlineActivities({
     async announceInterview(interviewId: string, type: InterviewEventType): Promise<void> {
       const interview = await load(interviewId);
       const occurrence = type === 'interview.expired' ? expiresAtOf(interview).getTime() : 'once';
-      await announce(interviewAnnouncement(db, interview, publicBaseUrl, type, occurrence));
+      await announce(interview.workspace_id, type, async () => interviewAnnouncement(db, interview, publicBaseUrl, occurrence));
     },
   };
 

@@ -1,5 +1,4 @@
-import { deliveryList } from '../infra/lists/webhook-deliveries';
-import { deliveryId, signingSecrets, type WebhookDeliveryDoc, type WebhookEndpoint } from '../infra/records/webhooks';
+import { deliveryPath, signingSecrets, type DeliveryState, type WebhookEndpoint } from '../infra/records/webhooks';
 import { postJson } from '../infra/webhooks/outbound';
 import { signedHeaders } from '../infra/webhooks/signing';
 import { answerMeans, DELIVERY_TIMEOUT_MS, nextDeliveryTime } from '../shared/webhooks/delivery-schedule';
@@ -23,18 +22,21 @@ export interface BatchResult {
 }
 
 /**
- * Webhook deliveries: one try of each due event, signed, with its outcome recorded on the delivery (each
- * write by `_id`). A delivery that is no longer pending (a retried activity, a repeated signal) is not sent
- * again; one sent by hand is pending again first (api/webhooks/deliveries.ts).
+ * Webhook deliveries: one try of each due event, signed, with its outcome recorded on the event's delivery to
+ * the endpoint (one read and one write by `_id`). A delivery that is no longer pending (a retried activity, a
+ * repeated signal) is not sent again; one sent by hand is pending again first (api/webhooks/deliveries.ts).
  */
 export function createWebhookActivities({ db, logger, clock, webhooks }: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'webhooks'>) {
-  const deliveries = deliveryList(db);
+  /** Records how the delivery stands now. */
+  const record = (eventId: string, endpointId: string, state: Partial<DeliveryState>) =>
+    db.webhookEvents.updateOne(
+      { _id: eventId },
+      { $set: Object.fromEntries(Object.entries(state).map(([k, v]) => [`${deliveryPath(endpointId)}.${k}`, v])) },
+    );
 
   async function tryOne(endpoint: WebhookEndpoint, eventId: string): Promise<TryResult & { gone: boolean }> {
-    const [delivery, event] = await Promise.all([
-      db.webhookDeliveries.findOne({ _id: deliveryId(endpoint.id, eventId) }),
-      db.webhookEvents.findOne({ _id: eventId }),
-    ]);
+    const event = await db.webhookEvents.findOne({ _id: eventId });
+    const delivery = event?.deliveries[endpoint.id];
     if (!delivery || !event) {
       logger.warn({ endpointId: endpoint.id, eventId }, 'webhook event or delivery not found; skipped');
       return { eventId, nextAt: null, gone: false };
@@ -51,22 +53,19 @@ export function createWebhookActivities({ db, logger, clock, webhooks }: Pick<Ac
     const means = answer.status === null ? 'retry' : answerMeans(answer.status);
     const attempts = delivery.attempts + 1;
     const nextAt = means === 'retry' ? nextDeliveryTime(attempts, now.getTime()) : null;
-    const status: WebhookDeliveryDoc['status'] = means === 'delivered' ? 'delivered' : nextAt === null ? 'failed' : 'pending';
+    const status: DeliveryState['status'] = means === 'delivered' ? 'delivered' : nextAt === null ? 'failed' : 'pending';
     const error = answer.error ?? (means === 'delivered' ? null : `the receiver answered ${answer.status}`);
     if (means !== 'delivered')
       logger.info({ endpointId: endpoint.id, eventId, status: answer.status, error, attempts }, 'webhook not delivered');
-    await deliveries.update(delivery, { status }, (at) => ({
-      $set: {
-        status,
-        attempts,
-        status_code: answer.status,
-        error,
-        last_attempt_at: now,
-        next_attempt_at: nextAt === null ? null : new Date(nextAt),
-        delivered_at: means === 'delivered' ? now : null,
-        updated_at: at,
-      },
-    }));
+    await record(eventId, endpoint.id, {
+      status,
+      attempts,
+      status_code: answer.status,
+      error,
+      last_attempt_at: now,
+      next_attempt_at: nextAt === null ? null : new Date(nextAt),
+      delivered_at: means === 'delivered' ? now : null,
+    });
     return { eventId, nextAt, gone: means === 'gone' };
   }
 
@@ -74,11 +73,9 @@ export function createWebhookActivities({ db, logger, clock, webhooks }: Pick<Ac
   async function fail(ref: EndpointRef, eventIds: string[], reason: string): Promise<void> {
     await Promise.all(
       eventIds.map(async (eventId) => {
-        const delivery = await db.webhookDeliveries.findOne({ _id: deliveryId(ref.endpointId, eventId) });
-        if (delivery?.status !== 'pending') return;
-        await deliveries.update(delivery, { status: 'failed' }, (at) => ({
-          $set: { status: 'failed', error: reason, next_attempt_at: null, updated_at: at },
-        }));
+        const event = await db.webhookEvents.findOne({ _id: eventId });
+        if (event?.deliveries[ref.endpointId]?.status !== 'pending') return;
+        await record(eventId, ref.endpointId, { status: 'failed', error: reason, next_attempt_at: null });
       }),
     );
   }

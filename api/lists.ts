@@ -19,11 +19,9 @@ export function listHandler<S extends TSchema, T extends ListedItem, V>(
   view: (item: T) => V | Promise<V>,
 ) {
   const validate = compileValidator(schema);
-  /** `within`: filters the path fixes (the endpoint of a delivery log), beside the query's own. */
-  return async (db: Database, workspaceId: string, ctx: Context, within: Record<string, string> = {}) => {
+  return async (db: Database, workspaceId: string, ctx: Context) => {
     const q = validate(queryObject(ctx)) as Static<S> & ListQueryParams;
-    const { cursor, limit, created_since, updated_since, ...filters } = q;
-    const match = { ...filters, ...within };
+    const { cursor, limit, created_since, updated_since, ...match } = q;
     // A cursor goes with the query that made it: any change of filter makes it foreign.
     const scope = JSON.stringify([workspaceId, name, created_since ?? null, updated_since ?? null, match]);
     const after = cursor ? await decodeCursor(db, scope, cursor) : null;

@@ -17,8 +17,10 @@ export interface HeldSlot {
 export const slotHolder = (callId: string, attempt: number) => `${callId}/${attempt}`;
 
 /**
- * One of the `cap` slots for `holder` (the one it holds already, after a retry), or null when all are
- * held. Looks start at a place of the holder's own, so waiting calls do not all try the same slot first.
+ * One of the `cap` slots for `holder`, or null when all are held. Looks start at a place of the holder's
+ * own, so waiting calls do not all try the same slot first. A holder that asks again gets a slot it holds
+ * when the look reaches it first; the caller keeps the slot it took (the call's `capacity_slot`) and does not
+ * ask again, so only a crash between the claim and that record can leave a second slot held, until its lease.
  */
 export async function takeSlot(
   db: Database,

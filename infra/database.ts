@@ -11,7 +11,7 @@ import type { SnapshotDoc } from './lists/item-list';
 import type { ProjectTallyDoc } from './records/projects';
 import type { SessionDoc } from './records/sessions';
 import type { IdempotencyDoc } from './records/idempotency';
-import type { WebhookDeliveryDoc, WebhookEndpointsDoc, WebhookEventDoc } from './records/webhooks';
+import type { WebhookEndpointsDoc, WebhookEventDoc } from './records/webhooks';
 
 /**
  * One MongoDB connection per process. Only features that MongoDB 7 and FerretDB 1.24 both have are used:
@@ -49,10 +49,8 @@ export interface Database {
   projectTallies: Collection<ProjectTallyDoc>;
   /** Each workspace's webhook endpoints, one document per workspace (infra/records/webhooks.ts). */
   webhookEndpoints: Collection<WebhookEndpointsDoc>;
-  /** Events sent to webhooks, each once, with the exact body every try sends. */
+  /** Events sent to webhooks, each once, with the exact body every try sends and its delivery to each endpoint. */
   webhookEvents: Collection<WebhookEventDoc>;
-  /** Each event's delivery to each endpoint, with its tries. */
-  webhookDeliveries: Collection<WebhookDeliveryDoc>;
   /** Responses kept for their Idempotency-Key's retries (infra/idempotency.ts). */
   idempotencyKeys: Collection<IdempotencyDoc>;
   /** Values the processes share, such as the key that signs list cursors. */
@@ -101,7 +99,6 @@ export async function connectDatabase(
     interviewAnswers: db.collection<AnswerDoc>('interview_answers'),
     webhookEndpoints: db.collection<WebhookEndpointsDoc>('webhook_endpoints'),
     webhookEvents: db.collection<WebhookEventDoc>('webhook_events'),
-    webhookDeliveries: db.collection<WebhookDeliveryDoc>('webhook_deliveries'),
     idempotencyKeys: db.collection<IdempotencyDoc>('idempotency_keys'),
     settings: db.collection<{ _id: string; value: string }>('settings'),
     async ping() {

@@ -35,10 +35,11 @@ async function applyStatus({ db, logger, announce }: Deps, s: WhatsAppStatusUpda
   if (RANK[status] < RANK[current]) return false;
   // The same status again: Meta resends a delivery its first answer did not acknowledge, and the change may
   // be stored but not yet announced (Temporal was down). Announcing is idempotent.
-  const announceIt = async () => {
-    const now = await db.calls.findOne({ _id: call._id });
-    if (now) await announce(callAnnouncement(db, now, 'whatsapp.message.updated', `${message.kind}/${status}`));
-  };
+  const announceIt = () =>
+    announce(call.workspace_id, 'whatsapp.message.updated', async () => {
+      const now = await db.calls.findOne({ _id: call._id });
+      return now && callAnnouncement(db, now, `${message.kind}/${status}`);
+    });
   if (status === current) {
     await announceIt();
     return false;

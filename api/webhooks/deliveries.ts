@@ -1,16 +1,19 @@
+import type { Context } from 'koa';
 import type { ApiDeps } from '../deps';
-import { deliveryList } from '../../infra/lists/webhook-deliveries';
-import type { WebhookDeliveryDoc } from '../../infra/records/webhooks';
-import { ConflictError, NotFoundError } from '../../shared/errors';
-import type { WebhookDeliveryView } from '../../shared/webhooks/schema';
+import { compileValidator } from '../validation';
+import { decodeCursor, encodeCursor } from '../../infra/lists/cursor';
+import { deliveryId, deliveryPath, parseDeliveryId, type DeliveryState, type WebhookEventDoc } from '../../infra/records/webhooks';
+import { pageDeliveries } from '../../infra/webhooks/delivery-log';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
+import { WebhookDeliveryListQuery, type WebhookDeliveryView } from '../../shared/webhooks/schema';
 import { findEndpoint } from './endpoints';
 
-export function deliveryView(d: WebhookDeliveryDoc): WebhookDeliveryView {
+export function deliveryView(endpointId: string, event: WebhookEventDoc, d: DeliveryState): WebhookDeliveryView {
   const iso = (t: Date | null) => (t ? t.toISOString() : null);
   return {
-    id: d._id,
-    event_id: d.event_id,
-    event_type: d.event_type,
+    id: deliveryId(endpointId, event._id),
+    event_id: event._id,
+    event_type: event.type,
     status: d.status,
     attempts: d.attempts,
     status_code: d.status_code,
@@ -18,7 +21,33 @@ export function deliveryView(d: WebhookDeliveryDoc): WebhookDeliveryView {
     last_attempt_at: iso(d.last_attempt_at),
     next_attempt_at: iso(d.next_attempt_at),
     delivered_at: iso(d.delivered_at),
-    created_at: d.created_at.toISOString(),
+    created_at: event.created_at.toISOString(),
+  };
+}
+
+const validateQuery = compileValidator(WebhookDeliveryListQuery);
+
+/** GET /webhooks/:id/deliveries: newest first, by status if asked, paged by a cursor made for this endpoint and filter. */
+export async function listDeliveries(deps: ApiDeps, workspaceId: string, endpointId: string, ctx: Context) {
+  await findEndpoint(deps, workspaceId, endpointId);
+  const query: Record<string, unknown> = { ...ctx.query };
+  if (typeof query.limit === 'string' && /^-?[0-9]+$/.test(query.limit)) query.limit = Number(query.limit);
+  const { status, limit, cursor } = validateQuery(query);
+  const scope = JSON.stringify([workspaceId, 'webhook-deliveries', endpointId, status ?? null]);
+  const after = cursor ? await decodeCursor(deps.db, scope, cursor) : null;
+  if (cursor && !after) {
+    throw new ValidationError('Request validation failed', [
+      {
+        path: ['cursor'],
+        message: "is not a cursor of this endpoint's deliveries; pass next_cursor as it was given, with the same status",
+      },
+    ]);
+  }
+  const page = await pageDeliveries(deps.db, workspaceId, endpointId, { status, limit, after });
+  return {
+    success: true as const,
+    data: page.items.map(({ event, delivery }) => deliveryView(endpointId, event, delivery)),
+    next_cursor: page.next ? await encodeCursor(deps.db, { scope, position: page.next }) : null,
   };
 }
 
@@ -27,23 +56,26 @@ export function deliveryView(d: WebhookDeliveryDoc): WebhookDeliveryView {
  * delivered event asks for it again). The delivery is pending again, and its endpoint's workflow is told; if
  * Temporal cannot be reached the delivery is put back as it was and the request fails (503).
  */
-export async function retryDelivery(deps: ApiDeps, workspaceId: string, endpointId: string, id: string): Promise<WebhookDeliveryDoc> {
+export async function retryDelivery(deps: ApiDeps, workspaceId: string, endpointId: string, id: string): Promise<WebhookDeliveryView> {
   const endpoint = await findEndpoint(deps, workspaceId, endpointId);
-  const delivery = await deps.db.webhookDeliveries.findOne({ _id: id });
-  if (delivery?.workspace_id !== workspaceId || delivery.endpoint_id !== endpointId) throw new NotFoundError('Delivery not found');
+  const ids = parseDeliveryId(id);
+  const event = ids?.endpointId === endpointId ? await deps.db.webhookEvents.findOne({ _id: ids.eventId }) : null;
+  const delivery = event?.workspace_id === workspaceId ? event.deliveries[endpointId] : undefined;
+  if (!event || !delivery) throw new NotFoundError('Delivery not found');
   if (endpoint.status !== 'enabled') throw new ConflictError(`The endpoint is disabled (${endpoint.disabled_reason}); register it again`);
-  const list = deliveryList(deps.db);
+  const path = deliveryPath(endpointId);
   const now = new Date();
-  const at = await list.update(delivery, { status: 'pending' }, (at) => ({
-    $set: { status: 'pending', next_attempt_at: now, updated_at: at },
-  }));
-  const pending: WebhookDeliveryDoc = { ...delivery, status: 'pending', next_attempt_at: now, updated_at: at };
+  await deps.db.webhookEvents.updateOne({ _id: event._id }, { $set: { [`${path}.status`]: 'pending', [`${path}.next_attempt_at`]: now } });
   try {
-    await deps.retryDelivery(workspaceId, endpointId, delivery.event_id);
+    await deps.retryDelivery(workspaceId, endpointId, event._id);
   } catch (err) {
-    const { status, next_attempt_at } = delivery;
-    await list.update(pending, { status }, (at) => ({ $set: { status, next_attempt_at, updated_at: at } })).catch(() => undefined);
+    await deps.db.webhookEvents
+      .updateOne(
+        { _id: event._id },
+        { $set: { [`${path}.status`]: delivery.status, [`${path}.next_attempt_at`]: delivery.next_attempt_at } },
+      )
+      .catch(() => undefined);
     throw err;
   }
-  return pending;
+  return deliveryView(endpointId, event, { ...delivery, status: 'pending', next_attempt_at: now });
 }

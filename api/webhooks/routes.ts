@@ -4,16 +4,13 @@ import { callFamily, handleErrors } from '../errors';
 import { authenticateWith, parseJson } from '../middleware';
 import { idempotent } from '../idempotency';
 import { compileValidator } from '../validation';
-import { listHandler } from '../lists';
 import { authenticate } from '../../infra/workspaces';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
-import { deliveryList } from '../../infra/lists/webhook-deliveries';
-import { WebhookCreateRequest, WebhookDeliveryListQuery } from '../../shared/webhooks/schema';
+import { WebhookCreateRequest } from '../../shared/webhooks/schema';
 import { createEndpoint, deleteEndpoint, endpointView, findEndpoint, listEndpoints, rotateSecret } from './endpoints';
-import { deliveryView, retryDelivery } from './deliveries';
+import { listDeliveries, retryDelivery } from './deliveries';
 
 const validateCreate = compileValidator(WebhookCreateRequest);
-const listDeliveries = listHandler('webhook-deliveries', WebhookDeliveryListQuery, deliveryList, deliveryView);
 
 /** Webhook endpoints and their delivery logs, with the call family's error shapes (`code`, `errors[]`). */
 export function webhookRoutes(deps: ApiDeps): Router {
@@ -53,15 +50,13 @@ export function webhookRoutes(deps: ApiDeps): Router {
   });
 
   router.get('/webhooks/:id/deliveries', async (ctx) => {
-    const ws = workspaceOf(ctx);
-    await findEndpoint(deps, ws, ctx.params.id);
-    ctx.body = await listDeliveries(db, ws, ctx, { endpoint_id: ctx.params.id });
+    ctx.body = await listDeliveries(deps, workspaceOf(ctx), ctx.params.id, ctx);
   });
 
   router.post('/webhooks/:id/deliveries/:delivery_id/retry', async (ctx) => {
     const delivery = await retryDelivery(deps, workspaceOf(ctx), ctx.params.id, ctx.params.delivery_id);
     ctx.status = 202;
-    ctx.body = { success: true, data: deliveryView(delivery) };
+    ctx.body = { success: true, data: delivery };
   });
   return router;
 }

@@ -5,7 +5,7 @@ import { type Entry, type Position, type TimeIndex } from './time-index';
 
 /**
  * One list of items (calls, interviews or projects) of a workspace, kept in the time index (time-index.ts):
- * - newest first by creation, under a key per workspace and one per group (workspace, ats_job_id) by default;
+ * - newest first by creation, under a key per workspace and one per (workspace, ats_job_id);
  * - the change feed, oldest change first, under a key per workspace.
  * Each entry carries the item's filter fields (ats_job_id, candidate_id, status, kind), so filters are decided
  * on the entries and only the items of the page are read, by exact `_id`, in parallel (from their snapshots
@@ -17,6 +17,7 @@ import { type Entry, type Position, type TimeIndex } from './time-index';
 export interface ListedItem {
   _id: string;
   workspace_id: string;
+  ats_job_id: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -38,8 +39,6 @@ export interface ListSpec<T extends ListedItem> {
   collection: Collection<T>;
   snapshots: Collection<SnapshotDoc>;
   fields(item: T): Fields;
-  /** The field whose value has a list of its own within the workspace: `ats_job_id` (a job's items) unless said. */
-  group?: keyof T & string;
   /**
    * Whether an item with these fields is settled: in a state it keeps a while (a call ended, an invitation
    * sent). Only settled items are kept as snapshots.
@@ -138,16 +137,15 @@ const changeOf = (e: Entry): Change => {
  * and a write of a snapshot costs about as much as the write of the item (docs/lists.md).
  */
 export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<T>): ItemList<T> {
-  const group = spec.group ?? ('ats_job_id' as keyof T & string);
   const keys = {
     all: (ws: string) => keyedId(spec.name, ws),
-    job: (ws: string, job: string) => keyedId(spec.name, ws, group, job),
+    job: (ws: string, job: string) => keyedId(spec.name, ws, 'ats_job_id', job),
     feed: (ws: string) => keyedId(`${spec.name}-feed`, ws),
   };
   /** An item's entries in its lists (at its creation time) and in the feed (at `at`), valued `value`. */
   const listed = (item: T, value: string): Entry[] => [
     { key: keys.all(item.workspace_id), id: item._id, at: item.created_at.getTime(), value },
-    { key: keys.job(item.workspace_id, String(item[group])), id: item._id, at: item.created_at.getTime(), value },
+    { key: keys.job(item.workspace_id, item.ats_job_id), id: item._id, at: item.created_at.getTime(), value },
   ];
   const fed = (item: T, value: string, at: number): Entry => ({ key: keys.feed(item.workspace_id), id: item._id, at, value });
   /**
@@ -198,7 +196,7 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
   };
 
   async function newestFirst(ws: string, q: ListQuery): Promise<ListPage<T>> {
-    const key = q.match[group] ? keys.job(ws, q.match[group]) : keys.all(ws);
+    const key = q.match.ats_job_id ? keys.job(ws, q.match.ats_job_id) : keys.all(ws);
     const hits: Array<Promise<T | null>> = [];
     let scanned = 0;
     let last: Position | null = null;

@@ -29,24 +29,8 @@ export interface WebhookEndpointsDoc {
   endpoints: Record<string, WebhookEndpoint>;
 }
 
-/** One event, as sent: its body is kept as the exact bytes, so every try carries the same body and signature input. */
-export interface WebhookEventDoc {
-  _id: string;
-  workspace_id: string;
-  type: WebhookEventType;
-  /** What happened, so a retried announcement knows it was made: `<type>/<occurrence>`. */
-  key: string;
-  body: string;
-  created_at: Date;
-}
-
-/** One event's delivery to one endpoint, `_id` `<endpoint id>.<event id>`, listed per endpoint. */
-export interface WebhookDeliveryDoc {
-  _id: string;
-  workspace_id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: WebhookEventType;
+/** One event's delivery to one endpoint: its tries and how the last one went. */
+export interface DeliveryState {
   status: DeliveryStatus;
   attempts: number;
   status_code: number | null;
@@ -54,11 +38,34 @@ export interface WebhookDeliveryDoc {
   last_attempt_at: Date | null;
   next_attempt_at: Date | null;
   delivered_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
 }
 
+/**
+ * One event, as sent, with its delivery to each endpoint that wanted it: one document, so making an event is
+ * one insert and a try is one update. The body is kept as the exact bytes, so every try carries the same body
+ * and signature input.
+ */
+export interface WebhookEventDoc {
+  _id: string;
+  workspace_id: string;
+  type: WebhookEventType;
+  /** What happened, so a retried announcement knows it was made: `<type>/<occurrence>`. */
+  key: string;
+  body: string;
+  /** By endpoint id. */
+  deliveries: Record<string, DeliveryState>;
+  created_at: Date;
+}
+
+/** A delivery's id in the API: its endpoint's and its event's. */
 export const deliveryId = (endpointId: string, eventId: string) => `${endpointId}.${eventId}`;
+export function parseDeliveryId(id: string): { endpointId: string; eventId: string } | null {
+  const dot = id.indexOf('.');
+  return dot > 0 ? { endpointId: id.slice(0, dot), eventId: id.slice(dot + 1) } : null;
+}
+
+/** The update path of an endpoint's delivery in its event. */
+export const deliveryPath = (endpointId: string) => `deliveries.${endpointId}`;
 
 /** The endpoints subscribed to an event type and still enabled. */
 export function subscribed(doc: WebhookEndpointsDoc | null, type: WebhookEventType): WebhookEndpoint[] {

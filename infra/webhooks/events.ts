@@ -1,7 +1,7 @@
 import type { Database } from '../database';
-import { insertEach, isDuplicateKey } from '../duplicate-key';
-import { deliveryList } from '../lists/webhook-deliveries';
-import { deliveryId, subscribed, type WebhookDeliveryDoc, type WebhookEventDoc } from '../records/webhooks';
+import { isDuplicateKey } from '../duplicate-key';
+import { subscribed, type DeliveryState, type WebhookEndpoint, type WebhookEventDoc } from '../records/webhooks';
+import { logDeliveries } from './delivery-log';
 import type { WebhookEventType } from '../../shared/webhooks/schema';
 
 /**
@@ -18,9 +18,7 @@ export interface Announced {
 }
 
 export interface Announcement {
-  workspaceId: string;
   resourceId: string;
-  type: WebhookEventType;
   /** What tells this happening from another of its type on the resource (an attempt's number, a deadline…). */
   occurrence: string | number;
   /** The resource's document as it is now (after the change). */
@@ -34,52 +32,27 @@ export interface Announcement {
 /** Tells an endpoint's delivery workflow of a new event (composition/webhook-dispatch.ts). */
 export type DispatchEvent = (workspaceId: string, endpointId: string, eventId: string) => Promise<void>;
 
-/** Announces an event; the event's id, or null when no endpoint wants it (nothing is stored then). */
-export type Announce = (a: Announcement) => Promise<string | null>;
+/**
+ * Announces an event of `type` in a workspace; the event's id, or null when no endpoint wants it. `about`
+ * reads the resource as it is now, and only when an endpoint wants the event: a workspace without webhooks
+ * pays one read of its endpoints per event, and nothing is stored.
+ */
+export type Announce = (workspaceId: string, type: WebhookEventType, about: () => Promise<Announcement | null>) => Promise<string | null>;
 
 /** An event's id, from its resource and its place among the resource's events. */
 export const eventId = (resourceId: string, sequence: number) => `evt_${resourceId}_${sequence}`;
 
 export function webhookAnnouncer(db: Database, dispatch: DispatchEvent, clock: () => Date = () => new Date()): Announce {
-  const deliveries = deliveryList(db);
   /** Stores the event under the next free sequence; a retried announcement finds its own event again. */
-  async function store(a: Announcement, key: string, now: Date): Promise<WebhookEventDoc> {
-    for (let sequence = (a.announced.sequence ?? 0) + 1; ; sequence++) {
-      const id = eventId(a.resourceId, sequence);
-      const event: WebhookEventDoc = {
-        _id: id,
-        workspace_id: a.workspaceId,
-        type: a.type,
-        key,
-        body: JSON.stringify({ id, type: a.type, created_at: now.toISOString(), data: a.view(sequence) }),
-        created_at: now,
-      };
-      try {
-        await db.webhookEvents.insertOne(event);
-        return event;
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
-      const there = await db.webhookEvents.findOne({ _id: id });
-      if (there?.key === key) return there;
-      // Another writer (a WhatsApp status beside the call's workflow) took this number first: the next one.
-    }
-  }
-
-  return async (a) => {
-    const key = `${a.type}/${a.occurrence}`;
-    if (a.announced.events?.includes(key)) return null;
-    const endpoints = subscribed(await db.webhookEndpoints.findOne({ _id: a.workspaceId }), a.type);
-    if (endpoints.length === 0) return null;
-    const now = clock();
-    const event = await store(a, key, now);
-    const sequence = Number(event._id.slice(event._id.lastIndexOf('_') + 1));
-    const docs: WebhookDeliveryDoc[] = endpoints.map((e) => ({
-      _id: deliveryId(e.id, event._id),
-      workspace_id: a.workspaceId,
-      endpoint_id: e.id,
-      event_id: event._id,
-      event_type: a.type,
+  async function store(
+    workspaceId: string,
+    type: WebhookEventType,
+    a: Announcement,
+    key: string,
+    endpoints: WebhookEndpoint[],
+    now: Date,
+  ): Promise<{ event: WebhookEventDoc; made: boolean }> {
+    const pending: DeliveryState = {
       status: 'pending',
       attempts: 0,
       status_code: null,
@@ -87,15 +60,45 @@ export function webhookAnnouncer(db: Database, dispatch: DispatchEvent, clock: (
       last_attempt_at: null,
       next_attempt_at: now,
       delivered_at: null,
-      created_at: now,
-      updated_at: now,
-    }));
-    const written = await insertEach(db.webhookDeliveries, docs);
-    if (written.includes('error')) throw new Error(`Deliveries of event ${event._id} could not all be stored`);
-    // A retried announcement finds its deliveries there (duplicates), which may have moved on: not listed again
-    // as pending. One its first run stored and did not list is listed by its first try, which changes its status.
-    await deliveries.created(docs.filter((_, i) => written[i] === 'written'));
-    await Promise.all(endpoints.map((e) => dispatch(a.workspaceId, e.id, event._id)));
+    };
+    for (let sequence = (a.announced.sequence ?? 0) + 1; ; sequence++) {
+      const id = eventId(a.resourceId, sequence);
+      const event: WebhookEventDoc = {
+        _id: id,
+        workspace_id: workspaceId,
+        type,
+        key,
+        body: JSON.stringify({ id, type, created_at: now.toISOString(), data: a.view(sequence) }),
+        deliveries: Object.fromEntries(endpoints.map((e) => [e.id, pending])),
+        created_at: now,
+      };
+      try {
+        await db.webhookEvents.insertOne(event);
+        return { event, made: true };
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+      const there = await db.webhookEvents.findOne({ _id: id });
+      if (there?.key === key) return { event: there, made: false };
+      // Another writer (a WhatsApp status beside the call's workflow) took this number first: the next one.
+    }
+  }
+
+  return async (workspaceId, type, about) => {
+    let endpoints = subscribed(await db.webhookEndpoints.findOne({ _id: workspaceId }), type);
+    if (endpoints.length === 0) return null;
+    const a = await about();
+    if (!a) return null;
+    const key = `${type}/${a.occurrence}`;
+    if (a.announced.events?.includes(key)) return null;
+    const now = clock();
+    const { event, made } = await store(workspaceId, type, a, key, endpoints, now);
+    const sequence = Number(event._id.slice(event._id.lastIndexOf('_') + 1));
+    // A retried announcement finds its event made, with the endpoints it was made for: those are told again
+    // (a delivery already made is not made twice), and it is logged again, harmlessly (the same entry).
+    if (!made) endpoints = endpoints.filter((e) => event.deliveries[e.id]);
+    await logDeliveries(db, event);
+    await Promise.all(endpoints.map((e) => dispatch(workspaceId, e.id, event._id)));
     await a.mark(key, sequence);
     return event._id;
   };

@@ -5,7 +5,6 @@ import type { CallDoc } from '../records/calls';
 import type { InterviewDoc } from '../records/interviews';
 import { callView } from '../views/calls';
 import { interviewView } from '../views/interviews';
-import type { CallEventType, InterviewEventType } from '../../shared/webhooks/schema';
 import type { Announcement } from './events';
 
 /**
@@ -13,11 +12,9 @@ import type { Announcement } from './events';
  * record of the event kept on it (not a change in the lists' feed: the change it announces already is).
  */
 
-export function callAnnouncement(db: Database, call: CallDoc, type: CallEventType, occurrence: string | number): Announcement {
+export function callAnnouncement(db: Database, call: CallDoc, occurrence: string | number): Announcement {
   return {
-    workspaceId: call.workspace_id,
     resourceId: call._id,
-    type,
     occurrence,
     announced: call,
     view: (sequence) => callView({ ...call, sequence }),
@@ -29,13 +26,10 @@ export function interviewAnnouncement(
   db: Database,
   interview: InterviewDoc,
   publicBaseUrl: string,
-  type: InterviewEventType,
   occurrence: string | number,
 ): Announcement {
   return {
-    workspaceId: interview.workspace_id,
     resourceId: interview._id,
-    type,
     occurrence,
     announced: interview,
     view: (sequence) => interviewView({ ...interview, sequence }, publicBaseUrl),

@@ -77,7 +77,6 @@ describe('list storage on the real database', () => {
 
   it('reads settled items from their snapshots, and the items themselves where a snapshot is missing or older', async () => {
     interface Item extends ListedItem {
-      ats_job_id: string;
       status: string;
       note: string;
     }
@@ -138,7 +137,7 @@ describe('list storage on the real database', () => {
 
   it('puts new items in the feed when they are listed, so a reader already past their creation time sees them', async () => {
     const db = writers[1];
-    const items = db.db.collection<ListedItem & { ats_job_id: string }>('late_items');
+    const items = db.db.collection<ListedItem>('late_items');
     const list = itemList(timeIndex(db.listIndex), {
       name: 'late-items',
       collection: items,
@@ -153,13 +152,7 @@ describe('list storage on the real database', () => {
 
     // Made a minute ago by a request that took that long to list it.
     const made = new Date(Date.now() - 60_000);
-    const doc: ListedItem & { ats_job_id: string } = {
-      _id: 'late',
-      workspace_id: 'ws',
-      ats_job_id: 'job',
-      created_at: made,
-      updated_at: made,
-    };
+    const doc: ListedItem = { _id: 'late', workspace_id: 'ws', ats_job_id: 'job', created_at: made, updated_at: made };
     await items.insertOne(doc);
     await list.created([doc]);
     await new Promise((r) => setTimeout(r, FEED_SETTLE_MS + 200));

@@ -7,7 +7,7 @@ import { buildActivityDeps } from '../../composition/activity-deps';
 import { webhookSignaller } from '../../composition/webhook-dispatch';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
-import { deliveryId, type WebhookDeliveryDoc } from '../../infra/records/webhooks';
+import type { DeliveryState } from '../../infra/records/webhooks';
 import { webhookAnnouncer } from '../../infra/webhooks/events';
 import { newWebhookSecret } from '../../infra/webhooks/signing';
 import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_MS } from '../../shared/webhooks/delivery-schedule';
@@ -80,23 +80,22 @@ describe('webhook delivery on the time-skipping server', () => {
     const ids = await announced(path);
     await worker.runUntil(async () => {
       const announce = webhookAnnouncer(db, webhookSignaller(env.client, config.TEMPORAL_TASK_QUEUE).dispatch);
-      const eventId = await announce({
-        workspaceId: ids.workspaceId,
-        resourceId: 'call_time',
-        type: 'call.completed',
+      const resourceId = uniqueName('call');
+      const eventId = await announce(ids.workspaceId, 'call.completed', async () => ({
+        resourceId,
         occurrence: 'final',
         announced: {},
-        view: (sequence) => ({ id: 'call_time', status: 'completed', sequence }),
+        view: (sequence) => ({ id: resourceId, status: 'completed', sequence }),
         mark: async () => undefined,
-      });
+      }));
       await script({ ...ids, eventId: eventId! });
     });
   }
 
   /** The delivery once it has made `attempts` tries (looking every 50 ms of real time). */
-  async function tried(endpointId: string, eventId: string, attempts: number): Promise<WebhookDeliveryDoc> {
+  async function tried(endpointId: string, eventId: string, attempts: number): Promise<DeliveryState> {
     for (let i = 0; i < 300; i++) {
-      const d = await db.webhookDeliveries.findOne({ _id: deliveryId(endpointId, eventId) });
+      const d = (await db.webhookEvents.findOne({ _id: eventId }))?.deliveries[endpointId];
       if (d && d.attempts >= attempts) return d;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -159,7 +158,7 @@ describe('webhook delivery on the time-skipping server', () => {
       await db.webhookEndpoints.updateOne({ _id: workspaceId }, { $unset: { [`endpoints.${endpointId}`]: '' } });
       await env.sleep(RETRY_DELAYS_MS[0]);
       expect(await closed(webhookWorkflowId(endpointId))).toBe('COMPLETED');
-      expect(await db.webhookDeliveries.findOne({ _id: deliveryId(endpointId, eventId) })).toMatchObject({
+      expect((await db.webhookEvents.findOne({ _id: eventId }))?.deliveries[endpointId]).toMatchObject({
         status: 'failed',
         attempts: 1,
         error: 'The endpoint was deleted',
