@@ -31,8 +31,13 @@ export async function takeSlot(
   now = new Date(),
 ): Promise<HeldSlot | null> {
   const start = createHash('sha256').update(holder).digest().readUInt32BE(0) % cap;
-  for (let i = 0; i < cap; i++) {
-    const key = `call-slot/${workspaceId}/${(start + i) % cap}`;
+  const keys = Array.from({ length: cap }, (_, i) => `call-slot/${workspaceId}/${(start + i) % cap}`);
+  // One parallel read of every slot, then claims only of those free or run out: a look that finds all held
+  // (the common case while calls wait) costs `cap` reads in one round trip.
+  const held = await Promise.all(keys.map((key) => db.claims.findOne({ _id: key })));
+  for (const [i, key] of keys.entries()) {
+    const c = held[i];
+    if (c && c.holder !== holder && (!c.expires_at || c.expires_at > now)) continue;
     if ((await claim(db, key, holder, { now, expiresAt: leaseUntil })) === holder) return { key, holder };
   }
   return null;

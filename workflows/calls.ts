@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { CallActivities } from '../activities/calls';
 import { firstDialTime } from '../shared/calls/working-hours';
-import { CAPACITY_LOOK_MS, LOST_REPORT_CHECKS, PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
+import { capacityWaitMs, LOST_REPORT_CHECKS, PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
 import { nextRetryTime, type FailureReason } from '../shared/calls/retry';
 import type { CallSettings, CallStatus, RetryPolicy, WorkingHours } from '../shared/calls/schema';
 import { CallStatusKey, candidateSearchAttributes, type CandidateRecord } from './search-attributes';
@@ -176,6 +176,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     setStatus('cancelling');
     await book.markCancelling(callId);
   };
+  // The call's own place among waiters' look times, from its id: deterministic, so replays wait the same.
+  const spread = [...callId].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1_000, 0) / 1_000;
   /**
    * Waits for one of the workspace's calling slots (max_concurrent_calls), `waiting_for_capacity` meanwhile,
    * looking again on a timer. False when the call was cancelled while it waited.
@@ -184,7 +186,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     for (let n = 0; ; n++) {
       if ((await book.takeCallSlot(callId, attempt, input.outcomeTimeoutMs)).taken) return true;
       if (n === 0) setStatus('waiting_for_capacity');
-      if (await waitUntil(Date.now() + CAPACITY_LOOK_MS)) return false;
+      if (await waitUntil(Date.now() + capacityWaitMs(n, spread))) return false;
     }
   };
   const cancel = async () => {

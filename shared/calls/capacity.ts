@@ -7,10 +7,17 @@ export const DEFAULT_MAX_CONCURRENT_CALLS = 10;
 export const MAX_CONCURRENT_CALLS_LIMIT = 1_000;
 
 /**
- * How often a waiting call looks for a free slot. Each look reads the workspace's cap afresh, so a changed
- * max_concurrent_calls takes effect within this long.
+ * When a waiting call looks again for a free slot, after its n-th look (from 0) found none: 1 s, then twice as
+ * long each time up to 15 s, spread by a fraction of the call's own (`spread`, 0 to 1) so waiters do not look
+ * in step. Each look reads the workspace's cap afresh. Every waiter looks on its own, so a long queue costs
+ * looks: with a look every second each, the chaos suite's load (about 450 calls behind a cap of 10) kept two
+ * cores busy, and a scenario after it took 158 s instead of 26. A queue that wakes the next waiter when a slot
+ * is given back would cost less, and is not built.
  */
-export const CAPACITY_LOOK_MS = 1_000;
+export function capacityWaitMs(n: number, spread: number): number {
+  const base = Math.min(1_000 * 2 ** n, 15_000);
+  return Math.round(base * (1 + 0.25 * spread));
+}
 
 /** How long a provider's own "busy" (429) is waited out when it does not say: Retry-After, else this. */
 export const PROVIDER_BUSY_WAIT_MS = 5_000;

@@ -39,7 +39,6 @@ export class ChaosStack {
   vapi!: FakeVapi;
   graph!: HttpStub;
   key!: string;
-  workspaceId!: string;
   env!: Record<string, string>;
   private n = 0;
   private dbPort = 0;
@@ -92,14 +91,9 @@ export class ChaosStack {
       LOG_LEVEL: 'debug',
     };
     this.store = await connectDatabase(this.env.MONGODB_URI, this.env.MONGODB_DB);
-    const workspace = await createWorkspace(this.store, {
-      name: 'Chaos',
-      company: 'Chaos Inc',
-      senderFirstName: 'Ada',
-      senderLastName: 'Lovelace',
-    });
-    this.key = workspace.api_key;
-    this.workspaceId = workspace.workspace_id;
+    this.key = (
+      await createWorkspace(this.store, { name: 'Chaos', company: 'Chaos Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' })
+    ).api_key;
     this.worker = await this.startProcess('worker');
     this.api = await this.startProcess('api');
   }

@@ -2,7 +2,8 @@ import { Webhook } from 'standardwebhooks';
 import { updateWorkspaceSettings } from '../../infra/workspaces';
 import { startHttpStub } from '../helpers/http-stub';
 import type { ChaosStack } from './stack';
-import { Checks, callsByCandidate, campaign, candidates, initiateBody, sleep, until } from './checks';
+import { Checks, callsByCandidate, candidates, initiateBody, sleep, until } from './checks';
+import { createWorkspace } from '../../infra/workspaces';
 
 /** The call events every completed call announces, in order. */
 const COMPLETED_CALL = ['call.scheduled', 'call.attempt.ended', 'call.completed'];
@@ -16,25 +17,34 @@ const COMPLETED_CALL = ['call.scheduled', 'call.attempt.ended', 'call.completed'
 export async function webhookKills(stack: ChaosStack, opts: { calls: number; cap: number; kills: number }): Promise<Checks> {
   const checks = new Checks(`worker SIGKILL x${opts.kills} mid-call and mid-delivery, ${opts.calls} calls at a cap of ${opts.cap}`);
   const job = 'chaos-webhooks';
+  // A workspace of its own: its cap, slots and webhooks are not shared with the calls other scenarios left running.
+  const workspace = await createWorkspace(stack.store, {
+    name: 'Hooks',
+    company: 'Hooks Inc',
+    senderFirstName: 'Ada',
+    senderLastName: 'Lovelace',
+  });
+  const as = { 'x-service-api-key': workspace.api_key };
+  const workspaceId = workspace.workspace_id;
   const tries = new Map<string, number>();
   const receiver = await startHttpStub((req) => {
     const id = String(req.headers['webhook-id']);
     tries.set(id, (tries.get(id) ?? 0) + 1);
     return tries.get(id) === 1 ? { status: 503, body: 'restarting' } : { status: 204 };
   });
-  await updateWorkspaceSettings(stack.store, stack.workspaceId, { max_concurrent_calls: opts.cap });
-  const hook = await stack.request('POST', '/api/public/v1/webhooks', { url: `${receiver.url}/chaos` });
+  await updateWorkspaceSettings(stack.store, workspaceId, { max_concurrent_calls: opts.cap });
+  const hook = await stack.request('POST', '/api/public/v1/webhooks', { url: `${receiver.url}/chaos` }, as);
   try {
     checks.that(hook.status === 201, 'a webhook endpoint registered for every event', hook.body);
-    await campaign(stack, job);
+    await stack.request('POST', '/api/public/v1/campaigns', { ats_job_id: job, name: job }, as);
     const cands = candidates(60, opts.calls);
-    const res = await stack.request('POST', '/api/public/v1/call/initiate', initiateBody(job, cands));
+    const res = await stack.request('POST', '/api/public/v1/call/initiate', initiateBody(job, cands), as);
     checks.that(res.status === 200, `call/initiate of ${opts.calls} accepted`, res.body);
     const ids = new Set<string>(res.body.data.calls.map((c: { id: string }) => c.id));
 
     for (let k = 0; k < opts.kills; k++) {
       await sleep(2_500);
-      const held = await heldSlots(stack, opts.cap);
+      const held = await heldSlots(stack, workspaceId, opts.cap);
       await stack.worker.kill();
       checks.note(`kill ${k + 1} with ${held} of ${opts.cap} slots held and ${receiver.requests.length} tries received`);
       stack.worker = await stack.startProcess('worker');
@@ -92,21 +102,20 @@ export async function webhookKills(stack: ChaosStack, opts: { calls: number; cap
       events: events.size,
     });
 
-    const held = await heldSlots(stack, opts.cap);
+    const held = await heldSlots(stack, workspaceId, opts.cap);
     checks.that(held === 0, 'no calling slot is held once every call has ended', { held });
     const most = mostAtOnce(calls.flatMap((c) => c.attempts.map((a) => [a.started_at.getTime(), a.ended_at!.getTime()] as const)));
     checks.that(most <= opts.cap, `at most ${opts.cap} attempts were under way at once (${most})`, { most });
   } finally {
-    await updateWorkspaceSettings(stack.store, stack.workspaceId, { max_concurrent_calls: 10 });
-    if (hook.status === 201) await stack.request('DELETE', `/api/public/v1/webhooks/${hook.body.data.id}`);
+    if (hook.status === 201) await stack.request('DELETE', `/api/public/v1/webhooks/${hook.body.data.id}`, undefined, as);
     await receiver.close();
   }
   return checks;
 }
 
-async function heldSlots(stack: ChaosStack, cap: number): Promise<number> {
+async function heldSlots(stack: ChaosStack, workspaceId: string, cap: number): Promise<number> {
   const slots = await Promise.all(
-    Array.from({ length: cap }, (_, i) => stack.store.claims.findOne({ _id: `call-slot/${stack.workspaceId}/${i}` })),
+    Array.from({ length: cap }, (_, i) => stack.store.claims.findOne({ _id: `call-slot/${workspaceId}/${i}` })),
   );
   return slots.filter((s) => s !== null && (!s.expires_at || s.expires_at > new Date())).length;
 }
