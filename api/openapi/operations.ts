@@ -1,13 +1,5 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
-import {
-  CallCancelRequest,
-  CallCancelResponse,
-  CallInitiateRequest,
-  CallInitiateResponse,
-  CallViewResponse,
-  CampaignRequest,
-  CampaignResponse,
-} from '../../shared/calls/schema';
+import { CallInitiateRequest, CallInitiateResponse, CallViewResponse, CampaignRequest, CampaignResponse } from '../../shared/calls/schema';
 import { InterviewViewResponse, InviteRequest, InviteResponse } from '../../shared/interviews/schema';
 import { RECORDING_TYPES } from '../../shared/interviews/recordings';
 import { EXPIRES_IN_DAYS } from '../../shared/interviews/deadlines';
@@ -33,8 +25,9 @@ import { VAPI_EVENTS_PATH, WHATSAPP_EVENTS_PATH } from '../../shared/public-urls
 import { callErrors, jobErrors, plainErrors, resendErrors, withBudget } from './error-responses';
 import type { Operation } from './operation';
 import { HealthBody, ReadinessBody } from '../health';
-import { CANCELLED_CALL_EXAMPLE, EXAMPLES, RESENT_INTERVIEW_EXAMPLE } from './examples';
+import { EXAMPLES, RESENT_INTERVIEW_EXAMPLE } from './examples';
 import { WEBHOOK_OPERATIONS } from './webhook-operations';
+import { CALL_CANCEL_OPERATIONS } from './call-cancel-operations';
 import { withIdempotency } from './idempotency';
 
 /**
@@ -227,44 +220,7 @@ const ALL: Operation[] = [
     parameters: id('The call id from call/initiate.'),
     responses: { 200: { description: 'The call.', schema: CallViewResponse, example: EXAMPLES.call }, ...callErrors(401, 404, 500, 503) },
   },
-  {
-    method: 'post',
-    path: `${V1}/calls/{id}/cancel`,
-    operationId: 'cancelCall',
-    summary: 'Cancel a call',
-    description:
-      'A call waiting for a dial (scheduled, or between attempts) is `cancelled` at once: no further dial, no WhatsApp fallback. ' +
-      'A call in an attempt is `cancelling` until the attempt ends, then `cancelled` with no retry; an attempt that reached the candidate completes the call instead, its data kept. ' +
-      'The candidate is free for a new call once the call is cancelled. Cancelling a `cancelling` call again changes nothing. No body.',
-    tag: 'Calls',
-    security: 'apiKey',
-    parameters: id('The call id from call/initiate.'),
-    responses: {
-      200: { description: 'The call, cancelled or cancelling.', schema: CallViewResponse, example: CANCELLED_CALL_EXAMPLE },
-      ...callErrors(401, 404),
-      409: { ...callErrors(409)[409], description: 'The call has ended already (completed, failed or cancelled).' },
-      ...callErrors(500, 503),
-    },
-  },
-  {
-    method: 'post',
-    path: `${V1}/calls/cancel`,
-    operationId: 'cancelCalls',
-    summary: "Cancel a job's calls, or some candidates' calls",
-    description:
-      'Every unfinished call of the job (or of the candidates given) is cancelled as POST /calls/{id}/cancel says, within a second; the answer counts them. Calls that have ended are left as they are.',
-    tag: 'Calls',
-    security: 'apiKey',
-    body: { schema: CallCancelRequest, example: { ats_job_id: 'job-42', candidate_ids: ['cand-1', 'cand-7'] } },
-    responses: {
-      200: {
-        description: 'What was cancelled.',
-        schema: CallCancelResponse,
-        example: { success: true, data: { ats_job_id: 'job-42', cancelled: 1, already_final: 1, unknown_candidate_ids: [] } },
-      },
-      ...callErrors(400, 401, 413, 500, 503),
-    },
-  },
+  ...CALL_CANCEL_OPERATIONS,
   listOperation(
     'calls',
     'listCalls',

@@ -1,0 +1,238 @@
+import { Webhook } from 'standardwebhooks';
+import { startStack, type Stack } from '../helpers/stack';
+import { registerWebhook, startReceiver, type Receiver } from '../helpers/webhook-receiver';
+import { waitFor } from '../helpers/wait';
+import { inviteBody, inviteCandidate } from '../helpers/invite';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/schema';
+
+const V1 = '/api/public/v1';
+
+/**
+ * Webhook endpoints on the real stack: registration and its refusals (SSRF among them), the secret and its
+ * rotation, tries again after failures with the deliveries log, a retry by hand, and 410 Gone.
+ */
+describe('webhook endpoints and deliveries on the real stack', () => {
+  let stack: Stack;
+  let hooks: Receiver;
+  beforeAll(async () => {
+    hooks = await startReceiver();
+    stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0' } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await hooks?.close();
+  });
+  const newPath = () => hooks.newPath();
+  const received = (path: string) => hooks.received(path);
+  const verified = (path: string, ...secrets: string[]) => hooks.verified(path, ...secrets);
+  const register = (key: string, body: Record<string, unknown>) => registerWebhook(stack, key, body);
+
+  it('registers an endpoint with its secret shown once, lists it without, and hides it from another workspace', async () => {
+    const ws = await stack.newWorkspace('Globex');
+    const other = await stack.newWorkspace('Initech');
+    const url = `${hooks.stub.url}${newPath()}`;
+    const created = await register(ws.key, { url, description: 'Production ATS' });
+    expect(created).toEqual({
+      id: expect.stringMatching(/^whk_/),
+      url,
+      events: [...WEBHOOK_EVENT_TYPES],
+      description: 'Production ATS',
+      status: 'enabled',
+      disabled_reason: null,
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      created_at: expect.any(String),
+    });
+    const listed = await stack.request('GET', `${V1}/webhooks`, { key: ws.key });
+    expect(listed.body.data).toEqual([expect.objectContaining({ id: created.id, url })]);
+    expect(JSON.stringify(listed.body)).not.toContain(created.secret);
+    const one = await stack.request('GET', `${V1}/webhooks/${created.id}`, { key: ws.key });
+    expect(one.body.data).not.toHaveProperty('secret');
+
+    for (const [method, path] of [
+      ['GET', `${V1}/webhooks/${created.id}`],
+      ['DELETE', `${V1}/webhooks/${created.id}`],
+      ['POST', `${V1}/webhooks/${created.id}/rotate-secret`],
+      ['GET', `${V1}/webhooks/${created.id}/deliveries`],
+    ]) {
+      const res = await stack.request(method, path, { key: other.key });
+      expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 404, code: 'NOT_FOUND' });
+    }
+    expect((await stack.request('GET', `${V1}/webhooks`, { key: other.key })).body.data).toEqual([]);
+
+    const deleted = await stack.request('DELETE', `${V1}/webhooks/${created.id}`, { key: ws.key });
+    expect(deleted.body).toEqual({ success: true, data: { id: created.id, deleted: true } });
+    expect((await stack.request('GET', `${V1}/webhooks`, { key: ws.key })).body.data).toEqual([]);
+  });
+
+  it('refuses a bad registration with every field named, and stores nothing', async () => {
+    const ws = await stack.newWorkspace('Hooli');
+    const bad = await stack.request('POST', `${V1}/webhooks`, {
+      key: ws.key,
+      body: { url: 'ftp://example.com/x', events: ['call.completed', 'call.teleported'], extra: 1 },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('VALIDATION_ERROR');
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['events.1', 'extra']);
+    for (const body of [
+      { url: 'ftp://example.com/x' },
+      { url: 'not a url' },
+      { url: 'https://user:pw@example.com/' },
+      { url: `${hooks.stub.url}/x`, events: [] },
+    ]) {
+      const res = await stack.request('POST', `${V1}/webhooks`, { key: ws.key, body });
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+    }
+    expect((await stack.request('GET', `${V1}/webhooks`, { key: ws.key })).body.data).toEqual([]);
+  });
+
+  it('tries a failing receiver again with the same event id, and logs every try', async () => {
+    const ws = await stack.newWorkspace('Cyberdyne');
+    const path = newPath();
+    hooks.answers.set(path, (_req, n) => (n <= 1 ? { status: 503, body: 'busy' } : { status: 204 }));
+    const hook = await register(ws.key, { url: `${hooks.stub.url}${path}`, events: ['interview.invited'] });
+    await stack.request('POST', `${V1}/interview/invite`, {
+      key: ws.key,
+      body: inviteBody([inviteCandidate(1)], { ats_job_id: 'job-retry' }),
+    });
+    const tries = await waitFor(
+      async () => received(path),
+      (r) => r.length === 2,
+      30_000,
+    );
+    expect(tries[0].headers['webhook-id']).toBe(tries[1].headers['webhook-id']);
+    expect(tries[1].at - tries[0].at).toBeGreaterThanOrEqual(4_500);
+    // A later try carries its own time and a signature of it.
+    expect(verified(path, hook.secret)).toHaveLength(2);
+    const log = await waitFor(
+      async () => (await stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries`, { key: ws.key })).body.data,
+      (d) => d[0]?.status === 'delivered',
+    );
+    expect(log).toEqual([
+      expect.objectContaining({
+        event_id: tries[0].headers['webhook-id'],
+        event_type: 'interview.invited',
+        status: 'delivered',
+        attempts: 2,
+        status_code: 204,
+        error: null,
+      }),
+    ]);
+    const pending = await stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries?status=pending`, { key: ws.key });
+    expect(pending.body.data).toEqual([]);
+
+    // Sent again by hand: once more, with the same id.
+    const again = await stack.request('POST', `${V1}/webhooks/${hook.id}/deliveries/${log[0].id}/retry`, { key: ws.key });
+    expect(again.status).toBe(202);
+    expect(again.body.data).toMatchObject({ id: log[0].id, status: 'pending' });
+    const third = await waitFor(
+      async () => received(path),
+      (r) => r.length === 3,
+    );
+    expect(third[2].headers['webhook-id']).toBe(tries[0].headers['webhook-id']);
+    const missing = await stack.request('POST', `${V1}/webhooks/${hook.id}/deliveries/nope/retry`, { key: ws.key });
+    expect(missing.status).toBe(404);
+  }, 60_000);
+
+  it('signs with the old and the new secret for a day after a rotation', async () => {
+    const ws = await stack.newWorkspace('Tyrell');
+    const path = newPath();
+    const hook = await register(ws.key, { url: `${hooks.stub.url}${path}`, events: ['interview.invited'] });
+    const rotated = await stack.request('POST', `${V1}/webhooks/${hook.id}/rotate-secret`, { key: ws.key });
+    expect(rotated.status).toBe(200);
+    const { secret, previous_secret_expires_at } = rotated.body.data;
+    expect(secret).not.toBe(hook.secret);
+    expect(Date.parse(previous_secret_expires_at) - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
+    await stack.request('POST', `${V1}/interview/invite`, {
+      key: ws.key,
+      body: inviteBody([inviteCandidate(2)], { ats_job_id: 'job-rotate' }),
+    });
+    await waitFor(
+      async () => received(path),
+      (r) => r.length === 1,
+      30_000,
+    );
+    expect(received(path)[0].headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
+    // Each secret verifies on its own.
+    expect(verified(path, secret, hook.secret)).toHaveLength(1);
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(
+        received(path)[0].raw,
+        received(path)[0].headers as Record<string, string>,
+      ),
+    ).toThrow();
+  }, 60_000);
+
+  it('disables an endpoint whose receiver answers 410 Gone, and sends it nothing more', async () => {
+    const ws = await stack.newWorkspace('Wonka');
+    const path = newPath();
+    hooks.answers.set(path, () => ({ status: 410 }));
+    const hook = await register(ws.key, { url: `${hooks.stub.url}${path}`, events: ['interview.invited'] });
+    await stack.request('POST', `${V1}/interview/invite`, {
+      key: ws.key,
+      body: inviteBody([inviteCandidate(3)], { ats_job_id: 'job-gone' }),
+    });
+    const endpoint = await waitFor(
+      async () => (await stack.request('GET', `${V1}/webhooks/${hook.id}`, { key: ws.key })).body.data,
+      (e) => e.status === 'disabled',
+      30_000,
+    );
+    expect(endpoint.disabled_reason).toMatch(/410 Gone/);
+    const log = (await stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries`, { key: ws.key })).body.data;
+    expect(log).toEqual([expect.objectContaining({ status: 'failed', status_code: 410, attempts: 1 })]);
+    const retry = await stack.request('POST', `${V1}/webhooks/${hook.id}/deliveries/${log[0].id}/retry`, { key: ws.key });
+    expect(retry.status).toBe(409);
+
+    await stack.request('POST', `${V1}/interview/invite`, {
+      key: ws.key,
+      body: inviteBody([inviteCandidate(4)], { ats_job_id: 'job-gone' }),
+    });
+    await waitFor(
+      async () => (await stack.db.interviews.countDocuments({ workspace_id: ws.id, status: 'invited' })) as number,
+      (n) => n === 2,
+      30_000,
+    );
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(received(path)).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('webhook URLs checked against SSRF', () => {
+  let stack: Stack;
+  let key: string;
+  beforeAll(async () => {
+    stack = await startStack({ env: { WEBHOOK_ALLOW_PRIVATE: 'false' } });
+    key = (await stack.newWorkspace('Careful')).key;
+  });
+  afterAll(() => stack?.stop());
+
+  it.each([
+    ['plain http', 'http://example.com/hook', 'must be an https URL'],
+    ['a private address', 'https://10.1.2.3/hook', 'is a private address'],
+    ['a private address in IPv6', 'https://[fd12:3456::1]/hook', 'is a private address'],
+    ['a loopback address', 'https://127.0.0.1/hook', 'is a loopback address'],
+    ['loopback in IPv6', 'https://[::1]/hook', 'is a loopback address'],
+    ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hook', 'is a loopback address'],
+    ['a link-local address', 'https://169.254.10.1/hook', 'is a link-local address'],
+    ['a name that resolves to loopback', 'https://localhost:8443/hook', 'resolves to'],
+    ['the metadata address', 'https://169.254.169.254/latest/meta-data/', 'is a cloud metadata address'],
+    ["AWS's IPv6 metadata address", 'https://[fd00:ec2::254]/', 'is a cloud metadata address'],
+  ])('refuses %s', async (_what, url, message) => {
+    const res = await stack.request('POST', `${V1}/webhooks`, { key, body: { url } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ field: 'url', message: expect.stringContaining(message) }]);
+  });
+
+  it('refuses the metadata address even where private addresses are allowed', async () => {
+    const open = await startStack({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    try {
+      const k = (await open.newWorkspace('Open')).key;
+      const res = await open.request('POST', `${V1}/webhooks`, { key: k, body: { url: 'http://169.254.169.254/latest/meta-data/' } });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].message).toContain('is a cloud metadata address');
+      const local = await open.request('POST', `${V1}/webhooks`, { key: k, body: { url: 'http://localhost:9/hook' } });
+      expect(local.status).toBe(201);
+    } finally {
+      await open.stop();
+    }
+  });
+});

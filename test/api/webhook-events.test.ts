@@ -1,0 +1,292 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { freePort } from '../../scripts/services';
+import { startStack, type Stack } from '../helpers/stack';
+import { startHttpStub, type HttpStub } from '../helpers/http-stub';
+import { registerWebhook, startReceiver, type Receiver } from '../helpers/webhook-receiver';
+import { waitFor } from '../helpers/wait';
+import { inviteBody, inviteCandidate } from '../helpers/invite';
+import { interviewNotifier } from '../../composition/interview-signals';
+
+const V1 = '/api/public/v1';
+const ROOT = join(__dirname, '..', '..');
+
+/**
+ * Every event type on the real stack (API, worker, database, Temporal), delivered to a local receiver and
+ * verified with the `standardwebhooks` package, as an ATS would, never with the service's own code; and
+ * README's receiver, run as written.
+ */
+describe('webhook events on the real stack', () => {
+  let stack: Stack;
+  let hooks: Receiver;
+  beforeAll(async () => {
+    hooks = await startReceiver();
+    stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0' } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await hooks?.close();
+  });
+  const newPath = () => hooks.newPath();
+  const received = (path: string) => hooks.received(path);
+  const verified = (path: string, ...secrets: string[]) => hooks.verified(path, ...secrets);
+  const register = (key: string, body: Record<string, unknown>) => registerWebhook(stack, key, body);
+
+  it('sends every call event, signed, in order, each with the call as GET shows it', async () => {
+    const ws = await stack.newWorkspace('Acme');
+    const path = newPath();
+    const hook = await register(ws.key, { url: `${hooks.stub.url}${path}` });
+    const campaign = await stack.request('POST', `${V1}/campaigns`, {
+      key: ws.key,
+      body: { ats_job_id: 'job-hooks', name: 'Hooks', company_name: 'Acme' },
+    });
+    expect(campaign.status).toBe(201);
+    const res = await stack.request('POST', `${V1}/call/initiate`, {
+      key: ws.key,
+      body: {
+        ats_job_id: 'job-hooks',
+        candidates: [
+          { id: 'reached', name: 'Ada Reached', email: 'a@example.com', phone: '+14155550101' },
+          {
+            id: 'missed',
+            name: 'Bob Missed',
+            email: 'b@example.com',
+            phone: '+14155550102',
+            custom_fields: { simulated_outcomes: 'missed' },
+          },
+        ],
+        first_message: 'Hi {{candidate_first_name}}',
+        instructions: 'Ask about availability.',
+        call_settings: { whatsapp_notifications: { fallback: { template_name: 'missed_you', template_variables: {} } } },
+      },
+    });
+    expect(res.status).toBe(200);
+    const [reached, missed] = res.body.data.calls.map((c: { id: string }) => c.id) as string[];
+    const events = await waitFor(
+      async () => verified(path, hook.secret),
+      (e) => e.filter((x) => x.data.id === reached).length === 3 && e.filter((x) => x.data.id === missed).length === 4,
+      60_000,
+    );
+    const of = (id: string) => events.filter((e) => e.data.id === id).sort((a, b) => a.data.sequence - b.data.sequence);
+    expect(of(reached).map((e) => [e.type, e.data.sequence, e.data.status])).toEqual([
+      ['call.scheduled', 1, 'scheduled'],
+      ['call.attempt.ended', 2, 'in_progress'],
+      ['call.completed', 3, 'completed'],
+    ]);
+    expect(of(missed).map((e) => [e.type, e.data.sequence])).toEqual([
+      ['call.scheduled', 1],
+      ['call.attempt.ended', 2],
+      ['whatsapp.message.updated', 3],
+      ['call.failed', 4],
+    ]);
+    expect(of(missed)[1].data.attempts[0]).toMatchObject({ number: 1, outcome: 'failed', failure_reason: 'missed' });
+    expect(of(missed)[2].data.messages[0]).toMatchObject({ kind: 'fallback', status: 'sent', template_name: 'missed_you' });
+    // The last event carries the call as GET shows it now; the event id is derived from the call and its sequence.
+    const final = of(reached)[2];
+    expect(final.id).toBe(`evt_${reached}_3`);
+    expect(received(path).find((r) => r.headers['webhook-id'] === final.id)?.headers['content-type']).toBe('application/json');
+    const now = await stack.request('GET', `${V1}/calls/${reached}`, { key: ws.key });
+    expect(final.data).toEqual(now.body.data);
+    // Exactly one final event per call, and no event twice.
+    expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+
+    const log = await stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries?limit=100`, { key: ws.key });
+    expect(log.body.data).toHaveLength(7);
+    expect(
+      log.body.data.every(
+        (d: { status: string; attempts: number; status_code: number }) =>
+          d.status === 'delivered' && d.attempts === 1 && d.status_code === 200,
+      ),
+    ).toBe(true);
+  }, 90_000);
+
+  it('sends only the events an endpoint subscribed to', async () => {
+    const ws = await stack.newWorkspace('Umbrella');
+    const path = newPath();
+    const hook = await register(ws.key, { url: `${hooks.stub.url}${path}`, events: ['call.completed'] });
+    await stack.request('POST', `${V1}/campaigns`, { key: ws.key, body: { ats_job_id: 'job-sub', name: 'Sub', company_name: 'Umbrella' } });
+    const res = await stack.request('POST', `${V1}/call/initiate`, {
+      key: ws.key,
+      body: {
+        ats_job_id: 'job-sub',
+        candidates: [{ id: 'c1', name: 'Cy One', email: 'c@example.com', phone: '+14155550103' }],
+        first_message: 'Hi',
+        instructions: 'Ask.',
+      },
+    });
+    const id = res.body.data.calls[0].id;
+    await waitFor(
+      async () => verified(path, hook.secret),
+      (e) => e.length === 1,
+      30_000,
+    );
+    // Time for any event it should not get to arrive.
+    await waitFor(
+      async () => (await stack.request('GET', `${V1}/calls/${id}`, { key: ws.key })).body.data.status,
+      (s) => s === 'completed',
+    );
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(verified(path, hook.secret).map((e) => [e.type, e.data.sequence])).toEqual([['call.completed', 1]]);
+  }, 60_000);
+
+  it('sends the interview events, the completion with its assessment', async () => {
+    const ws = await stack.newWorkspace('Soylent');
+    const path = newPath();
+    const hook = await register(ws.key, {
+      url: `${hooks.stub.url}${path}`,
+      events: ['interview.invited', 'interview.started', 'interview.completed'],
+    });
+    const res = await stack.request('POST', `${V1}/interview/invite`, {
+      key: ws.key,
+      body: inviteBody([inviteCandidate(0)], { ats_job_id: 'job-hooked', questions: [{ question: 'Why this role?', type: 'text' }] }),
+    });
+    expect(res.status).toBe(200);
+    const id = res.body.data.interviews[0].id as string;
+    await waitFor(
+      async () => verified(path, hook.secret).map((e) => e.type),
+      (types) => types.includes('interview.invited'),
+      30_000,
+    );
+    const token = (await stack.db.interviews.findOne({ _id: id }))!.token;
+    const page = `${stack.url}/interview/${token}`;
+    const post = (suffix: string, form?: string) =>
+      fetch(`${page}${suffix}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: form ? { 'content-type': 'application/x-www-form-urlencoded' } : {},
+        body: form,
+      });
+    expect((await post('/start')).status).toBe(303);
+    expect((await fetch(page)).status).toBe(200); // serves the question
+    expect((await post('/answers/0', 'answer=I+build+data+pipelines+in+Python+and+SQL')).status).toBe(303);
+    expect((await post('/finish')).status).toBe(303);
+    const events = await waitFor(
+      async () => verified(path, hook.secret),
+      (e) => e.some((x) => x.type === 'interview.completed'),
+      60_000,
+    );
+    expect(events.map((e) => [e.type, e.data.status])).toEqual([
+      ['interview.invited', 'invited'],
+      ['interview.started', 'started'],
+      ['interview.completed', 'completed'],
+    ]);
+    expect(events.map((e) => e.data.sequence)).toEqual([1, 2, 3]);
+    expect(events[2].data.assessment).toMatchObject({ status: 'completed', provider: 'offline' });
+  }, 90_000);
+
+  it('sends interview.expired when the link runs out, with the interview as it stands', async () => {
+    const ws = await stack.newWorkspace('Massive');
+    const path = newPath();
+    const hook = await register(ws.key, { url: `${hooks.stub.url}${path}`, events: ['interview.expired'] });
+    const res = await stack.request('POST', `${V1}/interview/invite`, {
+      key: ws.key,
+      body: inviteBody([inviteCandidate(5)], { ats_job_id: 'job-expiring' }),
+    });
+    const id = res.body.data.interviews[0].id as string;
+    await waitFor(
+      async () => (await stack.request('GET', `${V1}/interviews/${id}`, { key: ws.key })).body.data.status,
+      (s) => s === 'invited',
+      30_000,
+    );
+    // Its deadline moved to a second from now, and its workflow told, as a resend tells it.
+    await stack.db.interviews.updateOne({ _id: id }, { $set: { expires_at: new Date(Date.now() + 1_000) } });
+    await interviewNotifier(stack.temporal, stack.config.TEMPORAL_TASK_QUEUE)((await stack.db.interviews.findOne({ _id: id }))!);
+    const events = await waitFor(
+      async () => verified(path, hook.secret),
+      (e) => e.length === 1,
+      30_000,
+    );
+    expect(events[0]).toMatchObject({ type: 'interview.expired', data: { id, status: 'expired', sequence: 1 } });
+  }, 60_000);
+
+  it("delivers to README's receiver, which verifies with standardwebhooks and refuses a forgery", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('<!-- webhook-receiver -->'), readme.indexOf('<!-- /webhook-receiver -->'));
+    const code = /```ts\n([\s\S]*?)```/.exec(section)![1];
+    // Inside the project, so the receiver resolves standardwebhooks from its node_modules.
+    mkdirSync(join(ROOT, 'node_modules', '.cache'), { recursive: true });
+    const dir = mkdtempSync(join(ROOT, 'node_modules', '.cache', 'receiver-'));
+    writeFileSync(join(dir, 'receiver.ts'), code);
+    const ws = await stack.newWorkspace('Readme');
+    const port = await freePort();
+    const hook = await register(ws.key, { url: `http://127.0.0.1:${port}/hooks`, events: ['interview.invited'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'receiver.ts')], {
+      env: { ...process.env, PORT: String(port), WEBHOOK_SECRET: hook.secret },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      await waitFor(
+        () =>
+          fetch(`http://127.0.0.1:${port}/hooks`, { method: 'POST', body: '{}' }).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        (status) => status === 401,
+        20_000,
+      );
+      const res = await stack.request('POST', `${V1}/interview/invite`, {
+        key: ws.key,
+        body: inviteBody([inviteCandidate(8)], { ats_job_id: 'job-readme' }),
+      });
+      const id = res.body.data.interviews[0].id as string;
+      await waitFor(
+        async () => out,
+        (o) => o.includes(id),
+        30_000,
+      );
+      expect(out.trim()).toBe(`interview.invited ${id} invited`);
+      const log = (await stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries`, { key: ws.key })).body.data;
+      expect(log).toEqual([expect.objectContaining({ status: 'delivered', status_code: 204 })]);
+    } finally {
+      child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('the webhook of an invitation that could not be sent', () => {
+  let stack: Stack;
+  let receiver: HttpStub;
+  let sendgrid: HttpStub;
+  beforeAll(async () => {
+    receiver = await startHttpStub(() => ({ status: 200 }));
+    // SendGrid refuses the message for good, as it does a malformed address.
+    sendgrid = await startHttpStub(() => ({
+      status: 400,
+      body: { errors: [{ message: 'Does not contain a valid address.', field: 'personalizations.0.to' }] },
+    }));
+    stack = await startStack({
+      worker: true,
+      env: { EMAIL_PROVIDER: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_BASE_URL: sendgrid.url },
+    });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.close();
+    await sendgrid?.close();
+  });
+
+  it('sends interview.failed with the error', async () => {
+    const ws = await stack.newWorkspace('Refused');
+    const hook = (await stack.request('POST', `${V1}/webhooks`, { key: ws.key, body: { url: `${receiver.url}/refused` } })).body.data;
+    const res = await stack.request('POST', `${V1}/interview/invite`, {
+      key: ws.key,
+      body: inviteBody([inviteCandidate(6)], { ats_job_id: 'job-refused' }),
+    });
+    const id = res.body.data.interviews[0].id as string;
+    const got = await waitFor(
+      async () => receiver.requests,
+      (r) => r.length === 1,
+      30_000,
+    );
+    const event = new Webhook(hook.secret).verify(got[0].raw, got[0].headers as Record<string, string>);
+    expect(event).toMatchObject({
+      type: 'interview.failed',
+      data: { id, status: 'failed', error: expect.stringContaining('could not be delivered') },
+    });
+  }, 60_000);
+});
