@@ -1,4 +1,4 @@
-import { deliveryPath, signingSecrets, type DeliveryState, type WebhookEndpoint } from '../infra/records/webhooks';
+import { deliveryUpdate, signingSecrets, type DeliveryState, type WebhookEndpoint } from '../infra/records/webhooks';
 import { postJson } from '../infra/webhooks/outbound';
 import { signedHeaders } from '../infra/webhooks/signing';
 import { answerMeans, DELIVERY_TIMEOUT_MS, nextDeliveryTime } from '../shared/webhooks/delivery-schedule';
@@ -29,10 +29,7 @@ export interface BatchResult {
 export function createWebhookActivities({ db, logger, clock, webhooks }: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'webhooks'>) {
   /** Records how the delivery stands now. */
   const record = (eventId: string, endpointId: string, state: Partial<DeliveryState>) =>
-    db.webhookEvents.updateOne(
-      { _id: eventId },
-      { $set: Object.fromEntries(Object.entries(state).map(([k, v]) => [`${deliveryPath(endpointId)}.${k}`, v])) },
-    );
+    db.webhookEvents.updateOne({ _id: eventId }, deliveryUpdate(endpointId, state));
 
   async function tryOne(endpoint: WebhookEndpoint, eventId: string): Promise<TryResult & { gone: boolean }> {
     const event = await db.webhookEvents.findOne({ _id: eventId });

@@ -46,7 +46,7 @@ export function listHandler<S extends TSchema, T extends ListedItem, V>(
 }
 
 /** The query string as an object; `limit` as a number when it is written as one, so the schema can check it. */
-function queryObject(ctx: Context): Record<string, unknown> {
+export function queryObject(ctx: Context): Record<string, unknown> {
   const query: Record<string, unknown> = { ...ctx.query };
   if (typeof query.limit === 'string' && /^-?[0-9]+$/.test(query.limit)) query.limit = Number(query.limit);
   return query;

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { whileReachable } from '../infra/temporal';
+import { startOptions, whileReachable } from '../infra/temporal';
 import type { InterviewDoc } from '../infra/records/interviews';
 import { interviewChangedSignal, interviewStart } from '../workflows/interviews';
 
@@ -14,11 +14,7 @@ export function interviewNotifier(client: Client, taskQueue: string): (interview
     const start = interviewStart(interview);
     await whileReachable(client, () =>
       client.workflow.signalWithStart(start.workflowType, {
-        workflowId: start.workflowId,
-        taskQueue,
-        args: start.args,
-        typedSearchAttributes: start.searchAttributes,
-        staticSummary: start.summary,
+        ...startOptions(start, taskQueue),
         signal: interviewChangedSignal,
         signalArgs: [],
       }),

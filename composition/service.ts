@@ -10,8 +10,7 @@ import type { ApiDeps } from '../api/deps';
 import { startApi, type RunningApi } from '../api/server';
 import { pageRoutes } from '../web/routes';
 import { interviewNotifier } from './interview-signals';
-import { webhookSignaller } from './webhook-dispatch';
-import { webhookAnnouncer } from '../infra/webhooks/events';
+import { announcer, webhookSignaller } from './webhook-dispatch';
 import type { WebDeps } from '../web/deps';
 import type { ActivityDeps } from '../activities/deps';
 import { startWorker, type RunningWorker } from '../worker/worker';
@@ -55,7 +54,7 @@ export function buildApiDeps(
   return {
     config,
     ...base,
-    announce: webhookAnnouncer(base.db, webhooks.dispatch),
+    announce: announcer(base.db, base.temporal, config.TEMPORAL_TASK_QUEUE),
     retryDelivery: webhooks.retry,
     llm: languageModel(config),
     whatsappTemplates: whatsappTemplates(config),

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { whileReachable } from '../infra/temporal';
+import { startOptions, whileReachable } from '../infra/temporal';
+import { workflowStart } from '../shared/workflow-starts';
 import type { Database } from '../infra/database';
 import { webhookAnnouncer, type Announce } from '../infra/webhooks/events';
 import { WorkspaceIdKey } from '../workflows/search-attributes';
@@ -12,13 +13,15 @@ import { retryDeliverySignal, webhookDeliveryWorkflow, webhookEventSignal, webho
  */
 export function webhookSignaller(client: Client, taskQueue: string) {
   const send = (retry: boolean) => async (workspaceId: string, endpointId: string, eventId: string) => {
+    const start = workflowStart(webhookDeliveryWorkflow, {
+      workflowId: webhookWorkflowId(endpointId),
+      args: [{ workspaceId, endpointId }],
+      searchAttributes: [{ key: WorkspaceIdKey, value: workspaceId }],
+      summary: `Webhook deliveries to endpoint ${endpointId}`,
+    });
     await whileReachable(client, () =>
-      client.workflow.signalWithStart(webhookDeliveryWorkflow, {
-        workflowId: webhookWorkflowId(endpointId),
-        taskQueue,
-        args: [{ workspaceId, endpointId }],
-        typedSearchAttributes: [{ key: WorkspaceIdKey, value: workspaceId }],
-        staticSummary: `Webhook deliveries to endpoint ${endpointId}`,
+      client.workflow.signalWithStart(start.workflowType, {
+        ...startOptions(start, taskQueue),
         signal: retry ? retryDeliverySignal : webhookEventSignal,
         signalArgs: [eventId],
       }),

@@ -105,19 +105,14 @@ export async function startWorkflowOnce<T extends Workflow>(
   }
 }
 
+/** What starting `s` on `taskQueue` asks of Temporal: its id, arguments, search attributes and summary. */
+export function startOptions(s: WorkflowStart, taskQueue: string) {
+  return { workflowId: s.workflowId, taskQueue, args: s.args, typedSearchAttributes: s.searchAttributes, staticSummary: s.summary };
+}
+
 /** Starts every workflow of a bulk request at once, each once (startWorkflowOnce), on `taskQueue`. */
 export async function startEach(client: Client, taskQueue: string, starts: WorkflowStart[]): Promise<FanOutResult> {
-  const started = await Promise.all(
-    starts.map((s) =>
-      startWorkflowOnce(client, s.workflowType, {
-        workflowId: s.workflowId,
-        taskQueue,
-        args: s.args,
-        typedSearchAttributes: s.searchAttributes,
-        staticSummary: s.summary,
-      }),
-    ),
-  );
+  const started = await Promise.all(starts.map((s) => startWorkflowOnce(client, s.workflowType, startOptions(s, taskQueue))));
   const count = started.filter(Boolean).length;
   return { started: count, existing: starts.length - count };
 }

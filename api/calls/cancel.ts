@@ -3,7 +3,7 @@ import type { ApiDeps } from '../deps';
 import { callList } from '../../infra/lists/calls';
 import type { CallDoc } from '../../infra/records/calls';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
-import { whileReachable } from '../../infra/temporal';
+import { startOptions, whileReachable } from '../../infra/temporal';
 import { findOwned } from '../owned';
 import { ConflictError } from '../../shared/errors';
 import { FINAL_CALL_STATUSES, type CallCancelRequest, type CallCancelResponse } from '../../shared/calls/schema';
@@ -31,11 +31,7 @@ async function tell(deps: ApiDeps, call: CallDoc): Promise<boolean> {
   try {
     await whileReachable(deps.temporal, () =>
       deps.temporal.workflow.signalWithStart(start.workflowType, {
-        workflowId: start.workflowId,
-        taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-        args: start.args,
-        typedSearchAttributes: start.searchAttributes,
-        staticSummary: start.summary,
+        ...startOptions(start, deps.config.TEMPORAL_TASK_QUEUE),
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         signal: cancelCallSignal,
         signalArgs: [],

@@ -1,8 +1,9 @@
 import type { Context } from 'koa';
 import type { ApiDeps } from '../deps';
 import { compileValidator } from '../validation';
+import { queryObject } from '../lists';
 import { decodeCursor, encodeCursor } from '../../infra/lists/cursor';
-import { deliveryId, deliveryPath, parseDeliveryId, type DeliveryState, type WebhookEventDoc } from '../../infra/records/webhooks';
+import { deliveryId, deliveryUpdate, parseDeliveryId, type DeliveryState, type WebhookEventDoc } from '../../infra/records/webhooks';
 import { pageDeliveries } from '../../infra/webhooks/delivery-log';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { WebhookDeliveryListQuery, type WebhookDeliveryView } from '../../shared/webhooks/schema';
@@ -30,9 +31,7 @@ const validateQuery = compileValidator(WebhookDeliveryListQuery);
 /** GET /webhooks/:id/deliveries: newest first, by status if asked, paged by a cursor made for this endpoint and filter. */
 export async function listDeliveries(deps: ApiDeps, workspaceId: string, endpointId: string, ctx: Context) {
   await findEndpoint(deps, workspaceId, endpointId);
-  const query: Record<string, unknown> = { ...ctx.query };
-  if (typeof query.limit === 'string' && /^-?[0-9]+$/.test(query.limit)) query.limit = Number(query.limit);
-  const { status, limit, cursor } = validateQuery(query);
+  const { status, limit, cursor } = validateQuery(queryObject(ctx));
   const scope = JSON.stringify([workspaceId, 'webhook-deliveries', endpointId, status ?? null]);
   const after = cursor ? await decodeCursor(deps.db, scope, cursor) : null;
   if (cursor && !after) {
@@ -63,17 +62,14 @@ export async function retryDelivery(deps: ApiDeps, workspaceId: string, endpoint
   const delivery = event?.workspace_id === workspaceId ? event.deliveries[endpointId] : undefined;
   if (!event || !delivery) throw new NotFoundError('Delivery not found');
   if (endpoint.status !== 'enabled') throw new ConflictError(`The endpoint is disabled (${endpoint.disabled_reason}); register it again`);
-  const path = deliveryPath(endpointId);
   const now = new Date();
-  await deps.db.webhookEvents.updateOne({ _id: event._id }, { $set: { [`${path}.status`]: 'pending', [`${path}.next_attempt_at`]: now } });
+  await deps.db.webhookEvents.updateOne({ _id: event._id }, deliveryUpdate(endpointId, { status: 'pending', next_attempt_at: now }));
   try {
     await deps.retryDelivery(workspaceId, endpointId, event._id);
   } catch (err) {
+    const { status, next_attempt_at } = delivery;
     await deps.db.webhookEvents
-      .updateOne(
-        { _id: event._id },
-        { $set: { [`${path}.status`]: delivery.status, [`${path}.next_attempt_at`]: delivery.next_attempt_at } },
-      )
+      .updateOne({ _id: event._id }, deliveryUpdate(endpointId, { status, next_attempt_at }))
       .catch(() => undefined);
     throw err;
   }

@@ -1,6 +1,7 @@
 import type { Database } from '../database';
 import type { CallDoc } from '../records/calls';
 import { itemList, type ItemList } from './item-list';
+import { FINAL_CALL_STATUSES } from '../../shared/calls/schema';
 import { indexOf } from './index-of';
 
 /** The calls of a workspace, newest first and as a change feed: every write of them goes through here. */
@@ -11,6 +12,6 @@ export function callList(db: Database): ItemList<CallDoc> {
     snapshots: db.listSnapshots,
     fields: (c) => ({ ats_job_id: c.ats_job_id, candidate_id: c.candidate_id, status: c.status }),
     // Ended: a call's status never changes again.
-    settled: (f) => f.status === 'completed' || f.status === 'failed' || f.status === 'cancelled',
+    settled: (f) => FINAL_CALL_STATUSES.includes(f.status),
   });
 }

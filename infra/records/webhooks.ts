@@ -64,8 +64,10 @@ export function parseDeliveryId(id: string): { endpointId: string; eventId: stri
   return dot > 0 ? { endpointId: id.slice(0, dot), eventId: id.slice(dot + 1) } : null;
 }
 
-/** The update path of an endpoint's delivery in its event. */
-export const deliveryPath = (endpointId: string) => `deliveries.${endpointId}`;
+/** The update of an endpoint's delivery in its event that sets `state`'s fields and leaves the others. */
+export function deliveryUpdate(endpointId: string, state: Partial<DeliveryState>): { $set: Record<string, unknown> } {
+  return { $set: Object.fromEntries(Object.entries(state).map(([k, v]) => [`deliveries.${endpointId}.${k}`, v])) };
+}
 
 /** The endpoints subscribed to an event type and still enabled. */
 export function subscribed(doc: WebhookEndpointsDoc | null, type: WebhookEventType): WebhookEndpoint[] {
