@@ -1,25 +1,9 @@
 import { updateWorkspaceSettings } from '../../infra/workspaces';
-import type { CallDoc } from '../../infra/records/calls';
 import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
+import { attemptsAtOnce } from '../helpers/attempts-at-once';
 
 const V1 = '/api/public/v1';
-
-/** The most attempts of these calls that were under way at one moment, from their recorded start and end. */
-function mostAtOnce(calls: CallDoc[]): number {
-  const edges = calls
-    .flatMap((c) => c.attempts)
-    .flatMap((a) => [
-      { at: a.started_at.getTime(), step: 1 },
-      { at: a.ended_at!.getTime(), step: -1 },
-    ])
-    // An attempt that ends at the moment another starts has given its slot back first.
-    .sort((x, y) => x.at - y.at || x.step - y.step);
-  let now = 0;
-  let most = 0;
-  for (const e of edges) most = Math.max(most, (now += e.step));
-  return most;
-}
 
 /** max_concurrent_calls on the real stack, with the simulator's one-second calls. */
 describe("a workspace's calling cap", () => {
@@ -66,7 +50,7 @@ describe("a workspace's calling cap", () => {
     );
     expect(calls.map((c) => c.status)).toEqual(Array(50).fill('completed'));
     expect(calls.every((c) => c.attempts.length === 1)).toBe(true);
-    const most = mostAtOnce(calls);
+    const most = attemptsAtOnce(calls);
     expect(most).toBeLessThanOrEqual(10);
     expect(most).toBeGreaterThanOrEqual(5);
     // Every slot is given back.
@@ -83,7 +67,7 @@ describe("a workspace's calling cap", () => {
       30_000,
     );
     const before = await stored(ids);
-    expect(mostAtOnce(before.filter((c) => c.status === 'completed'))).toBe(1);
+    expect(attemptsAtOnce(before.filter((c) => c.status === 'completed'))).toBe(1);
     await updateWorkspaceSettings(stack.db, ws.id, { max_concurrent_calls: 6 });
     const raisedAt = Date.now();
     const calls = await waitFor(
@@ -95,7 +79,7 @@ describe("a workspace's calling cap", () => {
     // every 15 s, each a quarter longer at most), together, not one at a time behind the old cap.
     const late = calls.filter((c) => c.attempts[0].started_at.getTime() > raisedAt).map((c) => c.attempts[0]);
     expect(late.length).toBeGreaterThan(1);
-    expect(mostAtOnce(calls.filter((c) => c.attempts[0].started_at.getTime() > raisedAt))).toBeGreaterThan(1);
+    expect(attemptsAtOnce(calls.filter((c) => c.attempts[0].started_at.getTime() > raisedAt))).toBeGreaterThan(1);
     expect(Math.max(...late.map((a) => a.started_at.getTime())) - raisedAt).toBeLessThan(19_000);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { startStack, type Stack } from '../helpers/stack';
-import { registerWebhook, startReceiver, type Receiver } from '../helpers/webhook-receiver';
+import { webhookBench } from '../helpers/webhook-receiver';
 import { waitFor } from '../helpers/wait';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/schema';
@@ -12,25 +12,13 @@ const V1 = '/api/public/v1';
  * rotation, tries again after failures with the deliveries log, a retry by hand, and 410 Gone.
  */
 describe('webhook endpoints and deliveries on the real stack', () => {
-  let stack: Stack;
-  let hooks: Receiver;
-  beforeAll(async () => {
-    hooks = await startReceiver();
-    stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0' } });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-    await hooks?.close();
-  });
-  const newPath = () => hooks.newPath();
-  const received = (path: string) => hooks.received(path);
-  const verified = (path: string, ...secrets: string[]) => hooks.verified(path, ...secrets);
-  const register = (key: string, body: Record<string, unknown>) => registerWebhook(stack, key, body);
+  const bench = webhookBench();
+  const { newPath, received, verified, register } = bench;
 
   it('registers an endpoint with its secret shown once, lists it without, and hides it from another workspace', async () => {
-    const ws = await stack.newWorkspace('Globex');
-    const other = await stack.newWorkspace('Initech');
-    const url = `${hooks.stub.url}${newPath()}`;
+    const ws = await bench.stack.newWorkspace('Globex');
+    const other = await bench.stack.newWorkspace('Initech');
+    const url = `${bench.hooks.stub.url}${newPath()}`;
     const created = await register(ws.key, { url, description: 'Production ATS' });
     expect(created).toEqual({
       id: expect.stringMatching(/^whk_/),
@@ -42,10 +30,10 @@ describe('webhook endpoints and deliveries on the real stack', () => {
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       created_at: expect.any(String),
     });
-    const listed = await stack.request('GET', `${V1}/webhooks`, { key: ws.key });
+    const listed = await bench.stack.request('GET', `${V1}/webhooks`, { key: ws.key });
     expect(listed.body.data).toEqual([expect.objectContaining({ id: created.id, url })]);
     expect(JSON.stringify(listed.body)).not.toContain(created.secret);
-    const one = await stack.request('GET', `${V1}/webhooks/${created.id}`, { key: ws.key });
+    const one = await bench.stack.request('GET', `${V1}/webhooks/${created.id}`, { key: ws.key });
     expect(one.body.data).not.toHaveProperty('secret');
 
     for (const [method, path] of [
@@ -54,19 +42,19 @@ describe('webhook endpoints and deliveries on the real stack', () => {
       ['POST', `${V1}/webhooks/${created.id}/rotate-secret`],
       ['GET', `${V1}/webhooks/${created.id}/deliveries`],
     ]) {
-      const res = await stack.request(method, path, { key: other.key });
+      const res = await bench.stack.request(method, path, { key: other.key });
       expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 404, code: 'NOT_FOUND' });
     }
-    expect((await stack.request('GET', `${V1}/webhooks`, { key: other.key })).body.data).toEqual([]);
+    expect((await bench.stack.request('GET', `${V1}/webhooks`, { key: other.key })).body.data).toEqual([]);
 
-    const deleted = await stack.request('DELETE', `${V1}/webhooks/${created.id}`, { key: ws.key });
+    const deleted = await bench.stack.request('DELETE', `${V1}/webhooks/${created.id}`, { key: ws.key });
     expect(deleted.body).toEqual({ success: true, data: { id: created.id, deleted: true } });
-    expect((await stack.request('GET', `${V1}/webhooks`, { key: ws.key })).body.data).toEqual([]);
+    expect((await bench.stack.request('GET', `${V1}/webhooks`, { key: ws.key })).body.data).toEqual([]);
   });
 
   it('refuses a bad registration with every field named, and stores nothing', async () => {
-    const ws = await stack.newWorkspace('Hooli');
-    const bad = await stack.request('POST', `${V1}/webhooks`, {
+    const ws = await bench.stack.newWorkspace('Hooli');
+    const bad = await bench.stack.request('POST', `${V1}/webhooks`, {
       key: ws.key,
       body: { url: 'ftp://example.com/x', events: ['call.completed', 'call.teleported'], extra: 1 },
     });
@@ -77,20 +65,20 @@ describe('webhook endpoints and deliveries on the real stack', () => {
       { url: 'ftp://example.com/x' },
       { url: 'not a url' },
       { url: 'https://user:pw@example.com/' },
-      { url: `${hooks.stub.url}/x`, events: [] },
+      { url: `${bench.hooks.stub.url}/x`, events: [] },
     ]) {
-      const res = await stack.request('POST', `${V1}/webhooks`, { key: ws.key, body });
+      const res = await bench.stack.request('POST', `${V1}/webhooks`, { key: ws.key, body });
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
     }
-    expect((await stack.request('GET', `${V1}/webhooks`, { key: ws.key })).body.data).toEqual([]);
+    expect((await bench.stack.request('GET', `${V1}/webhooks`, { key: ws.key })).body.data).toEqual([]);
   });
 
   it('tries a failing receiver again with the same event id, and logs every try', async () => {
-    const ws = await stack.newWorkspace('Cyberdyne');
+    const ws = await bench.stack.newWorkspace('Cyberdyne');
     const path = newPath();
-    hooks.answers.set(path, (_req, n) => (n <= 1 ? { status: 503, body: 'busy' } : { status: 204 }));
-    const hook = await register(ws.key, { url: `${hooks.stub.url}${path}`, events: ['interview.invited'] });
-    await stack.request('POST', `${V1}/interview/invite`, {
+    bench.hooks.answers.set(path, (_req, n) => (n <= 1 ? { status: 503, body: 'busy' } : { status: 204 }));
+    const hook = await register(ws.key, { url: `${bench.hooks.stub.url}${path}`, events: ['interview.invited'] });
+    await bench.stack.request('POST', `${V1}/interview/invite`, {
       key: ws.key,
       body: inviteBody([inviteCandidate(1)], { ats_job_id: 'job-retry' }),
     });
@@ -104,7 +92,7 @@ describe('webhook endpoints and deliveries on the real stack', () => {
     // A later try carries its own time and a signature of it.
     expect(verified(path, hook.secret)).toHaveLength(2);
     const log = await waitFor(
-      async () => (await stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries`, { key: ws.key })).body.data,
+      async () => (await bench.stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries`, { key: ws.key })).body.data,
       (d) => d[0]?.status === 'delivered',
     );
     expect(log).toEqual([
@@ -117,11 +105,11 @@ describe('webhook endpoints and deliveries on the real stack', () => {
         error: null,
       }),
     ]);
-    const pending = await stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries?status=pending`, { key: ws.key });
+    const pending = await bench.stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries?status=pending`, { key: ws.key });
     expect(pending.body.data).toEqual([]);
 
     // Sent again by hand: once more, with the same id.
-    const again = await stack.request('POST', `${V1}/webhooks/${hook.id}/deliveries/${log[0].id}/retry`, { key: ws.key });
+    const again = await bench.stack.request('POST', `${V1}/webhooks/${hook.id}/deliveries/${log[0].id}/retry`, { key: ws.key });
     expect(again.status).toBe(202);
     expect(again.body.data).toMatchObject({ id: log[0].id, status: 'pending' });
     const third = await waitFor(
@@ -129,20 +117,20 @@ describe('webhook endpoints and deliveries on the real stack', () => {
       (r) => r.length === 3,
     );
     expect(third[2].headers['webhook-id']).toBe(tries[0].headers['webhook-id']);
-    const missing = await stack.request('POST', `${V1}/webhooks/${hook.id}/deliveries/nope/retry`, { key: ws.key });
+    const missing = await bench.stack.request('POST', `${V1}/webhooks/${hook.id}/deliveries/nope/retry`, { key: ws.key });
     expect(missing.status).toBe(404);
   }, 60_000);
 
   it('signs with the old and the new secret for a day after a rotation', async () => {
-    const ws = await stack.newWorkspace('Tyrell');
+    const ws = await bench.stack.newWorkspace('Tyrell');
     const path = newPath();
-    const hook = await register(ws.key, { url: `${hooks.stub.url}${path}`, events: ['interview.invited'] });
-    const rotated = await stack.request('POST', `${V1}/webhooks/${hook.id}/rotate-secret`, { key: ws.key });
+    const hook = await register(ws.key, { url: `${bench.hooks.stub.url}${path}`, events: ['interview.invited'] });
+    const rotated = await bench.stack.request('POST', `${V1}/webhooks/${hook.id}/rotate-secret`, { key: ws.key });
     expect(rotated.status).toBe(200);
     const { secret, previous_secret_expires_at } = rotated.body.data;
     expect(secret).not.toBe(hook.secret);
     expect(Date.parse(previous_secret_expires_at) - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
-    await stack.request('POST', `${V1}/interview/invite`, {
+    await bench.stack.request('POST', `${V1}/interview/invite`, {
       key: ws.key,
       body: inviteBody([inviteCandidate(2)], { ats_job_id: 'job-rotate' }),
     });
@@ -163,31 +151,31 @@ describe('webhook endpoints and deliveries on the real stack', () => {
   }, 60_000);
 
   it('disables an endpoint whose receiver answers 410 Gone, and sends it nothing more', async () => {
-    const ws = await stack.newWorkspace('Wonka');
+    const ws = await bench.stack.newWorkspace('Wonka');
     const path = newPath();
-    hooks.answers.set(path, () => ({ status: 410 }));
-    const hook = await register(ws.key, { url: `${hooks.stub.url}${path}`, events: ['interview.invited'] });
-    await stack.request('POST', `${V1}/interview/invite`, {
+    bench.hooks.answers.set(path, () => ({ status: 410 }));
+    const hook = await register(ws.key, { url: `${bench.hooks.stub.url}${path}`, events: ['interview.invited'] });
+    await bench.stack.request('POST', `${V1}/interview/invite`, {
       key: ws.key,
       body: inviteBody([inviteCandidate(3)], { ats_job_id: 'job-gone' }),
     });
     const endpoint = await waitFor(
-      async () => (await stack.request('GET', `${V1}/webhooks/${hook.id}`, { key: ws.key })).body.data,
+      async () => (await bench.stack.request('GET', `${V1}/webhooks/${hook.id}`, { key: ws.key })).body.data,
       (e) => e.status === 'disabled',
       30_000,
     );
     expect(endpoint.disabled_reason).toMatch(/410 Gone/);
-    const log = (await stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries`, { key: ws.key })).body.data;
+    const log = (await bench.stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries`, { key: ws.key })).body.data;
     expect(log).toEqual([expect.objectContaining({ status: 'failed', status_code: 410, attempts: 1 })]);
-    const retry = await stack.request('POST', `${V1}/webhooks/${hook.id}/deliveries/${log[0].id}/retry`, { key: ws.key });
+    const retry = await bench.stack.request('POST', `${V1}/webhooks/${hook.id}/deliveries/${log[0].id}/retry`, { key: ws.key });
     expect(retry.status).toBe(409);
 
-    await stack.request('POST', `${V1}/interview/invite`, {
+    await bench.stack.request('POST', `${V1}/interview/invite`, {
       key: ws.key,
       body: inviteBody([inviteCandidate(4)], { ats_job_id: 'job-gone' }),
     });
     await waitFor(
-      async () => (await stack.db.interviews.countDocuments({ workspace_id: ws.id, status: 'invited' })) as number,
+      async () => (await bench.stack.db.interviews.countDocuments({ workspace_id: ws.id, status: 'invited' })) as number,
       (n) => n === 2,
       30_000,
     );

@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { freePort } from '../../scripts/services';
 import { startStack, type Stack } from '../helpers/stack';
 import { startHttpStub, type HttpStub } from '../helpers/http-stub';
-import { registerWebhook, startReceiver, type Receiver } from '../helpers/webhook-receiver';
+import { webhookBench } from '../helpers/webhook-receiver';
 import { waitFor } from '../helpers/wait';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { interviewNotifier } from '../../composition/interview-signals';
@@ -19,31 +19,19 @@ const ROOT = join(__dirname, '..', '..');
  * README's receiver, run as written.
  */
 describe('webhook events on the real stack', () => {
-  let stack: Stack;
-  let hooks: Receiver;
-  beforeAll(async () => {
-    hooks = await startReceiver();
-    stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0' } });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-    await hooks?.close();
-  });
-  const newPath = () => hooks.newPath();
-  const received = (path: string) => hooks.received(path);
-  const verified = (path: string, ...secrets: string[]) => hooks.verified(path, ...secrets);
-  const register = (key: string, body: Record<string, unknown>) => registerWebhook(stack, key, body);
+  const bench = webhookBench();
+  const { newPath, received, verified, register } = bench;
 
   it('sends every call event, signed, in order, each with the call as GET shows it', async () => {
-    const ws = await stack.newWorkspace('Acme');
+    const ws = await bench.stack.newWorkspace('Acme');
     const path = newPath();
-    const hook = await register(ws.key, { url: `${hooks.stub.url}${path}` });
-    const campaign = await stack.request('POST', `${V1}/campaigns`, {
+    const hook = await register(ws.key, { url: `${bench.hooks.stub.url}${path}` });
+    const campaign = await bench.stack.request('POST', `${V1}/campaigns`, {
       key: ws.key,
       body: { ats_job_id: 'job-hooks', name: 'Hooks', company_name: 'Acme' },
     });
     expect(campaign.status).toBe(201);
-    const res = await stack.request('POST', `${V1}/call/initiate`, {
+    const res = await bench.stack.request('POST', `${V1}/call/initiate`, {
       key: ws.key,
       body: {
         ats_job_id: 'job-hooks',
@@ -87,12 +75,12 @@ describe('webhook events on the real stack', () => {
     const final = of(reached)[2];
     expect(final.id).toBe(`evt_${reached}_3`);
     expect(received(path).find((r) => r.headers['webhook-id'] === final.id)?.headers['content-type']).toBe('application/json');
-    const now = await stack.request('GET', `${V1}/calls/${reached}`, { key: ws.key });
+    const now = await bench.stack.request('GET', `${V1}/calls/${reached}`, { key: ws.key });
     expect(final.data).toEqual(now.body.data);
     // Exactly one final event per call, and no event twice.
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
 
-    const log = await stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries?limit=100`, { key: ws.key });
+    const log = await bench.stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries?limit=100`, { key: ws.key });
     expect(log.body.data).toHaveLength(7);
     expect(
       log.body.data.every(
@@ -103,11 +91,14 @@ describe('webhook events on the real stack', () => {
   }, 90_000);
 
   it('sends only the events an endpoint subscribed to', async () => {
-    const ws = await stack.newWorkspace('Umbrella');
+    const ws = await bench.stack.newWorkspace('Umbrella');
     const path = newPath();
-    const hook = await register(ws.key, { url: `${hooks.stub.url}${path}`, events: ['call.completed'] });
-    await stack.request('POST', `${V1}/campaigns`, { key: ws.key, body: { ats_job_id: 'job-sub', name: 'Sub', company_name: 'Umbrella' } });
-    const res = await stack.request('POST', `${V1}/call/initiate`, {
+    const hook = await register(ws.key, { url: `${bench.hooks.stub.url}${path}`, events: ['call.completed'] });
+    await bench.stack.request('POST', `${V1}/campaigns`, {
+      key: ws.key,
+      body: { ats_job_id: 'job-sub', name: 'Sub', company_name: 'Umbrella' },
+    });
+    const res = await bench.stack.request('POST', `${V1}/call/initiate`, {
       key: ws.key,
       body: {
         ats_job_id: 'job-sub',
@@ -124,7 +115,7 @@ describe('webhook events on the real stack', () => {
     );
     // Time for any event it should not get to arrive.
     await waitFor(
-      async () => (await stack.request('GET', `${V1}/calls/${id}`, { key: ws.key })).body.data.status,
+      async () => (await bench.stack.request('GET', `${V1}/calls/${id}`, { key: ws.key })).body.data.status,
       (s) => s === 'completed',
     );
     await new Promise((r) => setTimeout(r, 1_500));
@@ -132,13 +123,13 @@ describe('webhook events on the real stack', () => {
   }, 60_000);
 
   it('sends the interview events, the completion with its assessment', async () => {
-    const ws = await stack.newWorkspace('Soylent');
+    const ws = await bench.stack.newWorkspace('Soylent');
     const path = newPath();
     const hook = await register(ws.key, {
-      url: `${hooks.stub.url}${path}`,
+      url: `${bench.hooks.stub.url}${path}`,
       events: ['interview.invited', 'interview.started', 'interview.completed'],
     });
-    const res = await stack.request('POST', `${V1}/interview/invite`, {
+    const res = await bench.stack.request('POST', `${V1}/interview/invite`, {
       key: ws.key,
       body: inviteBody([inviteCandidate(0)], { ats_job_id: 'job-hooked', questions: [{ question: 'Why this role?', type: 'text' }] }),
     });
@@ -149,8 +140,8 @@ describe('webhook events on the real stack', () => {
       (types) => types.includes('interview.invited'),
       30_000,
     );
-    const token = (await stack.db.interviews.findOne({ _id: id }))!.token;
-    const page = `${stack.url}/interview/${token}`;
+    const token = (await bench.stack.db.interviews.findOne({ _id: id }))!.token;
+    const page = `${bench.stack.url}/interview/${token}`;
     const post = (suffix: string, form?: string) =>
       fetch(`${page}${suffix}`, {
         method: 'POST',
@@ -177,22 +168,25 @@ describe('webhook events on the real stack', () => {
   }, 90_000);
 
   it('sends interview.expired when the link runs out, with the interview as it stands', async () => {
-    const ws = await stack.newWorkspace('Massive');
+    const ws = await bench.stack.newWorkspace('Massive');
     const path = newPath();
-    const hook = await register(ws.key, { url: `${hooks.stub.url}${path}`, events: ['interview.expired'] });
-    const res = await stack.request('POST', `${V1}/interview/invite`, {
+    const hook = await register(ws.key, { url: `${bench.hooks.stub.url}${path}`, events: ['interview.expired'] });
+    const res = await bench.stack.request('POST', `${V1}/interview/invite`, {
       key: ws.key,
       body: inviteBody([inviteCandidate(5)], { ats_job_id: 'job-expiring' }),
     });
     const id = res.body.data.interviews[0].id as string;
     await waitFor(
-      async () => (await stack.request('GET', `${V1}/interviews/${id}`, { key: ws.key })).body.data.status,
+      async () => (await bench.stack.request('GET', `${V1}/interviews/${id}`, { key: ws.key })).body.data.status,
       (s) => s === 'invited',
       30_000,
     );
     // Its deadline moved to a second from now, and its workflow told, as a resend tells it.
-    await stack.db.interviews.updateOne({ _id: id }, { $set: { expires_at: new Date(Date.now() + 1_000) } });
-    await interviewNotifier(stack.temporal, stack.config.TEMPORAL_TASK_QUEUE)((await stack.db.interviews.findOne({ _id: id }))!);
+    await bench.stack.db.interviews.updateOne({ _id: id }, { $set: { expires_at: new Date(Date.now() + 1_000) } });
+    await interviewNotifier(
+      bench.stack.temporal,
+      bench.stack.config.TEMPORAL_TASK_QUEUE,
+    )((await bench.stack.db.interviews.findOne({ _id: id }))!);
     const events = await waitFor(
       async () => verified(path, hook.secret),
       (e) => e.length === 1,
@@ -209,7 +203,7 @@ describe('webhook events on the real stack', () => {
     mkdirSync(join(ROOT, 'node_modules', '.cache'), { recursive: true });
     const dir = mkdtempSync(join(ROOT, 'node_modules', '.cache', 'receiver-'));
     writeFileSync(join(dir, 'receiver.ts'), code);
-    const ws = await stack.newWorkspace('Readme');
+    const ws = await bench.stack.newWorkspace('Readme');
     const port = await freePort();
     const hook = await register(ws.key, { url: `http://127.0.0.1:${port}/hooks`, events: ['interview.invited'] });
     const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'receiver.ts')], {
@@ -228,7 +222,7 @@ describe('webhook events on the real stack', () => {
         (status) => status === 401,
         20_000,
       );
-      const res = await stack.request('POST', `${V1}/interview/invite`, {
+      const res = await bench.stack.request('POST', `${V1}/interview/invite`, {
         key: ws.key,
         body: inviteBody([inviteCandidate(8)], { ats_job_id: 'job-readme' }),
       });
@@ -239,7 +233,7 @@ describe('webhook events on the real stack', () => {
         30_000,
       );
       expect(out.trim()).toBe(`interview.invited ${id} invited`);
-      const log = (await stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries`, { key: ws.key })).body.data;
+      const log = (await bench.stack.request('GET', `${V1}/webhooks/${hook.id}/deliveries`, { key: ws.key })).body.data;
       expect(log).toEqual([expect.objectContaining({ status: 'delivered', status_code: 204 })]);
     } finally {
       child.kill();

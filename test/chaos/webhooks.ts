@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { updateWorkspaceSettings } from '../../infra/workspaces';
 import { startHttpStub } from '../helpers/http-stub';
+import { attemptsAtOnce } from '../helpers/attempts-at-once';
 import type { ChaosStack } from './stack';
 import { Checks, callsByCandidate, candidates, initiateBody, sleep, until } from './checks';
 import { createWorkspace } from '../../infra/workspaces';
@@ -104,7 +105,7 @@ export async function webhookKills(stack: ChaosStack, opts: { calls: number; cap
 
     const held = await heldSlots(stack, workspaceId, opts.cap);
     checks.that(held === 0, 'no calling slot is held once every call has ended', { held });
-    const most = mostAtOnce(calls.flatMap((c) => c.attempts.map((a) => [a.started_at.getTime(), a.ended_at!.getTime()] as const)));
+    const most = attemptsAtOnce(calls);
     checks.that(most <= opts.cap, `at most ${opts.cap} attempts were under way at once (${most})`, { most });
   } finally {
     if (hook.status === 201) await stack.request('DELETE', `/api/public/v1/webhooks/${hook.body.data.id}`, undefined, as);
@@ -118,16 +119,4 @@ async function heldSlots(stack: ChaosStack, workspaceId: string, cap: number): P
     Array.from({ length: cap }, (_, i) => stack.store.claims.findOne({ _id: `call-slot/${workspaceId}/${i}` })),
   );
   return slots.filter((s) => s !== null && (!s.expires_at || s.expires_at > new Date())).length;
-}
-
-function mostAtOnce(intervals: ReadonlyArray<readonly [number, number]>): number {
-  const edges = intervals.flatMap(([from, to]) => [
-    [from, 1],
-    [to, -1],
-  ]);
-  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let now = 0;
-  let most = 0;
-  for (const [, step] of edges) most = Math.max(most, (now += step));
-  return most;
 }

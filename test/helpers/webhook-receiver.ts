@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import type { Stack } from './stack';
+import { startStack, type Stack } from './stack';
 import { startHttpStub, type HttpStub, type RecordedRequest, type StubReply } from './http-stub';
 
 /**
@@ -46,4 +46,26 @@ export async function registerWebhook(stack: Stack, key: string, body: Record<st
   const res = await stack.request('POST', '/api/public/v1/webhooks', { key, body });
   if (res.status !== 201) throw new Error(`POST /webhooks answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.data as { id: string; secret: string; url: string };
+}
+
+/**
+ * A test file's bench: the real stack (worker included, the simulator's calls instant) and a receiver,
+ * started before its tests and stopped after them, with the receiver's helpers and registration at hand.
+ */
+export function webhookBench() {
+  const bench = {} as { stack: Stack; hooks: Receiver };
+  beforeAll(async () => {
+    bench.hooks = await startReceiver();
+    bench.stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0' } });
+  });
+  afterAll(async () => {
+    await bench.stack?.stop();
+    await bench.hooks?.close();
+  });
+  return Object.assign(bench, {
+    newPath: () => bench.hooks.newPath(),
+    received: (path: string) => bench.hooks.received(path),
+    verified: (path: string, ...secrets: string[]) => bench.hooks.verified(path, ...secrets),
+    register: (key: string, body: Record<string, unknown>) => registerWebhook(bench.stack, key, body),
+  });
 }

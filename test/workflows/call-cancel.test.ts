@@ -47,24 +47,26 @@ describe('call workflow: cancel', () => {
       ...(outcome === 'completed' ? { transcript: [{ role: 'candidate' as const, text: 'Three years.' }], extracted: { years: 3 } } : {}),
     });
   const storedStatus = async (call: CallDoc) => (await bench.db.calls.findOne({ _id: call._id }))!.status;
+  /** Once the attempt is under way, the cancel; the call's stored status once it shows it (or after 20 s). */
+  const cancelDuringAttempt = async (handle: WorkflowHandle<typeof callWorkflow>, call: CallDoc) => {
+    await waitFor(
+      () => handle.query(callProgressQuery),
+      (p) => p.status === 'in_progress',
+      20_000,
+    );
+    await handle.signal(cancelCallSignal);
+    return waitFor(
+      () => storedStatus(call),
+      (s) => s === 'cancelling',
+      20_000,
+    );
+  };
   const freed = async (call: CallDoc) => (await bench.db.candidates.findOne({ candidate_id: call._id }))!.active_call_id;
 
   it('lets an attempt under way finish, shows the call cancelling meanwhile, then cancels it with no retry and no fallback', async () => {
     const call = await newCallWithFallback();
     const { progress, stored } = await follow(call, ringing, async (handle) => {
-      await waitFor(
-        () => handle.query(callProgressQuery),
-        (p) => p.status === 'in_progress',
-        20_000,
-      );
-      await handle.signal(cancelCallSignal);
-      expect(
-        await waitFor(
-          () => storedStatus(call),
-          (s) => s === 'cancelling',
-          20_000,
-        ),
-      ).toBe('cancelling');
+      expect(await cancelDuringAttempt(handle, call)).toBe('cancelling');
       expect((await handle.query(callProgressQuery)).status).toBe('cancelling');
       await report(call, 'missed');
     });
@@ -78,17 +80,7 @@ describe('call workflow: cancel', () => {
   it('completes a call cancelled during the attempt that reached the candidate, with its data', async () => {
     const call = await newCallWithFallback();
     const { progress, stored } = await follow(call, ringing, async (handle) => {
-      await waitFor(
-        () => handle.query(callProgressQuery),
-        (p) => p.status === 'in_progress',
-        20_000,
-      );
-      await handle.signal(cancelCallSignal);
-      await waitFor(
-        () => storedStatus(call),
-        (s) => s === 'cancelling',
-        20_000,
-      );
+      expect(await cancelDuringAttempt(handle, call)).toBe('cancelling');
       await report(call, 'completed');
     });
     expect(progress.status).toBe('completed');
