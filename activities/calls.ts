@@ -9,6 +9,7 @@ import { whatsappRef, type SendResult } from '../providers/whatsapp/port';
 import { freeCandidate } from '../infra/claims';
 import { callList } from '../infra/lists/calls';
 import { callAnnouncement } from '../infra/webhooks/resources';
+import { eventKey, recordEvent } from '../infra/webhooks/events';
 import { releaseSlot, slotHolder, takeSlot } from '../infra/call-slots';
 import { maxConcurrentCalls } from '../infra/records/workspaces';
 import { LOST_REPORT_CHECKS, slotLeaseMs } from '../shared/calls/capacity';
@@ -45,9 +46,22 @@ export function createCallActivities({
     await calls.touch(call._id, { $set: { capacity_slot: null } });
   }
 
-  /** Announces the change just made to the call, with the call as it is now, to the workspace's webhooks. */
-  async function announceCall(call: CallDoc, type: CallEventType, occurrence: string | number): Promise<void> {
-    await announce(call.workspace_id, type, async () => callAnnouncement(db, await load(call._id), occurrence));
+  /** A happening of the call, for `recordEvent` in its change's write and for `announceCall` after it. */
+  const callEvent = (type: CallEventType, occurrence: string | number) => ({ type, key: eventKey(type, occurrence) });
+  const messageEvent = (kind: 'pre_call' | 'fallback', sent: boolean) =>
+    callEvent('whatsapp.message.updated', `${kind}/${sent ? 'sent' : 'failed'}`);
+
+  /**
+   * Announces a change to the workspace's webhooks, from the call as the change's write left it (`after`, with
+   * the event recorded). A change that was written without it (by an execution from before events were
+   * recorded with their change) records it now.
+   */
+  async function announceCall(after: CallDoc | null, event: { type: CallEventType; key: string }): Promise<void> {
+    if (!after) return;
+    await announce(after.workspace_id, event.type, async () => {
+      const call = after.events?.includes(event.key) ? after : await calls.touch(after._id, recordEvent(event.key));
+      return call && callAnnouncement(call, event.key);
+    });
   }
 
   /** Appends the template message of `kind` to the call once, as sent or failed. */
@@ -57,26 +71,29 @@ export function createCallActivities({
     template: ResolvedTemplate,
     result: SendResult,
   ): Promise<void> {
-    if (!call.messages.some((m) => m.kind === kind)) {
-      await calls.update(call, {}, (at) => ({
-        $set: { updated_at: at },
-        $push: {
-          messages: {
-            kind,
-            channel: 'whatsapp',
-            template_name: template.template_name,
-            variables: template.variables,
-            status: result.sent ? 'sent' : 'failed',
-            provider: whatsapp.name,
-            provider_message_id: result.sent ? result.providerMessageId : null,
-            error_code: result.sent ? null : (result.code ?? null),
-            error: result.sent ? null : result.error,
-            sent_at: result.sent ? clock() : null,
-          },
+    // Recorded by an earlier execution, which may have stopped before announcing it.
+    const recorded = call.messages.find((m) => m.kind === kind);
+    if (recorded) return announceCall(call, messageEvent(kind, Boolean(recorded.provider_message_id)));
+    const event = messageEvent(kind, result.sent);
+    const { item } = await calls.update(call, {}, (at) => ({
+      ...recordEvent(event.key),
+      $set: { updated_at: at },
+      $push: {
+        messages: {
+          kind,
+          channel: 'whatsapp',
+          template_name: template.template_name,
+          variables: template.variables,
+          status: result.sent ? 'sent' : 'failed',
+          provider: whatsapp.name,
+          provider_message_id: result.sent ? result.providerMessageId : null,
+          error_code: result.sent ? null : (result.code ?? null),
+          error: result.sent ? null : result.error,
+          sent_at: result.sent ? clock() : null,
         },
-      }));
-    }
-    await announceCall(call, 'whatsapp.message.updated', `${kind}/${result.sent ? 'sent' : 'failed'}`);
+      },
+    }));
+    await announceCall(item, event);
   }
 
   /** Dials the attempt unless an earlier execution of the activity did: never the same attempt twice. */
@@ -148,11 +165,13 @@ export function createCallActivities({
       // scheduled_for keeps the first dial time.
       const call = await load(callId);
       const first = call.scheduled_for === null ? { scheduled_for: when } : {};
-      await calls.update(call, { status: 'scheduled' }, (at) => ({
+      // Once per attempt it waits for: the first dial, and each retry.
+      const event = callEvent('call.scheduled', call.attempts.length + 1);
+      const { item } = await calls.update(call, { status: 'scheduled' }, (at) => ({
+        ...recordEvent(event.key),
         $set: { status: 'scheduled', next_attempt_at: when, ...first, updated_at: at },
       }));
-      // Once per attempt it waits for: the first dial, and each retry.
-      await announceCall(call, 'call.scheduled', call.attempts.length + 1);
+      await announceCall(item, event);
     },
 
     /** Places the attempt once; an accepted dial carries how long its report may take (the provider's bound). */
@@ -223,7 +242,9 @@ export function createCallActivities({
       // An attempt that was never recorded (the dial failed before it) has nothing to end.
       if (call.attempts[attempt - 1]?.number !== attempt) return;
       const path = attemptPath(attempt);
-      await calls.update(call, {}, (at) => ({
+      const event = callEvent('call.attempt.ended', attempt);
+      const { item } = await calls.update(call, {}, (at) => ({
+        ...recordEvent(event.key),
         $set: {
           [`${path}.ended_at`]: endedAt === undefined ? clock() : new Date(endedAt),
           [`${path}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
@@ -231,14 +252,14 @@ export function createCallActivities({
           updated_at: at,
         },
       }));
-      await announceCall(call, 'call.attempt.ended', attempt);
+      await announceCall(item, event);
     },
 
     async sendWhatsApp(callId: string, kind: 'pre_call' | 'fallback'): Promise<void> {
       const call = await load(callId);
       const sent = call.messages.find((m) => m.kind === kind);
       // Sent by an earlier execution, which may have stopped before announcing it.
-      if (sent) return announceCall(call, 'whatsapp.message.updated', `${kind}/${sent.provider_message_id ? 'sent' : 'failed'}`);
+      if (sent) return announceCall(call, messageEvent(kind, Boolean(sent.provider_message_id)));
       const template = call.whatsapp[kind];
       if (!template) return;
       const result = await whatsapp.send({
@@ -282,11 +303,13 @@ export function createCallActivities({
     ): Promise<void> {
       const call = await load(callId);
       await giveSlotBack(call);
-      await calls.update(call, { status }, (at) => ({
+      const event = callEvent(`call.${status}`, 'final');
+      const { item } = await calls.update(call, { status }, (at) => ({
+        ...recordEvent(event.key),
         $set: { status, failure_reason: reason, next_attempt_at: null, updated_at: at },
       }));
       await freeCandidate(db, call, clock());
-      await announceCall(call, `call.${status}`, 'final');
+      await announceCall(item, event);
     },
   };
 }

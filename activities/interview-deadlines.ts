@@ -4,7 +4,8 @@ import { remindsCandidates } from '../infra/records/workspaces';
 import { linkExpired, reminderAt } from '../shared/interviews/deadlines';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import { linkEmail, loadInterview } from './interviews';
-import { interviewAnnouncement } from '../infra/webhooks/resources';
+import { interviewAnnouncement, interviewEventKey } from '../infra/webhooks/resources';
+import { recordEvent } from '../infra/webhooks/events';
 import type { InterviewEventType } from '../shared/webhooks/schema';
 import type { ActivityDeps } from './deps';
 
@@ -93,7 +94,10 @@ export function createInterviewDeadlineActivities({
       if (interview.status === 'expired' || !linkExpired(interview.status, expiresAtOf(interview), new Date(atMs))) {
         return interview.status;
       }
-      await interviews.update(interview, { status: 'expired' }, (at) => ({ $set: { status: 'expired', updated_at: at } }));
+      await interviews.update(interview, { status: 'expired' }, (at) => ({
+        ...recordEvent(interviewEventKey('interview.expired', interview)),
+        $set: { status: 'expired', updated_at: at },
+      }));
       logger.info({ interviewId }, 'interview link expired');
       return 'expired';
     },
@@ -104,8 +108,12 @@ export function createInterviewDeadlineActivities({
      */
     async announceInterview(interviewId: string, type: InterviewEventType): Promise<void> {
       const interview = await load(interviewId);
-      const occurrence = type === 'interview.expired' ? expiresAtOf(interview).getTime() : 'once';
-      await announce(interview.workspace_id, type, async () => interviewAnnouncement(db, interview, publicBaseUrl, occurrence));
+      const key = interviewEventKey(type, interview);
+      await announce(interview.workspace_id, type, async () => {
+        // Recorded by the change's own write, unless that write was made before events were recorded with it.
+        const after = interview.events?.includes(key) ? interview : await interviews.touch(interviewId, recordEvent(key));
+        return after && interviewAnnouncement(after, publicBaseUrl, key);
+      });
     },
   };
 

@@ -1,4 +1,6 @@
 import { interviewList } from '../infra/lists/interviews';
+import { recordEvent } from '../infra/webhooks/events';
+import { interviewEventKey } from '../infra/webhooks/resources';
 import { projectList } from '../infra/lists/projects';
 import { ApplicationFailure } from '@temporalio/activity';
 import { expiresAtOf, type InterviewDoc } from '../infra/records/interviews';
@@ -123,6 +125,7 @@ export function createInterviewActivities({
       const now = clock();
       if (result.sent) {
         await interviews.update(interview, { status: 'invited' }, (at) => ({
+          ...recordEvent(interviewEventKey('interview.invited', interview)),
           $set: {
             status: 'invited',
             email: { status: 'sent', provider: email.name, message_id: result.messageId, sent_at: now, error: null },
@@ -151,6 +154,7 @@ export function createInterviewActivities({
       const emailError = stage === 'questions' ? { 'email.error': 'Not sent: the interview questions could not be prepared' } : {};
       const emailStatus = interview.email.status === 'pending' ? { 'email.status': 'failed' as const, ...emailError } : {};
       await interviews.update(interview, { status: status.status ?? interview.status }, (at) => ({
+        ...recordEvent(interviewEventKey('interview.failed', interview)),
         $set: { ...status, ...emailStatus, updated_at: at },
       }));
     },

@@ -29,7 +29,7 @@ import { CallListQuery } from '../../shared/lists/schema';
 const validateInitiate = compileValidator(CallInitiateRequest, callInitiateRules);
 const validateCampaign = compileValidator(CampaignRequest);
 const validateCancel = compileValidator(CallCancelRequest);
-const listCalls = listHandler('calls', CallListQuery, callList, callView);
+const listCalls = listHandler('calls', CallListQuery, callList, (c) => callView(c));
 
 /** The call operations: campaigns, call/initiate and call status, with the call family's error shapes. */
 export function callRoutes(deps: ApiDeps): Router {

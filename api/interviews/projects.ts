@@ -38,7 +38,7 @@ export async function ensureInterviewProject(db: Database, workspaceId: string, 
     const latest = { name: job.title, job_title: job.title, job, updated_at: now };
     if (existing) {
       // The change goes to the feed, and the project into its lists again in case its creator died before that.
-      const at = await projectList(db).update(existing, {}, (at) => ({ $set: { ...latest, updated_at: at } }));
+      const { at } = await projectList(db).update(existing, {}, (at) => ({ $set: { ...latest, updated_at: at } }));
       return { ...existing, ...latest, updated_at: at };
     }
     const project: ProjectDoc = {

@@ -39,7 +39,7 @@ export async function resendInterview(deps: ApiDeps, workspace: WorkspaceDoc, in
     resend: { requested_at: now, sent_at: null, error: null },
   };
   const list = interviewList(db);
-  const at = await list.update(interview, { status: next.status }, (at) => ({ $set: { ...next, updated_at: at } }));
+  const { at } = await list.update(interview, { status: next.status }, (at) => ({ $set: { ...next, updated_at: at } }));
   const resent = { ...interview, ...next, updated_at: at };
   try {
     await deps.interviewChanged(resent);

@@ -2,7 +2,8 @@ import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
 import type { MessageStatus } from '../../shared/calls/schema';
 import { callList } from '../../infra/lists/calls';
-import type { Announce } from '../../infra/webhooks/events';
+import { eventKey, recordEvent, type Announce } from '../../infra/webhooks/events';
+import type { CallDoc } from '../../infra/records/calls';
 import { callAnnouncement } from '../../infra/webhooks/resources';
 import { whatsappRef } from '../../providers/whatsapp/port';
 import { statusUpdatesIn, type WhatsAppStatusUpdate } from '../../providers/whatsapp/webhook';
@@ -33,15 +34,18 @@ async function applyStatus({ db, logger, announce }: Deps, s: WhatsAppStatusUpda
   const message = call.messages[index];
   const current = message.status;
   if (RANK[status] < RANK[current]) return false;
+  const key = eventKey('whatsapp.message.updated', `${message.kind}/${status}`);
+  const announceIt = async (after: CallDoc | null) => {
+    await announce(call.workspace_id, 'whatsapp.message.updated', async () => {
+      // A status applied before events were recorded with their change records it now.
+      const now = after && !after.events?.includes(key) ? await callList(db).touch(after._id, recordEvent(key)) : after;
+      return now && callAnnouncement(now, key);
+    });
+  };
   // The same status again: Meta resends a delivery its first answer did not acknowledge, and the change may
   // be stored but not yet announced (Temporal was down). Announcing is idempotent.
-  const announceIt = () =>
-    announce(call.workspace_id, 'whatsapp.message.updated', async () => {
-      const now = await db.calls.findOne({ _id: call._id });
-      return now && callAnnouncement(db, now, `${message.kind}/${status}`);
-    });
   if (status === current) {
-    await announceIt();
+    await announceIt(call);
     return false;
   }
   const error = s.errors?.[0];
@@ -49,7 +53,8 @@ async function applyStatus({ db, logger, announce }: Deps, s: WhatsAppStatusUpda
   const m = `messages.${index}`;
   // By exact _id after the rank check on the status read: an extra filter field would scan every call on
   // FerretDB. Two deliveries of one message racing may both write; statuses arrive seconds apart in practice.
-  await callList(db).update(call, {}, (changedAt) => ({
+  const { item } = await callList(db).update(call, {}, (changedAt) => ({
+    ...recordEvent(key),
     $set: {
       [`${m}.status`]: status,
       [`${m}.status_updated_at`]: Number.isFinite(at) && at > 0 ? new Date(at * 1000) : new Date(),
@@ -62,6 +67,6 @@ async function applyStatus({ db, logger, announce }: Deps, s: WhatsAppStatusUpda
       updated_at: changedAt,
     },
   }));
-  await announceIt();
+  await announceIt(item);
   return true;
 }

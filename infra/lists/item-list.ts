@@ -87,14 +87,15 @@ export interface ItemList<T extends ListedItem> {
   /**
    * Changes `item`: its feed entry and its entries (with `next`, its fields once changed) first, so a change is
    * never missing from the feed (a reader waits for it to land); then `change(at)` applied to it, where `at`
-   * must become its `updated_at`; then its snapshot if it is settled. Returns `at`.
+   * must become its `updated_at`; then its snapshot if it is settled. Returns `at`, and the item as the write
+   * left it (null when it is gone), which spares a caller reading it again (an announcement's view).
    */
-  update(item: T, next: Partial<Fields>, change: (at: Date) => UpdateFilter<T>): Promise<Date>;
+  update(item: T, next: Partial<Fields>, change: (at: Date) => UpdateFilter<T>): Promise<{ at: Date; item: T | null }>;
   /**
    * A write that is not a change in the feed (an attempt's provider id or live status): the item and its
-   * snapshot, and no entries.
+   * snapshot, and no entries. Returns the item as the write left it (null when it is gone).
    */
-  touch(id: string, change: UpdateFilter<T>): Promise<void>;
+  touch(id: string, change: UpdateFilter<T>): Promise<T | null>;
   /** Items a request took back before it answered: out of the lists (readers skip their feed entries). */
   forget(items: T[]): Promise<void>;
   page(workspaceId: string, query: ListQuery): Promise<ListPage<T>>;
@@ -305,18 +306,16 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
         return [fed(item, value, at), ...(relist ? listed(item, value) : [])];
       });
       const filter = { _id: item._id } as Filter<T>;
-      if (!spec.settled(fields)) await spec.collection.updateOne(filter, change(new Date(at)));
-      else {
-        const changed = (await spec.collection.findOneAndUpdate(filter, change(new Date(at)), { returnDocument: 'after' })) as T | null;
-        // Another writer's change landed after this one: the snapshot is theirs to store.
-        if (changed?.updated_at.getTime() === at) await store(changed);
-      }
-      return new Date(at);
+      const changed = (await spec.collection.findOneAndUpdate(filter, change(new Date(at)), { returnDocument: 'after' })) as T | null;
+      // Another writer's change landed after this one: the snapshot is theirs to store.
+      if (spec.settled(fields) && changed?.updated_at.getTime() === at) await store(changed);
+      return { at: new Date(at), item: changed };
     },
 
     async touch(id, change) {
       const after = (await spec.collection.findOneAndUpdate({ _id: id } as Filter<T>, change, { returnDocument: 'after' })) as T | null;
       if (after && spec.settled(spec.fields(after))) await store(after);
+      return after;
     },
 
     async forget(items) {

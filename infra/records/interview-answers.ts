@@ -1,6 +1,8 @@
 import type { Database } from '../database';
 import { isDuplicateKey } from '../duplicate-key';
 import { interviewList } from '../lists/interviews';
+import { recordEvent } from '../webhooks/events';
+import { interviewEventKey } from '../webhooks/resources';
 import { interviewIdOf, tokenMatches, type AnswerDoc, type InterviewDoc, type StoredAnswer, type StoredAssessment } from './interviews';
 
 /**
@@ -56,6 +58,7 @@ export async function servedAt(db: Database, interviewId: string, index: number)
 export async function startInterview(db: Database, interview: InterviewDoc, now: Date): Promise<boolean> {
   if (interview.status !== 'invited') return false;
   await interviewList(db).update(interview, { status: 'started' }, (at) => ({
+    ...recordEvent(interviewEventKey('interview.started', interview)),
     $set: { status: 'started', started_at: now, answers: interview.answers ?? [], updated_at: at },
   }));
   return true;
@@ -82,6 +85,7 @@ export async function completeInterview(db: Database, interview: InterviewDoc, n
   if (interview.status !== 'started' || (await nextQuestion(db, interview)) !== null) return false;
   const answers = await readAnswers(db, interview);
   await interviewList(db).update(interview, { status: 'completed' }, (at) => ({
+    ...recordEvent(interviewEventKey('interview.completed', interview)),
     $set: { status: 'completed', completed_at: now, answers, assessment: PENDING_ASSESSMENT, updated_at: at },
   }));
   return true;

@@ -1,8 +1,10 @@
 import type { CallDoc } from '../records/calls';
+import { sequenceOf } from '../webhooks/events';
 import type { CallView } from '../../shared/calls/schema';
 
 /** GET /api/public/v1/calls/:id body: what an ATS needs to follow a call, without internal fields. */
-export function callView(call: CallDoc): CallView {
+/** `sequence`: the call's own, or an event's (its view as the event shows it). */
+export function callView(call: CallDoc, sequence = sequenceOf(call)): CallView {
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
   return {
     id: call._id,
@@ -36,7 +38,7 @@ export function callView(call: CallDoc): CallView {
       sent_at: iso(m.sent_at),
       status_updated_at: iso(m.status_updated_at ?? null),
     })),
-    sequence: call.sequence ?? 0,
+    sequence,
     created_at: call.created_at.toISOString(),
     updated_at: call.updated_at.toISOString(),
   };

@@ -1,9 +1,11 @@
 import { expiresAtOf, type InterviewDoc } from '../records/interviews';
+import { sequenceOf } from '../webhooks/events';
 import type { InterviewView } from '../../shared/interviews/schema';
 import { interviewUrl, recordingUrl } from '../../shared/public-urls';
 
 /** GET /api/public/v1/interviews/:id body: what an ATS needs to follow an invitation, without internal fields. */
-export function interviewView(interview: InterviewDoc, publicBaseUrl: string): InterviewView {
+/** `sequence`: the interview's own, or an event's (its view as the event shows it). */
+export function interviewView(interview: InterviewDoc, publicBaseUrl: string, sequence = sequenceOf(interview)): InterviewView {
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
   return {
     id: interview._id,
@@ -36,7 +38,7 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string): I
       timed_out: a.timed_out,
     })),
     assessment: interview.assessment ? { ...interview.assessment, assessed_at: iso(interview.assessment.assessed_at) } : null,
-    sequence: interview.sequence ?? 0,
+    sequence,
     created_at: interview.created_at.toISOString(),
     updated_at: interview.updated_at.toISOString(),
   };

@@ -6,27 +6,36 @@ import type { WebhookEventType } from '../../shared/webhooks/schema';
 
 /**
  * Announcing what happened to a call or an interview: the event is stored once, a delivery is listed for each
- * endpoint that wants it, and each endpoint's delivery workflow is told. The code that makes a change
- * announces it right after, inside the same activity: a crash between the two makes the activity run again,
- * and the announcement's key (its type and what it is about) keeps it from being made twice.
+ * endpoint that wants it, and each endpoint's delivery workflow is told. The write that makes a change also
+ * records its event's key on the resource (`recordEvent`), and the change is announced right after, inside the
+ * same activity, from the document that write returned. A crash between the two makes the activity run again:
+ * the key is already there (it is added once), so the event gets the same sequence, and storing it again finds
+ * it made. So no change goes unannounced, none is announced twice, and announcing costs no read of its own.
  */
 
-/** What the resource's document keeps of its events: their keys, and the sequence of the last one. */
+/** What the resource's document keeps of its events: each one's key, in order; its place is its sequence. */
 export interface Announced {
-  sequence?: number;
   events?: string[];
+  /** The last event's sequence, as documents stored it before `events` gave it (a view shows the greater). */
+  sequence?: number;
 }
+
+/** What tells one happening from another: its type, and its occurrence (an attempt's number, a deadline…). */
+export const eventKey = (type: WebhookEventType, occurrence: string | number) => `${type}/${occurrence}`;
+
+/** The part of a change's update that records its event on the resource, once however often it is written. */
+export const recordEvent = (key: string) => ({ $addToSet: { events: key } });
+
+/** The resource's sequence: the number of events recorded on it. */
+export const sequenceOf = (r: Announced) => Math.max(r.sequence ?? 0, r.events?.length ?? 0);
 
 export interface Announcement {
   resourceId: string;
-  /** What tells this happening from another of its type on the resource (an attempt's number, a deadline…). */
-  occurrence: string | number;
-  /** The resource's document as it is now (after the change). */
+  key: string;
+  /** The resource's document as the write that recorded `key` left it. */
   announced: Announced;
   /** The resource as its GET returns it, with this event's sequence. */
   view(sequence: number): unknown;
-  /** Records the event on the resource, last: `$push` the key to `events`, `$max` the sequence. */
-  mark(key: string, sequence: number): Promise<void>;
 }
 
 /** Tells an endpoint's delivery workflow of a new event (composition/webhook-dispatch.ts). */
@@ -34,8 +43,8 @@ export type DispatchEvent = (workspaceId: string, endpointId: string, eventId: s
 
 /**
  * Announces an event of `type` in a workspace; the event's id, or null when no endpoint wants it. `about`
- * reads the resource as it is now, and only when an endpoint wants the event: a workspace without webhooks
- * pays one read of its endpoints per event, and nothing is stored.
+ * gives the resource, and is called only when an endpoint wants the event: a workspace without webhooks pays
+ * one read of its endpoints per event, and nothing is stored.
  */
 export type Announce = (workspaceId: string, type: WebhookEventType, about: () => Promise<Announcement | null>) => Promise<string | null>;
 
@@ -43,12 +52,15 @@ export type Announce = (workspaceId: string, type: WebhookEventType, about: () =
 export const eventId = (resourceId: string, sequence: number) => `evt_${resourceId}_${sequence}`;
 
 export function webhookAnnouncer(db: Database, dispatch: DispatchEvent, clock: () => Date = () => new Date()): Announce {
-  /** Stores the event under the next free sequence; a retried announcement finds its own event again. */
+  /**
+   * Stores the event under its sequence; an event stored there already is this one (a repeated announcement),
+   * unless a document from before `events` gave sequences holds another there: the next free one, then.
+   */
   async function store(
     workspaceId: string,
     type: WebhookEventType,
     a: Announcement,
-    key: string,
+    first: number,
     endpoints: WebhookEndpoint[],
     now: Date,
   ): Promise<{ event: WebhookEventDoc; made: boolean }> {
@@ -61,13 +73,13 @@ export function webhookAnnouncer(db: Database, dispatch: DispatchEvent, clock: (
       next_attempt_at: now,
       delivered_at: null,
     };
-    for (let sequence = (a.announced.sequence ?? 0) + 1; ; sequence++) {
+    for (let sequence = first; ; sequence++) {
       const id = eventId(a.resourceId, sequence);
       const event: WebhookEventDoc = {
         _id: id,
         workspace_id: workspaceId,
         type,
-        key,
+        key: a.key,
         body: JSON.stringify({ id, type, created_at: now.toISOString(), data: a.view(sequence) }),
         deliveries: Object.fromEntries(endpoints.map((e) => [e.id, pending])),
         created_at: now,
@@ -79,8 +91,7 @@ export function webhookAnnouncer(db: Database, dispatch: DispatchEvent, clock: (
         if (!isDuplicateKey(err)) throw err;
       }
       const there = await db.webhookEvents.findOne({ _id: id });
-      if (there?.key === key) return { event: there, made: false };
-      // Another writer (a WhatsApp status beside the call's workflow) took this number first: the next one.
+      if (there?.key === a.key) return { event: there, made: false };
     }
   }
 
@@ -89,17 +100,14 @@ export function webhookAnnouncer(db: Database, dispatch: DispatchEvent, clock: (
     if (endpoints.length === 0) return null;
     const a = await about();
     if (!a) return null;
-    const key = `${type}/${a.occurrence}`;
-    if (a.announced.events?.includes(key)) return null;
-    const now = clock();
-    const { event, made } = await store(workspaceId, type, a, key, endpoints, now);
-    const sequence = Number(event._id.slice(event._id.lastIndexOf('_') + 1));
+    const place = a.announced.events?.indexOf(a.key) ?? -1;
+    if (place < 0) throw new Error(`event ${a.key} is not recorded on ${a.resourceId}`);
+    const { event, made } = await store(workspaceId, type, a, place + 1, endpoints, clock());
     // A retried announcement finds its event made, with the endpoints it was made for: those are told again
     // (a delivery already made is not made twice), and it is logged again, harmlessly (the same entry).
     if (!made) endpoints = endpoints.filter((e) => event.deliveries[e.id]);
     await logDeliveries(db, event);
     await Promise.all(endpoints.map((e) => dispatch(workspaceId, e.id, event._id)));
-    await a.mark(key, sequence);
     return event._id;
   };
 }

@@ -1,38 +1,30 @@
-import type { Database } from '../database';
-import { callList } from '../lists/calls';
-import { interviewList } from '../lists/interviews';
 import type { CallDoc } from '../records/calls';
 import type { InterviewDoc } from '../records/interviews';
 import { callView } from '../views/calls';
 import { interviewView } from '../views/interviews';
-import type { Announcement } from './events';
+import { expiresAtOf } from '../records/interviews';
+import type { InterviewEventType } from '../../shared/webhooks/schema';
+import { eventKey, type Announcement } from './events';
 
 /**
- * The announcement of a change of a call or an interview: the resource as its GET shows it now, and the
- * record of the event kept on it (not a change in the lists' feed: the change it announces already is).
+ * The announcement of a change of a call or an interview, from its document as the write that recorded the
+ * event's key left it: the resource as its GET shows it, with the event's sequence.
  */
 
-export function callAnnouncement(db: Database, call: CallDoc, occurrence: string | number): Announcement {
+export function callAnnouncement(call: CallDoc, key: string): Announcement {
+  return { resourceId: call._id, key, announced: call, view: (sequence) => callView(call, sequence) };
+}
+
+export function interviewAnnouncement(interview: InterviewDoc, publicBaseUrl: string, key: string): Announcement {
   return {
-    resourceId: call._id,
-    occurrence,
-    announced: call,
-    view: (sequence) => callView({ ...call, sequence }),
-    mark: (key, sequence) => callList(db).touch(call._id, { $push: { events: key }, $max: { sequence } }),
+    resourceId: interview._id,
+    key,
+    announced: interview,
+    view: (sequence) => interviewView(interview, publicBaseUrl, sequence),
   };
 }
 
-export function interviewAnnouncement(
-  db: Database,
-  interview: InterviewDoc,
-  publicBaseUrl: string,
-  occurrence: string | number,
-): Announcement {
-  return {
-    resourceId: interview._id,
-    occurrence,
-    announced: interview,
-    view: (sequence) => interviewView({ ...interview, sequence }, publicBaseUrl),
-    mark: (key, sequence) => interviewList(db).touch(interview._id, { $push: { events: key }, $max: { sequence } }),
-  };
+/** An interview's happening: once each, but an expiry once per deadline (a resend may open the link again). */
+export function interviewEventKey(type: InterviewEventType, interview: InterviewDoc): string {
+  return eventKey(type, type === 'interview.expired' ? expiresAtOf(interview).getTime() : 'once');
 }

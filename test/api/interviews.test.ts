@@ -77,8 +77,8 @@ describe('interview/invite on the real stack', () => {
         resent_at: null,
         answers: [],
         assessment: null,
-        // No webhook endpoint heard of it.
-        sequence: 0,
+        // Its one event so far, interview.invited, heard by a webhook endpoint or not.
+        sequence: 1,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       },

@@ -109,7 +109,7 @@ describe('list storage on the real database', () => {
     expect(await version('a')).toBeUndefined();
 
     // Settled by a change: kept at once, at the change's version.
-    const at = await list.update(docs[0], { status: 'done' }, (at) => ({ $set: { status: 'done', note: 'x', updated_at: at } }));
+    const { at } = await list.update(docs[0], { status: 'done' }, (at) => ({ $set: { status: 'done', note: 'x', updated_at: at } }));
     expect(await version('a')).toBe(at.getTime());
     const a = await items.findOne({ _id: 'a' });
     expect(a).toMatchObject({ status: 'done', note: 'x' });

@@ -81,12 +81,12 @@ describe('webhook delivery on the time-skipping server', () => {
     await worker.runUntil(async () => {
       const announce = webhookAnnouncer(db, webhookSignaller(env.client, config.TEMPORAL_TASK_QUEUE).dispatch);
       const resourceId = uniqueName('call');
+      const key = 'call.completed/final';
       const eventId = await announce(ids.workspaceId, 'call.completed', async () => ({
         resourceId,
-        occurrence: 'final',
-        announced: {},
+        key,
+        announced: { events: [key] },
         view: (sequence) => ({ id: resourceId, status: 'completed', sequence }),
-        mark: async () => undefined,
       }));
       await script({ ...ids, eventId: eventId! });
     });
