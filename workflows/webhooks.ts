@@ -13,8 +13,8 @@ export interface WebhookDeliveryInput extends EndpointRef {
   pending?: Record<string, number>;
 }
 
-/** A new event for the endpoint. */
-export const webhookEventSignal = defineSignal<[string]>('webhookEvent');
+/** New events for the endpoint: one, or several announced together (histories before those carry one). */
+export const webhookEventSignal = defineSignal<[string | string[]]>('webhookEvent');
 /** Send this event again now (POST …/deliveries/:id/retry). */
 export const retryDeliverySignal = defineSignal<[string]>('retryDelivery');
 /** The events waiting and when each is due, for operators. */
@@ -40,8 +40,8 @@ const acts = proxyActivities<WebhookActivities>({
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<void> {
   const ref: EndpointRef = { workspaceId: input.workspaceId, endpointId: input.endpointId };
   const pending = new Map<string, number>(Object.entries(input.pending ?? {}));
-  setHandler(webhookEventSignal, (eventId) => {
-    if (!pending.has(eventId)) pending.set(eventId, Date.now());
+  setHandler(webhookEventSignal, (eventIds) => {
+    for (const id of typeof eventIds === 'string' ? [eventIds] : eventIds) if (!pending.has(id)) pending.set(id, Date.now());
   });
   setHandler(retryDeliverySignal, (eventId) => void pending.set(eventId, Date.now()));
   setHandler(pendingDeliveriesQuery, () => Object.fromEntries(pending));
