@@ -35,8 +35,9 @@ function connectionOptions(config: Config): ConnectionOptions & NativeConnection
   };
 }
 
-export async function connectClient(config: Config): Promise<Client> {
-  const connection = await Connection.connect({ ...connectionOptions(config), connectTimeout: '10s' });
+/** `connectTimeoutMs`: how long an unreachable server is tried (the admin CLI gives up sooner). */
+export async function connectClient(config: Config, connectTimeoutMs = 10_000): Promise<Client> {
+  const connection = await Connection.connect({ ...connectionOptions(config), connectTimeout: connectTimeoutMs });
   return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
 }
 

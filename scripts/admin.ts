@@ -4,6 +4,10 @@ import { createApiKey, createWorkspace, listApiKeys, revokeApiKey, updateWorkspa
 import { loggedEmail } from '../infra/message-log';
 import type { WorkspaceSettings } from '../infra/records/workspaces';
 import { MAX_CONCURRENT_CALLS_LIMIT } from '../shared/calls/capacity';
+import type { Client } from '@temporalio/client';
+import { loadConfig } from '../infra/config';
+import { connectClient } from '../infra/temporal';
+import { wakeCallsWaitingForCapacity } from '../composition/call-capacity';
 
 /**
  * Admin CLI. Each command prints one JSON line on stdout; errors go to stderr with exit code 1 (2 for usage).
@@ -14,7 +18,9 @@ import { MAX_CONCURRENT_CALLS_LIMIT } from '../shared/calls/capacity';
  *   apikey:list --workspace ID
  *   apikey:revoke (--key API_KEY | --id KEY_ID)
  *   email:show --interview ID      the invitation email the log provider (EMAIL_PROVIDER=log) kept
- * MONGODB_URI defaults to the database that `npm run dev` starts.
+ * MONGODB_URI defaults to the database that `npm run dev` starts. A new --max-concurrent-calls is also told to
+ * the calls waiting for capacity, through Temporal at TEMPORAL_ADDRESS (the worker's settings), so it takes
+ * effect within a second; the line then says how many (`waiting_calls_told`, null when Temporal was not there).
  */
 const USAGE = `usage: npm run --silent admin -- <command> [options]
   workspace:create --name <name> --company <company> --sender-first-name <first> --sender-last-name <last>
@@ -30,6 +36,25 @@ function required(values: Record<string, string | undefined>, ...names: string[]
   const missing = names.filter((n) => !values[n]?.trim());
   if (missing.length) throw new UsageError(`missing ${missing.map((n) => `--${n}`).join(', ')}`);
   return names.map((n) => values[n]!.trim());
+}
+
+/**
+ * Tells the workspace's calls waiting for capacity of its new cap (Temporal at TEMPORAL_ADDRESS, as the worker
+ * finds it). Without Temporal, the cap is still set: each waiting call sees it at its next look, within 15 s.
+ */
+async function tellWaitingCalls(workspaceId: string): Promise<number | null> {
+  let client: Client | undefined;
+  try {
+    client = await connectClient(loadConfig(), 3_000);
+    return await wakeCallsWaitingForCapacity(client, workspaceId);
+  } catch (err) {
+    process.stderr.write(
+      `warning: the cap is set, but the calls waiting for capacity were not told (${(err as Error).message}); each sees it at its next look, within 15 s\n`,
+    );
+    return null;
+  } finally {
+    await client?.connection.close();
+  }
 }
 
 async function run(argv: string[]): Promise<unknown> {
@@ -88,7 +113,8 @@ async function run(argv: string[]): Promise<unknown> {
         }
         if (Object.keys(settings).length === 0) throw new UsageError('give --interview-reminders or --max-concurrent-calls');
         if (!(await updateWorkspaceSettings(db, workspace, settings))) throw new Error('no such workspace');
-        return { workspace_id: workspace, settings };
+        if (settings.max_concurrent_calls === undefined) return { workspace_id: workspace, settings };
+        return { workspace_id: workspace, settings, waiting_calls_told: await tellWaitingCalls(workspace) };
       }
       case 'apikey:create': {
         const [workspace] = required(values, 'workspace');

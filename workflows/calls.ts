@@ -47,6 +47,11 @@ export interface CallProgress {
 
 export const callOutcomeSignal = defineSignal<[CallOutcome]>('callOutcome');
 export const cancelCallSignal = defineSignal('cancelCall');
+/**
+ * The workspace's calling cap was raised (`workspace:update`): a call waiting for capacity looks again now,
+ * not at its next look. Adds no command of its own, so histories from before it replay as they were.
+ */
+export const capacityChangedSignal = defineSignal('capacityChanged');
 export const callProgressQuery = defineQuery<CallProgress>('callProgress');
 
 /** The report wait for a dial that does not give its own (`reportWithinMs`), as earlier versions always did. */
@@ -128,6 +133,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   setHandler(cancelCallSignal, () => {
     cancelled = true;
   });
+  let capacityChanges = 0;
+  setHandler(capacityChangedSignal, () => void capacityChanges++);
   setHandler(callProgressQuery, () => progress);
 
   const setStatus = (status: CallProgress['status']) => {
@@ -180,13 +187,16 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   const spread = [...callId].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1_000, 0) / 1_000;
   /**
    * Waits for one of the workspace's calling slots (max_concurrent_calls), `waiting_for_capacity` meanwhile,
-   * looking again on a timer. False when the call was cancelled while it waited.
+   * looking again on a timer, or at once when the cap is raised. False when the call was cancelled while it
+   * waited.
    */
   const takeSlot = async (attempt: number): Promise<boolean> => {
     for (let n = 0; ; n++) {
       if ((await book.takeCallSlot(callId, attempt, input.outcomeTimeoutMs)).taken) return true;
       if (n === 0) setStatus('waiting_for_capacity');
-      if (await waitUntil(Date.now() + capacityWaitMs(n, spread))) return false;
+      const seen = capacityChanges;
+      await condition(() => cancelled || capacityChanges !== seen, capacityWaitMs(n, spread));
+      if (cancelled) return false;
     }
   };
   const cancel = async () => {

@@ -1,18 +1,17 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
 import { authenticate } from '../../infra/workspaces';
+import { runAdmin } from '../helpers/admin-cli';
 import { uniqueName } from '../helpers/stack';
 
 const dbName = uniqueName('admin');
-function admin(...args: string[]) {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', join(__dirname, '../../scripts/admin.ts'), ...args], {
-    env: { PATH: process.env.PATH, MONGODB_URI: process.env.TEST_MONGODB_URI, MONGODB_DB: dbName },
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  return { status: res.status, stdout: res.stdout.trim(), stderr: res.stderr };
-}
+const env = { MONGODB_URI: process.env.TEST_MONGODB_URI, MONGODB_DB: dbName, TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS };
+const admin = (...args: string[]) => runAdmin(env, ...args);
+/** A new workspace's id, made with the CLI. */
+const newWorkspace = async (name: string): Promise<string> =>
+  JSON.parse(
+    (await admin('workspace:create', '--name', name, '--company', `${name} Co`, '--sender-first-name', 'A', '--sender-last-name', 'B'))
+      .stdout,
+  ).workspace_id;
 
 describe('admin CLI', () => {
   let db: Database;
@@ -25,7 +24,7 @@ describe('admin CLI', () => {
   });
 
   it('creates a workspace, adds and revokes keys, each printing one JSON line', async () => {
-    const created = admin(
+    const created = await admin(
       'workspace:create',
       '--name',
       'Acme',
@@ -42,55 +41,71 @@ describe('admin CLI', () => {
     expect(api_key).toMatch(/^hk_[A-Za-z0-9_-]{43}$/); // 32 random bytes
     expect((await authenticate(db, api_key))?.sender).toEqual({ first_name: 'Ada', last_name: 'Lovelace', company: 'Acme Inc' });
 
-    const second = admin('apikey:create', '--workspace', workspace_id);
+    const second = await admin('apikey:create', '--workspace', workspace_id);
     expect(second.status).toBe(0);
     const secondKey = JSON.parse(second.stdout).api_key;
     expect(Object.keys(JSON.parse(second.stdout))).toEqual(['api_key']);
     expect(secondKey).not.toBe(api_key);
 
-    expect(admin('apikey:revoke', '--key', api_key)).toMatchObject({ status: 0, stdout: '{"revoked":true}' });
+    expect(await admin('apikey:revoke', '--key', api_key)).toMatchObject({ status: 0, stdout: '{"revoked":true}' });
     expect(await authenticate(db, api_key)).toBeNull();
     expect((await authenticate(db, secondKey))?._id).toBe(workspace_id);
-    expect(admin('apikey:revoke', '--key', api_key).status).toBe(1);
+    expect((await admin('apikey:revoke', '--key', api_key)).status).toBe(1);
   });
 
   it("turns a workspace's interview reminders off and on again", async () => {
-    const { workspace_id } = JSON.parse(
-      admin('workspace:create', '--name', 'Quiet', '--company', 'Quiet Co', '--sender-first-name', 'Q', '--sender-last-name', 'Uiet')
-        .stdout,
-    );
-    const off = admin('workspace:settings', '--workspace', workspace_id, '--interview-reminders', 'off');
+    const workspace_id = await newWorkspace('Quiet');
+    const off = await admin('workspace:settings', '--workspace', workspace_id, '--interview-reminders', 'off');
     expect(off).toMatchObject({ status: 0, stdout: JSON.stringify({ workspace_id, settings: { interview_reminders: false } }) });
     expect((await db.workspaces.findOne({ _id: workspace_id }))?.settings).toEqual({ interview_reminders: false });
-    expect(admin('workspace:settings', '--workspace', workspace_id, '--interview-reminders', 'on').status).toBe(0);
+    expect((await admin('workspace:settings', '--workspace', workspace_id, '--interview-reminders', 'on')).status).toBe(0);
     expect((await db.workspaces.findOne({ _id: workspace_id }))?.settings).toEqual({ interview_reminders: true });
-    expect(admin('workspace:settings', '--workspace', workspace_id, '--interview-reminders', 'maybe').status).toBe(2);
-    expect(admin('workspace:settings', '--workspace', 'ws_nope', '--interview-reminders', 'off')).toMatchObject({
+    expect((await admin('workspace:settings', '--workspace', workspace_id, '--interview-reminders', 'maybe')).status).toBe(2);
+    expect(await admin('workspace:settings', '--workspace', 'ws_nope', '--interview-reminders', 'off')).toMatchObject({
       status: 1,
       stderr: 'error: no such workspace\n',
     });
   });
 
   it("sets a workspace's calling cap with workspace:update, keeping its other settings", async () => {
-    const { workspace_id } = JSON.parse(
-      admin('workspace:create', '--name', 'Capped', '--company', 'Capped Co', '--sender-first-name', 'C', '--sender-last-name', 'Apped')
-        .stdout,
-    );
-    expect(admin('workspace:update', '--workspace', workspace_id, '--interview-reminders', 'off').status).toBe(0);
-    const capped = admin('workspace:update', '--workspace', workspace_id, '--max-concurrent-calls', '3');
-    expect(capped).toMatchObject({ status: 0, stdout: JSON.stringify({ workspace_id, settings: { max_concurrent_calls: 3 } }) });
+    const workspace_id = await newWorkspace('Capped');
+    expect((await admin('workspace:update', '--workspace', workspace_id, '--interview-reminders', 'off')).status).toBe(0);
+    const capped = await admin('workspace:update', '--workspace', workspace_id, '--max-concurrent-calls', '3');
+    // Temporal is asked for the calls waiting for capacity: a new workspace has none.
+    expect(capped).toMatchObject({
+      status: 0,
+      stdout: JSON.stringify({ workspace_id, settings: { max_concurrent_calls: 3 }, waiting_calls_told: 0 }),
+    });
     expect((await db.workspaces.findOne({ _id: workspace_id }))?.settings).toEqual({ interview_reminders: false, max_concurrent_calls: 3 });
     for (const bad of ['0', '1001', '2.5', 'ten']) {
-      expect(admin('workspace:update', '--workspace', workspace_id, '--max-concurrent-calls', bad).status).toBe(2);
+      expect((await admin('workspace:update', '--workspace', workspace_id, '--max-concurrent-calls', bad)).status).toBe(2);
     }
-    expect(admin('workspace:update', '--workspace', workspace_id).status).toBe(2);
+    expect((await admin('workspace:update', '--workspace', workspace_id)).status).toBe(2);
     expect((await db.workspaces.findOne({ _id: workspace_id }))?.settings?.max_concurrent_calls).toBe(3);
   });
 
-  it('explains usage errors with exit code 2', () => {
-    const res = admin('workspace:create', '--name', 'Only');
+  it('still sets the cap when Temporal cannot be reached, and says the waiting calls were not told', async () => {
+    const workspace_id = await newWorkspace('Offline');
+    const res = await runAdmin(
+      { ...env, TEMPORAL_ADDRESS: '127.0.0.1:1' },
+      'workspace:update',
+      '--workspace',
+      workspace_id,
+      '--max-concurrent-calls',
+      '4',
+    );
+    expect(res).toMatchObject({
+      status: 0,
+      stdout: JSON.stringify({ workspace_id, settings: { max_concurrent_calls: 4 }, waiting_calls_told: null }),
+    });
+    expect(res.stderr).toMatch(/^warning: the cap is set, but the calls waiting for capacity were not told .*within 15 s\n$/);
+    expect((await db.workspaces.findOne({ _id: workspace_id }))?.settings).toEqual({ max_concurrent_calls: 4 });
+  }, 30_000);
+
+  it('explains usage errors with exit code 2', async () => {
+    const res = await admin('workspace:create', '--name', 'Only');
     expect(res.status).toBe(2);
     expect(res.stderr).toContain('missing --company, --sender-first-name, --sender-last-name');
-    expect(admin('apikey:create', '--workspace', 'ws_nope').status).toBe(1);
+    expect((await admin('apikey:create', '--workspace', 'ws_nope')).status).toBe(1);
   });
 });

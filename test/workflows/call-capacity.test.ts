@@ -2,7 +2,7 @@ import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { claim, release } from '../../infra/claims';
 import type { VoiceProvider } from '../../providers/voice/port';
-import { callProgressQuery, callWorkflow, callWorkflowInput, cancelCallSignal } from '../../workflows/calls';
+import { callProgressQuery, callWorkflow, callWorkflowInput, cancelCallSignal, capacityChangedSignal } from '../../workflows/calls';
 import { callWorkflowBench } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
 import { uniqueName, workflowBundle } from '../helpers/stack';
@@ -90,5 +90,37 @@ describe('call workflow: capacity', () => {
     await recordHistory(bench.env.client, first.workflow_id, 'call-waited-for-a-slot');
     await recordHistory(bench.env.client, second.workflow_id, 'call-cancelled-waiting-for-a-slot');
     for (const h of holders) await release(bench.db, h.key, h.holder);
+  });
+
+  it('looks again at once when told the cap changed, not at its next look', async () => {
+    const call = await bench.newCall();
+    const holders = Array.from({ length: 10 }, (_, i) => ({ key: `call-slot/ws_test/${i}`, holder: uniqueName('other') }));
+    for (const h of holders) await claim(bench.db, h.key, h.holder, { expiresAt: new Date(Date.now() + 3_600_000) });
+    const { worker, args } = await start(call);
+    const { toldAt, dialledAt } = await worker.runUntil(async () => {
+      const handle = await bench.env.client.workflow.start(callWorkflow, args);
+      await waitFor(
+        () => handle.query(callProgressQuery),
+        (p) => p.status === 'waiting_for_capacity',
+        20_000,
+      );
+      // Past its looks after 1 and 2 s (time runs as on a clock until the test awaits a result): its next look
+      // is 4 to 5 s away.
+      await new Promise((r) => setTimeout(r, 3_500));
+      await release(bench.db, holders[0].key, holders[0].holder);
+      const toldAt = Date.now();
+      await handle.signal(capacityChangedSignal);
+      const dial = await waitFor(
+        async () => bench.simulator.dials.find((d) => d.callId === call._id),
+        (d) => d !== undefined,
+        10_000,
+      );
+      const dialledAt = Date.now();
+      await handle.result();
+      return { toldAt, dialledAt, dial };
+    });
+    expect(dialledAt - toldAt).toBeLessThan(1_000);
+    await recordHistory(bench.env.client, call.workflow_id, 'call-woken-by-a-raised-cap');
+    for (const h of holders.slice(1)) await release(bench.db, h.key, h.holder);
   });
 });

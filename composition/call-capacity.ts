@@ -1,0 +1,42 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { callWorkflow, capacityChangedSignal } from '../workflows/calls';
+import { CallStatusKey, WorkspaceIdKey } from '../workflows/search-attributes';
+
+/** Signals sent at once while telling the waiting calls. */
+const AT_ONCE = 50;
+
+/**
+ * Tells the workspace's calls that wait for capacity that its cap changed, so each looks again now instead of
+ * at its next look (up to 15 s away): a raised cap takes effect within a second. They are found through the
+ * workflows' search attributes, never by reading calls. Returns how many were told; a call that ended
+ * meanwhile is not counted.
+ */
+export async function wakeCallsWaitingForCapacity(client: Client, workspaceId: string): Promise<number> {
+  // Workspace ids are ours (`ws_…`): anything else matches no call, and is never put into a query.
+  if (!/^[\w-]+$/.test(workspaceId)) return 0;
+  const query = [
+    `WorkflowType = '${callWorkflow.name}'`,
+    `ExecutionStatus = 'Running'`,
+    `${WorkspaceIdKey.name} = '${workspaceId}'`,
+    `${CallStatusKey.name} = 'waiting_for_capacity'`,
+  ].join(' AND ');
+  let told = 0;
+  let round: Array<Promise<void>> = [];
+  const tell = async (workflowId: string, runId: string) => {
+    try {
+      await client.workflow.getHandle(workflowId, runId).signal(capacityChangedSignal);
+      told++;
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+  };
+  for await (const w of client.workflow.list({ query })) {
+    round.push(tell(w.workflowId, w.runId));
+    if (round.length === AT_ONCE) {
+      await Promise.all(round);
+      round = [];
+    }
+  }
+  await Promise.all(round);
+  return told;
+}
