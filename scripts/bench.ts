@@ -9,6 +9,7 @@ import { parseJd } from './bench/parse-jd';
 import { lists } from './bench/lists';
 import { pages } from './bench/pages';
 import { webhooks } from './bench/webhooks';
+import { engineRounds } from './bench/engine';
 
 /**
  * `npm run bench [-- --json]`: the service on one stack (FerretDB or MONGODB_URI, a fresh Temporal dev server,
@@ -61,6 +62,8 @@ async function main(): Promise<void> {
     await initiate(stack, 'warm-calls', 5);
     await invite(stack, 'warm-invite', 10);
     const empty = await bulkRounds(stack, 'empty');
+    process.stderr.write("  the engine's floor beside our calls and invitations\n");
+    const engine = await engineRounds(stack, ROUNDS);
     process.stderr.write(`  storing ${SEED} candidates with their calls, invitations and claims\n`);
     await seedWorkspace(stack.store, stack.workspaceId, SEED);
     const full = await bulkRounds(stack, 'data');
@@ -114,6 +117,18 @@ async function main(): Promise<void> {
       worst: worst(hooks.with),
     });
     ratio('  ratio: with / without', ratios(hooks.with, hooks.without), '≤ 1.25');
+    const coreMs = (scenario: string, xs: number[], target?: string) =>
+      rows.push({ scenario, unit: 'core-ms', median: median(xs), worst: worst(xs), target });
+    coreMs("engine floor: a completed call's shape, empty bodies (50 at once): CPU of the whole stack per workflow", engine.callFloorCpu);
+    ms('  the 50, from their starts until all ended', engine.callFloorMs);
+    coreMs('50 calls completed: CPU of the whole stack per call', engine.callCpu, '≤ 75');
+    ratio('  ratio to the floor', ratios(engine.callCpu, engine.callFloorCpu), '≤ 1.5');
+    ms('  the 50, from the request until all completed', engine.callMs);
+    coreMs("engine floor: a sent invitation's shape, empty bodies (200 at once): CPU per workflow", engine.inviteFloorCpu);
+    ms('  the 200, from their starts until all ended', engine.inviteFloorMs);
+    coreMs('200 invitations sent: CPU of the whole stack per invitation', engine.inviteCpu, '≤ 55');
+    ratio('  ratio to the floor', ratios(engine.inviteCpu, engine.inviteFloorCpu), '≤ 1.5');
+    ms('  the 200, from the request until all emails sent', engine.inviteMs);
     ms('parse-jd (offline model): response', jd.response);
     ms('offline parser alone, per job description', jd.parser);
     ms(`scale: ${SCALE} calls for next week (200 × 50, 4 clients): all accepted`, [big.accepted]);
