@@ -238,14 +238,16 @@ export function createCallActivities({
     /** `endedAt`: when the workflow took the outcome (its clock), else now. The attempt's slot is given back. */
     async recordAttempt(callId: string, attempt: number, outcome: 'completed' | FailureReason, endedAt?: number): Promise<void> {
       const call = await load(callId);
-      await giveSlotBack(call);
       // An attempt that was never recorded (the dial failed before it) has nothing to end.
-      if (call.attempts[attempt - 1]?.number !== attempt) return;
+      if (call.attempts[attempt - 1]?.number !== attempt) return giveSlotBack(call);
+      // The slot is given back first, and the call's record of it cleared by the attempt's own write.
+      if (call.capacity_slot) await releaseSlot(db, call.capacity_slot);
       const path = attemptPath(attempt);
       const event = callEvent('call.attempt.ended', attempt);
       const { item } = await calls.update(call, {}, (at) => ({
         ...recordEvent(event.key),
         $set: {
+          ...(call.capacity_slot ? { capacity_slot: null } : {}),
           [`${path}.ended_at`]: endedAt === undefined ? clock() : new Date(endedAt),
           [`${path}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
           [`${path}.failure_reason`]: outcome === 'completed' ? null : outcome,
