@@ -37,7 +37,9 @@ describe("a project's counts", () => {
       return docs;
     };
     const move = (i: InterviewDoc, status: InterviewStatus) =>
-      list.update(i, { status }, (at) => ({ $set: { status, updated_at: at } })).then(({ at }) => Object.assign(i, { status, updated_at: at }));
+      list
+        .update(i, { status }, (at) => ({ $set: { status, updated_at: at } }))
+        .then(({ at }) => Object.assign(i, { status, updated_at: at }));
 
     const mine = await make(project, 12);
     await make(other, 5);
