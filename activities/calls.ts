@@ -290,6 +290,36 @@ export function createCallActivities({
       await recordMessage(call, kind, template, { sent: false, error });
     },
 
+    /**
+     * A completed attempt ends the call: recordAttempt and finishCall in one write, which records both events
+     * (`call.attempt.ended`, then `call.completed`; each shows the call completed). The slot is given back and
+     * the candidate freed.
+     */
+    async completeCall(callId: string, attempt: number, endedAt: number): Promise<void> {
+      const call = await load(callId);
+      if (call.capacity_slot) await releaseSlot(db, call.capacity_slot);
+      const ended = callEvent('call.attempt.ended', attempt);
+      const completed = callEvent('call.completed', 'final');
+      const path = attemptPath(attempt);
+      const recorded = call.attempts[attempt - 1]?.number === attempt;
+      const { item } = await calls.update(call, { status: 'completed' }, (at) => ({
+        ...recordEvent(...(recorded ? [ended.key] : []), completed.key),
+        $set: {
+          ...(recorded
+            ? { [`${path}.ended_at`]: new Date(endedAt), [`${path}.outcome`]: 'completed', [`${path}.failure_reason`]: null }
+            : {}),
+          capacity_slot: null,
+          status: 'completed',
+          failure_reason: null,
+          next_attempt_at: null,
+          updated_at: at,
+        },
+      }));
+      await freeCandidate(db, call, clock());
+      if (recorded) await announceCall(item, ended);
+      await announceCall(item, completed);
+    },
+
     /** A cancel arrived during an attempt: the call shows it until the attempt ends. */
     async markCancelling(callId: string): Promise<void> {
       const call = await load(callId);

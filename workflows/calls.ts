@@ -123,6 +123,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   const finishAttempt = patched('cancel-after-attempt');
   // Histories recorded before the workspace's calling slots dial without waiting for one.
   const capped = patched('call-capacity');
+  // Histories recorded before a completed attempt ended the call in one step record the two apart.
+  const completeInOne = patched('complete-in-one-step');
   const progress: CallProgress = { status: 'scheduled', attempt: 0, nextAttemptAt: null };
   const outcomes = new Map<number, CallOutcome>();
   let cancelled = false;
@@ -233,6 +235,11 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     }
     if (dial.accepted && !(await awaitReport(attempt, dial.reportWithinMs ?? input.outcomeTimeoutMs))) return cancel();
     const outcome = dial.accepted ? (outcomes.get(attempt)?.outcome ?? 'no_outcome') : dial.reason;
+    if (outcome === 'completed' && completeInOne) {
+      setStatus('completed');
+      await book.completeCall(callId, attempt, Date.now());
+      return progress;
+    }
     await book.recordAttempt(callId, attempt, outcome, Date.now());
     // A cancel during the attempt: a conversation that took place completes the call (its data is kept);
     // otherwise the call is cancelled, with no retry and no fallback.

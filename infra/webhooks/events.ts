@@ -23,8 +23,11 @@ export interface Announced {
 /** What tells one happening from another: its type, and its occurrence (an attempt's number, a deadline…). */
 export const eventKey = (type: WebhookEventType, occurrence: string | number) => `${type}/${occurrence}`;
 
-/** The part of a change's update that records its event on the resource, once however often it is written. */
-export const recordEvent = (key: string) => ({ $addToSet: { events: key } });
+/**
+ * The part of a change's update that records its events on the resource, in order, each once however often it
+ * is written.
+ */
+export const recordEvent = (...keys: string[]) => ({ $addToSet: { events: keys.length === 1 ? keys[0] : { $each: keys } } });
 
 /** The resource's sequence: the number of events recorded on it. */
 export const sequenceOf = (r: Announced) => Math.max(r.sequence ?? 0, r.events?.length ?? 0);
