@@ -12,6 +12,8 @@ export interface ActivityWiring {
   db: Database;
   client: Client;
   logger: Logger;
+  /** A client on the worker's own connection: a bulk request's workflows start eagerly on this worker. */
+  starter?: Client;
 }
 
 /**
@@ -34,7 +36,7 @@ export function buildActivityDeps(config: Config, base: ActivityWiring, override
     email: overrides.email ?? emailProvider(config, base.db),
     emailFrom: { email: config.EMAIL_FROM, name: config.EMAIL_FROM_NAME },
     publicBaseUrl: config.PUBLIC_BASE_URL,
-    startWorkflows: (starts) => startEach(base.client, config.TEMPORAL_TASK_QUEUE, starts),
+    startWorkflows: (starts) => startEach(base.starter ?? base.client, config.TEMPORAL_TASK_QUEUE, starts, base.starter !== undefined),
     announce: announcer(base.db, base.client, config.TEMPORAL_TASK_QUEUE, clock),
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     ...overrides,

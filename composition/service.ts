@@ -1,10 +1,10 @@
-import type { Client } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import type { WorkflowBundleOption } from '@temporalio/worker';
 import type { Config } from '../infra/config';
 import type { Logger } from '../infra/logger';
 import { connectDatabase, type Database } from '../infra/database';
-import { connectClient } from '../infra/temporal';
+import { connectClient, connectWorkerConnection } from '../infra/temporal';
 import { installTemporalRuntime } from '../infra/temporal-runtime';
 import type { ApiDeps } from '../api/deps';
 import { startApi, type RunningApi } from '../api/server';
@@ -78,9 +78,14 @@ export async function startService(config: Config, logger: Logger, overrides: Se
   if (config.ROLE !== 'api') {
     if (!overrides.keepRuntime) installTemporalRuntime(logger);
     await ensureSearchAttributes(temporal, config.TEMPORAL_NAMESPACE, logger);
-    worker = await startWorker(config, buildActivityDeps(config, { db, client: temporal, logger }, overrides.activities), {
+    // The worker's own connection also starts a bulk request's workflows (the fan-out's activity), so the
+    // server hands each first workflow task straight to this worker (eager workflow start).
+    const connection = await connectWorkerConnection(config);
+    const starter = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+    worker = await startWorker(config, buildActivityDeps(config, { db, client: temporal, logger, starter }, overrides.activities), {
       workflowBundle: overrides.workflowBundle,
       shutdownGraceTime: overrides.shutdownGraceTime,
+      connection,
     });
     stops.push(worker.stop);
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker started');

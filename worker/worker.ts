@@ -45,9 +45,10 @@ export interface RunningWorker {
 export async function startWorker(
   config: Config,
   deps: ActivityDeps,
-  opts: Pick<WorkerOptions, 'workflowBundle' | 'shutdownGraceTime'> = {},
+  opts: Pick<WorkerOptions, 'workflowBundle' | 'shutdownGraceTime'> & { connection?: NativeConnection } = {},
 ): Promise<RunningWorker> {
-  const connection = await connectWorkerConnection(config);
+  // Given when the activities also use it (eager starts); the worker closes it when it stops, either way.
+  const connection = opts.connection ?? (await connectWorkerConnection(config));
   const worker = await createWorker({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
