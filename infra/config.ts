@@ -33,8 +33,17 @@ export const ConfigSchema = Type.Object({
   TEMPORAL_ADDRESS: Text('localhost:7233'),
   TEMPORAL_NAMESPACE: Text('default'),
   TEMPORAL_TASK_QUEUE: Text('hiring'),
-  /** Workflows the worker keeps in memory between their tasks; a sleeping call evicted from it is replayed when it wakes. */
-  WORKER_MAX_CACHED_WORKFLOWS: Type.Integer({ minimum: 50, default: 1_000 }),
+  /**
+   * Workflows the worker keeps in memory between their tasks; a sleeping call evicted from it is replayed when
+   * it wakes. 200 holds the bench's bursts (50 calls, 200 invitations) at the same CPU per item as 1,000, and
+   * 10,000 sleeping calls in 562 MiB instead of 928 (docs/benchmarks.md).
+   */
+  WORKER_MAX_CACHED_WORKFLOWS: Type.Integer({ minimum: 50, default: 200 }),
+  /**
+   * A workflow bundle made ahead (scripts/bundle-workflows.ts). Unset: the one `npm run build` writes beside the
+   * compiled worker, else the worker bundles the workflows at start-up.
+   */
+  WORKFLOW_BUNDLE_PATH: OptionalText(),
   TEMPORAL_UI_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   TEMPORAL_API_KEY: OptionalText(),
   TEMPORAL_TLS: Bool(false),

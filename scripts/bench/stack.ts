@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../infra/config';
 import { connectDatabase, type Database } from '../../infra/database';
 import { connectClient } from '../../infra/temporal';
+import { writeWorkflowBundle } from '../bundle-workflows';
 import { createWorkspace, updateWorkspaceSettings } from '../../infra/workspaces';
 import { freePort, startDatabase, startTemporalDevServer, type RunningService } from '../services';
 import { startServiceProcess, type ServiceProcess } from './processes';
@@ -34,7 +35,11 @@ export async function startBenchStack(dir: string): Promise<BenchStack> {
   const temporalServer = process.env.TEMPORAL_ADDRESS ? null : await startTemporalDevServer({ headless: true, logDir });
   if (temporalServer) servers.push(temporalServer);
   const port = await freePort();
+  // The workflows bundled ahead, as `npm run build` does for production: the worker never runs webpack.
+  const bundle = join(dir, 'workflow-bundle.js');
+  await writeWorkflowBundle(bundle);
   const env = {
+    WORKFLOW_BUNDLE_PATH: bundle,
     PORT: String(port),
     HOST: '127.0.0.1',
     MONGODB_URI: db.uri,
