@@ -67,6 +67,8 @@ describe('the production image, built as the Dockerfile says', () => {
     mkdirSync(image);
     for (const kept of ['node_modules', 'dist', 'package.json']) renameSync(join(build, kept), join(image, kept));
     expect(existsSync(join(image, 'node_modules', 'typescript'))).toBe(false);
+    // The build bundles the workflows, so the worker never runs webpack.
+    expect(existsSync(join(image, 'dist', 'workflow-bundle.js'))).toBe(true);
 
     const env = await serviceProcessEnv('image');
     const api = startImage(image, { ...env, ROLE: 'api' });
@@ -83,7 +85,7 @@ describe('the production image, built as the Dockerfile says', () => {
       status: 200,
       body: { status: 'ready', checks: { database: 'ok', temporal: 'ok' } },
     });
-    // The worker bundles the compiled workflows at start-up: a dist/ it cannot bundle never says this.
+    // The worker loads the bundle the build wrote: a bundle it cannot load never says this.
     const started = await waitFor(
       async () => worker.output(),
       (out) => out.includes('"msg":"worker started"'),
