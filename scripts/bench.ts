@@ -139,7 +139,7 @@ async function main(): Promise<void> {
       unit: 'MiB',
       median: big.workerRss / 2 ** 20,
       worst: big.workerRss / 2 ** 20,
-      target: '< 1024',
+      target: '≤ 512',
     });
     ms('Vapi end-of-call reports, 50 at once: response', rep.report, 'median ≤ 50, worst ≤ 200');
     ms('  until all 50 calls completed', rep.completed);

@@ -98,7 +98,7 @@ describe('admin CLI', () => {
       status: 0,
       stdout: JSON.stringify({ workspace_id, settings: { max_concurrent_calls: 4 }, waiting_calls_told: null }),
     });
-    expect(res.stderr).toMatch(/^warning: the cap is set, but the calls waiting for capacity were not told .*within 15 s\n$/);
+    expect(res.stderr).toMatch(/^warning: the cap is set, but the calls waiting for capacity were not told .*within 19 s\n$/);
     expect((await db.workspaces.findOne({ _id: workspace_id }))?.settings).toEqual({ max_concurrent_calls: 4 });
   }, 30_000);
 
