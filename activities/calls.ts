@@ -9,7 +9,7 @@ import { whatsappRef, type SendResult } from '../providers/whatsapp/port';
 import { freeCandidate } from '../infra/claims';
 import { callList } from '../infra/lists/calls';
 import { callAnnouncement } from '../infra/webhooks/resources';
-import { eventKey, recordEvent } from '../infra/webhooks/events';
+import { eventKey, recordEvent, withEvent } from '../infra/webhooks/events';
 import { releaseSlot, slotHolder, takeSlot } from '../infra/call-slots';
 import { maxConcurrentCalls } from '../infra/records/workspaces';
 import { LOST_REPORT_CHECKS, slotLeaseMs } from '../shared/calls/capacity';
@@ -39,12 +39,30 @@ export function createCallActivities({
     return call;
   }
 
-  /** Frees the calling slot the call holds, if any. */
+  /**
+   * Frees the calling slot the call holds, if any. The change written next clears the call's record of it
+   * (`capacity_slot: null`); a crash before that write frees it again, harmlessly: only its holder frees a slot.
+   */
+  async function releaseHeldSlot(call: CallDoc): Promise<void> {
+    if (call.capacity_slot) await releaseSlot(db, call.capacity_slot);
+  }
+
+  /** Frees the calling slot the call holds, if any, when no change of the call is written with it. */
   async function giveSlotBack(call: CallDoc): Promise<void> {
     if (!call.capacity_slot) return;
-    await releaseSlot(db, call.capacity_slot);
+    await releaseHeldSlot(call);
     await calls.touch(call._id, { $set: { capacity_slot: null } });
   }
+
+  /** The fields of an attempt's end, for the write that records it. */
+  const attemptEnd = (attempt: number, outcome: 'completed' | FailureReason, endedAt: Date) => {
+    const path = attemptPath(attempt);
+    return {
+      [`${path}.ended_at`]: endedAt,
+      [`${path}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
+      [`${path}.failure_reason`]: outcome === 'completed' ? null : outcome,
+    };
+  };
 
   /** A happening of the call, for `recordEvent` in its change's write and for `announceCall` after it. */
   const callEvent = (type: CallEventType, occurrence: string | number) => ({ type, key: eventKey(type, occurrence) });
@@ -59,7 +77,7 @@ export function createCallActivities({
   async function announceCall(after: CallDoc | null, event: { type: CallEventType; key: string }): Promise<void> {
     if (!after) return;
     await announce(after.workspace_id, event.type, async () => {
-      const call = after.events?.includes(event.key) ? after : await calls.touch(after._id, recordEvent(event.key));
+      const call = await withEvent(after, event.key, (update) => calls.touch(after._id, update));
       return call && callAnnouncement(call, event.key);
     });
   }
@@ -240,19 +258,11 @@ export function createCallActivities({
       const call = await load(callId);
       // An attempt that was never recorded (the dial failed before it) has nothing to end.
       if (call.attempts[attempt - 1]?.number !== attempt) return giveSlotBack(call);
-      // The slot is given back first, and the call's record of it cleared by the attempt's own write.
-      if (call.capacity_slot) await releaseSlot(db, call.capacity_slot);
-      const path = attemptPath(attempt);
+      await releaseHeldSlot(call);
       const event = callEvent('call.attempt.ended', attempt);
       const { item } = await calls.update(call, {}, (at) => ({
         ...recordEvent(event.key),
-        $set: {
-          ...(call.capacity_slot ? { capacity_slot: null } : {}),
-          [`${path}.ended_at`]: endedAt === undefined ? clock() : new Date(endedAt),
-          [`${path}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
-          [`${path}.failure_reason`]: outcome === 'completed' ? null : outcome,
-          updated_at: at,
-        },
+        $set: { capacity_slot: null, ...attemptEnd(attempt, outcome, endedAt === undefined ? clock() : new Date(endedAt)), updated_at: at },
       }));
       await announceCall(item, event);
     },
@@ -297,17 +307,14 @@ export function createCallActivities({
      */
     async completeCall(callId: string, attempt: number, endedAt: number): Promise<void> {
       const call = await load(callId);
-      if (call.capacity_slot) await releaseSlot(db, call.capacity_slot);
+      await releaseHeldSlot(call);
       const ended = callEvent('call.attempt.ended', attempt);
       const completed = callEvent('call.completed', 'final');
-      const path = attemptPath(attempt);
       const recorded = call.attempts[attempt - 1]?.number === attempt;
       const { item } = await calls.update(call, { status: 'completed' }, (at) => ({
         ...recordEvent(...(recorded ? [ended.key] : []), completed.key),
         $set: {
-          ...(recorded
-            ? { [`${path}.ended_at`]: new Date(endedAt), [`${path}.outcome`]: 'completed', [`${path}.failure_reason`]: null }
-            : {}),
+          ...(recorded ? attemptEnd(attempt, 'completed', new Date(endedAt)) : {}),
           capacity_slot: null,
           status: 'completed',
           failure_reason: null,
@@ -334,11 +341,11 @@ export function createCallActivities({
       reason: FailureReason | null,
     ): Promise<void> {
       const call = await load(callId);
-      await giveSlotBack(call);
+      await releaseHeldSlot(call);
       const event = callEvent(`call.${status}`, 'final');
       const { item } = await calls.update(call, { status }, (at) => ({
         ...recordEvent(event.key),
-        $set: { status, failure_reason: reason, next_attempt_at: null, updated_at: at },
+        $set: { capacity_slot: null, status, failure_reason: reason, next_attempt_at: null, updated_at: at },
       }));
       await freeCandidate(db, call, clock());
       await announceCall(item, event);

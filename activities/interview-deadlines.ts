@@ -5,7 +5,7 @@ import { linkExpired, reminderAt } from '../shared/interviews/deadlines';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import { linkEmail, loadInterview } from './interviews';
 import { interviewAnnouncement, interviewEventKey } from '../infra/webhooks/resources';
-import { recordEvent } from '../infra/webhooks/events';
+import { recordEvent, withEvent } from '../infra/webhooks/events';
 import type { InterviewEventType } from '../shared/webhooks/schema';
 import type { ActivityDeps } from './deps';
 
@@ -110,8 +110,7 @@ export function createInterviewDeadlineActivities({
       const interview = await load(interviewId);
       const key = interviewEventKey(type, interview);
       await announce(interview.workspace_id, type, async () => {
-        // Recorded by the change's own write, unless that write was made before events were recorded with it.
-        const after = interview.events?.includes(key) ? interview : await interviews.touch(interviewId, recordEvent(key));
+        const after = await withEvent(interview, key, (update) => interviews.touch(interviewId, update));
         return after && interviewAnnouncement(after, publicBaseUrl, key);
       });
     },

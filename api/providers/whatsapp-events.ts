@@ -2,7 +2,7 @@ import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
 import type { MessageStatus } from '../../shared/calls/schema';
 import { callList } from '../../infra/lists/calls';
-import { eventKey, recordEvent, type Announce } from '../../infra/webhooks/events';
+import { eventKey, recordEvent, withEvent, type Announce } from '../../infra/webhooks/events';
 import type { CallDoc } from '../../infra/records/calls';
 import { callAnnouncement } from '../../infra/webhooks/resources';
 import { whatsappRef } from '../../providers/whatsapp/port';
@@ -37,8 +37,7 @@ async function applyStatus({ db, logger, announce }: Deps, s: WhatsAppStatusUpda
   const key = eventKey('whatsapp.message.updated', `${message.kind}/${status}`);
   const announceIt = async (after: CallDoc | null) => {
     await announce(call.workspace_id, 'whatsapp.message.updated', async () => {
-      // A status applied before events were recorded with their change records it now.
-      const now = after && !after.events?.includes(key) ? await callList(db).touch(after._id, recordEvent(key)) : after;
+      const now = after && (await withEvent(after, key, (update) => callList(db).touch(after._id, update)));
       return now && callAnnouncement(now, key);
     });
   };

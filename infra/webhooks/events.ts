@@ -29,6 +29,18 @@ export const eventKey = (type: WebhookEventType, occurrence: string | number) =>
  */
 export const recordEvent = (...keys: string[]) => ({ $addToSet: { events: keys.length === 1 ? keys[0] : { $each: keys } } });
 
+/**
+ * The resource with `key` among its events: as its change's write left it, or, for a change written before
+ * events were recorded with their change, with the key recorded now by `record` (null when it is gone).
+ */
+export async function withEvent<T extends Announced>(
+  resource: T,
+  key: string,
+  record: (update: ReturnType<typeof recordEvent>) => Promise<T | null>,
+): Promise<T | null> {
+  return resource.events?.includes(key) ? resource : record(recordEvent(key));
+}
+
 /** The resource's sequence: the number of events recorded on it. */
 export const sequenceOf = (r: Announced) => Math.max(r.sequence ?? 0, r.events?.length ?? 0);
 
