@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { upstreamFailure } from '../shared/errors';
 import { attemptPath, type CallAttempt, type CallDoc, type ResolvedTemplate } from '../infra/records/calls';
+import { callReportId, reportedFields, type CallReportDoc } from '../infra/records/call-reports';
 import type { CallStatus } from '../shared/calls/schema';
 import { insertOnce } from '../infra/duplicate-key';
 import type { FailureReason } from '../shared/calls/retry';
@@ -37,6 +38,29 @@ export function createCallActivities({
     const call = await db.calls.findOne({ _id: callId });
     if (!call) throw ApplicationFailure.nonRetryable(`Call ${callId} does not exist`, 'CallNotFound');
     return call;
+  }
+
+  /**
+   * The fields that write stored reports into the call (infra/records/call-reports.ts), for the write that
+   * ends their attempt; nothing for a report that is not there or is written in already.
+   */
+  function reported(call: CallDoc, reports: Array<CallReportDoc | null>): Record<string, unknown> {
+    let set: Record<string, unknown> = {};
+    for (const report of reports) {
+      const fields = report && reportedFields(call, report);
+      if (!fields) continue;
+      if (fields.notes.length > 0)
+        logger.warn({ callId: call._id, attempt: report.attempt, notes: fields.notes }, 'extracted values dropped');
+      set = { ...set, ...fields.set };
+    }
+    return set;
+  }
+  const readReport = (callId: string, attempt: number) => db.callReports.findOne({ _id: callReportId(callId, attempt) });
+
+  /** The call and the stored report of its attempt, read together. */
+  async function loadWithReport(callId: string, attempt: number): Promise<{ call: CallDoc; report: CallReportDoc | null }> {
+    const [call, report] = await Promise.all([load(callId), readReport(callId, attempt)]);
+    return { call, report };
   }
 
   /**
@@ -203,11 +227,13 @@ export function createCallActivities({
     },
 
     /**
-     * For an attempt whose report never came: asks the provider how the call ended and records that as its
-     * report. `going` while the provider says the call is still on; `unknown` when the provider cannot be asked.
+     * For an attempt whose report never came: its stored report, else asks the provider how the call ended and
+     * records that as its report. `going` while the provider says the call is still on; `unknown` when the provider cannot be asked.
      */
     async checkAttempt(callId: string, attempt: number): Promise<AttemptCheck> {
-      const call = await load(callId);
+      const { call, report: stored } = await loadWithReport(callId, attempt);
+      // Stored, but its signal never came through (the provider gave up resending it).
+      if (stored) return { status: 'ended', outcome: stored.outcome };
       const a = call.attempts.find((x) => x.number === attempt);
       if (!a?.provider_call_id || !voice.fetchReport) return { status: 'unknown' };
       const fetched = await voice.fetchReport(a.provider_call_id, { callId, attempt });
@@ -255,14 +281,19 @@ export function createCallActivities({
 
     /** `endedAt`: when the workflow took the outcome (its clock), else now. The attempt's slot is given back. */
     async recordAttempt(callId: string, attempt: number, outcome: 'completed' | FailureReason, endedAt?: number): Promise<void> {
-      const call = await load(callId);
+      const { call, report } = await loadWithReport(callId, attempt);
       // An attempt that was never recorded (the dial failed before it) has nothing to end.
       if (call.attempts[attempt - 1]?.number !== attempt) return giveSlotBack(call);
       await releaseHeldSlot(call);
       const event = callEvent('call.attempt.ended', attempt);
       const { item } = await calls.update(call, {}, (at) => ({
         ...recordEvent(event.key),
-        $set: { capacity_slot: null, ...attemptEnd(attempt, outcome, endedAt === undefined ? clock() : new Date(endedAt)), updated_at: at },
+        $set: {
+          ...reported(call, [report]),
+          capacity_slot: null,
+          ...attemptEnd(attempt, outcome, endedAt === undefined ? clock() : new Date(endedAt)),
+          updated_at: at,
+        },
       }));
       await announceCall(item, event);
     },
@@ -306,7 +337,7 @@ export function createCallActivities({
      * the candidate freed.
      */
     async completeCall(callId: string, attempt: number, endedAt: number): Promise<void> {
-      const call = await load(callId);
+      const { call, report } = await loadWithReport(callId, attempt);
       await releaseHeldSlot(call);
       const ended = callEvent('call.attempt.ended', attempt);
       const completed = callEvent('call.completed', 'final');
@@ -314,6 +345,7 @@ export function createCallActivities({
       const { item } = await calls.update(call, { status: 'completed' }, (at) => ({
         ...recordEvent(...(recorded ? [ended.key] : []), completed.key),
         $set: {
+          ...reported(call, [report]),
           ...(recorded ? attemptEnd(attempt, 'completed', new Date(endedAt)) : {}),
           capacity_slot: null,
           status: 'completed',
@@ -341,11 +373,13 @@ export function createCallActivities({
       reason: FailureReason | null,
     ): Promise<void> {
       const call = await load(callId);
+      // Reports of attempts given up on (no_outcome) that came in since: written in now, with the call's end.
+      const late = await Promise.all(call.attempts.filter((a) => !a.reported_at).map((a) => readReport(callId, a.number)));
       await releaseHeldSlot(call);
       const event = callEvent(`call.${status}`, 'final');
       const { item } = await calls.update(call, { status }, (at) => ({
         ...recordEvent(event.key),
-        $set: { capacity_slot: null, status, failure_reason: reason, next_attempt_at: null, updated_at: at },
+        $set: { ...reported(call, late), capacity_slot: null, status, failure_reason: reason, next_attempt_at: null, updated_at: at },
       }));
       await freeCandidate(db, call, clock());
       await announceCall(item, event);

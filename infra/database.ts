@@ -1,6 +1,7 @@
 import { MongoClient, MongoServerError, type Db, type Collection } from 'mongodb';
 import type { ApiKeyDoc, WorkspaceDoc } from './records/workspaces';
 import type { CallDoc, ProviderRefDoc, WhatsAppLogDoc } from './records/calls';
+import type { CallReportDoc } from './records/call-reports';
 import type { CandidateDoc, ProjectDoc } from './records/projects';
 import type { ClaimDoc, RateLimitDoc } from './records/coordination';
 import type { AnswerDoc, EmailLogDoc, InterviewDoc, QuestionClockDoc, RecordingChunkDoc, RecordingDoc } from './records/interviews';
@@ -26,6 +27,8 @@ export interface Database {
   projects: Collection<ProjectDoc>;
   candidates: Collection<CandidateDoc>;
   calls: Collection<CallDoc>;
+  /** Providers' end-of-call reports as they arrived, one per attempt (infra/records/call-reports.ts). */
+  callReports: Collection<CallReportDoc>;
   whatsappLog: Collection<WhatsAppLogDoc>;
   interviews: Collection<InterviewDoc>;
   claims: Collection<ClaimDoc>;
@@ -83,6 +86,7 @@ export async function connectDatabase(
     projects: db.collection<ProjectDoc>('projects'),
     candidates: db.collection<CandidateDoc>('candidates'),
     calls: db.collection<CallDoc>('calls'),
+    callReports: db.collection<CallReportDoc>('call_reports'),
     whatsappLog: db.collection<WhatsAppLogDoc>('whatsapp_log'),
     interviews: db.collection<InterviewDoc>('interviews'),
     claims: db.collection<ClaimDoc>('claims'),

@@ -141,7 +141,7 @@ async function main(): Promise<void> {
       worst: big.workerRss / 2 ** 20,
       target: '≤ 512',
     });
-    ms('Vapi end-of-call reports, 50 at once: response', rep.report, 'median ≤ 50, worst ≤ 200');
+    ms('Vapi end-of-call reports, 50 at once: response', rep.report, 'median ≤ 100, worst ≤ 300');
     ms('  until all 50 calls completed', rep.completed);
     ms('GET /calls, 100 of one job and status, 1,000 stored: first read', [listed.smallCold]);
     ms('  read again', listed.small);

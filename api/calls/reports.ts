@@ -1,78 +1,84 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Database } from '../../infra/database';
 import { attemptPath } from '../../infra/records/calls';
+import { callReportId, reportedFields, type CallReportDoc } from '../../infra/records/call-reports';
+import { isDuplicateKey } from '../../infra/duplicate-key';
 import { callList } from '../../infra/lists/calls';
 import { whileReachable } from '../../infra/temporal';
 import type { Logger } from '../../infra/logger';
 import type { AttemptReport, ReportResult } from '../../providers/voice/port';
-import { coerceExtracted } from '../../shared/calls/extracted-values';
 import { callOutcomeSignal, callWorkflowId } from '../../workflows/calls';
 
 const at = attemptPath;
 
 /**
- * The one path by which a provider's report of an attempt reaches a call: the attempt's details, transcript
- * and extracted variables (checked against extract_variables) are stored, then the outcome is signalled to the
- * call's workflow, whose first report per attempt wins. Provider webhooks, the lost-report check and the
- * simulator all use it. A second report of an attempt stores nothing; while the attempt is undecided it is
- * signalled again, so a report whose first signal failed (Temporal down) arrives when the provider sends it
- * again. A report for an unknown call is logged.
- * One read and one write, both by exact `_id` (any other filter scans every call on FerretDB), then one signal.
- * Two different reports of one attempt racing each other may both pass the check; the workflow still takes
- * the first outcome signalled, and the stored details are those of the later write. On MongoDB alone, a
- * filter `{_id, 'attempts.N.reported_at': null}` would make the first write win too; FerretDB would scan every
- * call for it, and does not isolate it anyway.
+ * The one path by which a provider's report of an attempt reaches a call; provider webhooks, the lost-report
+ * check and the simulator all use it. The report is stored as it arrived, by one insert of its own `_id`
+ * (infra/records/call-reports.ts: the first report of an attempt wins), then its outcome is signalled to the
+ * call's workflow, which takes the first outcome per attempt and writes the stored report into the call in the
+ * write that ends the attempt. So the provider's answer waits for one insert and one signal: the report is
+ * durable before it, and a signal that fails fails the callback, which the provider sends again (the stored
+ * report stays, and is signalled again). A report of a call whose workflow has ended (a late one) is written
+ * into the call here; one of a call or attempt that does not exist is logged, and its stored copy removed.
  */
-export function createCallReporter(deps: { db: Database; client: Client; logger: Logger }) {
-  /** The workflow takes the first outcome per attempt, so signalling one again is harmless. */
-  const signal = async (report: AttemptReport) => {
+export function createCallReporter(deps: { db: Database; client: Client; logger: Logger; clock?: () => Date }) {
+  const clock = deps.clock ?? (() => new Date());
+  /** False when the call's workflow is not running. The workflow takes the first outcome per attempt. */
+  const signal = async (report: AttemptReport): Promise<boolean> => {
     try {
       await whileReachable(deps.client, () =>
         deps.client.workflow
           .getHandle(callWorkflowId(report.callId))
           .signal(callOutcomeSignal, { attempt: report.attempt, outcome: report.outcome }),
       );
+      return true;
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
-      deps.logger.warn({ callId: report.callId, attempt: report.attempt }, 'outcome reported for a call that is not running');
+      return false;
     }
   };
-  return async (report: AttemptReport): Promise<ReportResult> => {
+
+  /** A report whose call's workflow has ended: written into the call now, as nothing else will. */
+  async function writeLate(stored: CallReportDoc): Promise<ReportResult> {
     const { db, logger } = deps;
-    const call = await db.calls.findOne({ _id: report.callId });
-    const attempt = call?.attempts.find((a) => a.number === report.attempt);
-    if (!call || !attempt) {
-      logger.warn({ callId: report.callId, attempt: report.attempt }, 'report for an unknown call or attempt');
+    const ids = { callId: stored.call_id, attempt: stored.attempt };
+    const call = await db.calls.findOne({ _id: stored.call_id });
+    if (!call || call.attempts[stored.attempt - 1]?.number !== stored.attempt) {
+      logger.warn(ids, 'report for an unknown call or attempt');
+      await db.callReports.deleteOne({ _id: stored._id });
       return 'unknown';
     }
-    if (attempt.reported_at) {
-      // Stored before, but its signal may have failed (Temporal down) and the provider is sending it again.
-      if (attempt.outcome === null) await signal(report);
-      return 'duplicate';
-    }
-    const a = at(report.attempt);
-    // The call's transcript and variables come from the attempt that completed it, while it is undecided.
-    const completes = report.outcome === 'completed' && attempt.outcome === null;
-    const extraction = completes ? coerceExtracted(call.extract_variables, report.extracted) : null;
-    if (extraction && extraction.notes.length > 0) {
-      logger.warn({ callId: call._id, attempt: report.attempt, notes: extraction.notes }, 'extracted values dropped');
-    }
-    await callList(db).update(call, {}, (now) => ({
-      $set: {
-        [`${a}.reported_at`]: now,
-        [`${a}.ended_reason`]: report.endedReason ?? null,
-        [`${a}.recording_url`]: report.recordingUrl ?? null,
-        [`${a}.provider_status`]: 'ended',
-        ...(report.providerCallId && !attempt.provider_call_id ? { [`${a}.provider_call_id`]: report.providerCallId } : {}),
-        ...(extraction
-          ? { transcript: report.transcript ?? [], extracted_variables: extraction.values, extraction_notes: extraction.notes }
-          : {}),
-        updated_at: now,
-      },
-    }));
-    // A failed signal fails the callback (the provider retries) or the activity (Temporal retries).
-    await signal(report);
+    const fields = reportedFields(call, stored);
+    if (!fields) return 'duplicate';
+    logger.warn(ids, 'report arrived after its call ended; written into the call');
+    await callList(db).update(call, {}, (now) => ({ $set: { ...fields.set, updated_at: now } }));
     return 'recorded';
+  }
+
+  return async (report: AttemptReport): Promise<ReportResult> => {
+    const doc: CallReportDoc = {
+      _id: callReportId(report.callId, report.attempt),
+      call_id: report.callId,
+      attempt: report.attempt,
+      outcome: report.outcome,
+      provider_call_id: report.providerCallId ?? null,
+      ended_reason: report.endedReason ?? null,
+      recording_url: report.recordingUrl ?? null,
+      transcript: report.transcript ?? null,
+      extracted: report.extracted ?? null,
+      received_at: clock(),
+    };
+    let first = true;
+    try {
+      await deps.db.callReports.insertOne(doc);
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      // Stored before, but its signal may have failed (Temporal down) and the provider is sending it again.
+      first = false;
+    }
+    if (await signal(report)) return first ? 'recorded' : 'duplicate';
+    const stored = first ? doc : await deps.db.callReports.findOne({ _id: doc._id });
+    return stored ? writeLate(stored) : 'unknown';
   };
 }
 

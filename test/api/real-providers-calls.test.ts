@@ -143,6 +143,11 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack: 
     const after = await call(callId);
     expect(after.extracted_variables).toEqual({ available: true, start_date: '2027-01-15' });
     expect(after.attempts[0].ended_reason).toBe('assistant-ended-call');
+    // The first report, as it arrived, is what the call was written from.
+    expect(await bench.stack.db.callReports.findOne({ _id: `${callId}/1` })).toMatchObject({
+      outcome: 'completed',
+      ended_reason: 'assistant-ended-call',
+    });
     expect(bench.graph.requests.filter((r) => r.method === 'POST' && r.body.to === '14155552001')).toHaveLength(1);
   });
 
@@ -175,6 +180,8 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack: 
   it('acknowledges reports and status updates for calls that are not ours, and answers 400 to a body that is not a message', async () => {
     const unknown = endOfCallReport({ callId: 'call_000000000000000000000000', attempt: 1, endedReason: 'customer-busy' });
     expect(await signedVapi(unknown)).toMatchObject({ status: 200, body: { success: true } });
+    // Stored as it arrived, then removed once no such call is found.
+    expect(await bench.stack.db.callReports.findOne({ _id: 'call_000000000000000000000000/1' })).toBeNull();
     const foreign = { message: { type: 'end-of-call-report', endedReason: 'customer-busy', call: vapiCall({ name: 'someone else' }) } };
     expect((await signedVapi(foreign)).status).toBe(200);
     expect((await signedVapi({ message: { type: 'conversation-update', messages: [] } })).status).toBe(200);

@@ -47,6 +47,54 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
     await recordHistory(bench.env.client, call.workflow_id, 'call-lost-report-fetched');
   });
 
+  it('takes a report that was stored but never signalled (its receiver died) at the lost-report check, with its transcript', async () => {
+    const call = await newCall();
+    const stored: VoiceProvider = {
+      name: 'stored',
+      dial: async ({ callId, attempt }) => {
+        // What the report's path leaves when it dies between storing the report and signalling it.
+        await bench.db.callReports.insertOne({
+          _id: `${callId}/${attempt}`,
+          call_id: callId,
+          attempt,
+          outcome: 'completed',
+          provider_call_id: 'prov-stored',
+          ended_reason: 'assistant-ended-call',
+          recording_url: null,
+          transcript: [{ role: 'candidate', text: 'Four years.' }],
+          extracted: { years: '4' },
+          received_at: new Date(),
+        });
+        return { accepted: true, providerCallId: 'prov-stored' };
+      },
+    };
+    const { progress, stored: after, startedAt } = await run(call, { outcomeTimeoutMs: 45 * 60_000 }, stored);
+    expect(progress.status).toBe('completed');
+    expect(after).toMatchObject({
+      status: 'completed',
+      transcript: [{ role: 'candidate', text: 'Four years.' }],
+      extracted_variables: { years: 4 },
+    });
+    expect(after.attempts[0]).toMatchObject({ outcome: 'completed', ended_reason: 'assistant-ended-call', provider_status: 'ended' });
+    expect(after.attempts[0].ended_at!.getTime() - startedAt).toBeGreaterThanOrEqual(45 * 60_000);
+  });
+
+  it('writes a report that arrives after its call has ended into the call, and leaves the outcome as it was', async () => {
+    const call = await newCall();
+    const silent: VoiceProvider = { name: 'silent', dial: async () => ({ accepted: true, providerCallId: 'late' }) };
+    const { stored } = await run(call, { outcomeTimeoutMs: 45 * 60_000 }, silent);
+    expect(stored).toMatchObject({ status: 'failed', failure_reason: 'no_outcome' });
+    const report = createCallReporter({ db: bench.db, client: bench.env.client, logger: bench.logger });
+    const late = { callId: call._id, attempt: 1, outcome: 'missed' as const, endedReason: 'customer-did-not-answer' };
+    expect(await report(late)).toBe('recorded');
+    expect(await report({ ...late, endedReason: 'something else' })).toBe('duplicate');
+    const after = (await bench.db.calls.findOne({ _id: call._id }))!;
+    expect(after).toMatchObject({ status: 'failed', failure_reason: 'no_outcome' });
+    expect(after.attempts[0]).toMatchObject({ outcome: 'failed', failure_reason: 'no_outcome', ended_reason: 'customer-did-not-answer' });
+    expect(await report({ ...late, attempt: 2 })).toBe('unknown');
+    expect(await bench.db.callReports.findOne({ _id: `${call._id}/2` })).toBeNull();
+  });
+
   it('gives an attempt up as no_outcome after the provider says it is still going at every check', async () => {
     const call = await newCall();
     let asked = 0;
