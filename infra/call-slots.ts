@@ -14,6 +14,9 @@ export interface HeldSlot {
   holder: string;
 }
 
+/** Slots read at once after the holder's own first one, when that one is held; each further batch doubles. */
+const FIRST_BATCH = 4;
+
 export const slotHolder = (callId: string, attempt: number) => `${callId}/${attempt}`;
 
 /**
@@ -34,13 +37,18 @@ export async function takeSlot(
   const keys = Array.from({ length: cap }, (_, i) => `call-slot/${workspaceId}/${(start + i) % cap}`);
   // The holder's own first slot is tried at once: free, it costs one insert, as most takes do.
   if ((await claim(db, keys[0], holder, { now, expiresAt: leaseUntil })) === holder) return { key: keys[0], holder };
-  // Then one parallel read of the others, and claims only of those free or run out: a look that finds all
-  // held (the common case while calls wait) costs a round trip, not a claim per slot.
-  const held = await Promise.all(keys.slice(1).map((key) => db.claims.findOne({ _id: key })));
-  for (const [i, key] of keys.slice(1).entries()) {
-    const c = held[i];
-    if (c && c.holder !== holder && (!c.expires_at || c.expires_at > now)) continue;
-    if ((await claim(db, key, holder, { now, expiresAt: leaseUntil })) === holder) return { key, holder };
+  // Then the next ones in batches read in parallel, each twice the last (4, 8, 16 …), claiming only those free
+  // or run out. A take among a few held slots reads a few (reading all the others at once cost 21 reads per
+  // call when 50 dialled together under a cap of 50); a look that finds all held, the common case while calls
+  // wait, still reads each slot once, in a few round trips instead of one.
+  for (let from = 1, size = FIRST_BATCH; from < cap; from += size, size *= 2) {
+    const batch = keys.slice(from, from + size);
+    const held = await Promise.all(batch.map((key) => db.claims.findOne({ _id: key })));
+    for (const [i, key] of batch.entries()) {
+      const c = held[i];
+      if (c && c.holder !== holder && (!c.expires_at || c.expires_at > now)) continue;
+      if ((await claim(db, key, holder, { now, expiresAt: leaseUntil })) === holder) return { key, holder };
+    }
   }
   return null;
 }

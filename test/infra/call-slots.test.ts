@@ -27,6 +27,20 @@ describe('calling slots', () => {
     expect(await takeSlot(db, 'ws_a', 'call_late/1', 5, minute(10))).toEqual({ key: first.key, holder: 'call_late/1' });
   });
 
+  it('finds the one free slot of many, wherever it is, past the batches a take reads first', async () => {
+    const cap = 20;
+    const holders = Array.from({ length: 40 }, (_, i) => `call_${i}/1`);
+    const won = (await Promise.all(holders.map((h) => takeSlot(db, 'ws_c', h, cap, minute(10))))).filter((t) => t !== null);
+    expect(new Set(won.map((t) => t!.key)).size).toBe(cap);
+    expect(await takeSlot(db, 'ws_c', 'call_none/1', cap, minute(10))).toBeNull();
+    // Each slot in turn is the only free one: a new holder finds it, whichever slot its own look starts at.
+    for (const slot of won) {
+      await releaseSlot(db, slot!);
+      const next = `call_after_${slot!.key}/1`;
+      expect(await takeSlot(db, 'ws_c', next, cap, minute(10))).toEqual({ key: slot!.key, holder: next });
+    }
+  });
+
   it('frees a slot whose holder never gave it back once its lease has run out', async () => {
     const now = Date.now();
     const lost = await takeSlot(db, 'ws_b', 'call_lost/1', 1, minute(30, now), new Date(now));
