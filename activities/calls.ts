@@ -138,6 +138,14 @@ export function createCallActivities({
     await announceCall(item, event);
   }
 
+  /** The call waits for its dial at `when`: the fields and the `call.scheduled` event that show it. */
+  const scheduled = (call: CallDoc, when: Date) => ({
+    // scheduled_for keeps the first dial time.
+    set: { next_attempt_at: when, ...(call.scheduled_for === null ? { scheduled_for: when } : {}) },
+    // Once per attempt it waits for: the first dial, and each retry.
+    event: callEvent('call.scheduled', call.attempts.length + 1),
+  });
+
   /** Dials the attempt unless an earlier execution of the activity did: never the same attempt twice. */
   async function placeOnce(callId: string, attempt: number, waitsWhenBusy: boolean): Promise<DialResult> {
     const call = await load(callId);
@@ -203,15 +211,11 @@ export function createCallActivities({
 
   return {
     async markScheduled(callId: string, dialAt: number): Promise<void> {
-      const when = new Date(dialAt);
-      // scheduled_for keeps the first dial time.
       const call = await load(callId);
-      const first = call.scheduled_for === null ? { scheduled_for: when } : {};
-      // Once per attempt it waits for: the first dial, and each retry.
-      const event = callEvent('call.scheduled', call.attempts.length + 1);
+      const { set, event } = scheduled(call, new Date(dialAt));
       const { item } = await calls.update(call, { status: 'scheduled' }, (at) => ({
         ...recordEvent(event.key),
-        $set: { status: 'scheduled', next_attempt_at: when, ...first, updated_at: at },
+        $set: { ...set, status: 'scheduled', updated_at: at },
       }));
       await announceCall(item, event);
     },
@@ -246,8 +250,9 @@ export function createCallActivities({
     /**
      * One of the workspace's calling slots for the attempt, or, when all are held, the call shown waiting for
      * capacity. `reportWithinMs`: the workflow's report wait, for a provider that does not give its own.
+     * `dialAt`: a call that dials at once is shown scheduled (`markScheduled`) in this write, not one of its own.
      */
-    async takeCallSlot(callId: string, attempt: number, reportWithinMs: number): Promise<{ taken: boolean }> {
+    async takeCallSlot(callId: string, attempt: number, reportWithinMs: number, dialAt?: number): Promise<{ taken: boolean }> {
       const call = await load(callId);
       // Taken by an earlier execution of this activity (a retry, or a replayed workflow task).
       if (call.capacity_slot?.holder === slotHolder(callId, attempt)) return { taken: true };
@@ -262,14 +267,26 @@ export function createCallActivities({
         new Date(now.getTime() + lease),
         now,
       );
-      if (slot) {
+      // Recorded once: a later look, or a retry after the write, finds it.
+      const schedule = dialAt !== undefined && call.scheduled_for === null ? scheduled(call, new Date(dialAt)) : null;
+      if (slot && !schedule) {
         await calls.touch(callId, { $set: { capacity_slot: slot } });
         return { taken: true };
       }
-      if (call.status !== 'waiting_for_capacity') {
-        await calls.update(call, { status: 'waiting_for_capacity' }, (at) => ({
-          $set: { status: 'waiting_for_capacity', next_attempt_at: null, updated_at: at },
+      if (slot) {
+        const { item } = await calls.update(call, {}, (at) => ({
+          ...recordEvent(schedule!.event.key),
+          $set: { ...schedule!.set, capacity_slot: slot, updated_at: at },
         }));
+        await announceCall(item, schedule!.event);
+        return { taken: true };
+      }
+      if (call.status !== 'waiting_for_capacity' || schedule) {
+        const { item } = await calls.update(call, { status: 'waiting_for_capacity' }, (at) => ({
+          ...(schedule ? recordEvent(schedule.event.key) : {}),
+          $set: { ...schedule?.set, status: 'waiting_for_capacity', next_attempt_at: null, updated_at: at },
+        }));
+        if (schedule) await announceCall(item, schedule.event);
       }
       return { taken: false };
     },

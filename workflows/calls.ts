@@ -125,6 +125,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   const capped = patched('call-capacity');
   // Histories recorded before a completed attempt ended the call in one step record the two apart.
   const completeInOne = patched('complete-in-one-step');
+  // Histories recorded before a call that dials at once was shown scheduled by its slot's take record it apart.
+  const scheduleWithSlot = capped && patched('schedule-with-slot');
   const progress: CallProgress = { status: 'scheduled', attempt: 0, nextAttemptAt: null };
   const outcomes = new Map<number, CallOutcome>();
   let cancelled = false;
@@ -192,9 +194,9 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
    * looking again on a timer, or at once when the cap is raised. False when the call was cancelled while it
    * waited.
    */
-  const takeSlot = async (attempt: number): Promise<boolean> => {
+  const takeSlot = async (attempt: number, dialAt?: number): Promise<boolean> => {
     for (let n = 0; ; n++) {
-      if ((await book.takeCallSlot(callId, attempt, input.outcomeTimeoutMs)).taken) return true;
+      if ((await book.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, dialAt)).taken) return true;
       if (n === 0) setStatus('waiting_for_capacity');
       const seen = capacityChanges;
       await condition(() => cancelled || capacityChanges !== seen, capacityWaitMs(n, spread));
@@ -211,7 +213,10 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   progress.nextAttemptAt = firstDial;
   // The workflow starts with CallStatus `scheduled` already.
   if (!localBookkeeping) setStatus('scheduled');
-  await book.markScheduled(callId, firstDial);
+  // A call that dials at once is shown scheduled by the take of its first slot, in that write: one local
+  // activity, a read and a write less.
+  const scheduledBySlot = scheduleWithSlot && firstDial <= Date.now();
+  if (!scheduledBySlot) await book.markScheduled(callId, firstDial);
   if (await waitUntil(firstDial)) return cancel();
 
   if (input.sendPreCall) await sendTemplate(callId, 'pre_call', book);
@@ -221,7 +226,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     if (cancelled) return cancel();
     progress.attempt = attempt;
     progress.nextAttemptAt = null;
-    if (capped && !(await takeSlot(attempt))) return cancel();
+    if (capped && !(await takeSlot(attempt, scheduledBySlot && attempt === 1 ? firstDial : undefined))) return cancel();
     setStatus('in_progress');
     // A provider that stays unreachable through every retry fails the attempt, not the whole call.
     const dial = await orOnFailure(dialer.dial(callId, attempt, capped), { accepted: false as const, reason: 'provider_error' as const });

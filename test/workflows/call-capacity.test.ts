@@ -64,7 +64,12 @@ describe('call workflow: capacity', () => {
         (p) => p.status === 'waiting_for_capacity',
         20_000,
       );
-      expect((await bench.db.calls.findOne({ _id: first._id }))!.status).toBe('waiting_for_capacity');
+      // Shown scheduled, and waiting, by its first look for a slot.
+      expect(await bench.db.calls.findOne({ _id: first._id })).toMatchObject({
+        status: 'waiting_for_capacity',
+        scheduled_for: expect.any(Date),
+        events: ['call.scheduled/1'],
+      });
       await release(bench.db, holders[3].key, holders[3].holder);
       const progress = await handle.result();
       // The slot it gave back is taken by another call: the second call waits, and is cancelled while it does.

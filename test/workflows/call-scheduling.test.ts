@@ -101,8 +101,11 @@ describe('call workflow: schedule, working hours and retries (time-skipping serv
 
   it('dials at once when working hours are disabled', async () => {
     const call = await newCall();
-    const { dials, startedAt } = await run(call, { workingHours: { enabled: false, monday: [] } });
+    const { dials, startedAt, stored } = await run(call, { workingHours: { enabled: false, monday: [] } });
     expect(dials[0].at.getTime() - startedAt).toBeLessThan(5_000);
+    // Shown scheduled by the take of its slot (no step of its own), with the event of it.
+    expect(stored.scheduled_for!.getTime() - startedAt).toBeLessThan(5_000);
+    expect(stored.events?.[0]).toBe('call.scheduled/1');
     await recordHistory(bench.env.client, call.workflow_id, 'call-completed-first-time');
   });
 

@@ -34,14 +34,12 @@ export const floorReportSignal = defineSignal('floorReport');
 export async function callFloorWorkflow(): Promise<void> {
   let reported = false;
   setHandler(floorReportSignal, () => void (reported = true));
-  await local.nothing(); // markScheduled
-  await local.nothing(); // takeCallSlot
+  await local.nothing(); // takeCallSlot, which also shows the call scheduled
   upsertSearchAttributes([{ key: CallStatusKey, value: 'in_progress' }]);
   await acts.signalBack(); // dial: the provider's report comes back as a signal
   await condition(() => reported);
-  await local.nothing(); // recordAttempt
   upsertSearchAttributes([{ key: CallStatusKey, value: 'completed' }]);
-  await local.nothing(); // finishCall
+  await local.nothing(); // completeCall
 }
 
 /**
