@@ -231,12 +231,12 @@ export function createCallActivities({
     },
 
     /**
-     * For an attempt whose report never came: its stored report, else asks the provider how the call ended and
-     * records that as its report. `going` while the provider says the call is still on; `unknown` when the provider cannot be asked.
+     * For an attempt whose report never came: its stored report (its signal was lost), else asks the provider
+     * how the call ended and records that as its report. `going` while the provider says the call is still on;
+     * `unknown` when the provider cannot be asked.
      */
     async checkAttempt(callId: string, attempt: number): Promise<AttemptCheck> {
       const { call, report: stored } = await loadWithReport(callId, attempt);
-      // Stored, but its signal never came through (the provider gave up resending it).
       if (stored) return { status: 'ended', outcome: stored.outcome };
       const a = call.attempts.find((x) => x.number === attempt);
       if (!a?.provider_call_id || !voice.fetchReport) return { status: 'unknown' };
@@ -273,12 +273,12 @@ export function createCallActivities({
         await calls.touch(callId, { $set: { capacity_slot: slot } });
         return { taken: true };
       }
-      if (slot) {
+      if (slot && schedule) {
         const { item } = await calls.update(call, {}, (at) => ({
-          ...recordEvent(schedule!.event.key),
-          $set: { ...schedule!.set, capacity_slot: slot, updated_at: at },
+          ...recordEvent(schedule.event.key),
+          $set: { ...schedule.set, capacity_slot: slot, updated_at: at },
         }));
-        await announceCall(item, schedule!.event);
+        await announceCall(item, schedule.event);
         return { taken: true };
       }
       if (call.status !== 'waiting_for_capacity' || schedule) {
