@@ -65,7 +65,7 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
       ended_reason: report.endedReason ?? null,
       recording_url: report.recordingUrl ?? null,
       transcript: report.transcript ?? null,
-      extracted: report.extracted ?? null,
+      extracted_json: JSON.stringify(report.extracted ?? null),
       received_at: clock(),
     };
     let first = true;

@@ -19,8 +19,11 @@ export interface CallReportDoc {
   ended_reason: string | null;
   recording_url: string | null;
   transcript: CallDoc['transcript'];
-  /** The values as the provider extracted them; checked against the call's extract_variables when written in. */
-  extracted: unknown;
+  /**
+   * The values as the provider extracted them, as JSON: its keys are a model's output, and may hold what a stored
+   * field name may not (a `.`, a leading `$`). Checked against the call's extract_variables when written in.
+   */
+  extracted_json: string;
   received_at: Date;
 }
 
@@ -36,7 +39,7 @@ export function reportedFields(call: CallDoc, report: CallReportDoc): { set: Rec
   if (attempt?.number !== report.attempt || attempt.reported_at) return null;
   const a = attemptPath(report.attempt);
   const completes = report.outcome === 'completed' && attempt.outcome === null;
-  const extraction = completes ? coerceExtracted(call.extract_variables, report.extracted) : null;
+  const extraction = completes ? coerceExtracted(call.extract_variables, JSON.parse(report.extracted_json)) : null;
   return {
     set: {
       [`${a}.reported_at`]: report.received_at,

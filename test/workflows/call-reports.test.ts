@@ -62,7 +62,7 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
           ended_reason: 'assistant-ended-call',
           recording_url: null,
           transcript: [{ role: 'candidate', text: 'Four years.' }],
-          extracted: { years: '4' },
+          extracted_json: JSON.stringify({ years: '4' }),
           received_at: new Date(),
         });
         return { accepted: true, providerCallId: 'prov-stored' };
@@ -85,7 +85,14 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
     const { stored } = await run(call, { outcomeTimeoutMs: 45 * 60_000 }, silent);
     expect(stored).toMatchObject({ status: 'failed', failure_reason: 'no_outcome' });
     const report = createCallReporter({ db: bench.db, client: bench.env.client, logger: bench.logger });
-    const late = { callId: call._id, attempt: 1, outcome: 'missed' as const, endedReason: 'customer-did-not-answer' };
+    const late = {
+      callId: call._id,
+      attempt: 1,
+      outcome: 'missed' as const,
+      endedReason: 'customer-did-not-answer',
+      // A model's keys, which no stored field name may have: the report is stored all the same.
+      extracted: { 'start.date': 'soon', $note: 'x' },
+    };
     expect(await report(late)).toBe('recorded');
     expect(await report({ ...late, endedReason: 'something else' })).toBe('duplicate');
     const after = (await bench.db.calls.findOne({ _id: call._id }))!;
