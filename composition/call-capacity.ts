@@ -7,7 +7,7 @@ const AT_ONCE = 50;
 
 /**
  * Tells the workspace's calls that wait for capacity that its cap changed, so each looks again now instead of
- * at its next look (up to 19 s away): a raised cap takes effect within a second. They are found through the
+ * at its next look (up to LONGEST_CAPACITY_WAIT_MS away, 19 s): a raised cap takes effect within a second. They are found through the
  * workflows' search attributes, never by reading calls. Returns how many were told; a call that ended
  * meanwhile is not counted.
  */

@@ -3,7 +3,7 @@ import { connectDatabase } from '../infra/database';
 import { createApiKey, createWorkspace, listApiKeys, revokeApiKey, updateWorkspaceSettings } from '../infra/workspaces';
 import { loggedEmail } from '../infra/message-log';
 import type { WorkspaceSettings } from '../infra/records/workspaces';
-import { MAX_CONCURRENT_CALLS_LIMIT } from '../shared/calls/capacity';
+import { LONGEST_CAPACITY_WAIT_MS, MAX_CONCURRENT_CALLS_LIMIT } from '../shared/calls/capacity';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../infra/config';
 import { connectClient } from '../infra/temporal';
@@ -40,7 +40,7 @@ function required(values: Record<string, string | undefined>, ...names: string[]
 
 /**
  * Tells the workspace's calls waiting for capacity of its new cap (Temporal at TEMPORAL_ADDRESS, as the worker
- * finds it). Without Temporal, the cap is still set: each waiting call sees it at its next look, within 19 s.
+ * finds it). Without Temporal, the cap is still set: each waiting call sees it at its next look, within LONGEST_CAPACITY_WAIT_MS.
  */
 async function tellWaitingCalls(workspaceId: string): Promise<number | null> {
   let client: Client | undefined;
@@ -49,7 +49,7 @@ async function tellWaitingCalls(workspaceId: string): Promise<number | null> {
     return await wakeCallsWaitingForCapacity(client, workspaceId);
   } catch (err) {
     process.stderr.write(
-      `warning: the cap is set, but the calls waiting for capacity were not told (${(err as Error).message}); each sees it at its next look, within 19 s\n`,
+      `warning: the cap is set, but the calls waiting for capacity were not told (${(err as Error).message}); each sees it at its next look, within ${Math.ceil(LONGEST_CAPACITY_WAIT_MS / 1000)} s\n`,
     );
     return null;
   } finally {

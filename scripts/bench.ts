@@ -134,14 +134,10 @@ async function main(): Promise<void> {
     ms(`scale: ${SCALE} calls for next week (200 × 50, 4 clients): all accepted`, [big.accepted]);
     ms('  each request of 50', big.responses);
     ms('  until every workflow sleeps', [big.sleeping]);
-    rows.push({ scenario: '  worker resident memory then', unit: 'MiB', median: big.workerRss / 2 ** 20, worst: big.workerRss / 2 ** 20 });
-    rows.push({
-      scenario: `  worker resident memory ${SETTLE_MS / 1000} s later, settled`,
-      unit: 'MiB',
-      median: big.workerRssSettled / 2 ** 20,
-      worst: big.workerRssSettled / 2 ** 20,
-      target: '≤ 512',
-    });
+    const mib = (scenario: string, bytes: number, target?: string) =>
+      rows.push({ scenario, unit: 'MiB', median: bytes / 2 ** 20, worst: bytes / 2 ** 20, target });
+    mib('  worker resident memory then', big.workerRss);
+    mib(`  worker resident memory ${SETTLE_MS / 1000} s later, settled`, big.workerRssSettled, '≤ 512');
     ms('Vapi end-of-call reports, 50 at once: response', rep.report, 'median ≤ 100, worst ≤ 300');
     ms('  until all 50 calls completed', rep.completed);
     ms('GET /calls, 100 of one job and status, 1,000 stored: first read', [listed.smallCold]);

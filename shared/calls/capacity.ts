@@ -6,6 +6,9 @@
 export const DEFAULT_MAX_CONCURRENT_CALLS = 10;
 export const MAX_CONCURRENT_CALLS_LIMIT = 1_000;
 
+const LONGEST_LOOK_GAP_MS = 15_000;
+const LOOK_SPREAD = 0.25;
+
 /**
  * When a waiting call looks again for a free slot, after its n-th look (from 0) found none: 1 s, then twice as
  * long each time up to 15 s, spread by a fraction of the call's own (`spread`, 0 to 1) so waiters do not look
@@ -15,9 +18,12 @@ export const MAX_CONCURRENT_CALLS_LIMIT = 1_000;
  * is given back would cost less, and is not built.
  */
 export function capacityWaitMs(n: number, spread: number): number {
-  const base = Math.min(1_000 * 2 ** n, 15_000);
-  return Math.round(base * (1 + 0.25 * spread));
+  const base = Math.min(1_000 * 2 ** n, LONGEST_LOOK_GAP_MS);
+  return Math.round(base * (1 + LOOK_SPREAD * spread));
 }
+
+/** The longest a waiting call goes between two looks: when a cap it was not told of is seen at the latest. */
+export const LONGEST_CAPACITY_WAIT_MS = Math.round(LONGEST_LOOK_GAP_MS * (1 + LOOK_SPREAD));
 
 /** How long a provider's own "busy" (429) is waited out when it does not say: Retry-After, else this. */
 export const PROVIDER_BUSY_WAIT_MS = 5_000;
