@@ -256,7 +256,7 @@ export function createCallActivities({
       const call = await load(callId);
       // Taken by an earlier execution of this activity (a retry, or a replayed workflow task).
       if (call.capacity_slot?.holder === slotHolder(callId, attempt)) return { taken: true };
-      const workspace = await db.workspaces.findOne({ _id: call.workspace_id });
+      const workspace = await db.shared.workspace(call.workspace_id);
       const lease = slotLeaseMs(voice.reportWithinMs ?? reportWithinMs, LOST_REPORT_CHECKS);
       const now = clock();
       const slot = await takeSlot(

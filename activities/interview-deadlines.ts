@@ -44,7 +44,7 @@ export function createInterviewDeadlineActivities({
   /** Whether the interview's reminder is still to go out: not sent, the candidate not started, the workspace willing. */
   async function reminderDue(interview: InterviewDoc): Promise<boolean> {
     if (interview.status !== 'invited' || interview.reminder) return false;
-    return remindsCandidates(await db.workspaces.findOne({ _id: interview.workspace_id }));
+    return remindsCandidates(await db.shared.workspace(interview.workspace_id));
   }
   const resendPending = (i: InterviewDoc) => !!i.resend && !i.resend.sent_at && !i.resend.error;
 

@@ -168,11 +168,14 @@ export async function loadInterview(db: Database, interviewId: string): Promise<
   return interview;
 }
 
-/** An interview's project, with its job. */
-export async function loadInterviewProject(db: Database, projectId: string): Promise<ProjectDoc & { job: NonNullable<ProjectDoc['job']> }> {
-  const project = await db.projects.findOne({ _id: projectId });
+/** An interview's project, with its job: a shared read (Database.shared), not to be changed. */
+export async function loadInterviewProject(
+  db: Database,
+  projectId: string,
+): Promise<Readonly<ProjectDoc & { job: NonNullable<ProjectDoc['job']> }>> {
+  const project = await db.shared.project(projectId);
   if (!project?.job) throw ApplicationFailure.nonRetryable(`Interview project ${projectId} does not exist`, 'ProjectNotFound');
-  return project as ProjectDoc & { job: NonNullable<ProjectDoc['job']> };
+  return project as Readonly<ProjectDoc & { job: NonNullable<ProjectDoc['job']> }>;
 }
 
 /** A provider's failure as Temporal should treat it: retried unless it would fail the same way again. */
@@ -193,7 +196,7 @@ export async function linkEmail(
 ): Promise<Omit<EmailMessage, 'idempotencyKey'>> {
   const [project, workspace] = await Promise.all([
     loadInterviewProject(db, interview.project_id),
-    db.workspaces.findOne({ _id: interview.workspace_id }),
+    db.shared.workspace(interview.workspace_id),
   ]);
   const companyName = companyOf(project, workspace) ?? 'our company';
   const message = composeInvitation({

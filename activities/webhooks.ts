@@ -79,7 +79,7 @@ export function createWebhookActivities({ db, logger, clock, webhooks }: Pick<Ac
 
   return {
     async deliverEvents(ref: EndpointRef, eventIds: string[]): Promise<BatchResult> {
-      const endpoint = (await db.webhookEndpoints.findOne({ _id: ref.workspaceId }))?.endpoints[ref.endpointId];
+      const endpoint = (await db.shared.webhookEndpoints(ref.workspaceId))?.endpoints[ref.endpointId];
       if (!endpoint || endpoint.status !== 'enabled') {
         const gone = endpoint?.disabled_reason ?? 'The endpoint was deleted';
         await fail(ref, eventIds, gone);

@@ -13,6 +13,7 @@ import type { ProjectTallyDoc } from './records/projects';
 import type { SessionDoc } from './records/sessions';
 import type { IdempotencyDoc } from './records/idempotency';
 import type { WebhookEndpointsDoc, WebhookEventDoc } from './records/webhooks';
+import { coalescedReads, type SharedRead } from './coalesced-reads';
 
 /**
  * One MongoDB connection per process. Only features that MongoDB 7 and FerretDB 1.24 both have are used:
@@ -58,6 +59,15 @@ export interface Database {
   idempotencyKeys: Collection<IdempotencyDoc>;
   /** Values the processes share, such as the key that signs list cursors. */
   settings: Collection<{ _id: string; value: string }>;
+  /**
+   * The documents bursts read most, by `_id`, each read shared by the callers that ask while another is in
+   * flight (infra/coalesced-reads.ts): as fresh as a read of one's own, and not to be changed.
+   */
+  shared: {
+    workspace: SharedRead<WorkspaceDoc>;
+    project: SharedRead<ProjectDoc>;
+    webhookEndpoints: SharedRead<WebhookEndpointsDoc>;
+  };
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -78,12 +88,15 @@ export async function connectDatabase(
   const stopWatching = restartStalledMonitors(client, log, opts.monitorStallSlackMs);
   await client.connect();
   const db = client.db(dbName);
+  const workspaces = db.collection<WorkspaceDoc>('workspaces');
+  const projects = db.collection<ProjectDoc>('projects');
+  const webhookEndpoints = db.collection<WebhookEndpointsDoc>('webhook_endpoints');
   const database: Database = {
     client,
     db,
-    workspaces: db.collection<WorkspaceDoc>('workspaces'),
+    workspaces,
     apiKeys: db.collection<ApiKeyDoc>('api_keys'),
-    projects: db.collection<ProjectDoc>('projects'),
+    projects,
     candidates: db.collection<CandidateDoc>('candidates'),
     calls: db.collection<CallDoc>('calls'),
     callReports: db.collection<CallReportDoc>('call_reports'),
@@ -101,10 +114,15 @@ export async function connectDatabase(
     recordings: db.collection<RecordingDoc>('recordings'),
     recordingChunks: db.collection<RecordingChunkDoc>('recording_chunks'),
     interviewAnswers: db.collection<AnswerDoc>('interview_answers'),
-    webhookEndpoints: db.collection<WebhookEndpointsDoc>('webhook_endpoints'),
+    webhookEndpoints,
     webhookEvents: db.collection<WebhookEventDoc>('webhook_events'),
     idempotencyKeys: db.collection<IdempotencyDoc>('idempotency_keys'),
     settings: db.collection<{ _id: string; value: string }>('settings'),
+    shared: {
+      workspace: coalescedReads((id) => workspaces.findOne({ _id: id })),
+      project: coalescedReads((id) => projects.findOne({ _id: id })),
+      webhookEndpoints: coalescedReads((id) => webhookEndpoints.findOne({ _id: id })),
+    },
     async ping() {
       await db.command({ ping: 1 }, { timeoutMS: 2_000 });
     },

@@ -73,11 +73,11 @@ export async function listApiKeys(db: Database, workspaceId: string) {
 }
 
 /** Resolves a presented key to its workspace, or null. The stored hash is compared in constant time. */
-export async function authenticate(db: Database, presented: string | undefined): Promise<WorkspaceDoc | null> {
+export async function authenticate(db: Database, presented: string | undefined): Promise<Readonly<WorkspaceDoc> | null> {
   if (!presented || !presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
   const hash = hashKey(presented);
   const key = await db.apiKeys.findOne({ _id: keyId(hash) });
   if (!key || key.revoked_at) return null;
   if (!timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-  return db.workspaces.findOne({ _id: key.workspace_id });
+  return db.shared.workspace(key.workspace_id);
 }

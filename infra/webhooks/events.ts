@@ -111,7 +111,7 @@ export function webhookAnnouncer(db: Database, dispatch: DispatchEvent, clock: (
   }
 
   return async (workspaceId, type, about) => {
-    let endpoints = subscribed(await db.webhookEndpoints.findOne({ _id: workspaceId }), type);
+    let endpoints = subscribed(await db.shared.webhookEndpoints(workspaceId), type);
     if (endpoints.length === 0) return null;
     const a = await about();
     if (!a) return null;
