@@ -14,10 +14,26 @@ export interface HeldSlot {
   holder: string;
 }
 
-/** Slots read at once after the holder's own first one, when that one is held; each further batch doubles. */
+/** Slots read at once after the first one tried, when that one is held; each further batch doubles. */
 const FIRST_BATCH = 4;
 
 export const slotHolder = (callId: string, attempt: number) => `${callId}/${attempt}`;
+
+/**
+ * Per workspace, the slots this process holds or is trying to take. A take tries the others first, so a burst
+ * of takes in one process (50 calls dialled at once) goes to 50 different slots at the first try instead of
+ * colliding on a third of them, each collision costing a failed insert and a few reads. It is only a hint: a
+ * slot another process took is found held by its insert, and one this process took but another gave back
+ * (an activity retried elsewhere) is still tried, last.
+ */
+const busyHere = new Map<string, Set<number>>();
+const busyIn = (workspaceId: string) => busyHere.get(workspaceId) ?? busyHere.set(workspaceId, new Set()).get(workspaceId)!;
+const SLOT_PREFIX = 'call-slot/';
+const slotKey = (workspaceId: string, index: number) => `${SLOT_PREFIX}${workspaceId}/${index}`;
+const slotOf = (key: string) => {
+  const cut = key.lastIndexOf('/');
+  return { workspaceId: key.slice(SLOT_PREFIX.length, cut), index: Number(key.slice(cut + 1)) };
+};
 
 /**
  * One of the `cap` slots for `holder`, or null when all are held. Looks start at a place of the holder's
@@ -33,26 +49,46 @@ export async function takeSlot(
   leaseUntil: Date,
   now = new Date(),
 ): Promise<HeldSlot | null> {
+  const busy = busyIn(workspaceId);
   const start = createHash('sha256').update(holder).digest().readUInt32BE(0) % cap;
-  const keys = Array.from({ length: cap }, (_, i) => `call-slot/${workspaceId}/${(start + i) % cap}`);
-  // The holder's own first slot is tried at once: free, it costs one insert, as most takes do.
-  if ((await claim(db, keys[0], holder, { now, expiresAt: leaseUntil })) === holder) return { key: keys[0], holder };
+  const order = Array.from({ length: cap }, (_, i) => (start + i) % cap);
+  const indexes = [...order.filter((i) => !busy.has(i)), ...order.filter((i) => busy.has(i))];
+  /** Claims slot `index`, marked busy here from before the insert until it is known not to be ours. */
+  const take = async (index: number): Promise<HeldSlot | null> => {
+    const key = slotKey(workspaceId, index);
+    // Already marked: held here for another holder, which its release unmarks.
+    const mine = !busy.has(index);
+    busy.add(index);
+    let owner: string | undefined;
+    try {
+      owner = await claim(db, key, holder, { now, expiresAt: leaseUntil });
+    } finally {
+      if (owner !== holder && mine) busy.delete(index);
+    }
+    return owner === holder ? { key, holder } : null;
+  };
+  // The first slot is tried at once: free, it costs one insert, as most takes do.
+  const first = await take(indexes[0]);
+  if (first) return first;
   // Then the next ones in batches read in parallel, each twice the last (4, 8, 16 …), claiming only those free
   // or run out. A take among a few held slots reads a few (reading all the others at once cost 21 reads per
   // call when 50 dialled together under a cap of 50); a look that finds all held, the common case while calls
   // wait, still reads each slot once, in a few round trips instead of one.
   for (let from = 1, size = FIRST_BATCH; from < cap; from += size, size *= 2) {
-    const batch = keys.slice(from, from + size);
-    const held = await Promise.all(batch.map((key) => db.claims.findOne({ _id: key })));
-    for (const [i, key] of batch.entries()) {
+    const batch = indexes.slice(from, from + size);
+    const held = await Promise.all(batch.map((index) => db.claims.findOne({ _id: slotKey(workspaceId, index) })));
+    for (const [i, index] of batch.entries()) {
       const c = held[i];
       if (c && c.holder !== holder && (!c.expires_at || c.expires_at > now)) continue;
-      if ((await claim(db, key, holder, { now, expiresAt: leaseUntil })) === holder) return { key, holder };
+      const taken = await take(index);
+      if (taken) return taken;
     }
   }
   return null;
 }
 
-export function releaseSlot(db: Database, slot: HeldSlot): Promise<void> {
-  return release(db, slot.key, slot.holder);
+export async function releaseSlot(db: Database, slot: HeldSlot): Promise<void> {
+  await release(db, slot.key, slot.holder);
+  const { workspaceId, index } = slotOf(slot.key);
+  busyHere.get(workspaceId)?.delete(index);
 }

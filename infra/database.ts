@@ -75,13 +75,15 @@ export interface Database {
 export async function connectDatabase(
   uri: string,
   dbName: string,
-  opts: { logger?: Logger; monitorStallSlackMs?: number } = {},
+  opts: { logger?: Logger; monitorStallSlackMs?: number; monitorCommands?: boolean } = {},
 ): Promise<Database> {
   // A database that is down fails an operation within 3 s, so the API answers 503 within its 5 s promise.
   const client = new MongoClient(uri, {
     serverSelectionTimeoutMS: 3_000,
     connectTimeoutMS: 3_000,
     appName: 'hiring-integration',
+    // For tests that count the operations a piece of code makes.
+    monitorCommands: opts.monitorCommands ?? false,
   });
   const log = opts.logger?.child({ component: 'mongodb' });
   if (log) logDriverEvents(client, log);

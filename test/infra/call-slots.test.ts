@@ -6,7 +6,7 @@ import { uniqueName } from '../helpers/stack';
 describe('calling slots', () => {
   let db: Database;
   beforeAll(async () => {
-    db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('slots'));
+    db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('slots'), { monitorCommands: true });
   });
   afterAll(async () => {
     await db?.db.dropDatabase();
@@ -39,6 +39,31 @@ describe('calling slots', () => {
       const next = `call_after_${slot!.key}/1`;
       expect(await takeSlot(db, 'ws_c', next, cap, minute(10))).toEqual({ key: slot!.key, holder: next });
     }
+  });
+
+  it('sends a burst of takes in one process to different slots, each with one insert', async () => {
+    const cap = 30;
+    let inserts = 0;
+    const count = (e: { commandName: string; command: Record<string, unknown> }) => {
+      if (e.commandName === 'insert' && e.command.insert === 'claims') inserts++;
+    };
+    db.client.on('commandStarted', count);
+    try {
+      const won = await Promise.all(Array.from({ length: cap }, (_, i) => takeSlot(db, 'ws_d', `call_${i}/1`, cap, minute(10))));
+      expect(new Set(won.map((t) => t?.key)).size).toBe(cap);
+      expect(inserts).toBe(cap);
+    } finally {
+      db.client.off('commandStarted', count);
+    }
+  });
+
+  it('still finds a slot it took when another process gave it back', async () => {
+    const mine = (await takeSlot(db, 'ws_e', 'call_here/1', 3, minute(10)))!;
+    const others = await Promise.all(['call_x/1', 'call_y/1'].map((h) => takeSlot(db, 'ws_e', h, 3, minute(10))));
+    expect(others.every((t) => t !== null)).toBe(true);
+    // Released elsewhere (its activity retried on another worker): this process still counts it as held.
+    await db.claims.deleteOne({ _id: mine.key });
+    expect(await takeSlot(db, 'ws_e', 'call_next/1', 3, minute(10))).toEqual({ key: mine.key, holder: 'call_next/1' });
   });
 
   it('frees a slot whose holder never gave it back once its lease has run out', async () => {
