@@ -371,7 +371,7 @@ export function createCallActivities({
           updated_at: at,
         },
       }));
-      await freeCandidate(db, call, clock());
+      await freeCandidate(db, call);
       if (recorded) await announceCall(item, ended);
       await announceCall(item, completed);
     },
@@ -398,7 +398,7 @@ export function createCallActivities({
         ...recordEvent(event.key),
         $set: { ...reported(call, late), capacity_slot: null, status, failure_reason: reason, next_attempt_at: null, updated_at: at },
       }));
-      await freeCandidate(db, call, clock());
+      await freeCandidate(db, call);
       await announceCall(item, event);
     },
   };

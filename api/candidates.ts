@@ -9,8 +9,6 @@ export interface CandidateInput {
   email: string;
   phone: string | null;
   custom_fields?: Record<string, string | number | boolean>;
-  /** Calls only: the call this request placed for the candidate. */
-  active_call_id?: string;
 }
 
 export interface SavedCandidate {
@@ -47,7 +45,6 @@ export async function saveCandidates(
       email: c.email,
       phone: c.phone,
       custom_fields: c.custom_fields ?? {},
-      active_call_id: c.active_call_id ?? null,
       created_at: now,
       updated_at: now,
     })),
@@ -66,7 +63,6 @@ export async function saveCandidates(
           $set: {
             ...set,
             ...(c.custom_fields ? { custom_fields: c.custom_fields } : {}),
-            ...(c.active_call_id ? { active_call_id: c.active_call_id } : {}),
           },
         },
       },

@@ -10,7 +10,6 @@
 import type { Database } from './database';
 import { insertEach, isDuplicateKey, type WriteResult } from './duplicate-key';
 import type { ClaimDoc } from './records/coordination';
-import { recordId } from './records/projects';
 
 /** Claims `key` for `holder`; returns the holder that owns it afterwards (`holder` itself when it won). */
 export async function claim(db: Database, key: string, holder: string, opts: { expiresAt?: Date; now?: Date } = {}): Promise<string> {
@@ -63,19 +62,11 @@ export function activeCallKey(projectId: string, candidateId: string): string {
 }
 
 /**
- * Frees the candidate of `call` for a new call: clears the candidate's active call if it is still this one,
- * then gives the claim back. While the claim is held, no other call can have become the active one.
+ * Frees the candidate of `call` for a new call by giving back its claim, if this call still holds it. The
+ * claim is the one record of a candidate's active call (its holder is the call's id); the candidate's own
+ * document does not repeat it, which would cost every ended call a read and a write of the candidate.
  */
-export async function freeCandidate(
-  db: Database,
-  call: { _id: string; project_id: string; candidate_id: string },
-  now = new Date(),
-): Promise<void> {
-  const candidateId = recordId.candidate(call.project_id, call.candidate_id);
-  const candidate = await db.candidates.findOne({ _id: candidateId });
-  if (candidate?.active_call_id === call._id) {
-    await db.candidates.updateOne({ _id: candidateId }, { $set: { active_call_id: null, updated_at: now } });
-  }
+export async function freeCandidate(db: Database, call: { _id: string; project_id: string; candidate_id: string }): Promise<void> {
   await release(db, activeCallKey(call.project_id, call.candidate_id), call._id);
 }
 

@@ -113,7 +113,7 @@ async function scheduleAll(
         db,
         ws._id,
         project._id,
-        won.map((i) => ({ ...cands[i], active_call_id: calls[i]._id })),
+        won.map((i) => cands[i]),
         { previous: false },
       ),
       insertEach(

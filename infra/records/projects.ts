@@ -50,8 +50,6 @@ export interface CandidateDoc {
   email: string;
   phone: string | null;
   custom_fields: Record<string, string | number | boolean>;
-  /** The call in progress for this candidate, shown for operators; the exclusive claim is in infra/claims.ts. */
-  active_call_id: string | null;
   created_at: Date;
   updated_at: Date;
 }

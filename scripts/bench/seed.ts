@@ -50,7 +50,6 @@ export async function seedWorkspace(db: Database, workspaceId: string, n: number
         candidate_id: candidateId,
         ...person,
         custom_fields: {},
-        active_call_id: null,
         created_at: at,
         updated_at: at,
       });

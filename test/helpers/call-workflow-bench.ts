@@ -9,6 +9,7 @@ import type { VoiceProvider } from '../../providers/voice/port';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { recordId } from '../../infra/records/projects';
+import { activeCallKey, claimOf } from '../../infra/claims';
 import type { CallDoc } from '../../infra/records/calls';
 import { callWorkflow, callWorkflowInput, type CallWorkflowInput } from '../../workflows/calls';
 import { createTimeSkippingEnv } from './time-skipping';
@@ -82,11 +83,22 @@ export function callWorkflowBench() {
       email: 'ada@example.com',
       phone: '+14155550100',
       custom_fields: {},
-      active_call_id: id,
       created_at: new Date(),
       updated_at: new Date(),
     });
+    // The candidate's active call, as call/initiate claims it.
+    await bench.db.claims.insertOne({
+      _id: activeCallKey(call.project_id, call.candidate_id),
+      holder: id,
+      expires_at: null,
+      created_at: new Date(),
+    });
     return call;
+  }
+
+  /** The call the candidate of `call` has under way (its claim's holder), or null once freed. */
+  async function activeCall(call: CallDoc): Promise<string | null> {
+    return (await claimOf(bench.db, activeCallKey(call.project_id, call.candidate_id)))?.holder ?? null;
   }
 
   async function run(call: CallDoc, input: Partial<CallWorkflowInput> = {}, voice: VoiceProvider = bench.simulator) {
@@ -109,5 +121,5 @@ export function callWorkflowBench() {
     return { progress, stored, dials, startedAt };
   }
 
-  return Object.assign(bench, { newCall, run });
+  return Object.assign(bench, { newCall, run, activeCall });
 }

@@ -61,7 +61,7 @@ describe('call workflow: cancel', () => {
       20_000,
     );
   };
-  const freed = async (call: CallDoc) => (await bench.db.candidates.findOne({ candidate_id: call._id }))!.active_call_id;
+  const freed = (call: CallDoc) => bench.activeCall(call);
 
   it('lets an attempt under way finish, shows the call cancelling meanwhile, then cancels it with no retry and no fallback', async () => {
     const call = await newCallWithFallback();

@@ -160,7 +160,7 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
     expect(stored).toMatchObject({ status: 'failed', failure_reason: 'provider_error' });
     expect(stored.attempts).toEqual([expect.objectContaining({ outcome: 'failed', failure_reason: 'provider_error' })]);
     expect(stored.messages.map((m) => m.kind)).toEqual(['fallback']);
-    expect(await bench.db.candidates.findOne({ candidate_id: call.candidate_id })).toMatchObject({ active_call_id: null });
+    expect(await bench.activeCall(call)).toBeNull();
     await recordHistory(bench.env.client, call.workflow_id, 'call-provider-unreachable-then-fallback');
   });
 

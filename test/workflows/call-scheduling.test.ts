@@ -63,7 +63,7 @@ describe('call workflow: schedule, working hours and retries (time-skipping serv
     await recordHistory(bench.env.client, call.workflow_id, 'call-scheduled-pre-call-then-completed');
     expect(await bench.db.whatsappLog.countDocuments({ call_id: call._id })).toBe(1);
     expect(stored.extracted_variables).toEqual({ years: 3 });
-    expect(await bench.db.candidates.findOne({ candidate_id: call._id })).toMatchObject({ active_call_id: null });
+    expect(await bench.activeCall(call)).toBeNull();
   });
 
   it('waits for the next shift when called outside working hours (tomorrow)', async () => {
