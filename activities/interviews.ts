@@ -104,46 +104,9 @@ export function createInterviewActivities({
       return questions.length;
     },
 
-    /**
-     * Emails the interview link once. A recorded send is never repeated; a provider's final refusal marks the
-     * email failed; anything thrown is retried by Temporal, with the last error kept for GET /interviews/:id.
-     */
+    /** The invitation's email alone (sendInvitationEmail), as histories from before `deliverInvitation` take it. */
     async sendInvitation(interviewId: string): Promise<'sent' | 'failed'> {
-      const interview = await load(interviewId);
-      if (interview.email.status !== 'pending') return interview.email.status;
-      const message = await linkEmail({ db, publicBaseUrl, emailFrom }, interview, 'invitation');
-      let result;
-      try {
-        result = await email.send({ idempotencyKey: interviewId, ...message });
-      } catch (err) {
-        const error = (err as Error).message;
-        await interviews.update(interview, {}, (at) => ({
-          $set: { 'email.provider': email.name, 'email.error': error, updated_at: at },
-        }));
-        throw err;
-      }
-      const now = clock();
-      if (result.sent) {
-        await interviews.update(interview, { status: 'invited' }, (at) => ({
-          ...recordEvent(interviewEventKey('interview.invited', interview)),
-          $set: {
-            status: 'invited',
-            email: { status: 'sent', provider: email.name, message_id: result.messageId, sent_at: now, error: null },
-            updated_at: at,
-          },
-        }));
-        return 'sent';
-      }
-      logger.warn({ interviewId, provider: email.name, error: result.error }, 'invitation email refused');
-      await interviews.update(interview, { status: 'failed' }, (at) => ({
-        $set: {
-          status: 'failed',
-          error: 'The invitation email could not be delivered',
-          email: { status: 'failed', provider: email.name, message_id: null, sent_at: null, error: result.error },
-          updated_at: at,
-        },
-      }));
-      return 'failed';
+      return (await sendInvitationEmail({ db, logger, clock, email, publicBaseUrl, emailFrom }, await load(interviewId))).delivery;
     },
 
     /** Ends an invitation that could not be completed; an email still pending will not be sent and says why. */
@@ -159,6 +122,54 @@ export function createInterviewActivities({
       }));
     },
   };
+}
+
+/**
+ * Emails the interview link once: the delivery, and the interview as it stands after it (as the write left
+ * it, with `interview.invited` recorded when sent). A recorded send is never repeated; a provider's final
+ * refusal marks the email failed; anything thrown is retried by Temporal, with the last error kept for
+ * GET /interviews/:id.
+ */
+export async function sendInvitationEmail(
+  deps: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'email' | 'publicBaseUrl' | 'emailFrom'>,
+  interview: InterviewDoc,
+): Promise<{ delivery: 'sent' | 'failed'; interview: InterviewDoc }> {
+  const { db, logger, clock, email } = deps;
+  const interviews = interviewList(db);
+  if (interview.email.status !== 'pending') return { delivery: interview.email.status, interview };
+  const message = await linkEmail(deps, interview, 'invitation');
+  let result;
+  try {
+    result = await email.send({ idempotencyKey: interview._id, ...message });
+  } catch (err) {
+    const error = (err as Error).message;
+    await interviews.update(interview, {}, (at) => ({
+      $set: { 'email.provider': email.name, 'email.error': error, updated_at: at },
+    }));
+    throw err;
+  }
+  const now = clock();
+  if (result.sent) {
+    const { item } = await interviews.update(interview, { status: 'invited' }, (at) => ({
+      ...recordEvent(interviewEventKey('interview.invited', interview)),
+      $set: {
+        status: 'invited',
+        email: { status: 'sent', provider: email.name, message_id: result.messageId, sent_at: now, error: null },
+        updated_at: at,
+      },
+    }));
+    return { delivery: 'sent', interview: item ?? (await loadInterview(db, interview._id)) };
+  }
+  logger.warn({ interviewId: interview._id, provider: email.name, error: result.error }, 'invitation email refused');
+  const { item } = await interviews.update(interview, { status: 'failed' }, (at) => ({
+    $set: {
+      status: 'failed',
+      error: 'The invitation email could not be delivered',
+      email: { status: 'failed', provider: email.name, message_id: null, sent_at: null, error: result.error },
+      updated_at: at,
+    },
+  }));
+  return { delivery: 'failed', interview: item ?? interview };
 }
 
 /** An interview by id; one that does not exist fails the activity for good (its request took it back). */

@@ -258,6 +258,23 @@ describe('interview workflow on the time-skipping server', () => {
     await record(interview, 'interview-email-refused');
   });
 
+  it("announces an invitation whose email's step could not: sent once, then announced by the workflow", async () => {
+    // The email's local activity announces and reads the deadlines itself; its announcement fails here once.
+    const announced: string[] = [];
+    let failures = 1;
+    const announce: ActivityDeps['announce'] = async (workspaceId, type, about) => {
+      if (failures-- > 0) throw new Error('the webhook endpoints could not be read');
+      announced.push(type);
+      return deps.announce(workspaceId, type, about);
+    };
+    const email = new ScriptedEmail(deps.email, () => 'ok');
+    const { results, stored } = await run([await newInterview(await newProject())], { email, announce });
+    expect(email.calls).toBe(1);
+    expect(announced).toEqual(['interview.invited']);
+    expect(results[0].status).toBe('invited');
+    expect(stored[0]).toMatchObject({ status: 'invited', email: { status: 'sent' }, events: ['interview.invited/once'] });
+  });
+
   it('never emails a candidate twice when the activity is retried or the invitation runs again', async () => {
     const interview = await newInterview(await newProject());
     // The first send reaches the provider but its answer is lost: Temporal retries the activity.

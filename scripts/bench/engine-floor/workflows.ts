@@ -50,9 +50,7 @@ export async function invitationFloorWorkflow(): Promise<void> {
   upsertSearchAttributes([{ key: InterviewStatusKey, value: 'preparing' }]);
   await acts.nothing(); // prepareInterview
   upsertSearchAttributes([{ key: InterviewStatusKey, value: 'emailing' }]);
-  await local.nothing(); // sendInvitation
+  await local.nothing(); // deliverInvitation: the email, its announcement and the first reading of the deadlines
   upsertSearchAttributes([{ key: InterviewStatusKey, value: 'invited' }]);
-  await local.nothing(); // announceInterview
-  await local.nothing(); // interviewDeadline
   void sleep('14 days'); // the wait for the reminder or the expiry
 }
