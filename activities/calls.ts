@@ -94,16 +94,22 @@ export function createCallActivities({
     callEvent('whatsapp.message.updated', `${kind}/${sent ? 'sent' : 'failed'}`);
 
   /**
-   * Announces a change to the workspace's webhooks, from the call as the change's write left it (`after`, with
-   * the event recorded). A change that was written without it (by an execution from before events were
-   * recorded with their change) records it now.
+   * Announces the events of a change to the workspace's webhooks, in order, from the call as the change's write
+   * left it (`after`, with the events recorded). A change that was written without them (by an execution from
+   * before events were recorded with their change) records them now.
    */
-  async function announceCall(after: CallDoc | null, event: { type: CallEventType; key: string }): Promise<void> {
+  async function announceCall(after: CallDoc | null, ...events: Array<{ type: CallEventType; key: string }>): Promise<void> {
     if (!after) return;
-    await announce(after.workspace_id, event.type, async () => {
-      const call = await withEvent(after, event.key, (update) => calls.touch(after._id, update));
-      return call && callAnnouncement(call, event.key);
-    });
+    await announce(
+      after.workspace_id,
+      ...events.map((event) => ({
+        type: event.type,
+        about: async () => {
+          const call = await withEvent(after, event.key, (update) => calls.touch(after._id, update));
+          return call && callAnnouncement(call, event.key);
+        },
+      })),
+    );
   }
 
   /** Appends the template message of `kind` to the call once, as sent or failed. */
@@ -372,8 +378,7 @@ export function createCallActivities({
         },
       }));
       await freeCandidate(db, call);
-      if (recorded) await announceCall(item, ended);
-      await announceCall(item, completed);
+      await announceCall(item, ...(recorded ? [ended] : []), completed);
     },
 
     /** A cancel arrived during an attempt: the call shows it until the attempt ends. */

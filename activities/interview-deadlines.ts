@@ -67,9 +67,12 @@ export function createInterviewDeadlineActivities({
   /** Announces an event of the interview, as the write that recorded it left it (or records it now). */
   async function announceFrom(interview: InterviewDoc, type: InterviewEventType): Promise<void> {
     const key = interviewEventKey(type, interview);
-    await announce(interview.workspace_id, type, async () => {
-      const after = await withEvent(interview, key, (update) => interviews.touch(interview._id, update));
-      return after && interviewAnnouncement(after, publicBaseUrl, key);
+    await announce(interview.workspace_id, {
+      type,
+      about: async () => {
+        const after = await withEvent(interview, key, (update) => interviews.touch(interview._id, update));
+        return after && interviewAnnouncement(after, publicBaseUrl, key);
+      },
     });
   }
 

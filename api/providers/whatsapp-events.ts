@@ -36,9 +36,12 @@ async function applyStatus({ db, logger, announce }: Deps, s: WhatsAppStatusUpda
   if (RANK[status] < RANK[current]) return false;
   const key = eventKey('whatsapp.message.updated', `${message.kind}/${status}`);
   const announceIt = async (after: CallDoc | null) => {
-    await announce(call.workspace_id, 'whatsapp.message.updated', async () => {
-      const now = after && (await withEvent(after, key, (update) => callList(db).touch(after._id, update)));
-      return now && callAnnouncement(now, key);
+    await announce(call.workspace_id, {
+      type: 'whatsapp.message.updated',
+      about: async () => {
+        const now = after && (await withEvent(after, key, (update) => callList(db).touch(after._id, update)));
+        return now && callAnnouncement(now, key);
+      },
     });
   };
   // The same status again: Meta resends a delivery its first answer did not acknowledge, and the change may

@@ -1,6 +1,6 @@
 import type { Database } from '../database';
 import { isDuplicateKey } from '../duplicate-key';
-import { subscribed, type DeliveryState, type WebhookEndpoint, type WebhookEventDoc } from '../records/webhooks';
+import { subscribed, type DeliveryState, type WebhookEndpoint, type WebhookEndpointsDoc, type WebhookEventDoc } from '../records/webhooks';
 import { logDeliveries } from './delivery-log';
 import type { WebhookEventType } from '../../shared/webhooks/schema';
 
@@ -56,12 +56,18 @@ export interface Announcement {
 /** Tells an endpoint's delivery workflow of a new event (composition/webhook-dispatch.ts). */
 export type DispatchEvent = (workspaceId: string, endpointId: string, eventId: string) => Promise<void>;
 
+/** An event to announce: its type, and `about`, the resource, asked for only when an endpoint wants the event. */
+export interface Happening {
+  type: WebhookEventType;
+  about: () => Promise<Announcement | null>;
+}
+
 /**
- * Announces an event of `type` in a workspace; the event's id, or null when no endpoint wants it. `about`
- * gives the resource, and is called only when an endpoint wants the event: a workspace without webhooks pays
- * one read of its endpoints per event, and nothing is stored.
+ * Announces events of a workspace that one write made, in order; each one's id, or null when no endpoint
+ * wants it. One read of the endpoints serves them all: it begins after that write, so it finds every endpoint
+ * registered before any of them happened. A workspace without webhooks pays that read, and nothing is stored.
  */
-export type Announce = (workspaceId: string, type: WebhookEventType, about: () => Promise<Announcement | null>) => Promise<string | null>;
+export type Announce = (workspaceId: string, ...happenings: Happening[]) => Promise<Array<string | null>>;
 
 /** An event's id, from its resource and its place among the resource's events. */
 export const eventId = (resourceId: string, sequence: number) => `evt_${resourceId}_${sequence}`;
@@ -110,8 +116,8 @@ export function webhookAnnouncer(db: Database, dispatch: DispatchEvent, clock: (
     }
   }
 
-  return async (workspaceId, type, about) => {
-    let endpoints = subscribed(await db.shared.webhookEndpoints(workspaceId), type);
+  async function announceOne(workspaceId: string, { type, about }: Happening, all: WebhookEndpointsDoc | null): Promise<string | null> {
+    let endpoints = subscribed(all, type);
     if (endpoints.length === 0) return null;
     const a = await about();
     if (!a) return null;
@@ -124,5 +130,12 @@ export function webhookAnnouncer(db: Database, dispatch: DispatchEvent, clock: (
     await logDeliveries(db, event);
     await Promise.all(endpoints.map((e) => dispatch(workspaceId, e.id, event._id)));
     return event._id;
+  }
+
+  return async (workspaceId, ...happenings) => {
+    const all = await db.shared.webhookEndpoints(workspaceId);
+    const ids: Array<string | null> = [];
+    for (const happening of happenings) ids.push(await announceOne(workspaceId, happening, all));
+    return ids;
   };
 }

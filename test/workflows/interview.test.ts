@@ -262,10 +262,10 @@ describe('interview workflow on the time-skipping server', () => {
     // The email's local activity announces and reads the deadlines itself; its announcement fails here once.
     const announced: string[] = [];
     let failures = 1;
-    const announce: ActivityDeps['announce'] = async (workspaceId, type, about) => {
+    const announce: ActivityDeps['announce'] = async (workspaceId, ...happenings) => {
       if (failures-- > 0) throw new Error('the webhook endpoints could not be read');
-      announced.push(type);
-      return deps.announce(workspaceId, type, about);
+      announced.push(...happenings.map((h) => h.type));
+      return deps.announce(workspaceId, ...happenings);
     };
     const email = new ScriptedEmail(deps.email, () => 'ok');
     const { results, stored } = await run([await newInterview(await newProject())], { email, announce });

@@ -82,12 +82,15 @@ describe('webhook delivery on the time-skipping server', () => {
       const announce = webhookAnnouncer(db, webhookSignaller(env.client, config.TEMPORAL_TASK_QUEUE).dispatch);
       const resourceId = uniqueName('call');
       const key = 'call.completed/final';
-      const eventId = await announce(ids.workspaceId, 'call.completed', async () => ({
-        resourceId,
-        key,
-        announced: { events: [key] },
-        view: (sequence) => ({ id: resourceId, status: 'completed', sequence }),
-      }));
+      const [eventId] = await announce(ids.workspaceId, {
+        type: 'call.completed',
+        about: async () => ({
+          resourceId,
+          key,
+          announced: { events: [key] },
+          view: (sequence) => ({ id: resourceId, status: 'completed', sequence }),
+        }),
+      });
       await script({ ...ids, eventId: eventId! });
     });
   }
