@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Database } from '../../infra/database';
 import { attemptPath } from '../../infra/records/calls';
 import { callReportId, reportedFields, type CallReportDoc } from '../../infra/records/call-reports';
-import { isDuplicateKey } from '../../infra/duplicate-key';
+import { groupedInserts } from '../../infra/grouped-inserts';
 import { callList } from '../../infra/lists/calls';
 import { whileReachable } from '../../infra/temporal';
 import type { Logger } from '../../infra/logger';
@@ -23,6 +23,8 @@ const at = attemptPath;
  */
 export function createCallReporter(deps: { db: Database; client: Client; logger: Logger; clock?: () => Date }) {
   const clock = deps.clock ?? (() => new Date());
+  // Reports that arrive together (calls ending together) are stored together: one command, not one each.
+  const store = groupedInserts(deps.db.callReports);
   /** False when the call's workflow is not running. The workflow takes the first outcome per attempt. */
   const signal = async (report: AttemptReport): Promise<boolean> => {
     try {
@@ -68,17 +70,14 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
       extracted_json: JSON.stringify(report.extracted ?? null),
       received_at: clock(),
     };
-    let first = true;
-    try {
-      await deps.db.callReports.insertOne(doc);
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      // Stored before, but its signal may have failed (Temporal down) and the provider is sending it again.
-      first = false;
-    }
+    const stored = await store(doc);
+    // Unknown whether it was stored: the provider's callback fails, and its retry finds out.
+    if (stored === 'error') throw new Error(`the report of ${doc._id} could not be stored`);
+    // Stored before, but its signal may have failed (Temporal down) and the provider is sending it again.
+    const first = stored === 'written';
     if (await signal(report)) return first ? 'recorded' : 'duplicate';
-    const stored = first ? doc : await deps.db.callReports.findOne({ _id: doc._id });
-    return stored ? writeLate(stored) : 'unknown';
+    const kept = first ? doc : await deps.db.callReports.findOne({ _id: doc._id });
+    return kept ? writeLate(kept) : 'unknown';
   };
 }
 
