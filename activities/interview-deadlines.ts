@@ -1,6 +1,6 @@
 import { interviewList } from '../infra/lists/interviews';
 import { expiresAtOf, type InterviewDoc } from '../infra/records/interviews';
-import { remindsCandidates } from '../infra/records/workspaces';
+import { remindsCandidates, type WorkspaceDoc } from '../infra/records/workspaces';
 import { linkExpired, reminderAt } from '../shared/interviews/deadlines';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import { linkEmail, loadInterview, sendInvitationEmail } from './interviews';
@@ -44,20 +44,23 @@ export function createInterviewDeadlineActivities({
 }: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'email' | 'publicBaseUrl' | 'emailFrom' | 'transcriber' | 'announce'>) {
   const interviews = interviewList(db);
   const load = (interviewId: string) => loadInterview(db, interviewId);
-  /** Whether the interview's reminder is still to go out: not sent, the candidate not started, the workspace willing. */
-  async function reminderDue(interview: InterviewDoc): Promise<boolean> {
+  /**
+   * Whether the interview's reminder is still to go out: not sent, the candidate not started, the workspace
+   * willing. `workspace`: the interview's, when the caller read it already.
+   */
+  async function reminderDue(interview: InterviewDoc, workspace?: Readonly<WorkspaceDoc> | null): Promise<boolean> {
     if (interview.status !== 'invited' || interview.reminder) return false;
-    return remindsCandidates(await db.shared.workspace(interview.workspace_id));
+    return remindsCandidates(workspace === undefined ? await db.shared.workspace(interview.workspace_id) : workspace);
   }
   const resendPending = (i: InterviewDoc) => !!i.resend && !i.resend.sent_at && !i.resend.error;
 
-  async function standing(interview: InterviewDoc): Promise<InterviewDeadline> {
+  async function standing(interview: InterviewDoc, workspace?: Readonly<WorkspaceDoc> | null): Promise<InterviewDeadline> {
     const expiresAt = expiresAtOf(interview);
     const toAssess = interview.status === 'completed' && interview.assessment?.status !== 'completed';
     return {
       status: interview.status,
       expiresAt: expiresAt.getTime(),
-      remindAt: (await reminderDue(interview)) ? reminderAt(interview.created_at, expiresAt).getTime() : null,
+      remindAt: (await reminderDue(interview, workspace)) ? reminderAt(interview.created_at, expiresAt).getTime() : null,
       resendPending: resendPending(interview),
       toAssess,
       toTranscribe: toAssess && transcriber ? (interview.answers ?? []).filter((a) => a.recording).map((a) => a.index) : [],
@@ -89,11 +92,14 @@ export function createInterviewDeadlineActivities({
      * retried as bookkeeping is, so that only the email itself can fail an invitation.
      */
     async deliverInvitation(interviewId: string): Promise<InvitationDelivery> {
-      const sent = await sendInvitationEmail({ db, logger, clock, email, publicBaseUrl, emailFrom }, await load(interviewId));
+      const interview = await load(interviewId);
+      // Read once for the email (the company's name) and for the reminder's setting.
+      const workspace = await db.shared.workspace(interview.workspace_id);
+      const sent = await sendInvitationEmail({ db, logger, clock, email, publicBaseUrl, emailFrom }, interview, workspace);
       if (sent.delivery === 'failed') return { delivery: 'failed' };
       try {
         await announceFrom(sent.interview, 'interview.invited');
-        return { delivery: 'sent', deadline: await standing(sent.interview) };
+        return { delivery: 'sent', deadline: await standing(sent.interview, workspace) };
       } catch (err) {
         logger.warn({ interviewId, error: (err as Error).message }, 'invitation sent; its announcement is left to the workflow');
         return { delivery: 'sent', deadline: null };

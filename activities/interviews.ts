@@ -5,6 +5,7 @@ import { projectList } from '../infra/lists/projects';
 import { ApplicationFailure } from '@temporalio/activity';
 import { expiresAtOf, type InterviewDoc } from '../infra/records/interviews';
 import { companyOf, type ProjectDoc } from '../infra/records/projects';
+import type { WorkspaceDoc } from '../infra/records/workspaces';
 import { newId } from '../infra/ids';
 import { claim, release } from '../infra/claims';
 import { composeInvitation, type InvitationKind } from '../shared/interviews/invitation-email';
@@ -133,11 +134,12 @@ export function createInterviewActivities({
 export async function sendInvitationEmail(
   deps: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'email' | 'publicBaseUrl' | 'emailFrom'>,
   interview: InterviewDoc,
+  workspace?: Readonly<WorkspaceDoc> | null,
 ): Promise<{ delivery: 'sent' | 'failed'; interview: InterviewDoc }> {
   const { db, logger, clock, email } = deps;
   const interviews = interviewList(db);
   if (interview.email.status !== 'pending') return { delivery: interview.email.status, interview };
-  const message = await linkEmail(deps, interview, 'invitation');
+  const message = await linkEmail(deps, interview, 'invitation', workspace);
   let result;
   try {
     result = await email.send({ idempotencyKey: interview._id, ...message });
@@ -198,16 +200,18 @@ export function asActivityFailure(err: unknown, kind: string): unknown {
 
 /**
  * The email with an interview's link, of any kind (invitation, reminder, resend), addressed and tagged; the
- * caller adds the idempotency key, one per email meant.
+ * caller adds the idempotency key, one per email meant. `workspace`: the interview's, when the caller read it
+ * already.
  */
 export async function linkEmail(
   { db, publicBaseUrl, emailFrom }: Pick<ActivityDeps, 'db' | 'publicBaseUrl' | 'emailFrom'>,
   interview: InterviewDoc,
   kind: InvitationKind,
+  known?: Readonly<WorkspaceDoc> | null,
 ): Promise<Omit<EmailMessage, 'idempotencyKey'>> {
   const [project, workspace] = await Promise.all([
     loadInterviewProject(db, interview.project_id),
-    db.shared.workspace(interview.workspace_id),
+    known === undefined ? db.shared.workspace(interview.workspace_id) : known,
   ]);
   const companyName = companyOf(project, workspace) ?? 'our company';
   const message = composeInvitation({
