@@ -1,5 +1,4 @@
-import type { Collection } from 'mongodb';
-import { isDuplicateKey } from '../duplicate-key';
+import { MongoBulkWriteError, type Collection } from 'mongodb';
 
 /**
  * Append-only logs kept in `_id`-keyed documents, safe for any number of writers on FerretDB. A log `L` is the
@@ -11,9 +10,10 @@ import { isDuplicateKey } from '../duplicate-key';
  * and MongoDB alike: of two writers of one slot, exactly one wins, and the other takes the next slot.
  *
  * A writer inserts slot n only once it knows slot n-1 exists, so the written slots are always 0..k with no gap,
- * and a reader reads until the first missing slot. Appends of one process to one log wait for the one in flight
- * and then go together in the next slot (group commit): 50 calls changing at once make a few inserts, not 50
- * writers racing for slots.
+ * and a reader reads until the first missing slot. Appends of one process wait for the write in flight and
+ * then go together (group commit): those of one log in its next slot, and the next slots of every log with
+ * appends waiting in one unordered insert. 50 calls changing at once make a few inserts, not 50 writers racing
+ * for slots; a change of a call, which appends to the feed and to two lists, is one insert, not three.
  */
 export interface SlotDoc {
   _id: string;
@@ -41,6 +41,8 @@ const FIRST_READ = 4;
 const CACHED_ENTRIES = 200_000;
 
 const size = (slots: string[][]) => slots.reduce((n, e) => n + e.length, 0);
+/** A slot refused as written already, among a round's failures. */
+const DUPLICATE = Symbol('duplicate');
 
 export function slotLogs(collection: Collection<SlotDoc>): SlotLog {
   const next = new Map<string, number>();
@@ -84,40 +86,69 @@ export function slotLogs(collection: Collection<SlotDoc>): SlotLog {
     return found;
   }
 
-  /** Writes the queued appends of `log`, a slot per round, until none are left. One runs per log at a time. */
-  async function drain(log: string, queue: Pending[]): Promise<void> {
-    while (queue.length > 0) {
-      const batch = queue.splice(0);
-      try {
-        let slot = next.get(log) ?? 0;
-        for (let tries = 0; ; tries++) {
-          try {
-            await collection.insertOne({ _id: `${log}|${slot}`, e: batch.flatMap((p) => p.entries) });
-            break;
-          } catch (err) {
-            if (!isDuplicateKey(err)) throw err;
-            // Another process wrote it: on the first miss, count the log instead of climbing a slot at a time.
-            slot = tries === 0 ? Math.max(slot + 1, (await slots(log)).length) : slot + 1;
-          }
-        }
-        remember(log, slot + 1);
-        for (const p of batch) p.resolve();
-      } catch (err) {
-        next.delete(log);
-        for (const p of batch) p.reject(err);
-      }
+  /** Whether a write is in flight or about to start: appends meanwhile wait for the next one. */
+  let writing = false;
+
+  /**
+   * Writes the waiting appends, a round at a time, until none are left: each round inserts the next slot of
+   * every log with appends waiting, in one unordered command. A slot another process wrote first sends its
+   * log's appends to the next round, at the log's end as counted afresh. One runs at a time.
+   */
+  async function write(): Promise<void> {
+    try {
+      await rounds();
+    } finally {
+      writing = false;
     }
-    queues.delete(log);
+  }
+  async function rounds(): Promise<void> {
+    while (queues.size > 0) {
+      const round = [...queues];
+      queues.clear();
+      const at = round.map(([log]) => next.get(log) ?? 0);
+      const docs = round.map(([log, batch], i) => ({ _id: `${log}|${at[i]}`, e: batch.flatMap((p) => p.entries) }));
+      const failed = new Map<number, unknown>();
+      try {
+        await collection.insertMany(docs, { ordered: false });
+      } catch (err) {
+        const writeErrors = err instanceof MongoBulkWriteError ? [err.writeErrors].flat() : [];
+        // The command failed as a whole: what it wrote is unknown, and every append of the round fails.
+        if (writeErrors.length === 0) round.forEach((_, i) => failed.set(i, err));
+        for (const e of writeErrors) failed.set(e.index, e.code === 11000 ? DUPLICATE : err);
+      }
+      await Promise.all(
+        round.map(async ([log, batch], i) => {
+          const slot = at[i];
+          const failure = failed.get(i);
+          try {
+            if (failure === undefined) {
+              remember(log, slot + 1);
+              for (const p of batch) p.resolve();
+              return;
+            }
+            if (failure !== DUPLICATE) throw failure;
+            // Another process wrote it: counted again (reading only past the slots this process has seen).
+            remember(log, Math.max(slot + 1, (await slots(log)).length));
+            queues.set(log, [...batch, ...(queues.get(log) ?? [])]);
+          } catch (err) {
+            next.delete(log);
+            for (const p of batch) p.reject(err);
+          }
+        }),
+      );
+    }
   }
 
   return {
     append(log, entries) {
       return new Promise<void>((resolve, reject) => {
         const queue = queues.get(log);
-        if (queue) return void queue.push({ entries, resolve, reject });
-        const fresh: Pending[] = [{ entries, resolve, reject }];
-        queues.set(log, fresh);
-        void drain(log, fresh);
+        if (queue) queue.push({ entries, resolve, reject });
+        else queues.set(log, [{ entries, resolve, reject }]);
+        if (writing) return;
+        writing = true;
+        // After the current task: the appends one change makes to several logs go in the same round.
+        queueMicrotask(() => void write());
       });
     },
 

@@ -63,7 +63,7 @@ export function timeIndex(collection: Collection<SlotDoc>): TimeIndex {
   const logs = slotLogs(collection);
   const written = new Set<string>();
 
-  /** One append per log. */
+  /** One append per log; the slot logs write those of one call together, in one insert (slot-log.ts). */
   async function append(byLog: Map<string, string[]>, markers: Map<string, Set<string>>): Promise<void> {
     // Together: an entry whose marker is not written yet is only unseen until add() returns, and a feed reader
     // stays FEED_SETTLE_MS behind the clock (item-list.ts).

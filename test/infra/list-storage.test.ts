@@ -31,6 +31,25 @@ describe('list storage on the real database', () => {
     for (let i = 0; i < slots; i++) expect(await writers[0].listIndex.findOne({ _id: `concurrent|${i}` })).not.toBeNull();
   });
 
+  it("writes the next slots of several logs in one command, and each log's appends in order across processes", async () => {
+    const counted = await connectDatabase(process.env.TEST_MONGODB_URI!, name, { monitorCommands: true });
+    try {
+      let inserts = 0;
+      counted.client.on('commandStarted', (e) => void (e.commandName === 'insert' && inserts++));
+      const mine = slotLogs(counted.listIndex);
+      // Another process has written the first slot of one of the logs: that log's append takes the next one.
+      await slotLogs(writers[1].listIndex).append('several-b', ['theirs']);
+      await Promise.all(['several-a', 'several-b', 'several-c'].map((log) => mine.append(log, [`${log}-1`])));
+      // One command for the three; one more for the log whose slot was taken.
+      expect(inserts).toBe(2);
+      await mine.append('several-b', ['several-b-2']);
+      expect(await slotLogs(writers[2].listIndex).read('several-b')).toEqual(['theirs', 'several-b-1', 'several-b-2']);
+      expect(await slotLogs(writers[2].listIndex).read('several-a')).toEqual(['several-a-1']);
+    } finally {
+      await counted.close();
+    }
+  });
+
   it('walks entries written concurrently into one second, the last change of each winning, removals gone', async () => {
     const indexes = writers.map((db) => timeIndex(db.listIndex));
     const at = Date.UTC(2026, 0, 2, 3, 4, 5, 600);
