@@ -1,4 +1,5 @@
-import { MongoBulkWriteError, type Collection } from 'mongodb';
+import type { Collection } from 'mongodb';
+import { insertEach, type WriteResult } from '../duplicate-key';
 
 /**
  * Append-only logs kept in `_id`-keyed documents, safe for any number of writers on FerretDB. A log `L` is the
@@ -41,8 +42,6 @@ const FIRST_READ = 4;
 const CACHED_ENTRIES = 200_000;
 
 const size = (slots: string[][]) => slots.reduce((n, e) => n + e.length, 0);
-/** A slot refused as written already, among a round's failures. */
-const DUPLICATE = Symbol('duplicate');
 
 export function slotLogs(collection: Collection<SlotDoc>): SlotLog {
   const next = new Map<string, number>();
@@ -107,26 +106,28 @@ export function slotLogs(collection: Collection<SlotDoc>): SlotLog {
       queues.clear();
       const at = round.map(([log]) => next.get(log) ?? 0);
       const docs = round.map(([log, batch], i) => ({ _id: `${log}|${at[i]}`, e: batch.flatMap((p) => p.entries) }));
-      const failed = new Map<number, unknown>();
+      let results: WriteResult[];
       try {
-        await collection.insertMany(docs, { ordered: false });
+        results = await insertEach(collection, docs);
       } catch (err) {
-        const writeErrors = err instanceof MongoBulkWriteError ? [err.writeErrors].flat() : [];
-        // The command failed as a whole: what it wrote is unknown, and every append of the round fails.
-        if (writeErrors.length === 0) round.forEach((_, i) => failed.set(i, err));
-        for (const e of writeErrors) failed.set(e.index, e.code === 11000 ? DUPLICATE : err);
+        // The database cannot be reached (ServiceUnavailableError): every append of the round fails.
+        for (const [log, batch] of round) {
+          next.delete(log);
+          for (const p of batch) p.reject(err);
+        }
+        continue;
       }
       await Promise.all(
         round.map(async ([log, batch], i) => {
           const slot = at[i];
-          const failure = failed.get(i);
           try {
-            if (failure === undefined) {
+            if (results[i] === 'written') {
               remember(log, slot + 1);
               for (const p of batch) p.resolve();
               return;
             }
-            if (failure !== DUPLICATE) throw failure;
+            // Unknown whether it was written (the command failed as a whole, or this document did).
+            if (results[i] === 'error') throw new Error(`slot ${docs[i]._id} could not be written`);
             // Another process wrote it: counted again (reading only past the slots this process has seen).
             remember(log, Math.max(slot + 1, (await slots(log)).length));
             queues.set(log, [...batch, ...(queues.get(log) ?? [])]);
