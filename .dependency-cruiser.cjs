@@ -1,13 +1,13 @@
 /**
  * The layers, enforced in CI (`npm run lint`). From the bottom: shared/ (pure rules and contracts) ← infra/
- * (plumbing and storage) and providers/ (a port and its adapters per provider) ← activities/ (side effects)
- * and api/ (HTTP), which reach providers through their ports ← worker/ (the Temporal worker) ← composition/
+ * (plumbing and storage) and providers/ (a port and its adapters per provider) ← stores/ (the one door through
+ * which each call, interview and project changes) ← activities/ (side effects) and api/ (HTTP), which reach providers through their ports ← worker/ (the Temporal worker) ← composition/
  * (the one place adapters are chosen and wired) ← main.ts. web/ (the pages people open: HTML, not JSON) stands
  * beside api/: the same records and rules below it, never the API's routes or its JSON error families. workflows/ stand apart: deterministic code that
  * sees only @temporalio/workflow, shared/ and the types of their activities.
  */
-const OURS = '^(api|web|activities|providers|infra|shared|workflows|worker|composition|scripts|test)/|^main\\.ts$';
-const ABOVE_THE_FEATURES = '^(api|web|activities|worker|composition|scripts|test)/|^main\\.ts$';
+const OURS = '^(api|web|activities|stores|providers|infra|shared|workflows|worker|composition|scripts|test)/|^main\\.ts$';
+const ABOVE_THE_FEATURES = '^(api|web|activities|stores|worker|composition|scripts|test)/|^main\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -34,6 +34,24 @@ module.exports = {
       comment: 'infra/ serves api/ and activities/; of ours it imports only shared/.',
       from: { path: '^infra/' },
       to: { path: ABOVE_THE_FEATURES + '|^(providers|workflows)/' },
+    },
+    {
+      name: 'stores-are-below-the-features',
+      severity: 'error',
+      comment: 'stores/ (one door per resource) stand on infra/ and shared/, and serve api/, web/ and activities/.',
+      from: { path: '^stores/' },
+      to: { path: '^(api|web|activities|providers|worker|composition|scripts|test|workflows)/|^main\\.ts$' },
+    },
+    {
+      name: 'only-stores-change-resources',
+      severity: 'error',
+      comment:
+        "A call, an interview or a project changes only through its store: the lists' writers and the events' recording are the stores' alone (their types may be named anywhere).",
+      from: { pathNot: '^(stores|composition|scripts|test)/|^infra/(lists|webhooks|views)/' },
+      to: {
+        path: '^infra/lists/(item-list|calls|interviews|projects)\\.ts$|^infra/webhooks/(events|resources)\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'providers-are-below-the-features',

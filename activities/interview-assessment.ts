@@ -1,4 +1,4 @@
-import { interviewList } from '../infra/lists/interviews';
+import { interviewEvent, interviewStore } from '../stores/interviews';
 import { recordingBytes } from '../infra/recordings';
 import type { InterviewDoc, StoredAssessment } from '../infra/records/interviews';
 import type { AnswerToAssess, QuestionAssessment } from '../shared/interviews/assessment';
@@ -27,11 +27,14 @@ export function createInterviewAssessmentActivities({
   clock,
   llm,
   transcriber,
-}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'transcriber'>) {
-  const interviews = interviewList(db);
+  announce,
+  publicBaseUrl,
+}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'transcriber' | 'announce' | 'publicBaseUrl'>) {
+  const interviews = interviewStore({ db, announce, publicBaseUrl });
   const load = (interviewId: string) => loadInterview(db, interviewId);
+  /** Stores the assessment with `interview.completed`, so the receiver has the whole result in one event. */
   async function store(interview: InterviewDoc, assessment: StoredAssessment): Promise<void> {
-    await interviews.update(interview, {}, (at) => ({ $set: { assessment, updated_at: at } }));
+    await interviews.change(interview, { events: [interviewEvent('interview.completed', interview)], set: { assessment } });
   }
 
   return {

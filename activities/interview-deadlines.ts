@@ -1,12 +1,11 @@
-import { interviewList } from '../infra/lists/interviews';
+import { interviewEvent, interviewStore } from '../stores/interviews';
 import { expiresAtOf, type InterviewDoc } from '../infra/records/interviews';
 import { remindsCandidates, type WorkspaceDoc } from '../infra/records/workspaces';
 import { linkExpired, reminderAt } from '../shared/interviews/deadlines';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import { linkEmail, loadInterview, sendInvitationEmail } from './interviews';
-import { interviewAnnouncement, interviewEventKey } from '../infra/webhooks/resources';
-import { recordEvent, withEvent } from '../infra/webhooks/events';
 import type { InterviewEventType } from '../shared/webhooks/schema';
+import { NotAnnouncedError } from '../stores/resource-store';
 import type { ActivityDeps } from './deps';
 
 /** Where a sent invitation stands, as its workflow needs it to decide what to wait for. Times are epoch ms. */
@@ -42,7 +41,7 @@ export function createInterviewDeadlineActivities({
   transcriber,
   announce,
 }: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'email' | 'publicBaseUrl' | 'emailFrom' | 'transcriber' | 'announce'>) {
-  const interviews = interviewList(db);
+  const interviews = interviewStore({ db, announce, publicBaseUrl });
   const load = (interviewId: string) => loadInterview(db, interviewId);
   /**
    * Whether the interview's reminder is still to go out: not sent, the candidate not started, the workspace
@@ -67,38 +66,34 @@ export function createInterviewDeadlineActivities({
     };
   }
 
-  /** Announces an event of the interview, as the write that recorded it left it (or records it now). */
-  async function announceFrom(interview: InterviewDoc, type: InterviewEventType): Promise<void> {
-    const key = interviewEventKey(type, interview);
-    await announce(interview.workspace_id, {
-      type,
-      about: async () => {
-        const after = await withEvent(interview, key, (update) => interviews.touch(interview._id, update));
-        return after && interviewAnnouncement(after, publicBaseUrl, key);
-      },
-    });
-  }
-
   return {
     async interviewDeadline(interviewId: string): Promise<InterviewDeadline> {
       return standing(await load(interviewId));
     },
 
     /**
-     * Emails the invitation once (as sendInvitation does) and, once it is sent, announces `interview.invited`
-     * and reads where the interview stands (as announceInterview and interviewDeadline do): one local activity
-     * instead of three, from the document the send's write returned instead of a read for each. The deadline
-     * is null when the announcement or the reading failed: the workflow then takes those two steps on their own,
+     * Emails the invitation once (as sendInvitation does, its store announcing `interview.invited` from the
+     * send's write) and reads where the interview stands (as interviewDeadline does): one local activity
+     * instead of three, from the document the send's write returned instead of a read. The deadline is null
+     * when the announcement or the reading failed: the workflow then takes those two steps on their own,
      * retried as bookkeeping is, so that only the email itself can fail an invitation.
      */
     async deliverInvitation(interviewId: string): Promise<InvitationDelivery> {
       const interview = await load(interviewId);
       // Read once for the email (the company's name) and for the reminder's setting.
       const workspace = await db.shared.workspace(interview.workspace_id);
-      const sent = await sendInvitationEmail({ db, logger, clock, email, publicBaseUrl, emailFrom }, interview, workspace);
+      let sent;
+      try {
+        sent = await sendInvitationEmail({ db, logger, clock, email, publicBaseUrl, emailFrom, announce }, interview, workspace);
+      } catch (err) {
+        if (!(err instanceof NotAnnouncedError)) throw err;
+        logger.warn({ interviewId, error: (err.cause as Error)?.message }, 'invitation sent; its announcement is left to the workflow');
+        return { delivery: 'sent', deadline: null };
+      }
       if (sent.delivery === 'failed') return { delivery: 'failed' };
       try {
-        await announceFrom(sent.interview, 'interview.invited');
+        // Sent by an earlier execution, which may have stopped before announcing it.
+        if (sent.earlier) await interviews.announceAgain(sent.interview, [interviewEvent('interview.invited', sent.interview)]);
         return { delivery: 'sent', deadline: await standing(sent.interview, workspace) };
       } catch (err) {
         logger.warn({ interviewId, error: (err as Error).message }, 'invitation sent; its announcement is left to the workflow');
@@ -137,20 +132,20 @@ export function createInterviewDeadlineActivities({
       if (interview.status === 'expired' || !linkExpired(interview.status, expiresAtOf(interview), new Date(atMs))) {
         return interview.status;
       }
-      await interviews.update(interview, { status: 'expired' }, (at) => ({
-        ...recordEvent(interviewEventKey('interview.expired', interview)),
-        $set: { status: 'expired', updated_at: at },
-      }));
+      await interviews.change(interview, { to: 'expired', events: [interviewEvent('interview.expired', interview)] });
       logger.info({ interviewId }, 'interview link expired');
       return 'expired';
     },
 
     /**
-     * Announces where the interview stands to the workspace's webhooks, with the interview as it is now. Each
-     * happens once (an expiry once per deadline, as a resend may open the link again), however often asked.
+     * Announces an event of the interview that its store recorded and announced with the change that made it,
+     * in case that announcement did not go out (the candidate's page, whose request does not wait for it, or a
+     * step that stopped between its write and its announcement). Each happens once (an expiry once per
+     * deadline, as a resend may open the link again), however often asked: one already made changes nothing.
      */
     async announceInterview(interviewId: string, type: InterviewEventType): Promise<void> {
-      await announceFrom(await load(interviewId), type);
+      const interview = await load(interviewId);
+      await interviews.announceAgain(interview, [interviewEvent(type, interview)]);
     },
   };
 
@@ -160,7 +155,7 @@ export function createInterviewDeadlineActivities({
       kind === 'reminder'
         ? { reminder: { at: now, error } }
         : { resend: { requested_at: interview.resend!.requested_at, sent_at: error ? null : now, error } };
-    await interviews.update(interview, {}, (at) => ({ $set: { ...$set, updated_at: at } }));
+    await interviews.change(interview, { set: $set });
   }
 }
 

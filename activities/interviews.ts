@@ -1,7 +1,5 @@
-import { interviewList } from '../infra/lists/interviews';
-import { recordEvent } from '../infra/webhooks/events';
-import { interviewEventKey } from '../infra/webhooks/resources';
-import { projectList } from '../infra/lists/projects';
+import { interviewEvent, interviewStore } from '../stores/interviews';
+import { projectStore } from '../stores/projects';
 import { ApplicationFailure } from '@temporalio/activity';
 import { expiresAtOf, type InterviewDoc } from '../infra/records/interviews';
 import { companyOf, type ProjectDoc } from '../infra/records/projects';
@@ -35,8 +33,9 @@ export function createInterviewActivities({
   email,
   publicBaseUrl,
   emailFrom,
-}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'email' | 'publicBaseUrl' | 'emailFrom'>) {
-  const interviews = interviewList(db);
+  announce,
+}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'email' | 'publicBaseUrl' | 'emailFrom' | 'announce'>) {
+  const interviews = interviewStore({ db, announce, publicBaseUrl });
   const load = (interviewId: string) => loadInterview(db, interviewId);
   const loadProject = (projectId: string) => loadInterviewProject(db, projectId);
 
@@ -73,9 +72,7 @@ export function createInterviewActivities({
       const latest = await loadProject(projectId);
       if (latest.question_set) return latest.question_set.questions;
       const questions = await llm.generateQuestions(latest.job!, DEFAULT_QUESTION_COUNT);
-      await projectList(db).update(latest, {}, (at) => ({
-        $set: { question_set: { questions, provider: llm.name, generated_at: clock() }, updated_at: at },
-      }));
+      await projectStore(db).change(latest, { question_set: { questions, provider: llm.name, generated_at: clock() } });
       logger.info({ projectId, provider: llm.name, count: questions.length }, 'interview questions generated');
       return questions;
     } catch (err) {
@@ -101,77 +98,74 @@ export function createInterviewActivities({
       if (interview.questions) return interview.questions.length;
       const questions = interview.custom_questions ?? (await projectQuestions(interview.project_id));
       if (!questions) return null;
-      await interviews.update(interview, {}, (at) => ({ $set: { questions, updated_at: at } }));
+      await interviews.change(interview, { set: { questions } });
       return questions.length;
     },
 
     /** The invitation's email alone (sendInvitationEmail), as histories from before `deliverInvitation` take it. */
     async sendInvitation(interviewId: string): Promise<'sent' | 'failed'> {
-      return (await sendInvitationEmail({ db, logger, clock, email, publicBaseUrl, emailFrom }, await load(interviewId))).delivery;
+      const sent = await sendInvitationEmail({ db, logger, clock, email, publicBaseUrl, emailFrom, announce }, await load(interviewId));
+      return sent.delivery;
     },
 
     /** Ends an invitation that could not be completed; an email still pending will not be sent and says why. */
     async failInterview(interviewId: string, stage: 'questions' | 'email', error: string): Promise<void> {
       const interview = await load(interviewId);
-      const status = interview.status === 'invited' ? {} : { status: 'failed' as const, error };
+      // An invitation whose email went out keeps its status; the event still tells of the failed step.
+      const failing = interview.status !== 'invited';
       // An email that failed keeps the provider's last error; one never attempted says why it was not sent.
       const emailError = stage === 'questions' ? { 'email.error': 'Not sent: the interview questions could not be prepared' } : {};
       const emailStatus = interview.email.status === 'pending' ? { 'email.status': 'failed' as const, ...emailError } : {};
-      await interviews.update(interview, { status: status.status ?? interview.status }, (at) => ({
-        ...recordEvent(interviewEventKey('interview.failed', interview)),
-        $set: { ...status, ...emailStatus, updated_at: at },
-      }));
+      await interviews.change(interview, {
+        to: failing ? 'failed' : undefined,
+        events: [interviewEvent('interview.failed', interview)],
+        set: { ...(failing ? { error } : {}), ...emailStatus },
+      });
     },
   };
 }
 
 /**
  * Emails the interview link once: the delivery, and the interview as it stands after it (as the write left
- * it, with `interview.invited` recorded when sent). A recorded send is never repeated; a provider's final
- * refusal marks the email failed; anything thrown is retried by Temporal, with the last error kept for
- * GET /interviews/:id.
+ * it, with `interview.invited` recorded and announced when sent). A recorded send is never repeated, and
+ * `earlier` says so (its announcement may not have gone out); a provider's final refusal marks the email
+ * failed; anything thrown is retried by Temporal, with the last error kept for GET /interviews/:id.
  */
 export async function sendInvitationEmail(
-  deps: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'email' | 'publicBaseUrl' | 'emailFrom'>,
+  deps: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'email' | 'publicBaseUrl' | 'emailFrom' | 'announce'>,
   interview: InterviewDoc,
   workspace?: Readonly<WorkspaceDoc> | null,
-): Promise<{ delivery: 'sent' | 'failed'; interview: InterviewDoc }> {
+): Promise<{ delivery: 'sent' | 'failed'; interview: InterviewDoc; earlier: boolean }> {
   const { db, logger, clock, email } = deps;
-  const interviews = interviewList(db);
-  if (interview.email.status !== 'pending') return { delivery: interview.email.status, interview };
+  const interviews = interviewStore(deps);
+  if (interview.email.status !== 'pending') return { delivery: interview.email.status, interview, earlier: true };
   const message = await linkEmail(deps, interview, 'invitation', workspace);
   let result;
   try {
     result = await email.send({ idempotencyKey: interview._id, ...message });
   } catch (err) {
     const error = (err as Error).message;
-    await interviews.update(interview, {}, (at) => ({
-      $set: { 'email.provider': email.name, 'email.error': error, updated_at: at },
-    }));
+    await interviews.change(interview, { set: { 'email.provider': email.name, 'email.error': error } });
     throw err;
   }
   const now = clock();
   if (result.sent) {
-    const { item } = await interviews.update(interview, { status: 'invited' }, (at) => ({
-      ...recordEvent(interviewEventKey('interview.invited', interview)),
-      $set: {
-        status: 'invited',
-        email: { status: 'sent', provider: email.name, message_id: result.messageId, sent_at: now, error: null },
-        updated_at: at,
-      },
-    }));
-    return { delivery: 'sent', interview: item ?? (await loadInterview(db, interview._id)) };
+    const item = await interviews.change(interview, {
+      to: 'invited',
+      events: [interviewEvent('interview.invited', interview)],
+      set: { email: { status: 'sent', provider: email.name, message_id: result.messageId, sent_at: now, error: null } },
+    });
+    return { delivery: 'sent', interview: item ?? (await loadInterview(db, interview._id)), earlier: false };
   }
   logger.warn({ interviewId: interview._id, provider: email.name, error: result.error }, 'invitation email refused');
-  const { item } = await interviews.update(interview, { status: 'failed' }, (at) => ({
-    $set: {
-      status: 'failed',
+  const item = await interviews.change(interview, {
+    to: 'failed',
+    set: {
       error: 'The invitation email could not be delivered',
       email: { status: 'failed', provider: email.name, message_id: null, sent_at: null, error: result.error },
-      updated_at: at,
     },
-  }));
-  return { delivery: 'failed', interview: item ?? interview };
+  });
+  return { delivery: 'failed', interview: item ?? interview, earlier: false };
 }
 
 /** An interview by id; one that does not exist fails the activity for good (its request took it back). */

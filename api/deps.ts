@@ -27,3 +27,6 @@ export interface ApiDeps {
 }
 
 export type RouteFactory = (deps: ApiDeps) => Router;
+
+/** What a bulk request (call/initiate, interview/invite) needs: records, workflow starts, announcements. */
+export type BulkRequestDeps = Pick<ApiDeps, 'db' | 'temporal' | 'config' | 'logger' | 'announce'>;

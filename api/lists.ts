@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Database } from '../infra/database';
-import type { ItemList, ListedItem } from '../infra/lists/item-list';
+import type { ListedItem, ListPage, ListQuery } from '../infra/lists/item-list';
 import { decodeCursor, encodeCursor } from '../infra/lists/cursor';
 import { ValidationError } from '../shared/errors';
 import type { ListQueryParams } from '../shared/lists/schema';
@@ -9,13 +9,13 @@ import { compileValidator } from './validation';
 
 /**
  * The list operations' shared part: the query string checked by its TypeBox schema, the cursor verified
- * against the workspace, the list and the query it was made for, one page read through the list's module in
- * infra/lists/, and each item rendered as its GET renders it.
+ * against the workspace, the list and the query it was made for, one page read through the resource's store
+ * (stores/), and each item rendered as its GET renders it.
  */
 export function listHandler<S extends TSchema, T extends ListedItem, V>(
   name: string,
   schema: S,
-  list: (db: Database) => ItemList<T>,
+  list: (db: Database) => { page(workspaceId: string, query: ListQuery): Promise<ListPage<T>> },
   view: (item: T) => V | Promise<V>,
 ) {
   const validate = compileValidator(schema);

@@ -39,9 +39,8 @@ export async function startAll(deps: StartDeps, starts: WorkflowStart[], batch: 
 }
 
 /**
- * startAll, or the way back: `list` first writes the new items into their lists (infra/lists/), then the
- * workflows start. When either fails, `takeBack` undoes what the request wrote for these workflows, so that
- * its retry starts afresh. An outage of Temporal or of the database then fails the whole
+ * startAll, or the way back: when the start fails, `takeBack` undoes what the request wrote for these
+ * workflows (their items, created with their list entries by their store), so that its retry starts afresh. An outage of Temporal or of the database then fails the whole
  * request with a 503 to retry; any other failure fails the entries, and `false` says so. The cause goes to
  * the log only.
  */
@@ -50,10 +49,8 @@ export async function startOrTakeBack(
   starts: WorkflowStart[],
   batch: Batch,
   takeBack: () => Promise<unknown>,
-  list: () => Promise<unknown>,
 ): Promise<boolean> {
   try {
-    await list();
     await startAll(deps, starts, batch);
     return true;
   } catch (err) {

@@ -91,8 +91,9 @@ export async function startService(config: Config, logger: Logger, overrides: Se
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker started');
   }
   if (config.ROLE !== 'worker') {
+    const apiDeps = buildApiDeps(config, { db, temporal, logger }, overrides.api);
     const running = await startApi(
-      buildApiDeps(config, { db, temporal, logger }, overrides.api),
+      apiDeps,
       overrides.port,
       overrides.host,
       pageRoutes({
@@ -101,6 +102,7 @@ export async function startService(config: Config, logger: Logger, overrides: Se
         logger,
         now: () => new Date(),
         interviewChanged: interviewNotifier(temporal, config.TEMPORAL_TASK_QUEUE),
+        announce: apiDeps.announce,
         ...overrides.pages,
       }),
     );

@@ -2,6 +2,7 @@ import type { Config } from '../infra/config';
 import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
 import type { InterviewDoc } from '../infra/records/interviews';
+import type { Announce } from '../infra/webhooks/events';
 
 /** What the pages are built from (composition/ wires them beside the API, on the same server). */
 export interface WebDeps {
@@ -12,4 +13,6 @@ export interface WebDeps {
   now(): Date;
   /** Tells the interview's workflow that the candidate started or finished (composition/interview-signals.ts). */
   interviewChanged(interview: InterviewDoc): Promise<void>;
+  /** Announces the candidate's steps (the interview started) to the workspace's webhooks. */
+  announce: Announce;
 }

@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { ApiDeps } from '../deps';
-import { callList } from '../../infra/lists/calls';
+import { callPages } from '../../stores/calls';
 import type { CallDoc } from '../../infra/records/calls';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { startOptions, whileReachable } from '../../infra/temporal';
@@ -73,7 +73,7 @@ export async function cancelCalls(deps: ApiDeps, workspace: WorkspaceDoc, req: C
   const seen = new Set<string>();
   const toCancel: string[] = [];
   let alreadyFinal = 0;
-  for await (const entry of callList(deps.db).entriesOfJob(workspace._id, req.ats_job_id)) {
+  for await (const entry of callPages(deps.db).entriesOfJob(workspace._id, req.ats_job_id)) {
     const candidate = entry.fields.candidate_id;
     if (entry.gone || (wanted && !wanted.has(candidate))) continue;
     seen.add(candidate);

@@ -1,14 +1,10 @@
-import type { Client } from '@temporalio/client';
-import type { Config } from '../../infra/config';
-import type { Database } from '../../infra/database';
-import type { Logger } from '../../infra/logger';
+import type { BulkRequestDeps } from '../deps';
 import type { ProjectDoc } from '../../infra/records/projects';
 import { type CallDoc, type ResolvedTemplate } from '../../infra/records/calls';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { newId } from '../../infra/ids';
 import { activeCallKey, claimEach, claimOf, freeCandidate, release } from '../../infra/claims';
-import { insertEach } from '../../infra/duplicate-key';
-import { callList } from '../../infra/lists/calls';
+import { callStore } from '../../stores/calls';
 import { ValidationError } from '../../shared/errors';
 import { holdAt } from '../../infra/fault-points';
 import { normaliseEmail, titleCase } from '../../shared/names';
@@ -24,12 +20,7 @@ import { findProject } from './projects';
 /** A claim on a candidate whose call was never recorded is considered abandoned after this long. */
 const ABANDONED_CLAIM_MS = 60_000;
 
-export interface CallDeps {
-  db: Database;
-  temporal: Client;
-  config: Config;
-  logger: Logger;
-}
+type CallDeps = BulkRequestDeps;
 
 type Candidate = CallInitiateRequest['candidates'][number];
 /** What the response says of one entry of the request. */
@@ -116,10 +107,7 @@ async function scheduleAll(
         won.map((i) => cands[i]),
         { previous: false },
       ),
-      insertEach(
-        db.calls,
-        won.map((i) => calls[i]),
-      ),
+      callStore(deps).create(won.map((i) => calls[i])),
     ]);
     const ready = won.filter((_, n) => candidateWrites[n].write === 'written' && callWrites[n] === 'written');
     await holdAt(deps.config, 'call-initiate:after-records', deps.logger);
@@ -128,7 +116,6 @@ async function scheduleAll(
       ready.map((i) => callStart(calls[i])),
       { summary: `call/initiate: ${ready.length} calls for ${project.ats_job_id}`, searchAttributes: projectSearchAttributes(project) },
       () => Promise.all(won.map((i) => abandon(deps, calls[i]))),
-      () => callList(db).created(ready.map((i) => calls[i])),
     );
     for (const i of won) {
       results[i] =
@@ -194,8 +181,7 @@ const ABANDON_WAIT_MS = 1_000;
 async function abandon({ db, logger }: CallDeps, call: CallDoc): Promise<void> {
   const cleanup = (async () => {
     try {
-      await callList(db).forget([call]);
-      await db.calls.deleteOne({ _id: call._id });
+      await callStore({ db }).takeBack([call]);
       await freeCandidate(db, call);
     } catch (err) {
       // What is left is a claim without a call, which the next request takes over once it is old enough.

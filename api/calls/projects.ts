@@ -1,7 +1,6 @@
-import { projectList } from '../../infra/lists/projects';
 import type { Database } from '../../infra/database';
 import { recordId, type ProjectDoc } from '../../infra/records/projects';
-import { isDuplicateKey } from '../../infra/duplicate-key';
+import { projectStore } from '../../stores/projects';
 import { ConflictError } from '../../shared/errors';
 import type { CampaignRequest } from '../../shared/calls/schema';
 
@@ -25,21 +24,15 @@ export async function ensureCampaign(
     created_at: now,
     updated_at: now,
   };
-  try {
-    await db.projects.insertOne(project);
-    await projectList(db).created([project]);
-    return { project, created: true };
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-  }
+  const projects = projectStore(db);
+  if ((await projects.create(project)) === 'written') return { project, created: true };
   // The project's _id is derived from (workspace, ats_job_id), so concurrent creations converge on one project.
   const existing = await db.projects.findOne({ _id: project._id });
   if (!existing) throw new Error('project vanished after a duplicate-key error');
   if (existing.kind !== 'campaign') {
     throw new ConflictError(`ats_job_id ${req.ats_job_id} already belongs to an interview project, not a campaign`);
   }
-  // Listed again (a no-op when it is): a request that died between the insert and the list may have left it out.
-  await projectList(db).created([existing]);
+  await projects.relist(existing);
   return { project: existing, created: false };
 }
 

@@ -1,9 +1,9 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Database } from '../../infra/database';
 import { attemptPath } from '../../infra/records/calls';
+import { callStore } from '../../stores/calls';
 import { callReportId, reportedFields, type CallReportDoc } from '../../infra/records/call-reports';
 import { groupedInserts } from '../../infra/grouped-inserts';
-import { callList } from '../../infra/lists/calls';
 import { whileReachable } from '../../infra/temporal';
 import type { Logger } from '../../infra/logger';
 import type { AttemptReport, ReportResult } from '../../providers/voice/port';
@@ -53,7 +53,7 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
     const fields = reportedFields(call, stored);
     if (!fields) return 'duplicate';
     logger.warn(ids, 'report arrived after its call ended; written into the call');
-    await callList(db).update(call, {}, (now) => ({ $set: { ...fields.set, updated_at: now } }));
+    await callStore({ db }).change(call, { set: fields.set });
     return 'recorded';
   }
 
@@ -81,11 +81,14 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
   };
 }
 
-/** A provider's live status of an attempt (ringing, in-progress …), kept until its report arrives. */
+/**
+ * A provider's live status of an attempt (ringing, in-progress …), kept until its report arrives. A note, not
+ * a change: the call's `updated_at` stays that of its last change, so the change feed keeps showing it there.
+ */
 export async function recordProviderStatus(db: Database, ids: { callId: string; attempt: number }, status: string): Promise<boolean> {
   const call = await db.calls.findOne({ _id: ids.callId });
   const attempt = call?.attempts[ids.attempt - 1];
   if (attempt?.number !== ids.attempt || attempt.reported_at) return false;
-  await callList(db).touch(ids.callId, { $set: { [`${at(ids.attempt)}.provider_status`]: status, updated_at: new Date() } });
+  await callStore({ db }).note(ids.callId, { [`${at(ids.attempt)}.provider_status`]: status });
   return true;
 }

@@ -23,13 +23,13 @@ import { projectUrl } from '../../shared/public-urls';
 import { callView } from '../../infra/views/calls';
 import { checkWhatsAppTemplates } from './whatsapp-template-check';
 import { listHandler } from '../lists';
-import { callList } from '../../infra/lists/calls';
+import { callPages } from '../../stores/calls';
 import { CallListQuery } from '../../shared/lists/schema';
 
 const validateInitiate = compileValidator(CallInitiateRequest, callInitiateRules);
 const validateCampaign = compileValidator(CampaignRequest);
 const validateCancel = compileValidator(CallCancelRequest);
-const listCalls = listHandler('calls', CallListQuery, callList, (c) => callView(c));
+const listCalls = listHandler('calls', CallListQuery, callPages, (c) => callView(c));
 
 /** The call operations: campaigns, call/initiate and call status, with the call family's error shapes. */
 export function callRoutes(deps: ApiDeps): Router {

@@ -1,13 +1,10 @@
-import type { Client } from '@temporalio/client';
-import type { Config } from '../../infra/config';
-import type { Database } from '../../infra/database';
-import type { Logger } from '../../infra/logger';
+import type { BulkRequestDeps } from '../deps';
 import { recordId, type CandidateDoc, type ProjectDoc } from '../../infra/records/projects';
 import { interviewToken, type InterviewDoc } from '../../infra/records/interviews';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { claim, claimEach, claimOf, emailKey, release } from '../../infra/claims';
-import { insertEach, type WriteResult } from '../../infra/duplicate-key';
-import { interviewList } from '../../infra/lists/interviews';
+import type { WriteResult } from '../../infra/duplicate-key';
+import { interviewStore, type InterviewStore } from '../../stores/interviews';
 import { normaliseEmail, titleCase } from '../../shared/names';
 import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../../shared/jobs/schema';
 import type { CustomQuestion, InterviewResult, InviteRequest, InviteResponse } from '../../shared/interviews/schema';
@@ -19,12 +16,7 @@ import { ensureInterviewProject } from './projects';
 import { saveCandidates } from '../candidates';
 import { EXPIRES_IN_DAYS, expiryAfter } from '../../shared/interviews/deadlines';
 
-export interface InviteDeps {
-  db: Database;
-  temporal: Client;
-  config: Config;
-  logger: Logger;
-}
+type InviteDeps = BulkRequestDeps;
 
 const MESSAGES = {
   queued: 'Interview invitation is being processed',
@@ -124,7 +116,7 @@ async function inviteAll(
       ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null })),
       { previous: true },
     ),
-    insertEach(db.interviews, docs),
+    storeOf(deps).create(docs),
   ]);
   const [started] = await Promise.all([
     startInvitations(
@@ -178,16 +170,11 @@ async function startInvitations(
 ): Promise<EntryResult[]> {
   const ready = docs.map((_, n) => candidates[n] === 'written' && written[n] !== 'error');
   const starts = docs.filter((_, n) => ready[n]).map(interviewStart);
-  const list = interviewList(deps.db);
-  const fresh = docs.filter((_, n) => ready[n] && written[n] === 'written');
   /** Deletes the interviews this request wrote among `which`, and their list entries, so that a retry invites afresh. */
   const takeBack = (which: (n: number) => boolean) =>
-    Promise.all([
-      list.forget(docs.filter((_, n) => which(n) && written[n] === 'written')).catch(() => undefined),
-      ...docs.map((interview, n) =>
-        which(n) && written[n] === 'written' ? deps.db.interviews.deleteOne({ _id: interview._id }).catch(() => undefined) : undefined,
-      ),
-    ]);
+    storeOf(deps)
+      .takeBack(docs.filter((_, n) => which(n) && written[n] === 'written'))
+      .catch(() => undefined);
   const started = await startOrTakeBack(
     deps,
     starts,
@@ -196,7 +183,6 @@ async function startInvitations(
       searchAttributes: projectSearchAttributes(project),
     },
     () => takeBack(() => true),
-    () => list.created(fresh),
   );
   if (started) await takeBack((n) => !ready[n]);
   return docs.map((interview, n): EntryResult => {
@@ -204,6 +190,9 @@ async function startInvitations(
     return { id: interview._id, status: 'success', message: written[n] === 'duplicate' ? MESSAGES.alreadyInvited : MESSAGES.queued };
   });
 }
+
+const storeOf = (deps: InviteDeps): InterviewStore =>
+  interviewStore({ db: deps.db, announce: deps.announce, publicBaseUrl: deps.config.PUBLIC_BASE_URL });
 
 /** What a request sets for each of its invitations: the caller's own questions, if any, and the link's lifetime. */
 interface InvitationTerms {

@@ -1,7 +1,6 @@
-import { projectList } from '../../infra/lists/projects';
+import { projectStore } from '../../stores/projects';
 import type { Database } from '../../infra/database';
 import { recordId, type ProjectDoc } from '../../infra/records/projects';
-import { isDuplicateKey } from '../../infra/duplicate-key';
 import { ConflictError } from '../../shared/errors';
 import type { JobDetails } from '../../shared/jobs/schema';
 import type { InviteRequest } from '../../shared/interviews/schema';
@@ -35,11 +34,11 @@ export async function ensureInterviewProject(db: Database, workspaceId: string, 
     if (existing?.kind === 'campaign') {
       throw new ConflictError(`ats_job_id ${req.ats_job_id} already belongs to a call campaign project, not an interview project`);
     }
-    const latest = { name: job.title, job_title: job.title, job, updated_at: now };
+    const latest = { name: job.title, job_title: job.title, job };
     if (existing) {
       // The change goes to the feed, and the project into its lists again in case its creator died before that.
-      const { at } = await projectList(db).update(existing, {}, (at) => ({ $set: { ...latest, updated_at: at } }));
-      return { ...existing, ...latest, updated_at: at };
+      const changed = await projectStore(db).change(existing, latest);
+      return changed ?? { ...existing, ...latest };
     }
     const project: ProjectDoc = {
       _id,
@@ -49,15 +48,11 @@ export async function ensureInterviewProject(db: Database, workspaceId: string, 
       company_name: null,
       question_set: null,
       created_at: now,
+      updated_at: now,
       ...latest,
     };
-    try {
-      await db.projects.insertOne(project);
-      await projectList(db).created([project]);
-      return project;
-    } catch (err) {
-      // A concurrent request created it first: the next read finds it.
-      if (!isDuplicateKey(err) || attempt > 0) throw err;
-    }
+    // A concurrent request created it first: the next read finds it.
+    if ((await projectStore(db).create(project)) === 'written') return project;
+    if (attempt > 0) throw new Error(`project ${_id} is neither stored nor readable`);
   }
 }

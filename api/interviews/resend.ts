@@ -1,7 +1,7 @@
 import type { ApiDeps } from '../deps';
 import { claim, release } from '../../infra/claims';
 import { newId } from '../../infra/ids';
-import { interviewList } from '../../infra/lists/interviews';
+import { interviewStore } from '../../stores/interviews';
 import { expiresAtOf, type InterviewDoc } from '../../infra/records/interviews';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { findOwned } from '../owned';
@@ -38,15 +38,15 @@ export async function resendInterview(deps: ApiDeps, workspace: WorkspaceDoc, in
     expires_at: expired ? expiryAfter(now) : expiresAtOf(interview),
     resend: { requested_at: now, sent_at: null, error: null },
   };
-  const list = interviewList(db);
-  const { at } = await list.update(interview, { status: next.status }, (at) => ({ $set: { ...next, updated_at: at } }));
-  const resent = { ...interview, ...next, updated_at: at };
+  const interviews = interviewStore({ db, announce: deps.announce, publicBaseUrl: deps.config.PUBLIC_BASE_URL });
+  const { status, ...set } = next;
+  const resent = (await interviews.change(interview, { to: status, set })) ?? { ...interview, ...next };
   try {
     await deps.interviewChanged(resent);
   } catch (err) {
     // The workflow did not hear of it: the request is taken back whole, so a retry is not refused as too soon.
-    const before = { status: interview.status, expires_at: expiresAtOf(interview), resend: interview.resend ?? null };
-    await list.update(resent, { status: interview.status }, (at) => ({ $set: { ...before, updated_at: at } })).catch(() => undefined);
+    const before = { expires_at: expiresAtOf(interview), resend: interview.resend ?? null };
+    await interviews.change(resent, { to: interview.status, set: before }).catch(() => undefined);
     await release(db, key, holder).catch(() => undefined);
     throw err;
   }

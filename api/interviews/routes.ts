@@ -13,7 +13,7 @@ import { inviteCandidates } from './invite';
 import { interviewView } from '../../infra/views/interviews';
 import { resendInterview } from './resend';
 import { listHandler } from '../lists';
-import { interviewList } from '../../infra/lists/interviews';
+import { interviewPages } from '../../stores/interviews';
 import { InterviewListQuery } from '../../shared/lists/schema';
 import { recordingOfAnswer, recordingResponse } from '../../infra/recordings';
 import { NotFoundError } from '../../shared/errors';
@@ -36,7 +36,7 @@ export function interviewRoutes(deps: ApiDeps): Router {
     ctx.body = await inviteCandidates(deps, ws, validateInvite(ctx.request.body));
   });
 
-  const listInterviews = listHandler('interviews', InterviewListQuery, interviewList, (i) => interviewView(i, config.PUBLIC_BASE_URL));
+  const listInterviews = listHandler('interviews', InterviewListQuery, interviewPages, (i) => interviewView(i, config.PUBLIC_BASE_URL));
   router.get('/interviews', async (ctx) => {
     ctx.body = await listInterviews(db, (ctx.state.workspace as WorkspaceDoc)._id, ctx);
   });

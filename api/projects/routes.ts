@@ -4,7 +4,7 @@ import { callFamily, handleErrors } from '../errors';
 import { authenticateWith } from '../middleware';
 import { authenticate } from '../../infra/workspaces';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
-import { projectList } from '../../infra/lists/projects';
+import { projectStore } from '../../stores/projects';
 import { findOwned } from '../owned';
 import { ProjectListQuery, type ProjectViewResponse } from '../../shared/lists/schema';
 import { listHandler } from '../lists';
@@ -18,7 +18,7 @@ export function projectRoutes(deps: ApiDeps): Router {
     handleErrors(callFamily),
     authenticateWith((key) => authenticate(db, key)),
   );
-  const list = listHandler('projects', ProjectListQuery, projectList, (p) => projectView(db, p, config.PUBLIC_BASE_URL));
+  const list = listHandler('projects', ProjectListQuery, projectStore, (p) => projectView(db, p, config.PUBLIC_BASE_URL));
 
   router.get('/projects', async (ctx) => {
     ctx.body = await list(db, (ctx.state.workspace as WorkspaceDoc)._id, ctx);

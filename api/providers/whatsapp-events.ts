@@ -1,10 +1,8 @@
 import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
 import type { MessageStatus } from '../../shared/calls/schema';
-import { callList } from '../../infra/lists/calls';
-import { eventKey, recordEvent, withEvent, type Announce } from '../../infra/webhooks/events';
-import type { CallDoc } from '../../infra/records/calls';
-import { callAnnouncement } from '../../infra/webhooks/resources';
+import type { Announce } from '../../infra/webhooks/events';
+import { callEvents, callStore } from '../../stores/calls';
 import { whatsappRef } from '../../providers/whatsapp/port';
 import { statusUpdatesIn, type WhatsAppStatusUpdate } from '../../providers/whatsapp/webhook';
 
@@ -34,20 +32,12 @@ async function applyStatus({ db, logger, announce }: Deps, s: WhatsAppStatusUpda
   const message = call.messages[index];
   const current = message.status;
   if (RANK[status] < RANK[current]) return false;
-  const key = eventKey('whatsapp.message.updated', `${message.kind}/${status}`);
-  const announceIt = async (after: CallDoc | null) => {
-    await announce(call.workspace_id, {
-      type: 'whatsapp.message.updated',
-      about: async () => {
-        const now = after && (await withEvent(after, key, (update) => callList(db).touch(after._id, update)));
-        return now && callAnnouncement(now, key);
-      },
-    });
-  };
+  const calls = callStore({ db, announce });
+  const event = callEvents.message(message.kind, status);
   // The same status again: Meta resends a delivery its first answer did not acknowledge, and the change may
   // be stored but not yet announced (Temporal was down). Announcing is idempotent.
   if (status === current) {
-    await announceIt(call);
+    await calls.announceAgain(call, [event]);
     return false;
   }
   const error = s.errors?.[0];
@@ -55,9 +45,9 @@ async function applyStatus({ db, logger, announce }: Deps, s: WhatsAppStatusUpda
   const m = `messages.${index}`;
   // By exact _id after the rank check on the status read: an extra filter field would scan every call on
   // FerretDB. Two deliveries of one message racing may both write; statuses arrive seconds apart in practice.
-  const { item } = await callList(db).update(call, {}, (changedAt) => ({
-    ...recordEvent(key),
-    $set: {
+  await calls.change(call, {
+    events: [event],
+    set: {
       [`${m}.status`]: status,
       [`${m}.status_updated_at`]: Number.isFinite(at) && at > 0 ? new Date(at * 1000) : new Date(),
       ...(status === 'failed'
@@ -66,9 +56,7 @@ async function applyStatus({ db, logger, announce }: Deps, s: WhatsAppStatusUpda
             [`${m}.error`]: [error?.title ?? error?.message, error?.error_data?.details].filter(Boolean).join(': ') || 'Delivery failed',
           }
         : {}),
-      updated_at: changedAt,
     },
-  }));
-  await announceIt(item);
+  });
   return true;
 }

@@ -2,9 +2,7 @@ import type { CallDoc } from '../records/calls';
 import type { InterviewDoc } from '../records/interviews';
 import { callView } from '../views/calls';
 import { interviewView } from '../views/interviews';
-import { expiresAtOf } from '../records/interviews';
-import type { InterviewEventType } from '../../shared/webhooks/schema';
-import { eventKey, type Announcement } from './events';
+import type { Announcement } from './events';
 
 /**
  * The announcement of a change of a call or an interview, from its document as the write that recorded the
@@ -22,9 +20,4 @@ export function interviewAnnouncement(interview: InterviewDoc, publicBaseUrl: st
     announced: interview,
     view: (sequence) => interviewView(interview, publicBaseUrl, sequence),
   };
-}
-
-/** An interview's happening: once each, but an expiry once per deadline (a resend may open the link again). */
-export function interviewEventKey(type: InterviewEventType, interview: InterviewDoc): string {
-  return eventKey(type, type === 'interview.expired' ? expiresAtOf(interview).getTime() : 'once');
 }

@@ -126,6 +126,12 @@ describe('the project dashboard', () => {
       async () => (await fetch('/sign-out', { method: 'POST', body: new URLSearchParams({ csrf: 'é'.repeat(43) }) })).status,
     );
     expect(wide).toBe(403);
+    // The browser reports its console messages on its own time: wait for the four before reading them.
+    await waitFor(
+      async () => errors.length,
+      (n) => n >= 4,
+      5_000,
+    );
     expect(errors.splice(0)).toEqual([
       expect.stringContaining('/sign-out answered 403'),
       expect.stringContaining('status of 403'),

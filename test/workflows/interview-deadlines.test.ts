@@ -9,7 +9,8 @@ import { interviewNotifier } from '../../composition/interview-signals';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { storeRecording } from '../../infra/recordings';
-import { completeInterview, saveAnswer, serveQuestion, startInterview } from '../../infra/records/interview-answers';
+import { serveQuestion } from '../../infra/records/interview-answers';
+import { interviewStore } from '../../stores/interviews';
 import type { InterviewDoc } from '../../infra/records/interviews';
 import type { Recording, Transcriber } from '../../providers/transcription/port';
 import type { Question } from '../../shared/jobs/schema';
@@ -166,14 +167,14 @@ describe('interview deadlines and assessment on the time-skipping server', () =>
         const tell = interviewNotifier(env.client, taskQueue);
         const now = async () => new Date(await env.currentTimeMs());
         // The candidate does what the interview page does: start, answer each question, finish.
-        await startInterview(db, await stored(interview), await now());
+        await interviewStore(deps).start(await stored(interview), await now());
         await tell(interview);
         await progressOf(handle, (p) => p.status === 'started');
         await env.sleep(3 * DAY);
         const started = await stored(interview);
         const typed = (index: number, text: string) => ({ index, type: 'text' as const, text, duration_seconds: null, timed_out: false });
         await serveQuestion(db, interview._id, 0, await now());
-        await saveAnswer(db, started, {
+        await interviewStore(deps).saveAnswer(started, {
           ...typed(0, 'I drain nodes one pool at a time, upgrade Kubernetes with Terraform, and watch Prometheus alerts.'),
           answered_at: await now(),
         });
@@ -191,7 +192,7 @@ describe('interview deadlines and assessment on the time-skipping server', () =>
           },
         );
         const audio = { id: recording._id, type: recording.type, size: recording.size };
-        await saveAnswer(db, started, {
+        await interviewStore(deps).saveAnswer(started, {
           index: 1,
           type: 'audio',
           text: null,
@@ -201,7 +202,7 @@ describe('interview deadlines and assessment on the time-skipping server', () =>
           timed_out: false,
         });
         await serveQuestion(db, interview._id, 2, await now());
-        await saveAnswer(db, started, {
+        await interviewStore(deps).saveAnswer(started, {
           index: 2,
           type: 'text',
           text: null,
@@ -209,7 +210,7 @@ describe('interview deadlines and assessment on the time-skipping server', () =>
           answered_at: await now(),
           timed_out: true,
         });
-        expect(await completeInterview(db, await stored(interview), await now())).toBe(true);
+        expect(await interviewStore(deps).complete(await stored(interview), await now())).toBe(true);
         expect((await stored(interview)).assessment).toMatchObject({ status: 'pending' });
         await tell(interview);
         expect(await closed(handle)).toMatchObject({ status: 'completed' });
@@ -244,9 +245,9 @@ describe('interview deadlines and assessment on the time-skipping server', () =>
       interview,
       async ({ handle, taskQueue }) => {
         const now = new Date(await env.currentTimeMs());
-        await startInterview(db, await stored(interview), now);
+        await interviewStore(deps).start(await stored(interview), now);
         const started = await stored(interview);
-        await saveAnswer(db, started, {
+        await interviewStore(deps).saveAnswer(started, {
           index: 0,
           type: 'text',
           text: 'Kubernetes, carefully.',
@@ -254,7 +255,7 @@ describe('interview deadlines and assessment on the time-skipping server', () =>
           answered_at: now,
           timed_out: false,
         });
-        await saveAnswer(db, started, {
+        await interviewStore(deps).saveAnswer(started, {
           index: 1,
           type: 'audio',
           text: null,
@@ -263,7 +264,7 @@ describe('interview deadlines and assessment on the time-skipping server', () =>
           answered_at: now,
           timed_out: false,
         });
-        await saveAnswer(db, started, {
+        await interviewStore(deps).saveAnswer(started, {
           index: 2,
           type: 'text',
           text: 'Latency.',
@@ -271,7 +272,7 @@ describe('interview deadlines and assessment on the time-skipping server', () =>
           answered_at: now,
           timed_out: false,
         });
-        await completeInterview(db, await stored(interview), now);
+        await interviewStore(deps).complete(await stored(interview), now);
         await interviewNotifier(env.client, taskQueue)(interview);
         expect(await closed(handle)).toMatchObject({ status: 'completed' });
       },

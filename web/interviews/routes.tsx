@@ -10,16 +10,10 @@ import { linkExpired } from '../../shared/interviews/deadlines';
 import { dayOf } from '../../shared/interviews/invitation-email';
 import { companyOf } from '../../infra/records/projects';
 import type { Question } from '../../shared/jobs/schema';
-import {
-  completeInterview,
-  interviewOfToken,
-  nextQuestion,
-  saveAnswer,
-  servedAt,
-  serveQuestion,
-  startInterview,
-} from '../../infra/records/interview-answers';
+import { interviewOfToken, nextQuestion, servedAt, serveQuestion } from '../../infra/records/interview-answers';
 import type { WebDeps } from '../deps';
+import { interviewStore } from '../../stores/interviews';
+import { NotAnnouncedError } from '../../stores/resource-store';
 import { formBody, sameOrigin } from '../forms';
 import { sendPage } from '../layout';
 import { CompletedPage, ExpiredPage, FinishPage, NotReadyPage, QuestionPage, WelcomePage, type InterviewFrame } from './pages';
@@ -29,8 +23,22 @@ import { CompletedPage, ExpiredPage, FinishPage, NotReadyPage, QuestionPage, Wel
  * and is answered with a redirect to the interview's one page, which shows whatever comes next (so a reload
  * or the back button never sends an answer twice).
  */
-export function interviewRoutes({ db, now, config, logger, interviewChanged }: WebDeps): Router {
+export function interviewRoutes({ db, now, config, logger, interviewChanged, announce }: WebDeps): Router {
   const router = new Router();
+  const interviews = interviewStore({ db, announce, publicBaseUrl: config.PUBLIC_BASE_URL });
+  /**
+   * A candidate's step, written: the page goes on even when its event could not be announced, which the
+   * interview's workflow announces once it is told of the change (announceInterview).
+   */
+  async function written(step: Promise<boolean>): Promise<boolean> {
+    try {
+      return await step;
+    } catch (err) {
+      if (!(err instanceof NotAnnouncedError)) throw err;
+      logger.warn({ err: err.cause }, "a candidate's step was written; its announcement is left to the workflow");
+      return true;
+    }
+  }
 
   /** The interview of the link, and the link's own path, which every form posts to and redirects back to. */
   async function load(ctx: Context): Promise<{ interview: InterviewDoc; path: string }> {
@@ -82,7 +90,14 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged }: W
     const question = questions[index];
     // Its time ran out while the page was closed: it is recorded as timed out, and the next one is shown.
     if (!inTime(question, served, at)) {
-      await saveAnswer(db, interview, { index, type: question.type, text: null, duration_seconds: null, answered_at: at, timed_out: true });
+      await interviews.saveAnswer(interview, {
+        index,
+        type: question.type,
+        text: null,
+        duration_seconds: null,
+        answered_at: at,
+        timed_out: true,
+      });
       return backTo(ctx, path, `?late=${index + 1}`);
     }
     showQuestion(ctx, 200, { frame, questions, index, served, at, notice: late });
@@ -90,7 +105,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged }: W
 
   router.post('/interview/:token/start', sameOrigin, async (ctx) => {
     const { interview, path } = await load(ctx);
-    if (!expired(interview) && (await startInterview(db, interview, now()))) await tell(interview);
+    if (!expired(interview) && (await written(interviews.start(interview, now())))) await tell(interview);
     backTo(ctx, path);
   });
 
@@ -107,7 +122,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged }: W
     const at = now();
     const answer = { index, type: question.type, duration_seconds: null, answered_at: at };
     if (!inTime(question, served, at)) {
-      await saveAnswer(db, interview, { ...answer, text: null, timed_out: true });
+      await interviews.saveAnswer(interview, { ...answer, text: null, timed_out: true });
       return backTo(ctx, path, `?late=${index + 1}`);
     }
     const body = ctx.request.body as Record<string, unknown> | undefined;
@@ -117,7 +132,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged }: W
         text === '' ? 'Please write an answer before you submit it.' : `Please shorten your answer to ${MAX_TEXT_ANSWER} characters.`;
       return showQuestion(ctx, 422, { frame: await frameOf(interview, path), questions, index, served, at, error, draft: text });
     }
-    await saveAnswer(db, interview, { ...answer, text, timed_out: false });
+    await interviews.saveAnswer(interview, { ...answer, text, timed_out: false });
     backTo(ctx, path);
   });
 
@@ -141,7 +156,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged }: W
     const answer = { index, type: question.type, text: null, answered_at: at };
     if (!inTime(question, served, at)) {
       await removeRecording(db, recording);
-      await saveAnswer(db, interview, { ...answer, duration_seconds: null, timed_out: true });
+      await interviews.saveAnswer(interview, { ...answer, duration_seconds: null, timed_out: true });
       ctx.body = { next: `${path}?late=${index + 1}` };
       return;
     }
@@ -149,7 +164,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged }: W
     const duration = Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, question.time_limit_seconds + ANSWER_GRACE_SECONDS) : null;
     const recorded = { id: recording._id, type: recording.type, size: recording.size };
     // Another tab's answer won: this recording belongs to no answer.
-    if (!(await saveAnswer(db, interview, { ...answer, recording: recorded, duration_seconds: duration, timed_out: false }))) {
+    if (!(await interviews.saveAnswer(interview, { ...answer, recording: recorded, duration_seconds: duration, timed_out: false }))) {
       await removeRecording(db, recording);
     }
     ctx.body = { next: path };
@@ -158,7 +173,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged }: W
   router.post('/interview/:token/finish', sameOrigin, async (ctx) => {
     const { interview, path } = await load(ctx);
     // A finish posted again re-tells the workflow, in case it could not hear the first.
-    if (interview.status === 'completed' || (!expired(interview) && (await completeInterview(db, interview, now())))) {
+    if (interview.status === 'completed' || (!expired(interview) && (await written(interviews.complete(interview, now()))))) {
       await tell(interview);
     }
     backTo(ctx, path);

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { callList } from '../../infra/lists/calls';
-import { interviewList } from '../../infra/lists/interviews';
-import { projectList } from '../../infra/lists/projects';
+import { callPages } from '../../stores/calls';
+import { interviewPages } from '../../stores/interviews';
+import { projectStore } from '../../stores/projects';
 import { projectCounts } from '../../infra/lists/project-counts';
 import { decodeCursor, encodeCursor } from '../../infra/lists/cursor';
 import type { Position } from '../../infra/lists/time-index';
@@ -45,7 +45,7 @@ export function projectRoutes(deps: WebDeps): Router {
   router.get('/projects', async (ctx) => {
     const ws = signedIn(ctx).workspace._id;
     const scope = JSON.stringify([ws, 'dashboard', 'projects']);
-    const page = await projectList(db).page(ws, {
+    const page = await projectStore(db).page(ws, {
       match: {},
       createdSince: null,
       updatedSince: null,
@@ -75,10 +75,10 @@ export function projectRoutes(deps: WebDeps): Router {
     const [counts, page] = await Promise.all([
       projectCounts(db, project),
       project.kind === 'campaign'
-        ? callList(db)
+        ? callPages(db)
             .page(ws, query)
             .then((p) => ({ kind: 'calls' as const, ...p }))
-        : interviewList(db)
+        : interviewPages(db)
             .page(ws, query)
             .then((p) => ({ kind: 'interviews' as const, ...p })),
     ]);

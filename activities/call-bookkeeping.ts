@@ -1,0 +1,99 @@
+import { freeCandidate } from '../infra/claims';
+import type { FailureReason } from '../shared/calls/retry';
+import type { CallStatus } from '../shared/calls/schema';
+import { callEvents } from '../stores/calls';
+import { NotAnnouncedError } from '../stores/resource-store';
+import type { CallActivityDeps, CallRecords } from './call-records';
+
+/**
+ * A call's own records as its workflow moves it on: scheduled, an attempt ended, cancelling, ended. Each is one
+ * change through the call store, which records and announces its events.
+ */
+export function createCallBookkeepingActivities({ db, clock }: CallActivityDeps, records: CallRecords) {
+  const { calls, load, loadWithReport, readReport, reported, releaseHeldSlot, giveSlotBack, attemptEnd, scheduled } = records;
+  return {
+    async markScheduled(callId: string, dialAt: number): Promise<void> {
+      const call = await load(callId);
+      const { set, event } = scheduled(call, new Date(dialAt));
+      await calls.change(call, { to: 'scheduled', events: [event], set });
+    },
+
+    /** `endedAt`: when the workflow took the outcome (its clock), else now. The attempt's slot is given back. */
+    async recordAttempt(callId: string, attempt: number, outcome: 'completed' | FailureReason, endedAt?: number): Promise<void> {
+      const { call, report } = await loadWithReport(callId, attempt);
+      // An attempt that was never recorded (the dial failed before it) has nothing to end.
+      if (call.attempts[attempt - 1]?.number !== attempt) return giveSlotBack(call);
+      await releaseHeldSlot(call);
+      await calls.change(call, {
+        events: [callEvents.attemptEnded(attempt)],
+        set: {
+          ...reported(call, [report]),
+          capacity_slot: null,
+          ...attemptEnd(attempt, outcome, endedAt === undefined ? clock() : new Date(endedAt)),
+        },
+      });
+    },
+
+    /**
+     * A completed attempt ends the call: recordAttempt and finishCall in one write, which records both events
+     * (`call.attempt.ended`, then `call.completed`; each shows the call completed). The slot is given back and
+     * the candidate freed.
+     */
+    async completeCall(callId: string, attempt: number, endedAt: number): Promise<void> {
+      const { call, report } = await loadWithReport(callId, attempt);
+      await releaseHeldSlot(call);
+      const recorded = call.attempts[attempt - 1]?.number === attempt;
+      const changed = calls.change(call, {
+        to: 'completed',
+        events: [...(recorded ? [callEvents.attemptEnded(attempt)] : []), callEvents.ended('completed')],
+        set: {
+          ...reported(call, [report]),
+          ...(recorded ? attemptEnd(attempt, 'completed', new Date(endedAt)) : {}),
+          capacity_slot: null,
+          failure_reason: null,
+          next_attempt_at: null,
+        },
+      });
+      await settle(changed, () => freeCandidate(db, call));
+    },
+
+    /** A cancel arrived during an attempt: the call shows it until the attempt ends. */
+    async markCancelling(callId: string): Promise<void> {
+      const call = await load(callId);
+      if (call.status !== 'in_progress') return;
+      await calls.change(call, { to: 'cancelling' });
+    },
+
+    /** Ends the call and frees the candidate for a new call. */
+    async finishCall(
+      callId: string,
+      status: Extract<CallStatus, 'completed' | 'failed' | 'cancelled'>,
+      reason: FailureReason | null,
+    ): Promise<void> {
+      const call = await load(callId);
+      // Reports of attempts given up on (no_outcome) that came in since: written in now, with the call's end.
+      const late = await Promise.all(call.attempts.filter((a) => !a.reported_at).map((a) => readReport(callId, a.number)));
+      await releaseHeldSlot(call);
+      const changed = calls.change(call, {
+        to: status,
+        events: [callEvents.ended(status)],
+        set: { ...reported(call, late), capacity_slot: null, failure_reason: reason, next_attempt_at: null },
+      });
+      await settle(changed, () => freeCandidate(db, call));
+    },
+  };
+}
+
+/**
+ * An ended call frees its candidate once its change is written, whether or not its announcement went out
+ * (the activity's retry announces it): a candidate is never held by a call that has ended.
+ */
+async function settle(changed: Promise<unknown>, free: () => Promise<void>): Promise<void> {
+  try {
+    await changed;
+  } catch (err) {
+    if (err instanceof NotAnnouncedError) await free();
+    throw err;
+  }
+  await free();
+}

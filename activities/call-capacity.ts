@@ -1,0 +1,55 @@
+import { slotHolder, takeSlot } from '../infra/call-slots';
+import { maxConcurrentCalls } from '../infra/records/workspaces';
+import { LOST_REPORT_CHECKS, slotLeaseMs } from '../shared/calls/capacity';
+import type { CallActivityDeps, CallRecords } from './call-records';
+
+/** The workspace's calling slots (max_concurrent_calls): taking one for an attempt, and giving it back. */
+export function createCallCapacityActivities({ db, clock, voice }: CallActivityDeps, records: CallRecords) {
+  const { calls, load, giveSlotBack, scheduled } = records;
+  return {
+    /**
+     * One of the workspace's calling slots for the attempt, or, when all are held, the call shown waiting for
+     * capacity. `reportWithinMs`: the workflow's report wait, for a provider that does not give its own.
+     * `dialAt`: a call that dials at once is shown scheduled (`markScheduled`) in this write, not one of its own.
+     */
+    async takeCallSlot(callId: string, attempt: number, reportWithinMs: number, dialAt?: number): Promise<{ taken: boolean }> {
+      const call = await load(callId);
+      // Taken by an earlier execution of this activity (a retry, or a replayed workflow task).
+      if (call.capacity_slot?.holder === slotHolder(callId, attempt)) return { taken: true };
+      const workspace = await db.shared.workspace(call.workspace_id);
+      const lease = slotLeaseMs(voice.reportWithinMs ?? reportWithinMs, LOST_REPORT_CHECKS);
+      const now = clock();
+      const slot = await takeSlot(
+        db,
+        call.workspace_id,
+        slotHolder(callId, attempt),
+        maxConcurrentCalls(workspace),
+        new Date(now.getTime() + lease),
+        now,
+      );
+      // Recorded once: a later look, or a retry after the write, finds it.
+      const schedule = dialAt !== undefined && call.scheduled_for === null ? scheduled(call, new Date(dialAt)) : null;
+      if (slot && !schedule) {
+        await calls.note(callId, { capacity_slot: slot });
+        return { taken: true };
+      }
+      if (slot && schedule) {
+        await calls.change(call, { events: [schedule.event], set: { ...schedule.set, capacity_slot: slot } });
+        return { taken: true };
+      }
+      if (call.status !== 'waiting_for_capacity' || schedule) {
+        await calls.change(call, {
+          to: 'waiting_for_capacity',
+          events: schedule ? [schedule.event] : [],
+          set: { ...schedule?.set, next_attempt_at: null },
+        });
+      }
+      return { taken: false };
+    },
+
+    /** Gives the attempt's calling slot back (the provider was busy: the call waits again). */
+    async releaseCallSlot(callId: string): Promise<void> {
+      await giveSlotBack(await load(callId));
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { upstreamFailure } from '../shared/errors';
+import { attemptPath, type CallAttempt } from '../infra/records/calls';
+import type { FailureReason } from '../shared/calls/retry';
+import type { DialResult } from '../providers/voice/port';
+import type { CallActivityDeps, CallRecords } from './call-records';
+
+export type AttemptCheck = { status: 'ended'; outcome: 'completed' | FailureReason } | { status: 'going' } | { status: 'unknown' };
+
+/** Placing an attempt, and asking the provider about one whose report never came. Each is idempotent. */
+export function createCallDialActivities({ logger, clock, voice, report }: CallActivityDeps, records: CallRecords) {
+  const { calls, load, loadWithReport } = records;
+
+  /** Dials the attempt unless an earlier execution of the activity did: never the same attempt twice. */
+  async function placeOnce(callId: string, attempt: number, waitsWhenBusy: boolean): Promise<DialResult> {
+    const call = await load(callId);
+    const path = attemptPath(attempt);
+    const existing = call.attempts.find((a) => a.number === attempt);
+    if (existing?.provider_call_id) return { accepted: true, providerCallId: existing.provider_call_id };
+    if (existing?.ended_reason)
+      return { accepted: false, reason: existing.failure_reason ?? 'provider_error', detail: existing.ended_reason };
+    if (existing && voice.findDial) {
+      // An earlier execution may have placed the call and died (or timed out) before recording its id.
+      const found = await voice.findDial(callId, attempt, existing.started_at);
+      if (found) {
+        await calls.note(callId, { [`${path}.provider_call_id`]: found });
+        return { accepted: true, providerCallId: found };
+      }
+    }
+    if (!existing) {
+      const record: CallAttempt = {
+        number: attempt,
+        provider: voice.name,
+        provider_call_id: null,
+        started_at: clock(),
+        ended_at: null,
+        outcome: null,
+        failure_reason: null,
+      };
+      await calls.change(call, { to: 'in_progress', push: { attempts: record }, set: { next_attempt_at: null } });
+    }
+    const result = await voice.dial({
+      callId,
+      attempt,
+      to: call.candidate.phone,
+      candidateName: call.candidate.name,
+      firstMessage: call.first_message,
+      instructions: call.instructions,
+      assistantSettings: call.assistant_settings,
+      extractVariables: call.extract_variables,
+      customFields: call.candidate.custom_fields,
+    });
+    if (result.accepted) {
+      await calls.note(callId, { [`${path}.provider_call_id`]: result.providerCallId });
+    } else if (result.busy && !waitsWhenBusy) {
+      throw upstreamFailure(voice.name, 429, `${voice.name} is busy: ${result.detail ?? 'too many calls at once'}`);
+    } else if (result.busy) {
+      // Not an attempt: the provider placed nothing. It is taken back, and the call waits its turn.
+      logger.info({ callId, attempt, retryAfterMs: result.retryAfterMs }, 'provider busy; the call waits for capacity');
+      await calls.change(await load(callId), { to: 'waiting_for_capacity', pop: { attempts: 1 } });
+    } else {
+      logger.warn({ callId, attempt, reason: result.reason, detail: result.detail }, 'provider refused the call');
+      await calls.note(callId, { [`${path}.ended_reason`]: result.detail ?? result.reason, [`${path}.failure_reason`]: result.reason });
+    }
+    return result;
+  }
+
+  return {
+    /** Places the attempt once; an accepted dial carries how long its report may take (the provider's bound). */
+    /**
+     * `waitsWhenBusy`: the workflow waits out a busy provider (calling slots); without it (workflows from
+     * before them) a busy provider fails the activity, which Temporal retries, as it always did.
+     */
+    async dial(callId: string, attempt: number, waitsWhenBusy = false): Promise<DialResult> {
+      const result = await placeOnce(callId, attempt, waitsWhenBusy);
+      return result.accepted && voice.reportWithinMs !== undefined ? { ...result, reportWithinMs: voice.reportWithinMs } : result;
+    },
+
+    /**
+     * For an attempt whose report never came: its stored report (its signal was lost), else asks the provider
+     * how the call ended and records that as its report. `going` while the provider says the call is still on;
+     * `unknown` when the provider cannot be asked.
+     */
+    async checkAttempt(callId: string, attempt: number): Promise<AttemptCheck> {
+      const { call, report: stored } = await loadWithReport(callId, attempt);
+      if (stored) return { status: 'ended', outcome: stored.outcome };
+      const a = call.attempts.find((x) => x.number === attempt);
+      if (!a?.provider_call_id || !voice.fetchReport) return { status: 'unknown' };
+      const fetched = await voice.fetchReport(a.provider_call_id, { callId, attempt });
+      if (!fetched) return { status: 'going' };
+      logger.warn({ callId, attempt, outcome: fetched.outcome }, 'end-of-call report was lost; outcome fetched from the provider');
+      await report(fetched);
+      return { status: 'ended', outcome: fetched.outcome };
+    },
+  };
+}

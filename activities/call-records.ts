@@ -1,0 +1,92 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { attemptPath, type CallDoc } from '../infra/records/calls';
+import { callReportId, reportedFields, type CallReportDoc } from '../infra/records/call-reports';
+import { releaseSlot } from '../infra/call-slots';
+import type { FailureReason } from '../shared/calls/retry';
+import { callEvents, callStore } from '../stores/calls';
+import type { ActivityDeps } from './deps';
+
+/** What the call activities are built from (activities/calls.ts puts them together). */
+export type CallActivityDeps = Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'voice' | 'whatsapp' | 'report' | 'announce'>;
+
+/**
+ * What every part of a call's activities shares: the call store, reading a call with its stored report, and
+ * the pieces of the changes that end an attempt. Every read and write is an exact `_id` match, with conditions
+ * checked in code after the read: one execution of an activity per call runs at a time, and on FerretDB an
+ * extra filter field would scan every call.
+ */
+export function callRecords(deps: CallActivityDeps) {
+  const { db, logger } = deps;
+  const calls = callStore(deps);
+
+  async function load(callId: string): Promise<CallDoc> {
+    const call = await db.calls.findOne({ _id: callId });
+    if (!call) throw ApplicationFailure.nonRetryable(`Call ${callId} does not exist`, 'CallNotFound');
+    return call;
+  }
+  const readReport = (callId: string, attempt: number) => db.callReports.findOne({ _id: callReportId(callId, attempt) });
+
+  return {
+    calls,
+    load,
+    readReport,
+
+    /** The call and the stored report of its attempt, read together. */
+    async loadWithReport(callId: string, attempt: number): Promise<{ call: CallDoc; report: CallReportDoc | null }> {
+      const [call, report] = await Promise.all([load(callId), readReport(callId, attempt)]);
+      return { call, report };
+    },
+
+    /**
+     * The fields that write stored reports into the call (infra/records/call-reports.ts), for the write that
+     * ends their attempt; nothing for a report that is not there or is written in already.
+     */
+    reported(call: CallDoc, reports: Array<CallReportDoc | null>): Record<string, unknown> {
+      let set: Record<string, unknown> = {};
+      for (const report of reports) {
+        const fields = report && reportedFields(call, report);
+        if (!fields) continue;
+        if (fields.notes.length > 0)
+          logger.warn({ callId: call._id, attempt: report.attempt, notes: fields.notes }, 'extracted values dropped');
+        set = { ...set, ...fields.set };
+      }
+      return set;
+    },
+
+    /**
+     * Frees the calling slot the call holds, if any. The change written next clears the call's record of it
+     * (`capacity_slot: null`); a crash before that write frees it again, harmlessly: only its holder frees a slot.
+     */
+    async releaseHeldSlot(call: CallDoc): Promise<void> {
+      if (call.capacity_slot) await releaseSlot(db, call.capacity_slot);
+    },
+
+    /** Frees the calling slot the call holds, if any, when no change of the call is written with it. */
+    async giveSlotBack(call: CallDoc): Promise<void> {
+      if (!call.capacity_slot) return;
+      await releaseSlot(db, call.capacity_slot);
+      await calls.note(call._id, { capacity_slot: null });
+    },
+
+    /** The fields of an attempt's end, for the write that records it. */
+    attemptEnd(attempt: number, outcome: 'completed' | FailureReason, endedAt: Date): Record<string, unknown> {
+      const path = attemptPath(attempt);
+      return {
+        [`${path}.ended_at`]: endedAt,
+        [`${path}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
+        [`${path}.failure_reason`]: outcome === 'completed' ? null : outcome,
+      };
+    },
+
+    /** The call waits for its dial at `when`: the fields and the `call.scheduled` event that show it. */
+    scheduled(call: CallDoc, when: Date) {
+      return {
+        // scheduled_for keeps the first dial time.
+        set: { next_attempt_at: when, ...(call.scheduled_for === null ? { scheduled_for: when } : {}) },
+        event: callEvents.scheduled(call),
+      };
+    },
+  };
+}
+
+export type CallRecords = ReturnType<typeof callRecords>;

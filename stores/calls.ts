@@ -1,0 +1,42 @@
+import type { Database } from '../infra/database';
+import { callList } from '../infra/lists/calls';
+import type { CallDoc } from '../infra/records/calls';
+import { callAnnouncement } from '../infra/webhooks/resources';
+import type { Announce } from '../infra/webhooks/events';
+import { callMayMove } from '../shared/calls/transitions';
+import type { CallStatus } from '../shared/calls/schema';
+import type { CallEventType } from '../shared/webhooks/schema';
+import { resourceStore, type Happening, type ResourceStore } from './resource-store';
+
+/** The calls' one door (stores/resource-store.ts): every write of a call goes through it. */
+export type CallStore = ResourceStore<CallDoc, CallStatus, CallEventType>;
+
+export function callStore({ db, announce }: { db: Database; announce?: Announce }): CallStore {
+  return resourceStore<CallDoc, CallStatus, CallEventType>({
+    name: 'call',
+    collection: db.calls,
+    list: callList(db),
+    mayMove: callMayMove,
+    announcement: callAnnouncement,
+    announce,
+  });
+}
+
+/** The calls' lists, to read: a workspace's pages and change feed, and a job's entries. */
+export function callPages(db: Database): Pick<CallStore, 'page' | 'entriesOfJob'> {
+  const list = callList(db);
+  return { page: (ws, q) => list.page(ws, q), entriesOfJob: (ws, job) => list.entriesOfJob(ws, job) };
+}
+
+/** What tells one of a call's happenings from another of its type. */
+export const callEvents = {
+  /** Once per attempt the call waits for: the first dial, and each retry. */
+  scheduled: (call: CallDoc): Happening<CallEventType> => ({ type: 'call.scheduled', occurrence: call.attempts.length + 1 }),
+  attemptEnded: (attempt: number): Happening<CallEventType> => ({ type: 'call.attempt.ended', occurrence: attempt }),
+  ended: (status: 'completed' | 'failed' | 'cancelled'): Happening<CallEventType> => ({ type: `call.${status}`, occurrence: 'final' }),
+  /** A WhatsApp message's sending (`sent` or `failed`) or a later delivery status. */
+  message: (kind: 'pre_call' | 'fallback', status: string): Happening<CallEventType> => ({
+    type: 'whatsapp.message.updated',
+    occurrence: `${kind}/${status}`,
+  }),
+};

@@ -1,0 +1,168 @@
+import type { Collection, Document, Filter, OptionalId, UpdateFilter } from 'mongodb';
+import { insertEach, type WriteResult } from '../infra/duplicate-key';
+import type { ItemList, ListedItem } from '../infra/lists/item-list';
+import { eventKey, recordEvent, withEvent, type Announce, type Announced, type Announcement } from '../infra/webhooks/events';
+import type { WebhookEventType } from '../shared/webhooks/schema';
+
+/**
+ * The one door through which a call or an interview changes (the repository per aggregate): its insert and
+ * its list entries, its status moves checked against its transition table, its webhook events recorded in
+ * the write that makes them and announced from the document that write returned. stores/calls.ts and
+ * stores/interviews.ts give it their resource's table, event keys and view.
+ */
+
+/** A happening a change makes: its type, and its occurrence (an attempt's number, a deadline…). */
+export interface Happening<E extends WebhookEventType = WebhookEventType> {
+  type: E;
+  occurrence: string | number;
+}
+
+/** One change of a resource: everything it sets, in one write. */
+export interface Change<S extends string, E extends WebhookEventType> {
+  /** The new status; checked against the resource's transition table. */
+  to?: S;
+  /** What happened: recorded on the resource in this write, then announced to the workspace's webhooks. */
+  events?: Array<Happening<E>>;
+  set?: Record<string, unknown>;
+  push?: Record<string, unknown>;
+  pop?: Record<string, 1 | -1>;
+}
+
+/** A status move the resource's transition table does not allow: a defect of the code that asked for it. */
+export class InvalidTransitionError extends Error {
+  constructor(resource: string, id: string, from: string, to: string) {
+    super(`${resource} ${id} cannot move from ${from} to ${to}`);
+    this.name = 'InvalidTransitionError';
+  }
+}
+
+/**
+ * A change that was written, but whose events could not be announced (the database or Temporal failed
+ * between the two). `item` is the resource as the write left it; a retry of the step, or `announceAgain`,
+ * announces them.
+ */
+export class NotAnnouncedError extends Error {
+  constructor(
+    readonly item: unknown,
+    cause: unknown,
+  ) {
+    super(`the change was written, but its events were not announced: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'NotAnnouncedError';
+  }
+}
+
+export interface ResourceSpec<T extends ListedItem, S extends string> {
+  /** The resource's name in messages ("call"). */
+  name: string;
+  collection: Collection<T>;
+  list: ItemList<T>;
+  mayMove(from: S, to: S): boolean;
+  /** The resource as its events show it, from the document the write that recorded `key` returned. */
+  announcement(doc: T, key: string): Announcement;
+  /** Absent for a store whose callers make no events (a late provider report): a change with events then fails. */
+  announce?: Announce;
+}
+
+export interface ResourceStore<T extends ListedItem, S extends string, E extends WebhookEventType> {
+  /** Inserts new items, each once, and lists those written; what each insert did, in order. */
+  create(docs: T[]): Promise<WriteResult[]>;
+  /** Items a request took back before it answered: out of the lists, then deleted. */
+  takeBack(docs: T[]): Promise<void>;
+  /**
+   * Changes the item: its feed entry, then the change with its events' keys and a new `updated_at`, its
+   * snapshot, then the announcement of its events. The item as the write left it; null when it is gone.
+   * Throws NotAnnouncedError when the write was made but its announcement failed.
+   */
+  change(doc: T, change: Change<S, E>): Promise<T | null>;
+  /**
+   * Writes what is not a change in the feed (a provider's id or live status, a calling slot): the item, never
+   * its `updated_at` nor its status. The item as the write left it; null when it is gone.
+   */
+  note(id: string, set: Record<string, unknown>): Promise<T | null>;
+  /**
+   * Announces events an earlier write recorded, from the item as it is (a retried step whose first run may
+   * have stopped between its write and the announcement); an event not yet recorded is recorded now.
+   */
+  announceAgain(doc: T, events: Array<Happening<E>>): Promise<void>;
+  page: ItemList<T>['page'];
+  entriesOfJob: ItemList<T>['entriesOfJob'];
+}
+
+/** Fields a change never sets through `set`: each has its own part of the change. */
+const OWN_PARTS = ['status', 'updated_at', 'events', 'sequence'];
+
+export function resourceStore<T extends ListedItem & Announced & Document & { status: S }, S extends string, E extends WebhookEventType>(
+  spec: ResourceSpec<T, S>,
+): ResourceStore<T, S, E> {
+  const { list, collection, announce } = spec;
+  const keyed = (events: Array<Happening<E>>) => events.map((e) => ({ type: e.type, key: eventKey(e.type, e.occurrence) }));
+  const checkSet = (set: Record<string, unknown> | undefined, what: string) => {
+    const own = Object.keys(set ?? {}).filter((k) => OWN_PARTS.includes(k));
+    if (own.length > 0) throw new Error(`${what} of a ${spec.name} cannot set ${own.join(', ')} directly`);
+  };
+
+  /** Announces each event from `doc`, which has its key recorded (or gets it recorded now, by `note`'s write). */
+  async function announceFrom(doc: T, events: Array<{ type: E; key: string }>): Promise<void> {
+    if (events.length === 0) return;
+    if (!announce) throw new Error(`this ${spec.name} store was built without an announcer, so it cannot announce ${events[0].type}`);
+    await announce(
+      doc.workspace_id,
+      ...events.map(({ type, key }) => ({
+        type,
+        about: async () => {
+          const recorded = await withEvent(doc, key, (update) => touch(doc._id, update as unknown as UpdateFilter<T>));
+          return recorded && spec.announcement(recorded, key);
+        },
+      })),
+    );
+  }
+  const touch = (id: string, update: UpdateFilter<T>) => list.touch(id, update);
+
+  return {
+    async create(docs) {
+      const written = await insertEach(collection, docs as unknown as OptionalId<T>[]);
+      await list.created(docs.filter((_, i) => written[i] === 'written'));
+      return written;
+    },
+
+    async takeBack(docs) {
+      if (docs.length === 0) return;
+      // Side by side: in a database outage the request waits for one failed write, not two. One exact `_id`
+      // each: FerretDB pushes down no `$in`, so a deleteMany would scan the collection.
+      await Promise.all([list.forget(docs), ...docs.map((d) => collection.deleteOne({ _id: d._id } as Filter<T>))]);
+    },
+
+    async change(doc, { to, events = [], set, push, pop }) {
+      if (to !== undefined && !spec.mayMove(doc.status, to)) throw new InvalidTransitionError(spec.name, doc._id, doc.status, to);
+      checkSet(set, 'A change');
+      const happenings = keyed(events);
+      const { item } = await list.update(
+        doc,
+        to === undefined ? {} : { status: to },
+        (at) =>
+          ({
+            ...(happenings.length > 0 ? recordEvent(...happenings.map((h) => h.key)) : {}),
+            $set: { ...set, ...(to === undefined ? {} : { status: to }), updated_at: at },
+            ...(push ? { $push: push } : {}),
+            ...(pop ? { $pop: pop } : {}),
+          }) as unknown as UpdateFilter<T>,
+      );
+      if (!item) return item;
+      try {
+        await announceFrom(item, happenings);
+      } catch (err) {
+        throw new NotAnnouncedError(item, err);
+      }
+      return item;
+    },
+
+    async note(id, set) {
+      checkSet(set, 'A note');
+      return touch(id, { $set: set } as unknown as UpdateFilter<T>);
+    },
+
+    announceAgain: (doc, events) => announceFrom(doc, keyed(events)),
+    page: (ws, q) => list.page(ws, q),
+    entriesOfJob: (ws, job) => list.entriesOfJob(ws, job),
+  };
+}
