@@ -16,7 +16,7 @@ const ROOT = join(__dirname, '..', '..');
 /**
  * Every event type on the real stack (API, worker, database, Temporal), delivered to a local receiver and
  * verified with the `standardwebhooks` package, as an ATS would, never with the service's own code; and
- * README's receiver, run as written.
+ * The receiver of docs/webhooks.md, run as written.
  */
 describe('webhook events on the real stack', () => {
   const bench = webhookBench();
@@ -198,8 +198,8 @@ describe('webhook events on the real stack', () => {
     expect(events[0]).toMatchObject({ type: 'interview.expired', data: { id, status: 'expired', sequence: 2 } });
   }, 60_000);
 
-  it("delivers to README's receiver, which verifies with standardwebhooks and refuses a forgery", async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it('delivers to the receiver of docs/webhooks.md, which verifies with standardwebhooks and refuses a forgery', async () => {
+    const readme = readFileSync(join(ROOT, 'docs', 'webhooks.md'), 'utf8');
     const section = readme.slice(readme.indexOf('<!-- webhook-receiver -->'), readme.indexOf('<!-- /webhook-receiver -->'));
     const code = /```ts\n([\s\S]*?)```/.exec(section)![1];
     // Inside the project, so the receiver resolves standardwebhooks from its node_modules.
