@@ -1,11 +1,11 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { ApiDeps } from '../deps';
-import { handleErrors, jobFamily } from '../errors';
-import { authenticateWith, parseJson } from '../middleware';
+import { publicRouter } from '../public-router';
+import { parseJson } from '../middleware';
 import { idempotent } from '../idempotency';
+import { jobFamily } from '../errors';
 import { compileValidator } from '../validation';
-import { authenticate } from '../../infra/workspaces';
 import { RateLimiter } from '../../infra/rate-limit';
 import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/ai/schema';
 import { jobBriefRules } from '../../shared/ai/rules';
@@ -19,11 +19,7 @@ const AI_PREFIXES = ['/api/public/v1/ai', '/ai'] as const;
 export function aiRoutes(deps: ApiDeps): Router {
   const { db, config, llm } = deps;
   const limiter = new RateLimiter(db, { limit: config.AI_RATE_LIMIT, windowSeconds: config.AI_RATE_LIMIT_WINDOW_SECONDS });
-  const router = new Router();
-  router.use(
-    handleErrors(jobFamily(config.SUPPORT_EMAIL)),
-    authenticateWith((key) => authenticate(db, key)),
-  );
+  const router = publicRouter(deps, jobFamily(config.SUPPORT_EMAIL), { bodies: false, prefix: '' });
 
   const operation = <T extends TSchema>(
     name: string,

@@ -1,10 +1,8 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { ApiDeps } from '../deps';
-import { callFamily, handleErrors } from '../errors';
-import { authenticateWith, parseJson } from '../middleware';
-import { idempotent } from '../idempotency';
+import { publicRouter } from '../public-router';
+import { callFamily } from '../errors';
 import { compileValidator } from '../validation';
-import { authenticate } from '../../infra/workspaces';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { findOwned } from '../owned';
 import {
@@ -34,13 +32,7 @@ const listCalls = listHandler('calls', CallListQuery, callPages, (c) => callView
 /** The call operations: campaigns, call/initiate and call status, with the call family's error shapes. */
 export function callRoutes(deps: ApiDeps): Router {
   const { db, config, whatsappTemplates: templates } = deps;
-  const router = new Router({ prefix: '/api/public/v1' });
-  router.use(
-    handleErrors(callFamily),
-    authenticateWith((key) => authenticate(db, key)),
-    parseJson(config.BODY_LIMIT),
-    idempotent(db),
-  );
+  const router = publicRouter(deps, callFamily, { bodies: true });
 
   router.post('/campaigns', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;

@@ -1,10 +1,8 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { ApiDeps } from '../deps';
-import { handleErrors, jobFamily } from '../errors';
-import { authenticateWith, parseJson } from '../middleware';
-import { idempotent } from '../idempotency';
+import { publicRouter } from '../public-router';
+import { jobFamily } from '../errors';
 import { compileValidator } from '../validation';
-import { authenticate } from '../../infra/workspaces';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { findOwned } from '../owned';
 import { InviteRequest, type InterviewViewResponse } from '../../shared/interviews/schema';
@@ -23,13 +21,7 @@ const validateInvite = compileValidator(InviteRequest, inviteRules);
 /** Interview invitations and their status, with the job family's error shapes. */
 export function interviewRoutes(deps: ApiDeps): Router {
   const { db, config } = deps;
-  const router = new Router({ prefix: '/api/public/v1' });
-  router.use(
-    handleErrors(jobFamily(config.SUPPORT_EMAIL)),
-    authenticateWith((key) => authenticate(db, key)),
-    parseJson(config.BODY_LIMIT),
-    idempotent(db),
-  );
+  const router = publicRouter(deps, jobFamily(config.SUPPORT_EMAIL), { bodies: true });
 
   router.post('/interview/invite', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;

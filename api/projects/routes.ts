@@ -1,8 +1,7 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { ApiDeps } from '../deps';
-import { callFamily, handleErrors } from '../errors';
-import { authenticateWith } from '../middleware';
-import { authenticate } from '../../infra/workspaces';
+import { publicRouter } from '../public-router';
+import { callFamily } from '../errors';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { projectStore } from '../../stores/projects';
 import { findOwned } from '../owned';
@@ -13,11 +12,7 @@ import { projectView } from './view';
 /** The workspace's projects (campaigns and interview projects): their list and each one with its counts. */
 export function projectRoutes(deps: ApiDeps): Router {
   const { db, config } = deps;
-  const router = new Router({ prefix: '/api/public/v1' });
-  router.use(
-    handleErrors(callFamily),
-    authenticateWith((key) => authenticate(db, key)),
-  );
+  const router = publicRouter(deps, callFamily, { bodies: false });
   const list = listHandler('projects', ProjectListQuery, projectStore, (p) => projectView(db, p, config.PUBLIC_BASE_URL));
 
   router.get('/projects', async (ctx) => {

@@ -1,10 +1,8 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { ApiDeps } from '../deps';
-import { callFamily, handleErrors } from '../errors';
-import { authenticateWith, parseJson } from '../middleware';
-import { idempotent } from '../idempotency';
+import { publicRouter } from '../public-router';
+import { callFamily } from '../errors';
 import { compileValidator } from '../validation';
-import { authenticate } from '../../infra/workspaces';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { WebhookCreateRequest } from '../../shared/webhooks/schema';
 import { createEndpoint, deleteEndpoint, endpointView, findEndpoint, listEndpoints, rotateSecret } from './endpoints';
@@ -14,14 +12,7 @@ const validateCreate = compileValidator(WebhookCreateRequest);
 
 /** Webhook endpoints and their delivery logs, with the call family's error shapes (`code`, `errors[]`). */
 export function webhookRoutes(deps: ApiDeps): Router {
-  const { db, config } = deps;
-  const router = new Router({ prefix: '/api/public/v1' });
-  router.use(
-    handleErrors(callFamily),
-    authenticateWith((key) => authenticate(db, key)),
-    parseJson(config.BODY_LIMIT),
-    idempotent(db),
-  );
+  const router = publicRouter(deps, callFamily, { bodies: true });
   const workspaceOf = (ctx: { state: Record<string, unknown> }) => (ctx.state.workspace as WorkspaceDoc)._id;
 
   router.post('/webhooks', async (ctx) => {

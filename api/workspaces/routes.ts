@@ -1,18 +1,13 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { ApiDeps } from '../deps';
-import { callFamily, handleErrors } from '../errors';
-import { authenticateWith } from '../middleware';
-import { authenticate } from '../../infra/workspaces';
+import { callFamily } from '../errors';
+import { publicRouter } from '../public-router';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import type { WorkspaceResponse } from '../../shared/workspaces/schema';
 
 /** GET /api/public/v1/workspace: which workspace a key belongs to, with its sender profile. */
-export function workspaceRoutes({ db }: ApiDeps): Router {
-  const router = new Router({ prefix: '/api/public/v1' });
-  router.use(
-    handleErrors(callFamily),
-    authenticateWith((key) => authenticate(db, key)),
-  );
+export function workspaceRoutes(deps: ApiDeps): Router {
+  const router = publicRouter(deps, callFamily, { bodies: false });
   router.get('/workspace', (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
     ctx.body = {

@@ -13,12 +13,12 @@ import {
   WebhookSecretResponse,
 } from '../../shared/webhooks/schema';
 import { MAX_DELIVERY_ATTEMPTS } from '../../shared/webhooks/delivery-schedule';
-import { callErrors } from './error-responses';
-import type { Operation } from './operation';
+import { callErrors } from '../openapi/error-responses';
+import type { Operation } from '../openapi/operation';
+import { V1 } from '../openapi/operation-builders';
 
-/** The webhook operations of the operations table (operations.ts), in the call family's error shapes. */
+/** The webhook operations of the operations table (api/openapi/operations.ts), in the call family's error shapes. */
 
-const V1 = '/api/public/v1';
 const endpointId = {
   name: 'id',
   in: 'path' as const,
