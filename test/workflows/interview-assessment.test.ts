@@ -1,0 +1,153 @@
+import { storeRecording } from '../../infra/recordings';
+import { serveQuestion } from '../../infra/records/interview-answers';
+import { interviewStore } from '../../stores/interviews';
+import type { Recording, Transcriber } from '../../providers/transcription/port';
+import { interviewNotifier } from '../../composition/interview-signals';
+import { recordHistory } from '../helpers/histories';
+import { DAY, followedInterviews } from '../helpers/followed-interviews';
+
+/** WebM's leading bytes (an EBML header), then filler: what the recording store takes as audio/webm. */
+const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(40_000, 7)]);
+
+/** A transcriber (the port) that hears the same answer in every recording, counting what it was given. */
+class FixedTranscriber implements Transcriber {
+  readonly name = 'fixed';
+  heard: Recording[] = [];
+  async transcribe(recording: Recording): Promise<string> {
+    this.heard.push(recording);
+    return 'I wrote a Terraform module for our AWS accounts and reviewed it with the team.';
+  }
+}
+
+describe('interview assessment on the time-skipping server', () => {
+  const bench = followedInterviews();
+  const { newInterview, stored, emailsOf, follow, progressOf, closed } = bench;
+
+  it('sends no reminder to a candidate who started, and assesses the interview once they finish', async () => {
+    const transcriber = new FixedTranscriber();
+    const interview = await newInterview('ws_reminding', 4);
+    await follow(
+      interview,
+      async ({ handle, taskQueue }) => {
+        const tell = interviewNotifier(bench.env.client, taskQueue);
+        const now = async () => new Date(await bench.env.currentTimeMs());
+        // The candidate does what the interview page does: start, answer each question, finish.
+        await interviewStore(bench.deps).start(await stored(interview), await now());
+        await tell(interview);
+        await progressOf(handle, (p) => p.status === 'started');
+        await bench.env.sleep(3 * DAY);
+        const started = await stored(interview);
+        const typed = (index: number, text: string) => ({ index, type: 'text' as const, text, duration_seconds: null, timed_out: false });
+        await serveQuestion(bench.db, interview._id, 0, await now());
+        await interviewStore(bench.deps).saveAnswer(started, {
+          ...typed(0, 'I drain nodes one pool at a time, upgrade Kubernetes with Terraform, and watch Prometheus alerts.'),
+          answered_at: await now(),
+        });
+        await serveQuestion(bench.db, interview._id, 1, await now());
+        const recording = await storeRecording(
+          bench.db,
+          (async function* () {
+            yield WEBM;
+          })(),
+          {
+            interviewId: interview._id,
+            index: 1,
+            type: 'audio/webm',
+            maxBytes: 1_000_000,
+          },
+        );
+        const audio = { id: recording._id, type: recording.type, size: recording.size };
+        await interviewStore(bench.deps).saveAnswer(started, {
+          index: 1,
+          type: 'audio',
+          text: null,
+          recording: audio,
+          duration_seconds: 40,
+          answered_at: await now(),
+          timed_out: false,
+        });
+        await serveQuestion(bench.db, interview._id, 2, await now());
+        await interviewStore(bench.deps).saveAnswer(started, {
+          index: 2,
+          type: 'text',
+          text: null,
+          duration_seconds: null,
+          answered_at: await now(),
+          timed_out: true,
+        });
+        expect(await interviewStore(bench.deps).complete(await stored(interview), await now())).toBe(true);
+        expect((await stored(interview)).assessment).toMatchObject({ status: 'pending' });
+        await tell(interview);
+        expect(await closed(handle)).toMatchObject({ status: 'completed' });
+      },
+      { transcriber },
+    );
+    expect(await emailsOf(interview)).toHaveLength(1);
+    expect(transcriber.heard).toEqual([{ bytes: WEBM, type: 'audio/webm' }]);
+    const { assessment } = await stored(interview);
+    expect(assessment).toMatchObject({ status: 'completed', provider: 'offline', error: null, assessed_at: expect.any(Date) });
+    expect(assessment!.questions).toEqual([
+      expect.objectContaining({ index: 0, status: 'assessed', skills: ['Kubernetes', 'Terraform', 'Prometheus'], transcript: null }),
+      expect.objectContaining({
+        index: 1,
+        status: 'assessed',
+        skills: ['Terraform', 'AWS'],
+        transcript: expect.stringContaining('Terraform module'),
+      }),
+      expect.objectContaining({ index: 2, status: 'not_assessed', score: null, reason: 'The answer arrived after the time limit' }),
+    ]);
+    expect(assessment!.questions[0].score).toBeGreaterThan(assessment!.questions[1].score!);
+    expect(assessment!.overall).toMatchObject({
+      score: expect.any(Number),
+      recommendation: expect.stringMatching(/advance|consider|reject/),
+    });
+    await recordHistory(bench.env.client, interview.workflow_id, 'interview-started-completed-assessed');
+  });
+
+  it('leaves a recording unassessed, with the reason, when there is no transcriber', async () => {
+    const interview = await newInterview('ws_reminding', 4);
+    await follow(
+      interview,
+      async ({ handle, taskQueue }) => {
+        const now = new Date(await bench.env.currentTimeMs());
+        await interviewStore(bench.deps).start(await stored(interview), now);
+        const started = await stored(interview);
+        await interviewStore(bench.deps).saveAnswer(started, {
+          index: 0,
+          type: 'text',
+          text: 'Kubernetes, carefully.',
+          duration_seconds: null,
+          answered_at: now,
+          timed_out: false,
+        });
+        await interviewStore(bench.deps).saveAnswer(started, {
+          index: 1,
+          type: 'audio',
+          text: null,
+          recording: { id: 'rec_x', type: 'audio/webm', size: 10 },
+          duration_seconds: 5,
+          answered_at: now,
+          timed_out: false,
+        });
+        await interviewStore(bench.deps).saveAnswer(started, {
+          index: 2,
+          type: 'text',
+          text: 'Latency.',
+          duration_seconds: null,
+          answered_at: now,
+          timed_out: false,
+        });
+        await interviewStore(bench.deps).complete(await stored(interview), now);
+        await interviewNotifier(bench.env.client, taskQueue)(interview);
+        expect(await closed(handle)).toMatchObject({ status: 'completed' });
+      },
+      { transcriber: null },
+    );
+    const { assessment } = await stored(interview);
+    expect(assessment!.questions.map((q) => [q.status, q.reason])).toEqual([
+      ['assessed', null],
+      ['not_assessed', 'The recording was not transcribed: no transcription service is configured'],
+      ['assessed', null],
+    ]);
+  });
+});
