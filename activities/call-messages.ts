@@ -1,3 +1,4 @@
+import type { MessageKind } from '../shared/calls/schema';
 import type { CallDoc, ResolvedTemplate } from '../infra/records/calls';
 import { insertOnce } from '../infra/duplicate-key';
 import { whatsappRef, type SendResult } from '../providers/whatsapp/port';
@@ -9,12 +10,7 @@ export function createCallMessageActivities({ db, logger, clock, whatsapp }: Cal
   const { calls, load } = records;
 
   /** Appends the template message of `kind` to the call once, as sent or failed. */
-  async function recordMessage(
-    call: CallDoc,
-    kind: 'pre_call' | 'fallback',
-    template: ResolvedTemplate,
-    result: SendResult,
-  ): Promise<void> {
+  async function recordMessage(call: CallDoc, kind: MessageKind, template: ResolvedTemplate, result: SendResult): Promise<void> {
     // Recorded by an earlier execution, which may have stopped before announcing it.
     const recorded = call.messages.find((m) => m.kind === kind);
     if (recorded) return calls.announceAgain(call, [callEvents.message(kind, recorded.provider_message_id ? 'sent' : 'failed')]);
@@ -38,7 +34,7 @@ export function createCallMessageActivities({ db, logger, clock, whatsapp }: Cal
   }
 
   return {
-    async sendWhatsApp(callId: string, kind: 'pre_call' | 'fallback'): Promise<void> {
+    async sendWhatsApp(callId: string, kind: MessageKind): Promise<void> {
       const call = await load(callId);
       const sent = call.messages.find((m) => m.kind === kind);
       // Sent by an earlier execution, which may have stopped before announcing it.
@@ -64,7 +60,7 @@ export function createCallMessageActivities({ db, logger, clock, whatsapp }: Cal
     },
 
     /** Records a template that could not be sent after every retry; the call goes on without it. */
-    async recordMessageFailure(callId: string, kind: 'pre_call' | 'fallback', error: string): Promise<void> {
+    async recordMessageFailure(callId: string, kind: MessageKind, error: string): Promise<void> {
       const call = await load(callId);
       const template = call.whatsapp[kind];
       if (!template) return;

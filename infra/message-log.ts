@@ -1,6 +1,7 @@
 import type { Database } from './database';
 import { insertOnce } from './duplicate-key';
 import { keyedId } from './ids';
+import type { TemplateMessage } from '../shared/calls/whatsapp-templates';
 
 /**
  * What the log providers keep instead of sending (`whatsapp_log`, `email_log`). Each message is kept once
@@ -8,14 +9,7 @@ import { keyedId } from './ids';
  * provider's message id.
  */
 export function whatsappLog(db: Database) {
-  return async (m: {
-    workspaceId: string;
-    callId: string;
-    kind: 'pre_call' | 'fallback';
-    to: string;
-    templateName: string;
-    variables: Record<string, string>;
-  }): Promise<string> => {
+  return async (m: TemplateMessage): Promise<string> => {
     const _id = keyedId('wa', m.callId, m.kind);
     await insertOnce(db.whatsappLog, {
       _id,

@@ -93,9 +93,28 @@ async function removeChunks(db: Database, id: string, chunks: number): Promise<v
 }
 
 /** The recording of an interview's answer to question `index` (as the path names it), or null. */
-export async function recordingOfAnswer(db: Database, interview: InterviewDoc, index: string): Promise<RecordingDoc | null> {
+async function recordingOfAnswer(db: Database, interview: InterviewDoc, index: string): Promise<RecordingDoc | null> {
   const answer = (interview.answers ?? []).find((a) => String(a.index) === index);
   return answer?.recording ? db.recordings.findOne({ _id: answer.recording.id }) : null;
+}
+
+/**
+ * The download of an answer's recording, as the API and the dashboard's player both serve it: written into
+ * the response (`ctx`, a Koa context); false when the answer has no recording.
+ */
+export async function sendAnswerRecording(
+  ctx: { status: number; set(headers: Record<string, string>): void; body: unknown; get(field: string): string },
+  db: Database,
+  interview: InterviewDoc,
+  index: string,
+): Promise<boolean> {
+  const recording = await recordingOfAnswer(db, interview, index);
+  if (!recording) return false;
+  const res = recordingResponse(db, recording, ctx.get('Range') || undefined);
+  ctx.status = res.status;
+  ctx.set(res.headers);
+  ctx.body = res.body ?? '';
+  return true;
 }
 
 /** The bytes `start` to `end` (inclusive) of a recording, chunk by chunk: only the chunks they lie in are read. */
@@ -117,7 +136,7 @@ export interface RecordingResponse {
 }
 
 /** Both the API's download and the dashboard's player answer with this, so a browser can seek while playing. */
-export function recordingResponse(db: Database, recording: RecordingDoc, rangeHeader: string | undefined): RecordingResponse {
+function recordingResponse(db: Database, recording: RecordingDoc, rangeHeader: string | undefined): RecordingResponse {
   const range = recording.size === 0 ? null : byteRange(rangeHeader, recording.size);
   const common = { 'Accept-Ranges': 'bytes', 'Content-Type': recording.type, 'Cache-Control': 'private, no-store' };
   if (range === 'unsatisfiable') return { status: 416, headers: { ...common, 'Content-Range': `bytes */${recording.size}` }, body: null };

@@ -4,7 +4,7 @@ import type { CallDoc } from '../infra/records/calls';
 import { callAnnouncement } from '../infra/webhooks/resources';
 import type { Announce } from '../infra/webhooks/events';
 import { callMayMove } from '../shared/calls/transitions';
-import type { CallStatus } from '../shared/calls/schema';
+import type { CallStatus, MessageKind } from '../shared/calls/schema';
 import type { CallEventType } from '../shared/webhooks/schema';
 import { resourceStore, type Happening, type ResourceStore } from './resource-store';
 
@@ -35,7 +35,7 @@ export const callEvents = {
   attemptEnded: (attempt: number): Happening<CallEventType> => ({ type: 'call.attempt.ended', occurrence: attempt }),
   ended: (status: 'completed' | 'failed' | 'cancelled'): Happening<CallEventType> => ({ type: `call.${status}`, occurrence: 'final' }),
   /** A WhatsApp message's sending (`sent` or `failed`) or a later delivery status. */
-  message: (kind: 'pre_call' | 'fallback', status: string): Happening<CallEventType> => ({
+  message: (kind: MessageKind, status: string): Happening<CallEventType> => ({
     type: 'whatsapp.message.updated',
     occurrence: `${kind}/${status}`,
   }),

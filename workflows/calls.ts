@@ -13,7 +13,7 @@ import type { CallActivities } from '../activities/calls';
 import { firstDialTime } from '../shared/calls/working-hours';
 import { capacityWaitMs, LOST_REPORT_CHECKS, PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
 import { nextRetryTime, type FailureReason } from '../shared/calls/retry';
-import type { CallSettings, CallStatus, RetryPolicy, WorkingHours } from '../shared/calls/schema';
+import type { CallSettings, CallStatus, RetryPolicy, WorkingHours, MessageKind } from '../shared/calls/schema';
 import { CallStatusKey, candidateSearchAttributes, type CandidateRecord } from './search-attributes';
 import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
 
@@ -276,7 +276,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
 }
 
 /** A template that still cannot be sent after the activity's retries is recorded as failed; the call goes on. */
-async function sendTemplate(callId: string, kind: 'pre_call' | 'fallback', book: typeof acts): Promise<void> {
+async function sendTemplate(callId: string, kind: MessageKind, book: typeof acts): Promise<void> {
   try {
     await acts.sendWhatsApp(callId, kind);
   } catch (err) {

@@ -13,7 +13,7 @@ import { resendInterview } from './resend';
 import { listHandler } from '../lists';
 import { interviewPages } from '../../stores/interviews';
 import { InterviewListQuery } from '../../shared/lists/schema';
-import { recordingOfAnswer, recordingResponse } from '../../infra/recordings';
+import { sendAnswerRecording } from '../../infra/recordings';
 import { NotFoundError } from '../../shared/errors';
 
 const validateInvite = compileValidator(InviteRequest, inviteRules);
@@ -36,12 +36,7 @@ export function interviewRoutes(deps: ApiDeps): Router {
   router.get('/interviews/:id/answers/:index/recording', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
     const interview = await findOwned(db.interviews, ctx.params.id, ws._id, 'Interview not found');
-    const recording = await recordingOfAnswer(db, interview, ctx.params.index);
-    if (!recording) throw new NotFoundError('This answer has no recording');
-    const res = recordingResponse(db, recording, ctx.get('Range') || undefined);
-    ctx.status = res.status;
-    ctx.set(res.headers);
-    ctx.body = res.body ?? '';
+    if (!(await sendAnswerRecording(ctx, db, interview, ctx.params.index))) throw new NotFoundError('This answer has no recording');
   });
 
   router.post('/interviews/:id/resend', async (ctx) => {

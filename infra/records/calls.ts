@@ -1,4 +1,4 @@
-import type { AssistantSettings, CallSettings, CallStatus, ExtractVariable, MessageStatus } from '../../shared/calls/schema';
+import type { AssistantSettings, CallSettings, CallStatus, ExtractVariable, MessageStatus, MessageKind } from '../../shared/calls/schema';
 import type { FailureReason } from '../../shared/calls/retry';
 
 /** Stored calls, with their attempts and messages, and what the WhatsApp providers keep about them. */
@@ -28,7 +28,7 @@ export interface CallAttempt {
 }
 
 export interface CallMessage {
-  kind: 'pre_call' | 'fallback';
+  kind: MessageKind;
   channel: 'whatsapp';
   template_name: string;
   variables: Record<string, string>;
@@ -89,7 +89,7 @@ export interface WhatsAppLogDoc {
   _id: string;
   workspace_id: string;
   call_id: string;
-  kind: 'pre_call' | 'fallback';
+  kind: MessageKind;
   to: string;
   template_name: string;
   variables: Record<string, string>;
@@ -103,6 +103,6 @@ export interface WhatsAppLogDoc {
 export interface ProviderRefDoc {
   _id: string;
   call_id: string;
-  kind: 'pre_call' | 'fallback';
+  kind: MessageKind;
   created_at: Date;
 }

@@ -1,13 +1,6 @@
-export interface TemplateMessage {
-  workspaceId: string;
-  callId: string;
-  kind: 'pre_call' | 'fallback';
-  to: string;
-  templateName: string;
-  variables: Record<string, string>;
-  /** The call's language code; picks among a template's approved languages. */
-  language?: string | null;
-}
+import type { TemplateMessage } from '../../shared/calls/whatsapp-templates';
+
+export type { TemplateMessage } from '../../shared/calls/whatsapp-templates';
 
 /** `sent: false` is a refusal that sending again cannot change; `code` is the provider's error code. */
 export type SendResult = { sent: true; providerMessageId: string } | { sent: false; error: string; code?: number };

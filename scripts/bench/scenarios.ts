@@ -1,6 +1,7 @@
 import { newId } from '../../infra/ids';
 import type { BenchStack } from './stack';
 import { untilEach } from './stack';
+import { jobFields } from '../../test/helpers/job';
 
 /**
  * The scenarios the benchmark times, each from the client's side. Times are in milliseconds.
@@ -25,18 +26,8 @@ export async function floor(stack: BenchStack, n: number): Promise<number> {
   return now() - t;
 }
 
-const JOB = {
-  job_title: 'Data Engineer',
-  job_description: 'Build and run data pipelines for our analytics platform.',
-  min_experience: 2,
-  max_experience: 5,
-  seniority_level: 'Mid',
-  work_type: 'Remote',
-  employment_type: 'Full Time',
-  location: 'Remote',
-  skills_required: ['Python', 'SQL', 'Spark'],
-  skills_good_to_have: ['Kafka', 'dbt', 'Airflow'],
-};
+/** The reference's example job (test/helpers/job.ts), as interview/invite takes it. */
+const JOB = jobFields();
 
 /** interview/invite of n candidates: the response, and until every invitation email is sent (from the request). */
 export async function invite(stack: BenchStack, job: string, n: number): Promise<{ response: number; sent: number }> {

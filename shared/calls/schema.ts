@@ -104,6 +104,10 @@ export const CALL_STATUSES = [
 export const FINAL_CALL_STATUSES: readonly string[] = ['completed', 'failed', 'cancelled'];
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
+/** A call's WhatsApp template messages: before the first dial, and after the last failed attempt. */
+export const MESSAGE_KINDS = ['pre_call', 'fallback'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
 /** A WhatsApp message's delivery status, as the provider's status updates move it on. */
 export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -200,7 +204,7 @@ export const CallView = Type.Object({
   transcript: Nullable(Type.Array(Type.Object({ role: Enum(['assistant', 'candidate'] as const), text: Type.String() }))),
   messages: Type.Array(
     Type.Object({
-      kind: Enum(['pre_call', 'fallback'] as const),
+      kind: Enum(MESSAGE_KINDS),
       channel: Type.Literal('whatsapp'),
       template_name: Type.String(),
       variables: Type.Record(Type.String(), Type.String()),

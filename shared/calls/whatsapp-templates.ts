@@ -1,3 +1,4 @@
+import type { MessageKind } from './schema';
 /**
  * WhatsApp message templates: which variables a template's definition has room for, whether a request's
  * template_variables fill exactly those, and the Cloud API `components` that carry them. Keys name the slots:
@@ -5,6 +6,18 @@
  */
 
 /** A template as the WhatsApp Business Management API returns it (`GET /{WABA_ID}/message_templates`). */
+/** A template message of a call, as the service hands it to a WhatsApp provider (or keeps it, the log provider). */
+export interface TemplateMessage {
+  workspaceId: string;
+  callId: string;
+  kind: MessageKind;
+  to: string;
+  templateName: string;
+  variables: Record<string, string>;
+  /** The call's language code; picks among a template's approved languages. */
+  language?: string | null;
+}
+
 export interface TemplateDefinition {
   name: string;
   language: string;

@@ -1,16 +1,19 @@
+import { jobDetails as jobOf } from '../../api/interviews/projects';
+import { EXAMPLES } from '../../api/openapi/examples';
 import type { JobDetails } from '../../shared/jobs/schema';
+import type { InviteRequest } from '../../shared/interviews/schema';
 
-/** One job, as an interview project stores it; each test bends the fields it is about. */
+/**
+ * One job, as an interview project stores it: the reference's example invitation's (api/openapi/examples.ts),
+ * as interview/invite would store it. Each test bends the fields it is about.
+ */
 export const jobDetails = (overrides: Partial<JobDetails> = {}): JobDetails => ({
-  title: 'Backend Engineer',
-  description: 'Build APIs.',
-  min_experience: 2,
-  max_experience: 5,
-  seniority_level: 'Mid',
-  work_type: 'Remote',
-  employment_type: 'Full Time',
-  location: 'Lisbon',
-  skills_required: ['TypeScript', 'PostgreSQL', 'AWS'],
-  skills_good_to_have: ['Kafka', 'Redis', 'Terraform'],
+  ...jobOf(EXAMPLES.invite as InviteRequest),
   ...overrides,
 });
+
+/** A job's fields as interview/invite takes them. */
+export function jobFields(job: JobDetails = jobDetails()) {
+  const { title, description, ...rest } = job;
+  return { job_title: title, job_description: description, ...rest };
+}

@@ -11,7 +11,7 @@ import type { InterviewDoc } from '../../infra/records/interviews';
 import { NotFoundError } from '../../shared/errors';
 import { CALL_STATUSES } from '../../shared/calls/schema';
 import { INTERVIEW_STATUSES } from '../../shared/interviews/schema';
-import { recordingOfAnswer, recordingResponse } from '../../infra/recordings';
+import { sendAnswerRecording } from '../../infra/recordings';
 import type { WebDeps } from '../deps';
 import { sendPage } from '../layout';
 import { requireSession, signedIn } from '../sessions/guard';
@@ -104,12 +104,7 @@ export function projectRoutes(deps: WebDeps): Router {
     if (!interview || interview.workspace_id !== signedIn(ctx).workspace._id || interview.project_id !== ctx.params.id) {
       throw new NotFoundError('recording not found');
     }
-    const recording = await recordingOfAnswer(db, interview, ctx.params.index);
-    if (!recording) throw new NotFoundError('recording not found');
-    const res = recordingResponse(db, recording, ctx.get('Range') || undefined);
-    ctx.status = res.status;
-    ctx.set(res.headers);
-    ctx.body = res.body ?? '';
+    if (!(await sendAnswerRecording(ctx, db, interview, ctx.params.index))) throw new NotFoundError('recording not found');
   });
   return router;
 }
