@@ -1,4 +1,3 @@
-import { upstreamFailure } from '../shared/errors';
 import { attemptPath, type CallAttempt } from '../infra/records/calls';
 import type { FailureReason } from '../shared/calls/retry';
 import type { DialResult } from '../providers/voice/port';
@@ -11,7 +10,7 @@ export function createCallDialActivities({ logger, clock, voice, report }: CallA
   const { calls, load, loadWithReport } = records;
 
   /** Dials the attempt unless an earlier execution of the activity did: never the same attempt twice. */
-  async function placeOnce(callId: string, attempt: number, waitsWhenBusy: boolean): Promise<DialResult> {
+  async function placeOnce(callId: string, attempt: number): Promise<DialResult> {
     const call = await load(callId);
     const path = attemptPath(attempt);
     const existing = call.attempts.find((a) => a.number === attempt);
@@ -51,8 +50,6 @@ export function createCallDialActivities({ logger, clock, voice, report }: CallA
     });
     if (result.accepted) {
       await calls.note(callId, { [`${path}.provider_call_id`]: result.providerCallId });
-    } else if (result.busy && !waitsWhenBusy) {
-      throw upstreamFailure(voice.name, 429, `${voice.name} is busy: ${result.detail ?? 'too many calls at once'}`);
     } else if (result.busy) {
       // Not an attempt: the provider placed nothing. It is taken back, and the call waits its turn.
       logger.info({ callId, attempt, retryAfterMs: result.retryAfterMs }, 'provider busy; the call waits for capacity');
@@ -65,13 +62,12 @@ export function createCallDialActivities({ logger, clock, voice, report }: CallA
   }
 
   return {
-    /** Places the attempt once; an accepted dial carries how long its report may take (the provider's bound). */
     /**
-     * `waitsWhenBusy`: the workflow waits out a busy provider (calling slots); without it (workflows from
-     * before them) a busy provider fails the activity, which Temporal retries, as it always did.
+     * Places the attempt once; an accepted dial carries how long its report may take (the provider's bound). A
+     * busy provider placed nothing: the attempt is taken back and the workflow waits it out.
      */
-    async dial(callId: string, attempt: number, waitsWhenBusy = false): Promise<DialResult> {
-      const result = await placeOnce(callId, attempt, waitsWhenBusy);
+    async dial(callId: string, attempt: number): Promise<DialResult> {
+      const result = await placeOnce(callId, attempt);
       return result.accepted && voice.reportWithinMs !== undefined ? { ...result, reportWithinMs: voice.reportWithinMs } : result;
     },
 

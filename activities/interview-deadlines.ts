@@ -72,7 +72,7 @@ export function createInterviewDeadlineActivities({
     },
 
     /**
-     * Emails the invitation once (as sendInvitation does, its store announcing `interview.invited` from the
+     * Emails the invitation once (sendInvitationEmail, its store announcing `interview.invited` from the
      * send's write) and reads where the interview stands (as interviewDeadline does): one local activity
      * instead of three, from the document the send's write returned instead of a read. The deadline is null
      * when the announcement or the reading failed: the workflow then takes those two steps on their own,

@@ -30,11 +30,9 @@ export function createInterviewActivities({
   logger,
   clock,
   llm,
-  email,
   publicBaseUrl,
-  emailFrom,
   announce,
-}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'email' | 'publicBaseUrl' | 'emailFrom' | 'announce'>) {
+}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'publicBaseUrl' | 'announce'>) {
   const interviews = interviewStore({ db, announce, publicBaseUrl });
   const load = (interviewId: string) => loadInterview(db, interviewId);
   const loadProject = (projectId: string) => loadInterviewProject(db, projectId);
@@ -100,12 +98,6 @@ export function createInterviewActivities({
       if (!questions) return null;
       await interviews.change(interview, { set: { questions } });
       return questions.length;
-    },
-
-    /** The invitation's email alone (sendInvitationEmail), as histories from before `deliverInvitation` take it. */
-    async sendInvitation(interviewId: string): Promise<'sent' | 'failed'> {
-      const sent = await sendInvitationEmail({ db, logger, clock, email, publicBaseUrl, emailFrom, announce }, await load(interviewId));
-      return sent.delivery;
     },
 
     /** Ends an invitation that could not be completed; an email still pending will not be sent and says why. */

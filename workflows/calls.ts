@@ -3,7 +3,6 @@ import {
   condition,
   defineQuery,
   defineSignal,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -11,6 +10,7 @@ import {
 } from '@temporalio/workflow';
 import type { CallActivities } from '../activities/calls';
 import { firstDialTime } from '../shared/calls/working-hours';
+import { callMayMove } from '../shared/calls/transitions';
 import { capacityWaitMs, LOST_REPORT_CHECKS, PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
 import { nextRetryTime, type FailureReason } from '../shared/calls/retry';
 import type { CallSettings, CallStatus, RetryPolicy, WorkingHours, MessageKind } from '../shared/calls/schema';
@@ -47,14 +47,11 @@ export interface CallProgress {
 
 export const callOutcomeSignal = defineSignal<[CallOutcome]>('callOutcome');
 export const cancelCallSignal = defineSignal('cancelCall');
-/**
- * The workspace's calling cap was raised (`workspace:update`): a call waiting for capacity looks again now,
- * not at its next look. Adds no command of its own, so histories from before it replay as they were.
- */
+/** The workspace's calling cap was raised (`workspace:update`): a call waiting for capacity looks again now. */
 export const capacityChangedSignal = defineSignal('capacityChanged');
 export const callProgressQuery = defineQuery<CallProgress>('callProgress');
 
-/** The report wait for a dial that does not give its own (`reportWithinMs`), as earlier versions always did. */
+/** The report wait for a dial that does not give its own (`reportWithinMs`). */
 export const REPORT_WAIT_FALLBACK_MS = 30 * 60_000;
 
 export function callWorkflowId(callId: string): string {
@@ -117,16 +114,6 @@ const local = proxyLocalActivities<CallActivities>({
  */
 export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgress> {
   const { callId } = input;
-  // Histories recorded before bookkeeping ran locally (and repeated the start's status) replay as they were.
-  const localBookkeeping = patched('local-bookkeeping');
-  const book = localBookkeeping ? local : acts;
-  const finishAttempt = patched('cancel-after-attempt');
-  // Histories recorded before the workspace's calling slots dial without waiting for one.
-  const capped = patched('call-capacity');
-  // Histories recorded before a completed attempt ended the call in one step record the two apart.
-  const completeInOne = patched('complete-in-one-step');
-  // Histories recorded before a call that dials at once was shown scheduled by its slot's take record it apart.
-  const scheduleWithSlot = capped && patched('schedule-with-slot');
   const progress: CallProgress = { status: 'scheduled', attempt: 0, nextAttemptAt: null };
   const outcomes = new Map<number, CallOutcome>();
   let cancelled = false;
@@ -141,7 +128,13 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   setHandler(capacityChangedSignal, () => void capacityChanges++);
   setHandler(callProgressQuery, () => progress);
 
-  const setStatus = (status: CallProgress['status']) => {
+  /**
+   * Shows the call's status to operators (the CallStatus search attribute). It moves through the same table
+   * as the stored call (shared/calls/transitions.ts): a move the table refuses is a defect, and fails the
+   * workflow task, which Temporal retries and the UI shows, rather than labelling the call wrongly.
+   */
+  const setStatus = (status: CallStatus) => {
+    if (!callMayMove(progress.status, status)) throw new Error(`call ${callId}: no move from ${progress.status} to ${status}`);
     progress.status = status;
     upsertSearchAttributes([{ key: CallStatusKey, value: status }]);
   };
@@ -151,25 +144,30 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     if (ms > 0) await condition(() => cancelled, ms);
     return cancelled;
   };
+  let shownCancelling = false;
+  const showCancelling = async () => {
+    if (shownCancelling) return;
+    shownCancelling = true;
+    setStatus('cancelling');
+    await local.markCancelling(callId);
+  };
   /**
    * Waits for the attempt's report; when it does not come in time, asks the provider, and waits again while
-   * the provider says the call is still going. False when the call was cancelled before any outcome and the
-   * attempt is abandoned (histories recorded before `cancel-after-attempt`): since then a cancelled call
-   * finishes its attempt, `cancelling` meanwhile, and takes no retry.
+   * the provider says the call is still going. A cancel meanwhile is shown as `cancelling`: the attempt
+   * finishes, and no retry follows.
    */
-  const awaitReport = async (attempt: number, waitMs: number): Promise<boolean> => {
+  const awaitReport = async (attempt: number, waitMs: number): Promise<void> => {
     const reported = () => outcomes.has(attempt);
-    const stop = () => !finishAttempt && cancelled;
     /** Waits up to `ms` for the report; a cancel meanwhile is shown as `cancelling`, and the wait goes on. */
     const wait = async (ms: number) => {
       const until = Date.now() + ms;
       await condition(() => reported() || cancelled, ms);
-      if (!finishAttempt || reported() || !cancelled) return;
+      if (reported() || !cancelled) return;
       await showCancelling();
       if (until > Date.now()) await condition(reported, until - Date.now());
     };
     await wait(waitMs);
-    for (let n = 0; n < LOST_REPORT_CHECKS && !reported() && !stop() && patched('lost-report-check'); n++) {
+    for (let n = 0; n < LOST_REPORT_CHECKS && !reported(); n++) {
       const check = await orOnFailure(acts.checkAttempt(callId, attempt), { status: 'unknown' as const });
       if (check.status === 'unknown') break;
       if (check.status === 'ended') {
@@ -178,14 +176,6 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       }
       await wait(waitMs);
     }
-    return reported() || !stop();
-  };
-  let shownCancelling = false;
-  const showCancelling = async () => {
-    if (shownCancelling) return;
-    shownCancelling = true;
-    setStatus('cancelling');
-    await book.markCancelling(callId);
   };
   // The call's own place among waiters' look times, from its id: deterministic, so replays wait the same.
   const spread = [...callId].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1_000, 0) / 1_000;
@@ -196,7 +186,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
    */
   const takeSlot = async (attempt: number, dialAt?: number): Promise<boolean> => {
     for (let n = 0; ; n++) {
-      if ((await book.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, dialAt)).taken) return true;
+      if ((await local.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, dialAt)).taken) return true;
       if (n === 0) setStatus('waiting_for_capacity');
       const seen = capacityChanges;
       await condition(() => cancelled || capacityChanges !== seen, capacityWaitMs(n, spread));
@@ -205,55 +195,48 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   };
   const cancel = async () => {
     setStatus('cancelled');
-    await book.finishCall(callId, 'cancelled', null);
+    await local.finishCall(callId, 'cancelled', null);
     return progress;
   };
 
   const firstDial = firstDialTime(Date.now(), input.scheduleAt, input.workingHours);
   progress.nextAttemptAt = firstDial;
-  // The workflow starts with CallStatus `scheduled` already.
-  if (!localBookkeeping) setStatus('scheduled');
-  // A call that dials at once is shown scheduled by the take of its first slot, in that write: one local
-  // activity, a read and a write less.
-  const scheduledBySlot = scheduleWithSlot && firstDial <= Date.now();
-  if (!scheduledBySlot) await book.markScheduled(callId, firstDial);
+  // The workflow starts with CallStatus `scheduled` already. A call that dials at once is shown scheduled by
+  // the take of its first slot, in that write: one local activity, a read and a write less.
+  const scheduledBySlot = firstDial <= Date.now();
+  if (!scheduledBySlot) await local.markScheduled(callId, firstDial);
   if (await waitUntil(firstDial)) return cancel();
 
-  if (input.sendPreCall) await sendTemplate(callId, 'pre_call', book);
+  if (input.sendPreCall) await sendTemplate(callId, 'pre_call');
 
   let lastReason: FailureReason;
   for (let attempt = 1; ; attempt++) {
     if (cancelled) return cancel();
     progress.attempt = attempt;
     progress.nextAttemptAt = null;
-    if (capped && !(await takeSlot(attempt, scheduledBySlot && attempt === 1 ? firstDial : undefined))) return cancel();
+    if (!(await takeSlot(attempt, scheduledBySlot && attempt === 1 ? firstDial : undefined))) return cancel();
     setStatus('in_progress');
     // A provider that stays unreachable through every retry fails the attempt, not the whole call.
-    const dial = await orOnFailure(dialer.dial(callId, attempt, capped), { accepted: false as const, reason: 'provider_error' as const });
-    if (capped && !dial.accepted && 'busy' in dial && dial.busy) {
+    const dial = await orOnFailure(dialer.dial(callId, attempt), { accepted: false as const, reason: 'provider_error' as const });
+    if (!dial.accepted && 'busy' in dial && dial.busy) {
       // The provider's own cap: no attempt took place. The slot goes back, and the same attempt waits its turn.
-      await book.releaseCallSlot(callId);
+      await local.releaseCallSlot(callId);
       setStatus('waiting_for_capacity');
       if (await waitUntil(Date.now() + (dial.retryAfterMs ?? PROVIDER_BUSY_WAIT_MS))) return cancel();
       attempt--;
       continue;
     }
-    if (dial.accepted && !(await awaitReport(attempt, dial.reportWithinMs ?? input.outcomeTimeoutMs))) return cancel();
+    if (dial.accepted) await awaitReport(attempt, dial.reportWithinMs ?? input.outcomeTimeoutMs);
     const outcome = dial.accepted ? (outcomes.get(attempt)?.outcome ?? 'no_outcome') : dial.reason;
-    if (outcome === 'completed' && completeInOne) {
-      setStatus('completed');
-      await book.completeCall(callId, attempt, Date.now());
-      return progress;
-    }
-    await book.recordAttempt(callId, attempt, outcome, Date.now());
-    // A cancel during the attempt: a conversation that took place completes the call (its data is kept);
-    // otherwise the call is cancelled, with no retry and no fallback.
+    // A conversation that took place completes the call, even one cancelled during it (its data is kept).
     if (outcome === 'completed') {
       setStatus('completed');
-      await book.finishCall(callId, 'completed', null);
+      await local.completeCall(callId, attempt, Date.now());
       return progress;
     }
-    if (finishAttempt && cancelled) return cancel();
+    await local.recordAttempt(callId, attempt, outcome, Date.now());
+    // A cancel during the attempt: no retry and no fallback.
+    if (cancelled) return cancel();
     lastReason = outcome;
     const retryAt = nextRetryTime({
       policy: input.retryPolicy,
@@ -265,23 +248,23 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     if (retryAt === null) break;
     progress.nextAttemptAt = retryAt;
     setStatus('scheduled');
-    await book.markScheduled(callId, retryAt);
+    await local.markScheduled(callId, retryAt);
     if (await waitUntil(retryAt)) return cancel();
   }
 
-  if (input.sendFallback) await sendTemplate(callId, 'fallback', book);
+  if (input.sendFallback) await sendTemplate(callId, 'fallback');
   setStatus('failed');
-  await book.finishCall(callId, 'failed', lastReason);
+  await local.finishCall(callId, 'failed', lastReason);
   return progress;
 }
 
 /** A template that still cannot be sent after the activity's retries is recorded as failed; the call goes on. */
-async function sendTemplate(callId: string, kind: MessageKind, book: typeof acts): Promise<void> {
+async function sendTemplate(callId: string, kind: MessageKind): Promise<void> {
   try {
     await acts.sendWhatsApp(callId, kind);
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
-    await book.recordMessageFailure(callId, kind, err.cause?.message ?? err.message);
+    await local.recordMessageFailure(callId, kind, err.cause?.message ?? err.message);
   }
 }
 

@@ -4,7 +4,6 @@ import {
   condition,
   defineQuery,
   defineSignal,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -66,18 +65,13 @@ const BOOKKEEPING = {
 } as const;
 const questions = proxyActivities<InterviewActivities>(QUESTIONS);
 /**
- * The email (one request to the provider) and the failure record (one `_id` write) run inside the workflow
- * task as local activities, which spares the server two workflow tasks and an activity task per invitation.
- * Retries that wait longer than a second do so on workflow timers, which time-skipping tests skip. Question
- * generation, which may wait on a model for a while, stays a regular activity.
+ * The emails (one request to the provider each) and the records (one `_id` write each) run inside the
+ * workflow task as local activities, which spares the server workflow tasks and activity tasks per
+ * invitation. Retries that wait longer than a second do so on workflow timers, which time-skipping tests
+ * skip. Question generation, which may wait on a model for a while, stays a regular activity.
  */
 const LOCAL_RETRY = { localRetryThreshold: '1 second' } as const;
-const local = {
-  mail: proxyLocalActivities<InterviewActivities>({ ...MAIL, ...LOCAL_RETRY }),
-  bookkeeping: proxyLocalActivities<InterviewActivities>({ ...BOOKKEEPING, ...LOCAL_RETRY }),
-};
-/** Histories recorded before the change replay with regular activities. */
-const remote = { mail: proxyActivities<InterviewActivities>(MAIL), bookkeeping: proxyActivities<InterviewActivities>(BOOKKEEPING) };
+const bookkeeping = proxyLocalActivities<InterviewActivities>({ ...BOOKKEEPING, ...LOCAL_RETRY });
 const deadlines = {
   mail: proxyLocalActivities<InterviewDeadlineActivities>({ ...MAIL, ...LOCAL_RETRY }),
   bookkeeping: proxyLocalActivities<InterviewDeadlineActivities>({ ...BOOKKEEPING, ...LOCAL_RETRY }),
@@ -95,12 +89,12 @@ const assessment = proxyActivities<InterviewAssessmentActivities>({
  */
 export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput): Promise<InterviewProgress> {
   const progress: InterviewProgress = { status: 'queued', questionsCount: null, error: null };
-  const { mail, bookkeeping } = patched('local-email') ? local : remote;
-  // Histories recorded before webhooks replay without announcements.
-  const announcing = patched('webhook-events');
-  /** Tells the workspace's webhooks (once per happening: the activity keeps the record). */
+  /**
+   * Announces a happening again, in case the change that made it could not (the candidate's page, or a step
+   * that stopped between its write and its announcement): once per happening, however often asked.
+   */
   const announce = async (type: InterviewEventType) => {
-    if (announcing) await deadlines.bookkeeping.announceInterview(interviewId, type);
+    await deadlines.bookkeeping.announceInterview(interviewId, type);
   };
   setHandler(interviewProgressQuery, () => progress);
   let changed = false;
@@ -135,27 +129,22 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
   }
 
   setStatus('emailing');
-  // The email, its announcement and the first reading of the deadlines in one local activity; histories
-  // recorded before take them as three.
-  const inOneStep = patched('invitation-in-one-step');
-  /** Where the interview stands as the email's own step read it, for the first turn of the loop below. */
-  let first: InterviewDeadline | null = null;
+  /**
+   * The email, its announcement and the first reading of the deadlines, in one local activity: where the
+   * interview stands as the email's own step read it, for the first turn of the loop below.
+   */
+  let first: InterviewDeadline | null;
   try {
-    if (inOneStep) {
-      // Before its read: a change signalled after it makes the loop read again.
-      changed = false;
-      const sent = await deadlines.mail.deliverInvitation(interviewId);
-      if (sent.delivery === 'failed') return fail('email', 'The invitation email could not be delivered');
-      first = sent.deadline;
-    } else if ((await mail.sendInvitation(interviewId)) === 'failed') {
-      return fail('email', 'The invitation email could not be delivered');
-    }
+    // Before its read: a change signalled after it makes the loop read again.
+    changed = false;
+    const sent = await deadlines.mail.deliverInvitation(interviewId);
+    if (sent.delivery === 'failed') return fail('email', 'The invitation email could not be delivered');
+    first = sent.deadline;
   } catch (err) {
     return fail('email', `The invitation email could not be sent: ${reason(err)}`);
   }
   setStatus('invited');
-  // Invitations of histories recorded before deadlines existed ended here.
-  if (!patched('interview-deadlines')) return progress;
+  // The step could not announce or read: it is done here, apart.
   if (!first) await announce('interview.invited');
 
   for (;;) {
