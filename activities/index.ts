@@ -1,7 +1,7 @@
 import type { ActivityDeps } from './deps';
 import { createCallActivities } from './calls';
 import { createInterviewActivities } from './interviews';
-import { createInterviewDeadlineActivities } from './interview-deadlines';
+import { createInterviewFollowUpActivities } from './interview-follow-up';
 import { createInterviewAssessmentActivities } from './interview-assessment';
 import { createFanOutActivities } from './fan-out';
 import { createSimulatorActivities } from './simulator';
@@ -17,7 +17,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSmokeActivities(deps),
     ...createCallActivities(deps),
     ...createInterviewActivities(deps),
-    ...createInterviewDeadlineActivities(deps),
+    ...createInterviewFollowUpActivities(deps),
     ...createInterviewAssessmentActivities(deps),
     ...createFanOutActivities(deps),
     ...createSimulatorActivities(deps),

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { ApiDeps } from './deps';
 import { handleErrors, type ErrorFamily } from './errors';
 import { authenticateWith, parseJson } from './middleware';
-import { idempotent } from './idempotency';
+import { idempotent } from './idempotent-requests';
 import { authenticate } from '../infra/workspaces';
 
 /**

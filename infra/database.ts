@@ -7,7 +7,7 @@ import type { ClaimDoc, RateLimitDoc } from './records/coordination';
 import type { AnswerDoc, EmailLogDoc, InterviewDoc, QuestionClockDoc, RecordingChunkDoc, RecordingDoc } from './records/interviews';
 import type { Logger } from './logger';
 import { logDriverEvents, restartStalledMonitors } from './database-monitor';
-import type { SlotDoc } from './lists/slot-log';
+import type { CellDoc } from './lists/cell-log';
 import type { SnapshotDoc } from './lists/item-list';
 import type { ProjectTallyDoc } from './records/projects';
 import type { SessionDoc } from './records/sessions';
@@ -46,7 +46,7 @@ export interface Database {
   /** Dashboard sign-ins, by the hash of their cookie's token (infra/records/sessions.ts). */
   sessions: Collection<SessionDoc>;
   /** The lists the service keeps itself (infra/lists/). */
-  listIndex: Collection<SlotDoc>;
+  listIndex: Collection<CellDoc>;
   /** Listed items as they were at their last change, one string each (infra/lists/item-list.ts). */
   listSnapshots: Collection<SnapshotDoc>;
   /** Each project's candidates by status, kept up to date from the feed (infra/lists/project-counts.ts). */
@@ -55,7 +55,7 @@ export interface Database {
   webhookEndpoints: Collection<WebhookEndpointsDoc>;
   /** Events sent to webhooks, each once, with the exact body every try sends and its delivery to each endpoint. */
   webhookEvents: Collection<WebhookEventDoc>;
-  /** Responses kept for their Idempotency-Key's retries (infra/idempotency.ts). */
+  /** Responses kept for their Idempotency-Key's retries (infra/idempotency-records.ts). */
   idempotencyKeys: Collection<IdempotencyDoc>;
   /** Values the processes share, such as the key that signs list cursors. */
   settings: Collection<{ _id: string; value: string }>;
@@ -108,7 +108,7 @@ export async function connectDatabase(
     emailLog: db.collection<EmailLogDoc>('email_log'),
     rateLimits: db.collection<RateLimitDoc>('rate_limits'),
     providerRefs: db.collection<ProviderRefDoc>('provider_refs'),
-    listIndex: db.collection<SlotDoc>('list_index'),
+    listIndex: db.collection<CellDoc>('list_index'),
     listSnapshots: db.collection<SnapshotDoc>('list_snapshots'),
     projectTallies: db.collection<ProjectTallyDoc>('project_tallies'),
     questionClocks: db.collection<QuestionClockDoc>('question_clocks'),

@@ -6,7 +6,7 @@ import type { Announce } from '../infra/webhooks/events';
 import { callMayMove } from '../shared/calls/transitions';
 import type { CallStatus, MessageKind } from '../shared/calls/schema';
 import type { CallEventType } from '../shared/webhooks/schema';
-import { resourceStore, type Happening, type ResourceStore } from './resource-store';
+import { resourceStore, type ResourceEvent, type ResourceStore } from './resource-store';
 
 /** The calls' one door (stores/resource-store.ts): every write of a call goes through it. */
 export type CallStore = ResourceStore<CallDoc, CallStatus, CallEventType>;
@@ -28,14 +28,14 @@ export function callPages(db: Database): Pick<CallStore, 'page' | 'entriesOfJob'
   return { page: (ws, q) => list.page(ws, q), entriesOfJob: (ws, job) => list.entriesOfJob(ws, job) };
 }
 
-/** What tells one of a call's happenings from another of its type. */
+/** A call's events, each with what tells it from another of its type. */
 export const callEvents = {
   /** Once per attempt the call waits for: the first dial, and each retry. */
-  scheduled: (call: CallDoc): Happening<CallEventType> => ({ type: 'call.scheduled', occurrence: call.attempts.length + 1 }),
-  attemptEnded: (attempt: number): Happening<CallEventType> => ({ type: 'call.attempt.ended', occurrence: attempt }),
-  ended: (status: 'completed' | 'failed' | 'cancelled'): Happening<CallEventType> => ({ type: `call.${status}`, occurrence: 'final' }),
+  scheduled: (call: CallDoc): ResourceEvent<CallEventType> => ({ type: 'call.scheduled', occurrence: call.attempts.length + 1 }),
+  attemptEnded: (attempt: number): ResourceEvent<CallEventType> => ({ type: 'call.attempt.ended', occurrence: attempt }),
+  ended: (status: 'completed' | 'failed' | 'cancelled'): ResourceEvent<CallEventType> => ({ type: `call.${status}`, occurrence: 'final' }),
   /** A WhatsApp message's sending (`sent` or `failed`) or a later delivery status. */
-  message: (kind: MessageKind, status: string): Happening<CallEventType> => ({
+  message: (kind: MessageKind, status: string): ResourceEvent<CallEventType> => ({
     type: 'whatsapp.message.updated',
     occurrence: `${kind}/${status}`,
   }),

@@ -8,7 +8,7 @@ import { interviewAnnouncement } from '../infra/webhooks/resources';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import { interviewMayMove } from '../shared/interviews/transitions';
 import type { InterviewEventType } from '../shared/webhooks/schema';
-import { resourceStore, type Happening, type ResourceStore } from './resource-store';
+import { resourceStore, type ResourceEvent, type ResourceStore } from './resource-store';
 
 /**
  * The interviews' one door (stores/resource-store.ts): every write of an interview goes through it, the
@@ -33,8 +33,8 @@ export function interviewPages(db: Database): Pick<InterviewStore, 'page'> {
   return { page: (ws, q) => list.page(ws, q) };
 }
 
-/** An interview's happening: once each, but an expiry once per deadline (a resend may open the link again). */
-export function interviewEvent(type: InterviewEventType, interview: InterviewDoc): Happening<InterviewEventType> {
+/** An interview's event: once each, but an expiry once per deadline (a resend may open the link again). */
+export function interviewEvent(type: InterviewEventType, interview: InterviewDoc): ResourceEvent<InterviewEventType> {
   return { type, occurrence: type === 'interview.expired' ? expiresAtOf(interview).getTime() : 'once' };
 }
 

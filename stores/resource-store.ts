@@ -1,7 +1,7 @@
 import type { Collection, Document, Filter, OptionalId, UpdateFilter } from 'mongodb';
 import { insertEach, type WriteResult } from '../infra/duplicate-key';
 import type { ItemList, ListedItem } from '../infra/lists/item-list';
-import { eventKey, recordEvent, withEvent, type Announce, type Announced, type Announcement } from '../infra/webhooks/events';
+import { eventKey, recordEvent, withEvent, type Announce, type EventRecord, type Announcement } from '../infra/webhooks/events';
 import type { WebhookEventType } from '../shared/webhooks/schema';
 
 /**
@@ -11,8 +11,8 @@ import type { WebhookEventType } from '../shared/webhooks/schema';
  * stores/interviews.ts give it their resource's table, event keys and view.
  */
 
-/** A happening a change makes: its type, and its occurrence (an attempt's number, a deadline…). */
-export interface Happening<E extends WebhookEventType = WebhookEventType> {
+/** An event a change makes: its type, and its occurrence (an attempt's number, a deadline…), which make its key. */
+export interface ResourceEvent<E extends WebhookEventType = WebhookEventType> {
   type: E;
   occurrence: string | number;
 }
@@ -22,7 +22,7 @@ export interface Change<S extends string, E extends WebhookEventType> {
   /** The new status; checked against the resource's transition table. */
   to?: S;
   /** What happened: recorded on the resource in this write, then announced to the workspace's webhooks. */
-  events?: Array<Happening<E>>;
+  events?: Array<ResourceEvent<E>>;
   set?: Record<string, unknown>;
   push?: Record<string, unknown>;
   pop?: Record<string, 1 | -1>;
@@ -83,7 +83,7 @@ export interface ResourceStore<T extends ListedItem, S extends string, E extends
    * Announces events an earlier write recorded, from the item as it is (a retried step whose first run may
    * have stopped between its write and the announcement); an event not yet recorded is recorded now.
    */
-  announceAgain(doc: T, events: Array<Happening<E>>): Promise<void>;
+  announceAgain(doc: T, events: Array<ResourceEvent<E>>): Promise<void>;
   page: ItemList<T>['page'];
   entriesOfJob: ItemList<T>['entriesOfJob'];
 }
@@ -91,11 +91,11 @@ export interface ResourceStore<T extends ListedItem, S extends string, E extends
 /** Fields a change never sets through `set`: each has its own part of the change. */
 const OWN_PARTS = ['status', 'updated_at', 'events', 'sequence'];
 
-export function resourceStore<T extends ListedItem & Announced & Document & { status: S }, S extends string, E extends WebhookEventType>(
+export function resourceStore<T extends ListedItem & EventRecord & Document & { status: S }, S extends string, E extends WebhookEventType>(
   spec: ResourceSpec<T, S>,
 ): ResourceStore<T, S, E> {
   const { list, collection, announce } = spec;
-  const keyed = (events: Array<Happening<E>>) => events.map((e) => ({ type: e.type, key: eventKey(e.type, e.occurrence) }));
+  const keyed = (events: Array<ResourceEvent<E>>) => events.map((e) => ({ type: e.type, key: eventKey(e.type, e.occurrence) }));
   const checkSet = (set: Record<string, unknown> | undefined, what: string) => {
     const own = Object.keys(set ?? {}).filter((k) => OWN_PARTS.includes(k));
     if (own.length > 0) throw new Error(`${what} of a ${spec.name} cannot set ${own.join(', ')} directly`);
@@ -135,13 +135,13 @@ export function resourceStore<T extends ListedItem & Announced & Document & { st
     async change(doc, { to, events = [], set, push, pop }) {
       if (to !== undefined && !spec.mayMove(doc.status, to)) throw new InvalidTransitionError(spec.name, doc._id, doc.status, to);
       checkSet(set, 'A change');
-      const happenings = keyed(events);
+      const keyedEvents = keyed(events);
       const { item } = await list.update(
         doc,
         to === undefined ? {} : { status: to },
         (at) =>
           ({
-            ...(happenings.length > 0 ? recordEvent(...happenings.map((h) => h.key)) : {}),
+            ...(keyedEvents.length > 0 ? recordEvent(...keyedEvents.map((h) => h.key)) : {}),
             $set: { ...set, ...(to === undefined ? {} : { status: to }), updated_at: at },
             ...(push ? { $push: push } : {}),
             ...(pop ? { $pop: pop } : {}),
@@ -149,7 +149,7 @@ export function resourceStore<T extends ListedItem & Announced & Document & { st
       );
       if (!item) return item;
       try {
-        await announceFrom(item, happenings);
+        await announceFrom(item, keyedEvents);
       } catch (err) {
         throw new NotAnnouncedError(item, err);
       }

@@ -11,7 +11,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { InterviewActivities } from '../activities/interviews';
-import type { InterviewDeadline, InterviewDeadlineActivities, LinkEmailKind } from '../activities/interview-deadlines';
+import type { InterviewStanding, InterviewFollowUpActivities, LinkEmailKind } from '../activities/interview-follow-up';
 import type { InterviewAssessmentActivities, Transcripts } from '../activities/interview-assessment';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import type { InterviewEventType } from '../shared/webhooks/schema';
@@ -72,9 +72,9 @@ const questions = proxyActivities<InterviewActivities>(QUESTIONS);
  */
 const LOCAL_RETRY = { localRetryThreshold: '1 second' } as const;
 const bookkeeping = proxyLocalActivities<InterviewActivities>({ ...BOOKKEEPING, ...LOCAL_RETRY });
-const deadlines = {
-  mail: proxyLocalActivities<InterviewDeadlineActivities>({ ...MAIL, ...LOCAL_RETRY }),
-  bookkeeping: proxyLocalActivities<InterviewDeadlineActivities>({ ...BOOKKEEPING, ...LOCAL_RETRY }),
+const followUp = {
+  mail: proxyLocalActivities<InterviewFollowUpActivities>({ ...MAIL, ...LOCAL_RETRY }),
+  bookkeeping: proxyLocalActivities<InterviewFollowUpActivities>({ ...BOOKKEEPING, ...LOCAL_RETRY }),
 };
 // Transcription uploads up to 25 MB and the assessment waits on a model: regular activities, retried for
 // about a quarter of an hour, each attempt visible in the Temporal UI.
@@ -90,11 +90,11 @@ const assessment = proxyActivities<InterviewAssessmentActivities>({
 export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput): Promise<InterviewProgress> {
   const progress: InterviewProgress = { status: 'queued', questionsCount: null, error: null };
   /**
-   * Announces a happening again, in case the change that made it could not (the candidate's page, or a step
-   * that stopped between its write and its announcement): once per happening, however often asked.
+   * Announces an event again, in case the change that made it could not (the candidate's page, or a step
+   * that stopped between its write and its announcement): once per event, however often asked.
    */
   const announce = async (type: InterviewEventType) => {
-    await deadlines.bookkeeping.announceInterview(interviewId, type);
+    await followUp.bookkeeping.announceInterview(interviewId, type);
   };
   setHandler(interviewProgressQuery, () => progress);
   let changed = false;
@@ -133,13 +133,13 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
    * The email, its announcement and the first reading of the deadlines, in one local activity: where the
    * interview stands as the email's own step read it, for the first turn of the loop below.
    */
-  let first: InterviewDeadline | null;
+  let first: InterviewStanding | null;
   try {
     // Before its read: a change signalled after it makes the loop read again.
     changed = false;
-    const sent = await deadlines.mail.deliverInvitation(interviewId);
+    const sent = await followUp.mail.deliverInvitation(interviewId);
     if (sent.delivery === 'failed') return fail('email', 'The invitation email could not be delivered');
-    first = sent.deadline;
+    first = sent.standing;
   } catch (err) {
     return fail('email', `The invitation email could not be sent: ${reason(err)}`);
   }
@@ -148,33 +148,33 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
   if (!first) await announce('interview.invited');
 
   for (;;) {
-    let at = first;
+    let standing = first;
     first = null;
-    if (!at) {
+    if (!standing) {
       changed = false;
-      at = await deadlines.bookkeeping.interviewDeadline(interviewId);
+      standing = await followUp.bookkeeping.interviewStanding(interviewId);
     }
-    if (at.resendPending) {
+    if (standing.resendPending) {
       await sendLink(interviewId, 'resend');
       continue;
     }
-    if (at.status !== progress.status) {
-      setStatus(at.status);
+    if (standing.status !== progress.status) {
+      setStatus(standing.status);
       // A candidate who started and finished between two reads was still started first.
-      if (at.status === 'started' || at.status === 'completed') await announce('interview.started');
-      if (at.status === 'expired') await announce('interview.expired');
+      if (standing.status === 'started' || standing.status === 'completed') await announce('interview.started');
+      if (standing.status === 'expired') await announce('interview.expired');
     }
-    if (at.status === 'completed') {
-      if (at.toAssess) await assess(interviewId, at.toTranscribe, setStatus);
+    if (standing.status === 'completed') {
+      if (standing.toAssess) await assess(interviewId, standing.toTranscribe, setStatus);
       // With its assessment, so the receiver has the whole result in one event.
       await announce('interview.completed');
       return progress;
     }
-    if (at.status !== 'invited' && at.status !== 'started') return progress;
-    const due = Math.min(at.expiresAt, at.remindAt ?? Infinity);
+    if (standing.status !== 'invited' && standing.status !== 'started') return progress;
+    const due = Math.min(standing.expiresAt, standing.remindAt ?? Infinity);
     // Woken by a change: read again. Otherwise the reminder or the expiry is due.
     if (due > Date.now() && (await condition(() => changed, due - Date.now()))) continue;
-    if (Date.now() >= at.expiresAt) await deadlines.bookkeeping.expireInterview(interviewId, Date.now());
+    if (Date.now() >= standing.expiresAt) await followUp.bookkeeping.expireInterview(interviewId, Date.now());
     else await sendLink(interviewId, 'reminder');
   }
 }
@@ -182,9 +182,9 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
 /** The reminder or a resend; one that fails after every retry is recorded as failed and not tried again. */
 async function sendLink(interviewId: string, kind: LinkEmailKind): Promise<void> {
   try {
-    await deadlines.mail.sendInterviewLink(interviewId, kind);
+    await followUp.mail.sendInterviewLink(interviewId, kind);
   } catch (err) {
-    await deadlines.bookkeeping.failInterviewLink(interviewId, kind, reason(err));
+    await followUp.bookkeeping.failInterviewLink(interviewId, kind, reason(err));
   }
 }
 

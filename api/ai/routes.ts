@@ -3,7 +3,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { ApiDeps } from '../deps';
 import { publicRouter } from '../public-router';
 import { parseJson } from '../middleware';
-import { idempotent } from '../idempotency';
+import { idempotent } from '../idempotent-requests';
 import { jobFamily } from '../errors';
 import { compileValidator } from '../validation';
 import { RateLimiter } from '../../infra/rate-limit';

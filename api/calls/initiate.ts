@@ -15,7 +15,7 @@ import { projectSearchAttributes } from '../../workflows/search-attributes';
 import { startAll, startOrTakeBack } from '../workflow-starts';
 import { projectUrl } from '../../shared/public-urls';
 import { saveCandidates } from '../candidates';
-import { findProject } from './projects';
+import { findProject } from './campaigns';
 
 /** A claim on a candidate whose call was never recorded is considered abandoned after this long. */
 const ABANDONED_CLAIM_MS = 60_000;

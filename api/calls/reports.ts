@@ -9,8 +9,6 @@ import type { Logger } from '../../infra/logger';
 import type { AttemptReport, ReportResult } from '../../providers/voice/port';
 import { callOutcomeSignal, callWorkflowId } from '../../workflows/calls';
 
-const at = attemptPath;
-
 /**
  * The one path by which a provider's report of an attempt reaches a call; provider webhooks, the lost-report
  * check and the simulator all use it. The report is stored as it arrived, by one insert of its own `_id`
@@ -89,6 +87,6 @@ export async function recordProviderStatus(db: Database, ids: { callId: string; 
   const call = await db.calls.findOne({ _id: ids.callId });
   const attempt = call?.attempts[ids.attempt - 1];
   if (attempt?.number !== ids.attempt || attempt.reported_at) return false;
-  await callStore({ db }).note(ids.callId, { [`${at(ids.attempt)}.provider_status`]: status });
+  await callStore({ db }).note(ids.callId, { [`${attemptPath(ids.attempt)}.provider_status`]: status });
   return true;
 }

@@ -16,7 +16,7 @@ import {
 import { cancelCall, cancelCalls } from './cancel';
 import { callInitiateRules } from '../../shared/calls/rules';
 import { initiateCalls } from './initiate';
-import { ensureCampaign } from './projects';
+import { ensureCampaign } from './campaigns';
 import { projectUrl } from '../../shared/public-urls';
 import { callView } from '../../infra/views/calls';
 import { checkWhatsAppTemplates } from './whatsapp-template-check';

@@ -12,7 +12,7 @@ import { interviewStart, interviewWorkflowId } from '../../workflows/interviews'
 import { projectSearchAttributes } from '../../workflows/search-attributes';
 import { startOrTakeBack } from '../workflow-starts';
 import { jobUrl, projectUrl } from '../../shared/public-urls';
-import { ensureInterviewProject } from './projects';
+import { ensureInterviewProject } from './interview-projects';
 import { saveCandidates } from '../candidates';
 import { EXPIRES_IN_DAYS, expiryAfter } from '../../shared/interviews/deadlines';
 

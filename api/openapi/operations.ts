@@ -3,7 +3,7 @@ import { plainErrors } from './error-responses';
 import type { Operation } from './operation';
 import { HealthBody, ReadinessBody } from '../health';
 import { EXAMPLES } from './examples';
-import { withIdempotency } from './idempotency';
+import { withIdempotency } from './idempotency-key';
 import { WORKSPACE_OPERATIONS } from '../workspaces/openapi';
 import { CALL_OPERATIONS } from '../calls/openapi';
 import { PROJECT_OPERATIONS } from '../projects/openapi';

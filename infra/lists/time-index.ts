@@ -1,10 +1,10 @@
 import type { Collection } from 'mongodb';
-import { slotLogs, type SlotDoc } from './slot-log';
+import { cellLogs, type CellDoc } from './cell-log';
 
 /**
  * Ordered lists that the service keeps itself, read and written only by exact `_id` (the one filter FerretDB's
  * SQLite backend answers from an index; it pushes down no range, sort or `$in`). A list is a key; its entries
- * are (time, item id, value), kept in an append-only log per second of their time (slot-log.ts). Marker logs
+ * are (time, item id, value), kept in an append-only log per second of their time (cell-log.ts). Marker logs
  * say which seconds of a minute, minutes of an hour, hours of a day and days of a 32-day span hold entries, and
  * a root log which spans do, so a reader finds the next bucket in either direction without probing empty time:
  *
@@ -59,11 +59,11 @@ export interface TimeIndex {
   walk(key: string, dir: 'asc' | 'desc', from: Position | null, until?: number): AsyncGenerator<Entry>;
 }
 
-export function timeIndex(collection: Collection<SlotDoc>): TimeIndex {
-  const logs = slotLogs(collection);
+export function timeIndex(collection: Collection<CellDoc>): TimeIndex {
+  const logs = cellLogs(collection);
   const written = new Set<string>();
 
-  /** One append per log; the slot logs write those of one call together, in one insert (slot-log.ts). */
+  /** One append per log; the cell logs write those of one call together, in one insert (cell-log.ts). */
   async function append(byLog: Map<string, string[]>, markers: Map<string, Set<string>>): Promise<void> {
     // Together: an entry whose marker is not written yet is only unseen until add() returns, and a feed reader
     // stays FEED_SETTLE_MS behind the clock (item-list.ts).

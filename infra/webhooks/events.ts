@@ -14,13 +14,13 @@ import type { WebhookEventType } from '../../shared/webhooks/schema';
  */
 
 /** What the resource's document keeps of its events: each one's key, in order; its place is its sequence. */
-export interface Announced {
+export interface EventRecord {
   events?: string[];
   /** The last event's sequence, as documents stored it before `events` gave it (a view shows the greater). */
   sequence?: number;
 }
 
-/** What tells one happening from another: its type, and its occurrence (an attempt's number, a deadline…). */
+/** An event's key: its type, and its occurrence (an attempt's number, a deadline…), which tells it from another of its type. */
 export const eventKey = (type: WebhookEventType, occurrence: string | number) => `${type}/${occurrence}`;
 
 /**
@@ -33,7 +33,7 @@ export const recordEvent = (...keys: string[]) => ({ $addToSet: { events: keys.l
  * The resource with `key` among its events: as its change's write left it, or, for a change written before
  * events were recorded with their change, with the key recorded now by `record` (null when it is gone).
  */
-export async function withEvent<T extends Announced>(
+export async function withEvent<T extends EventRecord>(
   resource: T,
   key: string,
   record: (update: ReturnType<typeof recordEvent>) => Promise<T | null>,
@@ -42,13 +42,13 @@ export async function withEvent<T extends Announced>(
 }
 
 /** The resource's sequence: the number of events recorded on it. */
-export const sequenceOf = (r: Announced) => Math.max(r.sequence ?? 0, r.events?.length ?? 0);
+export const sequenceOf = (r: EventRecord) => Math.max(r.sequence ?? 0, r.events?.length ?? 0);
 
 export interface Announcement {
   resourceId: string;
   key: string;
   /** The resource's document as the write that recorded `key` left it. */
-  announced: Announced;
+  announced: EventRecord;
   /** The resource as its GET returns it, with this event's sequence. */
   view(sequence: number): unknown;
 }
@@ -57,7 +57,7 @@ export interface Announcement {
 export type DispatchEvent = (workspaceId: string, endpointId: string, eventId: string) => Promise<void>;
 
 /** An event to announce: its type, and `about`, the resource, asked for only when an endpoint wants the event. */
-export interface Happening {
+export interface EventToAnnounce {
   type: WebhookEventType;
   about: () => Promise<Announcement | null>;
 }
@@ -67,7 +67,7 @@ export interface Happening {
  * wants it. One read of the endpoints serves them all: it begins after that write, so it finds every endpoint
  * registered before any of them happened. A workspace without webhooks pays that read, and nothing is stored.
  */
-export type Announce = (workspaceId: string, ...happenings: Happening[]) => Promise<Array<string | null>>;
+export type Announce = (workspaceId: string, ...events: EventToAnnounce[]) => Promise<Array<string | null>>;
 
 /** An event's id, from its resource and its place among the resource's events. */
 export const eventId = (resourceId: string, sequence: number) => `evt_${resourceId}_${sequence}`;
@@ -116,7 +116,11 @@ export function webhookAnnouncer(db: Database, dispatch: DispatchEvent, clock: (
     }
   }
 
-  async function announceOne(workspaceId: string, { type, about }: Happening, all: WebhookEndpointsDoc | null): Promise<string | null> {
+  async function announceOne(
+    workspaceId: string,
+    { type, about }: EventToAnnounce,
+    all: WebhookEndpointsDoc | null,
+  ): Promise<string | null> {
     let endpoints = subscribed(all, type);
     if (endpoints.length === 0) return null;
     const a = await about();
@@ -132,10 +136,10 @@ export function webhookAnnouncer(db: Database, dispatch: DispatchEvent, clock: (
     return event._id;
   }
 
-  return async (workspaceId, ...happenings) => {
+  return async (workspaceId, ...events) => {
     const all = await db.shared.webhookEndpoints(workspaceId);
     const ids: Array<string | null> = [];
-    for (const happening of happenings) ids.push(await announceOne(workspaceId, happening, all));
+    for (const event of events) ids.push(await announceOne(workspaceId, event, all));
     return ids;
   };
 }

@@ -1,6 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
-import type { InvitationDelivery } from '../../activities/interview-deadlines';
+import type { InvitationDelivery } from '../../activities/interview-follow-up';
 import type { ActivityDeps } from '../../activities/deps';
 import { buildActivityDeps } from '../../composition/activity-deps';
 import { connectDatabase, type Database } from '../../infra/database';

@@ -1,11 +1,11 @@
 import { connectDatabase, type Database } from '../../infra/database';
-import { slotLogs } from '../../infra/lists/slot-log';
+import { cellLogs } from '../../infra/lists/cell-log';
 import { timeIndex, type Entry, type Position } from '../../infra/lists/time-index';
 import { FEED_SETTLE_MS, itemList, type ListedItem } from '../../infra/lists/item-list';
 import { uniqueName } from '../helpers/stack';
 
 /**
- * The lists' storage under concurrent writers, each with its own connection and its own memory of slots and
+ * The lists' storage under concurrent writers, each with its own connection and its own memory of cells and
  * markers, as separate processes have. Many writers in one second is what lost entries when lists were `$set`s
  * into shared documents.
  */
@@ -20,31 +20,31 @@ describe('list storage on the real database', () => {
     await Promise.all((writers ?? []).map((db) => db.close()));
   });
 
-  it('keeps every append of many concurrent writers exactly once, in gapless slots', async () => {
-    const logs = writers.map((db) => slotLogs(db.listIndex));
+  it('keeps every append of many concurrent writers exactly once, in gapless cells', async () => {
+    const logs = writers.map((db) => cellLogs(db.listIndex));
     await Promise.all(logs.flatMap((log, w) => Array.from({ length: 40 }, (_, i) => log.append('concurrent', [`w${w}-${i}`]))));
-    const all = await slotLogs(writers[0].listIndex).read('concurrent');
+    const all = await cellLogs(writers[0].listIndex).read('concurrent');
     expect([...all].sort()).toEqual(logs.flatMap((_, w) => Array.from({ length: 40 }, (__, i) => `w${w}-${i}`)).sort());
-    // Appends waiting on one in flight share the next slot: far fewer slots than appends.
-    const slots = await writers[0].listIndex.countDocuments({ _id: { $regex: /^concurrent\|/ } });
-    expect(slots).toBeLessThan(60);
-    for (let i = 0; i < slots; i++) expect(await writers[0].listIndex.findOne({ _id: `concurrent|${i}` })).not.toBeNull();
+    // Appends waiting on one in flight share the next cell: far fewer cells than appends.
+    const cells = await writers[0].listIndex.countDocuments({ _id: { $regex: /^concurrent\|/ } });
+    expect(cells).toBeLessThan(60);
+    for (let i = 0; i < cells; i++) expect(await writers[0].listIndex.findOne({ _id: `concurrent|${i}` })).not.toBeNull();
   });
 
-  it("writes the next slots of several logs in one command, and each log's appends in order across processes", async () => {
+  it("writes the next cells of several logs in one command, and each log's appends in order across processes", async () => {
     const counted = await connectDatabase(process.env.TEST_MONGODB_URI!, name, { monitorCommands: true });
     try {
       let inserts = 0;
       counted.client.on('commandStarted', (e) => void (e.commandName === 'insert' && inserts++));
-      const mine = slotLogs(counted.listIndex);
-      // Another process has written the first slot of one of the logs: that log's append takes the next one.
-      await slotLogs(writers[1].listIndex).append('several-b', ['theirs']);
+      const mine = cellLogs(counted.listIndex);
+      // Another process has written the first cell of one of the logs: that log's append takes the next one.
+      await cellLogs(writers[1].listIndex).append('several-b', ['theirs']);
       await Promise.all(['several-a', 'several-b', 'several-c'].map((log) => mine.append(log, [`${log}-1`])));
-      // One command for the three; one more for the log whose slot was taken.
+      // One command for the three; one more for the log whose cell was taken.
       expect(inserts).toBe(2);
       await mine.append('several-b', ['several-b-2']);
-      expect(await slotLogs(writers[2].listIndex).read('several-b')).toEqual(['theirs', 'several-b-1', 'several-b-2']);
-      expect(await slotLogs(writers[2].listIndex).read('several-a')).toEqual(['several-a-1']);
+      expect(await cellLogs(writers[2].listIndex).read('several-b')).toEqual(['theirs', 'several-b-1', 'several-b-2']);
+      expect(await cellLogs(writers[2].listIndex).read('several-a')).toEqual(['several-a-1']);
     } finally {
       await counted.close();
     }

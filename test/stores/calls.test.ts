@@ -18,9 +18,9 @@ describe('call store', () => {
   let calls: CallStore;
   /** What the store asked to announce, in order: the workspace, the event's type and key. */
   const announced: Array<{ workspaceId: string; type: string; key: string | undefined }> = [];
-  const announce: Announce = async (workspaceId, ...happenings) => {
-    for (const h of happenings) announced.push({ workspaceId, type: h.type, key: (await h.about())?.key });
-    return happenings.map(() => null);
+  const announce: Announce = async (workspaceId, ...events) => {
+    for (const h of events) announced.push({ workspaceId, type: h.type, key: (await h.about())?.key });
+    return events.map(() => null);
   };
   const workspace = uniqueName('ws');
 

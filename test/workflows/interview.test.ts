@@ -262,10 +262,10 @@ describe('interview workflow on the time-skipping server', () => {
     // The email's local activity announces and reads the deadlines itself; its announcement fails here once.
     const announced: string[] = [];
     let failures = 1;
-    const announce: ActivityDeps['announce'] = async (workspaceId, ...happenings) => {
+    const announce: ActivityDeps['announce'] = async (workspaceId, ...events) => {
       if (failures-- > 0) throw new Error('the webhook endpoints could not be read');
-      announced.push(...happenings.map((h) => h.type));
-      return deps.announce(workspaceId, ...happenings);
+      announced.push(...events.map((h) => h.type));
+      return deps.announce(workspaceId, ...events);
     };
     const email = new ScriptedEmail(deps.email, () => 'ok');
     const { results, stored } = await run([await newInterview(await newProject())], { email, announce });

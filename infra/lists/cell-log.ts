@@ -8,20 +8,20 @@ import { insertEach, type WriteResult } from '../duplicate-key';
  * Why inserts and not `$set`s into one document: FerretDB 1.x applies an update by reading the document and
  * writing it back whole, outside any transaction, so two writers setting *different* fields of one document
  * lose one another's write (seen in the lists test: 2 runs in 5). An insert of a new `_id` is atomic on FerretDB
- * and MongoDB alike: of two writers of one slot, exactly one wins, and the other takes the next slot.
+ * and MongoDB alike: of two writers of one cell, exactly one wins, and the other takes the next cell.
  *
- * A writer inserts slot n only once it knows slot n-1 exists, so the written slots are always 0..k with no gap,
- * and a reader reads until the first missing slot. Appends of one process wait for the write in flight and
- * then go together (group commit): those of one log in its next slot, and the next slots of every log with
+ * A writer inserts cell n only once it knows cell n-1 exists, so the written cells are always 0..k with no gap,
+ * and a reader reads until the first missing cell. Appends of one process wait for the write in flight and
+ * then go together (group commit): those of one log in its next cell, and the next cells of every log with
  * appends waiting in one unordered insert. 50 calls changing at once make a few inserts, not 50 writers racing
- * for slots; a change of a call, which appends to the feed and to two lists, is one insert, not three.
+ * for cells; a change of a call, which appends to the feed and to two lists, is one insert, not three.
  */
-export interface SlotDoc {
+export interface CellDoc {
   _id: string;
   e: string[];
 }
 
-export interface SlotLog {
+export interface CellLog {
   /** Appends the entries to the log; resolves once they are stored. */
   append(log: string, entries: string[]): Promise<void>;
   /** Every entry of the log, in the order appended. */
@@ -34,33 +34,33 @@ interface Pending {
   reject(err: unknown): void;
 }
 
-/** Logs whose next free slot a process remembers; past this, the longest unused are forgotten. */
+/** Logs whose next free cell a process remembers; past this, the longest unused are forgotten. */
 const REMEMBERED = 50_000;
-/** Slots read at once when a log's length is unknown; each further batch doubles. */
+/** Cells read at once when a log's length is unknown; each further batch doubles. */
 const FIRST_READ = 4;
-/** Entries of read slots a process keeps. */
+/** Entries of read cells a process keeps. */
 const CACHED_ENTRIES = 200_000;
 
-const size = (slots: string[][]) => slots.reduce((n, e) => n + e.length, 0);
+const size = (cells: string[][]) => cells.reduce((n, e) => n + e.length, 0);
 
-export function slotLogs(collection: Collection<SlotDoc>): SlotLog {
+export function cellLogs(collection: Collection<CellDoc>): CellLog {
   const next = new Map<string, number>();
   const queues = new Map<string, Pending[]>();
   const cache = new Map<string, string[][]>();
   let cached = 0;
 
-  const remember = (log: string, slot: number) => {
+  const remember = (log: string, cell: number) => {
     next.delete(log);
-    next.set(log, slot);
+    next.set(log, cell);
     if (next.size > REMEMBERED) next.delete(next.keys().next().value!);
   };
 
   /**
-   * The log's slots. Slots never change once written, so each process keeps those it has read (up to
+   * The log's cells. Cells never change once written, so each process keeps those it has read (up to
    * CACHED_ENTRIES entries, the longest unread forgotten first) and reads only past them: a walk over a list
    * that has not changed costs one missing read per log.
    */
-  async function slots(log: string): Promise<string[][]> {
+  async function cells(log: string): Promise<string[][]> {
     const found = cache.get(log) ?? [];
     // Out of the cache (and its count) while reading past it; back in, at the newest end, below.
     cache.delete(log);
@@ -89,8 +89,8 @@ export function slotLogs(collection: Collection<SlotDoc>): SlotLog {
   let writing = false;
 
   /**
-   * Writes the waiting appends, a round at a time, until none are left: each round inserts the next slot of
-   * every log with appends waiting, in one unordered command. A slot another process wrote first sends its
+   * Writes the waiting appends, a round at a time, until none are left: each round inserts the next cell of
+   * every log with appends waiting, in one unordered command. A cell another process wrote first sends its
    * log's appends to the next round, at the log's end as counted afresh. One runs at a time.
    */
   async function write(): Promise<void> {
@@ -119,17 +119,17 @@ export function slotLogs(collection: Collection<SlotDoc>): SlotLog {
       }
       await Promise.all(
         round.map(async ([log, batch], i) => {
-          const slot = at[i];
+          const cell = at[i];
           try {
             if (results[i] === 'written') {
-              remember(log, slot + 1);
+              remember(log, cell + 1);
               for (const p of batch) p.resolve();
               return;
             }
             // Unknown whether it was written (the command failed as a whole, or this document did).
-            if (results[i] === 'error') throw new Error(`slot ${docs[i]._id} could not be written`);
-            // Another process wrote it: counted again (reading only past the slots this process has seen).
-            remember(log, Math.max(slot + 1, (await slots(log)).length));
+            if (results[i] === 'error') throw new Error(`cell ${docs[i]._id} could not be written`);
+            // Another process wrote it: counted again (reading only past the cells this process has seen).
+            remember(log, Math.max(cell + 1, (await cells(log)).length));
             queues.set(log, [...batch, ...(queues.get(log) ?? [])]);
           } catch (err) {
             next.delete(log);
@@ -154,7 +154,7 @@ export function slotLogs(collection: Collection<SlotDoc>): SlotLog {
     },
 
     async read(log) {
-      return (await slots(log)).flat();
+      return (await cells(log)).flat();
     },
   };
 }

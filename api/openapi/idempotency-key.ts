@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { CallErrorBody, CallValidationErrorBody, JobErrorBody, JobValidationErrorBody } from '../error-bodies';
-import { KEY_PATTERN } from '../idempotency';
+import { KEY_PATTERN } from '../idempotent-requests';
 import type { Operation, Response } from './operation';
 
 /**
- * Every authenticated POST takes an Idempotency-Key (api/idempotency.ts): the header, the replay's header,
+ * Every authenticated POST takes an Idempotency-Key (api/idempotent-requests.ts): the header, the replay's header,
  * and the 409 and 422 it can answer, in the operation's own error family, added to each such operation.
  */
 const KEY_PARAMETER = {

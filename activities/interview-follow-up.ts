@@ -9,7 +9,7 @@ import { NotAnnouncedError } from '../stores/resource-store';
 import type { ActivityDeps } from './deps';
 
 /** Where a sent invitation stands, as its workflow needs it to decide what to wait for. Times are epoch ms. */
-export interface InterviewDeadline {
+export interface InterviewStanding {
   status: InterviewStatus;
   expiresAt: number;
   /** When the one reminder is due; null when none is: sent, turned off for the workspace, or not needed. */
@@ -25,13 +25,13 @@ export interface InterviewDeadline {
 export type LinkEmailKind = 'reminder' | 'resend';
 
 /** The invitation's email, and once sent, where the interview stands; null when that could not be read. */
-export type InvitationDelivery = { delivery: 'sent'; deadline: InterviewDeadline | null } | { delivery: 'failed' };
+export type InvitationDelivery = { delivery: 'sent'; standing: InterviewStanding | null } | { delivery: 'failed' };
 
 /**
- * The deadlines of a sent invitation: reading where it stands, the reminder and resend emails, expiry. Each is
- * idempotent (a retried or replayed activity leaves the same state), and every read and write is by `_id`.
+ * An invitation's follow-up, from its email on: the email itself, reading where the interview stands, the
+ * reminder and resend emails, expiry. Each is idempotent (a retried or replayed activity leaves the same state), and every read and write is by `_id`.
  */
-export function createInterviewDeadlineActivities({
+export function createInterviewFollowUpActivities({
   db,
   logger,
   clock,
@@ -53,7 +53,7 @@ export function createInterviewDeadlineActivities({
   }
   const resendPending = (i: InterviewDoc) => !!i.resend && !i.resend.sent_at && !i.resend.error;
 
-  async function standing(interview: InterviewDoc, workspace?: Readonly<WorkspaceDoc> | null): Promise<InterviewDeadline> {
+  async function standing(interview: InterviewDoc, workspace?: Readonly<WorkspaceDoc> | null): Promise<InterviewStanding> {
     const expiresAt = expiresAtOf(interview);
     const toAssess = interview.status === 'completed' && interview.assessment?.status !== 'completed';
     return {
@@ -67,14 +67,14 @@ export function createInterviewDeadlineActivities({
   }
 
   return {
-    async interviewDeadline(interviewId: string): Promise<InterviewDeadline> {
+    async interviewStanding(interviewId: string): Promise<InterviewStanding> {
       return standing(await load(interviewId));
     },
 
     /**
      * Emails the invitation once (sendInvitationEmail, its store announcing `interview.invited` from the
-     * send's write) and reads where the interview stands (as interviewDeadline does): one local activity
-     * instead of three, from the document the send's write returned instead of a read. The deadline is null
+     * send's write) and reads where the interview stands (as interviewStanding does): one local activity
+     * instead of three, from the document the send's write returned instead of a read. Where it stands is null
      * when the announcement or the reading failed: the workflow then takes those two steps on their own,
      * retried as bookkeeping is, so that only the email itself can fail an invitation.
      */
@@ -88,16 +88,16 @@ export function createInterviewDeadlineActivities({
       } catch (err) {
         if (!(err instanceof NotAnnouncedError)) throw err;
         logger.warn({ interviewId, error: (err.cause as Error)?.message }, 'invitation sent; its announcement is left to the workflow');
-        return { delivery: 'sent', deadline: null };
+        return { delivery: 'sent', standing: null };
       }
       if (sent.delivery === 'failed') return { delivery: 'failed' };
       try {
         // Sent by an earlier execution, which may have stopped before announcing it.
         if (sent.earlier) await interviews.announceAgain(sent.interview, [interviewEvent('interview.invited', sent.interview)]);
-        return { delivery: 'sent', deadline: await standing(sent.interview, workspace) };
+        return { delivery: 'sent', standing: await standing(sent.interview, workspace) };
       } catch (err) {
         logger.warn({ interviewId, error: (err as Error).message }, 'invitation sent; its announcement is left to the workflow');
-        return { delivery: 'sent', deadline: null };
+        return { delivery: 'sent', standing: null };
       }
     },
 
@@ -159,4 +159,4 @@ export function createInterviewDeadlineActivities({
   }
 }
 
-export type InterviewDeadlineActivities = ReturnType<typeof createInterviewDeadlineActivities>;
+export type InterviewFollowUpActivities = ReturnType<typeof createInterviewFollowUpActivities>;

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Database } from '../infra/database';
-import { beginIdempotent, fingerprintOf } from '../infra/idempotency';
+import { beginIdempotent, fingerprintOf } from '../infra/idempotency-records';
 import type { WorkspaceDoc } from '../infra/records/workspaces';
 import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '../shared/errors';
 
