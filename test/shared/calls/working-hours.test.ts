@@ -1,5 +1,5 @@
-import { firstDialTime, nextWorkingTime, workingHoursApply, hasAnyShift } from '../../shared/calls/working-hours';
-import type { WorkingHours } from '../../shared/calls/schema';
+import { firstDialTime, nextWorkingTime, workingHoursApply, hasAnyShift } from '../../../shared/calls/working-hours';
+import type { WorkingHours } from '../../../shared/calls/schema';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -1,4 +1,4 @@
-import { outcomeOfEndedReason, SHORT_HANGUP_SECONDS } from '../../providers/voice/vapi-ended-reasons';
+import { outcomeOfEndedReason, SHORT_HANGUP_SECONDS } from '../../../providers/voice/vapi-ended-reasons';
 
 describe("Vapi's endedReason mapped onto our outcomes", () => {
   it.each([

@@ -1,10 +1,10 @@
-import { findHyperlink, isPersonName } from '../../shared/jobs/hyperlinks';
-import { generateQuestions, DEFAULT_QUESTION_COUNT } from '../../shared/interviews/question-generator';
-import { composeInvitation, escapeHtml } from '../../shared/interviews/invitation-email';
-import { toStrictJsonSchema } from '../../providers/llm/strict-json-schema';
+import { findHyperlink, isPersonName } from '../../../shared/jobs/hyperlinks';
+import { generateQuestions, DEFAULT_QUESTION_COUNT } from '../../../shared/interviews/question-generator';
+import { composeInvitation, escapeHtml } from '../../../shared/interviews/invitation-email';
+import { toStrictJsonSchema } from '../../../providers/llm/strict-json-schema';
 import { Type } from '@sinclair/typebox';
-import { SENIORITY_LEVELS, WORK_TYPES } from '../../shared/jobs/schema';
-import { jobDetails } from '../helpers/job';
+import { SENIORITY_LEVELS, WORK_TYPES } from '../../../shared/jobs/schema';
+import { jobDetails } from '../../helpers/job';
 
 describe('findHyperlink', () => {
   it.each([

@@ -1,4 +1,4 @@
-import { byteRange, bytesMatch, containerOf, recordingType } from '../../shared/interviews/recordings';
+import { byteRange, bytesMatch, containerOf, recordingType } from '../../../shared/interviews/recordings';
 
 describe('recorded answers: types by their bytes, and byte ranges', () => {
   const webm = Uint8Array.from([0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3, 4, 5, 6, 7, 8]);

@@ -1,5 +1,5 @@
-import { nextRetryTime, DEFAULT_INTERVALS } from '../../shared/calls/retry';
-import type { RetryPolicy } from '../../shared/calls/schema';
+import { nextRetryTime, DEFAULT_INTERVALS } from '../../../shared/calls/retry';
+import type { RetryPolicy } from '../../../shared/calls/schema';
 
 const failedAt = Date.parse('2026-11-23T10:00:00Z');
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -1,5 +1,5 @@
-import { coerceExtracted } from '../../shared/calls/extracted-values';
-import type { ExtractVariable } from '../../shared/calls/schema';
+import { coerceExtracted } from '../../../shared/calls/extracted-values';
+import type { ExtractVariable } from '../../../shared/calls/schema';
 
 const v = (label: string, type: ExtractVariable['type'], extra: Partial<ExtractVariable> = {}): ExtractVariable => ({
   label,

@@ -1,4 +1,4 @@
-import { statusUpdatesIn } from '../../providers/whatsapp/webhook';
+import { statusUpdatesIn } from '../../../providers/whatsapp/webhook';
 
 const webhook = (value: unknown, field = 'messages') => ({
   object: 'whatsapp_business_account',

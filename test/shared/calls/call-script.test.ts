@@ -1,7 +1,7 @@
-import { writeCallScript, type ScriptBrief } from '../../shared/calls/call-script';
-import { unknownVariables } from '../../shared/template-variables';
-import { CALL_GOALS } from '../../shared/ai/schema';
-import { EXTRACT_TYPES, type ExtractVariable } from '../../shared/calls/schema';
+import { writeCallScript, type ScriptBrief } from '../../../shared/calls/call-script';
+import { unknownVariables } from '../../../shared/template-variables';
+import { CALL_GOALS } from '../../../shared/ai/schema';
+import { EXTRACT_TYPES, type ExtractVariable } from '../../../shared/calls/schema';
 
 const brief = (extra: Partial<ScriptBrief> = {}): ScriptBrief => ({
   title: 'Warehouse Team Lead',

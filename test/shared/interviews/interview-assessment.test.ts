@@ -1,6 +1,6 @@
-import { assessOffline, type AnswerToAssess } from '../../shared/interviews/assessment';
-import { expiryAfter, hasExpired, linkExpired, reminderAt } from '../../shared/interviews/deadlines';
-import { jobDetails } from '../helpers/job';
+import { assessOffline, type AnswerToAssess } from '../../../shared/interviews/assessment';
+import { expiryAfter, hasExpired, linkExpired, reminderAt } from '../../../shared/interviews/deadlines';
+import { jobDetails } from '../../helpers/job';
 
 const job = jobDetails({ skills_required: ['Kubernetes', 'C++', 'Go'], skills_good_to_have: ['AWS', 'Helm', 'Terraform'] });
 const answer = (index: number, text: string | null): AnswerToAssess => ({

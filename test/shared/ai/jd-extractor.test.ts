@@ -1,7 +1,7 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { extractJobRequirements, skillsMentioned } from '../../shared/ai/jd-extractor';
-import { JdExtraction } from '../../shared/ai/schema';
-import { jobDescriptions, notJobDescriptions, score, type CorpusSet } from '../helpers/jd-corpus';
+import { extractJobRequirements, skillsMentioned } from '../../../shared/ai/jd-extractor';
+import { JdExtraction } from '../../../shared/ai/schema';
+import { jobDescriptions, notJobDescriptions, score, type CorpusSet } from '../../helpers/jd-corpus';
 
 const parse = extractJobRequirements;
 const checkExtraction = TypeCompiler.Compile(JdExtraction);

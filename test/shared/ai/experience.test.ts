@@ -1,4 +1,4 @@
-import { experienceInWords } from '../../shared/ai/experience';
+import { experienceInWords } from '../../../shared/ai/experience';
 
 describe('experience in words', () => {
   it.each([

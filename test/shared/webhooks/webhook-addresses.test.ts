@@ -1,5 +1,5 @@
-import { addressKind, refusedUrl } from '../../shared/webhooks/addresses';
-import { answerMeans, MAX_DELIVERY_ATTEMPTS, nextDeliveryTime, RETRY_DELAYS_MS } from '../../shared/webhooks/delivery-schedule';
+import { addressKind, refusedUrl } from '../../../shared/webhooks/addresses';
+import { answerMeans, MAX_DELIVERY_ATTEMPTS, nextDeliveryTime, RETRY_DELAYS_MS } from '../../../shared/webhooks/delivery-schedule';
 
 describe('webhook address rule', () => {
   it.each([

@@ -4,8 +4,8 @@ import {
   templateSlots,
   templateVariableProblems,
   type TemplateDefinition,
-} from '../../shared/calls/whatsapp-templates';
-import { TEMPLATES } from '../helpers/provider-wire';
+} from '../../../shared/calls/whatsapp-templates';
+import { TEMPLATES } from '../../helpers/provider-wire';
 
 const reminder = TEMPLATES[0];
 
