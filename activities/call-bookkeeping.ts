@@ -1,5 +1,5 @@
 import { freeCandidate } from '../infra/claims';
-import type { FailureReason } from '../shared/calls/retry';
+import type { FailureReason, AttemptResult } from '../shared/calls/retry';
 import type { CallStatus } from '../shared/calls/schema';
 import { callEvents } from '../stores/calls';
 import { NotAnnouncedError } from '../stores/resource-store';
@@ -19,7 +19,7 @@ export function createCallBookkeepingActivities({ db, clock }: CallActivityDeps,
     },
 
     /** `endedAt`: when the workflow took the outcome (its clock), else now. The attempt's slot is given back. */
-    async recordAttempt(callId: string, attempt: number, outcome: 'completed' | FailureReason, endedAt?: number): Promise<void> {
+    async recordAttempt(callId: string, attempt: number, outcome: AttemptResult, endedAt?: number): Promise<void> {
       const { call, report } = await loadWithReport(callId, attempt);
       // An attempt that was never recorded (the dial failed before it) has nothing to end.
       if (call.attempts[attempt - 1]?.number !== attempt) return giveSlotBack(call);

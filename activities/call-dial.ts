@@ -1,9 +1,9 @@
 import { attemptPath, type CallAttempt } from '../infra/records/calls';
-import type { FailureReason } from '../shared/calls/retry';
+import type { AttemptResult } from '../shared/calls/retry';
 import type { DialResult } from '../providers/voice/port';
 import type { CallActivityDeps, CallRecords } from './call-records';
 
-export type AttemptCheck = { status: 'ended'; outcome: 'completed' | FailureReason } | { status: 'going' } | { status: 'unknown' };
+export type AttemptCheck = { status: 'ended'; outcome: AttemptResult } | { status: 'going' } | { status: 'unknown' };
 
 /** Placing an attempt, and asking the provider about one whose report never came. Each is idempotent. */
 export function createCallDialActivities({ logger, clock, voice, report }: CallActivityDeps, records: CallRecords) {

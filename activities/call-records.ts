@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { attemptPath, type CallDoc } from '../infra/records/calls';
 import { callReportId, reportedFields, type CallReportDoc } from '../infra/records/call-reports';
 import { releaseSlot } from '../infra/call-slots';
-import type { FailureReason } from '../shared/calls/retry';
+import type { AttemptResult } from '../shared/calls/retry';
 import { callEvents, callStore } from '../stores/calls';
 import type { ActivityDeps } from './deps';
 
@@ -69,7 +69,7 @@ export function callRecords(deps: CallActivityDeps) {
     },
 
     /** The fields of an attempt's end, for the write that records it. */
-    attemptEnd(attempt: number, outcome: 'completed' | FailureReason, endedAt: Date): Record<string, unknown> {
+    attemptEnd(attempt: number, outcome: AttemptResult, endedAt: Date): Record<string, unknown> {
       const path = attemptPath(attempt);
       return {
         [`${path}.ended_at`]: endedAt,

@@ -12,7 +12,7 @@ import type { CallActivities } from '../activities/calls';
 import { firstDialTime } from '../shared/calls/working-hours';
 import { callMayMove } from '../shared/calls/transitions';
 import { capacityWaitMs, LOST_REPORT_CHECKS, PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
-import { nextRetryTime, type FailureReason } from '../shared/calls/retry';
+import { nextRetryTime, type FailureReason, type AttemptResult } from '../shared/calls/retry';
 import type { CallSettings, CallStatus, RetryPolicy, WorkingHours, MessageKind } from '../shared/calls/schema';
 import { CallStatusKey, candidateSearchAttributes, type CandidateRecord } from './search-attributes';
 import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
@@ -36,7 +36,7 @@ export interface CallWorkflowInput {
 /** What the provider reports about one attempt; carried in by the provider-callback path. */
 export interface CallOutcome {
   attempt: number;
-  outcome: 'completed' | FailureReason;
+  outcome: AttemptResult;
 }
 
 export interface CallProgress {

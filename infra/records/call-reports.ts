@@ -1,5 +1,5 @@
 import { coerceExtracted } from '../../shared/calls/extracted-values';
-import type { FailureReason } from '../../shared/calls/retry';
+import type { AttemptResult } from '../../shared/calls/retry';
 import { attemptPath, type CallDoc } from './calls';
 
 /**
@@ -13,7 +13,7 @@ export interface CallReportDoc {
   _id: string;
   call_id: string;
   attempt: number;
-  outcome: 'completed' | FailureReason;
+  outcome: AttemptResult;
   provider_call_id: string | null;
   /** The provider's own words for how the call ended. */
   ended_reason: string | null;

@@ -1,5 +1,5 @@
 import type { AssistantSettings, ExtractVariable } from '../../shared/calls/schema';
-import type { FailureReason } from '../../shared/calls/retry';
+import type { FailureReason, AttemptResult } from '../../shared/calls/retry';
 
 export interface DialRequest {
   callId: string;
@@ -50,7 +50,7 @@ export interface VoiceProvider {
 export type AttemptReport = {
   callId: string;
   attempt: number;
-  outcome: 'completed' | FailureReason;
+  outcome: AttemptResult;
   providerCallId?: string;
   /** The provider's own words for how the call ended. */
   endedReason?: string | null;

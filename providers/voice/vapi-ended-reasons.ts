@@ -1,4 +1,4 @@
-import type { FailureReason } from '../../shared/calls/retry';
+import type { AttemptResult } from '../../shared/calls/retry';
 
 /** A customer hang-up sooner than this after the call connected counts as a dropped call, not a conversation. */
 export const SHORT_HANGUP_SECONDS = 10;
@@ -43,7 +43,7 @@ const SIP_NO_SUCH_NUMBER = /sip-(404|410|484|604)\b/;
  * hang-up within SHORT_HANGUP_SECONDS is a dropped call. Reasons Vapi adds later fall back by their prefix:
  * a fault during the call is a disconnection (retryable), a fault before it started is the provider's.
  */
-export function outcomeOfEndedReason(reason: string | undefined, durationSeconds: number | null): 'completed' | FailureReason {
+export function outcomeOfEndedReason(reason: string | undefined, durationSeconds: number | null): AttemptResult {
   if (!reason) return 'provider_error';
   if (reason === 'customer-ended-call' || reason.startsWith('customer-ended-call-')) {
     return durationSeconds !== null && durationSeconds < SHORT_HANGUP_SECONDS ? 'abruptly_disconnected' : 'completed';

@@ -3,6 +3,12 @@ import type { FAILURE_REASONS, RetryInterval, RetryPolicy, WorkingHours } from '
 
 /** Any reason an attempt failed for (FAILURE_REASONS in the contract); those not retryable end the call. */
 export type FailureReason = (typeof FAILURE_REASONS)[number];
+/**
+ * How an attempt ended, as a provider reports it and the call's workflow decides on it: completed, or why it
+ * failed. The stored attempt (and GET /calls/:id) keeps it as two fields: `outcome` (completed or failed) and
+ * `failure_reason`.
+ */
+export type AttemptResult = 'completed' | FailureReason;
 
 /** With conditions but no intervals: two retries, one hour after each failure. */
 export const DEFAULT_INTERVALS: RetryInterval[] = [

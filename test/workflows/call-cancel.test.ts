@@ -4,7 +4,7 @@ import { createActivities } from '../../activities';
 import { createCallReporter } from '../../api/calls/reports';
 import type { VoiceProvider } from '../../providers/voice/port';
 import type { RetryPolicy } from '../../shared/calls/schema';
-import type { FailureReason } from '../../shared/calls/retry';
+import type { AttemptResult } from '../../shared/calls/retry';
 import { callProgressQuery, callWorkflow, callWorkflowInput, cancelCallSignal } from '../../workflows/calls';
 import { callWorkflowBench } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
@@ -38,7 +38,7 @@ describe('call workflow: cancel', () => {
     });
     return { progress, stored: (await bench.db.calls.findOne({ _id: call._id }))! };
   }
-  const report = (call: CallDoc, outcome: 'completed' | FailureReason) =>
+  const report = (call: CallDoc, outcome: AttemptResult) =>
     createCallReporter({ db: bench.db, client: bench.env.client, logger: bench.logger })({
       callId: call._id,
       attempt: 1,
