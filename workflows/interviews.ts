@@ -13,20 +13,16 @@ import {
 import type { InterviewActivities } from '../activities/interviews';
 import type { InterviewStanding, InterviewFollowUpActivities, LinkEmailKind } from '../activities/interview-follow-up';
 import type { InterviewAssessmentActivities, Transcripts } from '../activities/interview-assessment';
-import type { InterviewStatus } from '../shared/interviews/schema';
 import type { InterviewEventType } from '../shared/webhooks/schema';
 import { candidateSearchAttributes, InterviewStatusKey, type CandidateRecord } from './search-attributes';
+import { interviewStageMayMove, type InterviewStage } from '../shared/interviews/transitions';
 import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
 
 export interface InterviewWorkflowInput {
   interviewId: string;
 }
 
-/**
- * The stored statuses of an invitation (the contract's InterviewStatus), and the steps between them that
- * operators see in the InterviewStatus search attribute while they run.
- */
-export type InterviewStage = InterviewStatus | 'preparing' | 'emailing' | 'assessing';
+export type { InterviewStage } from '../shared/interviews/transitions';
 
 export interface InterviewProgress {
   status: InterviewStage;
@@ -99,7 +95,15 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
   setHandler(interviewProgressQuery, () => progress);
   let changed = false;
   setHandler(interviewChangedSignal, () => void (changed = true));
-  const setStatus = (status: InterviewProgress['status']) => {
+  /**
+   * Shows where the invitation stands to operators (the InterviewStatus search attribute), through the same
+   * table as the stored interview (shared/interviews/transitions.ts): a move it refuses is a defect, and fails
+   * the workflow task, which Temporal retries and the UI shows, rather than labelling the invitation wrongly.
+   */
+  const setStatus = (status: InterviewStage) => {
+    if (!interviewStageMayMove(progress.status, status)) {
+      throw new Error(`interview ${interviewId}: no move from ${progress.status} to ${status}`);
+    }
     progress.status = status;
     upsertSearchAttributes([{ key: InterviewStatusKey, value: status }]);
   };
