@@ -18,8 +18,8 @@ export function createCallBookkeepingActivities({ db, clock }: CallActivityDeps,
       await calls.change(call, { to: 'scheduled', events: [event], set });
     },
 
-    /** `endedAt`: when the workflow took the outcome (its clock), else now. The attempt's slot is given back. */
-    async recordAttempt(callId: string, attempt: number, outcome: AttemptResult, endedAt?: number): Promise<void> {
+    /** `endedAt`: when the workflow took the result (its clock), else now. The attempt's slot is given back. */
+    async recordAttempt(callId: string, attempt: number, result: AttemptResult, endedAt?: number): Promise<void> {
       const { call, report } = await loadWithReport(callId, attempt);
       // An attempt that was never recorded (the dial failed before it) has nothing to end.
       if (call.attempts[attempt - 1]?.number !== attempt) return giveSlotBack(call);
@@ -29,7 +29,7 @@ export function createCallBookkeepingActivities({ db, clock }: CallActivityDeps,
         set: {
           ...reported(call, [report]),
           capacity_slot: null,
-          ...attemptEnd(attempt, outcome, endedAt === undefined ? clock() : new Date(endedAt)),
+          ...attemptEnd(attempt, result, endedAt === undefined ? clock() : new Date(endedAt)),
         },
       });
     },

@@ -3,7 +3,7 @@ import type { AttemptResult } from '../shared/calls/retry';
 import type { DialResult } from '../providers/voice/port';
 import type { CallActivityDeps, CallRecords } from './call-records';
 
-export type AttemptCheck = { status: 'ended'; outcome: AttemptResult } | { status: 'going' } | { status: 'unknown' };
+export type AttemptCheck = { status: 'ended'; result: AttemptResult } | { status: 'going' } | { status: 'unknown' };
 
 /** Placing an attempt, and asking the provider about one whose report never came. Each is idempotent. */
 export function createCallDialActivities({ logger, clock, voice, report }: CallActivityDeps, records: CallRecords) {
@@ -78,14 +78,14 @@ export function createCallDialActivities({ logger, clock, voice, report }: CallA
      */
     async checkAttempt(callId: string, attempt: number): Promise<AttemptCheck> {
       const { call, report: stored } = await loadWithReport(callId, attempt);
-      if (stored) return { status: 'ended', outcome: stored.outcome };
+      if (stored) return { status: 'ended', result: stored.result };
       const a = call.attempts.find((x) => x.number === attempt);
       if (!a?.provider_call_id || !voice.fetchReport) return { status: 'unknown' };
       const fetched = await voice.fetchReport(a.provider_call_id, { callId, attempt });
       if (!fetched) return { status: 'going' };
-      logger.warn({ callId, attempt, outcome: fetched.outcome }, 'end-of-call report was lost; outcome fetched from the provider');
+      logger.warn({ callId, attempt, result: fetched.result }, 'end-of-call report was lost; its result fetched from the provider');
       await report(fetched);
-      return { status: 'ended', outcome: fetched.outcome };
+      return { status: 'ended', result: fetched.result };
     },
   };
 }

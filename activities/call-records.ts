@@ -69,12 +69,12 @@ export function callRecords(deps: CallActivityDeps) {
     },
 
     /** The fields of an attempt's end, for the write that records it. */
-    attemptEnd(attempt: number, outcome: AttemptResult, endedAt: Date): Record<string, unknown> {
+    attemptEnd(attempt: number, result: AttemptResult, endedAt: Date): Record<string, unknown> {
       const path = attemptPath(attempt);
       return {
         [`${path}.ended_at`]: endedAt,
-        [`${path}.outcome`]: outcome === 'completed' ? 'completed' : 'failed',
-        [`${path}.failure_reason`]: outcome === 'completed' ? null : outcome,
+        [`${path}.outcome`]: result === 'completed' ? 'completed' : 'failed',
+        [`${path}.failure_reason`]: result === 'completed' ? null : result,
       };
     },
 

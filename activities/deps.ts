@@ -4,7 +4,7 @@ import type { FanOutResult, WorkflowStart } from '../shared/workflow-starts';
 import type { EmailProvider } from '../providers/email/port';
 import type { LanguageModel } from '../providers/llm/port';
 import type { Transcriber } from '../providers/transcription/port';
-import type { ReportCallOutcome, VoiceProvider } from '../providers/voice/port';
+import type { ReportAttempt, VoiceProvider } from '../providers/voice/port';
 import type { WhatsAppProvider } from '../providers/whatsapp/port';
 import type { Announce } from '../infra/webhooks/events';
 
@@ -15,7 +15,7 @@ export interface ActivityDeps {
   clock: () => Date;
   voice: VoiceProvider;
   /** Stores a provider's report of an attempt and signals the call's workflow (api/calls/reports.ts). */
-  report: ReportCallOutcome;
+  report: ReportAttempt;
   whatsapp: WhatsAppProvider;
   llm: LanguageModel;
   /** Speech to text for recorded interview answers; null when none is configured. */

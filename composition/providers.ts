@@ -13,7 +13,7 @@ import { OfflineLanguageModel } from '../providers/llm/offline';
 import { OpenAiLanguageModel } from '../providers/llm/openai';
 import type { Transcriber } from '../providers/transcription/port';
 import { OpenAiTranscriber } from '../providers/transcription/openai';
-import type { ReportCallOutcome, VoiceProvider } from '../providers/voice/port';
+import type { ReportAttempt, VoiceProvider } from '../providers/voice/port';
 import { SimulatorVoiceProvider, type SimulatedCallDoc, type SimulatedCallStore } from '../providers/voice/simulator';
 import { VapiVoiceProvider } from '../providers/voice/vapi';
 import type { WhatsAppProvider } from '../providers/whatsapp/port';
@@ -88,7 +88,7 @@ export function simulatorStore(db: Database): SimulatedCallStore {
   return keyedStore(db.db.collection<SimulatedCallDoc>('simulator_calls'));
 }
 
-export type VoiceWiring = { db: Database; client: Client; report: ReportCallOutcome; logger: Logger; clock: () => Date };
+export type VoiceWiring = { db: Database; client: Client; report: ReportAttempt; logger: Logger; clock: () => Date };
 
 export function voiceProvider(config: Config, { db, client, ...deps }: VoiceWiring): VoiceProvider {
   if (config.VOICE_PROVIDER === 'simulator') {

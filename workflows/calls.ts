@@ -33,10 +33,10 @@ export interface CallWorkflowInput {
   outcomeTimeoutMs: number;
 }
 
-/** What the provider reports about one attempt; carried in by the provider-callback path. */
-export interface CallOutcome {
+/** How one attempt ended, as its provider reported it; carried in by the provider-callback path. */
+export interface AttemptEnded {
   attempt: number;
-  outcome: AttemptResult;
+  result: AttemptResult;
 }
 
 export interface CallProgress {
@@ -45,7 +45,7 @@ export interface CallProgress {
   nextAttemptAt: number | null;
 }
 
-export const callOutcomeSignal = defineSignal<[CallOutcome]>('callOutcome');
+export const attemptResultSignal = defineSignal<[AttemptEnded]>('attemptResult');
 export const cancelCallSignal = defineSignal('cancelCall');
 /** The workspace's calling cap was raised (`workspace:update`): a call waiting for capacity looks again now. */
 export const capacityChangedSignal = defineSignal('capacityChanged');
@@ -110,16 +110,16 @@ const local = proxyLocalActivities<CallActivities>({
 
 /**
  * One call to one candidate: wait for the first dial time, send the pre-call template, dial, wait for the
- * outcome, retry on the policy's reasons, and send the fallback template when the call finally fails.
+ * attempt's result, retry on the policy's reasons, and send the fallback template when the call finally fails.
  */
 export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgress> {
   const { callId } = input;
   const progress: CallProgress = { status: 'scheduled', attempt: 0, nextAttemptAt: null };
-  const outcomes = new Map<number, CallOutcome>();
+  const results = new Map<number, AttemptEnded>();
   let cancelled = false;
-  setHandler(callOutcomeSignal, (o) => {
+  setHandler(attemptResultSignal, (r) => {
     // The first report of an attempt wins; duplicates and reports of other attempts change nothing.
-    if (!outcomes.has(o.attempt)) outcomes.set(o.attempt, o);
+    if (!results.has(r.attempt)) results.set(r.attempt, r);
   });
   setHandler(cancelCallSignal, () => {
     cancelled = true;
@@ -157,7 +157,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
    * finishes, and no retry follows.
    */
   const awaitReport = async (attempt: number, waitMs: number): Promise<void> => {
-    const reported = () => outcomes.has(attempt);
+    const reported = () => results.has(attempt);
     /** Waits up to `ms` for the report; a cancel meanwhile is shown as `cancelling`, and the wait goes on. */
     const wait = async (ms: number) => {
       const until = Date.now() + ms;
@@ -171,7 +171,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       const check = await orOnFailure(acts.checkAttempt(callId, attempt), { status: 'unknown' as const });
       if (check.status === 'unknown') break;
       if (check.status === 'ended') {
-        if (!reported()) outcomes.set(attempt, { attempt, outcome: check.outcome });
+        if (!reported()) results.set(attempt, { attempt, result: check.result });
         break;
       }
       await wait(waitMs);
@@ -227,21 +227,21 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       continue;
     }
     if (dial.accepted) await awaitReport(attempt, dial.reportWithinMs ?? input.outcomeTimeoutMs);
-    const outcome = dial.accepted ? (outcomes.get(attempt)?.outcome ?? 'no_outcome') : dial.reason;
+    const result = dial.accepted ? (results.get(attempt)?.result ?? 'no_outcome') : dial.reason;
     // A conversation that took place completes the call, even one cancelled during it (its data is kept).
-    if (outcome === 'completed') {
+    if (result === 'completed') {
       setStatus('completed');
       await local.completeCall(callId, attempt, Date.now());
       return progress;
     }
-    await local.recordAttempt(callId, attempt, outcome, Date.now());
+    await local.recordAttempt(callId, attempt, result, Date.now());
     // A cancel during the attempt: no retry and no fallback.
     if (cancelled) return cancel();
-    lastReason = outcome;
+    lastReason = result;
     const retryAt = nextRetryTime({
       policy: input.retryPolicy,
       failedAttempt: attempt,
-      reason: outcome,
+      reason: result,
       failedAt: Date.now(),
       workingHours: input.workingHours,
     });

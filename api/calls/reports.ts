@@ -7,13 +7,13 @@ import { groupedInserts } from '../../infra/grouped-inserts';
 import { whileReachable } from '../../infra/temporal';
 import type { Logger } from '../../infra/logger';
 import type { AttemptReport, ReportResult } from '../../providers/voice/port';
-import { callOutcomeSignal, callWorkflowId } from '../../workflows/calls';
+import { attemptResultSignal, callWorkflowId } from '../../workflows/calls';
 
 /**
  * The one path by which a provider's report of an attempt reaches a call; provider webhooks, the lost-report
  * check and the simulator all use it. The report is stored as it arrived, by one insert of its own `_id`
- * (infra/records/call-reports.ts: the first report of an attempt wins), then its outcome is signalled to the
- * call's workflow, which takes the first outcome per attempt and writes the stored report into the call in the
+ * (infra/records/call-reports.ts: the first report of an attempt wins), then its result is signalled to the
+ * call's workflow, which takes the first result per attempt and writes the stored report into the call in the
  * write that ends the attempt. So the provider's answer waits for one insert and one signal: the report is
  * durable before it, and a signal that fails fails the callback, which the provider sends again (the stored
  * report stays, and is signalled again). A report of a call whose workflow has ended (a late one) is written
@@ -23,13 +23,13 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
   const clock = deps.clock ?? (() => new Date());
   // Reports that arrive together (calls ending together) are stored together: one command, not one each.
   const store = groupedInserts(deps.db.callReports);
-  /** False when the call's workflow is not running. The workflow takes the first outcome per attempt. */
+  /** False when the call's workflow is not running. The workflow takes the first result per attempt. */
   const signal = async (report: AttemptReport): Promise<boolean> => {
     try {
       await whileReachable(deps.client, () =>
         deps.client.workflow
           .getHandle(callWorkflowId(report.callId))
-          .signal(callOutcomeSignal, { attempt: report.attempt, outcome: report.outcome }),
+          .signal(attemptResultSignal, { attempt: report.attempt, result: report.result }),
       );
       return true;
     } catch (err) {
@@ -60,7 +60,7 @@ export function createCallReporter(deps: { db: Database; client: Client; logger:
       _id: callReportId(report.callId, report.attempt),
       call_id: report.callId,
       attempt: report.attempt,
-      outcome: report.outcome,
+      result: report.result,
       provider_call_id: report.providerCallId ?? null,
       ended_reason: report.endedReason ?? null,
       recording_url: report.recordingUrl ?? null,

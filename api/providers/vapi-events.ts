@@ -1,13 +1,13 @@
 import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
 import { recordProviderStatus } from '../calls/reports';
-import type { ReportCallOutcome } from '../../providers/voice/port';
+import type { ReportAttempt } from '../../providers/voice/port';
 import { attemptOf, checkVapiShape, reportOf, type VapiServerMessage } from '../../providers/voice/vapi-reports';
 import { ValidationError } from '../../shared/errors';
 
 export interface VapiEventDeps {
   db: Database;
-  report: ReportCallOutcome;
+  report: ReportAttempt;
   logger: Logger;
 }
 

@@ -13,7 +13,7 @@ export interface CallReportDoc {
   _id: string;
   call_id: string;
   attempt: number;
-  outcome: AttemptResult;
+  result: AttemptResult;
   provider_call_id: string | null;
   /** The provider's own words for how the call ended. */
   ended_reason: string | null;
@@ -38,7 +38,7 @@ export function reportedFields(call: CallDoc, report: CallReportDoc): { set: Rec
   const attempt = call.attempts[report.attempt - 1];
   if (attempt?.number !== report.attempt || attempt.reported_at) return null;
   const a = attemptPath(report.attempt);
-  const completes = report.outcome === 'completed' && attempt.outcome === null;
+  const completes = report.result === 'completed' && attempt.outcome === null;
   const extraction = completes ? coerceExtracted(call.extract_variables, JSON.parse(report.extracted_json)) : null;
   return {
     set: {

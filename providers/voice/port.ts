@@ -24,7 +24,7 @@ export type DialResult =
   | { accepted: false; reason: FailureReason; detail?: string; busy?: true; retryAfterMs?: number };
 
 /**
- * A voice-agent provider places the call and later reports its outcome through the provider-callback path
+ * A voice-agent provider places the call and later reports how each attempt ended through the provider-callback path
  * (api/calls/reports.ts), which signals the call workflow.
  */
 export interface VoiceProvider {
@@ -50,7 +50,7 @@ export interface VoiceProvider {
 export type AttemptReport = {
   callId: string;
   attempt: number;
-  outcome: AttemptResult;
+  result: AttemptResult;
   providerCallId?: string;
   /** The provider's own words for how the call ended. */
   endedReason?: string | null;
@@ -62,4 +62,4 @@ export type AttemptReport = {
 
 /** recorded: first report of the attempt; duplicate: it was reported before; unknown: no such call or attempt. */
 export type ReportResult = 'recorded' | 'duplicate' | 'unknown';
-export type ReportCallOutcome = (report: AttemptReport) => Promise<ReportResult>;
+export type ReportAttempt = (report: AttemptReport) => Promise<ReportResult>;

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { outcomeForAttempt, parseSimulatedOutcomes } from '../../shared/calls/simulated-outcomes';
 import type { ExtractVariable } from '../../shared/calls/schema';
-import type { AttemptReport, DialRequest, DialResult, ReportCallOutcome, VoiceProvider } from './port';
+import type { AttemptReport, DialRequest, DialResult, ReportAttempt, VoiceProvider } from './port';
 
 /** One call the simulator placed, kept as a remote provider keeps its calls: it outlives our processes. */
 export interface SimulatedCallDoc {
@@ -33,7 +33,7 @@ export interface SimulatedCallStore {
 
 export interface SimulatorOptions {
   callSeconds: number;
-  report: ReportCallOutcome;
+  report: ReportAttempt;
   logger: Logger;
   clock: () => Date;
   /** Where the simulator keeps the calls it placed (`simulator_calls`), by id. */
@@ -72,7 +72,7 @@ export class SimulatorVoiceProvider implements VoiceProvider {
       attempt: req.attempt,
       placed_at: now,
       ends_at: new Date(now.getTime() + this.opts.callSeconds * 1000),
-      report: { callId: req.callId, attempt: req.attempt, providerCallId: id, ...simulatedOutcome(req, now) },
+      report: { callId: req.callId, attempt: req.attempt, providerCallId: id, ...simulatedResult(req, now) },
       delivered_at: null,
     };
     const placedNow = await this.opts.store.insertOnce(doc);
@@ -112,11 +112,11 @@ export class SimulatorVoiceProvider implements VoiceProvider {
 }
 
 /** The attempt's scripted outcome, with a short transcript and extracted values when it completes. */
-function simulatedOutcome(req: DialRequest, now: Date): Pick<AttemptReport, 'outcome' | 'transcript' | 'extracted'> {
-  const outcome = outcomeForAttempt(parseSimulatedOutcomes(req.customFields.simulated_outcomes).outcomes, req.attempt);
-  if (outcome !== 'completed') return { outcome };
+function simulatedResult(req: DialRequest, now: Date): Pick<AttemptReport, 'result' | 'transcript' | 'extracted'> {
+  const result = outcomeForAttempt(parseSimulatedOutcomes(req.customFields.simulated_outcomes).outcomes, req.attempt);
+  if (result !== 'completed') return { result };
   return {
-    outcome,
+    result,
     transcript: [
       { role: 'assistant', text: req.firstMessage },
       { role: 'candidate', text: `Hi, this is ${req.candidateName}. Yes, I have a few minutes.` },

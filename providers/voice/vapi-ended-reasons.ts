@@ -39,11 +39,11 @@ const SIP_DECLINED = /sip-(486|600|603)\b/;
 const SIP_NO_SUCH_NUMBER = /sip-(404|410|484|604)\b/;
 
 /**
- * Maps Vapi's endedReason onto our outcomes. `durationSeconds` is how long the call was connected; a customer
+ * Maps Vapi's endedReason onto how an attempt ended (AttemptResult). `durationSeconds` is how long the call was connected; a customer
  * hang-up within SHORT_HANGUP_SECONDS is a dropped call. Reasons Vapi adds later fall back by their prefix:
  * a fault during the call is a disconnection (retryable), a fault before it started is the provider's.
  */
-export function outcomeOfEndedReason(reason: string | undefined, durationSeconds: number | null): AttemptResult {
+export function resultOfEndedReason(reason: string | undefined, durationSeconds: number | null): AttemptResult {
   if (!reason) return 'provider_error';
   if (reason === 'customer-ended-call' || reason.startsWith('customer-ended-call-')) {
     return durationSeconds !== null && durationSeconds < SHORT_HANGUP_SECONDS ? 'abruptly_disconnected' : 'completed';

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { AttemptReport } from './port';
-import { outcomeOfEndedReason } from './vapi-ended-reasons';
+import { resultOfEndedReason } from './vapi-ended-reasons';
 
 /**
  * Reading Vapi's view of a call: the body of an `end-of-call-report` server message, or the Call that
@@ -87,7 +87,7 @@ export function reportOf(source: VapiServerMessage & VapiCallLike, ids: { callId
   const endedReason = source.endedReason ?? source.call?.endedReason;
   return {
     ...ids,
-    outcome: outcomeOfEndedReason(endedReason, Number.isFinite(duration) ? duration : null),
+    result: resultOfEndedReason(endedReason, Number.isFinite(duration) ? duration : null),
     providerCallId: source.call?.id ?? source.id,
     endedReason: endedReason ?? null,
     transcript: transcriptOf(artifact, source.transcript),

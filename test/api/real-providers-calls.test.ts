@@ -145,7 +145,7 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack: 
     expect(after.attempts[0].ended_reason).toBe('assistant-ended-call');
     // The first report, as it arrived, is what the call was written from.
     expect(await bench.stack.db.callReports.findOne({ _id: `${callId}/1` })).toMatchObject({
-      outcome: 'completed',
+      result: 'completed',
       ended_reason: 'assistant-ended-call',
     });
     expect(bench.graph.requests.filter((r) => r.method === 'POST' && r.body.to === '14155552001')).toHaveLength(1);

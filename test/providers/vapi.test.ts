@@ -210,7 +210,7 @@ describe("Vapi adapter against a local server speaking Vapi's API", () => {
     });
     await expect(provider.fetchReport('c1', ids)).resolves.toMatchObject({
       ...ids,
-      outcome: 'declined',
+      result: 'declined',
       endedReason: 'customer-busy',
       providerCallId: 'c1',
       recordingUrl: 'https://storage.vapi.ai/r.wav',

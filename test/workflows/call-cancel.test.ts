@@ -38,13 +38,13 @@ describe('call workflow: cancel', () => {
     });
     return { progress, stored: (await bench.db.calls.findOne({ _id: call._id }))! };
   }
-  const report = (call: CallDoc, outcome: AttemptResult) =>
+  const report = (call: CallDoc, result: AttemptResult) =>
     createCallReporter({ db: bench.db, client: bench.env.client, logger: bench.logger })({
       callId: call._id,
       attempt: 1,
-      outcome,
+      result,
       providerCallId: 'prov-1',
-      ...(outcome === 'completed' ? { transcript: [{ role: 'candidate' as const, text: 'Three years.' }], extracted: { years: 3 } } : {}),
+      ...(result === 'completed' ? { transcript: [{ role: 'candidate' as const, text: 'Three years.' }], extracted: { years: 3 } } : {}),
     });
   const storedStatus = async (call: CallDoc) => (await bench.db.calls.findOne({ _id: call._id }))!.status;
   /** Once the attempt is under way, the cancel; the call's stored status once it shows it (or after 20 s). */

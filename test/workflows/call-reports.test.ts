@@ -33,7 +33,7 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
       fetchReport: async (id, ids) => {
         asked.push(Date.now());
         expect(id).toBe('prov-1');
-        return asked.length < 2 ? null : { ...ids, outcome: 'sent_to_voicemail', endedReason: 'voicemail', providerCallId: id };
+        return asked.length < 2 ? null : { ...ids, result: 'sent_to_voicemail', endedReason: 'voicemail', providerCallId: id };
       },
     };
     const { progress, stored, startedAt } = await run(call, { outcomeTimeoutMs: 45 * 60_000 }, lostReport);
@@ -57,7 +57,7 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
           _id: `${callId}/${attempt}`,
           call_id: callId,
           attempt,
-          outcome: 'completed',
+          result: 'completed',
           provider_call_id: 'prov-stored',
           ended_reason: 'assistant-ended-call',
           recording_url: null,
@@ -88,7 +88,7 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
     const late = {
       callId: call._id,
       attempt: 1,
-      outcome: 'missed' as const,
+      result: 'missed' as const,
       endedReason: 'customer-did-not-answer',
       // A model's keys, which no stored field name may have: the report is stored all the same.
       extracted: { 'start.date': 'soon', $note: 'x' },
@@ -134,7 +134,7 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
         lookups++;
         return callId === call._id && attempt === 1 && placed > 0 ? 'prov-placed' : null;
       },
-      fetchReport: async (id, ids) => ({ ...ids, outcome: 'completed', providerCallId: id, transcript: [], extracted: { years: '4' } }),
+      fetchReport: async (id, ids) => ({ ...ids, result: 'completed', providerCallId: id, transcript: [], extracted: { years: '4' } }),
     };
     const { progress, stored } = await run(call, { outcomeTimeoutMs: 10 * 60_000 }, flaky);
     expect(placed).toBe(1);
@@ -236,7 +236,7 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
       await createCallReporter({ db: bench.db, client: bench.env.client, logger: bench.logger })({
         callId: call._id,
         attempt: 1,
-        outcome: 'completed',
+        result: 'completed',
         transcript: [],
         extracted: {},
       });

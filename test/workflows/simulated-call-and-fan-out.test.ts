@@ -83,7 +83,7 @@ describe('simulated calls and fan-out on the time-skipping server', () => {
     const handle = env.client.workflow.getHandle(simulatedCallWorkflowId(providerCallId));
     await (await worker()).runUntil(handle.result());
     expect((await env.currentTimeMs()) - serverNow).toBeGreaterThanOrEqual(85_000);
-    expect(reports).toEqual([expect.objectContaining({ callId, attempt: 1, outcome: 'missed', providerCallId })]);
+    expect(reports).toEqual([expect.objectContaining({ callId, attempt: 1, result: 'missed', providerCallId })]);
     const placed = await db.db.collection<SimulatedCallDoc>('simulator_calls').findOne({ _id: providerCallId });
     expect(placed?.delivered_at).toBeInstanceOf(Date);
     await recordHistory(env.client, handle.workflowId, 'simulated-call');

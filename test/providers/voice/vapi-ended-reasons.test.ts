@@ -1,6 +1,6 @@
-import { outcomeOfEndedReason, SHORT_HANGUP_SECONDS } from '../../../providers/voice/vapi-ended-reasons';
+import { resultOfEndedReason, SHORT_HANGUP_SECONDS } from '../../../providers/voice/vapi-ended-reasons';
 
-describe("Vapi's endedReason mapped onto our outcomes", () => {
+describe("Vapi's endedReason mapped onto how an attempt ended", () => {
   it.each([
     ['assistant-ended-call', 'completed'],
     ['assistant-said-end-call-phrase', 'completed'],
@@ -29,19 +29,19 @@ describe("Vapi's endedReason mapped onto our outcomes", () => {
     ['assistant-not-valid', 'provider_error'],
     ['call.start.error-get-assistant', 'provider_error'],
     ['manually-canceled', 'provider_error'],
-  ])('%s → %s', (reason, outcome) => {
-    expect(outcomeOfEndedReason(reason, 120)).toBe(outcome);
+  ])('%s → %s', (reason, result) => {
+    expect(resultOfEndedReason(reason, 120)).toBe(result);
   });
 
   it('counts a customer hang-up as a conversation only after the short-hang-up threshold', () => {
-    expect(outcomeOfEndedReason('customer-ended-call', SHORT_HANGUP_SECONDS - 0.5)).toBe('abruptly_disconnected');
-    expect(outcomeOfEndedReason('customer-ended-call', 3)).toBe('abruptly_disconnected');
-    expect(outcomeOfEndedReason('customer-ended-call', SHORT_HANGUP_SECONDS)).toBe('completed');
-    expect(outcomeOfEndedReason('customer-ended-call', null)).toBe('completed');
-    expect(outcomeOfEndedReason('customer-ended-call-during-transfer', 2)).toBe('abruptly_disconnected');
+    expect(resultOfEndedReason('customer-ended-call', SHORT_HANGUP_SECONDS - 0.5)).toBe('abruptly_disconnected');
+    expect(resultOfEndedReason('customer-ended-call', 3)).toBe('abruptly_disconnected');
+    expect(resultOfEndedReason('customer-ended-call', SHORT_HANGUP_SECONDS)).toBe('completed');
+    expect(resultOfEndedReason('customer-ended-call', null)).toBe('completed');
+    expect(resultOfEndedReason('customer-ended-call-during-transfer', 2)).toBe('abruptly_disconnected');
   });
 
   it("treats a missing reason as the provider's failure", () => {
-    expect(outcomeOfEndedReason(undefined, 60)).toBe('provider_error');
+    expect(resultOfEndedReason(undefined, 60)).toBe('provider_error');
   });
 });
