@@ -1,5 +1,6 @@
 import type { Collection, Document, Filter, OptionalId, UpdateFilter } from 'mongodb';
 import { insertEach, type WriteResult } from '../infra/duplicate-key';
+import { asUnavailable } from '../infra/unavailable';
 import type { ItemList, ListedItem } from '../infra/lists/item-list';
 import { eventKey, recordEvent, withEvent, type Announce, type EventRecord, type Announcement } from '../infra/webhooks/events';
 import type { WebhookEventType } from '../shared/webhooks/schema';
@@ -117,20 +118,32 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
     );
   }
   const touch = (id: string, update: UpdateFilter<T>) => list.touch(id, update);
+  async function takeBack(docs: T[]): Promise<void> {
+    if (docs.length === 0) return;
+    // Side by side: in a database outage the request waits for one failed write, not two. One exact `_id`
+    // each: FerretDB pushes down no `$in`, so a deleteMany would scan the collection.
+    await Promise.all([list.forget(docs), ...docs.map((d) => collection.deleteOne({ _id: d._id } as Filter<T>))]);
+  }
 
   return {
     async create(docs) {
       const written = await insertEach(collection, docs as unknown as OptionalId<T>[]);
-      await list.created(docs.filter((_, i) => written[i] === 'written'));
+      const fresh = docs.filter((_, i) => written[i] === 'written');
+      try {
+        await list.created(fresh);
+      } catch (err) {
+        // An outage: the request is a 503, and its retry resolves what it wrote (bulk-requests.md).
+        const down = asUnavailable(err);
+        if (down) throw down;
+        // Written but not listed: taken back, and counted as not written, so the caller's entries fail with a
+        // retry (and give their claims back) as they do for an insert that failed.
+        await takeBack(fresh).catch(() => undefined);
+        return written.map((w) => (w === 'written' ? 'error' : w));
+      }
       return written;
     },
 
-    async takeBack(docs) {
-      if (docs.length === 0) return;
-      // Side by side: in a database outage the request waits for one failed write, not two. One exact `_id`
-      // each: FerretDB pushes down no `$in`, so a deleteMany would scan the collection.
-      await Promise.all([list.forget(docs), ...docs.map((d) => collection.deleteOne({ _id: d._id } as Filter<T>))]);
-    },
+    takeBack,
 
     async change(doc, { to, events = [], set, push, pop }) {
       if (to !== undefined && !spec.mayMove(doc.status, to)) throw new InvalidTransitionError(spec.name, doc._id, doc.status, to);
