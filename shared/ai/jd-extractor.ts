@@ -34,37 +34,116 @@ const COMPILED: CompiledSkill[] = SKILLS.map((entry) => {
 const PREFERRED_CLAUSE =
   /\b(?:a plus|is a plus|plus\b|preferred|preferably|bonus|nice[- ]to[- ]have|desirable|an advantage|advantageous|ideally|is an asset|would be great)/i;
 
-/** Skills in a piece of text, longest match first, so "AWS SageMaker" is one skill and "Tailwind CSS" is not CSS. */
-function skillsIn(text: string, allowContextual: boolean): string[] {
-  const hits: Array<{ start: number; end: number; name: string }> = [];
+interface Hit {
+  start: number;
+  end: number;
+  name: string;
+  contextual: boolean;
+}
+
+/** Every match of the vocabulary in the text, in text order: each skill's pattern runs once over all of it. */
+function skillHits(text: string, allowContextual: boolean): Hit[] {
+  const hits: Hit[] = [];
   for (const skill of COMPILED) {
     if (skill.contextual && !allowContextual) continue;
-    for (const m of text.matchAll(skill.pattern)) hits.push({ start: m.index!, end: m.index! + m[0].length, name: skill.name });
+    for (const m of text.matchAll(skill.pattern)) {
+      hits.push({ start: m.index!, end: m.index! + m[0].length, name: skill.name, contextual: skill.contextual });
+    }
   }
-  hits.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
-  const taken: Array<{ start: number; end: number; name: string }> = [];
-  for (const hit of hits) if (!taken.some((t) => hit.start < t.end && t.start < hit.end)) taken.push(hit);
-  return taken.sort((a, b) => a.start - b.start).map((t) => t.name);
+  return hits.sort((a, b) => a.start - b.start);
 }
 
-function clauses(text: string): string[] {
-  // Commas split clauses only outside parentheses, so "Python (pandas, scikit-learn)" stays one clause.
-  return text.split(/;|,(?![^(]*\))|\.\s+/).filter((c) => c.trim());
+/**
+ * The skills of one stretch of text, longest match first, so "AWS SageMaker" is one skill and "Tailwind CSS"
+ * is not CSS. `taken` marks the characters a longer match already holds, so each hit is checked in the time of
+ * its own length rather than against every hit taken before it.
+ */
+function longestFirst(hits: Hit[], taken: Uint8Array): string[] {
+  const kept: Hit[] = [];
+  for (const hit of [...hits].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start)) {
+    if (taken.subarray(hit.start, hit.end).includes(1)) continue;
+    taken.fill(1, hit.start, hit.end);
+    kept.push(hit);
+  }
+  return kept.sort((a, b) => a.start - b.start).map((h) => h.name);
 }
 
+/**
+ * Where the clauses of a line are: it splits at semicolons, at ". " and at commas outside parentheses, so
+ * "Python (pandas, scikit-learn)" stays one clause. A comma is inside when the next parenthesis after it
+ * closes one, found by one pass from the right, not by a look-ahead per comma, which took quadratic time over
+ * a text of commas.
+ */
+function clauseSpans(text: string): Array<[number, number]> {
+  const insideAt: boolean[] = new Array<boolean>(text.length);
+  let closesNext = false;
+  for (let i = text.length - 1; i >= 0; i--) {
+    if (text[i] === ')') closesNext = true;
+    else if (text[i] === '(') closesNext = false;
+    insideAt[i] = closesNext;
+  }
+  const spans: Array<[number, number]> = [];
+  const add = (start: number, end: number) => {
+    if (text.slice(start, end).trim()) spans.push([start, end]);
+  };
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    let next = -1;
+    if (c === ';' || (c === ',' && !insideAt[i])) next = i + 1;
+    else if (c === '.' && /\s/.test(text[i + 1] ?? '')) {
+      next = i + 1;
+      while (next < text.length && /\s/.test(text[next])) next++;
+    }
+    if (next === -1) continue;
+    add(from, i);
+    from = next;
+    i = next - 1;
+  }
+  add(from, text.length);
+  return spans;
+}
+
+interface Clause {
+  start: number;
+  end: number;
+  preferred: boolean;
+  /** Whether skills that count only where asked for count here. */
+  asked: boolean;
+}
+
+/**
+ * The skills each clause of the ad asks or wishes for. The lines are matched as one text, and each match goes
+ * to the clause that holds it, so the time grows with the text's length, not with its count of clauses.
+ */
 function extractSkills(lines: Line[]): { required: string[]; preferred: string[] } {
-  const required: string[] = [];
-  const preferred: string[] = [];
+  const clauses: Clause[] = [];
+  let text = '';
   for (const line of lines) {
     const part = line.labelPart ?? line.part;
     if (part === 'company') continue;
     const wishes = part === 'preferred';
     const asked = part === 'required' || part === 'preferred';
-    for (const clause of clauses(line.text)) {
-      const wished = PREFERRED_CLAUSE.test(clause);
-      const target = wishes || wished ? preferred : required;
-      for (const skill of skillsIn(clause, asked || wished)) if (!target.includes(skill)) target.push(skill);
+    for (const [start, end] of clauseSpans(line.text)) {
+      const wished = PREFERRED_CLAUSE.test(line.text.slice(start, end));
+      clauses.push({ start: text.length + start, end: text.length + end, preferred: wishes || wished, asked: asked || wished });
     }
+    text += line.text + '\n';
+  }
+  const hits = skillHits(text, true);
+  const taken = new Uint8Array(text.length);
+  const required: string[] = [];
+  const preferred: string[] = [];
+  let h = 0;
+  for (const clause of clauses) {
+    while (h < hits.length && hits[h].start < clause.start) h++;
+    const inside: Hit[] = [];
+    for (; h < hits.length && hits[h].start < clause.end; h++) {
+      const hit = hits[h];
+      if (hit.end <= clause.end && (clause.asked || !hit.contextual)) inside.push(hit);
+    }
+    const target = clause.preferred ? preferred : required;
+    for (const skill of longestFirst(inside, taken)) if (!target.includes(skill)) target.push(skill);
   }
   // A skill that is both asked for and wished for is required.
   return { required, preferred: preferred.filter((s) => !required.includes(s)) };
@@ -134,5 +213,5 @@ export function extractJobRequirements(text: string): JdExtraction {
 
 /** The skills a text names, for briefs that come without a skill list. */
 export function skillsMentioned(text: string): string[] {
-  return skillsIn(text, false);
+  return longestFirst(skillHits(text, false), new Uint8Array(text.length));
 }

@@ -141,13 +141,33 @@ const PLACE =
 /** Regions a one-word location may name without a "City, Region" shape; anything else needs a label or a comma. */
 const REGIONS =
   /^(?:US|USA|UK|EU|EMEA|APAC|LATAM|Europe|North America|South America|Asia|Africa|United States|United Kingdom|Canada|Mexico|Brazil|Germany|France|Spain|Portugal|Italy|Netherlands|Belgium|Ireland|Poland|Sweden|Norway|Denmark|Finland|Switzerland|Austria|India|Australia|New Zealand|Singapore|Japan|Israel|South Africa|Nigeria|Kenya|Argentina|Colombia|Chile)$/;
-const ABBREVIATION = /\b(?:St|Mt|Ft|Dr)\.$/;
+// Read on the few characters before a ". ", not on the text up to it: "St. St. St. …" would read it all each time.
+const ABBREVIATION = /(?:^|\W)(?:St|Mt|Ft|Dr)\.$/;
 
 /** The text up to the end of its first sentence, not fooled by "St. Anne's". */
 function firstSentence(text: string): string {
   let end = text.indexOf('. ');
-  while (end !== -1 && ABBREVIATION.test(text.slice(0, end + 1))) end = text.indexOf('. ', end + 1);
+  while (end !== -1 && ABBREVIATION.test(text.slice(Math.max(0, end - 3), end + 1))) end = text.indexOf('. ', end + 1);
   return end === -1 ? text : text.slice(0, end);
+}
+
+/**
+ * The text without its parenthesised asides and the space before each, as /\s*\([^)]*\)/g removes them, in
+ * one pass: that pattern retries every "(" of an unclosed "((((…" to the text's end.
+ */
+function withoutParenthesised(text: string): string {
+  const kept: string[] = [];
+  let from = 0;
+  for (let open = text.indexOf('('); open !== -1; open = text.indexOf('(', from)) {
+    const close = text.indexOf(')', open);
+    if (close === -1) break; // no ")" after this "(" closes any later one either
+    let cut = open;
+    while (cut > from && /\s/.test(text[cut - 1])) cut--;
+    kept.push(text.slice(from, cut));
+    from = close + 1;
+  }
+  kept.push(text.slice(from));
+  return kept.join('');
 }
 
 /**
@@ -156,10 +176,7 @@ function firstSentence(text: string): string {
  * Manager – Logistics" do not read as places.
  */
 function asPlace(raw: string, labelled: boolean): string | null {
-  let text = firstSentence(raw.trim())
-    .replace(/\s*\([^)]*\)/g, '')
-    .replace(/[.;]$/, '')
-    .trim();
+  let text = withoutParenthesised(firstSentence(raw.trim())).replace(/[.;]$/, '').trim();
   // "Remote (UK)", "Remote within Canada", "Remote – Europe time zones": the region after the arrangement.
   const remote = /^(?:fully |100% )?remote\b\s*(?:\(([^)]+)\)|(?:within|in|from|across)\s+(?:the\s+)?(.+)|[-–—:,]\s*(.+))/i.exec(
     raw.trim(),
@@ -168,7 +185,7 @@ function asPlace(raw: string, labelled: boolean): string | null {
   const parts = text.split(/,\s*/).filter((p) => p && !ORGANISATION.test(p));
   text = parts.join(', ').replace(/^the\s+/i, '');
   if (!text || JOB_WORDS.test(text) || WORK_WORDS.test(text) || !PLACE.test(text)) return null;
-  return labelled || raw.replace(/\([^)]*\)/g, '').includes(',') || REGIONS.test(text) ? text : null;
+  return labelled || withoutParenthesised(raw).includes(',') || REGIONS.test(text) ? text : null;
 }
 
 function placeIn(text: string, labelled: boolean): string | null {

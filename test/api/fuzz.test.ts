@@ -202,4 +202,50 @@ describe('fuzzing every endpoint', () => {
     );
     expect(requests.count).toBeGreaterThanOrEqual(10_000);
   }, 900_000);
+
+  // A request's text is read in time linear in its length, whatever it holds (docs/security.md): texts built of
+  // the pieces that make backtracking patterns quadratic, at the longest length allowed, each answered within
+  // a budget over a floor measured here, the same request with plain text of the same length.
+  it('reads adversarial texts of 20,000 characters within a time budget', async () => {
+    const LENGTH = 20_000;
+    const invite = ENDPOINTS.find((e) => e.path.endsWith('/interview/invite'))!;
+    const parse = ENDPOINTS.find((e) => e.path.endsWith('/ai/parse-jd'))!;
+    const sent = (e: (typeof ENDPOINTS)[number], text: string): Sent => {
+      // The invitation is refused for its candidate's email, after every field was read: it writes nothing.
+      const body =
+        e === invite
+          ? { ...(e.body as object), job_description: text, candidates: [{ id: 'c1', name: 'Ann Lee', email: 'not-an-email' }] }
+          : { ...(e.body as object), job_description: text };
+      const raw = JSON.stringify(body);
+      return { endpoint: e, method: 'POST', path: e.path, raw, headers: { 'content-type': 'application/json', 'x-service-api-key': key } };
+    };
+    const timed = async (s: Sent) => {
+      const started = performance.now();
+      const res = await send(s);
+      expectDocumented(s, res);
+      return { ms: performance.now() - started, status: res.status };
+    };
+    const plain = 'Night shift warehouse operative in Leeds, forklift licence. '.repeat(LENGTH / 50).slice(0, LENGTH);
+    const floor: Record<string, number> = {};
+    for (const e of [invite, parse]) {
+      await timed(sent(e, plain)); // warm
+      floor[e.path] = Math.min(...(await Promise.all([0, 1, 2].map(async () => (await timed(sent(e, plain))).ms))));
+    }
+    const pieces = fc.constantFrom('a.', '[', ',', '(', '[](', 'a:/', 'St. ', 'I\n', 'Go ', 'www.', ' ', '-');
+    await fc.assert(
+      fc.asyncProperty(fc.array(pieces, { minLength: 1, maxLength: 3 }), fc.constantFrom(invite, parse), async (parts, e) => {
+        const unit = parts.join('');
+        const text = unit.repeat(Math.ceil(LENGTH / unit.length)).slice(0, LENGTH);
+        const { ms, status } = await timed(sent(e, text));
+        expect({ unit, path: e.path, status: status < 500, withinBudget: ms < 100 + 10 * floor[e.path], ms }).toEqual({
+          unit,
+          path: e.path,
+          status: true,
+          withinBudget: true,
+          ms,
+        });
+      }),
+      { seed: SEED + 2, numRuns: 40, endOnFailure: true },
+    );
+  }, 120_000);
 });
