@@ -39,9 +39,23 @@ export function requestContext(logger: Logger): Middleware {
   };
 }
 
+/** The deepest nesting a JSON body may have: more is no one's data, and deeper would exhaust the stack. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Refuses a parsed body nested deeper than MAX_JSON_DEPTH, walked without recursion. */
+function checkDepth(value: unknown): void {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [v, depth] = pending.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > MAX_JSON_DEPTH) throw new InvalidJsonError(`Invalid JSON in request body: nested deeper than ${MAX_JSON_DEPTH} levels`);
+    for (const child of Object.values(v)) pending.push([child, depth + 1]);
+  }
+}
+
 /** Parses any request body as JSON, whatever its Content-Type says; failures become typed errors. */
 export function parseJson(limit: string): Middleware {
-  return bodyParser({
+  const parse = bodyParser({
     enableTypes: ['json'],
     jsonLimit: limit,
     strict: true,
@@ -50,6 +64,11 @@ export function parseJson(limit: string): Middleware {
       throw err.status === 413 || err.type === 'entity.too.large' ? new PayloadTooLargeError(limit) : new InvalidJsonError();
     },
   });
+  return (ctx, next) =>
+    parse(ctx, async () => {
+      checkDepth(ctx.request.body);
+      await next();
+    });
 }
 
 /** Resolves `x-service-api-key` to the caller's workspace, or throws UnauthorizedError. */
@@ -86,9 +105,12 @@ export function readRawBody(limit: string): Middleware {
 
 /** Parses a body read by readRawBody as JSON. */
 export function parseRawJson(raw: Buffer): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    value = JSON.parse(raw.toString('utf8'));
   } catch {
     throw new InvalidJsonError();
   }
+  checkDepth(value);
+  return value;
 }

@@ -29,8 +29,8 @@ export class ValidationError extends DomainError {
 /** The body is not parseable JSON. */
 export class InvalidJsonError extends DomainError {
   readonly kind = 'invalid_json';
-  constructor() {
-    super('Invalid JSON in request body');
+  constructor(message = 'Invalid JSON in request body') {
+    super(message);
   }
 }
 

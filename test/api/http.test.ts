@@ -66,4 +66,36 @@ describe('HTTP hygiene', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ready', checks: { database: 'ok', temporal: 'ok' } });
   });
+
+  it('answers JSON nested deeper than 64 levels with 400, on every route that reads JSON, and writes nothing', async () => {
+    const { key } = await stack.newWorkspace('Deep');
+    const nested = (depth: number, leaf = '1') => '{"a":'.repeat(depth - 1) + '[' + leaf + ']' + '}'.repeat(depth - 1);
+    const routes: Array<[string, string]> = [
+      ['POST', '/api/public/v1/call/initiate'],
+      ['POST', '/api/public/v1/campaigns'],
+      ['POST', '/api/public/v1/interview/invite'],
+      ['POST', '/api/public/v1/ai/parse-jd'],
+      ['POST', '/api/public/v1/webhooks'],
+      ['POST', '/api/public/v1/calls/cancel'],
+    ];
+    for (const [method, path] of routes) {
+      for (const raw of [nested(65), `{"job_description":${'['.repeat(100_000)}${']'.repeat(100_000)}}`]) {
+        const res = await stack.request(method, path, { key, raw });
+        expect({ path, status: res.status, body: JSON.stringify(res.body) }).toEqual({
+          path,
+          status: 400,
+          body: expect.stringContaining('nested deeper than 64 levels'),
+        });
+      }
+      // 64 levels are read, and answered as any body of that shape is.
+      const res = await stack.request(method, path, { key, raw: nested(64) });
+      expect({ path, status: res.status }).toEqual({ path, status: expect.any(Number) });
+      expect(JSON.stringify(res.body)).not.toContain('nested deeper');
+      expect(res.status).toBeLessThan(500);
+    }
+    for (const list of ['/api/public/v1/calls', '/api/public/v1/interviews', '/api/public/v1/webhooks']) {
+      const res = await stack.request('GET', list, { key });
+      expect({ list, items: res.body.data }).toEqual({ list, items: [] });
+    }
+  });
 });
