@@ -4,6 +4,7 @@ import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value'
 import '../shared/formats';
 import { findHyperlink } from '../shared/jobs/hyperlinks';
 import { ValidationError, type Issue, type Path } from '../shared/errors';
+import { CUSTOM_FIELD_KEY, CUSTOM_FIELD_KEY_MESSAGE, ONE_LINE, ONE_LINE_MESSAGE } from '../shared/schema-builders';
 
 /**
  * Compiles a request schema once (at module load) into a function that applies defaults and either returns
@@ -53,7 +54,7 @@ function describe(error: ValueError): string {
     case ValueErrorType.ObjectRequiredProperty:
       return 'is required';
     case ValueErrorType.ObjectAdditionalProperties:
-      return 'is not a recognised field';
+      return s.patternProperties?.[CUSTOM_FIELD_KEY] ? CUSTOM_FIELD_KEY_MESSAGE : 'is not a recognised field';
     case ValueErrorType.StringMinLength:
       return s.minLength === 1 ? 'must not be empty' : `must be at least ${s.minLength} characters long`;
     case ValueErrorType.StringMaxLength:
@@ -62,6 +63,8 @@ function describe(error: ValueError): string {
       if (s.format === 'no-hyperlinks') return `must not contain hyperlinks (found a ${findHyperlink(String(error.value))})`;
       return s.errorMessage ?? `must be a valid ${s.format}`;
     case ValueErrorType.StringPattern:
+      // A one-line text's message is for a blank value; one that is not blank broke the line.
+      if (s.pattern === ONE_LINE.pattern && /\S/.test(String(error.value))) return ONE_LINE_MESSAGE;
       return s.errorMessage ?? 'has an invalid format';
     case ValueErrorType.ArrayMinItems:
       return `must have at least ${s.minItems} item${s.minItems === 1 ? '' : 's'}`;

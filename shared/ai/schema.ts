@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Enum, NonEmpty, NOT_BLANK, Nullable, Strict } from '../schema-builders';
+import { Enum, NonEmpty, NOT_BLANK, Nullable, ONE_LINE, Strict } from '../schema-builders';
 import { EmploymentType, Question, SeniorityLevel, WorkType } from '../jobs/schema';
 import { ExtractVariable } from '../calls/schema';
 
@@ -9,7 +9,7 @@ import { ExtractVariable } from '../calls/schema';
  * single source of truth for validation, types, the JSON schema sent to OpenAI and the API reference.
  */
 const JobText = NonEmpty({ maxLength: 20_000, ...NOT_BLANK });
-const Title = NonEmpty({ maxLength: 200, ...NOT_BLANK });
+const Title = NonEmpty({ maxLength: 200, ...ONE_LINE });
 const Skill = NonEmpty({ maxLength: 100, ...NOT_BLANK });
 
 export const ParseJdRequest = Strict({ job_description: JobText });

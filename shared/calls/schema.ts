@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CustomFields, Enum, NonEmpty, Nullable, Strict } from '../schema-builders';
+import { CustomFields, Enum, NonEmpty, Nullable, ONE_LINE, Strict } from '../schema-builders';
 import { E164_PATTERN } from '../formats';
 
 /**
@@ -10,7 +10,7 @@ import { E164_PATTERN } from '../formats';
  */
 export const CallCandidate = Strict({
   id: NonEmpty({ maxLength: 200 }),
-  name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', errorMessage: 'must be a name of at least 1 character' }),
+  name: Type.String({ minLength: 1, maxLength: 200, ...ONE_LINE, errorMessage: 'must be a name of at least 1 character' }),
   email: Type.String({ format: 'email', errorMessage: 'must be a valid email address' }),
   phone: Type.String({ pattern: E164_PATTERN, errorMessage: 'must be an E.164 phone number such as +14155550123' }),
   custom_fields: Type.Optional(CustomFields),
@@ -164,9 +164,9 @@ export type CallInitiateResponse = Static<typeof CallInitiateResponse>;
 
 export const CampaignRequest = Strict({
   ats_job_id: Type.String({ minLength: 1, maxLength: 200 }),
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  job_title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  company_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  name: Type.String({ minLength: 1, maxLength: 200, ...ONE_LINE }),
+  job_title: Type.Optional(Type.String({ minLength: 1, maxLength: 200, ...ONE_LINE })),
+  company_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, ...ONE_LINE })),
 });
 export type CampaignRequest = Static<typeof CampaignRequest>;
 

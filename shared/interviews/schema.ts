@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { E164_PATTERN } from '../formats';
-import { CustomFields, Enum, NonEmpty, NOT_BLANK, Nullable, Strict } from '../schema-builders';
+import { CustomFields, Enum, NonEmpty, NOT_BLANK, Nullable, ONE_LINE, Strict } from '../schema-builders';
 import { EmploymentType, Question, QuestionType, SeniorityLevel, TIME_LIMIT_BOUNDS, WorkType } from '../jobs/schema';
 import { InterviewAssessment } from './assessment';
 import { EXPIRES_IN_DAYS } from './deadlines';
@@ -38,7 +38,7 @@ export type CustomQuestion = Static<typeof CustomQuestion>;
 
 export const InviteRequest = Strict({
   ats_job_id: NonEmpty({ maxLength: 200 }),
-  job_title: NonEmpty({ maxLength: 200, ...NOT_BLANK, ...NO_LINKS }),
+  job_title: NonEmpty({ maxLength: 200, ...ONE_LINE, ...NO_LINKS }),
   job_description: NonEmpty({ maxLength: 20_000, ...NOT_BLANK, ...NO_LINKS }),
   min_experience: Years,
   max_experience: Years,

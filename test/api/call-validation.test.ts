@@ -28,6 +28,20 @@ const cases: Array<[string, (b: Body) => void, Record<string, string>]> = [
     (b) => ((b.candidates[0] as any).custom_fields = { tags: ['a'] }),
     { 'candidates.0.custom_fields.tags': 'string, number or boolean' },
   ],
+  [
+    'custom field key with a space',
+    (b) => ((b.candidates[0] as any).custom_fields = { 'first name': 'Ada' }),
+    { 'candidates.0.custom_fields.first name': 'letters, digits, _ or -' },
+  ],
+  [
+    'custom field key over 100 characters',
+    (b) => ((b.candidates[0] as any).custom_fields = { ['k'.repeat(101)]: 1 }),
+    { [`candidates.0.custom_fields.${'k'.repeat(101)}`]: 'letters, digits, _ or -' },
+  ],
+  ['candidate name with a line break', (b) => (b.candidates[0].name = 'Ada\r\nBcc: x'), { 'candidates.0.name': 'one line of text' }],
+  ['candidate name with a bidi override', (b) => (b.candidates[0].name = 'Ada \u202Egnp.exe'), { 'candidates.0.name': 'one line of text' }],
+  ['candidate name with a NUL', (b) => (b.candidates[0].name = 'Ada\u0000'), { 'candidates.0.name': 'one line of text' }],
+  ['candidate name blank', (b) => (b.candidates[0].name = '   '), { 'candidates.0.name': 'a name of at least 1 character' }],
   ['first_message empty', (b) => (b.first_message = ''), { first_message: 'must not be empty' }],
   ['instructions missing', (b) => delete (b as any).instructions, { instructions: 'is required' }],
   ['unknown template variable', (b) => (b.instructions = 'Hi {{candidate_nickname}}'), { instructions: '{{candidate_nickname}}' }],
@@ -178,6 +192,23 @@ describe('call/initiate validation', () => {
     );
   });
 
+  it('refuses a campaign whose name, job title or company is not one line, and stores nothing', async () => {
+    for (const [field, value] of [
+      ['name', 'Nurses\r\nX-Injected: 1'],
+      ['job_title', 'Nurse \u202Enruter'],
+      ['company_name', 'Acme\u0007'],
+    ]) {
+      const body = { ats_job_id: `job-line-${field}`, name: 'Nurses', [field]: value };
+      const res = await stack.request('POST', '/api/public/v1/campaigns', { key: refusing.key, body });
+      expect({ field, status: res.status, errors: res.body.errors }).toEqual({
+        field,
+        status: 400,
+        errors: [{ field, message: expect.stringContaining('one line of text') }],
+      });
+    }
+    expect(await stack.db.projects.countDocuments({ workspace_id: refusing.id })).toBe(1); // job-v, from beforeAll
+  });
+
   it('accepts the bounds themselves', async () => {
     const body: Body = {
       ...valid(),
@@ -189,6 +220,7 @@ describe('call/initiate validation', () => {
       extract_variables: [{ label: 'a', type: 'single_select', description: 'd', choices: ['x'] }],
     };
     body.candidates[0].name = 'A';
+    (body.candidates[0] as any).custom_fields = { ['k'.repeat(100)]: 1, 'first_name-2': 'Zoë', ATS_ID: true };
     const edge = { ...body, call_settings: { working_hours: { sunday: [shift(0, 1440)], monday: [shift(1439, 1440)] } } };
     const [a, b] = [
       await stack.request('POST', '/api/public/v1/call/initiate', { key, body }),
