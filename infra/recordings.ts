@@ -3,7 +3,7 @@ import { Binary } from 'mongodb';
 import type { Database } from './database';
 import { newToken } from './ids';
 import type { InterviewDoc, RecordingDoc } from './records/interviews';
-import { byteRange, bytesMatch, SNIFF_BYTES, type RecordingType } from '../shared/interviews/recordings';
+import { byteRange, bytesMatch, recordingFileName, SNIFF_BYTES, type RecordingType } from '../shared/interviews/recordings';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../shared/errors';
 
 /**
@@ -110,7 +110,7 @@ export async function sendAnswerRecording(
 ): Promise<boolean> {
   const recording = await recordingOfAnswer(db, interview, index);
   if (!recording) return false;
-  const res = recordingResponse(db, recording, ctx.get('Range') || undefined);
+  const res = recordingResponse(db, recording, ctx.get('Range') || undefined, recordingFileName(recording.index, recording.type));
   ctx.status = res.status;
   ctx.set(res.headers);
   ctx.body = res.body ?? '';
@@ -136,9 +136,18 @@ export interface RecordingResponse {
 }
 
 /** Both the API's download and the dashboard's player answer with this, so a browser can seek while playing. */
-function recordingResponse(db: Database, recording: RecordingDoc, rangeHeader: string | undefined): RecordingResponse {
+function recordingResponse(db: Database, recording: RecordingDoc, rangeHeader: string | undefined, fileName: string): RecordingResponse {
   const range = recording.size === 0 ? null : byteRange(rangeHeader, recording.size);
-  const common = { 'Accept-Ranges': 'bytes', 'Content-Type': recording.type, 'Cache-Control': 'private, no-store' };
+  // A candidate's upload, served from our origin: saved rather than shown when opened, never sniffed into
+  // another type, and sandboxed should a browser render it anyway. A media element still plays it.
+  const common = {
+    'Accept-Ranges': 'bytes',
+    'Content-Type': recording.type,
+    'Cache-Control': 'private, no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Disposition': `attachment; filename="${fileName}"`,
+    'Content-Security-Policy': 'sandbox',
+  };
   if (range === 'unsatisfiable') return { status: 416, headers: { ...common, 'Content-Range': `bytes */${recording.size}` }, body: null };
   const { start, end } = range ?? { start: 0, end: recording.size - 1 };
   return {

@@ -38,7 +38,8 @@ export function bytesMatch(type: RecordingType, head: Uint8Array): boolean {
 
 /**
  * A `Range: bytes=…` header against a file of `size` bytes: the one range asked for, inclusive; null for no
- * header (or one this does not serve, such as several ranges: the whole file is the answer then);
+ * header, an invalid one (`bytes=5-3`) or one this does not serve, such as several ranges: the whole file is
+ * the answer then;
  * 'unsatisfiable' for a range wholly outside the file.
  */
 export function byteRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
@@ -50,7 +51,13 @@ export function byteRange(header: string | undefined, size: number): { start: nu
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(match[1]);
-  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
-  if (start >= size || end < start) return 'unsatisfiable';
-  return { start, end };
+  // A last position before the first makes the header invalid, and an invalid Range is ignored (RFC 9110 14.2).
+  if (match[2] !== '' && Number(match[2]) < start) return null;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1) };
+}
+
+/** The file name a download of answer `index` is saved under: `answer-2.webm`. */
+export function recordingFileName(index: number, type: RecordingType): string {
+  return `answer-${index}.${CONTAINER[type] === 'mp4' ? (type.startsWith('audio/') ? 'm4a' : 'mp4') : CONTAINER[type]}`;
 }

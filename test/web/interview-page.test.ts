@@ -148,6 +148,10 @@ describe('the interview page', () => {
     expect(whole.status).toBe(200);
     expect(whole.headers.get('content-type')).toMatch(/^audio\/webm/);
     expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    // A candidate's upload is saved, not shown, never sniffed into another type, and sandboxed if rendered.
+    const served = (r: Response) =>
+      ['x-content-type-options', 'content-disposition', 'content-security-policy'].map((h) => r.headers.get(h));
+    expect(served(whole)).toEqual(['nosniff', 'attachment; filename="answer-1.webm"', 'sandbox']);
     const bytes = Buffer.from(await whole.arrayBuffer());
     expect(bytes.subarray(0, 4)).toEqual(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]));
     expect(bytes.length).toBe(Number(whole.headers.get('content-length')));
@@ -157,6 +161,13 @@ describe('the interview page', () => {
     expect(Buffer.from(await part.arrayBuffer())).toEqual(bytes.subarray(100, 200));
     const outside = await fetch(local, { headers: { 'x-service-api-key': key, range: `bytes=${bytes.length}-` } });
     expect(outside.status).toBe(416);
+    // An invalid range is ignored, as RFC 9110 says: the whole file.
+    const backwards = await fetch(local, { headers: { 'x-service-api-key': key, range: 'bytes=5-3' } });
+    expect([backwards.status, backwards.headers.get('content-range'), (await backwards.arrayBuffer()).byteLength]).toEqual([
+      200,
+      null,
+      bytes.length,
+    ]);
     // Another workspace's key finds nothing.
     const other = await stack.newWorkspace('Elsewhere');
     expect((await fetch(local, { headers: { 'x-service-api-key': other.key } })).status).toBe(404);
@@ -169,9 +180,10 @@ describe('the interview page', () => {
     const src = await page.$eval('.answers audio', (a) => (a as HTMLAudioElement).src);
     const seek = await page.evaluate(async (u) => {
       const res = await fetch(u, { headers: { range: 'bytes=4-7' } });
-      return [res.status, res.headers.get('content-range'), new Uint8Array(await res.arrayBuffer()).length];
+      const kept = ['x-content-type-options', 'content-disposition', 'content-security-policy'].map((h) => res.headers.get(h));
+      return [res.status, res.headers.get('content-range'), new Uint8Array(await res.arrayBuffer()).length, ...kept];
     }, src);
-    expect(seek).toEqual([206, `bytes 4-7/${bytes.length}`, 4]);
+    expect(seek).toEqual([206, `bytes 4-7/${bytes.length}`, 4, 'nosniff', 'attachment; filename="answer-1.webm"', 'sandbox']);
     expect(await page.$$eval('.answers li p', (p) => p.map((x) => x.textContent))).toContain(
       'Nightly batch of 2 TB, then streaming with Flink.',
     );
