@@ -31,9 +31,17 @@ export const ROUTES: RouteFactory[] = [
  * of the pages people open (web/, wired in composition/), served by the same server under their own paths.
  */
 export function createApp(deps: ApiDeps, pages: Router[] = []): Koa {
-  const app = new Koa({ proxy: true });
+  // X-Forwarded-* are a client's word unless a proxy in front is trusted to set them (TRUST_PROXY).
+  const app = new Koa({ proxy: deps.config.TRUST_PROXY });
   app.silent = true; // errors are logged by the error middleware with their request id
   app.use(requestContext(deps.logger));
+  // An answer holds a workspace's data: no cache keeps it, and no browser reads it as another type. A route
+  // whose answer may be kept (the reference, the pages' assets) says so itself.
+  app.use(async (ctx, next) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    await next();
+  });
   app.use(handleErrors(plainFamily));
   // A router answers a wrong method on its way back out, after the fallback below ran. Any method not allowed
   // on a known path, including one the router implements nowhere (TRACE, CONNECT…, which it answers 501), is

@@ -99,6 +99,17 @@ export const ConfigSchema = Type.Object({
    */
   WEBHOOK_ALLOW_PRIVATE: Bool(false),
 
+  /**
+   * Trust `X-Forwarded-For`, `-Proto` and `-Host` from a reverse proxy in front: the client's address (for the
+   * per-IP limits and the logs) and whether the request came over https. Off, they are whatever a client says.
+   */
+  TRUST_PROXY: Bool(false),
+  /**
+   * Dashboard and sign-in cookies are `Secure` and `__Host-` prefixed. On by default when PUBLIC_BASE_URL is
+   * https; turn it off only to try the dashboard over plain http on another machine.
+   */
+  COOKIE_SECURE: Type.Optional(Type.Boolean()),
+
   /** Test hook (the chaos suite): hold every request at this point so the process can be killed there. */
   FAULT_HOLD_AT: Type.Optional(Type.Union(FAULT_POINTS.map((p) => Type.Literal(p)))),
 
@@ -107,7 +118,7 @@ export const ConfigSchema = Type.Object({
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;
-export type Config = RawConfig & { PUBLIC_BASE_URL: string };
+export type Config = RawConfig & { PUBLIC_BASE_URL: string; COOKIE_SECURE: boolean };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -148,7 +159,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ]),
   ];
   if (missing.length > 0) throw new ConfigError(missing);
-  return { ...config, PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') };
+  const publicBaseUrl = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+  return { ...config, PUBLIC_BASE_URL: publicBaseUrl, COOKIE_SECURE: config.COOKIE_SECURE ?? publicBaseUrl.startsWith('https:') };
 }
 
 /** The settings a chosen provider cannot work without, as problems naming each one missing. */

@@ -14,7 +14,7 @@ import { projectRoutes } from './projects/routes';
  */
 export function pageRoutes(deps: WebDeps): Router[] {
   const pages = new Router();
-  pages.use(pageHeaders, renderPageErrors);
+  pages.use(pageHeaders(deps.config), renderPageErrors);
   for (const room of [jobRoutes(deps), interviewRoutes(deps), sessionRoutes(deps), projectRoutes(deps)])
     pages.use(room.routes(), room.allowedMethods());
   return [assetRoutes(), pages];

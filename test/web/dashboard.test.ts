@@ -74,8 +74,9 @@ describe('the project dashboard', () => {
     await page.type('#key', own.key);
     await submit(page);
     expect(new URL(page.url()).pathname).toBe(`/projects/${campaign}`);
-    const session = (await page.cookies()).find((c) => c.name === 'hi_session');
-    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    // PUBLIC_BASE_URL is https here, so the cookie is Secure and host-only (__Host-), as in a deployment.
+    const session = (await page.cookies()).find((c) => c.name === '__Host-hi_session');
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', secure: true });
 
     // The campaign's three candidates, each completed, with a link to its workflow in the Temporal UI.
     expect(await heading(page)).toBe('Availability calls');

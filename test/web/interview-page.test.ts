@@ -55,7 +55,7 @@ describe('the interview page', () => {
 
     const res = await page.goto(stack.url + path);
     expect(res?.status()).toBe(200);
-    expect(res?.headers()['referrer-policy']).toBe('no-referrer');
+    expect(res?.headers()['referrer-policy']).toBe('same-origin');
     expect(res?.headers()['cache-control']).toBe('no-store');
     expect(await heading(page)).toBe('Senior Data Engineer');
     expect(await page.$$eval('.questions li', (li) => li.map((l) => l.textContent))).toEqual([
@@ -201,7 +201,13 @@ describe('the interview page', () => {
   it('refuses a form posted from another site, and shows an unknown link as a 404 page', async () => {
     const { path, get } = await invited('interview-refusals');
     // Posted as a browser posts from another site's page (fetch() may not set these headers itself).
-    const forgeries: Array<Record<string, string>> = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }];
+    // "null" is what a sandboxed frame or a data: page sends; our pages' own forms name our origin.
+    const forgeries: Array<Record<string, string>> = [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'null' },
+      { origin: 'null', 'sec-fetch-site': 'same-origin' },
+    ];
     for (const headers of forgeries) {
       const forged = await post(stack.url + path + '/start', headers);
       expect(forged.status).toBe(403);

@@ -37,7 +37,7 @@ describe('the job page', () => {
     const res = await page.goto(stack.url + jobPath, { waitUntil: 'load' });
     expect(res?.status()).toBe(200);
     expect(res?.headers()['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
-    expect(res?.headers()['referrer-policy']).toBe('no-referrer');
+    expect(res?.headers()['referrer-policy']).toBe('same-origin');
     expect(await page.title()).toBe('Senior Data Engineer at Jobpage Inc');
     expect(await page.$eval('h1', (h) => h.textContent)).toBe('Senior Data Engineer');
     const facts = await page.$$eval('.facts dd', (dd) => dd.map((d) => d.textContent));

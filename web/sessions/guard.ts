@@ -5,8 +5,7 @@ import type { SessionDoc } from '../../infra/records/sessions';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { ForbiddenError } from '../../shared/errors';
 import type { WebDeps } from '../deps';
-
-export const SESSION_COOKIE = 'hi_session';
+import { sessionCookies } from './cookies';
 
 /** The signed-in person's session and workspace, as `requireSession` leaves them. */
 export interface SignedIn {
@@ -16,9 +15,10 @@ export interface SignedIn {
 export const signedIn = (ctx: Context) => ctx.state.signedIn as SignedIn;
 
 /** Dashboard pages need a live session; without one, a page read goes to sign-in and comes back after. */
-export function requireSession({ db, now }: WebDeps): Middleware {
+export function requireSession({ db, now, config }: WebDeps): Middleware {
+  const cookies = sessionCookies(config);
   return async (ctx, next) => {
-    const session = await sessionOf(db, ctx.cookies.get(SESSION_COOKIE), now());
+    const session = await sessionOf(db, ctx.cookies.get(cookies.session), now());
     const workspace = session && (await db.workspaces.findOne({ _id: session.workspace_id }));
     if (!session || !workspace) {
       ctx.status = 303;

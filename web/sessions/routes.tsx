@@ -7,11 +7,9 @@ import { ForbiddenError } from '../../shared/errors';
 import type { WebDeps } from '../deps';
 import { formBody, sameOrigin } from '../forms';
 import { sendPage } from '../layout';
-import { checkCsrf, requireSession, sameSecret, SESSION_COOKIE, signedIn } from './guard';
+import { checkCsrf, requireSession, sameSecret, signedIn } from './guard';
+import { sessionCookies } from './cookies';
 import { SignInPage } from './pages';
-
-/** Before a session exists, the sign-in form is tied to its browser by a cookie it must echo (double submit). */
-const SIGN_IN_COOKIE = 'hi_sign_in';
 
 /** Where to go after signing in: a dashboard path of this service, never another site. */
 const safeNext = (next: unknown) =>
@@ -21,17 +19,11 @@ const safeNext = (next: unknown) =>
 export function sessionRoutes(deps: WebDeps): Router {
   const { db, now } = deps;
   const router = new Router();
-  const cookie = (ctx: Context, maxAgeMs: number) => ({
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: ctx.secure,
-    path: '/',
-    maxAge: maxAgeMs,
-    overwrite: true,
-  });
+  // Before a session exists, the sign-in form is tied to its browser by a cookie it must echo (double submit).
+  const cookies = sessionCookies(deps.config);
   const signInForm = (ctx: Context, status: number, next: string, error?: string) => {
     const csrf = newToken(32);
-    ctx.cookies.set(SIGN_IN_COOKIE, csrf, cookie(ctx, 3_600_000));
+    cookies.set(ctx, cookies.signIn, csrf, 3_600_000);
     sendPage(ctx, status, <SignInPage csrf={csrf} next={next} error={error} />);
   };
 
@@ -39,20 +31,20 @@ export function sessionRoutes(deps: WebDeps): Router {
 
   router.post('/sign-in', sameOrigin, formBody, async (ctx) => {
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
-    const expected = ctx.cookies.get(SIGN_IN_COOKIE);
+    const expected = ctx.cookies.get(cookies.signIn);
     if (!expected || !sameSecret(body.csrf, expected)) throw new ForbiddenError('This form has expired or was not sent from its page.');
     const workspace = await authenticate(db, typeof body.key === 'string' ? body.key.trim() : undefined);
     if (!workspace) return signInForm(ctx, 401, safeNext(body.next), 'That is not an API key of any workspace, or it was revoked.');
     const { token } = await createSession(db, workspace._id, now());
-    ctx.cookies.set(SESSION_COOKIE, token, cookie(ctx, SESSION_HOURS * 3_600_000));
-    ctx.cookies.set(SIGN_IN_COOKIE, null, cookie(ctx, 0));
+    cookies.set(ctx, cookies.session, token, SESSION_HOURS * 3_600_000);
+    cookies.set(ctx, cookies.signIn, null, 0);
     ctx.status = 303;
     ctx.redirect(safeNext(body.next));
   });
 
   router.post('/sign-out', sameOrigin, requireSession(deps), formBody, checkCsrf, async (ctx) => {
     await endSession(db, signedIn(ctx).session);
-    ctx.cookies.set(SESSION_COOKIE, null, cookie(ctx, 0));
+    cookies.set(ctx, cookies.session, null, 0);
     ctx.status = 303;
     ctx.redirect('/sign-in');
   });
