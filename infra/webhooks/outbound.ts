@@ -29,9 +29,9 @@ export async function checkWebhookUrl(text: string, allowPrivate: boolean): Prom
   } catch {
     return `host ${host} does not resolve`;
   }
-  for (const a of addresses) {
-    const why = refusedAddress(addressKind(a.address) ?? 'reserved', allowPrivate);
-    if (why) return `host ${host} resolves to ${a.address}, which ${why}`;
+  // Which address, and what kind, stays here: echoed, it would map a private network for whoever asks.
+  if (addresses.some((a) => refusedAddress(addressKind(a.address) ?? 'reserved', allowPrivate))) {
+    return `host ${host} is not allowed: it resolves to an address a webhook may not reach`;
   }
   return null;
 }
@@ -41,9 +41,12 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
-      for (const a of addresses) {
-        const why = refusedAddress(addressKind(a.address) ?? 'reserved', allowPrivate);
-        if (why) return callback(new RefusedAddressError(`${hostname} resolves to ${a.address}, which ${why}`), '', 0);
+      if (addresses.some((a) => refusedAddress(addressKind(a.address) ?? 'reserved', allowPrivate))) {
+        return callback(
+          new RefusedAddressError(`host ${hostname} is not allowed: it resolves to an address a webhook may not reach`),
+          '',
+          0,
+        );
       }
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
@@ -86,19 +89,22 @@ export function postJson(
     const done = (r: PostResult) => {
       if (settled) return;
       settled = true;
-      clearTimeout(deadline);
       resolve(r);
     };
     const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, options, (res) => {
-      // The answer's body is not needed: drained, so the connection can be reused.
+      // The status is the answer; the body is drained so the connection can be reused, but only within the
+      // deadline below: a receiver trickling its body a byte at a time does not hold the socket past it.
       res.resume();
+      res.on('end', () => clearTimeout(deadline));
       done({ status: res.statusCode ?? null, error: null });
     });
-    // The whole try, connection included, within the timeout (the socket's own timeout is for idleness).
+    // The whole exchange, connection and answer included, within the timeout (the socket's own timeout is
+    // for idleness, which a trickle never is).
     const deadline = setTimeout(() => {
       req.destroy();
       done({ status: null, error: `no answer within ${opts.timeoutMs / 1_000} s` });
     }, opts.timeoutMs);
+    req.on('close', () => clearTimeout(deadline));
     req.on('error', (err) => done({ status: null, error: err instanceof RefusedAddressError ? `refused: ${err.message}` : err.message }));
     req.on('timeout', () => req.destroy(new Error(`no answer within ${opts.timeoutMs / 1_000} s`)));
     req.end(body);

@@ -41,8 +41,15 @@ function ipv6(text: string): number[] | null {
   return missing >= 1 ? [...head, ...new Array<number>(missing).fill(0), ...tail] : null;
 }
 
+/**
+ * Cloud metadata services, which hand out the host's credentials: AWS, GCP, Azure and others at
+ * 169.254.169.254, Azure's wire server 168.63.129.16, the AWS ECS task endpoint 169.254.170.2, Alibaba's
+ * 100.100.100.200.
+ */
+const METADATA_IPV4 = ['169.254.169.254', '168.63.129.16', '169.254.170.2', '100.100.100.200'];
+
 function kindOfIpv4([a, b, c, d]: number[]): AddressKind {
-  if (a === 169 && b === 254 && c === 169 && d === 254) return 'metadata';
+  if (METADATA_IPV4.includes(`${a}.${b}.${c}.${d}`)) return 'metadata';
   if (a === 127) return 'loopback';
   if (a === 169 && b === 254) return 'link-local';
   if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) return 'private';
@@ -52,11 +59,31 @@ function kindOfIpv4([a, b, c, d]: number[]): AddressKind {
   return 'public';
 }
 
+const v4 = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff];
+
+/** The stricter of two kinds: an address read two ways is refused if either way is. */
+const stricter = (a: AddressKind, b: AddressKind): AddressKind => (a === 'public' ? b : b === 'metadata' ? b : a);
+
 function kindOfIpv6(g: number[]): AddressKind {
   const zeroUpTo = (n: number) => g.slice(0, n).every((x) => x === 0);
-  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible addresses are their IPv4 address.
-  if (zeroUpTo(5) && (g[5] === 0xffff || (g[5] === 0 && (g[6] !== 0 || g[7] > 1)))) {
-    return kindOfIpv4([g[6] >> 8, g[6] & 0xff, g[7] >> 8, g[7] & 0xff]);
+  // Addresses that carry an IPv4 address reach it, so they are its kind: IPv4-mapped (::ffff:a.b.c.d),
+  // IPv4-compatible (::a.b.c.d), SIIT's IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96, and the
+  // local-use 64:ff9b:1::/48, read at the /96 and the /48 positions of RFC 6052) and 6to4 (2002::/16).
+  if (zeroUpTo(5) && (g[5] === 0xffff || (g[5] === 0 && (g[6] !== 0 || g[7] > 1)))) return kindOfIpv4(v4(g[6], g[7]));
+  if (zeroUpTo(4) && g[4] === 0xffff && g[5] === 0) return kindOfIpv4(v4(g[6], g[7]));
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return kindOfIpv4(v4(g[6], g[7]));
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) {
+    const at96 = kindOfIpv4(v4(g[6], g[7]));
+    const at48 = kindOfIpv4([g[3] >> 8, g[3] & 0xff, g[4] & 0xff, g[5] >> 8]);
+    // Whichever position holds an address, the other is zeros; with both filled, the stricter reading counts.
+    if (g[3] === 0 && g[4] === 0 && g[5] === 0) return at96;
+    if (g[6] === 0 && g[7] === 0) return at48;
+    return stricter(at96, at48);
+  }
+  if (g[0] === 0x2002) return kindOfIpv4(v4(g[1], g[2]));
+  // Teredo (2001::/32) hides its IPv4 addresses, site-local (fec0::/10) is deprecated, 100::/64 discards.
+  if ((g[0] === 0x2001 && g[1] === 0) || (g[0] & 0xffc0) === 0xfec0 || (g[0] === 0x100 && g.slice(1, 4).every((x) => x === 0))) {
+    return 'reserved';
   }
   if (zeroUpTo(7) && g[7] === 1) return 'loopback';
   if (zeroUpTo(8)) return 'reserved';
@@ -75,6 +102,9 @@ export function addressKind(address: string): AddressKind | null {
   const v6 = ipv6(address);
   return v6 ? kindOfIpv6(v6) : null;
 }
+
+/** The ports a webhook may use: https's and http's, unless private addresses are allowed (local receivers). */
+const WEB_PORTS = ['', '443', '80'];
 
 /** Why a webhook may not reach an address of this kind; null when it may. */
 export function refusedAddress(kind: AddressKind, allowPrivate: boolean): string | null {
@@ -98,8 +128,10 @@ export function refusedUrl(text: string, allowPrivate: boolean): string | null {
   if (url.hash) return 'must not have a fragment';
   const kind = addressKind(url.hostname);
   if (kind) {
+    // The caller wrote this address, so saying what it is tells them nothing new.
     const refused = refusedAddress(kind, allowPrivate);
-    return refused && `host ${url.hostname} ${refused}`;
+    if (refused) return `host ${url.hostname} is not allowed: it ${refused}`;
   }
+  if (!allowPrivate && !WEB_PORTS.includes(url.port)) return 'is not allowed: use port 443 (or 80)';
   return null;
 }

@@ -201,13 +201,19 @@ describe('webhook URLs checked against SSRF', () => {
     ['loopback in IPv6', 'https://[::1]/hook', 'is a loopback address'],
     ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hook', 'is a loopback address'],
     ['a link-local address', 'https://169.254.10.1/hook', 'is a link-local address'],
-    ['a name that resolves to loopback', 'https://localhost:8443/hook', 'resolves to'],
+    ['a name that resolves to loopback', 'https://localhost/hook', 'host localhost is not allowed'],
+    ['a port other than 443 and 80', 'https://hooks.example.com:8443/hook', 'use port 443 (or 80)'],
+    ['NAT64 of a private address', 'https://[64:ff9b::a00:1]/hook', 'is a private address'],
+    ['6to4 of loopback', 'https://[2002:7f00:1::]/hook', 'is a loopback address'],
+    ["Azure's wire server", 'https://168.63.129.16/', 'is a cloud metadata address'],
     ['the metadata address', 'https://169.254.169.254/latest/meta-data/', 'is a cloud metadata address'],
     ["AWS's IPv6 metadata address", 'https://[fd00:ec2::254]/', 'is a cloud metadata address'],
   ])('refuses %s', async (_what, url, message) => {
     const res = await stack.request('POST', `${V1}/webhooks`, { key, body: { url } });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([{ field: 'url', message: expect.stringContaining(message) }]);
+    // It says "not allowed", and never where a name resolves.
+    if (new URL(url).hostname === 'localhost') expect(res.body.errors[0].message).not.toMatch(/127\.0\.0\.1|::1\b|loopback/);
   });
 
   it('refuses the metadata address even where private addresses are allowed', async () => {

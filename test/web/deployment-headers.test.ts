@@ -48,7 +48,11 @@ describe('deployment headers and cookies', () => {
   });
 
   it('with a plain http base, or COOKIE_SECURE=false: plain cookies and no HSTS', async () => {
-    for (const env of [{ PUBLIC_BASE_URL: 'http://hiring.test' }, { PUBLIC_BASE_URL: 'https://hiring.test', COOKIE_SECURE: 'false' }]) {
+    const settings: Array<Record<string, string>> = [
+      { PUBLIC_BASE_URL: 'http://hiring.test' },
+      { PUBLIC_BASE_URL: 'https://hiring.test', COOKIE_SECURE: 'false' },
+    ];
+    for (const env of settings) {
       const stack = await stackWith(env);
       const { cookie, headers } = await signInCookie(stack);
       expect({ env, cookie }).toEqual({

@@ -29,6 +29,26 @@ describe('webhook address rule', () => {
     ['224.0.0.1', 'reserved'],
     ['255.255.255.255', 'reserved'],
     ['ff02::1', 'reserved'],
+    // Metadata services beyond 169.254.169.254: Azure's wire server, the AWS ECS task endpoint, Alibaba's.
+    ['168.63.129.16', 'metadata'],
+    ['169.254.170.2', 'metadata'],
+    ['100.100.100.200', 'metadata'],
+    // Addresses that carry an IPv4 address are its kind: NAT64, local-use NAT64 (at /96 and /48), 6to4, SIIT.
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['64:ff9b::a9fe:a9fe', 'metadata'],
+    ['64:ff9b::808:808', 'public'],
+    ['64:ff9b:1::a00:1', 'private'],
+    ['64:ff9b:1:a00:1:0:808:808', 'private'],
+    ['64:ff9b:1::808:808', 'public'],
+    ['2002:7f00:1::', 'loopback'],
+    ['2002:a9fe:a9fe::1', 'metadata'],
+    ['2002:808:808::1', 'public'],
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:a9fe:a9fe', 'metadata'],
+    // Teredo, site-local and discard-only are refused.
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
+    ['fec0::1', 'reserved'],
+    ['100::1', 'reserved'],
   ])('%s is %s', (address, kind) => {
     expect(addressKind(address)).toBe(kind);
   });
@@ -42,15 +62,25 @@ describe('webhook address rule', () => {
 
   it('allows private addresses and plain http only when told, and metadata never', () => {
     expect(refusedUrl('http://10.0.0.1/x', false)).toBe('must be an https URL');
-    expect(refusedUrl('https://10.0.0.1/x', false)).toBe('host 10.0.0.1 is a private address');
+    expect(refusedUrl('https://10.0.0.1/x', false)).toBe('host 10.0.0.1 is not allowed: it is a private address');
+    expect(refusedUrl('https://[64:ff9b::a00:1]/x', false)).toBe('host [64:ff9b::a00:1] is not allowed: it is a private address');
     expect(refusedUrl('http://10.0.0.1/x', true)).toBeNull();
     expect(refusedUrl('http://127.0.0.1:3000/x', true)).toBeNull();
     expect(refusedUrl('http://[::1]:3000/x', true)).toBeNull();
-    expect(refusedUrl('http://169.254.169.254/', true)).toBe('host 169.254.169.254 is a cloud metadata address');
+    expect(refusedUrl('http://169.254.169.254/', true)).toBe('host 169.254.169.254 is not allowed: it is a cloud metadata address');
+    expect(refusedUrl('http://100.100.100.200/', true)).toBe('host 100.100.100.200 is not allowed: it is a cloud metadata address');
     expect(refusedUrl('https://hooks.example.com/x', false)).toBeNull();
     expect(refusedUrl('https://u:p@hooks.example.com/x', false)).toBe('must not carry credentials');
     expect(refusedUrl('https://hooks.example.com/x#y', false)).toBe('must not have a fragment');
     expect(refusedUrl('hooks.example.com/x', false)).toBe('must be an absolute URL');
+  });
+
+  it('allows only ports 443 and 80, unless private addresses are allowed', () => {
+    expect(refusedUrl('https://hooks.example.com:443/x', false)).toBeNull();
+    expect(refusedUrl('https://hooks.example.com:80/x', false)).toBeNull();
+    expect(refusedUrl('https://hooks.example.com:8443/x', false)).toBe('is not allowed: use port 443 (or 80)');
+    expect(refusedUrl('https://hooks.example.com:22/x', false)).toBe('is not allowed: use port 443 (or 80)');
+    expect(refusedUrl('http://localhost:3000/x', true)).toBeNull();
   });
 });
 
