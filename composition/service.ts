@@ -58,7 +58,7 @@ export function buildApiDeps(
     retryDelivery: webhooks.retry,
     llm: languageModel(config),
     whatsappTemplates: whatsappTemplates(config),
-    interviewChanged: interviewNotifier(base.temporal, config.TEMPORAL_TASK_QUEUE),
+    interviewChanged: interviewNotifier(base.temporal, config.TEMPORAL_TASK_QUEUE, { reopen: true }),
     ...overrides,
   };
 }
@@ -101,7 +101,7 @@ export async function startService(config: Config, logger: Logger, overrides: Se
         db,
         logger,
         now: () => new Date(),
-        interviewChanged: interviewNotifier(temporal, config.TEMPORAL_TASK_QUEUE),
+        interviewChanged: interviewNotifier(temporal, config.TEMPORAL_TASK_QUEUE, { reopen: false }),
         announce: apiDeps.announce,
         ...overrides.pages,
       }),

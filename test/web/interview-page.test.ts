@@ -230,14 +230,18 @@ describe('the interview page', () => {
     }
   });
 
-  it('records a question whose time ran out while the page was closed as timed out, and moves on', async () => {
+  it('records a question whose time ran out while the page was closed as timed out, once the candidate goes on', async () => {
     const { path, get } = await invited('interview-closed');
     const { page } = await openPage(browser, DESKTOP);
     await page.goto(stack.url + path);
     await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
     expect(await page.$eval('h1', (h) => h.textContent)).toBe('Tell us about a pipeline you <b>own</b>.');
     skew += (120 + ANSWER_GRACE_SECONDS + 1) * 1_000;
+    // Opening the link again says so, and records nothing until the candidate goes on.
     await page.goto(stack.url + path);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('The time for question 1 has run out');
+    expect((await get()).body.data.answers).toEqual([]);
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
     expect(await page.$eval('h1', (h) => h.textContent)).toBe('How do you test a streaming job?');
     expect(await page.$eval('.notice', (n) => n.textContent)).toBe(
       'Your answer to question 1 arrived after its time limit, so it was not saved.',

@@ -149,6 +149,27 @@ function AnswerForm(props: {
   );
 }
 
+/**
+ * Between questions, when no question is open: the next one has not been served (its time starts when the
+ * candidate opens it, by a POST, never by a page load), or its time ran out while the page was closed.
+ */
+export function ContinuePage(props: { frame: InterviewFrame; index: number; total: number; timedOut: boolean }): VNode {
+  const n = props.index + 1;
+  return (
+    <Layout title={`Question ${n}: ${props.frame.jobTitle}`}>
+      <h1>{props.timedOut ? `The time for question ${n} has run out` : `Question ${n} of ${props.total}`}</h1>
+      <p>
+        {props.timedOut
+          ? 'The page was closed while its time ran, so no answer was saved for it. You can go on with the rest.'
+          : 'Its time limit starts when you open it.'}
+      </p>
+      <form method="post" action={`${props.frame.path}/next`}>
+        <button type="submit">{props.timedOut ? 'Go on' : `Open question ${n}`}</button>
+      </form>
+    </Layout>
+  );
+}
+
 export function FinishPage({ frame, notice }: { frame: InterviewFrame; notice?: string }): VNode {
   return (
     <Layout title={`Finish: ${frame.jobTitle}`}>

@@ -16,7 +16,16 @@ import { interviewStore } from '../../stores/interviews';
 import { NotAnnouncedError } from '../../stores/resource-store';
 import { formBody, sameOrigin } from '../forms';
 import { sendPage } from '../layout';
-import { CompletedPage, ExpiredPage, FinishPage, NotReadyPage, QuestionPage, WelcomePage, type InterviewFrame } from './pages';
+import {
+  CompletedPage,
+  ContinuePage,
+  ExpiredPage,
+  FinishPage,
+  NotReadyPage,
+  QuestionPage,
+  WelcomePage,
+  type InterviewFrame,
+} from './pages';
 
 /**
  * The candidate's interview at `interview_url`. The link's token is the credential. Every form posts back
@@ -85,27 +94,56 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     const late = lateNotice(ctx.query.late, questions.length);
     const index = await nextQuestion(db, interview);
     if (index === null) return sendPage(ctx, 200, <FinishPage frame={frame} notice={late} />);
+    // A page load moves nothing: mail scanners and link previews fetch every link. A question is served (its
+    // time starts) and a timed-out one recorded only by the candidate's POSTs.
+    const served = await servedAt(db, interview._id, index);
     const at = now();
-    const served = await serveQuestion(db, interview._id, index, at);
-    const question = questions[index];
-    // Its time ran out while the page was closed: it is recorded as timed out, and the next one is shown.
-    if (!inTime(question, served, at)) {
-      await interviews.saveAnswer(interview, {
-        index,
-        type: question.type,
-        text: null,
-        duration_seconds: null,
-        answered_at: at,
-        timed_out: true,
-      });
-      return backTo(ctx, path, `?late=${index + 1}`);
+    if (!served || !inTime(questions[index], served, at)) {
+      return sendPage(ctx, 200, <ContinuePage frame={frame} index={index} total={questions.length} timedOut={served !== null} />);
     }
     showQuestion(ctx, 200, { frame, questions, index, served, at, notice: late });
   });
 
+  /** Serves the first question without an answer, so the page the POST redirects to shows it, its time running. */
+  async function serveNext(interview: InterviewDoc): Promise<void> {
+    const index = await nextQuestion(db, interview);
+    if (index !== null) await serveQuestion(db, interview._id, index, now());
+  }
+
+  /** Records a question whose time ran out as timed out, and serves the next: the page says so (`?late=`). */
+  async function timedOut(ctx: Context, interview: InterviewDoc, path: string, index: number, at: Date): Promise<void> {
+    const question = (interview.questions ?? [])[index];
+    await interviews.saveAnswer(interview, {
+      index,
+      type: question.type,
+      text: null,
+      duration_seconds: null,
+      answered_at: at,
+      timed_out: true,
+    });
+    await serveNext(interview);
+    backTo(ctx, path, `?late=${index + 1}`);
+  }
+
+  // Opens the next question: serves it, or, when its time ran out while the page was closed, records that.
+  router.post('/interview/:token/next', sameOrigin, async (ctx) => {
+    const { interview, path } = await load(ctx);
+    if (interview.status !== 'started' || expired(interview)) return backTo(ctx, path);
+    const index = await nextQuestion(db, interview);
+    if (index === null) return backTo(ctx, path);
+    const served = await servedAt(db, interview._id, index);
+    const at = now();
+    if (served && !inTime((interview.questions ?? [])[index], served, at)) return timedOut(ctx, interview, path, index, at);
+    if (!served) await serveQuestion(db, interview._id, index, at);
+    backTo(ctx, path);
+  });
+
   router.post('/interview/:token/start', sameOrigin, async (ctx) => {
     const { interview, path } = await load(ctx);
-    if (!expired(interview) && (await written(interviews.start(interview, now())))) await tell(interview);
+    if (!expired(interview) && (await written(interviews.start(interview, now())))) {
+      await serveNext(interview);
+      await tell(interview);
+    }
     backTo(ctx, path);
   });
 
@@ -120,11 +158,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     if (!served) return backTo(ctx, path);
     const question = questions[index];
     const at = now();
-    const answer = { index, type: question.type, duration_seconds: null, answered_at: at };
-    if (!inTime(question, served, at)) {
-      await interviews.saveAnswer(interview, { ...answer, text: null, timed_out: true });
-      return backTo(ctx, path, `?late=${index + 1}`);
-    }
+    if (!inTime(question, served, at)) return timedOut(ctx, interview, path, index, at);
     const body = ctx.request.body as Record<string, unknown> | undefined;
     const text = typeof body?.answer === 'string' ? body.answer.trim() : '';
     if (text === '' || text.length > MAX_TEXT_ANSWER) {
@@ -132,7 +166,8 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
         text === '' ? 'Please write an answer before you submit it.' : `Please shorten your answer to ${MAX_TEXT_ANSWER} characters.`;
       return showQuestion(ctx, 422, { frame: await frameOf(interview, path), questions, index, served, at, error, draft: text });
     }
-    await interviews.saveAnswer(interview, { ...answer, text, timed_out: false });
+    await interviews.saveAnswer(interview, { index, type: question.type, duration_seconds: null, answered_at: at, text, timed_out: false });
+    await serveNext(interview);
     backTo(ctx, path);
   });
 
@@ -157,6 +192,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     if (!inTime(question, served, at)) {
       await removeRecording(db, recording);
       await interviews.saveAnswer(interview, { ...answer, duration_seconds: null, timed_out: true });
+      await serveNext(interview);
       ctx.body = { next: `${path}?late=${index + 1}` };
       return;
     }
@@ -167,6 +203,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     if (!(await interviews.saveAnswer(interview, { ...answer, recording: recorded, duration_seconds: duration, timed_out: false }))) {
       await removeRecording(db, recording);
     }
+    await serveNext(interview);
     ctx.body = { next: path };
   });
 
