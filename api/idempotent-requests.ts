@@ -54,13 +54,15 @@ export function idempotent(db: Database): Middleware {
       await begun.abandon().catch(() => undefined);
       throw err;
     }
-    // Sent as the very bytes that are kept.
+    // Sent as the very bytes that are kept, unless the answer holds a secret: then a route leaves the answer to
+    // keep in `ctx.state.replayAnswer`, without it (a stored answer is no place for a webhook secret).
     const body = typeof ctx.body === 'string' ? ctx.body : JSON.stringify(ctx.body);
+    const kept = ctx.state.replayAnswer === undefined ? body : JSON.stringify(ctx.state.replayAnswer);
     const contentType = ctx.response.get('Content-Type') || 'application/json; charset=utf-8';
     ctx.body = body;
     ctx.type = contentType;
     // The work is done and the answer says so: a failure to keep it costs only the replay (a retry runs again).
-    await begun.finish({ status: ctx.status, contentType, body }).catch((err: unknown) => {
+    await begun.finish({ status: ctx.status, contentType, body: kept }).catch((err: unknown) => {
       ctx.state.logger?.warn({ err }, 'idempotent response not kept');
       return begun.abandon().catch(() => undefined);
     });

@@ -9,6 +9,7 @@ import { installTemporalRuntime } from '../infra/temporal-runtime';
 import type { ApiDeps } from '../api/deps';
 import { startApi, type RunningApi } from '../api/server';
 import { pageRoutes } from '../web/routes';
+import { startHousekeeping } from '../infra/housekeeping';
 import { interviewNotifier } from './interview-signals';
 import { announcer, webhookSignaller } from './webhook-dispatch';
 import type { WebDeps } from '../web/deps';
@@ -88,6 +89,7 @@ export async function startService(config: Config, logger: Logger, overrides: Se
       connection,
     });
     stops.push(worker.stop);
+    stops.push(startHousekeeping(db, logger, config.HOUSEKEEPING_INTERVAL_SECONDS));
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker started');
   }
   if (config.ROLE !== 'worker') {

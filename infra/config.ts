@@ -110,6 +110,9 @@ export const ConfigSchema = Type.Object({
    */
   COOKIE_SECURE: Type.Optional(Type.Boolean()),
 
+  /** How often the worker removes expired idempotency records, sessions and rate-limit windows (infra/housekeeping.ts). */
+  HOUSEKEEPING_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
+
   /** Test hook (the chaos suite): hold every request at this point so the process can be killed there. */
   FAULT_HOLD_AT: Type.Optional(Type.Union(FAULT_POINTS.map((p) => Type.Literal(p)))),
 

@@ -82,7 +82,7 @@ function operation(op: Operation, components: Record<string, Json>): Json {
     ...(op.body
       ? {
           requestBody: {
-            required: true,
+            required: !op.body.optional,
             content: { 'application/json': { schema: toJsonSchema(op.body.schema, components), example: op.body.example } },
           },
         }

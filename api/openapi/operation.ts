@@ -22,6 +22,7 @@ export interface Operation {
   /** `apiKey`: x-service-api-key; `none`: open (health, provider callbacks, which are signed instead). */
   security: 'apiKey' | 'none';
   parameters?: Array<{ name: string; in: 'path' | 'query' | 'header'; required: boolean; description: string; schema: TSchema }>;
-  body?: { schema: TSchema; example: unknown; description?: string };
+  /** `optional`: a request may come without a body (as `{}`). */
+  body?: { schema: TSchema; example: unknown; description?: string; optional?: boolean };
   responses: Record<number, Response>;
 }

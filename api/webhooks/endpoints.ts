@@ -74,10 +74,16 @@ export async function deleteEndpoint(deps: ApiDeps, workspaceId: string, id: str
 }
 
 /** A new secret; the current one keeps signing beside it for SECRET_OVERLAP_HOURS, older ones stop now. */
-export async function rotateSecret(deps: ApiDeps, workspaceId: string, id: string): Promise<{ secret: string; previousExpiresAt: Date }> {
+export async function rotateSecret(
+  deps: ApiDeps,
+  workspaceId: string,
+  id: string,
+  { expirePrevious }: { expirePrevious: boolean },
+): Promise<{ secret: string; previousExpiresAt: Date }> {
   const endpoint = await findEndpoint(deps, workspaceId, id);
   const now = new Date();
-  const previousExpiresAt = new Date(now.getTime() + SECRET_OVERLAP_HOURS * 3_600_000);
+  // A leaked secret stops signing at once; a routine rotation keeps it beside the new one for a while.
+  const previousExpiresAt = expirePrevious ? now : new Date(now.getTime() + SECRET_OVERLAP_HOURS * 3_600_000);
   const current = endpoint.secrets.find((s) => s.expires_at === null) ?? endpoint.secrets[0];
   const secret = newWebhookSecret();
   // Only while the endpoint is there: a delete that won the race must not leave a secret without an endpoint.
@@ -88,7 +94,7 @@ export async function rotateSecret(deps: ApiDeps, workspaceId: string, id: strin
       $set: {
         [`endpoints.${id}.secrets`]: [
           { value: secret, expires_at: null },
-          { value: current.value, expires_at: previousExpiresAt },
+          ...(expirePrevious ? [] : [{ value: current.value, expires_at: previousExpiresAt }]),
         ],
       },
     },

@@ -4,6 +4,7 @@ import {
   SECRET_OVERLAP_HOURS,
   WebhookCreatedResponse,
   WebhookCreateRequest,
+  WebhookRotateRequest,
   WebhookDeletedResponse,
   WebhookDeliveryListQuery,
   WebhookDeliveryListResponse,
@@ -133,10 +134,11 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     path: `${V1}/webhooks/{id}/rotate-secret`,
     operationId: 'rotateWebhookSecret',
     summary: "Replace an endpoint's signing secret",
-    description: `Events are signed with the new secret and, for ${SECRET_OVERLAP_HOURS} hours, with the previous one too (two signatures in webhook-signature), so the receiver can switch when it likes. No body.`,
+    description: `Events are signed with the new secret and, for ${SECRET_OVERLAP_HOURS} hours, with the previous one too (two signatures in webhook-signature), so the receiver can switch when it likes; with \`expire_previous\` (a secret that leaked), the previous one stops signing at once. The body is optional.`,
     tag: 'Webhooks',
     security: 'apiKey',
     parameters: [endpointId],
+    body: { schema: WebhookRotateRequest, example: { expire_previous: true }, optional: true },
     responses: {
       200: {
         description: 'The new secret, shown only here.',
@@ -146,7 +148,7 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
           data: { id: ENDPOINT_EXAMPLE.id, secret: SECRET_EXAMPLE, previous_secret_expires_at: '2026-11-25T09:00:00.000Z' },
         },
       },
-      ...callErrors(401, 404, 500, 503),
+      ...callErrors(400, 401, 404, 500, 503),
     },
   },
   {

@@ -4,11 +4,12 @@ import { publicRouter } from '../public-router';
 import { callFamily } from '../errors';
 import { compileValidator } from '../validation';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
-import { WebhookCreateRequest } from '../../shared/webhooks/schema';
+import { WebhookCreateRequest, WebhookRotateRequest } from '../../shared/webhooks/schema';
 import { createEndpoint, deleteEndpoint, endpointView, findEndpoint, listEndpoints, rotateSecret } from './endpoints';
 import { listDeliveries, retryDelivery } from './deliveries';
 
 const validateCreate = compileValidator(WebhookCreateRequest);
+const validateRotate = compileValidator(WebhookRotateRequest);
 
 /** Webhook endpoints and their delivery logs, with the call family's error shapes (`code`, `errors[]`). */
 export function webhookRoutes(deps: ApiDeps): Router {
@@ -18,8 +19,10 @@ export function webhookRoutes(deps: ApiDeps): Router {
   router.post('/webhooks', async (ctx) => {
     const endpoint = await createEndpoint(deps, workspaceOf(ctx), validateCreate(ctx.request.body));
     ctx.status = 201;
-    // The only time the secret is shown.
-    ctx.body = { success: true, data: { ...endpointView(endpoint), secret: endpoint.secrets[0].value } };
+    // The only time the secret is shown: an Idempotency-Key keeps the answer without it.
+    const data = endpointView(endpoint);
+    ctx.body = { success: true, data: { ...data, secret: endpoint.secrets[0].value } };
+    ctx.state.replayAnswer = { success: true, data: { ...data, secret: null } };
   });
 
   router.get('/webhooks', async (ctx) => {
@@ -36,8 +39,13 @@ export function webhookRoutes(deps: ApiDeps): Router {
   });
 
   router.post('/webhooks/:id/rotate-secret', async (ctx) => {
-    const { secret, previousExpiresAt } = await rotateSecret(deps, workspaceOf(ctx), ctx.params.id);
-    ctx.body = { success: true, data: { id: ctx.params.id, secret, previous_secret_expires_at: previousExpiresAt.toISOString() } };
+    const body = validateRotate(ctx.request.body ?? {});
+    const { secret, previousExpiresAt } = await rotateSecret(deps, workspaceOf(ctx), ctx.params.id, {
+      expirePrevious: body.expire_previous ?? false,
+    });
+    const data = { id: ctx.params.id, previous_secret_expires_at: previousExpiresAt.toISOString() };
+    ctx.body = { success: true, data: { ...data, secret } };
+    ctx.state.replayAnswer = { success: true, data: { ...data, secret: null } };
   });
 
   router.get('/webhooks/:id/deliveries', async (ctx) => {

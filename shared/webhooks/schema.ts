@@ -88,9 +88,14 @@ const Secret = Type.String({
   pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
   description: 'The signing secret, `whsec_` and base64 of 32 random bytes. Shown only when it is made.',
 });
+/** A secret in the answer that made it; an Idempotency-Key replay of that answer keeps no secret. */
+const ShownSecret = Type.Union([Secret, Type.Null()], {
+  description:
+    'The signing secret, `whsec_` and base64 of 32 random bytes, shown only in the answer that made it. A replay of that answer (`Idempotent-Replayed: true`) has null: no secret is kept beside a stored answer. Rotate the secret for a new one.',
+});
 export const WebhookCreatedResponse = Type.Object({
   success: Type.Literal(true),
-  data: Type.Intersect([WebhookEndpointView, Type.Object({ secret: Secret })]),
+  data: Type.Intersect([WebhookEndpointView, Type.Object({ secret: ShownSecret })]),
 });
 export const WebhookListResponse = Type.Object({ success: Type.Literal(true), data: Type.Array(WebhookEndpointView) });
 export const WebhookDeletedResponse = Type.Object({
@@ -101,11 +106,20 @@ export const WebhookSecretResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Object({
     id: Type.String(),
-    secret: Secret,
-    /** Until then the previous secret signs too: a receiver may switch at its own pace. */
+    secret: ShownSecret,
+    /** Until then the previous secret signs too (now, with `expire_previous`): a receiver may switch at its own pace. */
     previous_secret_expires_at: Instant,
   }),
 });
+export const WebhookRotateRequest = Strict({
+  expire_previous: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: `The previous secret stops signing at once, for a secret that leaked; otherwise it signs beside the new one for ${SECRET_OVERLAP_HOURS} hours.`,
+    }),
+  ),
+});
+export type WebhookRotateRequest = Static<typeof WebhookRotateRequest>;
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

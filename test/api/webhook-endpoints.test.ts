@@ -150,6 +150,60 @@ describe('webhook endpoints and deliveries on the real stack', () => {
     ).toThrow();
   }, 60_000);
 
+  it('stops signing with the previous secret at once when told it leaked (expire_previous)', async () => {
+    const ws = await bench.stack.newWorkspace('Leaky');
+    const path = newPath();
+    const hook = await register(ws.key, { url: `${bench.hooks.stub.url}${path}`, events: ['interview.invited'] });
+    const bad = await bench.stack.request('POST', `${V1}/webhooks/${hook.id}/rotate-secret`, {
+      key: ws.key,
+      body: { expire_previous: 'yes' },
+    });
+    expect([bad.status, bad.body.errors]).toEqual([400, [{ field: 'expire_previous', message: 'must be a boolean' }]]);
+    const before = Date.now();
+    const rotated = await bench.stack.request('POST', `${V1}/webhooks/${hook.id}/rotate-secret`, {
+      key: ws.key,
+      body: { expire_previous: true },
+    });
+    expect(rotated.status).toBe(200);
+    const { secret, previous_secret_expires_at } = rotated.body.data;
+    expect(Date.parse(previous_secret_expires_at)).toBeGreaterThanOrEqual(before - 1_000);
+    expect(Date.parse(previous_secret_expires_at)).toBeLessThanOrEqual(Date.now());
+    await bench.stack.request('POST', `${V1}/interview/invite`, {
+      key: ws.key,
+      body: inviteBody([inviteCandidate(4)], { ats_job_id: 'job-leaked' }),
+    });
+    await waitFor(
+      async () => received(path),
+      (r) => r.length === 1,
+      30_000,
+    );
+    // One signature, the new secret's; the leaked one verifies nothing.
+    expect(received(path)[0].headers['webhook-signature']).toMatch(/^v1,\S+$/);
+    expect(() => new Webhook(secret).verify(received(path)[0].raw, received(path)[0].headers as Record<string, string>)).not.toThrow();
+    expect(() => new Webhook(hook.secret).verify(received(path)[0].raw, received(path)[0].headers as Record<string, string>)).toThrow();
+  }, 60_000);
+
+  it('keeps no secret in a stored Idempotency-Key answer: a replay shows null', async () => {
+    const ws = await bench.stack.newWorkspace('Replayed');
+    const url = `${bench.hooks.stub.url}${newPath()}`;
+    const send = (path: string, body: unknown, key: string) =>
+      bench.stack.request('POST', path, { key: ws.key, body, headers: { 'idempotency-key': key } });
+    const first = await send(`${V1}/webhooks`, { url, events: ['interview.invited'] }, 'create-1');
+    expect(first.body.data.secret).toMatch(/^whsec_/);
+    const replay = await send(`${V1}/webhooks`, { url, events: ['interview.invited'] }, 'create-1');
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    expect(replay.body.data).toEqual({ ...first.body.data, secret: null });
+
+    const rotated = await send(`${V1}/webhooks/${first.body.data.id}/rotate-secret`, {}, 'rotate-1');
+    expect(rotated.body.data.secret).toMatch(/^whsec_/);
+    const again = await send(`${V1}/webhooks/${first.body.data.id}/rotate-secret`, {}, 'rotate-1');
+    expect([again.headers.get('idempotent-replayed'), again.body.data]).toEqual(['true', { ...rotated.body.data, secret: null }]);
+    // Nothing kept anywhere holds either secret.
+    const kept = JSON.stringify(await bench.stack.db.idempotencyKeys.find({}).toArray());
+    expect(kept).not.toContain(first.body.data.secret);
+    expect(kept).not.toContain(rotated.body.data.secret);
+  }, 60_000);
+
   it('disables an endpoint whose receiver answers 410 Gone, and sends it nothing more', async () => {
     const ws = await bench.stack.newWorkspace('Wonka');
     const path = newPath();

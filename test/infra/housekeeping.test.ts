@@ -1,0 +1,28 @@
+import { startStack, type Stack, uniqueName } from '../helpers/stack';
+import { waitFor } from '../helpers/wait';
+
+/**
+ * The worker removes what has run out (kept idempotent answers, sessions, rate-limit windows) on FerretDB too,
+ * where no TTL index does it: the test inserts expired and live records of its own and watches the sweep.
+ */
+describe('housekeeping', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ worker: true, env: { HOUSEKEEPING_INTERVAL_SECONDS: '1' } });
+  });
+  afterAll(() => stack?.stop());
+
+  it('removes expired idempotency records, sessions and rate-limit windows, and keeps the live ones', async () => {
+    const collections = [stack.db.idempotencyKeys, stack.db.sessions, stack.db.rateLimits] as const;
+    const ids = { expired: uniqueName('expired'), live: uniqueName('live') };
+    for (const c of collections) {
+      await c.insertOne({ _id: ids.expired, expires_at: new Date(Date.now() - 1_000) } as never);
+      await c.insertOne({ _id: ids.live, expires_at: new Date(Date.now() + 3_600_000) } as never);
+    }
+    const left = () =>
+      Promise.all(
+        collections.map(async (c) => (await c.find({ _id: { $in: [ids.expired, ids.live] } } as never).toArray()).map((d) => d._id)),
+      );
+    expect(await waitFor(left, (l) => l.every((ids) => ids.length === 1), 15_000)).toEqual([[ids.live], [ids.live], [ids.live]]);
+  });
+});
