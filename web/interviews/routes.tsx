@@ -104,10 +104,13 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     showQuestion(ctx, 200, { frame, questions, index, served, at, notice: late });
   });
 
-  /** Serves the first question without an answer, so the page the POST redirects to shows it, its time running. */
-  async function serveNext(interview: InterviewDoc): Promise<void> {
-    const index = await nextQuestion(db, interview);
-    if (index !== null) await serveQuestion(db, interview._id, index, now());
+  /**
+   * Serves the question after `index` (-1: the first), so the page the POST redirects to shows it, its time
+   * running. Questions are answered in order (each step takes only the first without an answer), so no read
+   * is needed to know which one comes next.
+   */
+  async function serveAfter(interview: InterviewDoc, index: number): Promise<void> {
+    if (index + 1 < (interview.questions ?? []).length) await serveQuestion(db, interview._id, index + 1, now());
   }
 
   /** Records a question whose time ran out as timed out, and serves the next: the page says so (`?late=`). */
@@ -121,7 +124,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
       answered_at: at,
       timed_out: true,
     });
-    await serveNext(interview);
+    await serveAfter(interview, index);
     backTo(ctx, path, `?late=${index + 1}`);
   }
 
@@ -141,7 +144,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
   router.post('/interview/:token/start', sameOrigin, async (ctx) => {
     const { interview, path } = await load(ctx);
     if (!expired(interview) && (await written(interviews.start(interview, now())))) {
-      await serveNext(interview);
+      await serveAfter(interview, -1);
       await tell(interview);
     }
     backTo(ctx, path);
@@ -167,7 +170,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
       return showQuestion(ctx, 422, { frame: await frameOf(interview, path), questions, index, served, at, error, draft: text });
     }
     await interviews.saveAnswer(interview, { index, type: question.type, duration_seconds: null, answered_at: at, text, timed_out: false });
-    await serveNext(interview);
+    await serveAfter(interview, index);
     backTo(ctx, path);
   });
 
@@ -192,7 +195,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     if (!inTime(question, served, at)) {
       await removeRecording(db, recording);
       await interviews.saveAnswer(interview, { ...answer, duration_seconds: null, timed_out: true });
-      await serveNext(interview);
+      await serveAfter(interview, index);
       ctx.body = { next: `${path}?late=${index + 1}` };
       return;
     }
@@ -203,7 +206,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     if (!(await interviews.saveAnswer(interview, { ...answer, recording: recorded, duration_seconds: duration, timed_out: false }))) {
       await removeRecording(db, recording);
     }
-    await serveNext(interview);
+    await serveAfter(interview, index);
     ctx.body = { next: path };
   });
 
