@@ -1,3 +1,6 @@
+import type { Stack } from './stack';
+import { waitFor } from './wait';
+
 /** Builders for interview/invite bodies: a valid request that each test bends in one place. */
 export const inviteCandidate = (i: number, extra: Record<string, unknown> = {}) => ({
   id: `cand-${i}`,
@@ -22,3 +25,19 @@ export const inviteBody = (candidates: unknown[], extra: Record<string, unknown>
   candidates,
   ...extra,
 });
+
+/**
+ * One invited candidate of a job of its own, with these questions: the interview's id, its link's path once
+ * the email is sent, and a reader of the interview through the API.
+ */
+export async function invitedInterview(stack: Stack, key: string, job: string, questions: unknown[]) {
+  const res = await stack.request('POST', '/api/public/v1/interview/invite', {
+    key,
+    body: inviteBody([inviteCandidate(1)], { ats_job_id: job, questions }),
+  });
+  if (res.status !== 200) throw new Error(`invite answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const id = res.body.data.interviews[0].id as string;
+  const get = () => stack.request('GET', `/api/public/v1/interviews/${id}`, { key });
+  const interview = (await waitFor(get, (r) => r.body.data.status === 'invited')).body.data;
+  return { id, path: new URL(interview.interview_url).pathname, get };
+}

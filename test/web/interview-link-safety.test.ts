@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { startStack, type Stack } from '../helpers/stack';
-import { inviteBody, inviteCandidate } from '../helpers/invite';
+import { invitedInterview } from '../helpers/invite';
 import { waitFor } from '../helpers/wait';
 import { ANSWER_GRACE_SECONDS } from '../../shared/interviews/session';
 import { interviewWorkflowId } from '../../workflows/interviews';
@@ -25,15 +25,8 @@ describe("the candidate's link", () => {
   afterAll(() => stack?.stop());
 
   async function invited(job: string) {
-    const res = await stack.request('POST', '/api/public/v1/interview/invite', {
-      key,
-      body: inviteBody([inviteCandidate(1)], { ats_job_id: job, questions }),
-    });
-    expect(res.status).toBe(200);
-    const id = res.body.data.interviews[0].id as string;
-    const get = () => stack.request('GET', `/api/public/v1/interviews/${id}`, { key });
-    const interview = (await waitFor(get, (r) => r.body.data.status === 'invited')).body.data;
-    return { id, url: stack.url + new URL(interview.interview_url).pathname, get };
+    const { id, path, get } = await invitedInterview(stack, key, job, questions);
+    return { id, url: stack.url + path, get };
   }
   /** A form post as the page's own form sends it. */
   const post = (url: string, form = '') =>

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import type { Browser, Page } from 'puppeteer-core';
 import { startStack, type Stack } from '../helpers/stack';
-import { inviteBody, inviteCandidate } from '../helpers/invite';
+import { invitedInterview } from '../helpers/invite';
 import { waitFor } from '../helpers/wait';
 import { DESKTOP, PHONE, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsSideways } from '../helpers/browser';
 import { ANSWER_GRACE_SECONDS } from '../../shared/interviews/session';
@@ -31,17 +31,7 @@ describe('the interview page', () => {
   });
 
   /** One invited candidate of a job of its own; its interview once the link is sent. */
-  async function invited(job: string) {
-    const res = await stack.request('POST', '/api/public/v1/interview/invite', {
-      key,
-      body: inviteBody([inviteCandidate(1)], { ats_job_id: job, questions }),
-    });
-    expect(res.status).toBe(200);
-    const id = res.body.data.interviews[0].id as string;
-    const get = () => stack.request('GET', `/api/public/v1/interviews/${id}`, { key });
-    const interview = (await waitFor(get, (r) => r.body.data.status === 'invited')).body.data;
-    return { id, path: new URL(interview.interview_url).pathname, get };
-  }
+  const invited = (job: string) => invitedInterview(stack, key, job, questions);
 
   const heading = (page: Page) => page.$eval('h1', (h) => h.textContent);
   async function submit(page: Page, answer: string) {

@@ -1,8 +1,7 @@
 import { request } from 'node:http';
 import type { Browser, Page } from 'puppeteer-core';
 import { startStack, type Stack } from '../helpers/stack';
-import { inviteBody, inviteCandidate } from '../helpers/invite';
-import { waitFor } from '../helpers/wait';
+import { invitedInterview } from '../helpers/invite';
 import { PHONE, axeViolations, launchBrowser, openPage } from '../helpers/browser';
 
 /**
@@ -25,13 +24,7 @@ describe('recorded answers that are refused', () => {
 
   async function startedInterview(job: string, page: Page) {
     const questions = [1, 2].map((n) => ({ question: `Spoken question ${n}?`, type: 'audio', time_limit_seconds: 120 }));
-    const res = await stack.request('POST', '/api/public/v1/interview/invite', {
-      key,
-      body: inviteBody([inviteCandidate(1)], { ats_job_id: job, questions }),
-    });
-    const id = res.body.data.interviews[0].id as string;
-    const get = () => stack.request('GET', `/api/public/v1/interviews/${id}`, { key });
-    const path = new URL((await waitFor(get, (r) => r.body.data.status === 'invited')).body.data.interview_url).pathname;
+    const { path, get } = await invitedInterview(stack, key, job, questions);
     await page.goto(stack.url + path);
     await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
     return { path, get };
