@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../infra/config';
 import type { Database } from '../infra/database';
+import type { Budgets } from '../infra/budgets';
 import type { Logger } from '../infra/logger';
 import type { InterviewDoc } from '../infra/records/interviews';
 import type { Announce } from '../infra/webhooks/events';
@@ -22,6 +23,8 @@ export interface ApiDeps {
   interviewChanged(interview: InterviewDoc): Promise<void>;
   /** Announces a change to the workspace's webhooks (a WhatsApp message status here; infra/webhooks/events.ts). */
   announce: Announce;
+  /** The abuse limits, shared with the pages (infra/budgets.ts). */
+  budgets: Budgets;
   /** Sends a webhook delivery again now, through its endpoint's delivery workflow (composition/webhook-dispatch.ts). */
   retryDelivery(workspaceId: string, endpointId: string, eventId: string): Promise<void>;
 }

@@ -10,6 +10,7 @@ import type { ApiDeps } from '../api/deps';
 import { startApi, type RunningApi } from '../api/server';
 import { pageRoutes } from '../web/routes';
 import { startHousekeeping } from '../infra/housekeeping';
+import { budgets } from '../infra/budgets';
 import { interviewNotifier } from './interview-signals';
 import { announcer, webhookSignaller } from './webhook-dispatch';
 import type { WebDeps } from '../web/deps';
@@ -57,6 +58,7 @@ export function buildApiDeps(
     ...base,
     announce: announcer(base.db, base.temporal, config.TEMPORAL_TASK_QUEUE),
     retryDelivery: webhooks.retry,
+    budgets: budgets(base.db, config),
     llm: languageModel(config),
     whatsappTemplates: whatsappTemplates(config),
     interviewChanged: interviewNotifier(base.temporal, config.TEMPORAL_TASK_QUEUE, { reopen: true }),
@@ -105,6 +107,7 @@ export async function startService(config: Config, logger: Logger, overrides: Se
         now: () => new Date(),
         interviewChanged: interviewNotifier(temporal, config.TEMPORAL_TASK_QUEUE, { reopen: false }),
         announce: apiDeps.announce,
+        budgets: apiDeps.budgets,
         ...overrides.pages,
       }),
     );

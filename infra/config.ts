@@ -118,6 +118,21 @@ export const ConfigSchema = Type.Object({
 
   AI_RATE_LIMIT: Type.Integer({ minimum: 1, maximum: 10_000, default: 5 }),
   AI_RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 60 }),
+
+  // Abuse limits (infra/budgets.ts), shared by every process through the database. Per workspace:
+  /** Candidates accepted by call/initiate and interview/invite together, per hour. */
+  CANDIDATES_PER_HOUR: Type.Integer({ minimum: 1, maximum: 10_000_000, default: 20_000 }),
+  /** Invitation and resend emails, per UTC day. */
+  EMAILS_PER_DAY: Type.Integer({ minimum: 1, maximum: 10_000_000, default: 100_000 }),
+  INTERVIEW_RESENDS_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1_000 }),
+  DELIVERY_RETRIES_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }),
+  /** Reads of the expensive lists: projects (with their tallies) and deliveries filtered by status. */
+  LIST_READS_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 600 }),
+  // Per client address (TRUST_PROXY says whether X-Forwarded-For names it), for the routes without an API key:
+  SIGN_INS_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 10 }),
+  PAGE_REQUESTS_PER_MINUTE_PER_IP: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 300 }),
+  /** Requests per interview link (its token), whatever address they come from. */
+  PAGE_REQUESTS_PER_MINUTE_PER_LINK: Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }),
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;

@@ -1,5 +1,6 @@
 import type { Config } from '../infra/config';
 import type { Database } from '../infra/database';
+import type { Budgets } from '../infra/budgets';
 import type { Logger } from '../infra/logger';
 import type { InterviewDoc } from '../infra/records/interviews';
 import type { Announce } from '../infra/webhooks/events';
@@ -13,6 +14,8 @@ export interface WebDeps {
   now(): Date;
   /** Tells the interview's workflow that the candidate started or finished (composition/interview-signals.ts). */
   interviewChanged(interview: InterviewDoc): Promise<void>;
+  /** The per-address and per-link limits of the pages, shared with the API (infra/budgets.ts). */
+  budgets: Budgets;
   /** Announces the candidate's steps (the interview started) to the workspace's webhooks. */
   announce: Announce;
 }

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { DomainError, ForbiddenError, NotFoundError, ServiceUnavailableError } from '../shared/errors';
+import { DomainError, ForbiddenError, NotFoundError, RateLimitedError, ServiceUnavailableError } from '../shared/errors';
 import { asUnavailable } from '../infra/unavailable';
 import { MessagePage, sendPage } from './layout';
 
@@ -27,6 +27,17 @@ export const renderPageErrors: Middleware = async (ctx, next) => {
         403,
         <MessagePage title="This form was not sent from its page">
           <p>{error.message} Go back, reload the page, and send it again.</p>
+        </MessagePage>,
+      );
+    }
+    if (error instanceof RateLimitedError) {
+      ctx.set('Retry-After', String(error.retryAfterSeconds));
+      const wait = error.retryAfterSeconds <= 60 ? 'a minute' : 'a while';
+      return sendPage(
+        ctx,
+        429,
+        <MessagePage title="Too many requests">
+          <p>This page was asked for too often. Please wait {wait} and reload it; nothing you did was lost.</p>
         </MessagePage>,
       );
     }

@@ -6,11 +6,10 @@ import { parseJson } from '../middleware';
 import { idempotent } from '../idempotent-requests';
 import { jobFamily } from '../errors';
 import { compileValidator } from '../validation';
-import { RateLimiter } from '../../infra/rate-limit';
 import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/ai/schema';
 import { jobBriefRules } from '../../shared/ai/rules';
 import { generateQuestions, generateScript, parseJd } from './operations';
-import { reportBudget, spendBudget } from './rate-limit';
+import { reportBudget, spendBudget } from '../budgets';
 
 /** The spec lists the generate endpoints under /ai and parse-jd under the versioned prefix; all work under both. */
 const AI_PREFIXES = ['/api/public/v1/ai', '/ai'] as const;
@@ -18,7 +17,7 @@ const AI_PREFIXES = ['/api/public/v1/ai', '/ai'] as const;
 /** The language-model operations, each with its own per-workspace budget, in the job family's error shapes. */
 export function aiRoutes(deps: ApiDeps): Router {
   const { db, config, llm } = deps;
-  const limiter = new RateLimiter(db, { limit: config.AI_RATE_LIMIT, windowSeconds: config.AI_RATE_LIMIT_WINDOW_SECONDS });
+  const limiter = deps.budgets.ai;
   const router = publicRouter(deps, jobFamily(config.SUPPORT_EMAIL), { bodies: false, prefix: '' });
 
   const operation = <T extends TSchema>(

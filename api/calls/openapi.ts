@@ -44,7 +44,7 @@ export const CALL_OPERATIONS: Operation[] = [
     body: { schema: CallInitiateRequest, example: EXAMPLES.callInitiate },
     responses: {
       200: { description: 'One result per candidate; success is false when every candidate failed.', schema: CallInitiateResponse },
-      ...callErrors(400, 401, 413, 500, 502, 503),
+      ...callErrors(400, 401, 413, 429, 500, 502, 503),
     },
   },
   {

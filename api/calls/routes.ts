@@ -21,6 +21,7 @@ import { projectUrl } from '../../shared/public-urls';
 import { callView } from '../../infra/views/calls';
 import { checkWhatsAppTemplates } from './whatsapp-template-check';
 import { listHandler } from '../lists';
+import { withinBudgets } from '../budgets';
 import { callPages } from '../../stores/calls';
 import { CallListQuery } from '../../shared/lists/schema';
 
@@ -49,7 +50,8 @@ export function callRoutes(deps: ApiDeps): Router {
     const ws = ctx.state.workspace as WorkspaceDoc;
     const req = validateInitiate(ctx.request.body);
     if (templates) await checkWhatsAppTemplates(templates, req);
-    ctx.body = await initiateCalls(deps, ws, req);
+    const spend = { limiter: deps.budgets.candidates, name: 'candidates', amount: req.candidates.length, counts: 'candidates per hour' };
+    ctx.body = await withinBudgets(ctx, [spend], () => initiateCalls(deps, ws, req));
   });
 
   router.get('/calls', async (ctx) => {

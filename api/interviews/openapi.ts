@@ -23,7 +23,7 @@ export const INTERVIEW_OPERATIONS: Operation[] = [
     body: { schema: InviteRequest, example: EXAMPLES.invite },
     responses: {
       200: { description: 'One result per candidate; success is false when every candidate failed.', schema: InviteResponse },
-      ...jobErrors(400, 401, 409, 413, 422, 500, 503),
+      ...jobErrors(400, 401, 409, 413, 422, 429, 500, 503),
     },
   },
   {

@@ -15,6 +15,7 @@ import { interviewPages } from '../../stores/interviews';
 import { InterviewListQuery } from '../../shared/lists/schema';
 import { sendAnswerRecording } from '../../infra/recordings';
 import { NotFoundError } from '../../shared/errors';
+import { withinBudgets } from '../budgets';
 
 const validateInvite = compileValidator(InviteRequest, inviteRules);
 
@@ -22,10 +23,22 @@ const validateInvite = compileValidator(InviteRequest, inviteRules);
 export function interviewRoutes(deps: ApiDeps): Router {
   const { db, config } = deps;
   const router = publicRouter(deps, jobFamily(config.SUPPORT_EMAIL), { bodies: true });
+  const questionsSpend = { limiter: deps.budgets.ai, name: 'generate-questions', counts: 'question generations per window' };
 
   router.post('/interview/invite', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
-    ctx.body = await inviteCandidates(deps, ws, validateInvite(ctx.request.body));
+    const req = validateInvite(ctx.request.body);
+    const n = req.candidates.length;
+    const spends = [
+      { limiter: deps.budgets.candidates, name: 'candidates', amount: n, counts: 'candidates per hour' },
+      { limiter: deps.budgets.emails, name: 'emails', amount: n, counts: 'emails per day' },
+    ];
+    ctx.body = await withinBudgets(ctx, spends, () =>
+      // A new job's questions are a language-model call: they spend from the AI budget of generate-questions.
+      inviteCandidates(deps, ws, req, {
+        beforeNewProject: req.questions ? undefined : () => withinBudgets(ctx, [questionsSpend], async () => undefined),
+      }),
+    );
   });
 
   const listInterviews = listHandler('interviews', InterviewListQuery, interviewPages, (i) => interviewView(i, config.PUBLIC_BASE_URL));
@@ -41,10 +54,12 @@ export function interviewRoutes(deps: ApiDeps): Router {
 
   router.post('/interviews/:id/resend', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
-    const body: InterviewViewResponse = {
-      success: true,
-      data: interviewView(await resendInterview(deps, ws, ctx.params.id), config.PUBLIC_BASE_URL),
-    };
+    const spends = [
+      { limiter: deps.budgets.resends, name: 'resends', counts: 'interview resends per hour' },
+      { limiter: deps.budgets.emails, name: 'emails', counts: 'emails per day' },
+    ];
+    const resent = await withinBudgets(ctx, spends, () => resendInterview(deps, ws, ctx.params.id));
+    const body: InterviewViewResponse = { success: true, data: interviewView(resent, config.PUBLIC_BASE_URL) };
     ctx.body = body;
   });
 

@@ -33,6 +33,11 @@ export const callErrors = pick({
   404: { description: 'No such resource in this workspace.', schema: CallErrorBody },
   409: { description: 'The ats_job_id belongs to an interview project of this workspace, not a campaign.', schema: CallErrorBody },
   413: { description: 'The body is larger than the configured limit (1 MB by default).', schema: CallErrorBody },
+  429: {
+    description: 'A budget of the workspace is spent until its window ends (docs/configuration.md#abuse-limits); the message says which.',
+    schema: CallErrorBody,
+    headers: RETRY_AFTER,
+  },
   500: { description: 'An unexpected error; details are in the service log under the x-request-id.', schema: CallErrorBody },
   502: { description: 'A provider answered, but not usefully.', schema: CallErrorBody },
   503: {
@@ -94,5 +99,9 @@ export const resendErrors = {
     description: 'The invitation has no link to resend (still being sent, or failed), or the candidate has finished.',
     schema: JobErrorBody,
   },
-  429: { description: 'This interview was resent less than a minute ago.', schema: JobErrorBody, headers: RETRY_AFTER },
+  429: {
+    description: "This interview was resent less than a minute ago, or the workspace's resends per hour or emails per day are spent.",
+    schema: JobErrorBody,
+    headers: RETRY_AFTER,
+  },
 } satisfies Record<number, Response>;

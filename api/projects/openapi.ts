@@ -14,7 +14,7 @@ export const PROJECT_OPERATIONS: Operation[] = [
     'Projects',
     ProjectListQuery,
     ProjectListResponse,
-    callErrors(400, 401, 500, 503),
+    callErrors(400, 401, 429, 500, 503),
   ),
   {
     method: 'get',

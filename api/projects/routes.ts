@@ -7,6 +7,7 @@ import { projectStore } from '../../stores/projects';
 import { findOwned } from '../owned';
 import { ProjectListQuery, type ProjectViewResponse } from '../../shared/lists/schema';
 import { listHandler } from '../lists';
+import { listReads, withinBudgets } from '../budgets';
 import { projectView } from './view';
 
 /** The workspace's projects (campaigns and interview projects): their list and each one with its counts. */
@@ -16,7 +17,8 @@ export function projectRoutes(deps: ApiDeps): Router {
   const list = listHandler('projects', ProjectListQuery, projectStore, (p) => projectView(db, p, config.PUBLIC_BASE_URL));
 
   router.get('/projects', async (ctx) => {
-    ctx.body = await list(db, (ctx.state.workspace as WorkspaceDoc)._id, ctx);
+    // Every project on the page comes with its tallies: an expensive read with its own budget.
+    ctx.body = await withinBudgets(ctx, [listReads(deps)], () => list(db, (ctx.state.workspace as WorkspaceDoc)._id, ctx));
   });
 
   router.get('/projects/:id', async (ctx) => {

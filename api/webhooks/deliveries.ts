@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { listReads, withinBudgets } from '../budgets';
 import type { ApiDeps } from '../deps';
 import { compileValidator } from '../validation';
 import { queryObject } from '../lists';
@@ -42,7 +43,9 @@ export async function listDeliveries(deps: ApiDeps, workspaceId: string, endpoin
       },
     ]);
   }
-  const page = await pageDeliveries(deps.db, workspaceId, endpointId, { status, limit, after });
+  // Filtered by status, a page may read many deliveries to find a few: an expensive read with its own budget.
+  const read = () => pageDeliveries(deps.db, workspaceId, endpointId, { status, limit, after });
+  const page = status ? await withinBudgets(ctx, [listReads(deps)], read) : await read();
   return {
     success: true as const,
     data: page.items.map(({ event, delivery }) => deliveryView(endpointId, event, delivery)),

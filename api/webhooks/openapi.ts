@@ -175,7 +175,7 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
         schema: WebhookDeliveryListResponse,
         example: { success: true, data: [DELIVERY_EXAMPLE], next_cursor: null },
       },
-      ...callErrors(400, 401, 404, 500, 503),
+      ...callErrors(400, 401, 404, 429, 500, 503),
     },
   },
   {
@@ -205,7 +205,7 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
       },
       ...callErrors(401, 404),
       409: { ...callErrors(409)[409], description: 'The endpoint is disabled (its receiver answered 410 Gone).' },
-      ...callErrors(500, 503),
+      ...callErrors(429, 500, 503),
     },
   },
 ];

@@ -7,6 +7,7 @@ import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { WebhookCreateRequest, WebhookRotateRequest } from '../../shared/webhooks/schema';
 import { createEndpoint, deleteEndpoint, endpointView, findEndpoint, listEndpoints, rotateSecret } from './endpoints';
 import { listDeliveries, retryDelivery } from './deliveries';
+import { withinBudgets } from '../budgets';
 
 const validateCreate = compileValidator(WebhookCreateRequest);
 const validateRotate = compileValidator(WebhookRotateRequest);
@@ -53,7 +54,8 @@ export function webhookRoutes(deps: ApiDeps): Router {
   });
 
   router.post('/webhooks/:id/deliveries/:delivery_id/retry', async (ctx) => {
-    const delivery = await retryDelivery(deps, workspaceOf(ctx), ctx.params.id, ctx.params.delivery_id);
+    const spend = { limiter: deps.budgets.deliveryRetries, name: 'delivery-retries', counts: 'delivery retries per minute' };
+    const delivery = await withinBudgets(ctx, [spend], () => retryDelivery(deps, workspaceOf(ctx), ctx.params.id, ctx.params.delivery_id));
     ctx.status = 202;
     ctx.body = { success: true, data: delivery };
   });

@@ -9,11 +9,13 @@ export interface ClaimDoc {
   created_at: Date;
 }
 
-/** One granted request of a fixed-window budget (infra/rate-limit.ts). */
+/** One entry of a fixed-window budget's ledger (infra/rate-limit.ts). */
 export interface RateLimitDoc {
   _id: string;
   bucket: string;
   window_start: Date;
+  /** What the window has granted, this entry included (a refund is an entry that takes its amount back). */
+  total: number;
   /** Past this the document is only history; a TTL index removes it on MongoDB. */
   expires_at: Date;
 }

@@ -49,6 +49,12 @@ export async function startBenchStack(dir: string): Promise<BenchStack> {
     SIMULATOR_CALL_SECONDS: '0',
     // The webhook rows' receiver listens on loopback.
     WEBHOOK_ALLOW_PRIVATE: 'true',
+    // The bench measures throughput, not the abuse limits: one workspace sends far more than a day's worth.
+    CANDIDATES_PER_HOUR: '10000000',
+    EMAILS_PER_DAY: '10000000',
+    LIST_READS_PER_MINUTE: '100000',
+    PAGE_REQUESTS_PER_MINUTE_PER_IP: '1000000',
+    PAGE_REQUESTS_PER_MINUTE_PER_LINK: '100000',
   };
   const config = loadConfig({ ...process.env, ...env });
   const worker = await startServiceProcess('worker', env, join(logDir, 'worker.log'));

@@ -53,6 +53,7 @@ describe('the OpenAPI document', () => {
       interviewChanged: undefined as never,
       announce: undefined as never,
       retryDelivery: undefined as never,
+      budgets: {} as never,
     };
     const mounted = new Set<string>();
     for (const factory of ROUTES) {

@@ -52,11 +52,11 @@ export async function registerWebhook(stack: Stack, key: string, body: Record<st
  * A test file's bench: the real stack (worker included, the simulator's calls instant) and a receiver,
  * started before its tests and stopped after them, with the receiver's helpers and registration at hand.
  */
-export function webhookBench() {
+export function webhookBench(env: Record<string, string> = {}) {
   const bench = {} as { stack: Stack; hooks: Receiver };
   beforeAll(async () => {
     bench.hooks = await startReceiver();
-    bench.stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0' } });
+    bench.stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0', ...env } });
   });
   afterAll(async () => {
     await bench.stack?.stop();

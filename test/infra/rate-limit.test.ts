@@ -21,8 +21,7 @@ describe('rate limiter on the real database', () => {
       const decisions = await Promise.all(Array.from({ length: 20 }, () => limiter.consume(`concurrent/${round}`, t0)));
       const granted = decisions.filter((d) => d.allowed);
       expect(granted).toHaveLength(5);
-      // Each granted request holds its own slot and learns how many are left after it.
-      expect(new Set(granted.map((d) => d.slotId)).size).toBe(5);
+      // Each granted request learns how many are left after it.
       expect(granted.map((d) => d.remaining).sort()).toEqual([0, 1, 2, 3, 4]);
       for (const d of decisions.filter((x) => !x.allowed)) expect(d.remaining).toBe(0);
     }
@@ -47,16 +46,56 @@ describe('rate limiter on the real database', () => {
     expect(await limiter.consume('apart/b', t0)).toMatchObject({ allowed: true, remaining: 4 });
   });
 
-  it('peeks without spending, and a refund gives the slot back', async () => {
+  it('peeks without spending, and a refund gives back what was taken', async () => {
     expect(await limiter.peek('refund', t0)).toMatchObject({ allowed: true, remaining: 5 });
     const first = await limiter.consume('refund', t0);
-    const second = await limiter.consume('refund', t0);
+    await limiter.consume('refund', t0);
     expect(await limiter.peek('refund', t0)).toMatchObject({ remaining: 3 });
-    expect(await limiter.refund(first, t0)).toMatchObject({ remaining: 4, slotId: undefined });
+    expect(await limiter.refund(first, t0)).toMatchObject({ remaining: 4, spent: undefined });
     expect(await limiter.peek('refund', t0)).toMatchObject({ remaining: 4 });
-    // The freed slot is taken again before any new one.
-    expect((await limiter.consume('refund', t0)).slotId).toBe(first.slotId);
-    expect(second.slotId).not.toBe(first.slotId);
+    // A refusal took nothing, so it has nothing to give back.
+    await limiter.consume('refund', t0, 4);
+    const refused = await limiter.consume('refund', t0);
+    expect(await limiter.refund(refused, t0)).toMatchObject({ remaining: 0 });
+  });
+
+  it('takes an amount whole or not at all, and many processes share one count', async () => {
+    const other = new RateLimiter(db, { limit: 100, windowSeconds: 3600 });
+    const mine = new RateLimiter(db, { limit: 100, windowSeconds: 3600 });
+    expect(await mine.consume('amounts', t0, 60)).toMatchObject({ allowed: true, remaining: 40 });
+    // The other process has seen none of the ledger and finds its end.
+    expect(await other.consume('amounts', t0, 41)).toMatchObject({ allowed: false, remaining: 40 });
+    expect(await other.consume('amounts', t0, 40)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await mine.peek('amounts', t0)).toMatchObject({ allowed: false, remaining: 0 });
+    // An hour's window ends on the hour.
+    expect((await mine.peek('amounts', t0)).resetAt).toEqual(new Date('2026-03-01T11:00:00Z'));
+
+    // Concurrent requests of many sizes from two processes never grant past the limit.
+    const sizes = Array.from({ length: 30 }, (_, i) => 1 + (i % 7));
+    const decisions = await Promise.all(sizes.map((n, i) => (i % 2 ? mine : other).consume('amounts/race', t0, n)));
+    const granted = decisions.flatMap((d, i) => (d.allowed ? [sizes[i]] : []));
+    const sum = granted.reduce((a, b) => a + b, 0);
+    expect(sum).toBeLessThanOrEqual(100);
+    expect(await mine.peek('amounts/race', t0)).toMatchObject({ remaining: 100 - sum });
+  });
+
+  it('reads a long window in a few exact reads', async () => {
+    const busy = new RateLimiter(db, { limit: 1_000, windowSeconds: 60 });
+    for (let i = 0; i < 300; i++) await busy.consume('long', t0);
+    const fresh = new RateLimiter(db, { limit: 1_000, windowSeconds: 60 });
+    const reads: string[] = [];
+    const findOne = db.rateLimits.findOne.bind(db.rateLimits);
+    const spy = jest.spyOn(db.rateLimits, 'findOne').mockImplementation(((filter: { _id: string }) => {
+      reads.push(filter._id);
+      return findOne(filter);
+    }) as never);
+    try {
+      expect(await fresh.consume('long', t0)).toMatchObject({ allowed: true, remaining: 699 });
+    } finally {
+      spy.mockRestore();
+    }
+    // About 2·log2(300) reads, each of one exact _id.
+    expect(reads.length).toBeLessThanOrEqual(20);
   });
 
   it('clears a bucket’s earlier windows when a new window begins', async () => {

@@ -2,9 +2,11 @@ import type { Middleware } from 'koa';
 import { asUnavailable } from '../../infra/unavailable';
 import {
   DomainError,
+  ConflictError,
   ForbiddenError,
   NotFoundError,
   PayloadTooLargeError,
+  RateLimitedError,
   ServiceUnavailableError,
   UnsupportedMediaTypeError,
 } from '../../shared/errors';
@@ -19,25 +21,28 @@ export function recorderErrors(maxBytes: number): Middleware {
       await next();
     } catch (err) {
       const error = err instanceof DomainError ? err : (asUnavailable(err) ?? err);
-      const [status, message] =
-        error instanceof PayloadTooLargeError
-          ? [413, `The recording is larger than ${sizeLabel(maxBytes)}. Record a shorter answer, or type it instead.`]
-          : error instanceof UnsupportedMediaTypeError
-            ? [415, `${error.message} Record again, or type your answer instead.`]
-            : error instanceof NotFoundError
-              ? [404, 'This interview or question does not exist.']
-              : error instanceof ForbiddenError
-                ? [403, error.message]
-                : error instanceof ServiceUnavailableError
-                  ? [503, 'The recording could not be saved just now. Please try again in a few seconds.']
-                  : [500, 'The recording could not be saved. Please try again.'];
-      if (status >= 500) ctx.state.logger?.error({ err }, 'recording upload failed');
+      const [status, message] = refusal(error, maxBytes);
+      if (status >= 500 && status !== 503) ctx.state.logger?.error({ err }, 'recording upload failed');
+      if (error instanceof RateLimitedError || error instanceof ServiceUnavailableError)
+        ctx.set('Retry-After', String(error.retryAfterSeconds));
       // The rest of a refused upload is not read: the connection closes instead of taking it.
-      if (status === 413 || status === 415) ctx.set('Connection', 'close');
+      if (status !== 500) ctx.set('Connection', 'close');
       ctx.status = status;
       ctx.body = { message };
     }
   };
+}
+
+function refusal(error: unknown, maxBytes: number): [number, string] {
+  if (error instanceof PayloadTooLargeError)
+    return [413, `The recording is larger than ${sizeLabel(maxBytes)}. Record a shorter answer, or type it instead.`];
+  if (error instanceof UnsupportedMediaTypeError) return [415, `${error.message} Record again, or type your answer instead.`];
+  if (error instanceof NotFoundError) return [404, 'This interview or question does not exist.'];
+  if (error instanceof ForbiddenError || error instanceof ConflictError) return [error instanceof ConflictError ? 409 : 403, error.message];
+  if (error instanceof RateLimitedError) return [429, 'Too many requests from this page. Please wait a minute and submit again.'];
+  if (error instanceof ServiceUnavailableError)
+    return [503, 'The recording could not be saved just now. Please try again in a few seconds.'];
+  return [500, 'The recording could not be saved. Please try again.'];
 }
 
 /** A byte count as people say it: 25 MB, 500 KB. */

@@ -15,6 +15,7 @@ import type { WebDeps } from '../deps';
 import { interviewStore } from '../../stores/interviews';
 import { NotAnnouncedError } from '../../stores/resource-store';
 import { formBody, sameOrigin } from '../forms';
+import { linkLimits } from '../limits';
 import { sendPage } from '../layout';
 import {
   CompletedPage,
@@ -32,8 +33,9 @@ import {
  * and is answered with a redirect to the interview's one page, which shows whatever comes next (so a reload
  * or the back button never sends an answer twice).
  */
-export function interviewRoutes({ db, now, config, logger, interviewChanged, announce }: WebDeps): Router {
+export function interviewRoutes({ db, now, config, logger, interviewChanged, announce, budgets }: WebDeps): Router {
   const router = new Router();
+  const limited = linkLimits(budgets);
   const interviews = interviewStore({ db, announce, publicBaseUrl: config.PUBLIC_BASE_URL });
   /**
    * A candidate's step, written: the page goes on even when its event could not be announced, which the
@@ -81,7 +83,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     ctx.redirect(path + query);
   };
 
-  router.get('/interview/:token', async (ctx) => {
+  router.get('/interview/:token', limited, async (ctx) => {
     const { interview, path } = await load(ctx);
     const frame = await frameOf(interview, path);
     const questions = interview.questions ?? [];
@@ -129,7 +131,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
   }
 
   // Opens the next question: serves it, or, when its time ran out while the page was closed, records that.
-  router.post('/interview/:token/next', sameOrigin, async (ctx) => {
+  router.post('/interview/:token/next', limited, sameOrigin, async (ctx) => {
     const { interview, path } = await load(ctx);
     if (interview.status !== 'started' || expired(interview)) return backTo(ctx, path);
     const index = await nextQuestion(db, interview);
@@ -141,7 +143,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     backTo(ctx, path);
   });
 
-  router.post('/interview/:token/start', sameOrigin, async (ctx) => {
+  router.post('/interview/:token/start', limited, sameOrigin, async (ctx) => {
     const { interview, path } = await load(ctx);
     if (!expired(interview) && (await written(interviews.start(interview, now())))) {
       await serveAfter(interview, -1);
@@ -150,7 +152,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     backTo(ctx, path);
   });
 
-  router.post('/interview/:token/answers/:index', sameOrigin, formBody, async (ctx) => {
+  router.post('/interview/:token/answers/:index', limited, sameOrigin, formBody, async (ctx) => {
     const { interview, path } = await load(ctx);
     const questions = interview.questions ?? [];
     const index = Number(ctx.params.index);
@@ -174,43 +176,55 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     backTo(ctx, path);
   });
 
-  router.post('/interview/:token/answers/:index/recording', recorderErrors(config.RECORDING_MAX_BYTES), sameOrigin, async (ctx) => {
-    const { interview, path } = await load(ctx);
-    const questions = interview.questions ?? [];
-    const index = Number(ctx.params.index);
-    const question = Number.isInteger(index) ? questions[index] : undefined;
-    if (!question || question.type === 'text') throw new NotFoundError('question not found');
-    const type = recordingType(ctx.get('Content-Type'));
-    if (!type) throw new UnsupportedMediaTypeError(`A recording is one of ${RECORDING_TYPES.join(', ')}.`);
-    if (Number(ctx.get('Content-Length')) > config.RECORDING_MAX_BYTES) throw new PayloadTooLargeError('the recording limit');
-    const served = await servedAt(db, interview._id, index);
-    if (interview.status !== 'started' || expired(interview) || !served || (await nextQuestion(db, interview)) !== index) {
-      ctx.status = 409;
-      ctx.body = { message: 'This question is no longer open.', next: path };
-      return;
-    }
-    const recording = await storeRecording(db, ctx.req, { interviewId: interview._id, index, type, maxBytes: config.RECORDING_MAX_BYTES });
-    const at = now();
-    const answer = { index, type: question.type, text: null, answered_at: at };
-    if (!inTime(question, served, at)) {
-      await removeRecording(db, recording);
-      await interviews.saveAnswer(interview, { ...answer, duration_seconds: null, timed_out: true });
+  router.post(
+    '/interview/:token/answers/:index/recording',
+    recorderErrors(config.RECORDING_MAX_BYTES),
+    limited,
+    sameOrigin,
+    async (ctx) => {
+      const { interview, path } = await load(ctx);
+      const questions = interview.questions ?? [];
+      const index = Number(ctx.params.index);
+      const question = Number.isInteger(index) ? questions[index] : undefined;
+      if (!question || question.type === 'text') throw new NotFoundError('question not found');
+      const type = recordingType(ctx.get('Content-Type'));
+      if (!type) throw new UnsupportedMediaTypeError(`A recording is one of ${RECORDING_TYPES.join(', ')}.`);
+      if (Number(ctx.get('Content-Length')) > config.RECORDING_MAX_BYTES) throw new PayloadTooLargeError('the recording limit');
+      const served = await servedAt(db, interview._id, index);
+      if (interview.status !== 'started' || expired(interview) || !served || (await nextQuestion(db, interview)) !== index) {
+        ctx.status = 409;
+        ctx.body = { message: 'This question is no longer open.', next: path };
+        return;
+      }
+      const recording = await storeRecording(db, ctx.req, {
+        interviewId: interview._id,
+        index,
+        type,
+        maxBytes: config.RECORDING_MAX_BYTES,
+      });
+      const at = now();
+      const answer = { index, type: question.type, text: null, answered_at: at };
+      if (!inTime(question, served, at)) {
+        await removeRecording(db, recording);
+        await interviews.saveAnswer(interview, { ...answer, duration_seconds: null, timed_out: true });
+        await serveAfter(interview, index);
+        ctx.body = { next: `${path}?late=${index + 1}` };
+        return;
+      }
+      const seconds = Number(ctx.query.duration);
+      const duration =
+        Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, question.time_limit_seconds + ANSWER_GRACE_SECONDS) : null;
+      const recorded = { id: recording._id, type: recording.type, size: recording.size };
+      // Another tab's answer won: this recording belongs to no answer.
+      if (!(await interviews.saveAnswer(interview, { ...answer, recording: recorded, duration_seconds: duration, timed_out: false }))) {
+        await removeRecording(db, recording);
+      }
       await serveAfter(interview, index);
-      ctx.body = { next: `${path}?late=${index + 1}` };
-      return;
-    }
-    const seconds = Number(ctx.query.duration);
-    const duration = Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, question.time_limit_seconds + ANSWER_GRACE_SECONDS) : null;
-    const recorded = { id: recording._id, type: recording.type, size: recording.size };
-    // Another tab's answer won: this recording belongs to no answer.
-    if (!(await interviews.saveAnswer(interview, { ...answer, recording: recorded, duration_seconds: duration, timed_out: false }))) {
-      await removeRecording(db, recording);
-    }
-    await serveAfter(interview, index);
-    ctx.body = { next: path };
-  });
+      ctx.body = { next: path };
+    },
+  );
 
-  router.post('/interview/:token/finish', sameOrigin, async (ctx) => {
+  router.post('/interview/:token/finish', limited, sameOrigin, async (ctx) => {
     const { interview, path } = await load(ctx);
     // A finish posted again re-tells the workflow, in case it could not hear the first.
     if (interview.status === 'completed' || (!expired(interview) && (await written(interviews.complete(interview, now()))))) {

@@ -5,11 +5,12 @@ import { sendPage } from '../layout';
 import { NotFoundError } from '../../shared/errors';
 import { companyOf } from '../../infra/records/projects';
 import { JobPage } from './page';
+import { perAddress } from '../limits';
 
 /** The public job page at `job_url`: an interview project's job, read by its exact `_id`. */
-export function jobRoutes({ db, config }: WebDeps): Router {
+export function jobRoutes({ db, config, budgets }: WebDeps): Router {
   const router = new Router();
-  router.get('/jobs/:projectId', async (ctx) => {
+  router.get('/jobs/:projectId', perAddress(budgets.pagesPerIp, 'pages'), async (ctx) => {
     const project = await db.projects.findOne({ _id: ctx.params.projectId });
     // Campaign projects have no job to show: they are the same 404 as an unknown id.
     if (!project?.job) throw new NotFoundError('job not found');

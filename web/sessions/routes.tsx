@@ -10,6 +10,7 @@ import { sendPage } from '../layout';
 import { checkCsrf, requireSession, sameSecret, signedIn } from './guard';
 import { sessionCookies } from './cookies';
 import { SignInPage } from './pages';
+import { perAddress } from '../limits';
 
 /** Where to go after signing in: a dashboard path of this service, never another site. */
 const safeNext = (next: unknown) =>
@@ -29,7 +30,7 @@ export function sessionRoutes(deps: WebDeps): Router {
 
   router.get('/sign-in', (ctx) => signInForm(ctx, 200, safeNext(ctx.query.next)));
 
-  router.post('/sign-in', sameOrigin, formBody, async (ctx) => {
+  router.post('/sign-in', perAddress(deps.budgets.signIns, 'sign-in'), sameOrigin, formBody, async (ctx) => {
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const expected = ctx.cookies.get(cookies.signIn);
     if (!expected || !sameSecret(body.csrf, expected)) throw new ForbiddenError('This form has expired or was not sent from its page.');

@@ -1,0 +1,191 @@
+import { connectDatabase, type Database } from '../../infra/database';
+import { createLogger } from '../../infra/logger';
+import { startApi, type RunningApi } from '../../api/server';
+import { buildApiDeps } from '../../composition/service';
+import { webhookBench } from '../helpers/webhook-receiver';
+import { inviteBody, inviteCandidate } from '../helpers/invite';
+import { waitFor } from '../helpers/wait';
+
+const V1 = '/api/public/v1';
+const LIMITS = {
+  CANDIDATES_PER_HOUR: '6',
+  EMAILS_PER_DAY: '5',
+  INTERVIEW_RESENDS_PER_HOUR: '1',
+  DELIVERY_RETRIES_PER_MINUTE: '2',
+  LIST_READS_PER_MINUTE: '3',
+  AI_RATE_LIMIT: '2',
+};
+
+/** Waits until at least `margin` seconds remain in the current minute, so a burst does not straddle two windows. */
+async function awayFromMinuteEdge(margin: number): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < margin * 1000) await new Promise((r) => setTimeout(r, left + 100));
+}
+
+/**
+ * The workspace budgets (OWASP API4:2023) on the real stack, with small limits so they can be reached: each
+ * refusal is a 429 with Retry-After in the family's shape, changes nothing, and is shared by every API process.
+ */
+describe('workspace abuse limits', () => {
+  const bench = webhookBench(LIMITS);
+  let secondDb: Database;
+  let second: RunningApi;
+  beforeAll(async () => {
+    secondDb = await connectDatabase(bench.stack.config.MONGODB_URI, bench.stack.config.MONGODB_DB);
+    second = await startApi(
+      buildApiDeps(bench.stack.config, { db: secondDb, temporal: bench.stack.temporal, logger: createLogger('silent') }),
+      0,
+      '127.0.0.1',
+    );
+  });
+  afterAll(async () => {
+    await second?.stop(1_000);
+    await secondDb?.close();
+  });
+  const post = async (base: string, path: string, key: string, body?: unknown) => {
+    const res = await fetch(base + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-api-key': key },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, headers: res.headers, body: await res.json() };
+  };
+  const callBody = (ids: string[]) => ({
+    ats_job_id: 'job-cap',
+    candidates: ids.map((id, i) => ({ id, name: `Ada ${id}`, email: `${id}@example.com`, phone: `+1415555${1000 + i}` })),
+    instructions: 'Ask about availability.',
+  });
+
+  it('counts candidates of call/initiate and interview/invite together, across processes, and refuses a batch whole', async () => {
+    const ws = await bench.stack.newWorkspace('Capco');
+    expect(
+      (await bench.stack.request('POST', `${V1}/campaigns`, { key: ws.key, body: { ats_job_id: 'job-cap', name: 'Cap' } })).status,
+    ).toBe(201);
+    // 3 candidates through one process, 2 invited through the other: 1 of 6 is left.
+    expect((await post(bench.stack.url, `${V1}/call/initiate`, ws.key, callBody(['a', 'b', 'c']))).status).toBe(200);
+    const questions = [{ question: 'Why us?', type: 'text', time_limit_seconds: 60 }];
+    const invite = inviteBody([inviteCandidate(1), inviteCandidate(2)], { ats_job_id: 'job-cap-i', questions });
+    expect((await post(second.url, `${V1}/interview/invite`, ws.key, invite)).status).toBe(200);
+
+    const refused = await post(second.url, `${V1}/call/initiate`, ws.key, callBody(['d', 'e']));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      success: false,
+      code: 'RATE_LIMITED',
+      message: expect.stringContaining('6 candidates per hour has 1 left; this request has 2'),
+    });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(3_600);
+    // Nothing of the refused batch was recorded.
+    expect(await bench.stack.db.candidates.countDocuments({ candidate_id: { $in: ['d', 'e'] } })).toBe(0);
+
+    const invited = await post(bench.stack.url, `${V1}/interview/invite`, ws.key, {
+      ...invite,
+      candidates: [inviteCandidate(3), inviteCandidate(4)],
+    });
+    expect(invited.status).toBe(429);
+    expect(invited.body).toEqual({ success: false, message: expect.stringContaining('candidates per hour') });
+    // The one left is still there, and another workspace has its own budget.
+    expect((await post(bench.stack.url, `${V1}/call/initiate`, ws.key, callBody(['f']))).status).toBe(200);
+    const other = await bench.stack.newWorkspace('Othercap');
+    await bench.stack.request('POST', `${V1}/campaigns`, { key: other.key, body: { ats_job_id: 'job-cap', name: 'Cap' } });
+    expect((await post(bench.stack.url, `${V1}/call/initiate`, other.key, callBody(['a', 'b']))).status).toBe(200);
+  });
+
+  it('counts emails per day over invitations and resends, and resends per hour', async () => {
+    const ws = await bench.stack.newWorkspace('Mailco');
+    const questions = [{ question: 'Why us?', type: 'text', time_limit_seconds: 60 }];
+    const res = await post(
+      bench.stack.url,
+      `${V1}/interview/invite`,
+      ws.key,
+      inviteBody(
+        [1, 2, 3, 4].map((i) => inviteCandidate(i)),
+        { ats_job_id: 'job-mail', questions },
+      ),
+    );
+    expect(res.status).toBe(200);
+    const [first, secondId] = res.body.data.interviews.map((i: { id: string }) => i.id);
+    for (const id of [first, secondId]) {
+      await waitFor(
+        () => bench.stack.request('GET', `${V1}/interviews/${id}`, { key: ws.key }),
+        (r) => r.body.data.status === 'invited',
+        30_000,
+      );
+    }
+    // The fifth email of the day is a resend; the next resend is over the hour's one.
+    expect((await post(bench.stack.url, `${V1}/interviews/${first}/resend`, ws.key)).status).toBe(200);
+    const again = await post(bench.stack.url, `${V1}/interviews/${secondId}/resend`, ws.key);
+    expect(again.status).toBe(429);
+    expect(again.body.message).toContain('1 interview resends per hour has 0 left');
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Emails: the day's 5 are spent, so a new invitation is refused for its email.
+    const more = await post(
+      bench.stack.url,
+      `${V1}/interview/invite`,
+      ws.key,
+      inviteBody([inviteCandidate(9)], { ats_job_id: 'job-mail', questions }),
+    );
+    expect(more.status).toBe(429);
+    expect(more.body.message).toContain('5 emails per day has 0 left');
+    expect(await bench.stack.db.interviews.countDocuments({ workspace_id: ws.id })).toBe(4);
+  });
+
+  it('spends the AI budget on the questions of a new ats_job_id, not on a known job or the caller’s own questions', async () => {
+    const ws = await bench.stack.newWorkspace('Askco');
+    await awayFromMinuteEdge(20);
+    const invite = (job: string, extra: Record<string, unknown> = {}) =>
+      post(bench.stack.url, `${V1}/interview/invite`, ws.key, inviteBody([inviteCandidate(1)], { ats_job_id: job, ...extra }));
+    expect((await invite('new-1')).status).toBe(200);
+    expect((await invite('new-1')).status).toBe(200); // known: nothing to generate
+    expect((await invite('own', { questions: [{ question: 'Why us?', type: 'text', time_limit_seconds: 60 }] })).status).toBe(200);
+    // One generation is left, taken by generate-questions; the next new job is refused and creates no project.
+    const generated = await post(bench.stack.url, `${V1}/ai/generate-questions`, ws.key, {
+      job_title: 'Baker',
+      job_description: 'Bake bread at dawn for our shop.',
+    });
+    expect(generated.status).toBe(200);
+    const refused = await invite('new-2');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(await bench.stack.db.projects.countDocuments({ workspace_id: ws.id, ats_job_id: 'new-2' })).toBe(0);
+    // new-1's candidate once (the second invitation reused it), and own's.
+    expect(await bench.stack.db.interviews.countDocuments({ workspace_id: ws.id })).toBe(2);
+  });
+
+  it('limits the expensive list reads and the delivery retries per minute', async () => {
+    const ws = await bench.stack.newWorkspace('Readco');
+    const path = bench.newPath();
+    const hook = await bench.register(ws.key, { url: `${bench.hooks.stub.url}${path}`, events: ['interview.invited'] });
+    const questions = [{ question: 'Why us?', type: 'text', time_limit_seconds: 60 }];
+    await post(bench.stack.url, `${V1}/interview/invite`, ws.key, inviteBody([inviteCandidate(1)], { ats_job_id: 'job-read', questions }));
+    const deliveries = `${V1}/webhooks/${hook.id}/deliveries`;
+    const log = await waitFor(
+      async () => (await bench.stack.request('GET', deliveries, { key: ws.key })).body.data,
+      (d) => d[0]?.status === 'delivered',
+      30_000,
+    );
+    await awayFromMinuteEdge(15);
+    const get = (p: string) => bench.stack.request('GET', p, { key: ws.key });
+    // Deliveries unfiltered and one project cost nothing; the projects list and a status filter do.
+    for (let i = 0; i < 5; i++) expect((await get(deliveries)).status).toBe(200);
+    expect((await get(`${V1}/projects`)).status).toBe(200);
+    expect((await get(`${deliveries}?status=delivered`)).status).toBe(200);
+    expect((await get(`${V1}/projects?limit=1`)).status).toBe(200);
+    const read = await get(`${deliveries}?status=failed`);
+    expect(read.status).toBe(429);
+    expect(read.body).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('3 expensive list reads per minute') });
+    // The cheap reads go on.
+    expect((await get(deliveries)).status).toBe(200);
+
+    const retry = () => post(bench.stack.url, `${deliveries}/${log[0].id}/retry`, ws.key);
+    expect((await retry()).status).toBe(202);
+    // A retry of a delivery that does not exist is the caller's mistake and costs nothing.
+    expect((await post(bench.stack.url, `${deliveries}/nope/retry`, ws.key)).status).toBe(404);
+    expect((await retry()).status).toBe(202);
+    const third = await retry();
+    expect(third.status).toBe(429);
+    expect(third.body.message).toContain('2 delivery retries per minute has 0 left');
+  }, 60_000);
+});
