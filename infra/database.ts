@@ -159,6 +159,8 @@ async function ensureIndexes(d: Database): Promise<void> {
   await d.idempotencyKeys.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_ttl' }).catch((err: unknown) => {
     if (!(err instanceof MongoServerError && err.codeName === 'NotImplemented')) throw err;
   });
+  // Revoking a key ends its sessions, found by key (a rare write; FerretDB scans, MongoDB uses this).
+  await d.sessions.createIndex({ key_id: 1 }, { name: 'by_key' });
   // The same for dashboard sessions; on FerretDB an expired one is removed when it is next presented.
   await d.sessions.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_ttl' }).catch((err: unknown) => {
     if (!(err instanceof MongoServerError && err.codeName === 'NotImplemented')) throw err;

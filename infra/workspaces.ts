@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Database } from './database';
 import { keyedId, newId, newToken } from './ids';
+import { endSessionsOfKey } from './sessions';
 import type { WorkspaceDoc, ApiKeyDoc, WorkspaceSettings } from './records/workspaces';
 
 const KEY_PREFIX = 'hk_';
@@ -60,10 +61,15 @@ export async function createApiKey(db: Database, workspaceId: string): Promise<{
   return { api_key: key, key_id: doc._id };
 }
 
-/** Revokes by key id or by the key itself; returns whether a live key was revoked. */
+/**
+ * Revokes by key id or by the key itself, and ends the dashboard sessions it opened; returns whether a live
+ * key was revoked. The sessions are ended even when the key was revoked already, so a revocation run again
+ * finishes one that stopped halfway.
+ */
 export async function revokeApiKey(db: Database, ref: { keyId?: string; key?: string }): Promise<boolean> {
   const _id = ref.key ? keyId(hashKey(ref.key)) : (ref.keyId ?? '');
   const res = await db.apiKeys.updateOne({ _id, revoked_at: null }, { $set: { revoked_at: new Date() } });
+  await endSessionsOfKey(db, _id);
   return res.modifiedCount === 1;
 }
 
@@ -74,10 +80,19 @@ export async function listApiKeys(db: Database, workspaceId: string) {
 
 /** Resolves a presented key to its workspace, or null. The stored hash is compared in constant time. */
 export async function authenticate(db: Database, presented: string | undefined): Promise<Readonly<WorkspaceDoc> | null> {
+  return (await authenticateKey(db, presented))?.workspace ?? null;
+}
+
+/** The workspace of a presented key and the key's id (a dashboard session remembers which key opened it). */
+export async function authenticateKey(
+  db: Database,
+  presented: string | undefined,
+): Promise<{ workspace: Readonly<WorkspaceDoc>; keyId: string } | null> {
   if (!presented || !presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
   const hash = hashKey(presented);
   const key = await db.apiKeys.findOne({ _id: keyId(hash) });
   if (!key || key.revoked_at) return null;
   if (!timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-  return db.shared.workspace(key.workspace_id);
+  const workspace = await db.shared.workspace(key.workspace_id);
+  return workspace && { workspace, keyId: key._id };
 }

@@ -18,7 +18,7 @@ export const signedIn = (ctx: Context) => ctx.state.signedIn as SignedIn;
 export function requireSession({ db, now, config }: WebDeps): Middleware {
   const cookies = sessionCookies(config);
   return async (ctx, next) => {
-    const session = await sessionOf(db, ctx.cookies.get(cookies.session), now());
+    const session = await sessionOf(db, ctx.cookies.get(cookies.session), now(), config.SESSION_IDLE_MINUTES);
     const workspace = session && (await db.workspaces.findOne({ _id: session.workspace_id }));
     if (!session || !workspace) {
       ctx.status = 303;

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { authenticate } from '../../infra/workspaces';
-import { createSession, endSession, SESSION_HOURS } from '../../infra/sessions';
+import { authenticateKey } from '../../infra/workspaces';
+import { createSession, endSession, endSessionOf, SESSION_HOURS } from '../../infra/sessions';
 import { newToken } from '../../infra/ids';
 import { ForbiddenError } from '../../shared/errors';
 import type { WebDeps } from '../deps';
@@ -34,9 +34,11 @@ export function sessionRoutes(deps: WebDeps): Router {
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const expected = ctx.cookies.get(cookies.signIn);
     if (!expected || !sameSecret(body.csrf, expected)) throw new ForbiddenError('This form has expired or was not sent from its page.');
-    const workspace = await authenticate(db, typeof body.key === 'string' ? body.key.trim() : undefined);
-    if (!workspace) return signInForm(ctx, 401, safeNext(body.next), 'That is not an API key of any workspace, or it was revoked.');
-    const { token } = await createSession(db, workspace._id, now());
+    const signed = await authenticateKey(db, typeof body.key === 'string' ? body.key.trim() : undefined);
+    if (!signed) return signInForm(ctx, 401, safeNext(body.next), 'That is not an API key of any workspace, or it was revoked.');
+    // The browser's earlier session ends: one browser, one session, and no fixation of a token set before.
+    await endSessionOf(db, ctx.cookies.get(cookies.session));
+    const { token } = await createSession(db, { workspaceId: signed.workspace._id, keyId: signed.keyId }, now());
     cookies.set(ctx, cookies.session, token, SESSION_HOURS * 3_600_000);
     cookies.set(ctx, cookies.signIn, null, 0);
     ctx.status = 303;
