@@ -56,7 +56,9 @@ export function createCallDialActivities({ logger, clock, voice, report }: CallA
       await calls.change(await load(callId), { to: 'waiting_for_capacity', pop: { attempts: 1 } });
     } else {
       logger.warn({ callId, attempt, reason: result.reason, detail: result.detail }, 'provider refused the call');
-      await calls.note(callId, { [`${path}.ended_reason`]: result.detail ?? result.reason, [`${path}.failure_reason`]: result.reason });
+      // The provider's own words go to the log only: clients read a reason from a bounded set.
+      const endedReason = result.reason === 'invalid_number' ? 'provider-refused-number' : 'provider-refused-call';
+      await calls.note(callId, { [`${path}.ended_reason`]: endedReason, [`${path}.failure_reason`]: result.reason });
     }
     return result;
   }

@@ -1,3 +1,4 @@
+import { asActivityFailure } from './provider-failures';
 import type { MessageKind } from '../shared/calls/schema';
 import type { CallDoc, ResolvedTemplate } from '../infra/records/calls';
 import { insertOnce } from '../infra/duplicate-key';
@@ -41,20 +42,24 @@ export function createCallMessageActivities({ db, logger, clock, whatsapp }: Cal
       if (sent) return calls.announceAgain(call, [callEvents.message(kind, sent.provider_message_id ? 'sent' : 'failed')]);
       const template = call.whatsapp[kind];
       if (!template) return;
-      const result = await whatsapp.send({
-        workspaceId: call.workspace_id,
-        callId,
-        kind,
-        to: call.candidate.phone,
-        templateName: template.template_name,
-        variables: template.variables,
-        language: call.assistant_settings?.language?.code ?? null,
-      });
+      const result = await whatsapp
+        .send({
+          workspaceId: call.workspace_id,
+          callId,
+          kind,
+          to: call.candidate.phone,
+          templateName: template.template_name,
+          variables: template.variables,
+          language: call.assistant_settings?.language?.code ?? null,
+        })
+        .catch((err: unknown) => {
+          throw asActivityFailure(err, 'WhatsApp');
+        });
       if (result.sent) {
         // Lets delivery callbacks find this message by the provider's id.
         await insertOnce(db.providerRefs, { _id: whatsappRef(result.providerMessageId), call_id: callId, kind, created_at: clock() });
       } else {
-        logger.warn({ callId, kind, code: result.code, error: result.error }, 'WhatsApp template not sent');
+        logger.warn({ callId, kind, code: result.code, error: result.error, detail: result.detail }, 'WhatsApp template not sent');
       }
       await recordMessage(call, kind, template, result);
     },

@@ -2,9 +2,10 @@ import { interviewEvent, interviewStore } from '../stores/interviews';
 import { recordingBytes } from '../infra/recordings';
 import type { InterviewDoc, StoredAssessment } from '../infra/records/interviews';
 import type { AnswerToAssess, QuestionAssessment } from '../shared/interviews/assessment';
-import { UpstreamError } from '../shared/errors';
+import { providerFailureText, UpstreamError } from '../shared/errors';
 import type { ActivityDeps } from './deps';
-import { asActivityFailure, loadInterview, loadInterviewProject } from './interviews';
+import { loadInterview, loadInterviewProject } from './interviews';
+import { asActivityFailure } from './provider-failures';
 
 /** Recorded answers' transcripts by question index, as the workflow hands them from transcription to assessment. */
 export type Transcripts = Record<string, string>;
@@ -68,7 +69,8 @@ export function createInterviewAssessmentActivities({
       } catch (err) {
         if (!(err instanceof UpstreamError) || err.retryable) throw asActivityFailure(err, 'LanguageModel');
         // A refusal or a rejected request fails the same way every time: the assessment says so instead.
-        await store(interview, failed(llm.name, answers, transcripts, err.message));
+        logger.warn({ interviewId, provider: llm.name, error: err.message }, 'assessment refused by the language model');
+        await store(interview, failed(llm.name, answers, transcripts, providerFailureText(err)));
         return 'failed';
       }
       const scored = new Map(result?.questions.map((q) => [q.index, q]) ?? []);

@@ -11,7 +11,8 @@ import type { EmailMessage } from '../providers/email/port';
 import { interviewUrl } from '../shared/public-urls';
 import { DEFAULT_QUESTION_COUNT } from '../shared/interviews/question-generator';
 import type { Question } from '../shared/jobs/schema';
-import { UpstreamError } from '../shared/errors';
+import { providerFailureText, UpstreamError } from '../shared/errors';
+import { asActivityFailure } from './provider-failures';
 import type { ActivityDeps } from './deps';
 import type { Database } from '../infra/database';
 
@@ -136,9 +137,14 @@ export async function sendInvitationEmail(
   try {
     result = await email.send({ idempotencyKey: interview._id, ...message });
   } catch (err) {
-    const error = (err as Error).message;
+    // The client reads who failed and how; the provider's own words go to the log.
+    const error = err instanceof UpstreamError ? providerFailureText(err) : 'The email could not be sent';
+    logger.warn({ interviewId: interview._id, provider: email.name, error: (err as Error).message }, 'invitation email not sent; retried');
     await interviews.change(interview, { set: { 'email.provider': email.name, 'email.error': error } });
-    throw err;
+    // Retried by Temporal either way; the provider's words stay in the failure's details, for the Temporal UI.
+    throw err instanceof UpstreamError
+      ? asActivityFailure(err, 'Email')
+      : ApplicationFailure.create({ message: error, type: 'Email', details: [(err as Error).message] });
   }
   const now = clock();
   if (result.sent) {
@@ -149,7 +155,7 @@ export async function sendInvitationEmail(
     });
     return { delivery: 'sent', interview: item ?? (await loadInterview(db, interview._id)), earlier: false };
   }
-  logger.warn({ interviewId: interview._id, provider: email.name, error: result.error }, 'invitation email refused');
+  logger.warn({ interviewId: interview._id, provider: email.name, error: result.error, detail: result.detail }, 'invitation email refused');
   const item = await interviews.change(interview, {
     to: 'failed',
     set: {
@@ -175,13 +181,6 @@ export async function loadInterviewProject(
   const project = await db.shared.project(projectId);
   if (!project?.job) throw ApplicationFailure.nonRetryable(`Interview project ${projectId} does not exist`, 'ProjectNotFound');
   return project as Readonly<ProjectDoc & { job: NonNullable<ProjectDoc['job']> }>;
-}
-
-/** A provider's failure as Temporal should treat it: retried unless it would fail the same way again. */
-export function asActivityFailure(err: unknown, kind: string): unknown {
-  if (!(err instanceof UpstreamError)) return err;
-  const code = err.detail.code ?? err.detail.status;
-  return ApplicationFailure.create({ message: err.message, type: `${kind}:${code}`, nonRetryable: !err.retryable });
 }
 
 /**

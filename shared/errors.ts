@@ -127,6 +127,26 @@ export function upstreamFailure(provider: string, status: number, message: strin
   return new UpstreamError(message, provider, isRetryableStatus(status), { status, ...(code === undefined ? {} : { code }) });
 }
 
+/** Who a provider is, as a client reads it. */
+const PROVIDER_ROLES: Record<string, string> = {
+  openai: 'The language model',
+  sendgrid: 'The email provider',
+  vapi: 'The voice provider',
+  whatsapp: 'WhatsApp',
+};
+
+/**
+ * What a client is told of a provider's failure: who failed, whether it refused or was unavailable, and its
+ * HTTP status or error code. The provider's own words may echo the request, an address or an account's
+ * details, so they go to the service log and the Temporal UI only.
+ */
+export function providerFailureText(err: UpstreamError): string {
+  const who = PROVIDER_ROLES[err.provider] ?? 'A provider';
+  const { status, code } = err.detail;
+  const said = typeof code === 'number' ? ` (error ${code})` : code ? ` (${code.replace(/_/g, ' ')})` : status ? ` (HTTP ${status})` : '';
+  return err.retryable ? `${who} was unavailable${said}` : `${who} refused the request${said}`;
+}
+
 /**
  * Our own database or workflow engine cannot be reached right now (HTTP 503 with Retry-After). The request
  * changed nothing that blocks its retry.

@@ -22,8 +22,16 @@ export function recordingUrl(baseUrl: string, interviewId: string, index: number
 
 /**
  * A request path as it may be logged: an interview link's secret part (after the interview id) is left out,
- * since the link is the candidate's credential.
+ * since the link is the candidate's credential. Routes match whatever the path's case, and their parameters
+ * are decoded, so the path is judged decoded and in any case: `/INTERVIEW/…` and `%2E` for the dot are
+ * masked too, and so is any run of 32 or more token characters anywhere, a secret in whatever place.
  */
 export function loggablePath(path: string): string {
-  return path.replace(/^(\/interview\/[^/.]*)\.[^/]*/, '$1.…');
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // A malformed escape: judged as it came.
+  }
+  return decoded.replace(/^(\/+interview\/+[^/.]*)\.[^/]*/i, '$1.…').replace(/[A-Za-z0-9_-]{32,}/g, '…');
 }

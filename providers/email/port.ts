@@ -16,7 +16,10 @@ export interface EmailMessage {
 }
 
 /** `sent: false` is a final refusal (a bad address, a rejected sender); thrown errors are worth retrying. */
-export type EmailResult = { sent: true; messageId: string } | { sent: false; error: string };
+export type EmailResult =
+  | { sent: true; messageId: string }
+  /** `error` is what a client may read; `detail`, the provider's own words, is for the log only. */
+  | { sent: false; error: string; detail?: string };
 
 export interface EmailProvider {
   readonly name: string;

@@ -1,6 +1,6 @@
 import { Client } from '@sendgrid/client';
 import { MailService } from '@sendgrid/mail';
-import { upstreamFailure } from '../../shared/errors';
+import { providerFailureText, upstreamFailure } from '../../shared/errors';
 import type { EmailMessage, EmailProvider, EmailResult } from './port';
 
 export interface SendGridOptions {
@@ -53,7 +53,7 @@ export class SendGridEmailProvider implements EmailProvider {
         const message = `SendGrid answered ${status}${detail ? `: ${detail}` : ''}`;
         const failure = upstreamFailure('sendgrid', status, message);
         // A refusal will fail the same way again: bad address, unverified sender, bad key.
-        if (!failure.retryable) return { sent: false, error: message };
+        if (!failure.retryable) return { sent: false, error: providerFailureText(failure), detail: message };
         throw failure;
       }
       // Network failures: rethrown without the request config, which carries the Authorization header.

@@ -1,4 +1,4 @@
-import { UpstreamError, upstreamFailure } from '../../shared/errors';
+import { providerFailureText, UpstreamError, upstreamFailure } from '../../shared/errors';
 import { buildComponents, chooseTemplate, templateVariableProblems, type TemplateDefinition } from '../../shared/calls/whatsapp-templates';
 import type { SendResult, TemplateMessage, TemplateProblem, WhatsAppProvider, WhatsAppTemplateCheck } from './port';
 
@@ -43,12 +43,21 @@ async function graphRequest(opts: CloudApiOptions, method: 'GET' | 'POST', path:
   return json;
 }
 
+/** How many template names the catalog remembers; the least recently used is forgotten first. */
+export const TEMPLATE_CACHE_NAMES = 500;
+/** A name with no template is remembered this long at most, so one created since is found soon. */
+export const MISSING_TEMPLATE_SECONDS = 60;
+
 /**
  * Template definitions from the WhatsApp Business Management API, cached per name for `cacheSeconds`, so
- * call/initiate can check templates and the sender can fill them without a lookup per message.
+ * call/initiate can check templates and the sender can fill them without a lookup per message. Names come
+ * from clients, so the cache is bounded (least recently used first out), and a name with no template is
+ * remembered too, for a shorter time, so repeating a wrong name does not reach the Graph API each time.
+ * Lookups of one name at the same time share one request.
  */
 export class WhatsAppTemplateCatalog implements WhatsAppTemplateCheck {
   private readonly cache = new Map<string, { at: number; defs: TemplateDefinition[] }>();
+  private readonly inFlight = new Map<string, Promise<TemplateDefinition[]>>();
 
   constructor(
     private readonly opts: CloudApiOptions,
@@ -58,7 +67,24 @@ export class WhatsAppTemplateCatalog implements WhatsAppTemplateCheck {
 
   async definitions(name: string): Promise<TemplateDefinition[]> {
     const hit = this.cache.get(name);
-    if (hit && this.now() - hit.at < this.cacheSeconds * 1000) return hit.defs;
+    if (hit) {
+      const ttlSeconds = hit.defs.length > 0 ? this.cacheSeconds : Math.min(this.cacheSeconds, MISSING_TEMPLATE_SECONDS);
+      if (this.now() - hit.at < ttlSeconds * 1000) {
+        // Used again: to the back of the line of names to forget.
+        this.cache.delete(name);
+        this.cache.set(name, hit);
+        return hit.defs;
+      }
+      this.cache.delete(name);
+    }
+    const pending = this.inFlight.get(name);
+    if (pending) return pending;
+    const lookup = this.lookUp(name).finally(() => this.inFlight.delete(name));
+    this.inFlight.set(name, lookup);
+    return lookup;
+  }
+
+  private async lookUp(name: string): Promise<TemplateDefinition[]> {
     const query = new URLSearchParams({ name, fields: 'name,language,status,category,parameter_format,components', limit: '100' });
     const page = (await graphRequest(this.opts, 'GET', `${this.opts.businessAccountId}/message_templates?${query}`)) as {
       data?: TemplateDefinition[];
@@ -66,6 +92,7 @@ export class WhatsAppTemplateCatalog implements WhatsAppTemplateCheck {
     // The name filter matches more than the exact name; only exact matches are this template.
     const defs = (page.data ?? []).filter((d) => d.name === name);
     this.cache.set(name, { at: this.now(), defs });
+    if (this.cache.size > TEMPLATE_CACHE_NAMES) this.cache.delete(this.cache.keys().next().value!);
     return defs;
   }
 
@@ -113,7 +140,8 @@ export class CloudWhatsAppProvider implements WhatsAppProvider {
       return { sent: true, providerMessageId: id };
     } catch (err) {
       if (err instanceof UpstreamError && !err.retryable) {
-        return { sent: false, error: err.message, code: typeof err.detail.code === 'number' ? err.detail.code : undefined };
+        const code = typeof err.detail.code === 'number' ? err.detail.code : undefined;
+        return { sent: false, error: providerFailureText(err), code, detail: err.message };
       }
       throw err;
     }

@@ -3,7 +3,10 @@ import type { TemplateMessage } from '../../shared/calls/whatsapp-templates';
 export type { TemplateMessage } from '../../shared/calls/whatsapp-templates';
 
 /** `sent: false` is a refusal that sending again cannot change; `code` is the provider's error code. */
-export type SendResult = { sent: true; providerMessageId: string } | { sent: false; error: string; code?: number };
+export type SendResult =
+  | { sent: true; providerMessageId: string }
+  /** `error` is what a client may read; `detail`, the provider's own words, is for the log only. */
+  | { sent: false; error: string; code?: number; detail?: string };
 
 /** The provider_refs key of a sent message. */
 export function whatsappRef(providerMessageId: string): string {

@@ -194,7 +194,12 @@ export const CallView = Type.Object({
       outcome: Nullable(Enum(['completed', 'failed'] as const)),
       failure_reason: Nullable(Enum(FAILURE_REASONS)),
       provider_status: Nullable(Type.String()),
-      ended_reason: Nullable(Type.String()),
+      ended_reason: Nullable(
+        Type.String({
+          description:
+            "The voice provider's code for how the attempt ended (customer-did-not-answer, assistant-ended-call…), or provider-refused-number / provider-refused-call when it would not place the call.",
+        }),
+      ),
       recording_url: Nullable(Type.String()),
     }),
   ),

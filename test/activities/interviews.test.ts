@@ -113,11 +113,15 @@ describe('invitation activities', () => {
 
   it("marks the invitation failed on the provider's final refusal", async () => {
     const { interview } = await newInvitation();
-    answer = async () => ({ sent: false, error: 'SendGrid answered 400: invalid to address' });
+    answer = async () => ({
+      sent: false,
+      error: 'The email provider refused the request (HTTP 400)',
+      detail: 'SendGrid answered 400: invalid to address',
+    });
     expect(await deliver(new MockActivityEnvironment(), interview._id)).toBe('failed');
     expect(await db.interviews.findOne({ _id: interview._id })).toMatchObject({
       status: 'failed',
-      email: { status: 'failed', error: 'SendGrid answered 400: invalid to address' },
+      email: { status: 'failed', error: 'The email provider refused the request (HTTP 400)' },
     });
   });
 
@@ -126,10 +130,14 @@ describe('invitation activities', () => {
     answer = async () => {
       throw upstreamFailure('sendgrid', 503, 'SendGrid answered 503');
     };
-    await expect(new MockActivityEnvironment().run(acts.deliverInvitation, interview._id)).rejects.toMatchObject({ retryable: true });
+    await expect(new MockActivityEnvironment().run(acts.deliverInvitation, interview._id)).rejects.toMatchObject({
+      message: 'The email provider was unavailable (HTTP 503)',
+      nonRetryable: false,
+      details: ['SendGrid answered 503'],
+    });
     expect(await db.interviews.findOne({ _id: interview._id })).toMatchObject({
       status: 'queued',
-      email: { status: 'pending', provider: 'counting', error: 'SendGrid answered 503' },
+      email: { status: 'pending', provider: 'counting', error: 'The email provider was unavailable (HTTP 503)' },
     });
   });
 });

@@ -177,6 +177,19 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack: 
     expect(done.attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'completed' })]);
   }, 60_000);
 
+  it("keeps Vapi's own words of a refused dial out of the call: the client reads a bounded reason", async () => {
+    const words = 'customer.number must be a valid phone number in the E.164 format (account acct_8731, org Initech)';
+    bench.vapiRefusals.set('+14155552008', words);
+    const callId = await start(8, {});
+    const failed = await waitFor(
+      () => call(callId),
+      (c) => c.status === 'failed',
+      20_000,
+    );
+    expect(failed.attempts).toEqual([expect.objectContaining({ number: 1, ended_reason: 'provider-refused-number' })]);
+    expect(JSON.stringify(failed)).not.toContain('acct_8731');
+  }, 30_000);
+
   it('acknowledges reports and status updates for calls that are not ours, and answers 400 to a body that is not a message', async () => {
     const unknown = endOfCallReport({ callId: 'call_000000000000000000000000', attempt: 1, endedReason: 'customer-busy' });
     expect(await signedVapi(unknown)).toMatchObject({ status: 200, body: { success: true } });

@@ -57,6 +57,8 @@ export function realProvidersBench() {
   const vapiState = new Map<string, Record<string, unknown>>();
   /** How many create-calls to a customer number Vapi refuses as over its concurrency cap (429) first. */
   const vapiBusy = new Map<string, number>();
+  /** Customer numbers whose create-call Vapi refuses (400), with the refusal's words. */
+  const vapiRefusals = new Map<string, string>();
 
   const post = (path: string, body: unknown, headers: Record<string, string>) =>
     bench.stack.request('POST', path, { raw: JSON.stringify(body), headers });
@@ -87,6 +89,10 @@ export function realProvidersBench() {
           headers: { 'retry-after': '1' },
           body: { message: 'Over Concurrency Limit.', error: 'Too Many Requests', statusCode: 429 },
         };
+      }
+      const refusal = vapiRefusals.get(req.body?.customer?.number);
+      if (req.method === 'POST' && req.path === '/call' && refusal) {
+        return { status: 400, body: { message: [refusal], error: 'Bad Request', statusCode: 400 } };
       }
       if (req.method === 'POST' && req.path === '/call') return vapiCreateReply(req);
       if (req.method === 'GET' && req.path.startsWith('/call?')) return { status: 200, body: [] };
@@ -132,5 +138,5 @@ export function realProvidersBench() {
     await bench.graph?.close();
   });
 
-  return Object.assign(bench, { vapiState, vapiBusy, post, signedVapi, signedWa, dialOf, providerCallIdOf, call, start });
+  return Object.assign(bench, { vapiState, vapiBusy, vapiRefusals, post, signedVapi, signedWa, dialOf, providerCallIdOf, call, start });
 }

@@ -70,9 +70,13 @@ describe('SendGrid adapter against a local Mail Send API', () => {
       sgError('The from address does not match a verified Sender Identity.', 'from'),
       'SendGrid answered 403: from: The from address does not match a verified Sender Identity.',
     ],
-  ])('treats %i as a final refusal with the error text', async (status, body, error) => {
+  ])('treats %i as a final refusal, its text kept for the log and not for clients', async (status, body, detail) => {
     next = [{ status, body }];
-    expect(await provider().send(message)).toEqual({ sent: false, error });
+    expect(await provider().send(message)).toEqual({
+      sent: false,
+      error: `The email provider refused the request (HTTP ${status})`,
+      detail,
+    });
   });
 
   it.each([

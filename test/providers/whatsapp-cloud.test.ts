@@ -1,4 +1,10 @@
-import { CloudWhatsAppProvider, WhatsAppTemplateCatalog, type CloudApiOptions } from '../../providers/whatsapp/cloud';
+import {
+  CloudWhatsAppProvider,
+  MISSING_TEMPLATE_SECONDS,
+  TEMPLATE_CACHE_NAMES,
+  WhatsAppTemplateCatalog,
+  type CloudApiOptions,
+} from '../../providers/whatsapp/cloud';
 import type { TemplateMessage } from '../../providers/whatsapp/port';
 import { startHttpStub, type HttpStub, type RecordedRequest, type StubReply } from '../helpers/http-stub';
 import {
@@ -95,7 +101,7 @@ describe('WhatsApp Cloud API sender against a local server speaking the Graph AP
     expect(sends()).toHaveLength(3);
   });
 
-  it("records a 4xx refusal with WhatsApp's code and text, without retrying", async () => {
+  it("records a 4xx refusal with WhatsApp's code, its text kept for the log only, without retrying", async () => {
     sendReply = () =>
       graphError(
         400,
@@ -106,7 +112,9 @@ describe('WhatsApp Cloud API sender against a local server speaking the Graph AP
     await expect(provider().sender.send(message)).resolves.toEqual({
       sent: false,
       code: 131008,
-      error:
+      // What a client may read: who refused, and the code; WhatsApp's words are the log's.
+      error: 'WhatsApp refused the request (error 131008)',
+      detail:
         '(#131008) Required parameter is missing: body: number of localizable_params (2) does not match the expected number of params (3)',
     });
     sendReply = () => graphError(401, 190, 'Error validating access token: Session has expired');
@@ -150,5 +158,28 @@ describe('WhatsApp Cloud API sender against a local server speaking the Graph AP
       on: 'template',
       problem: 'does not exist in the WhatsApp Business account',
     });
+  });
+
+  it('remembers at most 500 template names, least recently used out first, and a missing one for a minute', async () => {
+    const { catalog } = provider();
+    const lookupsOf = (name: string) => lookups().filter((r) => new URL(r.path, stub.url).searchParams.get('name') === name).length;
+    // Names a client made up: each looked up once, then answered from memory for a minute.
+    await catalog.definitions('made_up_0');
+    await catalog.definitions('made_up_0');
+    expect(lookupsOf('made_up_0')).toBe(1);
+    clock += (MISSING_TEMPLATE_SECONDS + 1) * 1000;
+    await catalog.definitions('made_up_0');
+    expect(lookupsOf('made_up_0')).toBe(2);
+    // A real template is kept for the whole cache time while it is used; 500 other names push out the oldest.
+    await catalog.definitions('interview_reminder');
+    for (let i = 1; i < TEMPLATE_CACHE_NAMES; i++) await catalog.definitions(`made_up_${i}`);
+    await catalog.definitions('interview_reminder'); // used again: now the newest
+    await catalog.definitions('made_up_new');
+    expect(lookupsOf('interview_reminder')).toBe(1);
+    await catalog.definitions('made_up_0'); // the least recently used, forgotten
+    expect(lookupsOf('made_up_0')).toBe(3);
+    // Lookups of one name at once share one request.
+    await Promise.all([catalog.definitions('at_once'), catalog.definitions('at_once'), catalog.definitions('at_once')]);
+    expect(lookupsOf('at_once')).toBe(1);
   });
 });

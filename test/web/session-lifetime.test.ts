@@ -39,7 +39,8 @@ describe('dashboard session lifetime', () => {
     return cookieOf(res, 'hi_session')!;
   }
   /** Whether the dashboard lets this session in (200) or sends it to sign in (303). */
-  const dashboard = async (session: string) => (await fetch(`${stack.url}/projects`, { redirect: 'manual', headers: { cookie: session } })).status;
+  const dashboard = async (session: string) =>
+    (await fetch(`${stack.url}/projects`, { redirect: 'manual', headers: { cookie: session } })).status;
 
   it('ends when the API key that opened it is revoked, and only that key’s sessions', async () => {
     const ws = await stack.newWorkspace('Revokeco');

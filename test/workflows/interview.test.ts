@@ -5,7 +5,7 @@ import { createActivities } from '../../activities';
 import type { ActivityDeps } from '../../activities/deps';
 import { type EmailMessage, type EmailProvider, type EmailResult } from '../../providers/email/port';
 import type { LanguageModel } from '../../providers/llm/port';
-import { UpstreamError } from '../../shared/errors';
+import { UpstreamError, upstreamFailure } from '../../shared/errors';
 import { OfflineLanguageModel } from '../../providers/llm/offline';
 import { buildActivityDeps } from '../../composition/activity-deps';
 import { QUESTION_LEASE_MS } from '../../activities/interviews';
@@ -59,8 +59,14 @@ class ScriptedEmail implements EmailProvider {
   ) {}
   async send(m: EmailMessage): Promise<EmailResult> {
     const step = this.script(++this.calls);
-    if (step === 'outage') throw new Error('SendGrid answered 503');
-    if (step === 'refuse') return { sent: false, error: 'SendGrid answered 400: to: Does not contain a valid address.' };
+    if (step === 'outage') throw upstreamFailure('sendgrid', 503, 'SendGrid answered 503');
+    if (step === 'refuse') {
+      return {
+        sent: false,
+        error: 'The email provider refused the request (HTTP 400)',
+        detail: 'SendGrid answered 400: to: Does not contain a valid address.',
+      };
+    }
     const result = await this.inner.send(m);
     if (step === 'lost-response') throw new Error('socket hang up');
     return result;
@@ -221,7 +227,7 @@ describe('interview workflow on the time-skipping server', () => {
     expect(results[0].status).toBe('failed');
     expect(stored[0]).toMatchObject({
       status: 'failed',
-      error: 'The interview questions could not be prepared: The model declined: cannot help',
+      error: 'The interview questions could not be prepared: The language model refused the request (refusal)',
       email: { status: 'failed', error: 'Not sent: the interview questions could not be prepared' },
     });
     // The claim was given back, so a later invitation can generate.
@@ -234,10 +240,13 @@ describe('interview workflow on the time-skipping server', () => {
     const interview = await newInterview(await newProject());
     const { results, stored } = await run([interview], { email });
     expect(email.calls).toBe(6);
-    expect(results[0]).toMatchObject({ status: 'failed', error: 'The invitation email could not be sent: SendGrid answered 503' });
+    expect(results[0]).toMatchObject({
+      status: 'failed',
+      error: 'The invitation email could not be sent: The email provider was unavailable (HTTP 503)',
+    });
     expect(stored[0]).toMatchObject({
       status: 'failed',
-      email: { status: 'failed', provider: 'scripted', error: 'SendGrid answered 503', sent_at: null },
+      email: { status: 'failed', provider: 'scripted', error: 'The email provider was unavailable (HTTP 503)', sent_at: null },
     });
     await record(interview, 'interview-email-outage-failed');
   });
@@ -254,7 +263,10 @@ describe('interview workflow on the time-skipping server', () => {
     const interview = await newInterview(await newProject());
     const { stored } = await run([interview], { email });
     expect(email.calls).toBe(1);
-    expect(stored[0]).toMatchObject({ status: 'failed', email: { status: 'failed', error: expect.stringContaining('valid address') } });
+    expect(stored[0]).toMatchObject({
+      status: 'failed',
+      email: { status: 'failed', error: 'The email provider refused the request (HTTP 400)' },
+    });
     await record(interview, 'interview-email-refused');
   });
 
