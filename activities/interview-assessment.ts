@@ -1,7 +1,7 @@
 import { interviewEvent, interviewStore } from '../stores/interviews';
 import { recordingBytes } from '../infra/recordings';
 import type { InterviewDoc, StoredAssessment } from '../infra/records/interviews';
-import type { AnswerToAssess, QuestionAssessment } from '../shared/interviews/assessment';
+import { settleAssessment, type AnswerToAssess, type QuestionAssessment } from '../shared/interviews/assessment';
 import { providerFailureText, UpstreamError } from '../shared/errors';
 import type { ActivityDeps } from './deps';
 import { loadInterview, loadInterviewProject } from './interviews';
@@ -73,21 +73,35 @@ export function createInterviewAssessmentActivities({
         await store(interview, failed(llm.name, answers, transcripts, providerFailureText(err)));
         return 'failed';
       }
-      const scored = new Map(result?.questions.map((q) => [q.index, q]) ?? []);
+      // Evidence checked against the answers, injection flagged and the overall computed, whoever assessed.
+      const settled = result && settleAssessment(answers, result);
+      const scored = new Map(settled?.questions.map((q) => [q.index, q]) ?? []);
       await store(interview, {
         status: 'completed',
         provider: llm.name,
         questions: answers.map((a): QuestionAssessment => {
           const q = scored.get(a.index);
           const transcript = transcripts[a.index] ?? null;
-          if (!q) return { index: a.index, status: 'not_assessed', score: null, skills: [], evidence: [], transcript, reason: a.missing };
-          return { index: a.index, status: 'assessed', score: q.score, skills: q.skills, evidence: q.evidence, transcript, reason: null };
+          if (!q) {
+            return {
+              index: a.index,
+              status: 'not_assessed',
+              score: null,
+              skills: [],
+              evidence: [],
+              flags: [],
+              transcript,
+              reason: a.missing,
+            };
+          }
+          const { score, skills, evidence, flags } = q;
+          return { index: a.index, status: 'assessed', score, skills, evidence, flags, transcript, reason: null };
         }),
-        overall: result?.overall ?? null,
+        overall: settled?.overall ?? null,
         error: null,
         assessed_at: clock(),
       });
-      logger.info({ interviewId, provider: llm.name, score: result?.overall.score ?? null }, 'interview assessed');
+      logger.info({ interviewId, provider: llm.name, score: settled?.overall.score ?? null }, 'interview assessed');
       return 'completed';
     },
 
@@ -124,6 +138,7 @@ function failed(provider: string, answers: AnswerToAssess[], transcripts: Transc
       score: null,
       skills: [],
       evidence: [],
+      flags: [],
       transcript: transcripts[a.index] ?? null,
       reason: a.missing ?? 'The assessment could not be made',
     })),

@@ -149,6 +149,7 @@ export const EXAMPLES = {
             score: 4,
             skills: ['TypeScript', 'PostgreSQL'],
             evidence: ['TypeScript on Koa, PostgreSQL with row-level security'],
+            flags: [],
             transcript: null,
             reason: null,
           },

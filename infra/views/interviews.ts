@@ -37,7 +37,14 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string, se
       answered_at: a.answered_at.toISOString(),
       timed_out: a.timed_out,
     })),
-    assessment: interview.assessment ? { ...interview.assessment, assessed_at: iso(interview.assessment.assessed_at) } : null,
+    assessment: interview.assessment
+      ? {
+          ...interview.assessment,
+          // Assessments stored before flags existed have none.
+          questions: interview.assessment.questions.map((q) => ({ ...q, flags: q.flags ?? [] })),
+          assessed_at: iso(interview.assessment.assessed_at),
+        }
+      : null,
     sequence,
     created_at: interview.created_at.toISOString(),
     updated_at: interview.updated_at.toISOString(),

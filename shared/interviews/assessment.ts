@@ -13,19 +13,25 @@ export const ASSESSMENT_STATUSES = ['pending', 'completed', 'failed'] as const;
 
 const Score = Type.Integer({ minimum: 1, maximum: 5, description: '1 (no evidence) to 5 (strong, specific evidence)' });
 
-/** What the model answers: strict, so OpenAI's structured outputs hold it to this shape. */
+/** What a recruiter is told to look at in an answer: one that reads like instructions to the assessor. */
+export const ASSESSMENT_FLAGS = ['possible_injection'] as const;
+export type AssessmentFlag = (typeof ASSESSMENT_FLAGS)[number];
+
+/**
+ * What the model answers: strict, so OpenAI's structured outputs hold it to this shape. Only per-answer
+ * judgements and a summary: the overall score and the recommendation are computed from the scores
+ * (`settleAssessment`), so no answer can talk the model into them.
+ */
 export const ModelAssessment = Type.Object({
   answers: Type.Array(
     Type.Object({
-      index: Type.Integer({ minimum: 0, description: 'The answer’s question index, as given' }),
+      index: Type.Integer({ minimum: 0, description: 'The answer’s index, as given' }),
       score: Score,
       skills: Type.Array(Type.String(), { description: 'Skills of the job the answer shows evidence of, named as in the job' }),
-      evidence: Type.Array(Type.String(), { description: 'Short quotes from the answer that support the score' }),
+      evidence: Type.Array(Type.String(), { description: 'Short verbatim quotes from the answer that support the score' }),
     }),
   ),
-  overall_score: Score,
   summary: Type.String({ description: 'Two or three sentences for the recruiter' }),
-  recommendation: Enum(RECOMMENDATIONS),
 });
 export type ModelAssessment = Static<typeof ModelAssessment>;
 
@@ -36,7 +42,10 @@ export const QuestionAssessment = Type.Object({
   status: Enum(['assessed', 'not_assessed'] as const),
   score: Nullable(Type.Integer({ minimum: 1, maximum: 5 })),
   skills: Type.Array(Type.String()),
+  /** Quotes of the answer that support the score; every one is a passage of the answer itself. */
   evidence: Type.Array(Type.String()),
+  /** `possible_injection`: the answer reads like instructions to the assessor; its score deserves a human look. */
+  flags: Type.Array(Enum(ASSESSMENT_FLAGS)),
   /** A recorded answer's transcript, when one was made. */
   transcript: Nullable(Type.String()),
   reason: Nullable(Type.String()),
@@ -72,16 +81,70 @@ export interface AnswerToAssess {
   missing: string | null;
 }
 
-/** What an assessor returns; the activity adds transcripts, reasons and the time. */
+/** What an assessor returns: its judgement of each answer, and a summary. `settleAssessment` does the rest. */
 export interface AssessmentResult {
   questions: Array<{ index: number; score: number; skills: string[]; evidence: string[] }>;
+  summary: string;
+}
+
+/** An assessment as it is kept: each answer's judgement checked against the answer, and the overall computed. */
+export interface SettledAssessment {
+  questions: Array<AssessmentResult['questions'][number] & { flags: AssessmentFlag[] }>;
   overall: { score: number; summary: string; recommendation: Recommendation };
 }
 
 /**
+ * What is kept of an assessor's answer, whoever the assessor: evidence that is not a passage of the answer
+ * (compared ignoring case and runs of spaces) is dropped; an answer that reads like instructions is flagged;
+ * the overall score is the mean of the answers' scores, rounded, and the recommendation follows from it
+ * (4 and up advance, 3 consider, below reject). None of these is the model's to decide.
+ */
+export function settleAssessment(answers: AnswerToAssess[], result: AssessmentResult): SettledAssessment {
+  const texts = new Map(answers.map((a) => [a.index, a.text ?? '']));
+  const questions = result.questions.map((q) => {
+    const text = texts.get(q.index) ?? '';
+    const said = loose(text);
+    return {
+      ...q,
+      evidence: q.evidence.filter((e) => loose(e).length > 0 && said.includes(loose(e))),
+      flags: readsLikeInstructions(text) ? (['possible_injection'] as AssessmentFlag[]) : [],
+    };
+  });
+  const mean = questions.length ? questions.reduce((sum, q) => sum + q.score, 0) / questions.length : 1;
+  const score = Math.max(1, Math.min(5, Math.round(mean)));
+  return {
+    questions,
+    overall: { score, summary: result.summary, recommendation: score >= 4 ? 'advance' : score >= 3 ? 'consider' : 'reject' },
+  };
+}
+
+const loose = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * Whether an answer reads like instructions to whoever assesses it: talk of prompts, instructions, scores or
+ * recommendations addressed to a model, or an attempt to close the fence the answers are sent in. A flag for
+ * a human, not a verdict: it changes no score. Linear patterns only (each a literal run with bounded gaps).
+ */
+export function readsLikeInstructions(text: string): boolean {
+  const t = loose(text);
+  return INJECTION_PATTERNS.some((p) => p.test(t));
+}
+
+const INJECTION_PATTERNS: RegExp[] = [
+  /\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|prompts?|rules|guidelines|above|previous|prior)\b/,
+  /\b(system|developer|assistant)\s+(prompt|message|instructions?)\b/,
+  /\b(you are|act as|pretend to be|as an?)\s+(now\s+)?(an?\s+)?(ai|assistant|language model|llm|chatgpt|gpt|grader|assessor|evaluator)\b/,
+  /\b(give|rate|score|assign|award|mark)\b.{0,30}\b(5|five|10|ten|full|maximum|max|highest|top|perfect)\b.{0,20}\b(score|marks?|points?|rating|out of)\b/,
+  /\b(recommend(ation)?|verdict)\b.{0,20}\b(advance|hire)\b.{0,30}\b(regardless|no matter|always|must)\b/,
+  /\b(score|rate|mark)\s+(this|me|the candidate|my answers?)\s+(as\s+)?(a\s+)?(5|five|10|ten)\b/,
+  /<\/?\s*answers?[-_ ]/,
+  /\bend of (the )?answers?\b/,
+];
+
+/**
  * The offline assessor: deterministic, from the job's skills alone. An answer scores by the job's skills it
  * names (required ones count double) and by its length, which stands in for substance; the overall score is
- * the mean over the questions assessed. Crude by design, and labelled `offline` wherever it shows, so no one
+ * the mean over the questions assessed, as for any assessor (settleAssessment). Crude by design, and labelled `offline` wherever it shows, so no one
  * takes it for a model's judgement.
  */
 export function assessOffline(job: JobBrief, answers: AnswerToAssess[]): AssessmentResult {
@@ -97,15 +160,13 @@ export function assessOffline(job: JobBrief, answers: AnswerToAssess[]): Assessm
       const skills = [...required, ...nice];
       return { index: a.index, score, skills, evidence: [...new Set(skills.map((s) => sentenceWith(text, s)))] };
     });
-  const mean = questions.length ? questions.reduce((sum, q) => sum + q.score, 0) / questions.length : 1;
-  const score = Math.max(1, Math.min(5, Math.round(mean)));
   const shown = [...new Set(questions.flatMap((q) => q.skills))];
   const summary =
     questions.length === 0
       ? 'No answer could be assessed.'
       : `Offline assessment of ${questions.length} of ${answers.length} answers by the job's skills they name. ` +
         (shown.length ? `Skills named: ${shown.join(', ')}.` : "The answers name none of the job's skills.");
-  return { questions, overall: { score, summary, recommendation: score >= 4 ? 'advance' : score >= 3 ? 'consider' : 'reject' } };
+  return { questions, summary };
 }
 
 /** Whether `text` names `skill` as a whole word or phrase, in any case. */

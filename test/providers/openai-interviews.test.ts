@@ -23,9 +23,7 @@ const assessment = {
     { index: 0, score: 4, skills: ['Go', 'Rust'], evidence: ['Profile the Go service'] },
     { index: 2, score: 3, skills: ['kubernetes'], evidence: ['drained nodes pool by pool'] },
   ],
-  overall_score: 4,
   summary: 'Practical and specific.',
-  recommendation: 'advance',
 };
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from('opus-frames')]);
 
@@ -48,23 +46,31 @@ describe("OpenAI adapters for interviews, against local servers speaking OpenAI'
   const model = () => new OpenAiLanguageModel({ ...options, baseUrl: `${stub.url}/v1`, model: 'gpt-4o-mini' });
   const hearing = () => new OpenAiTranscriber({ ...options, baseUrl: `${stub.url}/v1`, model: 'gpt-4o-mini-transcribe' });
 
-  it('assesses only the answers with text, with a strict schema, keeping only skills the job names', async () => {
+  it('assesses only the answers with text, as JSON in a fence with a new nonce, keeping only skills the job names', async () => {
     expect(await model().assessInterview(job, answers)).toEqual({
       questions: [
         { index: 0, score: 4, skills: ['Go'], evidence: ['Profile the Go service'] },
         { index: 2, score: 3, skills: ['kubernetes'], evidence: ['drained nodes pool by pool'] },
       ],
-      overall: { score: 4, summary: 'Practical and specific.', recommendation: 'advance' },
+      summary: 'Practical and specific.',
     });
     const [req] = stub.requests;
     expect(req.path).toBe('/v1/chat/completions');
     expect(req.body.response_format.json_schema).toMatchObject({ name: 'interview_assessment', strict: true });
-    expect(req.body.response_format.json_schema.schema.required).toEqual(['answers', 'overall_score', 'summary', 'recommendation']);
+    // The model judges answers only: the overall score and recommendation are computed from its scores.
+    expect(req.body.response_format.json_schema.schema.required).toEqual(['answers', 'summary']);
     const input = req.body.messages[1].content as string;
     expect(input).toContain('Required skills: Linux, Kubernetes, Go');
-    expect(input).toContain('Answer 0 (question: How would you cut p99 latency?)\nProfile the Go service, then cache.');
-    expect(input).toContain('Answer 2 (question: Describe a Kubernetes upgrade.)');
-    expect(input).not.toContain('Answer 1');
+    const fence = /<answers-([0-9a-f]{24})>\n([\s\S]*)\n<\/answers-\1>/.exec(input);
+    expect(fence).not.toBeNull();
+    expect(req.body.messages[0].content).toContain(`<answers-${fence![1]}>`);
+    expect(JSON.parse(fence![2])).toEqual([
+      { index: 0, question: 'How would you cut p99 latency?', answer: 'Profile the Go service, then cache.' },
+      { index: 2, question: 'Describe a Kubernetes upgrade.', answer: 'We drained nodes pool by pool.' },
+    ]);
+    // A new nonce for every request: no answer can know the line that closes its fence.
+    await model().assessInterview(job, answers);
+    expect(stub.requests[1].body.messages[1].content).not.toContain(fence![1]);
   });
 
   it('refuses an assessment that scores other answers than those sent, or breaks the schema, as retryable', async () => {
@@ -74,11 +80,18 @@ describe("OpenAI adapters for interviews, against local servers speaking OpenAI'
       .catch((e: unknown) => e as UpstreamError);
     expect(missing).toBeInstanceOf(UpstreamError);
     expect(missing).toMatchObject({ retryable: true, message: 'The model answer is unusable: answers for questions 0 instead of 0, 2' });
-    next = [{ status: 200, body: completion({ content: JSON.stringify({ ...assessment, overall_score: 6 }) }) }];
+    next = [
+      {
+        status: 200,
+        body: completion({
+          content: JSON.stringify({ ...assessment, answers: [{ ...assessment.answers[0], score: 6 }, assessment.answers[1]] }),
+        }),
+      },
+    ];
     const outOfRange = await model()
       .assessInterview(job, answers)
       .catch((e: unknown) => e as UpstreamError);
-    expect(outOfRange).toMatchObject({ retryable: true, message: expect.stringContaining('/overall_score') });
+    expect(outOfRange).toMatchObject({ retryable: true, message: expect.stringContaining('/answers/0/score') });
   });
 
   it('uploads a recording as multipart with its container in the file name, and returns the trimmed text', async () => {

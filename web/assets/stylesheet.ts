@@ -64,6 +64,7 @@ summary { cursor: pointer; color: #0b57d0; }
 .answers .question { font-weight: 600; margin-bottom: 0.2rem; }
 .score { border-left: 3px solid #cbd2d9; padding-left: 0.6rem; margin-top: 0.4rem; }
 .score p, .evidence { margin: 0.2rem 0; }
+.flag { color: #8a4b00; font-weight: 600; }
 .heard { color: #52606d; }
 .recorder { border-bottom: 1px solid #d9dde3; padding-bottom: 1rem; margin-bottom: 0.5rem; }
 .recorder video, .recorder audio, .answers video, .answers audio { display: block; width: 100%; margin-top: 0.5rem; }

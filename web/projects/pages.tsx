@@ -252,6 +252,9 @@ function AnswerScore({ score }: { score: QuestionAssessment | undefined }): VNod
       ) : (
         <p>Not assessed: {score.reason}</p>
       )}
+      {(score.flags ?? []).includes('possible_injection') && (
+        <p class="flag">This answer reads like instructions to the assessor: check its score yourself.</p>
+      )}
       {score.evidence.length > 0 && (
         <ul class="evidence">
           {score.evidence.map((e) => (
