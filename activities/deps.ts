@@ -1,4 +1,5 @@
 import type { Database } from '../infra/database';
+import type { RateLimiter } from '../infra/rate-limit';
 import type { Logger } from '../infra/logger';
 import type { FanOutResult, WorkflowStart } from '../shared/workflow-starts';
 import type { EmailProvider } from '../providers/email/port';
@@ -18,6 +19,11 @@ export interface ActivityDeps {
   report: ReportAttempt;
   whatsapp: WhatsAppProvider;
   llm: LanguageModel;
+  /**
+   * The workspace budget a new job's question generation spends from: the AI limit of generate-questions
+   * (infra/budgets.ts), so invitations cannot get around it.
+   */
+  questionBudget: RateLimiter;
   /** Speech to text for recorded interview answers; null when none is configured. */
   transcriber: Transcriber | null;
   email: EmailProvider;

@@ -6,6 +6,7 @@ import { companyOf, type ProjectDoc } from '../infra/records/projects';
 import type { WorkspaceDoc } from '../infra/records/workspaces';
 import { newId } from '../infra/ids';
 import { claim, release } from '../infra/claims';
+import type { RateLimitDecision } from '../infra/rate-limit';
 import { composeInvitation, type InvitationKind } from '../shared/interviews/invitation-email';
 import type { EmailMessage } from '../providers/email/port';
 import { interviewUrl } from '../shared/public-urls';
@@ -31,9 +32,10 @@ export function createInterviewActivities({
   logger,
   clock,
   llm,
+  questionBudget,
   publicBaseUrl,
   announce,
-}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'publicBaseUrl' | 'announce'>) {
+}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'questionBudget' | 'publicBaseUrl' | 'announce'>) {
   const interviews = interviewStore({ db, announce, publicBaseUrl });
   const load = (interviewId: string) => loadInterview(db, interviewId);
   const loadProject = (projectId: string) => loadInterviewProject(db, projectId);
@@ -63,6 +65,7 @@ export function createInterviewActivities({
     const key = `questions/${projectId}`;
     const claimId = newId('gen');
     const now = clock();
+    let budget: RateLimitDecision | null = null;
     if ((await claim(db, key, claimId, { now, expiresAt: new Date(now.getTime() + QUESTION_LEASE_MS) })) !== claimId) {
       return awaitQuestionSet(projectId);
     }
@@ -70,11 +73,20 @@ export function createInterviewActivities({
       // The previous holder may have finished between the first look and the claim.
       const latest = await loadProject(projectId);
       if (latest.question_set) return latest.question_set.questions;
+      // A model call, so it spends from the workspace's AI budget like POST /ai/generate-questions: with none
+      // left, the invitation waits on its workflow's timer and tries again (accepted work is not refused).
+      budget = await questionBudget.consume(`${latest.workspace_id}/generate-questions`, clock());
+      if (!budget.allowed) {
+        logger.info({ projectId, retryAfterSeconds: budget.retryAfterSeconds }, 'question generation waits for the AI budget');
+        return null;
+      }
       const questions = await llm.generateQuestions(latest.job!, DEFAULT_QUESTION_COUNT);
       await projectStore(db).change(latest, { question_set: { questions, provider: llm.name, generated_at: clock() } });
       logger.info({ projectId, provider: llm.name, count: questions.length }, 'interview questions generated');
       return questions;
     } catch (err) {
+      // A model that is down gives back what it was not used for; one that declined keeps its cost.
+      if (budget?.spent && (!(err instanceof UpstreamError) || err.retryable)) await questionBudget.refund(budget).catch(() => undefined);
       if (err instanceof UpstreamError) {
         const code = err.detail.code ?? err.detail.status;
         logger.warn({ projectId, code, retryable: err.retryable, error: err.message }, 'question generation failed');

@@ -7,6 +7,7 @@ import { createCallReporter } from '../api/calls/reports';
 import type { ActivityDeps } from '../activities/deps';
 import { announcer } from './webhook-dispatch';
 import { emailProvider, languageModel, transcriber, voiceProvider, whatsappProvider } from './providers';
+import { budgets } from '../infra/budgets';
 
 export interface ActivityWiring {
   db: Database;
@@ -32,6 +33,7 @@ export function buildActivityDeps(config: Config, base: ActivityWiring, override
     voice: overrides.voice ?? voiceProvider(config, { db: base.db, client: base.client, report, logger, clock }),
     whatsapp: overrides.whatsapp ?? whatsappProvider(config, base.db),
     llm: overrides.llm ?? languageModel(config),
+    questionBudget: budgets(base.db, config).ai,
     transcriber: overrides.transcriber !== undefined ? overrides.transcriber : transcriber(config),
     email: overrides.email ?? emailProvider(config, base.db),
     emailFrom: { email: config.EMAIL_FROM, name: config.EMAIL_FROM_NAME },

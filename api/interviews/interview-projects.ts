@@ -24,14 +24,8 @@ export function jobDetails(req: InviteRequest): JobDetails {
  * The workspace's interview project for an ats_job_id: created on first use, afterwards renamed to the
  * latest job_title and given the latest job details. A campaign project with that ats_job_id is a conflict.
  * Its _id is derived from (workspace, ats_job_id): one exact-_id read, then one insert or one update.
- * `beforeCreate` runs once before a new project is written, and may refuse it by throwing.
  */
-export async function ensureInterviewProject(
-  db: Database,
-  workspaceId: string,
-  req: InviteRequest,
-  beforeCreate?: () => Promise<void>,
-): Promise<ProjectDoc> {
+export async function ensureInterviewProject(db: Database, workspaceId: string, req: InviteRequest): Promise<ProjectDoc> {
   const job = jobDetails(req);
   const _id = recordId.project(workspaceId, req.ats_job_id);
   for (let attempt = 0; ; attempt++) {
@@ -46,7 +40,6 @@ export async function ensureInterviewProject(
       const changed = await projectStore(db).change(existing, latest);
       return changed ?? { ...existing, ...latest };
     }
-    if (attempt === 0) await beforeCreate?.();
     const project: ProjectDoc = {
       _id,
       workspace_id: workspaceId,

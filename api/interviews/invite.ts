@@ -37,13 +37,8 @@ type EntryResult = Pick<InterviewResult, 'id' | 'status' | 'message'>;
  * with the interviews (one per candidate and project, by derived `_id`); then one workflow start
  * (docs/bulk-requests.md). An entry says `success` only once its invitation's workflow is sure to start.
  */
-export async function inviteCandidates(
-  deps: InviteDeps,
-  workspace: WorkspaceDoc,
-  req: InviteRequest,
-  hooks: { beforeNewProject?: () => Promise<void> } = {},
-): Promise<InviteResponse> {
-  const project = await ensureInterviewProject(deps.db, workspace._id, req, hooks.beforeNewProject);
+export async function inviteCandidates(deps: InviteDeps, workspace: WorkspaceDoc, req: InviteRequest): Promise<InviteResponse> {
+  const project = await ensureInterviewProject(deps.db, workspace._id, req);
   const customQuestions = req.questions ? req.questions.map(resolveQuestion) : null;
   const candidates: Candidate[] = req.candidates.map((c) => ({ ...c, name: titleCase(c.name), email: normaliseEmail(c.email) }));
   // Clashes inside the request are settled in request order, before anything touches the database.

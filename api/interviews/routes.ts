@@ -23,7 +23,6 @@ const validateInvite = compileValidator(InviteRequest, inviteRules);
 export function interviewRoutes(deps: ApiDeps): Router {
   const { db, config } = deps;
   const router = publicRouter(deps, jobFamily(config.SUPPORT_EMAIL), { bodies: true });
-  const questionsSpend = { limiter: deps.budgets.ai, name: 'generate-questions', counts: 'question generations per window' };
 
   router.post('/interview/invite', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
@@ -33,12 +32,8 @@ export function interviewRoutes(deps: ApiDeps): Router {
       { limiter: deps.budgets.candidates, name: 'candidates', amount: n, counts: 'candidates per hour' },
       { limiter: deps.budgets.emails, name: 'emails', amount: n, counts: 'emails per day' },
     ];
-    ctx.body = await withinBudgets(ctx, spends, () =>
-      // A new job's questions are a language-model call: they spend from the AI budget of generate-questions.
-      inviteCandidates(deps, ws, req, {
-        beforeNewProject: req.questions ? undefined : () => withinBudgets(ctx, [questionsSpend], async () => undefined),
-      }),
-    );
+    // A new job's questions spend from the AI budget when they are generated (activities/interviews.ts).
+    ctx.body = await withinBudgets(ctx, spends, () => inviteCandidates(deps, ws, req));
   });
 
   const listInterviews = listHandler('interviews', InterviewListQuery, interviewPages, (i) => interviewView(i, config.PUBLIC_BASE_URL));

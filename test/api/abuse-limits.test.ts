@@ -132,27 +132,38 @@ describe('workspace abuse limits', () => {
     expect(await bench.stack.db.interviews.countDocuments({ workspace_id: ws.id })).toBe(4);
   });
 
-  it('spends the AI budget on the questions of a new ats_job_id, not on a known job or the caller’s own questions', async () => {
+  it('spends the AI budget on the questions of a new ats_job_id, and an accepted invitation waits for the budget', async () => {
     const ws = await bench.stack.newWorkspace('Askco');
-    await awayFromMinuteEdge(20);
+    await awayFromMinuteEdge(25);
     const invite = (job: string, extra: Record<string, unknown> = {}) =>
       post(bench.stack.url, `${V1}/interview/invite`, ws.key, inviteBody([inviteCandidate(1)], { ats_job_id: job, ...extra }));
+    const questionsOf = async (job: string) =>
+      (await bench.stack.db.projects.findOne({ workspace_id: ws.id, ats_job_id: job }))?.question_set ?? null;
     expect((await invite('new-1')).status).toBe(200);
-    expect((await invite('new-1')).status).toBe(200); // known: nothing to generate
+    await waitFor(() => questionsOf('new-1'), Boolean, 15_000);
+    // The caller's own questions and a known job generate nothing.
     expect((await invite('own', { questions: [{ question: 'Why us?', type: 'text', time_limit_seconds: 60 }] })).status).toBe(200);
-    // One generation is left, taken by generate-questions; the next new job is refused and creates no project.
-    const generated = await post(bench.stack.url, `${V1}/ai/generate-questions`, ws.key, {
-      job_title: 'Baker',
-      job_description: 'Bake bread at dawn for our shop.',
-    });
-    expect(generated.status).toBe(200);
-    const refused = await invite('new-2');
-    expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
-    expect(await bench.stack.db.projects.countDocuments({ workspace_id: ws.id, ats_job_id: 'new-2' })).toBe(0);
-    // new-1's candidate once (the second invitation reused it), and own's.
-    expect(await bench.stack.db.interviews.countDocuments({ workspace_id: ws.id })).toBe(2);
-  });
+    expect((await invite('new-1', { candidates: [inviteCandidate(2)] })).status).toBe(200);
+    // The generation took one of the two: the endpoint has one left, and takes it.
+    const generate = () =>
+      post(bench.stack.url, `${V1}/ai/generate-questions`, ws.key, {
+        job_title: 'Baker',
+        job_description: 'Bake bread at dawn for our shop.',
+      });
+    const last = await generate();
+    expect(last.status).toBe(200);
+    expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
+    // A new job now is accepted, and its questions wait for the next window instead of passing the limit.
+    const waiting = await invite('new-2');
+    expect(waiting.status).toBe(200);
+    expect(waiting.body.data.interviews[0].status).toBe('success');
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(await questionsOf('new-2')).toBeNull();
+    const reset = Number(last.headers.get('x-ratelimit-reset')) * 1000;
+    await new Promise((r) => setTimeout(r, Math.max(0, reset - Date.now())));
+    await waitFor(() => questionsOf('new-2'), Boolean, 45_000);
+    expect((await generate()).headers.get('x-ratelimit-remaining')).toBe('0');
+  }, 120_000);
 
   it('limits the expensive list reads and the delivery retries per minute', async () => {
     const ws = await bench.stack.newWorkspace('Readco');
