@@ -26,6 +26,10 @@ export const ConfigSchema = Type.Object({
   SUPPORT_EMAIL: Text('support@example.com'),
   /** The largest recorded interview answer, in bytes (25 MB). */
   RECORDING_MAX_BYTES: Type.Integer({ minimum: 1_000, maximum: 500_000_000, default: 25_000_000 }),
+  /** The bytes of all of one interview's recordings together. */
+  RECORDING_QUOTA_BYTES: Type.Integer({ minimum: 1_000, maximum: 10_000_000_000, default: 200_000_000 }),
+  /** Recordings one API process takes at once; more are answered 503 with Retry-After. */
+  MAX_CONCURRENT_UPLOADS: Type.Integer({ minimum: 1, maximum: 10_000, default: 16 }),
 
   MONGODB_URI: Type.String({ pattern: '^mongodb(\\+srv)?://' }),
   MONGODB_DB: Text('hiring'),

@@ -15,7 +15,11 @@ export const CHUNK_BYTES = 512 * 1024;
 
 const chunkId = (recordingId: string, n: number) => `${recordingId}|${n}`;
 
+export const newRecordingId = () => `rec_${newToken(18)}`;
+
 export interface Upload {
+  /** The recording's id, when the caller chose it first (to name its upload's claim); else a new one. */
+  id?: string;
   interviewId: string;
   index: number;
   type: RecordingType;
@@ -24,7 +28,7 @@ export interface Upload {
 
 /** Stores the body as a recording; its bytes must be the declared type's container and at most `maxBytes`. */
 export async function storeRecording(db: Database, body: AsyncIterable<Uint8Array>, upload: Upload): Promise<RecordingDoc> {
-  const id = `rec_${newToken(18)}`;
+  const id = upload.id ?? newRecordingId();
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let size = 0;
@@ -90,6 +94,49 @@ export async function removeRecording(db: Database, recording: RecordingDoc): Pr
 
 async function removeChunks(db: Database, id: string, chunks: number): Promise<void> {
   await Promise.all(Array.from({ length: chunks }, (_, n) => db.recordingChunks.deleteOne({ _id: chunkId(id, n) }).catch(() => undefined)));
+}
+
+/** The claim an upload holds while its body streams in: one upload per question at a time, across processes. */
+export const uploadKey = (interviewId: string, index: number) => `upload/${interviewId}/${index}`;
+/** How long an upload may take before its claim lapses, and a sweep may remove what it left. */
+export const UPLOAD_LEASE_MS = 15 * 60_000;
+/** A recording younger than this may still be on its way into an answer; the sweep leaves it alone. */
+const UNREFERENCED_GRACE_MS = 60 * 60_000;
+
+/**
+ * Removes what uploads left behind: the chunks of an upload whose process died mid-way (its claim lapsed
+ * with no recording written), and recordings no answer references (another tab's answer won, or the
+ * process died before the answer was saved). A recording found referenced is marked so, and not read again.
+ * Reads the claims and the recordings' small documents, never the chunks themselves but by exact `_id`.
+ */
+export async function sweepRecordings(db: Database, now: Date): Promise<{ uploads: number; recordings: number }> {
+  let uploads = 0;
+  let recordings = 0;
+  const lapsed = await db.claims.find({ _id: { $regex: '^upload/' }, expires_at: { $lte: now } }).toArray();
+  for (const c of lapsed) {
+    const written = await db.recordings.findOne({ _id: c.holder });
+    if (!written) await removeChunksFrom(db, c.holder);
+    await db.claims.deleteOne({ _id: c._id, holder: c.holder });
+    uploads++;
+  }
+  const unchecked = await db.recordings
+    .find({ kept: { $ne: true }, created_at: { $lte: new Date(now.getTime() - UNREFERENCED_GRACE_MS) } })
+    .toArray();
+  for (const r of unchecked) {
+    const interview = await db.interviews.findOne({ _id: r.interview_id });
+    if ((interview?.answers ?? []).some((a) => a.recording?.id === r._id)) {
+      await db.recordings.updateOne({ _id: r._id }, { $set: { kept: true } });
+    } else {
+      await removeRecording(db, r);
+      recordings++;
+    }
+  }
+  return { uploads, recordings };
+}
+
+/** Removes a recording's chunks when its count is unknown: by exact `_id`, until one is missing. */
+async function removeChunksFrom(db: Database, id: string): Promise<void> {
+  for (let n = 0; (await db.recordingChunks.deleteOne({ _id: chunkId(id, n) })).deletedCount === 1; n++);
 }
 
 /** The recording of an interview's answer to question `index` (as the path names it), or null. */

@@ -58,7 +58,11 @@ export class RateLimitedError extends DomainError {
 
 export class PayloadTooLargeError extends DomainError {
   readonly kind = 'payload_too_large';
-  constructor(limit: string) {
+  /** `interview`: the interview's recordings together have reached their quota, not this one body its limit. */
+  constructor(
+    limit: string,
+    readonly of: 'body' | 'interview' = 'body',
+  ) {
     super(`Request body is larger than the limit of ${limit}`);
   }
 }
@@ -154,7 +158,8 @@ export function providerFailureText(err: UpstreamError): string {
 export class ServiceUnavailableError extends DomainError {
   readonly kind = 'service_unavailable';
   readonly retryAfterSeconds = 5;
-  constructor(readonly dependency: 'database' | 'temporal') {
+  /** `uploads`: this process takes as many recordings at once as it is allowed to. */
+  constructor(readonly dependency: 'database' | 'temporal' | 'uploads') {
     super('The service is temporarily unavailable; please retry in a few seconds.');
   }
 }

@@ -83,6 +83,8 @@ export interface RecordingDoc {
   chunk_bytes: number;
   chunks: number;
   created_at: Date;
+  /** Seen referenced by its answer by a sweep (infra/recordings.ts), which need not look again. */
+  kept?: boolean;
 }
 
 export interface RecordingChunkDoc {

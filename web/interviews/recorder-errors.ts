@@ -34,6 +34,8 @@ export function recorderErrors(maxBytes: number): Middleware {
 }
 
 function refusal(error: unknown, maxBytes: number): [number, string] {
+  if (error instanceof PayloadTooLargeError && error.of === 'interview')
+    return [413, "This interview's recordings have reached their size limit. Please type this answer instead."];
   if (error instanceof PayloadTooLargeError)
     return [413, `The recording is larger than ${sizeLabel(maxBytes)}. Record a shorter answer, or type it instead.`];
   if (error instanceof UnsupportedMediaTypeError) return [415, `${error.message} Record again, or type your answer instead.`];

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../shared/errors';
 import { RECORDING_TYPES, recordingType } from '../../shared/interviews/recordings';
 import { removeRecording, storeRecording } from '../../infra/recordings';
+import { uploadGuard } from './uploads';
 import { recorderErrors } from './recorder-errors';
 import { ANSWER_GRACE_SECONDS, inTime, MAX_TEXT_ANSWER, secondsLeft } from '../../shared/interviews/session';
 import { expiresAtOf, type InterviewDoc } from '../../infra/records/interviews';
@@ -36,6 +37,7 @@ import {
 export function interviewRoutes({ db, now, config, logger, interviewChanged, announce, budgets }: WebDeps): Router {
   const router = new Router();
   const limited = linkLimits(budgets);
+  const guardedUpload = uploadGuard({ db, config, now });
   const interviews = interviewStore({ db, announce, publicBaseUrl: config.PUBLIC_BASE_URL });
   /**
    * A candidate's step, written: the page goes on even when its event could not be announced, which the
@@ -196,12 +198,9 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
         ctx.body = { message: 'This question is no longer open.', next: path };
         return;
       }
-      const recording = await storeRecording(db, ctx.req, {
-        interviewId: interview._id,
-        index,
-        type,
-        maxBytes: config.RECORDING_MAX_BYTES,
-      });
+      const recording = await guardedUpload(interview, index, (id, maxBytes) =>
+        storeRecording(db, ctx.req, { id, interviewId: interview._id, index, type, maxBytes }),
+      );
       const at = now();
       const answer = { index, type: question.type, text: null, answered_at: at };
       if (!inTime(question, served, at)) {

@@ -1,0 +1,44 @@
+import type { Config } from '../../infra/config';
+import type { Database } from '../../infra/database';
+import { claim, release } from '../../infra/claims';
+import { newRecordingId, uploadKey, UPLOAD_LEASE_MS } from '../../infra/recordings';
+import type { InterviewDoc } from '../../infra/records/interviews';
+import { ConflictError, PayloadTooLargeError, ServiceUnavailableError } from '../../shared/errors';
+
+/**
+ * An upload, guarded before its body is read: one per question at a time (a second is a 409, whichever
+ * process it reaches), at most MAX_CONCURRENT_UPLOADS in this process (503 with Retry-After), and within
+ * what is left of the interview's byte quota. The claim names the recording, so a sweep can remove the
+ * chunks of an upload whose process died (infra/recordings.ts).
+ */
+export function uploadGuard({ db, config, now }: { db: Database; config: Config; now: () => Date }) {
+  let uploading = 0;
+  return async function guardedUpload<T>(
+    interview: InterviewDoc,
+    index: number,
+    store: (id: string, maxBytes: number) => Promise<T>,
+  ): Promise<T> {
+    if (uploading >= config.MAX_CONCURRENT_UPLOADS) throw new ServiceUnavailableError('uploads');
+    const used = (interview.answers ?? []).reduce((sum, a) => sum + (a.recording?.size ?? 0), 0);
+    const left = config.RECORDING_QUOTA_BYTES - used;
+    if (left <= 0) throw new PayloadTooLargeError('the interview quota', 'interview');
+    const id = newRecordingId();
+    const key = uploadKey(interview._id, index);
+    const at = now();
+    if ((await claim(db, key, id, { now: at, expiresAt: new Date(at.getTime() + UPLOAD_LEASE_MS) })) !== id) {
+      throw new ConflictError('This answer is being uploaded already. Wait for that upload to finish.');
+    }
+    uploading++;
+    try {
+      return await store(id, Math.min(config.RECORDING_MAX_BYTES, left));
+    } catch (err) {
+      // Over what is left of the quota, though under the one recording's limit: the quota is what refused it.
+      if (err instanceof PayloadTooLargeError && left < config.RECORDING_MAX_BYTES)
+        throw new PayloadTooLargeError('the interview quota', 'interview');
+      throw err;
+    } finally {
+      uploading--;
+      await release(db, key, id);
+    }
+  };
+}
