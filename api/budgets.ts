@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { RateLimitDecision, RateLimiter } from '../infra/rate-limit';
 import { RateLimitedError, ValidationError } from '../shared/errors';
+import { asUnavailable } from '../infra/unavailable';
 import type { WorkspaceDoc } from '../infra/records/workspaces';
 import type { Budgets } from '../infra/budgets';
 
@@ -51,7 +52,10 @@ export async function withinBudgets<T>(ctx: Context, spends: Spend[], run: () =>
   try {
     return await run();
   } catch (err) {
-    await giveBack();
+    // With the database unreachable, giving back would wait out its timeout too: the request answers its
+    // 503 now, and the give-back runs on its own (and is lost if the database is still away).
+    if (asUnavailable(err)) void giveBack();
+    else await giveBack();
     throw err;
   }
 }
@@ -87,7 +91,8 @@ export async function spendBudget<T>(ctx: Context, limiter: RateLimiter, operati
     return await run();
   } catch (err) {
     // A refusal is about the caller's text and keeps its cost; our own failures do not.
-    if (!(err instanceof ValidationError)) ctx.state.rateLimit = await limiter.refund(decision).catch(() => decision);
+    if (asUnavailable(err)) void limiter.refund(decision).catch(() => undefined);
+    else if (!(err instanceof ValidationError)) ctx.state.rateLimit = await limiter.refund(decision).catch(() => decision);
     throw err;
   }
 }
