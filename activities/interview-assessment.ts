@@ -82,18 +82,7 @@ export function createInterviewAssessmentActivities({
         questions: answers.map((a): QuestionAssessment => {
           const q = scored.get(a.index);
           const transcript = transcripts[a.index] ?? null;
-          if (!q) {
-            return {
-              index: a.index,
-              status: 'not_assessed',
-              score: null,
-              skills: [],
-              evidence: [],
-              flags: [],
-              transcript,
-              reason: a.missing,
-            };
-          }
+          if (!q) return notAssessed(a.index, transcript, a.missing);
           const { score, skills, evidence, flags } = q;
           return { index: a.index, status: 'assessed', score, skills, evidence, flags, transcript, reason: null };
         }),
@@ -128,20 +117,16 @@ function toAssess(interview: InterviewDoc, transcripts: Transcripts, transcribin
   });
 }
 
+/** A question the assessment says nothing of, and why. */
+function notAssessed(index: number, transcript: string | null, reason: string | null): QuestionAssessment {
+  return { index, status: 'not_assessed', score: null, skills: [], evidence: [], flags: [], transcript, reason };
+}
+
 function failed(provider: string, answers: AnswerToAssess[], transcripts: Transcripts, error: string): StoredAssessment {
   return {
     status: 'failed',
     provider,
-    questions: answers.map((a) => ({
-      index: a.index,
-      status: 'not_assessed',
-      score: null,
-      skills: [],
-      evidence: [],
-      flags: [],
-      transcript: transcripts[a.index] ?? null,
-      reason: a.missing ?? 'The assessment could not be made',
-    })),
+    questions: answers.map((a) => notAssessed(a.index, transcripts[a.index] ?? null, a.missing ?? 'The assessment could not be made')),
     overall: null,
     error,
     assessed_at: null,

@@ -1,3 +1,4 @@
+import { awayFromWindowEdge } from '../helpers/rate-limit';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { startApi, type RunningApi } from '../../api/server';
@@ -15,12 +16,6 @@ const LIMITS = {
   LIST_READS_PER_MINUTE: '3',
   AI_RATE_LIMIT: '2',
 };
-
-/** Waits until at least `margin` seconds remain in the current minute, so a burst does not straddle two windows. */
-async function awayFromMinuteEdge(margin: number): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < margin * 1000) await new Promise((r) => setTimeout(r, left + 100));
-}
 
 /**
  * The workspace budgets (OWASP API4:2023) on the real stack, with small limits so they can be reached: each
@@ -134,7 +129,7 @@ describe('workspace abuse limits', () => {
 
   it('spends the AI budget on the questions of a new ats_job_id, and an accepted invitation waits for the budget', async () => {
     const ws = await bench.stack.newWorkspace('Askco');
-    await awayFromMinuteEdge(25);
+    await awayFromWindowEdge(60, 25);
     const invite = (job: string, extra: Record<string, unknown> = {}) =>
       post(bench.stack.url, `${V1}/interview/invite`, ws.key, inviteBody([inviteCandidate(1)], { ats_job_id: job, ...extra }));
     const questionsOf = async (job: string) =>
@@ -177,7 +172,7 @@ describe('workspace abuse limits', () => {
       (d) => d[0]?.status === 'delivered',
       30_000,
     );
-    await awayFromMinuteEdge(15);
+    await awayFromWindowEdge(60, 15);
     const get = (p: string) => bench.stack.request('GET', p, { key: ws.key });
     // Deliveries unfiltered and one project cost nothing; the projects list and a status filter do.
     for (let i = 0; i < 5; i++) expect((await get(deliveries)).status).toBe(200);

@@ -5,7 +5,7 @@ import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { createApiKey } from '../../infra/workspaces';
 import { startApi, type RunningApi } from '../../api/server';
-import { budget } from '../helpers/rate-limit';
+import { awayFromWindowEdge, budget } from '../helpers/rate-limit';
 import { buildApiDeps } from '../../composition/service';
 
 const PARSE = '/api/public/v1/ai/parse-jd';
@@ -17,13 +17,6 @@ const job = {
   job_description: 'Build the routing services behind same-day deliveries, in Go on Kubernetes, with PostgreSQL and Kafka.',
 };
 const TOO_MANY = { success: false, message: 'Too many requests, please try again later.' };
-
-/** Waits until at least `margin` seconds remain in the current fixed window, so a burst does not straddle two windows. */
-async function awayFromWindowEdge(windowSeconds: number, margin: number): Promise<void> {
-  const windowMs = windowSeconds * 1000;
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < margin * 1000) await new Promise((r) => setTimeout(r, left + 100));
-}
 
 describe('AI rate limit across API processes', () => {
   let stack: Stack;

@@ -1,13 +1,8 @@
+import { awayFromWindowEdge } from '../helpers/rate-limit';
 import { startStack, type Stack } from '../helpers/stack';
 import { interviewDoc, projectDoc } from '../helpers/interview-doc';
 import { newId } from '../../infra/ids';
 import { interviewToken } from '../../infra/records/interviews';
-
-/** Waits until at least `margin` seconds remain in the current minute, so a burst does not straddle two windows. */
-async function awayFromMinuteEdge(margin: number): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < margin * 1000) await new Promise((r) => setTimeout(r, left + 100));
-}
 
 /**
  * The limits of the routes without an API key, at their defaults: 10 sign-ins a minute per address, 60
@@ -49,7 +44,7 @@ describe('per-address and per-link limits of the pages', () => {
   }
 
   it('refuses the 11th sign-in of a minute from one address with 429 and Retry-After, whatever X-Forwarded-For says', async () => {
-    await awayFromMinuteEdge(10);
+    await awayFromWindowEdge(60, 10);
     for (let i = 0; i < 10; i++) expect((await signIn(direct, `10.0.0.${i}`)).status).toBe(403);
     const refused = await signIn(direct, '10.9.9.9');
     expect(refused.status).toBe(429);
@@ -62,14 +57,14 @@ describe('per-address and per-link limits of the pages', () => {
   });
 
   it('counts each forwarded address on its own behind a trusted proxy', async () => {
-    await awayFromMinuteEdge(10);
+    await awayFromWindowEdge(60, 10);
     for (let i = 0; i < 10; i++) expect((await signIn(proxied, '203.0.113.7')).status).toBe(403);
     expect((await signIn(proxied, '203.0.113.7')).status).toBe(429);
     expect((await signIn(proxied, '203.0.113.8')).status).toBe(403);
   });
 
   it('gives a link 60 requests a minute, and an address 300 over every link and job page', async () => {
-    await awayFromMinuteEdge(20);
+    await awayFromWindowEdge(60, 20);
     const links = await Promise.all(['lim-a', 'lim-b', 'lim-c', 'lim-d', 'lim-e', 'lim-f'].map((name) => link(direct, name)));
     for (let i = 0; i < 60; i++) expect((await fetch(links[0].url)).status).toBe(200);
     const tooMany = await fetch(links[0].url);
