@@ -52,12 +52,19 @@ export async function withinBudgets<T>(ctx: Context, spends: Spend[], run: () =>
   try {
     return await run();
   } catch (err) {
-    // With the database unreachable, giving back would wait out its timeout too: the request answers its
-    // 503 now, and the give-back runs on its own (and is lost if the database is still away).
-    if (asUnavailable(err)) void giveBack();
-    else await giveBack();
+    await giveBackAfter(err, giveBack);
     throw err;
   }
+}
+
+/**
+ * Gives back what a failed request took. With the database unreachable, giving back would wait out its
+ * timeout a second time: the request answers its 503 now, and the give-back runs on its own (lost if the
+ * database is still away).
+ */
+async function giveBackAfter(err: unknown, giveBack: () => Promise<unknown>): Promise<void> {
+  if (asUnavailable(err)) void giveBack().catch(() => undefined);
+  else await giveBack();
 }
 
 /**
@@ -91,8 +98,9 @@ export async function spendBudget<T>(ctx: Context, limiter: RateLimiter, operati
     return await run();
   } catch (err) {
     // A refusal is about the caller's text and keeps its cost; our own failures do not.
-    if (asUnavailable(err)) void limiter.refund(decision).catch(() => undefined);
-    else if (!(err instanceof ValidationError)) ctx.state.rateLimit = await limiter.refund(decision).catch(() => decision);
+    if (!(err instanceof ValidationError)) {
+      await giveBackAfter(err, async () => (ctx.state.rateLimit = await limiter.refund(decision).catch(() => decision)));
+    }
     throw err;
   }
 }

@@ -56,18 +56,11 @@ export class RateLimiter {
     this.windowMs = opts.windowSeconds * 1000;
   }
 
-  get limit(): number {
-    return this.opts.limit;
-  }
-
   /** Takes `amount` from `bucket`'s budget, all of it or, when less is left, none. */
   async consume(bucket: string, now = new Date(), amount = 1): Promise<RateLimitDecision> {
     const window = this.windowOf(now);
-    const total = await this.append(bucket, window, amount, true);
-    if (total === null) {
-      const head = await this.head(bucket, window.start);
-      return this.decision(bucket, false, this.opts.limit - head.total, window, now);
-    }
+    const { granted, total } = await this.append(bucket, window, amount, true);
+    if (!granted) return this.decision(bucket, false, this.opts.limit - total, window, now);
     return this.decision(bucket, true, this.opts.limit - total, window, now, { amount, windowStart: window.start });
   }
 
@@ -88,12 +81,20 @@ export class RateLimiter {
     return this.peek(decision.bucket, now);
   }
 
-  /** Appends an entry of `amount`; the new total, or null when it would pass the limit and `bounded` says no. */
-  private async append(bucket: string, window: { start: Date; end: Date }, amount: number, bounded: boolean): Promise<number | null> {
+  /**
+   * Appends an entry of `amount` and returns the new total; when it would pass the limit and `bounded` says no,
+   * appends nothing and returns the total as it stands.
+   */
+  private async append(
+    bucket: string,
+    window: { start: Date; end: Date },
+    amount: number,
+    bounded: boolean,
+  ): Promise<{ granted: boolean; total: number }> {
     for (let lost = 0; lost < MAX_CONTENDED; lost++) {
       const head = await this.head(bucket, window.start);
       const total = head.total + amount;
-      if (bounded && total > this.opts.limit) return null;
+      if (bounded && total > this.opts.limit) return { granted: false, total: head.total };
       const seq = head.seq + 1;
       const entry: RateLimitDoc = {
         _id: entryId(bucket, window.start, seq),
@@ -111,7 +112,7 @@ export class RateLimiter {
       }
       this.remember(bucket, window.start, seq);
       if (seq === 1) this.forgetOldWindows(bucket, window.start);
-      return total;
+      return { granted: true, total };
     }
     throw new Error(`rate limit ${bucket} lost ${MAX_CONTENDED} places in a row`);
   }

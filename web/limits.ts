@@ -14,7 +14,7 @@ import { RateLimitedError } from '../shared/errors';
 /** `budget` per client address, under the bucket `ip:<address>/<name>`. */
 export function perAddress(limiter: RateLimiter, name: string): Middleware {
   return async (ctx, next) => {
-    await spend(limiter, `ip:${ctx.ip || 'unknown'}/${name}`);
+    await spend(limiter, addressBucket(ctx, name));
     await next();
   };
 }
@@ -23,11 +23,13 @@ export function perAddress(limiter: RateLimiter, name: string): Middleware {
 export function linkLimits(budgets: Budgets): Middleware {
   return async (ctx: Context, next) => {
     const token = String(ctx.params.token ?? '');
-    await spend(budgets.pagesPerIp, `ip:${ctx.ip || 'unknown'}/pages`);
+    await spend(budgets.pagesPerIp, addressBucket(ctx, 'pages'));
     await spend(budgets.pagesPerLink, `link:${createHash('sha256').update(token).digest('base64url').slice(0, 22)}/pages`);
     await next();
   };
 }
+
+const addressBucket = (ctx: Context, name: string) => `ip:${ctx.ip || 'unknown'}/${name}`;
 
 async function spend(limiter: RateLimiter, bucket: string): Promise<void> {
   const decision = await limiter.consume(bucket);
