@@ -1,4 +1,4 @@
-import { nextWorkingTime, workingHoursApply } from './working-hours';
+import { intoWorkingHours } from './working-hours';
 import type { FAILURE_REASONS, RetryInterval, RetryPolicy, WorkingHours } from './schema';
 
 /** Any reason an attempt failed for (FAILURE_REASONS in the contract); those not retryable end the call. */
@@ -34,8 +34,10 @@ export function nextRetryTime(args: {
   reason: FailureReason;
   failedAt: number;
   workingHours?: WorkingHours | null;
+  /** The zones the working hours are in (working-hours.ts); UTC when absent. */
+  hoursZones?: readonly string[] | null;
 }): number | null {
-  const { policy, failedAttempt, reason, failedAt, workingHours } = args;
+  const { policy, failedAttempt, reason, failedAt, workingHours, hoursZones } = args;
   if (!policy || !(policy.conditions as string[]).includes(reason)) return null;
   const interval = intervalsOf(policy)[failedAttempt - 1];
   if (!interval) return null;
@@ -43,5 +45,5 @@ export function nextRetryTime(args: {
     return interval.datetime === undefined ? null : Math.max(failedAt, Date.parse(interval.datetime));
   if (interval.duration === undefined || interval.unit === undefined) return null;
   const due = failedAt + interval.duration * UNIT_MS[interval.unit];
-  return workingHoursApply(workingHours) ? (nextWorkingTime(due, workingHours) ?? due) : due;
+  return intoWorkingHours(due, workingHours, hoursZones);
 }
