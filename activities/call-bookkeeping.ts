@@ -1,6 +1,6 @@
 import { freeCandidate } from '../infra/claims';
 import type { FailureReason, AttemptResult } from '../shared/calls/retry';
-import type { CallStatus } from '../shared/calls/schema';
+import type { CallStatus, CancelReason } from '../shared/calls/schema';
 import { callEvents } from '../stores/calls';
 import { NotAnnouncedError } from '../stores/resource-store';
 import type { CallActivityDeps, CallRecords } from './call-records';
@@ -64,11 +64,12 @@ export function createCallBookkeepingActivities({ db, clock }: CallActivityDeps,
       await calls.change(call, { to: 'cancelling' });
     },
 
-    /** Ends the call and frees the candidate for a new call. */
+    /** Ends the call and frees the candidate for a new call. `cancelReason`: a contact rule's, for a cancel it made. */
     async finishCall(
       callId: string,
       status: Extract<CallStatus, 'completed' | 'failed' | 'cancelled'>,
       reason: FailureReason | null,
+      cancelReason?: CancelReason,
     ): Promise<void> {
       const call = await load(callId);
       // Reports of attempts given up on (no_outcome) that came in since: written in now, with the call's end.
@@ -77,7 +78,13 @@ export function createCallBookkeepingActivities({ db, clock }: CallActivityDeps,
       const changed = calls.change(call, {
         to: status,
         events: [callEvents.ended(status)],
-        set: { ...reported(call, late), capacity_slot: null, failure_reason: reason, next_attempt_at: null },
+        set: {
+          ...reported(call, late),
+          capacity_slot: null,
+          failure_reason: reason,
+          next_attempt_at: null,
+          ...(cancelReason ? { cancel_reason: cancelReason } : {}),
+        },
       });
       await settle(changed, () => freeCandidate(db, call));
     },

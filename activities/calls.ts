@@ -3,12 +3,15 @@ import { createCallDialActivities } from './call-dial';
 import { createCallCapacityActivities } from './call-capacity';
 import { createCallMessageActivities } from './call-messages';
 import { createCallBookkeepingActivities } from './call-bookkeeping';
+import { createCallContactActivities } from './call-contact';
 
 export type { AttemptCheck } from './call-dial';
+export type { ContactDecision, ContactKind } from './call-contact';
 
 /**
- * Call side effects, in four parts: the dial (call-dial.ts), the calling slots (call-capacity.ts), the WhatsApp
- * templates (call-messages.ts) and the call's own records (call-bookkeeping.ts). Each is idempotent: a retried
+ * Call side effects, in five parts: the dial (call-dial.ts), the calling slots (call-capacity.ts), the WhatsApp
+ * templates (call-messages.ts), the call's own records (call-bookkeeping.ts) and the contact rules decided at
+ * each dial and message (call-contact.ts). Each is idempotent: a retried
  * or replayed activity leaves the same state. Every change of a call goes through its store (stores/calls.ts).
  */
 export function createCallActivities(deps: CallActivityDeps) {
@@ -18,6 +21,7 @@ export function createCallActivities(deps: CallActivityDeps) {
     ...createCallCapacityActivities(deps, records),
     ...createCallMessageActivities(deps, records),
     ...createCallBookkeepingActivities(deps, records),
+    ...createCallContactActivities(deps, records),
   };
 }
 

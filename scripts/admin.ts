@@ -4,6 +4,8 @@ import { createApiKey, createWorkspace, listApiKeys, revokeApiKey, updateWorkspa
 import { loggedEmail } from '../infra/message-log';
 import type { WorkspaceSettings } from '../infra/records/workspaces';
 import { LONGEST_CAPACITY_WAIT_MS, MAX_CONCURRENT_CALLS_LIMIT } from '../shared/calls/capacity';
+import { callingWindowProblem } from '../shared/contact/zones';
+import { isTimeZone } from '../shared/contact/time-zone-names';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../infra/config';
 import { connectClient } from '../infra/temporal';
@@ -13,6 +15,7 @@ import { wakeCallsWaitingForCapacity } from '../composition/call-capacity';
  * Admin CLI. Each command prints one JSON line on stdout; errors go to stderr with exit code 1 (2 for usage).
  *   workspace:create --name N --company C --sender-first-name F --sender-last-name L
  *   workspace:update --workspace ID [--interview-reminders on|off] [--max-concurrent-calls N]
+ *                    [--calling-window HH:MM-HH:MM|off] [--default-timezone ZONE]
  *                                  (workspace:settings is its earlier name)
  *   apikey:create --workspace ID
  *   apikey:list --workspace ID
@@ -25,6 +28,7 @@ import { wakeCallsWaitingForCapacity } from '../composition/call-capacity';
 const USAGE = `usage: npm run --silent admin -- <command> [options]
   workspace:create --name <name> --company <company> --sender-first-name <first> --sender-last-name <last>
   workspace:update --workspace <workspace_id> [--interview-reminders on|off] [--max-concurrent-calls <1-1000>]
+                   [--calling-window <HH:MM-HH:MM>|off] [--default-timezone <IANA zone>]
   apikey:create --workspace <workspace_id>
   apikey:list --workspace <workspace_id>
   apikey:revoke --key <api_key> | --id <key_id>
@@ -57,6 +61,23 @@ async function tellWaitingCalls(workspaceId: string): Promise<number | null> {
   }
 }
 
+/** --calling-window 08:00-21:00 (or off) and --default-timezone, checked as PATCH /workspace checks them. */
+function contactSettings(window: string | undefined, zone: string | undefined): WorkspaceSettings {
+  const settings: WorkspaceSettings = {};
+  if (window !== undefined) {
+    const [start, end, ...more] = window.split('-');
+    const parsed = { start: start ?? '', end: end ?? '' };
+    const problem = window === 'off' ? null : more.length > 0 || !end ? 'takes HH:MM-HH:MM or off' : callingWindowProblem(parsed);
+    if (problem) throw new UsageError(`--calling-window ${problem}`);
+    settings.calling_window = window === 'off' ? null : parsed;
+  }
+  if (zone !== undefined) {
+    if (!isTimeZone(zone)) throw new UsageError('--default-timezone takes an IANA time zone name such as America/Chicago');
+    settings.default_timezone = zone;
+  }
+  return settings;
+}
+
 async function run(argv: string[]): Promise<unknown> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
@@ -72,6 +93,8 @@ async function run(argv: string[]): Promise<unknown> {
       interview: { type: 'string' },
       'interview-reminders': { type: 'string' },
       'max-concurrent-calls': { type: 'string' },
+      'calling-window': { type: 'string' },
+      'default-timezone': { type: 'string' },
     },
     strict: true,
   });
@@ -111,7 +134,10 @@ async function run(argv: string[]): Promise<unknown> {
           }
           settings.max_concurrent_calls = Number(cap);
         }
-        if (Object.keys(settings).length === 0) throw new UsageError('give --interview-reminders or --max-concurrent-calls');
+        Object.assign(settings, contactSettings(values['calling-window'], values['default-timezone']));
+        if (Object.keys(settings).length === 0) {
+          throw new UsageError('give --interview-reminders, --max-concurrent-calls, --calling-window or --default-timezone');
+        }
         if (!(await updateWorkspaceSettings(db, workspace, settings))) throw new Error('no such workspace');
         if (settings.max_concurrent_calls === undefined) return { workspace_id: workspace, settings };
         return { workspace_id: workspace, settings, waiting_calls_told: await tellWaitingCalls(workspace) };

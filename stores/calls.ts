@@ -32,6 +32,8 @@ export function callPages(db: Database): Pick<CallStore, 'page' | 'entriesOfJob'
 export const callEvents = {
   /** Once per attempt the call waits for: the first dial, and each retry. */
   scheduled: (call: CallDoc): ResourceEvent<CallEventType> => ({ type: 'call.scheduled', occurrence: call.attempts.length + 1 }),
+  /** A contact rule moved the next dial (docs/contact-rules.md); `from`: when it was due, which tells each apart. */
+  deferred: (from: number): ResourceEvent<CallEventType> => ({ type: 'call.scheduled', occurrence: `deferred/${from}` }),
   attemptEnded: (attempt: number): ResourceEvent<CallEventType> => ({ type: 'call.attempt.ended', occurrence: attempt }),
   ended: (status: 'completed' | 'failed' | 'cancelled'): ResourceEvent<CallEventType> => ({ type: `call.${status}`, occurrence: 'final' }),
   /** A WhatsApp message's sending (`sent` or `failed`) or a later delivery status. */

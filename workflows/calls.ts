@@ -3,17 +3,19 @@ import {
   condition,
   defineQuery,
   defineSignal,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { CallActivities } from '../activities/calls';
+import type { CallActivities, ContactDecision, ContactKind } from '../activities/calls';
 import { firstDialTime } from '../shared/calls/working-hours';
 import { callMayMove } from '../shared/calls/transitions';
 import { capacityWaitMs, LOST_REPORT_CHECKS, PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
 import { nextRetryTime, type FailureReason, type AttemptResult } from '../shared/calls/retry';
-import type { CallSettings, CallStatus, RetryPolicy, WorkingHours, MessageKind } from '../shared/calls/schema';
+import type { CallSettings, CallStatus, CancelReason, RetryPolicy, WorkingHours, MessageKind } from '../shared/calls/schema';
+import { CANDIDATE_ZONES } from '../shared/contact/time-zone-names';
 import { CallStatusKey, candidateSearchAttributes, type CandidateRecord } from './search-attributes';
 import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
 
@@ -22,6 +24,8 @@ export interface CallWorkflowInput {
   /** Epoch ms of schedule_at, used as given; null to dial now, within working hours. */
   scheduleAt: number | null;
   workingHours: WorkingHours | null;
+  /** The zones the working hours are in: absent for UTC (working_hours.timezone). */
+  hoursZones?: string[];
   retryPolicy: RetryPolicy | null;
   sendPreCall: boolean;
   sendFallback: boolean;
@@ -63,6 +67,14 @@ export interface StoredCall extends CandidateRecord {
   schedule_at: Date | null;
   call_settings: CallSettings | null;
   whatsapp: { pre_call: object | null; fallback: object | null };
+  timezones?: string[];
+}
+
+/** The zones of a call's working hours: none for UTC, the named zone, or the candidate's own (`candidate`). */
+function hoursZonesOf(call: StoredCall): string[] | undefined {
+  const zone = call.call_settings?.working_hours?.timezone;
+  if (zone === undefined || zone === 'UTC') return undefined;
+  return zone === CANDIDATE_ZONES ? (call.timezones ?? ['UTC']) : [zone];
 }
 
 /** The workflow's input, derived from the stored call alone, so a restart after a crash starts the same workflow. */
@@ -72,6 +84,7 @@ export function callWorkflowInput(call: StoredCall, outcomeTimeoutMs = REPORT_WA
     callId: call._id,
     scheduleAt: call.schedule_at ? call.schedule_at.getTime() : null,
     workingHours: settings?.working_hours ?? null,
+    ...(hoursZonesOf(call) ? { hoursZones: hoursZonesOf(call) } : {}),
     retryPolicy: settings?.retry_policy ?? null,
     sendPreCall: call.whatsapp.pre_call !== null,
     sendFallback: call.whatsapp.fallback !== null,
@@ -127,6 +140,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   let capacityChanges = 0;
   setHandler(capacityChangedSignal, () => void capacityChanges++);
   setHandler(callProgressQuery, () => progress);
+  // Each dial and message is checked against the workspace's calling window at its moment.
+  const windowed = patched('calling-window');
 
   /**
    * Shows the call's status to operators (the CallStatus search attribute). It moves through the same table
@@ -193,13 +208,29 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       if (cancelled) return false;
     }
   };
-  const cancel = async () => {
+  const cancel = async (reason: CancelReason = 'requested') => {
     setStatus('cancelled');
-    await local.finishCall(callId, 'cancelled', null);
+    await local.finishCall(callId, 'cancelled', null, ...(reason === 'requested' ? [] : [reason]));
     return progress;
   };
+  /**
+   * One look at the calling window for a contact due now (patched 'calling-window'): `go`; `waited` until the
+   * moment it named (the caller looks again, as the window may have changed meanwhile); `cancelled` while
+   * waiting; or `never`, when the candidate's zones share no moment of the window.
+   */
+  const awaitWindow = async (kind: ContactKind): Promise<'go' | 'waited' | 'cancelled' | 'never'> => {
+    if (!windowed) return 'go';
+    const decision = await local.contactWindow(callId, kind, Date.now());
+    if (decision.go) return 'go';
+    if (!('at' in decision)) return 'never';
+    if (kind !== 'fallback') {
+      setStatus('scheduled');
+      progress.nextAttemptAt = decision.at;
+    }
+    return (await waitUntil(decision.at)) ? 'cancelled' : 'waited';
+  };
 
-  const firstDial = firstDialTime(Date.now(), input.scheduleAt, input.workingHours);
+  const firstDial = firstDialTime(Date.now(), input.scheduleAt, input.workingHours, input.hoursZones);
   progress.nextAttemptAt = firstDial;
   // The workflow starts with CallStatus `scheduled` already. A call that dials at once is shown scheduled by
   // the take of its first slot, in that write: one local activity, a read and a write less.
@@ -207,7 +238,12 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   if (!scheduledBySlot) await local.markScheduled(callId, firstDial);
   if (await waitUntil(firstDial)) return cancel();
 
-  if (input.sendPreCall) await sendTemplate(callId, 'pre_call');
+  if (input.sendPreCall) {
+    let window = await awaitWindow('pre_call');
+    while (window === 'waited') window = await awaitWindow('pre_call');
+    if (window !== 'go') return cancel(window === 'never' ? 'outside_calling_window' : 'requested');
+    await sendTemplate(callId, 'pre_call');
+  }
 
   let lastReason: FailureReason;
   for (let attempt = 1; ; attempt++) {
@@ -215,6 +251,15 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     progress.attempt = attempt;
     progress.nextAttemptAt = null;
     if (!(await takeSlot(attempt, scheduledBySlot && attempt === 1 ? firstDial : undefined))) return cancel();
+    // Looked at with the slot held, so a call that waited for capacity into the night does not dial then.
+    const window = await awaitWindow('dial');
+    if (window === 'cancelled') return cancel();
+    if (window === 'never') return cancel('outside_calling_window');
+    if (window === 'waited') {
+      // The slot went back with the deferral: the same attempt takes one again, and looks again.
+      attempt--;
+      continue;
+    }
     setStatus('in_progress');
     // A provider that stays unreachable through every retry fails the attempt, not the whole call.
     const dial = await orOnFailure(dialer.dial(callId, attempt), { accepted: false as const, reason: 'provider_error' as const });
@@ -244,6 +289,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       reason: result,
       failedAt: Date.now(),
       workingHours: input.workingHours,
+      hoursZones: input.hoursZones,
     });
     if (retryAt === null) break;
     progress.nextAttemptAt = retryAt;
@@ -252,11 +298,32 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     if (await waitUntil(retryAt)) return cancel();
   }
 
-  if (input.sendFallback) await sendTemplate(callId, 'fallback');
+  if (input.sendFallback) {
+    const window = windowed ? await local.contactWindow(callId, 'fallback', Date.now()) : null;
+    if (window && !window.go) return failThenFallback(lastReason, window);
+    await sendTemplate(callId, 'fallback');
+  }
   setStatus('failed');
   await local.finishCall(callId, 'failed', lastReason);
   return progress;
+
+  /**
+   * A fallback the calling window holds back: the call fails now, as it has, and its message follows once the
+   * window opens, or is recorded as not sent when the candidate's zones share no moment of it.
+   */
+  async function failThenFallback(reason: FailureReason, held: ContactDecision): Promise<CallProgress> {
+    setStatus('failed');
+    await local.finishCall(callId, 'failed', reason);
+    let window = 'at' in held ? ((await waitUntil(held.at)) ? 'cancelled' : 'waited') : 'never';
+    while (window === 'waited') window = await awaitWindow('fallback');
+    if (window === 'go') await sendTemplate(callId, 'fallback');
+    if (window === 'never') await local.recordMessageFailure(callId, 'fallback', NO_WINDOW_MOMENT);
+    return progress;
+  }
 }
+
+/** Why a message was not sent when the candidate's zones share no moment of the calling window. */
+const NO_WINDOW_MOMENT = "Not sent: the candidate's time zones share no moment of the workspace's calling window";
 
 /** A template that still cannot be sent after the activity's retries is recorded as failed; the call goes on. */
 async function sendTemplate(callId: string, kind: MessageKind): Promise<void> {

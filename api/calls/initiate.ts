@@ -1,7 +1,8 @@
 import type { BulkRequestDeps } from '../deps';
 import type { ProjectDoc } from '../../infra/records/projects';
 import { type CallDoc, type ResolvedTemplate } from '../../infra/records/calls';
-import type { WorkspaceDoc } from '../../infra/records/workspaces';
+import { defaultTimezone, type WorkspaceDoc } from '../../infra/records/workspaces';
+import { candidateZones } from '../../infra/phone-zones';
 import { newId } from '../../infra/ids';
 import { activeCallKey, claimEach, claimOf, freeCandidate, release } from '../../infra/claims';
 import { callStore } from '../../stores/calls';
@@ -226,6 +227,8 @@ function buildCall(callId: string, workspace: WorkspaceDoc, project: ProjectDoc,
     whatsapp: { pre_call: resolveTemplate(whatsapp?.pre_call, ctx), fallback: resolveTemplate(whatsapp?.fallback, ctx) },
     schedule_at: req.schedule_at ? new Date(req.schedule_at) : null,
     scheduled_for: null,
+    timezones: candidateZones(c.timezone, c.phone, defaultTimezone(workspace)),
+    deferrals: [],
     next_attempt_at: null,
     attempts: [],
     messages: [],

@@ -209,7 +209,7 @@ function newInterview(ws: WorkspaceDoc, project: ProjectDoc, c: Candidate, terms
     project_id: project._id,
     ats_job_id: project.ats_job_id,
     candidate_id: c.id,
-    candidate: { name: c.name, email: c.email, phone: c.phone ?? null },
+    candidate: { name: c.name, email: c.email, phone: c.phone ?? null, ...(c.timezone ? { timezone: c.timezone } : {}) },
     token: interviewToken(_id),
     workflow_id: interviewWorkflowId(_id),
     status: 'queued',

@@ -53,6 +53,7 @@ export const EXAMPLES = {
       workspace_id: 'ws_3f9c2a61b0e84d17a5c2e901',
       name: 'Acme',
       sender: { first_name: 'Ada', last_name: 'Lovelace', company: 'Acme Inc' },
+      settings: { default_timezone: 'UTC', calling_window: null },
     },
   },
   call: {
@@ -63,6 +64,8 @@ export const EXAMPLES = {
       candidate_id: 'cand-1',
       status: 'completed',
       scheduled_for: '2026-11-23T09:00:00.000Z',
+      timezones: ['Europe/London'],
+      deferrals: [],
       next_attempt_at: null,
       attempts: [
         {
@@ -77,6 +80,7 @@ export const EXAMPLES = {
         },
       ],
       failure_reason: null,
+      cancel_reason: null,
       extracted_variables: { available: true, years: 4 },
       extraction_notes: [],
       transcript: [
@@ -195,6 +199,7 @@ export const CANCELLED_CALL_EXAMPLE = {
     next_attempt_at: null,
     attempts: [{ ...EXAMPLES.call.data.attempts[0], outcome: 'failed', failure_reason: 'missed', ended_reason: 'customer-did-not-answer' }],
     failure_reason: null,
+    cancel_reason: 'requested',
     extracted_variables: null,
     transcript: null,
     sequence: 4,

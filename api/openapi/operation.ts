@@ -13,7 +13,7 @@ export interface Response {
 }
 
 export interface Operation {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
   operationId: string;
   summary: string;

@@ -2,22 +2,40 @@ import type Router from '@koa/router';
 import type { ApiDeps } from '../deps';
 import { callFamily } from '../errors';
 import { publicRouter } from '../public-router';
-import type { WorkspaceDoc } from '../../infra/records/workspaces';
-import type { WorkspaceResponse } from '../../shared/workspaces/schema';
+import { compileValidator } from '../validation';
+import { callingWindowOf, defaultTimezone, type WorkspaceDoc } from '../../infra/records/workspaces';
+import { updateWorkspaceSettings } from '../../infra/workspaces';
+import { WorkspaceUpdateRequest, workspaceUpdateRules, type WorkspaceResponse } from '../../shared/workspaces/schema';
 
-/** GET /api/public/v1/workspace: which workspace a key belongs to, with its sender profile. */
+const validateUpdate = compileValidator(WorkspaceUpdateRequest, workspaceUpdateRules);
+
+/**
+ * GET /api/public/v1/workspace: which workspace a key belongs to, its sender profile and its contact settings;
+ * PATCH changes those settings. Every call's workflow reads them at each dial and message, so a change holds
+ * for calls already waiting.
+ */
 export function workspaceRoutes(deps: ApiDeps): Router {
-  const router = publicRouter(deps, callFamily, { bodies: false });
+  const router = publicRouter(deps, callFamily, { bodies: true });
   router.get('/workspace', (ctx) => {
+    ctx.body = workspaceBody(ctx.state.workspace as WorkspaceDoc);
+  });
+  router.patch('/workspace', async (ctx) => {
     const ws = ctx.state.workspace as WorkspaceDoc;
-    ctx.body = {
-      success: true as const,
-      data: {
-        workspace_id: ws._id,
-        name: ws.name,
-        sender: { first_name: ws.sender.first_name, last_name: ws.sender.last_name, company: ws.sender.company },
-      },
-    } satisfies WorkspaceResponse;
+    const update = validateUpdate(ctx.request.body);
+    await updateWorkspaceSettings(deps.db, ws._id, update);
+    ctx.body = workspaceBody({ ...ws, settings: { ...ws.settings, ...update } });
   });
   return router;
+}
+
+function workspaceBody(ws: WorkspaceDoc): WorkspaceResponse {
+  return {
+    success: true,
+    data: {
+      workspace_id: ws._id,
+      name: ws.name,
+      sender: { first_name: ws.sender.first_name, last_name: ws.sender.last_name, company: ws.sender.company },
+      settings: { default_timezone: defaultTimezone(ws), calling_window: callingWindowOf(ws) },
+    },
+  };
 }

@@ -1,4 +1,13 @@
-import type { AssistantSettings, CallSettings, CallStatus, ExtractVariable, MessageStatus, MessageKind } from '../../shared/calls/schema';
+import type {
+  AssistantSettings,
+  CallSettings,
+  CallStatus,
+  CancelReason,
+  DeferralReason,
+  ExtractVariable,
+  MessageStatus,
+  MessageKind,
+} from '../../shared/calls/schema';
 import type { FailureReason } from '../../shared/calls/retry';
 
 /** Stored calls, with their attempts and messages, and what the WhatsApp providers keep about them. */
@@ -62,6 +71,10 @@ export interface CallDoc {
   whatsapp: { pre_call: ResolvedTemplate | null; fallback: ResolvedTemplate | null };
   schedule_at: Date | null;
   scheduled_for: Date | null;
+  /** The candidate's zones (infra/phone-zones.ts), fixed when the call is made; absent on calls made before them (UTC). */
+  timezones?: string[];
+  /** Dials and messages a contact rule moved later (docs/contact-rules.md). */
+  deferrals?: Array<{ from: Date; to: Date; reason: DeferralReason }>;
   next_attempt_at: Date | null;
   attempts: CallAttempt[];
   messages: CallMessage[];
@@ -70,6 +83,8 @@ export interface CallDoc {
   /** Extracted values that were dropped because they did not have the declared type, one line each. */
   extraction_notes?: string[];
   failure_reason: FailureReason | null;
+  /** Set when a contact rule cancelled the call; a cancelled call without it was cancelled through the API. */
+  cancel_reason?: CancelReason;
   /** The workspace's calling slot its attempt under way holds (infra/call-slots.ts); null between attempts. */
   capacity_slot?: { key: string; holder: string } | null;
   /** Its events sent to webhooks: their keys, and the last one's sequence (infra/webhooks/events.ts). */

@@ -24,7 +24,8 @@ export interface InterviewDoc {
   ats_job_id: string;
   /** The caller's candidate id; one interview per candidate and project. */
   candidate_id: string;
-  candidate: { name: string; email: string; phone: string | null };
+  /** `timezone`: the request's, kept for the candidate (emails go out at any hour: docs/contact-rules.md). */
+  candidate: { name: string; email: string; phone: string | null; timezone?: string };
   /** The secret in the candidate's interview link. */
   token: string;
   workflow_id: string;

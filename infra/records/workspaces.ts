@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_CONCURRENT_CALLS } from '../../shared/calls/capacity';
+import type { CallingWindow } from '../../shared/contact/zones';
 
 /** Stored tenants and their API keys. */
 
@@ -18,6 +19,18 @@ export interface WorkspaceSettings {
   interview_reminders?: boolean;
   /** Attempts in progress at once, at most; DEFAULT_MAX_CONCURRENT_CALLS when absent. */
   max_concurrent_calls?: number;
+  /** The zone of a candidate whose request names none and whose phone's region has none; UTC when absent. */
+  default_timezone?: string;
+  /** No dial and no WhatsApp message outside it, in any of the candidate's zones; off when absent or null. */
+  calling_window?: CallingWindow | null;
+}
+
+export function defaultTimezone(workspace: Pick<WorkspaceDoc, 'settings'> | null): string {
+  return workspace?.settings?.default_timezone ?? 'UTC';
+}
+
+export function callingWindowOf(workspace: Pick<WorkspaceDoc, 'settings'> | null): CallingWindow | null {
+  return workspace?.settings?.calling_window ?? null;
 }
 
 export function maxConcurrentCalls(workspace: Pick<WorkspaceDoc, 'settings'> | null): number {

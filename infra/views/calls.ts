@@ -12,6 +12,8 @@ export function callView(call: CallDoc, sequence = sequenceOf(call)): CallView {
     candidate_id: call.candidate_id,
     status: call.status,
     scheduled_for: iso(call.scheduled_for),
+    timezones: call.timezones ?? ['UTC'],
+    deferrals: (call.deferrals ?? []).map((d) => ({ from: d.from.toISOString(), to: d.to.toISOString(), reason: d.reason })),
     next_attempt_at: iso(call.next_attempt_at),
     attempts: call.attempts.map((a) => ({
       number: a.number,
@@ -24,6 +26,7 @@ export function callView(call: CallDoc, sequence = sequenceOf(call)): CallView {
       recording_url: a.recording_url ?? null,
     })),
     failure_reason: call.failure_reason,
+    cancel_reason: call.status === 'cancelled' ? (call.cancel_reason ?? 'requested') : null,
     extracted_variables: call.extracted_variables,
     extraction_notes: call.extraction_notes ?? [],
     transcript: call.transcript,

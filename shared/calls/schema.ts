@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CustomFields, Enum, NonEmpty, Nullable, ONE_LINE, Strict } from '../schema-builders';
-import { E164_PATTERN } from '../formats';
+import { E164_PATTERN, TimeZoneField } from '../formats';
 
 /**
  * POST /api/public/v1/call/initiate: the request and response, as the single source of truth for validation,
@@ -14,6 +14,7 @@ export const CallCandidate = Strict({
   email: Type.String({ format: 'email', errorMessage: 'must be a valid email address' }),
   phone: Type.String({ pattern: E164_PATTERN, errorMessage: 'must be an E.164 phone number such as +14155550123' }),
   custom_fields: Type.Optional(CustomFields),
+  timezone: Type.Optional(Type.String(TimeZoneField)),
 });
 
 export const EXTRACT_TYPES = ['string', 'single_select', 'boolean', 'integer', 'number', 'array', 'date', 'datetime'] as const;
@@ -70,6 +71,16 @@ const Shifts = Type.Optional(Type.Array(Shift, { maxItems: 48 }));
 
 export const WorkingHoursSchema = Strict({
   enabled: Type.Optional(Type.Boolean({ default: true })),
+  timezone: Type.Optional(
+    Type.String({
+      format: 'hours-zone',
+      maxLength: 64,
+      default: 'UTC',
+      description:
+        "The zone of the shifts: UTC, an IANA name (every candidate's shifts in that zone), or `candidate` (each candidate's shifts in their own zones; with several, a moment counts only when it is inside a shift in all of them).",
+      errorMessage: 'must be UTC, an IANA time zone name such as America/Chicago, or candidate',
+    }),
+  ),
   monday: Shifts,
   tuesday: Shifts,
   wednesday: Shifts,
@@ -100,6 +111,14 @@ export const CALL_STATUSES = [
   'failed',
   'cancelled',
 ] as const;
+/** Why a dial or message went out later than it was due (docs/contact-rules.md). */
+export const DEFERRAL_REASONS = ['calling_window'] as const;
+export type DeferralReason = (typeof DEFERRAL_REASONS)[number];
+
+/** Why a call was cancelled: by the API (`POST /calls/cancel`, `/calls/{id}/cancel`), or by a contact rule. */
+export const CANCEL_REASONS = ['requested', 'outside_calling_window'] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+
 /** The statuses a call never leaves. */
 export const FINAL_CALL_STATUSES: readonly string[] = ['completed', 'failed', 'cancelled'];
 export type CallStatus = (typeof CALL_STATUSES)[number];
@@ -185,6 +204,13 @@ export const CallView = Type.Object({
   candidate_id: Type.String(),
   status: Enum(CALL_STATUSES),
   scheduled_for: Nullable(Instant),
+  timezones: Type.Array(Type.String(), {
+    description:
+      "The IANA zones of the candidate's local time: the request's timezone, else those of the phone number's region, else the workspace's default_timezone.",
+  }),
+  deferrals: Type.Array(Type.Object({ from: Instant, to: Instant, reason: Enum(DEFERRAL_REASONS) }), {
+    description: 'Contacts moved by a rule above the request: a dial or message due at `from` went out no earlier than `to`.',
+  }),
   next_attempt_at: Nullable(Instant),
   attempts: Type.Array(
     Type.Object({
@@ -204,6 +230,12 @@ export const CallView = Type.Object({
     }),
   ),
   failure_reason: Nullable(Enum(FAILURE_REASONS)),
+  cancel_reason: Nullable(
+    Enum(CANCEL_REASONS, {
+      description:
+        "Why a cancelled call was: `requested` through the API, or `outside_calling_window` when the candidate's zones share no moment of the workspace's calling window. Null unless cancelled.",
+    }),
+  ),
   extracted_variables: Nullable(Type.Record(Type.String(), Type.Unknown())),
   extraction_notes: Type.Array(Type.String()),
   transcript: Nullable(Type.Array(Type.Object({ role: Enum(['assistant', 'candidate'] as const), text: Type.String() }))),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { E164_PATTERN } from '../formats';
+import { E164_PATTERN, TimeZoneField } from '../formats';
 import { CustomFields, Enum, NonEmpty, NOT_BLANK, Nullable, ONE_LINE, Strict } from '../schema-builders';
 import { EmploymentType, Question, QuestionType, SeniorityLevel, TIME_LIMIT_BOUNDS, WorkType } from '../jobs/schema';
 import { InterviewAssessment } from './assessment';
@@ -25,6 +25,7 @@ export const InviteCandidate = Strict({
   email: Type.String({ maxLength: 254, format: 'email', errorMessage: 'must be a valid email address' }),
   phone: Type.Optional(Type.String({ pattern: E164_PATTERN, errorMessage: 'must be an E.164 phone number such as +14155550123' })),
   custom_fields: Type.Optional(CustomFields),
+  timezone: Type.Optional(Type.String(TimeZoneField)),
 });
 export type InviteCandidate = Static<typeof InviteCandidate>;
 

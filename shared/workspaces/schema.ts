@@ -1,12 +1,59 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Strict } from '../schema-builders';
+import type { Issue } from '../errors';
+import { callingWindowProblem, clockMinute } from '../contact/zones';
 
-/** GET /api/public/v1/workspace: which workspace a key belongs to, with the sender behind the sender_* variables. */
+const LocalTime = (what: string) =>
+  Type.String({
+    pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$',
+    description: `The window's ${what}, a local time (HH:MM, 24:00 for the end of the day).`,
+    errorMessage: 'must be a local time such as 08:00 (HH:MM, up to 24:00)',
+  });
+
+/** No dial and no WhatsApp message outside it, in any of the candidate's zones; emails are not held back. */
+export const CallingWindow = Strict(
+  { start: LocalTime('start'), end: LocalTime('end') },
+  { description: "Every day, in the candidate's local time. Null turns it off." },
+);
+
+/** The settings a workspace changes itself (PATCH /workspace); the others are the operator's (admin CLI). */
+const Settings = {
+  default_timezone: Type.String({
+    format: 'time-zone',
+    maxLength: 64,
+    description: "The zone of a candidate whose request names none and whose phone number's region has none. UTC by default.",
+    errorMessage: 'must be an IANA time zone name such as America/Chicago',
+  }),
+  calling_window: Type.Union([CallingWindow, Type.Null()], {
+    errorMessage: 'must be null (off) or {"start": "HH:MM", "end": "HH:MM"}, local times such as 08:00 and 21:00',
+  }),
+};
+
+/** PATCH /api/public/v1/workspace: the fields given change; the others stay as they are. */
+export const WorkspaceUpdateRequest = Strict(
+  { default_timezone: Type.Optional(Settings.default_timezone), calling_window: Type.Optional(Settings.calling_window) },
+  { minProperties: 1, errorMessage: 'must set at least one of default_timezone and calling_window' },
+);
+export type WorkspaceUpdateRequest = Static<typeof WorkspaceUpdateRequest>;
+
+/** A window that is empty or inverted (start not before end) is refused, naming calling_window. */
+export function workspaceUpdateRules(input: unknown): Issue[] {
+  const window = (input as Partial<WorkspaceUpdateRequest> | null)?.calling_window;
+  // A window whose times are not HH:MM is the schema's to refuse.
+  if (!window || typeof window.start !== 'string' || typeof window.end !== 'string') return [];
+  if (clockMinute(window.start) === null || clockMinute(window.end) === null) return [];
+  const problem = callingWindowProblem(window);
+  return problem ? [{ path: ['calling_window'], message: problem }] : [];
+}
+
+/** GET and PATCH /api/public/v1/workspace: which workspace a key belongs to, its sender and its contact settings. */
 export const WorkspaceResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Object({
     workspace_id: Type.String(),
     name: Type.String(),
     sender: Type.Object({ first_name: Type.String(), last_name: Type.String(), company: Type.String() }),
+    settings: Type.Object(Settings),
   }),
 });
 export type WorkspaceResponse = Static<typeof WorkspaceResponse>;

@@ -84,6 +84,39 @@ describe('admin CLI', () => {
     expect((await db.workspaces.findOne({ _id: workspace_id }))?.settings?.max_concurrent_calls).toBe(3);
   });
 
+  it("sets and clears a workspace's calling window and default zone with workspace:update, refusing bad ones", async () => {
+    const workspace_id = await newWorkspace('Windowed');
+    const set = await admin(
+      'workspace:update',
+      '--workspace',
+      workspace_id,
+      '--calling-window',
+      '08:00-21:00',
+      '--default-timezone',
+      'America/Chicago',
+    );
+    expect(set.status).toBe(0);
+    expect((await db.workspaces.findOne({ _id: workspace_id }))?.settings).toEqual({
+      calling_window: { start: '08:00', end: '21:00' },
+      default_timezone: 'America/Chicago',
+    });
+    for (const bad of [
+      ['--calling-window', '21:00-08:00'],
+      ['--calling-window', '09:00-09:00'],
+      ['--calling-window', '8-21'],
+      ['--default-timezone', 'Mars/Base'],
+    ]) {
+      const res = await admin('workspace:update', '--workspace', workspace_id, ...bad);
+      expect(res.status).toBe(2);
+      expect(res.stderr).toContain(bad[0]);
+    }
+    expect((await admin('workspace:update', '--workspace', workspace_id, '--calling-window', 'off')).status).toBe(0);
+    expect((await db.workspaces.findOne({ _id: workspace_id }))?.settings).toMatchObject({
+      calling_window: null,
+      default_timezone: 'America/Chicago',
+    });
+  });
+
   it('still sets the cap when Temporal cannot be reached, and says the waiting calls were not told', async () => {
     const workspace_id = await newWorkspace('Offline');
     const res = await runAdmin(

@@ -58,9 +58,14 @@ export function callWorkflowBench() {
     bench.simulator.dials.length = 0;
   });
 
-  async function newCall(opts: { outcomes?: string; preCall?: boolean; fallback?: boolean } = {}): Promise<CallDoc> {
+  /** `workspaceId`, `timezones`: for the contact rules (a workspace of the test's own, the candidate's zones). */
+  async function newCall(
+    opts: { outcomes?: string; preCall?: boolean; fallback?: boolean; workspaceId?: string; timezones?: string[] } = {},
+  ): Promise<CallDoc> {
     const id = uniqueName('call');
     const call = callDoc(id, {
+      ...(opts.workspaceId ? { workspace_id: opts.workspaceId } : {}),
+      ...(opts.timezones ? { timezones: opts.timezones } : {}),
       candidate: {
         name: 'Ada Lovelace',
         email: 'ada@example.com',

@@ -18,7 +18,7 @@ function patchIdsIn(source: string): string[] {
   return [...source.matchAll(/\b(?:patched|deprecatePatch)\(\s*['"`]([^'"`]+)['"`]/g)].map((m) => m[1]);
 }
 
-/** Every patch id in the workflow sources (none since the baseline of 2026-11-25; docs/tests.md). */
+/** Every patch id in the workflow sources (docs/tests.md, Workflow versions). */
 function patchIds(): string[] {
   const ids = readdirSync(WORKFLOWS_DIR)
     .filter((f) => f.endsWith('.ts'))
