@@ -14,10 +14,8 @@ import { firstDialTime } from '../shared/calls/working-hours';
 import { callMayMove } from '../shared/calls/transitions';
 import { capacityWaitMs, LOST_REPORT_CHECKS, PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
 import { nextRetryTime, type FailureReason, type AttemptResult } from '../shared/calls/retry';
-import type { CallSettings, CallStatus, CancelReason, RetryPolicy, WorkingHours, MessageKind } from '../shared/calls/schema';
-import { CANDIDATE_ZONES } from '../shared/contact/time-zone-names';
-import { CallStatusKey, candidateSearchAttributes, type CandidateRecord } from './search-attributes';
-import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
+import type { CallStatus, CancelReason, RetryPolicy, WorkingHours, MessageKind } from '../shared/calls/schema';
+import { CallStatusKey } from './search-attributes';
 
 export interface CallWorkflowInput {
   callId: string;
@@ -55,51 +53,8 @@ export const cancelCallSignal = defineSignal('cancelCall');
 export const capacityChangedSignal = defineSignal('capacityChanged');
 export const callProgressQuery = defineQuery<CallProgress>('callProgress');
 
-/** The report wait for a dial that does not give its own (`reportWithinMs`). */
-export const REPORT_WAIT_FALLBACK_MS = 30 * 60_000;
-
 export function callWorkflowId(callId: string): string {
   return `call-${callId}`;
-}
-
-/** The fields of a stored call (infra/records/calls.ts) its workflow is started from. */
-export interface StoredCall extends CandidateRecord {
-  schedule_at: Date | null;
-  call_settings: CallSettings | null;
-  whatsapp: { pre_call: object | null; fallback: object | null };
-  timezones?: string[];
-}
-
-/** The zones of a call's working hours: none for UTC, the named zone, or the candidate's own (`candidate`). */
-function hoursZonesOf(call: StoredCall): string[] | undefined {
-  const zone = call.call_settings?.working_hours?.timezone;
-  if (zone === undefined || zone === 'UTC') return undefined;
-  return zone === CANDIDATE_ZONES ? (call.timezones ?? ['UTC']) : [zone];
-}
-
-/** The workflow's input, derived from the stored call alone, so a restart after a crash starts the same workflow. */
-export function callWorkflowInput(call: StoredCall, outcomeTimeoutMs = REPORT_WAIT_FALLBACK_MS): CallWorkflowInput {
-  const settings = call.call_settings;
-  return {
-    callId: call._id,
-    scheduleAt: call.schedule_at ? call.schedule_at.getTime() : null,
-    workingHours: settings?.working_hours ?? null,
-    ...(hoursZonesOf(call) ? { hoursZones: hoursZonesOf(call) } : {}),
-    retryPolicy: settings?.retry_policy ?? null,
-    sendPreCall: call.whatsapp.pre_call !== null,
-    sendFallback: call.whatsapp.fallback !== null,
-    outcomeTimeoutMs,
-  };
-}
-
-/** The start of a call's workflow under its deterministic id, from the stored call alone. */
-export function callStart(call: StoredCall): WorkflowStart {
-  return workflowStart(callWorkflow, {
-    workflowId: call.workflow_id,
-    args: [callWorkflowInput(call)],
-    searchAttributes: [...candidateSearchAttributes(call), { key: CallStatusKey, value: 'scheduled' }],
-    summary: `Call ${call.candidate.name} for ${call.ats_job_id}`,
-  });
 }
 
 const RETRY = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 } as const;

@@ -7,7 +7,8 @@ import { startOptions, whileReachable } from '../../infra/temporal';
 import { findOwned } from '../owned';
 import { ConflictError } from '../../shared/errors';
 import { FINAL_CALL_STATUSES, type CallCancelRequest, type CallCancelResponse } from '../../shared/calls/schema';
-import { callStart, cancelCallSignal } from '../../workflows/calls';
+import { cancelCallSignal } from '../../workflows/calls';
+import { callStart } from '../../workflows/call-start';
 
 /**
  * Cancelling calls. The call's workflow makes the change (it owns the call's status, and announces it): this

@@ -1,7 +1,8 @@
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import type { VoiceProvider } from '../../providers/voice/port';
-import { callWorkflow, callWorkflowInput } from '../../workflows/calls';
+import { callWorkflow } from '../../workflows/calls';
+import { callWorkflowInput } from '../../workflows/call-start';
 import { createCallReporter } from '../../api/calls/reports';
 import { workflowBundle } from '../helpers/stack';
 import { callWorkflowBench, DAY } from '../helpers/call-workflow-bench';

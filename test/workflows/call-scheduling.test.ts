@@ -1,6 +1,7 @@
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import { callProgressQuery, callWorkflow, callWorkflowInput, cancelCallSignal } from '../../workflows/calls';
+import { callProgressQuery, callWorkflow, cancelCallSignal } from '../../workflows/calls';
+import { callWorkflowInput } from '../../workflows/call-start';
 import type { RetryPolicy, WorkingHours } from '../../shared/calls/schema';
 import { DAYS } from '../../shared/calls/working-hours';
 import { workflowBundle } from '../helpers/stack';

@@ -1,0 +1,50 @@
+import type { CallSettings } from '../shared/calls/schema';
+import { CANDIDATE_ZONES } from '../shared/contact/time-zone-names';
+import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
+import { callWorkflow, type CallWorkflowInput } from './calls';
+import { CallStatusKey, candidateSearchAttributes, type CandidateRecord } from './search-attributes';
+
+/** How a call's workflow is started: its input and search attributes, from the stored call alone. */
+
+/** The report wait for a dial that does not give its own (`reportWithinMs`). */
+export const REPORT_WAIT_FALLBACK_MS = 30 * 60_000;
+
+/** The fields of a stored call (infra/records/calls.ts) its workflow is started from. */
+export interface StoredCall extends CandidateRecord {
+  schedule_at: Date | null;
+  call_settings: CallSettings | null;
+  whatsapp: { pre_call: object | null; fallback: object | null };
+  timezones?: string[];
+}
+
+/** The zones of a call's working hours: none for UTC, the named zone, or the candidate's own (`candidate`). */
+function hoursZonesOf(call: StoredCall): string[] | undefined {
+  const zone = call.call_settings?.working_hours?.timezone;
+  if (zone === undefined || zone === 'UTC') return undefined;
+  return zone === CANDIDATE_ZONES ? (call.timezones ?? ['UTC']) : [zone];
+}
+
+/** The workflow's input, derived from the stored call alone, so a restart after a crash starts the same workflow. */
+export function callWorkflowInput(call: StoredCall, outcomeTimeoutMs = REPORT_WAIT_FALLBACK_MS): CallWorkflowInput {
+  const settings = call.call_settings;
+  return {
+    callId: call._id,
+    scheduleAt: call.schedule_at ? call.schedule_at.getTime() : null,
+    workingHours: settings?.working_hours ?? null,
+    ...(hoursZonesOf(call) ? { hoursZones: hoursZonesOf(call) } : {}),
+    retryPolicy: settings?.retry_policy ?? null,
+    sendPreCall: call.whatsapp.pre_call !== null,
+    sendFallback: call.whatsapp.fallback !== null,
+    outcomeTimeoutMs,
+  };
+}
+
+/** The start of a call's workflow under its deterministic id, from the stored call alone. */
+export function callStart(call: StoredCall): WorkflowStart {
+  return workflowStart(callWorkflow, {
+    workflowId: call.workflow_id,
+    args: [callWorkflowInput(call)],
+    searchAttributes: [...candidateSearchAttributes(call), { key: CallStatusKey, value: 'scheduled' }],
+    summary: `Call ${call.candidate.name} for ${call.ats_job_id}`,
+  });
+}
