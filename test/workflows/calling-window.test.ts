@@ -71,7 +71,8 @@ describe('call workflow: the calling window and local working hours (time-skippi
 
   it('fails a call on time when its fallback falls outside the window, and sends the fallback when the window opens', async () => {
     const workspaceId = await workspaceWith({ start: '08:00', end: '21:00' });
-    // In December, Berlin and New York share 14:00–21:00 Berlin time (08:00–15:00 in New York).
+    // Berlin and New York share 14:00–21:00 Berlin time (08:00–15:00 in New York), an hour more or less while
+    // only one of them is on summer time.
     const call = await newCall({ workspaceId, timezones: ['Europe/Berlin', 'America/New_York'], fallback: true });
     // A provider that never reports: the attempt ends as no_outcome 45 minutes after the dial at 20:30.
     const silent: VoiceProvider = { name: 'silent', dial: async () => ({ accepted: true, providerCallId: 'quiet' }) };
@@ -82,7 +83,9 @@ describe('call workflow: the calling window and local working hours (time-skippi
     expect(stored.attempts).toHaveLength(1);
     const failedAt = stored.attempts[0].ended_at!.getTime();
     expect(Math.abs(failedAt - dialAt.plus({ minutes: 45 }).toMillis())).toBeLessThan(NEAR);
-    const nextOpening = dialAt.plus({ days: 1 }).set({ hour: 14, minute: 0 }).toMillis();
+    // Berlin closes at 21:00; the next moment open in both is 08:00 in New York the next day (14:00 in Berlin,
+    // or 13:00 in the weeks one zone has changed its clocks and the other not).
+    const nextOpening = dialAt.setZone('America/New_York').plus({ days: 1 }).set({ hour: 8, minute: 0 }).toMillis();
     expect(stored.deferrals).toEqual([{ from: expect.any(Date), to: new Date(nextOpening), reason: 'calling_window' }]);
     expect(Math.abs(stored.deferrals![0].from.getTime() - failedAt)).toBeLessThan(NEAR);
     expect(stored.messages).toHaveLength(1);
