@@ -2,21 +2,39 @@ import { slotHolder, takeSlot } from '../infra/call-slots';
 import { maxConcurrentCalls } from '../infra/records/workspaces';
 import { LOST_REPORT_CHECKS, slotLeaseMs } from '../shared/calls/capacity';
 import type { CallActivityDeps, CallRecords } from './call-records';
+import { contactRules, type HeldContact } from './call-contact';
 
 /** The workspace's calling slots (max_concurrent_calls): taking one for an attempt, and giving it back. */
 export function createCallCapacityActivities({ db, clock, voice }: CallActivityDeps, records: CallRecords) {
   const { calls, load, giveSlotBack, scheduled } = records;
+  const rules = contactRules(records);
   return {
     /**
      * One of the workspace's calling slots for the attempt, or, when all are held, the call shown waiting for
      * capacity. `reportWithinMs`: the workflow's report wait, for a provider that does not give its own.
      * `dialAt`: a call that dials at once is shown scheduled (`markScheduled`) in this write, not one of its own.
+     * `windowAt` (the workflow's clock; patch `calling-window`): the calling window is decided first
+     * (call-contact.ts), and a dial it holds back takes no slot.
      */
-    async takeCallSlot(callId: string, attempt: number, reportWithinMs: number, dialAt?: number): Promise<{ taken: boolean }> {
+    async takeCallSlot(
+      callId: string,
+      attempt: number,
+      reportWithinMs: number,
+      dialAt?: number | null,
+      windowAt?: number,
+    ): Promise<{ taken: boolean; held?: HeldContact }> {
       const call = await load(callId);
       // Taken by an earlier execution of this activity (a retry, or a replayed workflow task).
       if (call.capacity_slot?.holder === slotHolder(callId, attempt)) return { taken: true };
       const workspace = await db.shared.workspace(call.workspace_id);
+      // Arguments cross as JSON: an absent dialAt before windowAt arrives as null.
+      dialAt = dialAt ?? undefined;
+      if (windowAt !== undefined) {
+        // The calling window, looked at each time the call looks for a slot: one due at night waits for morning.
+        const first = dialAt !== undefined && call.scheduled_for === null ? scheduled(call, new Date(dialAt)) : null;
+        const decision = await rules.decide(call, workspace, 'dial', windowAt, first);
+        if (!decision.go) return { taken: false, held: decision };
+      }
       const lease = slotLeaseMs(voice.reportWithinMs ?? reportWithinMs, LOST_REPORT_CHECKS);
       const now = clock();
       const slot = await takeSlot(

@@ -3,6 +3,9 @@ import { callingWindowOf, defaultTimezone } from '../infra/records/workspaces';
 import { nextTimeInZones } from '../shared/calls/working-hours';
 import { windowHours } from '../shared/contact/zones';
 import type { CallDoc } from '../infra/records/calls';
+import type { WorkspaceDoc } from '../infra/records/workspaces';
+import type { ResourceEvent } from '../stores/resource-store';
+import type { CallEventType } from '../shared/webhooks/schema';
 import { callEvents } from '../stores/calls';
 import type { CallActivityDeps, CallRecords } from './call-records';
 
@@ -13,51 +16,67 @@ export type ContactKind = 'dial' | 'pre_call' | 'fallback';
  * What the contact rules say of a contact due now: go; wait until `at` (recorded as a deferral); or never,
  * because the candidate's zones share no moment of the calling window.
  */
-export type ContactDecision = { go: true } | { go: false; at: number } | { go: false; never: true };
+export type ContactDecision = { go: true } | HeldContact;
+export type HeldContact = { go: false; at: number } | { go: false; never: true };
 
 /**
  * The rules above the request, decided at the moment of contact with the workflow's clock (docs/contact-rules.md):
- * the workspace's calling window, as it is set now, in every one of the candidate's zones.
+ * the workspace's calling window, as it is set now, in every one of the candidate's zones. A dial is decided in
+ * the take of its calling slot (call-capacity.ts), which reads the call and the workspace already; a message by
+ * `contactWindow`.
  */
-export function createCallContactActivities({ db }: CallActivityDeps, records: CallRecords) {
-  const { calls, load, releaseHeldSlot } = records;
-
+export function contactRules({ calls }: Pick<CallRecords, 'calls'>) {
   /** The candidate's zones: fixed when the call was made, or, for a call made before zones, found now. */
   const zonesOf = (call: CallDoc, fallback: string) => call.timezones ?? candidateZones(undefined, call.candidate.phone, fallback);
 
   return {
     /**
-     * Whether the contact of `kind` may go out at `now` (the workflow's clock). A deferred dial gives back
-     * the slot it holds and shows the call scheduled for the window's next moment, with `call.scheduled`; a
-     * deferred message is recorded only. Recording is once per `now`, so a retry records nothing twice.
+     * Whether the contact of `kind` may go out at `now`. A deferred dial or pre-call message shows the call
+     * scheduled for the window's next moment, with `call.scheduled` (and `scheduled`, the first dial's own
+     * fields and event, when it is that); a deferred fallback is recorded only, as its call has ended. Recording
+     * is once per `now`, so a retry records nothing twice.
      */
-    async contactWindow(callId: string, kind: ContactKind, now: number): Promise<ContactDecision> {
-      const call = await load(callId);
-      const workspace = await db.shared.workspace(call.workspace_id);
+    async decide(
+      call: CallDoc,
+      workspace: WorkspaceDoc | null,
+      kind: ContactKind,
+      now: number,
+      scheduled?: { set: Record<string, unknown>; event: ResourceEvent<CallEventType> } | null,
+    ): Promise<ContactDecision> {
       const window = callingWindowOf(workspace);
       if (!window) return { go: true };
       const at = nextTimeInZones(now, windowHours(window), zonesOf(call, defaultTimezone(workspace)));
       if (at === null) return { go: false, never: true };
       if (at <= now) return { go: true };
-      const from = new Date(now);
-      if ((call.deferrals ?? []).some((d) => d.from.getTime() === now)) return { go: false, at };
-      const deferral = { from, to: new Date(at), reason: 'calling_window' as const };
+      const events = kind === 'fallback' ? [] : [...(scheduled ? [scheduled.event] : []), callEvents.deferred(now)];
+      // Recorded by an earlier execution, which may have stopped before announcing it.
+      if ((call.deferrals ?? []).some((d) => d.from.getTime() === now)) {
+        if (events.length > 0) await calls.announceAgain(call, events);
+        return { go: false, at };
+      }
+      const deferral = { from: new Date(now), to: new Date(at), reason: 'calling_window' as const };
       if (kind === 'fallback') {
         await calls.change(call, { push: { deferrals: deferral } });
         return { go: false, at };
       }
-      await releaseHeldSlot(call);
       await calls.change(call, {
         to: 'scheduled',
-        events: [callEvents.deferred(now)],
+        events,
         push: { deferrals: deferral },
-        set: {
-          capacity_slot: null,
-          next_attempt_at: new Date(at),
-          ...(call.scheduled_for === null ? { scheduled_for: new Date(at) } : {}),
-        },
+        set: { ...scheduled?.set, next_attempt_at: new Date(at), ...(call.scheduled_for === null ? { scheduled_for: new Date(at) } : {}) },
       });
       return { go: false, at };
+    },
+  };
+}
+
+/** The contact rules for a call's WhatsApp messages (its dials are decided in the take of their slot). */
+export function createCallContactActivities({ db }: CallActivityDeps, records: CallRecords) {
+  const rules = contactRules(records);
+  return {
+    async contactWindow(callId: string, kind: Exclude<ContactKind, 'dial'>, now: number): Promise<ContactDecision> {
+      const call = await records.load(callId);
+      return rules.decide(call, await db.shared.workspace(call.workspace_id), kind, now);
     },
   };
 }

@@ -6,7 +6,7 @@ import { createCallBookkeepingActivities } from './call-bookkeeping';
 import { createCallContactActivities } from './call-contact';
 
 export type { AttemptCheck } from './call-dial';
-export type { ContactDecision, ContactKind } from './call-contact';
+export type { ContactDecision, HeldContact } from './call-contact';
 
 /**
  * Call side effects, in five parts: the dial (call-dial.ts), the calling slots (call-capacity.ts), the WhatsApp

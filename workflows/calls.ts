@@ -9,7 +9,7 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { CallActivities, ContactDecision, ContactKind } from '../activities/calls';
+import type { CallActivities, HeldContact } from '../activities/calls';
 import { firstDialTime } from '../shared/calls/working-hours';
 import { callMayMove } from '../shared/calls/transitions';
 import { capacityWaitMs, LOST_REPORT_CHECKS, PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
@@ -152,11 +152,15 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   /**
    * Waits for one of the workspace's calling slots (max_concurrent_calls), `waiting_for_capacity` meanwhile,
    * looking again on a timer, or at once when the cap is raised. False when the call was cancelled while it
-   * waited.
+   * waited; the calling window's answer when it holds the dial (patch 'calling-window': the take decides it).
    */
-  const takeSlot = async (attempt: number, dialAt?: number): Promise<boolean> => {
+  const takeSlot = async (attempt: number, dialAt?: number): Promise<boolean | HeldContact> => {
     for (let n = 0; ; n++) {
-      if ((await local.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, dialAt)).taken) return true;
+      const take = windowed
+        ? await local.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, dialAt ?? null, Date.now())
+        : await local.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, dialAt);
+      if (take.taken) return true;
+      if (take.held) return take.held;
       if (n === 0) setStatus('waiting_for_capacity');
       const seen = capacityChanges;
       await condition(() => cancelled || capacityChanges !== seen, capacityWaitMs(n, spread));
@@ -169,20 +173,23 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     return progress;
   };
   /**
-   * One look at the calling window for a contact due now (patched 'calling-window'): `go`; `waited` until the
-   * moment it named (the caller looks again, as the window may have changed meanwhile); `cancelled` while
-   * waiting; or `never`, when the candidate's zones share no moment of the window.
+   * Waits out a contact the calling window holds (patch 'calling-window'): `waited` until the moment it named
+   * (the caller looks again, as the window may have changed meanwhile), `cancelled` meanwhile, or `never` when
+   * the candidate's zones share no moment of the window. A held dial or pre-call message shows the call scheduled.
    */
-  const awaitWindow = async (kind: ContactKind): Promise<'go' | 'waited' | 'cancelled' | 'never'> => {
-    if (!windowed) return 'go';
-    const decision = await local.contactWindow(callId, kind, Date.now());
-    if (decision.go) return 'go';
-    if (!('at' in decision)) return 'never';
+  const waitOut = async (held: HeldContact, kind: 'dial' | 'pre_call' | 'fallback') => {
+    if (!('at' in held)) return 'never' as const;
     if (kind !== 'fallback') {
       setStatus('scheduled');
-      progress.nextAttemptAt = decision.at;
+      progress.nextAttemptAt = held.at;
     }
-    return (await waitUntil(decision.at)) ? 'cancelled' : 'waited';
+    return (await waitUntil(held.at)) ? ('cancelled' as const) : ('waited' as const);
+  };
+  /** One look at the calling window for a message due now, waited out when it holds it. */
+  const awaitWindow = async (kind: 'pre_call' | 'fallback') => {
+    if (!windowed) return 'go' as const;
+    const decision = await local.contactWindow(callId, kind, Date.now());
+    return decision.go ? ('go' as const) : waitOut(decision, kind);
   };
 
   const firstDial = firstDialTime(Date.now(), input.scheduleAt, input.workingHours, input.hoursZones);
@@ -205,13 +212,14 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     if (cancelled) return cancel();
     progress.attempt = attempt;
     progress.nextAttemptAt = null;
-    if (!(await takeSlot(attempt, scheduledBySlot && attempt === 1 ? firstDial : undefined))) return cancel();
-    // Looked at with the slot held, so a call that waited for capacity into the night does not dial then.
-    const window = await awaitWindow('dial');
-    if (window === 'cancelled') return cancel();
-    if (window === 'never') return cancel('outside_calling_window');
-    if (window === 'waited') {
-      // The slot went back with the deferral: the same attempt takes one again, and looks again.
+    const take = await takeSlot(attempt, scheduledBySlot && attempt === 1 ? firstDial : undefined);
+    if (take === false) return cancel();
+    if (take !== true) {
+      // Held by the calling window at the take, so a call that waited for capacity into the night does not
+      // dial then: the same attempt looks for a slot again once the window opens.
+      const window = await waitOut(take, 'dial');
+      if (window === 'cancelled') return cancel();
+      if (window === 'never') return cancel('outside_calling_window');
       attempt--;
       continue;
     }
@@ -266,10 +274,10 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
    * A fallback the calling window holds back: the call fails now, as it has, and its message follows once the
    * window opens, or is recorded as not sent when the candidate's zones share no moment of it.
    */
-  async function failThenFallback(reason: FailureReason, held: ContactDecision): Promise<CallProgress> {
+  async function failThenFallback(reason: FailureReason, held: HeldContact): Promise<CallProgress> {
     setStatus('failed');
     await local.finishCall(callId, 'failed', reason);
-    let window = 'at' in held ? ((await waitUntil(held.at)) ? 'cancelled' : 'waited') : 'never';
+    let window: 'go' | 'waited' | 'cancelled' | 'never' = await waitOut(held, 'fallback');
     while (window === 'waited') window = await awaitWindow('fallback');
     if (window === 'go') await sendTemplate(callId, 'fallback');
     if (window === 'never') await local.recordMessageFailure(callId, 'fallback', NO_WINDOW_MOMENT);

@@ -67,6 +67,7 @@ describe('call workflow: the calling window and local working hours (time-skippi
     expect(stored.messages).toHaveLength(1);
     expect(stored.messages[0]).toMatchObject({ kind: 'fallback', status: 'sent' });
     expect(stored.deferrals?.map((d) => d.reason)).toEqual(['calling_window']);
+    await recordHistory(bench.env.client, call.workflow_id, 'call-dial-held-by-calling-window');
   });
 
   it('fails a call on time when its fallback falls outside the window, and sends the fallback when the window opens', async () => {
