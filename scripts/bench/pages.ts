@@ -131,7 +131,9 @@ async function measure(stack: BenchStack, interviews: InterviewDoc[], uploads: I
   const file = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(MB10 - 4, 7)]);
   for (const interview of uploads) {
     const path = `${stack.apiUrl}/interview/${interview.token}`;
-    await (await fetch(path)).text();
+    // The candidate's POST serves the question (a page load moves nothing); its recording is then due.
+    const serve = await fetch(`${path}/next`, { method: 'POST', redirect: 'manual', headers: SAME_ORIGIN });
+    if (serve.status !== 303) throw new Error(`serving the question answered ${serve.status}`);
     rows.upload.push(
       await timed(async () => {
         const res = await fetch(`${path}/answers/0/recording?duration=60`, {
