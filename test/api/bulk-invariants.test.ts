@@ -48,7 +48,10 @@ describe('bulk requests keep their invariant on the real stack', () => {
   // after the request's database writes, as when Temporal refuses a start.
   let broken: { api: RunningApi; temporal: Client };
   beforeAll(async () => {
-    stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0' } });
+    // Questions of new jobs spend from the workspace's AI budget (5 a minute by default); this suite's jobs share one
+    // workspace, and in some orders its later tests would wait out the next minute for their questions. The
+    // budget has its own suites (ai-rate-limit, abuse-limits).
+    stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0', AI_RATE_LIMIT: '1000' } });
     key = (await stack.newWorkspace('Initech')).key;
     const config = { ...stack.config, TEMPORAL_NAMESPACE: 'no-such-namespace' };
     const temporal = await connectClient(config);

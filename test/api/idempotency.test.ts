@@ -22,7 +22,10 @@ describe('Idempotency-Key', () => {
   let stack: Stack;
   let key: string;
   beforeAll(async () => {
-    stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0' } });
+    // Questions of new jobs spend from the workspace's AI budget (5 a minute by default); this suite's jobs share one
+    // workspace, and in some orders its later tests would wait out the next minute for their questions. The
+    // budget has its own suites (ai-rate-limit, abuse-limits).
+    stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0', AI_RATE_LIMIT: '1000' } });
     key = (await stack.newWorkspace('Acme')).key;
     await stack.request('POST', `${V1}/campaigns`, { key, body: { ats_job_id: 'job-idem', name: 'Idem', company_name: 'Acme' } });
   });

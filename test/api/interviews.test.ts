@@ -10,7 +10,10 @@ describe('interview/invite on the real stack', () => {
   let stack: Stack;
   let key: string;
   beforeAll(async () => {
-    stack = await startStack({ worker: true });
+    // Questions of new jobs spend from the workspace's AI budget (5 a minute by default); this suite's jobs share one
+    // workspace, and in some orders its later tests would wait out the next minute for their questions. The
+    // budget has its own suites (ai-rate-limit, abuse-limits).
+    stack = await startStack({ worker: true, env: { AI_RATE_LIMIT: '1000' } });
     key = (await stack.newWorkspace('Globex')).key;
   });
   afterAll(() => stack?.stop());
