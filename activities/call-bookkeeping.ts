@@ -64,7 +64,7 @@ export function createCallBookkeepingActivities({ db, clock }: CallActivityDeps,
       await calls.change(call, { to: 'cancelling' });
     },
 
-    /** Ends the call and frees the candidate for a new call. `cancelReason`: a contact rule's, for a cancel it made. */
+    /** Ends the call and frees the candidate for a new call. `cancelReason`: why a cancelled call was (API or a contact rule). */
     async finishCall(
       callId: string,
       status: Extract<CallStatus, 'completed' | 'failed' | 'cancelled'>,

@@ -31,8 +31,7 @@ export function createCallCapacityActivities({ db, clock, voice }: CallActivityD
       dialAt = dialAt ?? undefined;
       if (windowAt !== undefined) {
         // The calling window, looked at each time the call looks for a slot: one due at night waits for morning.
-        const first = dialAt !== undefined && call.scheduled_for === null ? scheduled(call, new Date(dialAt)) : null;
-        const decision = await rules.decide(call, workspace, 'dial', windowAt, first);
+        const decision = await rules.decide(call, workspace, 'dial', windowAt);
         if (!decision.go) return { taken: false, held: decision };
       }
       const lease = slotLeaseMs(voice.reportWithinMs ?? reportWithinMs, LOST_REPORT_CHECKS);

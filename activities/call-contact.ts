@@ -4,8 +4,6 @@ import { nextTimeInZones } from '../shared/calls/working-hours';
 import { windowHours } from '../shared/contact/zones';
 import type { CallDoc } from '../infra/records/calls';
 import type { WorkspaceDoc } from '../infra/records/workspaces';
-import type { ResourceEvent } from '../stores/resource-store';
-import type { CallEventType } from '../shared/webhooks/schema';
 import { callEvents } from '../stores/calls';
 import type { CallActivityDeps, CallRecords } from './call-records';
 
@@ -25,30 +23,25 @@ export type HeldContact = { go: false; at: number } | { go: false; never: true }
  * the take of its calling slot (call-capacity.ts), which reads the call and the workspace already; a message by
  * `contactWindow`.
  */
-export function contactRules({ calls }: Pick<CallRecords, 'calls'>) {
+export function contactRules({ calls, scheduled }: Pick<CallRecords, 'calls' | 'scheduled'>) {
   /** The candidate's zones: fixed when the call was made, or, for a call made before zones, found now. */
   const zonesOf = (call: CallDoc, fallback: string) => call.timezones ?? candidateZones(undefined, call.candidate.phone, fallback);
 
   return {
     /**
      * Whether the contact of `kind` may go out at `now`. A deferred dial or pre-call message shows the call
-     * scheduled for the window's next moment, with `call.scheduled` (and `scheduled`, the first dial's own
-     * fields and event, when it is that); a deferred fallback is recorded only, as its call has ended. Recording
-     * is once per `now`, so a retry records nothing twice.
+     * scheduled for the window's next moment, with `call.scheduled` (and the first scheduling's own event, for
+     * a call not shown scheduled yet: a first dial due at once); a deferred fallback is recorded only, as its
+     * call has ended. Recording is once per `now`, so a retry records nothing twice.
      */
-    async decide(
-      call: CallDoc,
-      workspace: WorkspaceDoc | null,
-      kind: ContactKind,
-      now: number,
-      scheduled?: { set: Record<string, unknown>; event: ResourceEvent<CallEventType> } | null,
-    ): Promise<ContactDecision> {
+    async decide(call: CallDoc, workspace: WorkspaceDoc | null, kind: ContactKind, now: number): Promise<ContactDecision> {
       const window = callingWindowOf(workspace);
       if (!window) return { go: true };
       const at = nextTimeInZones(now, windowHours(window), zonesOf(call, defaultTimezone(workspace)));
       if (at === null) return { go: false, never: true };
       if (at <= now) return { go: true };
-      const events = kind === 'fallback' ? [] : [...(scheduled ? [scheduled.event] : []), callEvents.deferred(now)];
+      const shown = scheduled(call, new Date(at));
+      const events = kind === 'fallback' ? [] : [...(call.scheduled_for === null ? [shown.event] : []), callEvents.deferred(now)];
       // Recorded by an earlier execution, which may have stopped before announcing it.
       if ((call.deferrals ?? []).some((d) => d.from.getTime() === now)) {
         if (events.length > 0) await calls.announceAgain(call, events);
@@ -63,7 +56,7 @@ export function contactRules({ calls }: Pick<CallRecords, 'calls'>) {
         to: 'scheduled',
         events,
         push: { deferrals: deferral },
-        set: { ...scheduled?.set, next_attempt_at: new Date(at), ...(call.scheduled_for === null ? { scheduled_for: new Date(at) } : {}) },
+        set: shown.set,
       });
       return { go: false, at };
     },

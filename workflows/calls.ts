@@ -169,7 +169,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   };
   const cancel = async (reason: CancelReason = 'requested') => {
     setStatus('cancelled');
-    await local.finishCall(callId, 'cancelled', null, ...(reason === 'requested' ? [] : [reason]));
+    await local.finishCall(callId, 'cancelled', null, reason);
     return progress;
   };
   /**

@@ -83,7 +83,7 @@ export interface CallDoc {
   /** Extracted values that were dropped because they did not have the declared type, one line each. */
   extraction_notes?: string[];
   failure_reason: FailureReason | null;
-  /** Set when a contact rule cancelled the call; a cancelled call without it was cancelled through the API. */
+  /** Why a cancelled call was; absent on calls cancelled before reasons were kept, all through the API. */
   cancel_reason?: CancelReason;
   /** The workspace's calling slot its attempt under way holds (infra/call-slots.ts); null between attempts. */
   capacity_slot?: { key: string; holder: string } | null;
