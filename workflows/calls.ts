@@ -1,20 +1,11 @@
-import {
-  ActivityFailure,
-  condition,
-  defineQuery,
-  defineSignal,
-  patched,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
-import type { CallActivities, HeldContact } from '../activities/calls';
+import { condition, defineQuery, defineSignal, patched, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { ContactDecision, HeldContact } from '../activities/calls';
+import { acts, dialer, local, orOnFailure, sendTemplate } from './call-activities';
 import { firstDialTime } from '../shared/calls/working-hours';
 import { callMayMove } from '../shared/calls/transitions';
 import { capacityWaitMs, LOST_REPORT_CHECKS, PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
 import { nextRetryTime, type FailureReason, type AttemptResult } from '../shared/calls/retry';
-import type { CallStatus, CancelReason, RetryPolicy, WorkingHours, MessageKind } from '../shared/calls/schema';
+import type { CallStatus, CancelReason, RetryPolicy, WorkingHours } from '../shared/calls/schema';
 import { CallStatusKey } from './search-attributes';
 
 export interface CallWorkflowInput {
@@ -56,25 +47,6 @@ export const callProgressQuery = defineQuery<CallProgress>('callProgress');
 export function callWorkflowId(callId: string): string {
   return `call-${callId}`;
 }
-
-const RETRY = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 } as const;
-/** The provider's side of a call: lost-report lookups and templates. */
-const acts = proxyActivities<CallActivities>({ startToCloseTimeout: '1 minute', retry: RETRY });
-/**
- * The dial, on a shorter clock: a dial cut off by a dying worker is taken up again after this long, and the
- * provider's own request timeout (VAPI_TIMEOUT_MS, at most 25 s) fits inside it.
- */
-const dialer = proxyActivities<CallActivities>({ startToCloseTimeout: '30 seconds', retry: RETRY });
-/**
- * The call's own records (a few `_id` writes each): run inside the workflow task as local activities, which
- * spares the server an activity task, its dispatch and three history events apiece. Retries that wait longer
- * than a second do so on workflow timers, which time-skipping tests skip.
- */
-const local = proxyLocalActivities<CallActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: RETRY,
-  localRetryThreshold: '1 second',
-});
 
 /**
  * One call to one candidate: wait for the first dial time, send the pre-call template, dial, wait for the
@@ -185,11 +157,18 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     }
     return (await waitUntil(held.at)) ? ('cancelled' as const) : ('waited' as const);
   };
-  /** One look at the calling window for a message due now, waited out when it holds it. */
-  const awaitWindow = async (kind: 'pre_call' | 'fallback') => {
+  /**
+   * Looks at the calling window for a message due now until it lets the message go, the call is cancelled
+   * meanwhile, or the zones share no moment of it. `held`: its first answer, had already.
+   */
+  const windowOpens = async (kind: 'pre_call' | 'fallback', held?: HeldContact) => {
     if (!windowed) return 'go' as const;
-    const decision = await local.contactWindow(callId, kind, Date.now());
-    return decision.go ? ('go' as const) : waitOut(decision, kind);
+    for (let look: ContactDecision = held ?? (await local.contactWindow(callId, kind, Date.now())); ;) {
+      if (look.go) return 'go' as const;
+      const window = await waitOut(look, kind);
+      if (window !== 'waited') return window;
+      look = await local.contactWindow(callId, kind, Date.now());
+    }
   };
 
   const firstDial = firstDialTime(Date.now(), input.scheduleAt, input.workingHours, input.hoursZones);
@@ -201,8 +180,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   if (await waitUntil(firstDial)) return cancel();
 
   if (input.sendPreCall) {
-    let window = await awaitWindow('pre_call');
-    while (window === 'waited') window = await awaitWindow('pre_call');
+    const window = await windowOpens('pre_call');
     if (window !== 'go') return cancel(window === 'never' ? 'outside_calling_window' : 'requested');
     await sendTemplate(callId, 'pre_call');
   }
@@ -277,8 +255,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   async function failThenFallback(reason: FailureReason, held: HeldContact): Promise<CallProgress> {
     setStatus('failed');
     await local.finishCall(callId, 'failed', reason);
-    let window: 'go' | 'waited' | 'cancelled' | 'never' = await waitOut(held, 'fallback');
-    while (window === 'waited') window = await awaitWindow('fallback');
+    const window = await windowOpens('fallback', held);
     if (window === 'go') await sendTemplate(callId, 'fallback');
     if (window === 'never') await local.recordMessageFailure(callId, 'fallback', NO_WINDOW_MOMENT);
     return progress;
@@ -287,23 +264,3 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
 
 /** Why a message was not sent when the candidate's zones share no moment of the calling window. */
 const NO_WINDOW_MOMENT = "Not sent: the candidate's time zones share no moment of the workspace's calling window";
-
-/** A template that still cannot be sent after the activity's retries is recorded as failed; the call goes on. */
-async function sendTemplate(callId: string, kind: MessageKind): Promise<void> {
-  try {
-    await acts.sendWhatsApp(callId, kind);
-  } catch (err) {
-    if (!(err instanceof ActivityFailure)) throw err;
-    await local.recordMessageFailure(callId, kind, err.cause?.message ?? err.message);
-  }
-}
-
-/** The activity's result, or `fallback` once it has failed through all its retries. */
-async function orOnFailure<T, F>(result: Promise<T>, fallback: F): Promise<T | F> {
-  try {
-    return await result;
-  } catch (err) {
-    if (!(err instanceof ActivityFailure)) throw err;
-    return fallback;
-  }
-}
