@@ -2,19 +2,19 @@ import { slotHolder, takeSlot } from '../infra/call-slots';
 import { maxConcurrentCalls } from '../infra/records/workspaces';
 import { LOST_REPORT_CHECKS, slotLeaseMs } from '../shared/calls/capacity';
 import type { CallActivityDeps, CallRecords } from './call-records';
-import { contactRules, type HeldContact } from './call-contact';
+import { contactRules, OPTED_OUT, type HeldContact } from './call-contact';
 
 /** The workspace's calling slots (max_concurrent_calls): taking one for an attempt, and giving it back. */
 export function createCallCapacityActivities({ db, clock, voice }: CallActivityDeps, records: CallRecords) {
   const { calls, load, giveSlotBack, scheduled } = records;
-  const rules = contactRules(records);
+  const rules = contactRules({ ...records, db });
   return {
     /**
      * One of the workspace's calling slots for the attempt, or, when all are held, the call shown waiting for
      * capacity. `reportWithinMs`: the workflow's report wait, for a provider that does not give its own.
      * `dialAt`: a call that dials at once is shown scheduled (`markScheduled`) in this write, not one of its own.
      * `windowAt` (the workflow's clock; patch `calling-window`): the calling window is decided first
-     * (call-contact.ts), and a dial it holds back takes no slot.
+     * (call-contact.ts), and a dial it holds back takes no slot. A phone suppressed for voice takes none either.
      */
     async takeCallSlot(
       callId: string,
@@ -29,6 +29,9 @@ export function createCallCapacityActivities({ db, clock, voice }: CallActivityD
       const workspace = await db.shared.workspace(call.workspace_id);
       // Arguments cross as JSON: an absent dialAt before windowAt arrives as null.
       dialAt = dialAt ?? undefined;
+      // The ledger, read right before each dial whatever the workflow's version: a phone suppressed for voice
+      // while the call waited is never dialled.
+      if (await rules.optedOut(call, workspace, ['voice'])) return { taken: false, held: OPTED_OUT };
       if (windowAt !== undefined) {
         // The calling window, looked at each time the call looks for a slot: one due at night waits for morning.
         const decision = await rules.decide(call, workspace, 'dial', windowAt);

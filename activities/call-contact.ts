@@ -5,6 +5,8 @@ import { windowHours } from '../shared/contact/zones';
 import type { CallDoc } from '../infra/records/calls';
 import type { WorkspaceDoc } from '../infra/records/workspaces';
 import { callEvents } from '../stores/calls';
+import { suppressionLedger } from '../infra/suppressions';
+import type { SuppressionChannel } from '../shared/suppressions/schema';
 import type { CallActivityDeps, CallRecords } from './call-records';
 
 /** A moment the call reaches the candidate: a dial, or one of its WhatsApp messages. */
@@ -15,7 +17,10 @@ export type ContactKind = 'dial' | 'pre_call' | 'fallback';
  * because the candidate's zones share no moment of the calling window.
  */
 export type ContactDecision = { go: true } | HeldContact;
-export type HeldContact = { go: false; at: number } | { go: false; never: true };
+export type HeldContact = { go: false; at: number } | { go: false; never: true; optedOut?: true };
+
+/** A dial refused because the phone is suppressed for voice: the call ends cancelled, `opted_out`. */
+export const OPTED_OUT: HeldContact = { go: false, never: true, optedOut: true };
 
 /**
  * The rules above the request, decided at the moment of contact with the workflow's clock (docs/contact-rules.md):
@@ -23,11 +28,21 @@ export type HeldContact = { go: false; at: number } | { go: false; never: true }
  * the take of its calling slot (call-capacity.ts), which reads the call and the workspace already; a message by
  * `contactWindow`.
  */
-export function contactRules({ calls, scheduled }: Pick<CallRecords, 'calls' | 'scheduled'>) {
+export function contactRules({ calls, scheduled, db }: Pick<CallRecords, 'calls' | 'scheduled'> & Pick<CallActivityDeps, 'db'>) {
+  const ledger = suppressionLedger(db);
   /** The candidate's zones: fixed when the call was made, or, for a call made before zones, found now. */
   const zonesOf = (call: CallDoc, fallback: string) => call.timezones ?? candidateZones(undefined, call.candidate.phone, fallback);
 
   return {
+    /**
+     * Whether the candidate's phone is suppressed for any of `channels` in the call's workspace: the ledger as
+     * it is now, read right before each dial and each message (docs/contact-rules.md).
+     */
+    async optedOut(call: CallDoc, workspace: WorkspaceDoc | null, channels: SuppressionChannel[]): Promise<boolean> {
+      const refused = await ledger.channelsFor(workspace, { phone: call.candidate.phone, email: call.candidate.email });
+      return channels.some((c) => refused.has(c));
+    },
+
     /**
      * Whether the contact of `kind` may go out at `now`. A deferred dial or pre-call message shows the call
      * scheduled for the window's next moment, with `call.scheduled` (and the first scheduling's own event, for
@@ -65,7 +80,7 @@ export function contactRules({ calls, scheduled }: Pick<CallRecords, 'calls' | '
 
 /** The contact rules for a call's WhatsApp messages (its dials are decided in the take of their slot). */
 export function createCallContactActivities({ db }: CallActivityDeps, records: CallRecords) {
-  const rules = contactRules(records);
+  const rules = contactRules({ ...records, db });
   return {
     async contactWindow(callId: string, kind: Exclude<ContactKind, 'dial'>, now: number): Promise<ContactDecision> {
       const call = await records.load(callId);

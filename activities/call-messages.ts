@@ -1,6 +1,7 @@
 import { asActivityFailure } from './provider-failures';
-import type { MessageKind } from '../shared/calls/schema';
-import type { CallDoc, ResolvedTemplate } from '../infra/records/calls';
+import type { MessageKind, SkipReason } from '../shared/calls/schema';
+import { suppressionLedger } from '../infra/suppressions';
+import type { CallDoc, CallMessage, ResolvedTemplate } from '../infra/records/calls';
 import { insertOnce } from '../infra/duplicate-key';
 import { whatsappRef, type SendResult } from '../providers/whatsapp/port';
 import { callEvents } from '../stores/calls';
@@ -10,11 +11,41 @@ import type { CallActivityDeps, CallRecords } from './call-records';
 export function createCallMessageActivities({ db, logger, clock, whatsapp }: CallActivityDeps, records: CallRecords) {
   const { calls, load } = records;
 
-  /** Appends the template message of `kind` to the call once, as sent or failed. */
-  async function recordMessage(call: CallDoc, kind: MessageKind, template: ResolvedTemplate, result: SendResult): Promise<void> {
+  const ledger = suppressionLedger(db);
+
+  /** The status a recorded message was first given: its event, announced again for an earlier execution. */
+  const firstStatus = (m: CallMessage) => (m.status === 'skipped' ? 'skipped' : m.provider_message_id ? 'sent' : 'failed');
+
+  /** Appends the template message of `kind` to the call once, as sent, failed, or skipped (the phone opted out). */
+  async function recordMessage(
+    call: CallDoc,
+    kind: MessageKind,
+    template: ResolvedTemplate,
+    result: SendResult | { skipped: SkipReason },
+  ): Promise<void> {
     // Recorded by an earlier execution, which may have stopped before announcing it.
     const recorded = call.messages.find((m) => m.kind === kind);
-    if (recorded) return calls.announceAgain(call, [callEvents.message(kind, recorded.provider_message_id ? 'sent' : 'failed')]);
+    if (recorded) return calls.announceAgain(call, [callEvents.message(kind, firstStatus(recorded))]);
+    if ('skipped' in result) {
+      await calls.change(call, {
+        events: [callEvents.message(kind, 'skipped')],
+        push: {
+          messages: {
+            kind,
+            channel: 'whatsapp',
+            template_name: template.template_name,
+            variables: template.variables,
+            status: 'skipped',
+            skip_reason: result.skipped,
+            provider: whatsapp.name,
+            provider_message_id: null,
+            error: null,
+            sent_at: null,
+          },
+        },
+      });
+      return;
+    }
     await calls.change(call, {
       events: [callEvents.message(kind, result.sent ? 'sent' : 'failed')],
       push: {
@@ -39,9 +70,16 @@ export function createCallMessageActivities({ db, logger, clock, whatsapp }: Cal
       const call = await load(callId);
       const sent = call.messages.find((m) => m.kind === kind);
       // Sent by an earlier execution, which may have stopped before announcing it.
-      if (sent) return calls.announceAgain(call, [callEvents.message(kind, sent.provider_message_id ? 'sent' : 'failed')]);
+      if (sent) return calls.announceAgain(call, [callEvents.message(kind, firstStatus(sent))]);
       const template = call.whatsapp[kind];
       if (!template) return;
+      // The ledger, read right before the send: a phone suppressed for WhatsApp gets no message, and one
+      // suppressed for voice neither the call's announcement nor its fallback (docs/contact-rules.md).
+      const refused = await ledger.channelsFor(await db.shared.workspace(call.workspace_id), {
+        phone: call.candidate.phone,
+        email: call.candidate.email,
+      });
+      if (refused.has('whatsapp') || refused.has('voice')) return recordMessage(call, kind, template, { skipped: 'opted_out' });
       const result = await whatsapp
         .send({
           workspaceId: call.workspace_id,

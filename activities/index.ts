@@ -7,6 +7,7 @@ import { createFanOutActivities } from './fan-out';
 import { createSimulatorActivities } from './simulator';
 import { createSmokeActivities } from './smoke';
 import { createWebhookActivities } from './webhooks';
+import { createSuppressionActivities } from './suppressions';
 
 /**
  * Every slice's activities, closed over their dependencies, for the worker to register (the factory pattern
@@ -22,5 +23,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createFanOutActivities(deps),
     ...createSimulatorActivities(deps),
     ...createWebhookActivities(deps),
+    ...createSuppressionActivities(deps),
   };
 }

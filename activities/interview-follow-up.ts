@@ -3,7 +3,7 @@ import { expiresAtOf, type InterviewDoc } from '../infra/records/interviews';
 import { remindsCandidates, type WorkspaceDoc } from '../infra/records/workspaces';
 import { linkExpired, reminderAt } from '../shared/interviews/deadlines';
 import type { InterviewStatus } from '../shared/interviews/schema';
-import { linkEmail, loadInterview, sendInvitationEmail } from './interviews';
+import { linkEmail, loadInterview, OPTED_OUT_OF_EMAIL, optedOutOfEmail, sendInvitationEmail } from './interviews';
 import type { InterviewEventType } from '../shared/webhooks/schema';
 import { NotAnnouncedError } from '../stores/resource-store';
 import type { ActivityDeps } from './deps';
@@ -110,6 +110,11 @@ export function createInterviewFollowUpActivities({
       const interview = await load(interviewId);
       const due = kind === 'reminder' ? await reminderDue(interview) : resendPending(interview);
       if (!due) return 'skipped';
+      // The ledger, read right before the send: a suppressed email gets no reminder and no resend.
+      if (await optedOutOfEmail(db, interview)) {
+        await recordLinkEmail(interview, kind, OPTED_OUT_OF_EMAIL);
+        return 'skipped';
+      }
       const key = kind === 'reminder' ? `${interviewId}/reminder` : `${interviewId}/resend/${interview.resend!.requested_at.getTime()}`;
       const result = await email.send({ idempotencyKey: key, ...(await linkEmail({ db, publicBaseUrl, emailFrom }, interview, kind)) });
       if (!result.sent) logger.warn({ interviewId, kind, provider: email.name, error: result.error }, 'interview link email refused');

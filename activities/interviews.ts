@@ -6,10 +6,12 @@ import { companyOf, type ProjectDoc } from '../infra/records/projects';
 import type { WorkspaceDoc } from '../infra/records/workspaces';
 import { newId } from '../infra/ids';
 import { claim, release } from '../infra/claims';
+import { suppressionLedger } from '../infra/suppressions';
 import type { RateLimitDecision } from '../infra/rate-limit';
 import { composeInvitation, type InvitationKind } from '../shared/interviews/invitation-email';
 import type { EmailMessage } from '../providers/email/port';
-import { interviewUrl } from '../shared/public-urls';
+import { interviewUrl, unsubscribeUrl } from '../shared/public-urls';
+import { unsubscribeToken } from '../infra/unsubscribe-links';
 import { DEFAULT_QUESTION_COUNT } from '../shared/interviews/question-generator';
 import type { Question } from '../shared/jobs/schema';
 import { providerFailureText, UpstreamError } from '../shared/errors';
@@ -144,6 +146,17 @@ export async function sendInvitationEmail(
   const { db, logger, clock, email } = deps;
   const interviews = interviewStore(deps);
   if (interview.email.status !== 'pending') return { delivery: interview.email.status, interview, earlier: true };
+  // The ledger, read right before the send: an email suppressed since the invitation was accepted gets none.
+  if (await optedOutOfEmail(db, interview, workspace)) {
+    const item = await interviews.change(interview, {
+      to: 'failed',
+      set: {
+        error: OPTED_OUT_OF_EMAIL,
+        email: { status: 'failed', provider: email.name, message_id: null, sent_at: null, error: OPTED_OUT_OF_EMAIL },
+      },
+    });
+    return { delivery: 'failed', interview: item ?? interview, earlier: false };
+  }
   const message = await linkEmail(deps, interview, 'invitation', workspace);
   let result;
   try {
@@ -176,6 +189,15 @@ export async function sendInvitationEmail(
     },
   });
   return { delivery: 'failed', interview: item ?? interview, earlier: false };
+}
+
+export const OPTED_OUT_OF_EMAIL = "Not sent: the candidate opted out of emails (the workspace's suppression list)";
+
+/** Whether the workspace's ledger refuses email to the interview's candidate, as it is now. */
+export async function optedOutOfEmail(db: Database, interview: InterviewDoc, workspace?: Readonly<WorkspaceDoc> | null): Promise<boolean> {
+  const ws = workspace === undefined ? await db.shared.workspace(interview.workspace_id) : workspace;
+  const refused = await suppressionLedger(db).channelsFor(ws, { email: interview.candidate.email, phone: interview.candidate.phone });
+  return refused.has('email');
 }
 
 /** An interview by id; one that does not exist fails the activity for good (its request took it back). */
@@ -211,6 +233,7 @@ export async function linkEmail(
     known === undefined ? db.shared.workspace(interview.workspace_id) : known,
   ]);
   const companyName = companyOf(project, workspace) ?? 'our company';
+  const unsubscribe = unsubscribeUrl(publicBaseUrl, await unsubscribeToken(db, interview._id));
   const message = composeInvitation({
     kind,
     candidateName: interview.candidate.name,
@@ -219,11 +242,13 @@ export async function linkEmail(
     interviewUrl: interviewUrl(publicBaseUrl, interview.token),
     questionsCount: interview.questions?.length ?? 0,
     expiresAt: expiresAtOf(interview),
+    unsubscribeUrl: unsubscribe,
   });
   return {
     from: { email: emailFrom.email, name: emailFrom.name ?? companyName },
     to: { email: interview.candidate.email, name: interview.candidate.name },
     ...message,
+    headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
     tags: { interview_id: interview._id, project_id: interview.project_id },
   };
 }

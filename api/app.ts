@@ -11,6 +11,7 @@ import { aiRoutes } from './ai/routes';
 import { providerRoutes } from './providers/routes';
 import { referenceRoutes } from './openapi/routes';
 import { webhookRoutes } from './webhooks/routes';
+import { suppressionRoutes } from './suppressions/routes';
 import type { ApiDeps, RouteFactory } from './deps';
 
 /** Every route module of the public API, in the order they are mounted. */
@@ -24,6 +25,7 @@ export const ROUTES: RouteFactory[] = [
   projectRoutes,
   aiRoutes,
   webhookRoutes,
+  suppressionRoutes,
 ];
 
 /**

@@ -27,6 +27,8 @@ export interface ApiDeps {
   budgets: Budgets;
   /** Sends a webhook delivery again now, through its endpoint's delivery workflow (composition/webhook-dispatch.ts). */
   retryDelivery(workspaceId: string, endpointId: string, eventId: string): Promise<void>;
+  /** Cancels the waiting calls of new opt-outs now (composition/opt-outs.ts); the ledger itself is in force already. */
+  optedOut(suppressionIds: string[]): Promise<void>;
 }
 
 export type RouteFactory = (deps: ApiDeps) => Router;

@@ -19,6 +19,7 @@ import { startWorker, type RunningWorker } from '../worker/worker';
 import { ensureSearchAttributes } from '../worker/search-attributes';
 import { buildActivityDeps } from './activity-deps';
 import { languageModel, whatsappTemplates } from './providers';
+import { optOutStarter } from './opt-outs';
 
 /** What tests (and nothing else) change about a service: where it listens, how its worker starts, its adapters. */
 export interface ServiceOverrides {
@@ -58,6 +59,7 @@ export function buildApiDeps(
     ...base,
     announce: announcer(base.db, base.temporal, config.TEMPORAL_TASK_QUEUE),
     retryDelivery: webhooks.retry,
+    optedOut: optOutStarter(base.temporal, config.TEMPORAL_TASK_QUEUE, base.logger),
     budgets: budgets(base.db, config),
     llm: languageModel(config),
     whatsappTemplates: whatsappTemplates(config),
@@ -108,6 +110,7 @@ export async function startService(config: Config, logger: Logger, overrides: Se
         interviewChanged: interviewNotifier(temporal, config.TEMPORAL_TASK_QUEUE, { reopen: false }),
         announce: apiDeps.announce,
         budgets: apiDeps.budgets,
+        optedOut: apiDeps.optedOut,
         ...overrides.pages,
       }),
     );

@@ -12,6 +12,7 @@ import type { SnapshotDoc } from './lists/item-list';
 import type { ProjectTallyDoc } from './records/projects';
 import type { SessionDoc } from './records/sessions';
 import type { IdempotencyDoc } from './records/idempotency';
+import type { SuppressionDoc, SuppressionKeyDoc } from './records/suppressions';
 import type { WebhookEndpointsDoc, WebhookEventDoc } from './records/webhooks';
 import { coalescedReads, type SharedRead } from './coalesced-reads';
 
@@ -59,6 +60,9 @@ export interface Database {
   idempotencyKeys: Collection<IdempotencyDoc>;
   /** Values the processes share, such as the key that signs list cursors. */
   settings: Collection<{ _id: string; value: string }>;
+  /** The opt-out ledger: its entries, and the keys they are filed and enforced under. */
+  suppressions: Collection<SuppressionDoc>;
+  suppressionKeys: Collection<SuppressionKeyDoc>;
   /**
    * The documents bursts read most, by `_id`, each read shared by the callers that ask while another is in
    * flight (infra/coalesced-reads.ts): as fresh as a read of one's own, and not to be changed.
@@ -120,6 +124,8 @@ export async function connectDatabase(
     webhookEvents: db.collection<WebhookEventDoc>('webhook_events'),
     idempotencyKeys: db.collection<IdempotencyDoc>('idempotency_keys'),
     settings: db.collection<{ _id: string; value: string }>('settings'),
+    suppressions: db.collection<SuppressionDoc>('suppressions'),
+    suppressionKeys: db.collection<SuppressionKeyDoc>('suppression_keys'),
     shared: {
       workspace: coalescedReads((id) => workspaces.findOne({ _id: id })),
       project: coalescedReads((id) => projects.findOne({ _id: id })),
@@ -144,6 +150,10 @@ async function ensureIndexes(d: Database): Promise<void> {
   await d.projects.createIndex({ workspace_id: 1, ats_job_id: 1 }, { unique: true, name: 'workspace_job_unique' });
   await d.candidates.createIndex({ project_id: 1, candidate_id: 1 }, { unique: true, name: 'project_candidate_unique' });
   await d.calls.createIndex({ workspace_id: 1, project_id: 1, candidate_id: 1 }, { name: 'by_candidate' });
+  // An opt-out finds the calls it stops, and a WhatsApp STOP the workspaces that know the phone, by phone (rare
+  // operations off the requests' paths: FerretDB reads through, MongoDB uses these).
+  await d.calls.createIndex({ 'candidate.phone': 1, workspace_id: 1 }, { name: 'by_phone' });
+  await d.candidates.createIndex({ phone: 1 }, { name: 'by_phone' });
   await d.whatsappLog.createIndex({ call_id: 1, kind: 1 }, { unique: true, name: 'call_kind_unique' });
   // One interview per candidate and project; link tokens resolve to exactly one interview.
   await d.interviews.createIndex({ project_id: 1, candidate_id: 1 }, { unique: true, name: 'project_candidate_unique' });

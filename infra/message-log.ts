@@ -41,6 +41,7 @@ export function emailLog(db: Database) {
     subject: string;
     text: string;
     html: string;
+    headers?: Record<string, string>;
   }): Promise<string> => {
     const _id = keyedId('mail', m.idempotencyKey);
     await insertOnce(db.emailLog, {
@@ -51,6 +52,7 @@ export function emailLog(db: Database) {
       subject: m.subject,
       text: m.text,
       html: m.html,
+      headers: m.headers ?? {},
       created_at: new Date(),
     });
     return _id;

@@ -11,6 +11,11 @@ export function interviewUrl(baseUrl: string, token: string): string {
   return `${baseUrl}/interview/${token}`;
 }
 
+/** An email's one-click unsubscribe link (RFC 8058): its page confirms, its POST suppresses the address. */
+export function unsubscribeUrl(baseUrl: string, token: string): string {
+  return `${baseUrl}/u/${token}`;
+}
+
 /** Where providers deliver their callbacks (relative to PUBLIC_BASE_URL); configured in each provider's console. */
 export const VAPI_EVENTS_PATH = '/api/public/v1/providers/vapi/events';
 export const WHATSAPP_EVENTS_PATH = '/api/public/v1/providers/whatsapp/events';

@@ -16,6 +16,8 @@ export interface WebDeps {
   interviewChanged(interview: InterviewDoc): Promise<void>;
   /** The per-address and per-link limits of the pages, shared with the API (infra/budgets.ts). */
   budgets: Budgets;
+  /** Cancels the waiting calls of new opt-outs now (composition/opt-outs.ts); the ledger is in force already. */
+  optedOut(suppressionIds: string[]): Promise<void>;
   /** Announces the candidate's steps (the interview started) to the workspace's webhooks. */
   announce: Announce;
 }

@@ -7,6 +7,7 @@ import { jobRoutes } from './jobs/routes';
 import { interviewRoutes } from './interviews/routes';
 import { sessionRoutes } from './sessions/routes';
 import { projectRoutes } from './projects/routes';
+import { suppressionRoutes } from './suppressions/routes';
 
 /**
  * The pages people open from the links the API hands out, mounted beside the API on the same server. Each
@@ -15,7 +16,7 @@ import { projectRoutes } from './projects/routes';
 export function pageRoutes(deps: WebDeps): Router[] {
   const pages = new Router();
   pages.use(pageHeaders(deps.config), renderPageErrors);
-  for (const room of [jobRoutes(deps), interviewRoutes(deps), sessionRoutes(deps), projectRoutes(deps)])
+  for (const room of [jobRoutes(deps), interviewRoutes(deps), sessionRoutes(deps), projectRoutes(deps), suppressionRoutes(deps)])
     pages.use(room.routes(), room.allowedMethods());
   return [assetRoutes(), pages];
 }

@@ -39,7 +39,8 @@ export interface CallProgress {
 }
 
 export const attemptResultSignal = defineSignal<[AttemptEnded]>('attemptResult');
-export const cancelCallSignal = defineSignal('cancelCall');
+/** Cancels the call: `requested` through the API (the default), or `opted_out` when its phone was suppressed. */
+export const cancelCallSignal = defineSignal<[CancelReason?]>('cancelCall');
 /** The workspace's calling cap was raised (`workspace:update`): a call waiting for capacity looks again now. */
 export const capacityChangedSignal = defineSignal('capacityChanged');
 export const callProgressQuery = defineQuery<CallProgress>('callProgress');
@@ -57,11 +58,13 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   const progress: CallProgress = { status: 'scheduled', attempt: 0, nextAttemptAt: null };
   const results = new Map<number, AttemptEnded>();
   let cancelled = false;
+  let cancelReason: CancelReason = 'requested';
   setHandler(attemptResultSignal, (r) => {
     // The first report of an attempt wins; duplicates and reports of other attempts change nothing.
     if (!results.has(r.attempt)) results.set(r.attempt, r);
   });
-  setHandler(cancelCallSignal, () => {
+  setHandler(cancelCallSignal, (reason) => {
+    if (!cancelled && reason) cancelReason = reason;
     cancelled = true;
   });
   let capacityChanges = 0;
@@ -139,7 +142,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       if (cancelled) return false;
     }
   };
-  const cancel = async (reason: CancelReason = 'requested') => {
+  const cancel = async (reason: CancelReason = cancelReason) => {
     setStatus('cancelled');
     await local.finishCall(callId, 'cancelled', null, reason);
     return progress;
@@ -150,13 +153,16 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
    * the candidate's zones share no moment of the window. A held dial or pre-call message shows the call scheduled.
    */
   const waitOut = async (held: HeldContact, kind: 'dial' | 'pre_call' | 'fallback') => {
-    if (!('at' in held)) return 'never' as const;
+    if (!('at' in held)) return held.optedOut ? ('opted_out' as const) : ('never' as const);
     if (kind !== 'fallback') {
       setStatus('scheduled');
       progress.nextAttemptAt = held.at;
     }
     return (await waitUntil(held.at)) ? ('cancelled' as const) : ('waited' as const);
   };
+  /** Why the call ends when a held contact's wait does not end in `waited`. */
+  const endedBy = (window: 'cancelled' | 'never' | 'opted_out'): CancelReason =>
+    window === 'cancelled' ? cancelReason : window === 'never' ? 'outside_calling_window' : window;
   /**
    * Looks at the calling window for a message due now until it lets the message go, the call is cancelled
    * meanwhile, or the zones share no moment of it. `held`: its first answer, had already.
@@ -181,7 +187,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
 
   if (input.sendPreCall) {
     const window = await windowOpens('pre_call');
-    if (window !== 'go') return cancel(window === 'never' ? 'outside_calling_window' : 'requested');
+    if (window !== 'go') return cancel(endedBy(window));
     await sendTemplate(callId, 'pre_call');
   }
 
@@ -196,8 +202,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       // Held by the calling window at the take, so a call that waited for capacity into the night does not
       // dial then: the same attempt looks for a slot again once the window opens.
       const window = await waitOut(take, 'dial');
-      if (window === 'cancelled') return cancel();
-      if (window === 'never') return cancel('outside_calling_window');
+      if (window !== 'waited') return cancel(endedBy(window));
       attempt--;
       continue;
     }

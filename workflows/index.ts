@@ -6,3 +6,4 @@ export { interviewWorkflow } from './interviews';
 export { fanOutWorkflow } from './fan-out';
 export { simulatedCallWorkflow } from './simulated-call';
 export { webhookDeliveryWorkflow } from './webhooks';
+export { optOutWorkflow } from './suppressions';

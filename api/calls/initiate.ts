@@ -3,6 +3,7 @@ import type { ProjectDoc } from '../../infra/records/projects';
 import { type CallDoc, type ResolvedTemplate } from '../../infra/records/calls';
 import { defaultTimezone, type WorkspaceDoc } from '../../infra/records/workspaces';
 import { candidateZones } from '../../infra/phone-zones';
+import { suppressionLedger } from '../../infra/suppressions';
 import { newId } from '../../infra/ids';
 import { activeCallKey, claimEach, claimOf, freeCandidate, release } from '../../infra/claims';
 import { callStore } from '../../stores/calls';
@@ -30,6 +31,7 @@ type EntryResult = Pick<CallResult, 'id' | 'status' | 'message'>;
 
 const MESSAGES = {
   duplicateId: 'Duplicate candidate id in this request; the candidate is called once',
+  optedOut: "The candidate opted out of calls: the phone or email is in the workspace's suppression list (voice); no call was placed",
   concurrent: 'Candidate is being scheduled by a concurrent request; no second call was placed',
   retry: 'Could not schedule the call; please retry',
   active: (callId: string) => `Candidate already has an active call in this project (${callId}); no second call was placed`,
@@ -58,8 +60,12 @@ export async function initiateCalls(deps: CallDeps, workspace: WorkspaceDoc, req
   const firstAt = new Map<string, number>();
   candidates.forEach((c, i) => firstAt.has(c.id) || firstAt.set(c.id, i));
   const firsts = [...firstAt.values()].map((i) => candidates[i]);
-  const scheduled = await scheduleAll(deps, workspace, project, req, firsts, 0);
-  const byCandidate = new Map(firsts.map((c, n) => [c.id, scheduled[n]]));
+  // The ledger first: a candidate who opted out of calls gets no call, no claim and no record.
+  const refused = await suppressionLedger(deps.db).refuses(workspace, firsts, 'voice');
+  const callable = firsts.filter((_, n) => !refused[n]);
+  const scheduled = callable.length > 0 ? await scheduleAll(deps, workspace, project, req, callable, 0) : [];
+  const byCandidate = new Map<string, EntryResult>(callable.map((c, n) => [c.id, scheduled[n]]));
+  firsts.forEach((c, n) => refused[n] && byCandidate.set(c.id, failed(MESSAGES.optedOut)));
   await holdAt(deps.config, 'call-initiate:before-response', deps.logger);
   const calls = candidates.map((c, i): CallResult => {
     const result = firstAt.get(c.id) === i ? byCandidate.get(c.id)! : failed(MESSAGES.duplicateId);

@@ -2,6 +2,7 @@ import type { BulkRequestDeps } from '../deps';
 import { recordId, type CandidateDoc, type ProjectDoc } from '../../infra/records/projects';
 import { interviewToken, type InterviewDoc } from '../../infra/records/interviews';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
+import { suppressionLedger } from '../../infra/suppressions';
 import { claim, claimEach, claimOf, emailKey, release } from '../../infra/claims';
 import type { WriteResult } from '../../infra/duplicate-key';
 import { interviewStore, type InterviewStore } from '../../stores/interviews';
@@ -23,6 +24,7 @@ const MESSAGES = {
   alreadyInvited: 'Candidate was already invited to this interview; no new invitation was sent',
   duplicateId: 'Duplicate candidate id in this request; the candidate is invited once',
   retry: 'Could not queue the invitation; please retry',
+  optedOut: "The candidate opted out of emails: the email or phone is in the workspace's suppression list (email); no invitation was sent",
   sameEmail: (owner: string) => `Candidate ${owner} in this request has the same email; an email belongs to one candidate`,
   emailTaken: (owner: string) => `A candidate with this email already exists in this project under a different id (${owner})`,
 } as const;
@@ -52,14 +54,26 @@ export async function inviteCandidates(deps: InviteDeps, workspace: WorkspaceDoc
     emailOwner.set(c.email, c.id);
     return null;
   });
-  const pending = candidates.flatMap((c, i) => (results[i] === null ? [i] : []));
-  const invited = await inviteAll(
-    deps,
+  // The ledger before anything is written: a candidate who opted out of emails gets no invitation and no record.
+  const open = candidates.flatMap((c, i) => (results[i] === null ? [i] : []));
+  const refused = await suppressionLedger(deps.db).refuses(
     workspace,
-    project,
-    pending.map((i) => candidates[i]),
-    { questions: customQuestions, expiresInDays: req.expires_in_days ?? EXPIRES_IN_DAYS.default },
+    open.map((i) => candidates[i]),
+    'email',
   );
+  open.forEach((i, n) => refused[n] && (results[i] = failed(MESSAGES.optedOut)));
+  const pending = open.filter((_, n) => !refused[n]);
+  const terms = { questions: customQuestions, expiresInDays: req.expires_in_days ?? EXPIRES_IN_DAYS.default };
+  const invited =
+    pending.length > 0
+      ? await inviteAll(
+          deps,
+          workspace,
+          project,
+          pending.map((i) => candidates[i]),
+          terms,
+        )
+      : [];
   pending.forEach((i, n) => (results[i] = invited[n]));
 
   const interviews = candidates.map((c, i): InterviewResult => {

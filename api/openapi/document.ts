@@ -144,6 +144,10 @@ export function openApiDocument(): Json {
       { name: 'Projects', description: 'Campaign and interview projects, with their calls or interviews counted by status.' },
       { name: 'AI', description: 'Language-model operations, rate-limited per workspace.' },
       { name: 'Workspace', description: 'The workspace behind an API key.' },
+      {
+        name: 'Suppressions',
+        description: 'The opt-out ledger: phones and emails not to be called, messaged or emailed again, on every channel the entry names.',
+      },
       { name: 'Webhooks', description: 'Signed events about calls and interviews, POSTed to endpoints the workspace registers.' },
       { name: 'Health', description: 'Liveness and readiness, for load balancers and orchestrators.' },
       { name: 'Provider callbacks', description: 'Called by Vapi and Meta, not by an ATS; each is signed.' },

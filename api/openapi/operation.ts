@@ -18,7 +18,8 @@ export interface Operation {
   operationId: string;
   summary: string;
   description?: string;
-  tag: 'Calls' | 'Interviews' | 'Projects' | 'AI' | 'Workspace' | 'Health' | 'Provider callbacks' | 'Reference' | 'Webhooks';
+  tag:
+    'Calls' | 'Interviews' | 'Projects' | 'AI' | 'Workspace' | 'Health' | 'Provider callbacks' | 'Reference' | 'Webhooks' | 'Suppressions';
   /** `apiKey`: x-service-api-key; `none`: open (health, provider callbacks, which are signed instead). */
   security: 'apiKey' | 'none';
   parameters?: Array<{ name: string; in: 'path' | 'query' | 'header'; required: boolean; description: string; schema: TSchema }>;

@@ -11,6 +11,7 @@ import { INTERVIEW_OPERATIONS } from '../interviews/openapi';
 import { AI_OPERATIONS } from '../ai/openapi';
 import { PROVIDER_OPERATIONS } from '../providers/openapi';
 import { WEBHOOK_OPERATIONS } from '../webhooks/openapi';
+import { SUPPRESSION_OPERATIONS } from '../suppressions/openapi';
 
 /**
  * Every public operation with its request and every response it can give, built from the same TypeBox
@@ -73,6 +74,7 @@ const ALL: Operation[] = [
   ...AI_OPERATIONS,
   ...PROVIDER_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
+  ...SUPPRESSION_OPERATIONS,
 ];
 
 /** Every operation, each authenticated POST with its Idempotency-Key. */

@@ -46,7 +46,7 @@ export function providerRoutes(deps: ApiDeps): Router {
     if (!secret || !verifyHubSignature(ctx.headers, ctx.state.rawBody, secret)) {
       throw new SignatureError('X-Hub-Signature-256 is missing or wrong');
     }
-    await handleWhatsAppEvent({ db, logger, announce: deps.announce }, parseRawJson(ctx.state.rawBody));
+    await handleWhatsAppEvent({ db, logger, announce: deps.announce, optedOut: deps.optedOut }, parseRawJson(ctx.state.rawBody));
     ctx.body = { success: true };
   });
   return router;

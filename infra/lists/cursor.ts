@@ -1,12 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../database';
-import { insertOnce } from '../duplicate-key';
-import { newToken } from '../ids';
+import { sharedKey } from '../shared-keys';
 import type { Position } from './time-index';
 
 /**
  * Opaque, tamper-proof list cursors: the place a page ended, bound to the workspace, the list and the query
- * that produced it, and signed with a key the processes share (generated once, kept in `settings`). A cursor
+ * that produced it, and signed with a key the processes share (infra/shared-keys.ts). A cursor
  * that was altered, or belongs to another workspace, list or query, fails verification.
  */
 export interface CursorState {
@@ -16,21 +15,7 @@ export interface CursorState {
 }
 
 const KEY_ID = 'list-cursor-key';
-const keys = new WeakMap<Database, Promise<Buffer>>();
-
-function signingKey(db: Database): Promise<Buffer> {
-  let key = keys.get(db);
-  if (!key) {
-    key = (async () => {
-      await insertOnce(db.settings, { _id: KEY_ID, value: newToken(32) });
-      const doc = await db.settings.findOne({ _id: KEY_ID });
-      return Buffer.from(doc!.value, 'base64url');
-    })();
-    key.catch(() => keys.delete(db));
-    keys.set(db, key);
-  }
-  return key;
-}
+const signingKey = (db: Database) => sharedKey(db, KEY_ID);
 
 const mac = (key: Buffer, scope: string, body: string) => createHmac('sha256', key).update(`${scope}\n${body}`).digest().subarray(0, 16);
 

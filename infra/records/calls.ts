@@ -6,6 +6,7 @@ import type {
   DeferralReason,
   ExtractVariable,
   MessageStatus,
+  SkipReason,
   MessageKind,
 } from '../../shared/calls/schema';
 import type { FailureReason } from '../../shared/calls/retry';
@@ -43,6 +44,8 @@ export interface CallMessage {
   variables: Record<string, string>;
   /** `sent` when the provider accepted it; delivery callbacks move it on to delivered, read or failed. */
   status: MessageStatus;
+  /** Why a `skipped` message was not sent. */
+  skip_reason?: SkipReason | null;
   provider: string;
   provider_message_id: string | null;
   /** The provider's error code when it refused or could not deliver the message. */

@@ -122,6 +122,8 @@ export interface EmailLogDoc {
   subject: string;
   text: string;
   html: string;
+  /** The message's extra headers (List-Unsubscribe…); absent on messages kept before they were. */
+  headers?: Record<string, string>;
   created_at: Date;
 }
 

@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_CONCURRENT_CALLS } from '../../shared/calls/capacity';
 import type { CallingWindow } from '../../shared/contact/zones';
+import { DEFAULT_CALL_DISCLOSURE } from '../../shared/contact/disclosure';
 
 /** Stored tenants and their API keys. */
 
@@ -11,6 +12,8 @@ export interface WorkspaceDoc {
   sender: { first_name: string; last_name: string; company: string };
   /** Set with the admin CLI (workspace:update); absent means every default. */
   settings?: WorkspaceSettings;
+  /** Set when the workspace's first opt-out is filed, so a workspace without any reads no ledger at contact. */
+  has_suppressions?: boolean;
   created_at: Date;
 }
 
@@ -23,6 +26,8 @@ export interface WorkspaceSettings {
   default_timezone?: string;
   /** No dial and no WhatsApp message outside it, in any of the candidate's zones; off when absent or null. */
   calling_window?: CallingWindow | null;
+  /** Said before every call's first_message; DEFAULT_CALL_DISCLOSURE when absent, none when null. */
+  call_disclosure?: string | null;
 }
 
 export function defaultTimezone(workspace: Pick<WorkspaceDoc, 'settings'> | null): string {
@@ -31,6 +36,11 @@ export function defaultTimezone(workspace: Pick<WorkspaceDoc, 'settings'> | null
 
 export function callingWindowOf(workspace: Pick<WorkspaceDoc, 'settings'> | null): CallingWindow | null {
   return workspace?.settings?.calling_window ?? null;
+}
+
+export function callDisclosureOf(workspace: Pick<WorkspaceDoc, 'settings'> | null): string | null {
+  const set = workspace?.settings?.call_disclosure;
+  return set === undefined ? DEFAULT_CALL_DISCLOSURE : set;
 }
 
 export function maxConcurrentCalls(workspace: Pick<WorkspaceDoc, 'settings'> | null): number {

@@ -36,6 +36,7 @@ export function callView(call: CallDoc, sequence = sequenceOf(call)): CallView {
       template_name: m.template_name,
       variables: m.variables,
       status: m.status,
+      skip_reason: m.skip_reason ?? null,
       error_code: m.error_code ?? null,
       error: m.error,
       sent_at: iso(m.sent_at),

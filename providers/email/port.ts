@@ -11,6 +11,8 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers, such as List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
+  headers?: Record<string, string>;
   /** Provider-side tags, so the provider's own logs and events can be traced back to our records. */
   tags: Record<string, string>;
 }

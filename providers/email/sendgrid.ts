@@ -42,6 +42,7 @@ export class SendGridEmailProvider implements EmailProvider {
         subject: m.subject,
         text: m.text,
         html: m.html,
+        ...(m.headers ? { headers: m.headers } : {}),
         customArgs: m.tags,
       });
       const messageId = response.headers['x-message-id'];

@@ -4,12 +4,13 @@ import { MESSAGE_STATUSES } from '../../shared/calls/schema';
 
 /**
  * The part of a WhatsApp Cloud API webhook the service reads: message statuses at
- * `entry[].changes[].value.statuses[]` of a `messages` change. Everything else Meta sends (inbound messages,
- * other fields, fields added later) is allowed and ignored.
+ * `entry[].changes[].value.statuses[]` of a `messages` change, and people's messages at `value.messages[]`
+ * (for opt-outs). Everything else Meta sends (other fields, fields added later) is allowed and ignored.
  */
 export const WhatsAppStatusUpdate = Type.Object({
   id: Type.String({ minLength: 1 }),
-  status: Type.Union(MESSAGE_STATUSES.map((s) => Type.Literal(s))),
+  // `skipped` is ours alone: a message never sent has no status from Meta.
+  status: Type.Union(MESSAGE_STATUSES.filter((s) => s !== 'skipped').map((s) => Type.Literal(s))),
   timestamp: Type.Optional(Type.String()),
   errors: Type.Optional(
     Type.Array(
@@ -28,7 +29,13 @@ const WhatsAppWebhook = Type.Object({
   entry: Type.Array(
     Type.Object({
       changes: Type.Array(
-        Type.Object({ field: Type.String(), value: Type.Object({ statuses: Type.Optional(Type.Array(Type.Unknown())) }) }),
+        Type.Object({
+          field: Type.String(),
+          value: Type.Object({
+            statuses: Type.Optional(Type.Array(Type.Unknown())),
+            messages: Type.Optional(Type.Array(Type.Unknown())),
+          }),
+        }),
       ),
     }),
   ),
@@ -55,4 +62,40 @@ export function statusUpdatesIn(body: unknown): { updates: WhatsAppStatusUpdate[
     }
   }
   return { updates, ignored };
+}
+
+/**
+ * An inbound message from a person, as much as an opt-out needs: who (`from`, the WhatsApp id, which is the
+ * phone number's digits) and its words: a text's body, or a quick-reply button's text.
+ */
+const InboundMessage = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  from: Type.String({ pattern: '^[1-9][0-9]{1,14}$' }),
+  text: Type.Optional(Type.Object({ body: Type.String() })),
+  button: Type.Optional(Type.Object({ text: Type.String() })),
+});
+const checkInbound = TypeCompiler.Compile(InboundMessage);
+
+export interface WhatsAppInbound {
+  id: string;
+  /** E.164. */
+  phone: string;
+  text: string;
+}
+
+/** The people's messages of a verified webhook delivery that carry words; other kinds (media, reactions) are left. */
+export function inboundMessagesIn(body: unknown): WhatsAppInbound[] {
+  const found: WhatsAppInbound[] = [];
+  if (!checkWebhook.Check(body)) return found;
+  for (const entry of body.entry) {
+    for (const change of entry.changes) {
+      if (change.field !== 'messages') continue;
+      for (const m of change.value.messages ?? []) {
+        if (!checkInbound.Check(m)) continue;
+        const text = m.text?.body ?? m.button?.text;
+        if (text !== undefined) found.push({ id: m.id, phone: `+${m.from}`, text });
+      }
+    }
+  }
+  return found;
 }

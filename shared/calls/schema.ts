@@ -116,7 +116,7 @@ export const DEFERRAL_REASONS = ['calling_window'] as const;
 export type DeferralReason = (typeof DEFERRAL_REASONS)[number];
 
 /** Why a call was cancelled: by the API (`POST /calls/cancel`, `/calls/{id}/cancel`), or by a contact rule. */
-export const CANCEL_REASONS = ['requested', 'outside_calling_window'] as const;
+export const CANCEL_REASONS = ['requested', 'outside_calling_window', 'opted_out'] as const;
 export type CancelReason = (typeof CANCEL_REASONS)[number];
 
 /** The statuses a call never leaves. */
@@ -128,7 +128,11 @@ export const MESSAGE_KINDS = ['pre_call', 'fallback'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 /** A WhatsApp message's delivery status, as the provider's status updates move it on. */
-export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed', 'skipped'] as const;
+
+/** Why a message was not sent at all (status `skipped`): the candidate opted out of it. */
+export const SKIP_REASONS = ['opted_out'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export const WhatsAppTemplate = Strict({
@@ -233,7 +237,7 @@ export const CallView = Type.Object({
   cancel_reason: Nullable(
     Enum(CANCEL_REASONS, {
       description:
-        "Why a cancelled call was: `requested` through the API, or `outside_calling_window` when the candidate's zones share no moment of the workspace's calling window. Null unless cancelled.",
+        "Why a cancelled call was: `requested` through the API; `outside_calling_window` when the candidate's zones share no moment of the workspace's calling window; `opted_out` when the phone was suppressed for voice while the call waited. Null unless cancelled.",
     }),
   ),
   extracted_variables: Nullable(Type.Record(Type.String(), Type.Unknown())),
@@ -246,6 +250,10 @@ export const CallView = Type.Object({
       template_name: Type.String(),
       variables: Type.Record(Type.String(), Type.String()),
       status: Enum(MESSAGE_STATUSES),
+      skip_reason: Nullable(
+        Enum(SKIP_REASONS),
+        'Why a `skipped` message was not sent: `opted_out`, the phone is suppressed for WhatsApp or voice. Null otherwise.',
+      ),
       error_code: Nullable(Type.Number()),
       error: Nullable(Type.String()),
       sent_at: Nullable(Instant),

@@ -10,6 +10,8 @@ export interface InvitationFacts {
   questionsCount: number;
   /** When the link stops working; the email says so when given. */
   expiresAt?: Date;
+  /** The email's unsubscribe link, shown at its foot (and in its List-Unsubscribe header). */
+  unsubscribeUrl: string;
   /** The first invitation (the default), the reminder at half the link's time, or a resend the ATS asked for. */
   kind?: InvitationKind;
 }
@@ -71,6 +73,8 @@ export function composeInvitation(f: InvitationFacts): ComposedEmail {
     'This link is personal to you; please do not share it.',
     '',
     `The ${f.companyName} hiring team`,
+    '',
+    `No more emails from ${f.companyName} about applications: ${f.unsubscribeUrl}`,
   ].join('\n');
   const e = escapeHtml;
   const html = [
@@ -82,6 +86,7 @@ export function composeInvitation(f: InvitationFacts): ComposedEmail {
     `<p><a href="${e(f.interviewUrl)}" style="display:inline-block;padding:10px 18px;background:#2563eb;color:#ffffff;text-decoration:none;border-radius:6px">Start your interview</a></p>`,
     `<p style="font-size:13px;color:#52606d">Or open this address: ${e(f.interviewUrl)}<br>This link is personal to you; please do not share it.</p>`,
     `<p>The ${e(f.companyName)} hiring team</p>`,
+    `<p style="font-size:12px;color:#7b8794"><a href="${e(f.unsubscribeUrl)}" style="color:#7b8794">Unsubscribe</a>: no more emails from ${e(f.companyName)} about applications.</p>`,
     '</body></html>',
   ].join('\n');
   return { subject, text, html };

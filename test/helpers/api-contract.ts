@@ -46,7 +46,11 @@ export function contractProblems(method: string, url: string, status: number, he
   const type = headers.get('content-type') ?? '';
   const expectedTypes = [documented.contentType ?? 'application/json'].flat();
   const expectedType = expectedTypes[0];
-  if (!expectedTypes.some((t) => type.startsWith(t))) {
+  // A response documented without a body (a 204) has no content type to check: it must have no body instead.
+  if (!documented.schema && !documented.contentType) {
+    if (type !== '' || (body !== undefined && body !== null && body !== ''))
+      problems.push(`${op.operationId} ${status}: a body where none is documented`);
+  } else if (!expectedTypes.some((t) => type.startsWith(t))) {
     problems.push(`${op.operationId} ${status}: content-type ${type}, documented ${expectedTypes.join(' or ')}`);
   }
   for (const name of Object.keys(documented.headers ?? {})) {

@@ -107,6 +107,7 @@ describe('composeInvitation', () => {
     jobTitle: 'R&D <Lead>',
     companyName: 'Smith & "Sons"',
     interviewUrl: 'https://hiring.test/interview/abc_-1',
+    unsubscribeUrl: 'https://hiring.test/u/int_1.sig',
     questionsCount: 1,
   };
 
@@ -120,6 +121,14 @@ describe('composeInvitation', () => {
     expect(mail.html).toContain('the R&amp;D &lt;Lead&gt; role at Smith &amp; &quot;Sons&quot;');
     expect(mail.html).toContain('href="https://hiring.test/interview/abc_-1"');
     expect(mail.html).not.toContain('<Lead>');
+  });
+
+  it('ends every kind with its unsubscribe link', () => {
+    for (const kind of ['invitation', 'reminder', 'resend'] as const) {
+      const mail = composeInvitation({ ...facts, kind });
+      expect(mail.text).toContain('about applications: https://hiring.test/u/int_1.sig');
+      expect(mail.html).toContain('<a href="https://hiring.test/u/int_1.sig"');
+    }
   });
 
   it('words a reminder and a resend as what they are, with the day the link closes', () => {

@@ -1,0 +1,32 @@
+import { getExternalWorkflowHandle, proxyActivities } from '@temporalio/workflow';
+import type { SuppressionActivities } from '../activities/suppressions';
+import { callWorkflowId, cancelCallSignal } from './calls';
+
+const acts = proxyActivities<SuppressionActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+export function optOutWorkflowId(firstSuppressionId: string): string {
+  return `opt-out-${firstSuppressionId}`;
+}
+
+/**
+ * Stops what new opt-outs forbid and the ledger alone would stop only at its next contact: each call of a
+ * suppressed phone that has not ended is cancelled now (`opted_out`). The ledger is the rule, read before
+ * every dial and message; this makes a waiting call show it at once, rather than when its time comes.
+ * It takes only entry ids, so its history holds nothing of the person.
+ */
+export async function optOutWorkflow(suppressionIds: string[]): Promise<{ cancelled: number }> {
+  const callIds = await acts.callsToStop(suppressionIds);
+  let cancelled = 0;
+  for (const id of callIds) {
+    try {
+      await getExternalWorkflowHandle(callWorkflowId(id)).signal(cancelCallSignal, 'opted_out');
+      cancelled++;
+    } catch {
+      // The call ended meanwhile: there is nothing left to stop.
+    }
+  }
+  return { cancelled };
+}
