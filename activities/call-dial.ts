@@ -1,4 +1,7 @@
-import { attemptPath, type CallAttempt } from '../infra/records/calls';
+import { attemptPath, type CallAttempt, type CallDoc } from '../infra/records/calls';
+import { companyOf } from '../infra/records/projects';
+import { callDisclosureOf } from '../infra/records/workspaces';
+import { openingLine } from '../shared/contact/disclosure';
 import type { AttemptResult } from '../shared/calls/retry';
 import type { DialResult } from '../providers/voice/port';
 import type { CallActivityDeps, CallRecords } from './call-records';
@@ -6,8 +9,21 @@ import type { CallActivityDeps, CallRecords } from './call-records';
 export type AttemptCheck = { status: 'ended'; result: AttemptResult } | { status: 'going' } | { status: 'unknown' };
 
 /** Placing an attempt, and asking the provider about one whose report never came. Each is idempotent. */
-export function createCallDialActivities({ logger, clock, voice, report }: CallActivityDeps, records: CallRecords) {
+export function createCallDialActivities({ db, logger, clock, voice, report }: CallActivityDeps, records: CallRecords) {
   const { calls, load, loadWithReport } = records;
+
+  /**
+   * The call's first words: the workspace's disclosure as it is set at the dial (an AI assistant is calling
+   * for the company, and the call is recorded), then the request's first_message (docs/contact-rules.md).
+   */
+  async function openingOf(call: CallDoc): Promise<string> {
+    const [workspace, project] = await Promise.all([db.shared.workspace(call.workspace_id), db.shared.project(call.project_id)]);
+    return openingLine(
+      callDisclosureOf(workspace),
+      companyOf(project, workspace) ?? workspace?.name ?? 'the hiring company',
+      call.first_message,
+    );
+  }
 
   /** Dials the attempt unless an earlier execution of the activity did: never the same attempt twice. */
   async function placeOnce(callId: string, attempt: number): Promise<DialResult> {
@@ -42,7 +58,7 @@ export function createCallDialActivities({ logger, clock, voice, report }: CallA
       attempt,
       to: call.candidate.phone,
       candidateName: call.candidate.name,
-      firstMessage: call.first_message,
+      firstMessage: await openingOf(call),
       instructions: call.instructions,
       assistantSettings: call.assistant_settings,
       extractVariables: call.extract_variables,

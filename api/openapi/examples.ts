@@ -1,3 +1,4 @@
+import { DEFAULT_CALL_DISCLOSURE } from '../../shared/contact/disclosure';
 /** One example request per operation, shown in the reference and valid against its schema (tested). */
 export const EXAMPLES = {
   campaign: { ats_job_id: 'job-42', name: 'Warehouse associates, spring', company_name: 'Acme Logistics' },
@@ -53,7 +54,7 @@ export const EXAMPLES = {
       workspace_id: 'ws_3f9c2a61b0e84d17a5c2e901',
       name: 'Acme',
       sender: { first_name: 'Ada', last_name: 'Lovelace', company: 'Acme Inc' },
-      settings: { default_timezone: 'UTC', calling_window: null },
+      settings: { default_timezone: 'UTC', calling_window: null, call_disclosure: DEFAULT_CALL_DISCLOSURE },
     },
   },
   call: {

@@ -3,7 +3,7 @@ import type { ApiDeps } from '../deps';
 import { callFamily } from '../errors';
 import { publicRouter } from '../public-router';
 import { compileValidator } from '../validation';
-import { callingWindowOf, defaultTimezone, type WorkspaceDoc } from '../../infra/records/workspaces';
+import { callDisclosureOf, callingWindowOf, defaultTimezone, type WorkspaceDoc } from '../../infra/records/workspaces';
 import { updateWorkspaceSettings } from '../../infra/workspaces';
 import { WorkspaceUpdateRequest, workspaceUpdateRules, type WorkspaceResponse } from '../../shared/workspaces/schema';
 
@@ -35,7 +35,7 @@ function workspaceBody(ws: WorkspaceDoc): WorkspaceResponse {
       workspace_id: ws._id,
       name: ws.name,
       sender: { first_name: ws.sender.first_name, last_name: ws.sender.last_name, company: ws.sender.company },
-      settings: { default_timezone: defaultTimezone(ws), calling_window: callingWindowOf(ws) },
+      settings: { default_timezone: defaultTimezone(ws), calling_window: callingWindowOf(ws), call_disclosure: callDisclosureOf(ws) },
     },
   };
 }

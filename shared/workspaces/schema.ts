@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Strict } from '../schema-builders';
 import type { Issue } from '../errors';
 import { callingWindowProblem, clockMinute } from '../contact/zones';
+import { DEFAULT_CALL_DISCLOSURE } from '../contact/disclosure';
 
 const LocalTime = (what: string) =>
   Type.String({
@@ -27,12 +28,22 @@ const Settings = {
   calling_window: Type.Union([CallingWindow, Type.Null()], {
     errorMessage: 'must be null (off) or {"start": "HH:MM", "end": "HH:MM"}, local times such as 08:00 and 21:00',
   }),
+  call_disclosure: Type.Union([Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' }), Type.Null()], {
+    description:
+      "Said before every call's first_message: that an automated AI assistant is calling, for whom (`{{company}}`, the call's company), and that the call is recorded. " +
+      `On by default ("${DEFAULT_CALL_DISCLOSURE}"); null turns it off, where the law lets the workspace do without it.`,
+    errorMessage: 'must be null (off) or a text of 1 to 500 characters',
+  }),
 };
 
 /** PATCH /api/public/v1/workspace: the fields given change; the others stay as they are. */
 export const WorkspaceUpdateRequest = Strict(
-  { default_timezone: Type.Optional(Settings.default_timezone), calling_window: Type.Optional(Settings.calling_window) },
-  { minProperties: 1, errorMessage: 'must set at least one of default_timezone and calling_window' },
+  {
+    default_timezone: Type.Optional(Settings.default_timezone),
+    calling_window: Type.Optional(Settings.calling_window),
+    call_disclosure: Type.Optional(Settings.call_disclosure),
+  },
+  { minProperties: 1, errorMessage: 'must set at least one of default_timezone, calling_window and call_disclosure' },
 );
 export type WorkspaceUpdateRequest = Static<typeof WorkspaceUpdateRequest>;
 

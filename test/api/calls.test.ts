@@ -83,7 +83,10 @@ describe('call/initiate on the real stack', () => {
       extracted_variables: { available: true, notice: 'none' },
       attempts: [{ number: 1, outcome: 'completed', failure_reason: null }],
     });
-    expect(view.body.data.transcript[0].text).toBe('Hi Ada, this is Ada');
+    // The workspace's default disclosure comes first (docs/contact-rules.md).
+    expect(view.body.data.transcript[0].text).toBe(
+      'Hello, this is an automated AI assistant calling on behalf of Acme Robotics. This call is recorded. Hi Ada, this is Ada',
+    );
     const stored = await stack.db.calls.findOne({ _id: ids[3] });
     expect(stored?.instructions).toBe('You are recruiting for Acme Robotics. Ask Ada about availability.');
   }, 90_000);

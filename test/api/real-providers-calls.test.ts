@@ -67,7 +67,8 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack: 
       phoneNumberId: VAPI_PHONE_NUMBER_ID,
       customer: { number: '+14155552001', name: 'Grace Hopper' },
       assistant: {
-        firstMessage: 'Hi Grace, this is Ada',
+        firstMessage:
+          'Hello, this is an automated AI assistant calling on behalf of Acme Robotics. This call is recorded. Hi Grace, this is Ada',
         metadata: { call_id: callId, attempt: 1 },
         server: { url: `https://hiring.test${VAPI_EVENTS}` },
       },
