@@ -15,8 +15,12 @@ import { resourceStore, type ResourceEvent, type ResourceStore } from './resourc
  * candidate's own steps (start, answers, finish) among them.
  */
 export interface InterviewStore extends ResourceStore<InterviewDoc, InterviewStatus, InterviewEventType> {
-  /** Invited → started. False when the interview is in any other state (a second Start changes nothing). */
-  start(interview: InterviewDoc, now: Date): Promise<boolean>;
+  /**
+   * Invited → started, with the candidate's consent to recording and assessment (`textVersion`: the notice
+   * agreed to). False when the interview is in any other state (a second Start changes nothing); an interview
+   * started before consent was asked for gets it recorded, and stays as it is.
+   */
+  start(interview: InterviewDoc, now: Date, textVersion: string): Promise<boolean>;
   /**
    * Saves an answer once: false when the question already had one (a second submit, another tab). The
    * interview's copy of its answers is then rewritten whole from their documents, so a copy that lost a race
@@ -71,12 +75,14 @@ export function interviewStore({
   return {
     ...store,
 
-    async start(interview, now) {
+    async start(interview, now, textVersion) {
+      const consent = { given_at: now, text_version: textVersion };
+      if (interview.status === 'started' && !interview.consent) await store.change(interview, { set: { consent } });
       if (interview.status !== 'invited') return false;
       await store.change(interview, {
         to: 'started',
         events: [interviewEvent('interview.started', interview)],
-        set: { started_at: now, answers: interview.answers ?? [] },
+        set: { started_at: now, answers: interview.answers ?? [], consent },
       });
       return true;
     },

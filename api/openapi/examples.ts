@@ -128,6 +128,7 @@ export const EXAMPLES = {
         sent_at: '2026-11-23T09:00:04.512Z',
         error: null,
       },
+      consent: { given_at: '2026-11-24T14:02:10.003Z', text_version: '2026-11-25' },
       started_at: '2026-11-24T14:02:10.003Z',
       completed_at: '2026-11-24T14:06:51.240Z',
       expires_at: '2026-12-07T09:00:00.118Z',
@@ -180,6 +181,7 @@ export const RESENT_INTERVIEW_EXAMPLE = {
   data: {
     ...EXAMPLES.interview.data,
     status: 'invited',
+    consent: null,
     started_at: null,
     completed_at: null,
     expires_at: '2026-12-22T10:15:00.000Z',

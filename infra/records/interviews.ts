@@ -40,6 +40,8 @@ export interface InterviewDoc {
   error: string | null;
   email: InterviewEmail;
   /** Set by the interview page (web/interviews/); absent on invitations stored before it existed. */
+  /** The candidate's consent to recording and AI assessment (shared/interviews/consent.ts), given at Start. */
+  consent?: { given_at: Date; text_version: string } | null;
   started_at?: Date | null;
   completed_at?: Date | null;
   /** The saved answers in question order, copied here from interview_answers at each save. */

@@ -26,6 +26,8 @@ export interface WorkspaceSettings {
   default_timezone?: string;
   /** No dial and no WhatsApp message outside it, in any of the candidate's zones; off when absent or null. */
   calling_window?: CallingWindow | null;
+  /** Days after a candidate's calls and interviews end before a daily sweep erases them; off when absent or null. */
+  retention_days?: number | null;
   /** Said before every call's first_message; DEFAULT_CALL_DISCLOSURE when absent, none when null. */
   call_disclosure?: string | null;
 }

@@ -23,6 +23,9 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string, se
       sent_at: iso(interview.email.sent_at),
       error: interview.email.error,
     },
+    consent: interview.consent
+      ? { given_at: interview.consent.given_at.toISOString(), text_version: interview.consent.text_version }
+      : null,
     started_at: iso(interview.started_at ?? null),
     completed_at: iso(interview.completed_at ?? null),
     expires_at: expiresAtOf(interview).toISOString(),

@@ -1,3 +1,4 @@
+import { CONSENT_TEXT_VERSION } from '../../shared/interviews/consent';
 import type { Database } from '../../infra/database';
 import { interviewList } from '../../infra/lists/interviews';
 import { recordId, type ProjectDoc } from '../../infra/records/projects';
@@ -44,6 +45,7 @@ function started(ws: string, project: ProjectDoc, candidateId: string, questions
     questions,
     error: null,
     email: { status: 'sent', provider: 'log', message_id: null, sent_at: at, error: null },
+    consent: { given_at: at, text_version: CONSENT_TEXT_VERSION },
     started_at: at,
     completed_at: null,
     answers: [],

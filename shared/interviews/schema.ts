@@ -120,6 +120,13 @@ export const InterviewView = Type.Object({
     sent_at: Nullable(Type.String({ format: 'date-time' })),
     error: Nullable(Type.String()),
   }),
+  /** The candidate's consent to recording and AI assessment, given on the interview page before the first question. */
+  consent: Nullable(
+    Type.Object({
+      given_at: Type.String({ format: 'date-time' }),
+      text_version: Type.String({ description: 'The version of the notice the candidate agreed to.' }),
+    }),
+  ),
   /** When the candidate pressed Start on the interview page. */
   started_at: Nullable(Type.String({ format: 'date-time' })),
   /** When the candidate finished. */

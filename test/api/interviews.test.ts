@@ -73,6 +73,7 @@ describe('interview/invite on the real stack', () => {
         questions: expect.any(Array),
         error: null,
         email: { status: 'sent', provider: 'log', message_id: expect.stringMatching(/^mail_/), sent_at: expect.any(String), error: null },
+        consent: null,
         started_at: null,
         completed_at: null,
         expires_at: expect.any(String),

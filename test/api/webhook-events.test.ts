@@ -151,7 +151,7 @@ describe('webhook events on the real stack', () => {
         headers: form ? { 'content-type': 'application/x-www-form-urlencoded' } : {},
         body: form,
       });
-    expect((await post('/start')).status).toBe(303);
+    expect((await post('/start', 'consent=given')).status).toBe(303);
     expect((await fetch(page)).status).toBe(200); // serves the question
     expect((await post('/answers/0', 'answer=I+build+data+pipelines+in+Python+and+SQL')).status).toBe(303);
     expect((await post('/finish')).status).toBe(303);

@@ -1,3 +1,4 @@
+import { CONSENT_TEXT_VERSION } from '../../shared/interviews/consent';
 import { connectDatabase, type Database } from '../../infra/database';
 import type { Announce } from '../../infra/webhooks/events';
 import type { InterviewDoc } from '../../infra/records/interviews';
@@ -44,10 +45,10 @@ describe('interview store', () => {
   it("starts, saves the answer once and completes the candidate's interview, announcing its start from that write", async () => {
     const interview = await invited();
     announced.length = 0;
-    expect(await interviews.start(interview, new Date())).toBe(true);
+    expect(await interviews.start(interview, new Date(), CONSENT_TEXT_VERSION)).toBe(true);
     expect(announced).toEqual([{ type: 'interview.started', status: 'started' }]);
     // A second Start changes nothing.
-    expect(await interviews.start((await db.interviews.findOne({ _id: interview._id }))!, new Date())).toBe(false);
+    expect(await interviews.start((await db.interviews.findOne({ _id: interview._id }))!, new Date(), CONSENT_TEXT_VERSION)).toBe(false);
     const started = (await db.interviews.findOne({ _id: interview._id }))!;
     const answer = {
       index: 0,

@@ -53,7 +53,7 @@ describe("the candidate's link", () => {
     expect((await get()).body.data.status).toBe('invited');
 
     // The candidate starts: the first question is served by that POST.
-    expect((await post(`${url}/start`)).status).toBe(303);
+    expect((await post(`${url}/start`, 'consent=given')).status).toBe(303);
     expect(await served(id)).toEqual([true, false]);
     // Its time runs out while the page is closed; scanners fetch the link again: nothing is recorded or served.
     skew += (60 + ANSWER_GRACE_SECONDS + 1) * 1_000;
@@ -70,7 +70,7 @@ describe("the candidate's link", () => {
 
   it('starts nothing when a finished interview is finished again: one workflow run, one assessment', async () => {
     const { id, url, get } = await invited('link-safe-finish');
-    expect((await post(`${url}/start`)).status).toBe(303);
+    expect((await post(`${url}/start`, 'consent=given')).status).toBe(303);
     for (const i of [0, 1]) {
       await fetch(url); // the page the candidate is redirected to
       expect((await post(`${url}/answers/${i}`, `answer=${encodeURIComponent(`Answer ${i}`)}`)).status).toBe(303);

@@ -1,3 +1,4 @@
+import { CONSENT_TEXT_VERSION } from '../../shared/interviews/consent';
 import { request } from 'node:http';
 import type { Browser, Page } from 'puppeteer-core';
 import { startStack, type Stack } from '../helpers/stack';
@@ -57,6 +58,7 @@ describe('the interview page', () => {
     expect(await scrollsSideways(page)).toBe(false);
     await keepScreenshot(page, 'interview-welcome-phone');
 
+    await page.click('#consent');
     await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
     expect(await heading(page)).toBe('Tell us about a pipeline you <b>own</b>.');
     expect(await page.$eval('[data-seconds-left]', (s) => Number(s.getAttribute('data-seconds-left')))).toBeGreaterThan(110);
@@ -204,9 +206,16 @@ describe('the interview page', () => {
       expect(forged.type).toMatch(/^text\/html/);
     }
     expect((await get()).body.data.status).toBe('invited');
-    // From its own page, the same post starts the interview.
+    // From its own page without the consent box ticked: the page again, saying why, and nothing started.
+    const unticked = await post(stack.url + path + '/start', { origin: stack.url, 'sec-fetch-site': 'same-origin' }, '');
+    expect(unticked).toEqual({ status: 422, type: expect.stringMatching(/^text\/html/) });
+    expect((await get()).body.data).toMatchObject({ status: 'invited', consent: null });
+    // From its own page, the same post with consent starts the interview, and keeps the consent.
     expect((await post(stack.url + path + '/start', { origin: stack.url, 'sec-fetch-site': 'same-origin' })).status).toBe(303);
-    expect((await get()).body.data.status).toBe('started');
+    expect((await get()).body.data).toMatchObject({
+      status: 'started',
+      consent: { given_at: expect.any(String), text_version: CONSENT_TEXT_VERSION },
+    });
 
     for (const bad of [
       path.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
@@ -224,6 +233,7 @@ describe('the interview page', () => {
     const { path, get } = await invited('interview-closed');
     const { page } = await openPage(browser, DESKTOP);
     await page.goto(stack.url + path);
+    await page.click('#consent');
     await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
     expect(await page.$eval('h1', (h) => h.textContent)).toBe('Tell us about a pipeline you <b>own</b>.');
     skew += (120 + ANSWER_GRACE_SECONDS + 1) * 1_000;
@@ -243,6 +253,7 @@ describe('the interview page', () => {
     const { path, get } = await invited('interview-long');
     const { page } = await openPage(browser, DESKTOP);
     await page.goto(stack.url + path);
+    await page.click('#consent');
     await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
     const long = '数据管道'.repeat(2_500);
     await page.$eval('#answer', (t, v) => ((t as HTMLTextAreaElement).value = v), long);
@@ -279,13 +290,13 @@ describe('the interview page', () => {
 });
 
 /** A form post with exactly these headers, as node:http sends them. */
-function post(url: string, headers: Record<string, string>): Promise<{ status: number; type: string }> {
+function post(url: string, headers: Record<string, string>, form = 'consent=given'): Promise<{ status: number; type: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type']) }));
     });
     req.on('error', reject);
-    req.end('');
+    req.end(form);
   });
 }

@@ -26,6 +26,7 @@ describe('recorded answers that are refused', () => {
     const questions = [1, 2].map((n) => ({ question: `Spoken question ${n}?`, type: 'audio', time_limit_seconds: 120 }));
     const { path, get } = await invitedInterview(stack, key, job, questions);
     await page.goto(stack.url + path);
+    await page.click('#consent');
     await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
     return { path, get };
   }

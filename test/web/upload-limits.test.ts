@@ -27,7 +27,12 @@ describe('recording uploads', () => {
   async function started(job: string) {
     const questions = [1, 2].map((n) => ({ question: `Spoken ${n}?`, type: 'audio', time_limit_seconds: 300 }));
     const { id, path } = await invitedInterview(stack, key, job, questions);
-    const res = await fetch(`${stack.url}${path}/start`, { method: 'POST', redirect: 'manual', headers: { origin: stack.url } });
+    const res = await fetch(`${stack.url}${path}/start`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: stack.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'consent=given',
+    });
     expect(res.status).toBe(303);
     return { id, url: `${stack.url}${path}` };
   }

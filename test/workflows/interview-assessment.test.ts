@@ -1,3 +1,4 @@
+import { CONSENT_TEXT_VERSION } from '../../shared/interviews/consent';
 import { storeRecording } from '../../infra/recordings';
 import { serveQuestion } from '../../infra/records/interview-answers';
 import { interviewStore } from '../../stores/interviews';
@@ -57,7 +58,7 @@ describe('interview assessment on the time-skipping server', () => {
         const tell = interviewNotifier(bench.env.client, taskQueue);
         const now = async () => new Date(await bench.env.currentTimeMs());
         // The candidate does what the interview page does: start, answer each question, finish.
-        await interviewStore(bench.deps).start(await stored(interview), await now());
+        await interviewStore(bench.deps).start(await stored(interview), await now(), CONSENT_TEXT_VERSION);
         await tell(interview);
         await progressOf(handle, (p) => p.status === 'started');
         await bench.env.sleep(3 * DAY);
@@ -135,7 +136,7 @@ describe('interview assessment on the time-skipping server', () => {
       interview,
       async ({ handle, taskQueue }) => {
         const now = new Date(await bench.env.currentTimeMs());
-        await interviewStore(bench.deps).start(await stored(interview), now);
+        await interviewStore(bench.deps).start(await stored(interview), now, CONSENT_TEXT_VERSION);
         const started = await stored(interview);
         await interviewStore(bench.deps).saveAnswer(started, {
           index: 0,
@@ -184,7 +185,7 @@ describe('interview assessment on the time-skipping server', () => {
       interview,
       async ({ handle, taskQueue }) => {
         const now = new Date(await bench.env.currentTimeMs());
-        await interviewStore(bench.deps).start(await stored(interview), now);
+        await interviewStore(bench.deps).start(await stored(interview), now, CONSENT_TEXT_VERSION);
         const started = await stored(interview);
         const typed = (index: number, text: string) => ({
           index,

@@ -1,6 +1,7 @@
 import type { VNode } from 'preact';
 import type { Question } from '../../shared/jobs/schema';
 import { MAX_TEXT_ANSWER } from '../../shared/interviews/session';
+import { CONSENT_LABEL, consentNotice } from '../../shared/interviews/consent';
 import { Layout } from '../layout';
 import { COUNTDOWN_PATH, RECORDER_PATH } from '../assets/routes';
 
@@ -12,6 +13,17 @@ export interface InterviewFrame {
   contact: string;
   /** The interview's own path, /interview/<token>. */
   path: string;
+  /** Days the workspace keeps answers after the interview ends (retention_days); null: until deleted. */
+  retentionDays: number | null;
+}
+
+/** Every page of the link offers it (web/suppressions/): a confirmation page, then the ledger. */
+function OptOutLink({ frame }: { frame: InterviewFrame }): VNode {
+  return (
+    <p class="hint">
+      <a href={`${frame.path}/opt-out`}>Don't contact me again</a>
+    </p>
+  );
 }
 
 const minutes = (seconds: number) =>
@@ -19,7 +31,13 @@ const minutes = (seconds: number) =>
 
 const KIND: Record<Question['type'], string> = { text: 'Written', audio: 'Spoken', video: 'On camera' };
 
-export function WelcomePage({ frame, questions }: { frame: InterviewFrame; questions: Question[] }): VNode {
+export function WelcomePage({ frame, questions, error }: { frame: InterviewFrame; questions: Question[]; error?: string }): VNode {
+  const notice = consentNotice({
+    company: frame.company,
+    contact: frame.contact,
+    retentionDays: frame.retentionDays,
+    recorded: questions.some((q) => q.type !== 'text'),
+  });
   return (
     <Layout title={`Interview: ${frame.jobTitle}`}>
       <h1>{frame.jobTitle}</h1>
@@ -40,8 +58,31 @@ export function WelcomePage({ frame, questions }: { frame: InterviewFrame; quest
         </ol>
       </section>
       <form method="post" action={`${frame.path}/start`}>
+        <section class="card" aria-labelledby="consent-title">
+          <h2 id="consent-title">Before you start</h2>
+          {notice.map((line) => (
+            <p>{line}</p>
+          ))}
+          {error && (
+            <p class="error" id="consent-error" role="alert">
+              {error}
+            </p>
+          )}
+          <p>
+            <input
+              type="checkbox"
+              id="consent"
+              name="consent"
+              value="given"
+              required
+              aria-describedby={error ? 'consent-error' : undefined}
+            />{' '}
+            <label for="consent">{CONSENT_LABEL}</label>
+          </p>
+        </section>
         <button type="submit">Start the interview</button>
       </form>
+      <OptOutLink frame={frame} />
     </Layout>
   );
 }
@@ -194,6 +235,7 @@ export function CompletedPage({ frame }: { frame: InterviewFrame }): VNode {
       <p>
         Thank you. Your answers for {frame.jobTitle} have been sent to {frame.company}, who will be in touch.
       </p>
+      <OptOutLink frame={frame} />
     </Layout>
   );
 }
@@ -207,6 +249,7 @@ export function NotReadyPage({ frame, failed }: { frame: InterviewFrame; failed:
           ? `Something went wrong while preparing it. Please contact ${frame.company}.`
           : 'Its questions are being prepared. Please reload this page in a minute.'}
       </p>
+      <OptOutLink frame={frame} />
     </Layout>
   );
 }
@@ -219,6 +262,7 @@ export function ExpiredPage({ frame, expiredOn }: { frame: InterviewFrame; expir
         The interview for {frame.jobTitle} at {frame.company} closed on {expiredOn}.
       </p>
       <p>If you would still like to take it, please contact {frame.contact}, who can send you a new link.</p>
+      <OptOutLink frame={frame} />
     </Layout>
   );
 }

@@ -16,6 +16,7 @@ import type { WebDeps } from '../deps';
 import { interviewStore } from '../../stores/interviews';
 import { NotAnnouncedError } from '../../stores/resource-store';
 import { formBody, sameOrigin } from '../forms';
+import { CONSENT_TEXT_VERSION } from '../../shared/interviews/consent';
 import { linkLimits } from '../limits';
 import { sendPage } from '../layout';
 import {
@@ -73,6 +74,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
       company,
       contact: sender ? `${sender} at ${company}` : company,
       path,
+      retentionDays: workspace?.settings?.retention_days ?? null,
     };
   }
   /** Whether the link has run out: the workflow marks it so at the deadline, and the page need not wait for that. */
@@ -93,7 +95,10 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     if (interview.status === 'queued' || interview.status === 'failed' || questions.length === 0) {
       return sendPage(ctx, 200, <NotReadyPage frame={frame} failed={interview.status === 'failed'} />);
     }
-    if (interview.status === 'invited') return sendPage(ctx, 200, <WelcomePage frame={frame} questions={questions} />);
+    // An interview started before consent was asked for asks for it before its next question.
+    if (interview.status === 'invited' || (interview.status === 'started' && !interview.consent)) {
+      return sendPage(ctx, 200, <WelcomePage frame={frame} questions={questions} />);
+    }
     if (interview.status === 'completed') return sendPage(ctx, 200, <CompletedPage frame={frame} />);
     const late = lateNotice(ctx.query.late, questions.length);
     const index = await nextQuestion(db, interview);
@@ -145,9 +150,14 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     backTo(ctx, path);
   });
 
-  router.post('/interview/:token/start', limited, sameOrigin, async (ctx) => {
+  router.post('/interview/:token/start', limited, sameOrigin, formBody, async (ctx) => {
     const { interview, path } = await load(ctx);
-    if (!expired(interview) && (await written(interviews.start(interview, now())))) {
+    const agreed = (ctx.request.body as Record<string, unknown> | undefined)?.consent === 'given';
+    if (!agreed && !interview.consent && !expired(interview) && (interview.status === 'invited' || interview.status === 'started')) {
+      const frame = await frameOf(interview, path);
+      return sendPage(ctx, 422, <WelcomePage frame={frame} questions={interview.questions ?? []} error={NO_CONSENT} />);
+    }
+    if (!expired(interview) && (await written(interviews.start(interview, now(), CONSENT_TEXT_VERSION)))) {
       await serveAfter(interview, -1);
       await tell(interview);
     }
@@ -159,6 +169,9 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     const questions = interview.questions ?? [];
     const index = Number(ctx.params.index);
     if (!Number.isInteger(index) || index < 0 || index >= questions.length) throw new NotFoundError('question not found');
+    if (!interview.consent) {
+      return sendPage(ctx, 409, <WelcomePage frame={await frameOf(interview, path)} questions={questions} error={NO_CONSENT} />);
+    }
     // Not started, finished, expired, or a form of a question already answered (another tab): the page shows where it stands.
     if (interview.status !== 'started' || expired(interview) || (await nextQuestion(db, interview)) !== index) return backTo(ctx, path);
     const served = await servedAt(db, interview._id, index);
@@ -192,6 +205,11 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
       const type = recordingType(ctx.get('Content-Type'));
       if (!type) throw new UnsupportedMediaTypeError(`A recording is one of ${RECORDING_TYPES.join(', ')}.`);
       if (Number(ctx.get('Content-Length')) > config.RECORDING_MAX_BYTES) throw new PayloadTooLargeError('the recording limit');
+      if (!interview.consent) {
+        ctx.status = 409;
+        ctx.body = { message: NO_CONSENT, next: path };
+        return;
+      }
       const served = await servedAt(db, interview._id, index);
       if (interview.status !== 'started' || expired(interview) || !served || (await nextQuestion(db, interview)) !== index) {
         ctx.status = 409;
@@ -234,6 +252,8 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
 
   return router;
 }
+
+const NO_CONSENT = 'Please tick the box to agree to your answers being recorded and assessed before you start.';
 
 /** A question's page, with the time it has left by the server's clock. */
 function showQuestion(
