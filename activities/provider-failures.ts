@@ -13,6 +13,14 @@ export function asActivityFailure(err: unknown, kind: string): unknown {
     message: providerFailureText(err),
     type: `${kind}:${code}`,
     nonRetryable: !err.retryable,
-    details: [err.message],
+    details: [withoutContacts(err.message)],
   });
+}
+
+/**
+ * A provider's words without the phone numbers and email addresses they may quote back: they are kept in the
+ * workflow's history, which an erasure does not rewrite (docs/erasure.md).
+ */
+export function withoutContacts(text: string): string {
+  return text.replace(/[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[A-Za-z]{2,}/g, '<email>').replace(/\+?\d[\d\s().-]{6,}\d/g, '<number>');
 }

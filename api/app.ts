@@ -12,6 +12,7 @@ import { providerRoutes } from './providers/routes';
 import { referenceRoutes } from './openapi/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { suppressionRoutes } from './suppressions/routes';
+import { erasureRoutes } from './erasure/routes';
 import type { ApiDeps, RouteFactory } from './deps';
 
 /** Every route module of the public API, in the order they are mounted. */
@@ -26,6 +27,7 @@ export const ROUTES: RouteFactory[] = [
   aiRoutes,
   webhookRoutes,
   suppressionRoutes,
+  erasureRoutes,
 ];
 
 /**

@@ -8,6 +8,7 @@ import type { InterviewDoc } from '../infra/records/interviews';
 import type { Announce } from '../infra/webhooks/events';
 import type { LanguageModel } from '../providers/llm/port';
 import type { WhatsAppTemplateCheck } from '../providers/whatsapp/port';
+import type { ErasureStops } from '../stores/erasure';
 
 /** What the API's routes are built from (api/app.ts composes them). */
 export interface ApiDeps {
@@ -29,6 +30,8 @@ export interface ApiDeps {
   retryDelivery(workspaceId: string, endpointId: string, eventId: string): Promise<void>;
   /** Cancels the waiting calls of new opt-outs now (composition/opt-outs.ts); the ledger itself is in force already. */
   optedOut(suppressionIds: string[]): Promise<void>;
+  /** What an erasure asks of the running workflows (composition/erasure.ts). */
+  erasureStops: ErasureStops;
 }
 
 export type RouteFactory = (deps: ApiDeps) => Router;

@@ -20,6 +20,7 @@ import { ensureSearchAttributes } from '../worker/search-attributes';
 import { buildActivityDeps } from './activity-deps';
 import { languageModel, whatsappTemplates } from './providers';
 import { optOutStarter } from './opt-outs';
+import { erasureStops } from './erasure';
 
 /** What tests (and nothing else) change about a service: where it listens, how its worker starts, its adapters. */
 export interface ServiceOverrides {
@@ -60,6 +61,7 @@ export function buildApiDeps(
     announce: announcer(base.db, base.temporal, config.TEMPORAL_TASK_QUEUE),
     retryDelivery: webhooks.retry,
     optedOut: optOutStarter(base.temporal, config.TEMPORAL_TASK_QUEUE, base.logger),
+    erasureStops: erasureStops(base.temporal, base.logger),
     budgets: budgets(base.db, config),
     llm: languageModel(config),
     whatsappTemplates: whatsappTemplates(config),

@@ -154,6 +154,12 @@ async function ensureIndexes(d: Database): Promise<void> {
   // operations off the requests' paths: FerretDB reads through, MongoDB uses these).
   await d.calls.createIndex({ 'candidate.phone': 1, workspace_id: 1 }, { name: 'by_phone' });
   await d.candidates.createIndex({ phone: 1 }, { name: 'by_phone' });
+  // An erasure finds a person's calls, interviews and kept answers (a rare operation; FerretDB reads through).
+  await d.calls.createIndex({ 'candidate.email': 1, workspace_id: 1 }, { name: 'by_email' });
+  await d.interviews.createIndex({ workspace_id: 1, candidate_id: 1 }, { name: 'by_candidate' });
+  await d.interviews.createIndex({ 'candidate.email': 1, workspace_id: 1 }, { name: 'by_email' });
+  await d.interviews.createIndex({ 'candidate.phone': 1, workspace_id: 1 }, { name: 'by_phone' });
+  await d.idempotencyKeys.createIndex({ workspace_id: 1 }, { name: 'by_workspace' });
   await d.whatsappLog.createIndex({ call_id: 1, kind: 1 }, { unique: true, name: 'call_kind_unique' });
   // One interview per candidate and project; link tokens resolve to exactly one interview.
   await d.interviews.createIndex({ project_id: 1, candidate_id: 1 }, { unique: true, name: 'project_candidate_unique' });

@@ -45,6 +45,7 @@ export function callStart(call: StoredCall): WorkflowStart {
     workflowId: call.workflow_id,
     args: [callWorkflowInput(call)],
     searchAttributes: [...candidateSearchAttributes(call), { key: CallStatusKey, value: 'scheduled' }],
-    summary: `Call ${call.candidate.name} for ${call.ats_job_id}`,
+    // Ids only: a history keeps nothing of the person that an erasure would have to reach (docs/erasure.md).
+    summary: `Call to candidate ${call.candidate_id} for ${call.ats_job_id}`,
   });
 }

@@ -221,6 +221,7 @@ export function interviewStart(interview: CandidateRecord): WorkflowStart {
     workflowId: interview.workflow_id,
     args: [{ interviewId: interview._id }],
     searchAttributes: [...candidateSearchAttributes(interview), { key: InterviewStatusKey, value: 'queued' }],
-    summary: `Interview invitation for ${interview.candidate.name} (${interview.ats_job_id})`,
+    // Ids only: a history keeps nothing of the person that an erasure would have to reach (docs/erasure.md).
+    summary: `Interview invitation for candidate ${interview.candidate_id} (${interview.ats_job_id})`,
   });
 }

@@ -12,6 +12,7 @@ import { AI_OPERATIONS } from '../ai/openapi';
 import { PROVIDER_OPERATIONS } from '../providers/openapi';
 import { WEBHOOK_OPERATIONS } from '../webhooks/openapi';
 import { SUPPRESSION_OPERATIONS } from '../suppressions/openapi';
+import { ERASURE_OPERATIONS } from '../erasure/openapi';
 
 /**
  * Every public operation with its request and every response it can give, built from the same TypeBox
@@ -75,6 +76,7 @@ const ALL: Operation[] = [
   ...PROVIDER_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...SUPPRESSION_OPERATIONS,
+  ...ERASURE_OPERATIONS,
 ];
 
 /** Every operation, each authenticated POST with its Idempotency-Key. */

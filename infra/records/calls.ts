@@ -93,6 +93,8 @@ export interface CallDoc {
   /** Its events sent to webhooks: their keys, and the last one's sequence (infra/webhooks/events.ts). */
   sequence?: number;
   events?: string[];
+  /** When the candidate's data was erased (stores/erasure.ts): the call stays, counted, with nothing of them. */
+  erased_at?: Date;
   created_at: Date;
   updated_at: Date;
 }

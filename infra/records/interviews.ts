@@ -54,6 +54,8 @@ export interface InterviewDoc {
   resend?: { requested_at: Date; sent_at: Date | null; error: string | null } | null;
   /** Written by the workflow once the candidate has finished (pending, then completed or failed). */
   assessment?: StoredAssessment | null;
+  /** When the candidate's data was erased (stores/erasure.ts): the interview stays, counted, with nothing of them. */
+  erased_at?: Date;
   created_at: Date;
   updated_at: Date;
 }

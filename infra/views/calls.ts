@@ -43,6 +43,7 @@ export function callView(call: CallDoc, sequence = sequenceOf(call)): CallView {
       status_updated_at: iso(m.status_updated_at ?? null),
     })),
     sequence,
+    erased_at: call.erased_at ? call.erased_at.toISOString() : null,
     created_at: call.created_at.toISOString(),
     updated_at: call.updated_at.toISOString(),
   };

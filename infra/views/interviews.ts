@@ -49,6 +49,7 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string, se
         }
       : null,
     sequence,
+    erased_at: interview.erased_at ? interview.erased_at.toISOString() : null,
     created_at: interview.created_at.toISOString(),
     updated_at: interview.updated_at.toISOString(),
   };

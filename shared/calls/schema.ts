@@ -265,6 +265,10 @@ export const CallView = Type.Object({
    * receiver orders and deduplicates a resource's events by it.
    */
   sequence: Type.Integer({ minimum: 0 }),
+  erased_at: Nullable(
+    Instant,
+    "When the candidate's data was erased (POST /candidates/erase): the call stays, with nothing of them. Null otherwise.",
+  ),
   created_at: Instant,
   /** When the call last changed: its place in the change feed (GET /calls?updated_since=…). */
   updated_at: Instant,

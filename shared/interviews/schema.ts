@@ -146,6 +146,10 @@ export const InterviewView = Type.Object({
    * receiver orders and deduplicates a resource's events by it.
    */
   sequence: Type.Integer({ minimum: 0 }),
+  erased_at: Nullable(
+    Type.String({ format: 'date-time' }),
+    "When the candidate's data was erased (POST /candidates/erase): the interview stays, with nothing of them. Null otherwise.",
+  ),
   created_at: Type.String({ format: 'date-time' }),
   /** When the invitation last changed: its place in the change feed (GET /interviews?updated_since=…). */
   updated_at: Type.String({ format: 'date-time' }),

@@ -83,6 +83,7 @@ describe('interview/invite on the real stack', () => {
         assessment: null,
         // Its one event so far, interview.invited, heard by a webhook endpoint or not.
         sequence: 1,
+        erased_at: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       },

@@ -54,6 +54,7 @@ describe('the OpenAPI document', () => {
       announce: undefined as never,
       retryDelivery: undefined as never,
       optedOut: undefined as never,
+      erasureStops: undefined as never,
       budgets: {} as never,
     };
     const mounted = new Set<string>();

@@ -58,7 +58,8 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
   async function load(ctx: Context): Promise<{ interview: InterviewDoc; path: string }> {
     const token = String(ctx.params.token);
     const interview = await interviewOfToken(db, token);
-    if (!interview) throw new NotFoundError('interview not found');
+    // An erased candidate's link opens nothing: there is no one left to take the interview.
+    if (!interview || interview.erased_at) throw new NotFoundError('interview not found');
     return { interview, path: `/interview/${token}` };
   }
   /** What a rendered page shows of the job: read only when a page is rendered, not for a redirect. */

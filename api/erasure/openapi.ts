@@ -1,0 +1,33 @@
+import { ErasureRequest, ErasureResponse } from '../../shared/erasure/schema';
+import { callErrors } from '../openapi/error-responses';
+import type { Operation } from '../openapi/operation';
+import { V1 } from '../openapi/operation-builders';
+
+/** The erasure operation of the reference (api/openapi/operations.ts), in the call family's error shapes. */
+export const ERASURE_OPERATIONS: Operation[] = [
+  {
+    method: 'post',
+    path: `${V1}/candidates/erase`,
+    operationId: 'eraseCandidate',
+    summary: "Erase a candidate's data",
+    description:
+      'Every call and interview of the workspace that matches the candidate id, the email (any case) or the phone keeps its place and its status, ' +
+      'so counts still add up, but loses the name, email, phone, script, transcript, extracted values, message variables, answers, recordings and ' +
+      'assessment; so do their copies (list snapshots, change-feed items, stored webhook bodies, kept idempotent answers, the email log). Calls that ' +
+      'wait are cancelled (`opted_out`) and interview workflows end. The ledger keeps a suppression of hashes only (`source: "erasure"`), so the ' +
+      'person is not contacted again. Workflow histories hold ids, not the person (docs/erasure.md).',
+    tag: 'Suppressions',
+    security: 'apiKey',
+    body: { schema: ErasureRequest, example: { email: 'jane.doe@example.com' } },
+    responses: {
+      200: {
+        description: 'Erased: what was.',
+        schema: ErasureResponse,
+        example: { success: true, data: { calls: 2, interviews: 1, recordings: 3 } },
+      },
+      ...callErrors(400, 401),
+      409: { ...callErrors(409)[409], description: 'A call of the candidate has an attempt under way; erase once it has ended.' },
+      ...callErrors(413, 500, 503),
+    },
+  },
+];
