@@ -8,6 +8,7 @@ import type { Transcriber } from '../providers/transcription/port';
 import type { ReportAttempt, VoiceProvider } from '../providers/voice/port';
 import type { WhatsAppProvider } from '../providers/whatsapp/port';
 import type { Announce } from '../infra/webhooks/events';
+import type { ErasureStops } from '../stores/erasure';
 
 /** What activities need from the outside world; tests hand in real or local-stub implementations. */
 export interface ActivityDeps {
@@ -35,6 +36,8 @@ export interface ActivityDeps {
   announce: Announce;
   /** Whether webhooks may reach private, loopback and link-local addresses, and plain http (WEBHOOK_ALLOW_PRIVATE). */
   webhooks: { allowPrivate: boolean };
+  /** What an erasure asks of the running workflows (composition/erasure.ts): the retention sweep's erasures. */
+  erasureStops: ErasureStops;
   /** Starts workflows on this worker's task queue, each once ever (infra/temporal.ts, startEach). */
   startWorkflows: (starts: WorkflowStart[]) => Promise<FanOutResult>;
 }

@@ -8,6 +8,7 @@ import { createSimulatorActivities } from './simulator';
 import { createSmokeActivities } from './smoke';
 import { createWebhookActivities } from './webhooks';
 import { createSuppressionActivities } from './suppressions';
+import { createErasureActivities } from './erasure';
 
 /**
  * Every slice's activities, closed over their dependencies, for the worker to register (the factory pattern
@@ -24,5 +25,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createSimulatorActivities(deps),
     ...createWebhookActivities(deps),
     ...createSuppressionActivities(deps),
+    ...createErasureActivities(deps),
   };
 }

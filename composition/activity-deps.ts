@@ -1,3 +1,4 @@
+import { erasureStops } from './erasure';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../infra/config';
 import type { Database } from '../infra/database';
@@ -41,6 +42,7 @@ export function buildActivityDeps(config: Config, base: ActivityWiring, override
     startWorkflows: (starts) => startEach(base.starter ?? base.client, config.TEMPORAL_TASK_QUEUE, starts, base.starter !== undefined),
     announce: announcer(base.db, base.client, config.TEMPORAL_TASK_QUEUE, clock),
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+    erasureStops: erasureStops(base.client, logger),
     ...overrides,
   };
 }

@@ -21,6 +21,7 @@ import { buildActivityDeps } from './activity-deps';
 import { languageModel, whatsappTemplates } from './providers';
 import { optOutStarter } from './opt-outs';
 import { erasureStops } from './erasure';
+import { ensureRetentionSchedule } from './retention';
 
 /** What tests (and nothing else) change about a service: where it listens, how its worker starts, its adapters. */
 export interface ServiceOverrides {
@@ -95,6 +96,7 @@ export async function startService(config: Config, logger: Logger, overrides: Se
       connection,
     });
     stops.push(worker.stop);
+    await ensureRetentionSchedule(temporal, config.TEMPORAL_TASK_QUEUE, logger);
     stops.push(startHousekeeping(db, logger, config.HOUSEKEEPING_INTERVAL_SECONDS));
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker started');
   }

@@ -145,8 +145,13 @@ export function erasure(deps: { db: Database; announce?: Announce; publicBaseUrl
   }
 
   return {
-    async erase(workspaceId: string, target: ErasureTarget): Promise<ErasureCounts> {
+    /**
+     * `allEndedBefore` (the retention sweep): the person is erased only when every record found ended before
+     * it, and otherwise kept whole (null).
+     */
+    async erase(workspaceId: string, target: ErasureTarget, opts: { allEndedBefore?: Date } = {}): Promise<ErasureCounts | null> {
       const found = await find(workspaceId, target);
+      if (opts.allEndedBefore && !allEnded(found, opts.allEndedBefore)) return null;
       const busy = found.calls.find((c) => UNDER_WAY.has(c.status));
       if (busy) throw new ConflictError(`Call ${busy._id} has an attempt under way; erase once it has ended`);
       const phones = new Set([
@@ -180,6 +185,12 @@ export function erasure(deps: { db: Database; announce?: Announce; publicBaseUrl
       return { calls: found.calls.length, interviews: found.interviews.length, recordings };
     },
   };
+}
+
+const ENDED = new Set(['completed', 'failed', 'cancelled', 'expired']);
+/** Whether every record ended, and last changed before `cutoff`. */
+function allEnded(found: { calls: CallDoc[]; interviews: InterviewDoc[] }, cutoff: Date): boolean {
+  return [...found.calls, ...found.interviews].every((r) => ENDED.has(r.status) && r.updated_at < cutoff);
 }
 
 /**

@@ -7,3 +7,4 @@ export { fanOutWorkflow } from './fan-out';
 export { simulatedCallWorkflow } from './simulated-call';
 export { webhookDeliveryWorkflow } from './webhooks';
 export { optOutWorkflow } from './suppressions';
+export { retentionSweepWorkflow } from './erasure';

@@ -15,7 +15,8 @@ export function erasureRoutes(deps: ApiDeps): Router {
   const erase = erasure({ db: deps.db, announce: deps.announce, publicBaseUrl: deps.config.PUBLIC_BASE_URL }, deps.erasureStops);
   router.post('/candidates/erase', async (ctx) => {
     const target = validate(ctx.request.body);
-    const counts = await erase.erase((ctx.state.workspace as WorkspaceDoc)._id, target);
+    // Without a condition, erase answers counts, never null.
+    const counts = (await erase.erase((ctx.state.workspace as WorkspaceDoc)._id, target))!;
     deps.logger.info({ ...counts }, 'candidate erased');
     ctx.body = { success: true, data: counts };
   });

@@ -54,7 +54,7 @@ export const EXAMPLES = {
       workspace_id: 'ws_3f9c2a61b0e84d17a5c2e901',
       name: 'Acme',
       sender: { first_name: 'Ada', last_name: 'Lovelace', company: 'Acme Inc' },
-      settings: { default_timezone: 'UTC', calling_window: null, call_disclosure: DEFAULT_CALL_DISCLOSURE },
+      settings: { default_timezone: 'UTC', calling_window: null, call_disclosure: DEFAULT_CALL_DISCLOSURE, retention_days: null },
     },
   },
   call: {

@@ -35,7 +35,12 @@ function workspaceBody(ws: WorkspaceDoc): WorkspaceResponse {
       workspace_id: ws._id,
       name: ws.name,
       sender: { first_name: ws.sender.first_name, last_name: ws.sender.last_name, company: ws.sender.company },
-      settings: { default_timezone: defaultTimezone(ws), calling_window: callingWindowOf(ws), call_disclosure: callDisclosureOf(ws) },
+      settings: {
+        default_timezone: defaultTimezone(ws),
+        calling_window: callingWindowOf(ws),
+        call_disclosure: callDisclosureOf(ws),
+        retention_days: ws.settings?.retention_days ?? null,
+      },
     },
   };
 }

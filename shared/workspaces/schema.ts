@@ -28,6 +28,11 @@ const Settings = {
   calling_window: Type.Union([CallingWindow, Type.Null()], {
     errorMessage: 'must be null (off) or {"start": "HH:MM", "end": "HH:MM"}, local times such as 08:00 and 21:00',
   }),
+  retention_days: Type.Union([Type.Integer({ minimum: 1, maximum: 3650 }), Type.Null()], {
+    description:
+      "Days after a candidate's calls and interviews have all ended before a daily sweep erases the candidate (docs/erasure.md). Null, the default, keeps them until erased.",
+    errorMessage: 'must be null (off) or a whole number of days from 1 to 3650',
+  }),
   call_disclosure: Type.Union([Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' }), Type.Null()], {
     description:
       "Said before every call's first_message: that an automated AI assistant is calling, for whom (`{{company}}`, the call's company), and that the call is recorded. " +
@@ -42,8 +47,9 @@ export const WorkspaceUpdateRequest = Strict(
     default_timezone: Type.Optional(Settings.default_timezone),
     calling_window: Type.Optional(Settings.calling_window),
     call_disclosure: Type.Optional(Settings.call_disclosure),
+    retention_days: Type.Optional(Settings.retention_days),
   },
-  { minProperties: 1, errorMessage: 'must set at least one of default_timezone, calling_window and call_disclosure' },
+  { minProperties: 1, errorMessage: 'must set at least one of default_timezone, calling_window, call_disclosure and retention_days' },
 );
 export type WorkspaceUpdateRequest = Static<typeof WorkspaceUpdateRequest>;
 

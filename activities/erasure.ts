@@ -1,0 +1,65 @@
+import type { ActivityDeps } from './deps';
+import type { CallStatus } from '../shared/calls/schema';
+import type { InterviewStatus } from '../shared/interviews/schema';
+import { erasure } from '../stores/erasure';
+
+/** A sweep's step: candidates erased by this call, and whether more are due in the workspace. */
+export interface SweepStep {
+  candidates: number;
+  calls: number;
+  interviews: number;
+  recordings: number;
+  more: boolean;
+}
+
+const ENDED_CALLS: CallStatus[] = ['completed', 'failed', 'cancelled'];
+const ENDED_INTERVIEWS: InterviewStatus[] = ['completed', 'expired', 'failed'];
+/** Candidates one activity erases at most, so each step ends well inside its timeout. */
+const PER_STEP = 100;
+
+/**
+ * The workspaces' `retention_days` (docs/erasure.md): each day, candidates whose calls and interviews all ended
+ * longer ago than that are erased, as POST /candidates/erase erases them.
+ */
+export function createErasureActivities({ db, announce, publicBaseUrl, erasureStops }: ActivityDeps) {
+  const erase = erasure({ db, announce, publicBaseUrl }, erasureStops);
+  return {
+    /** The workspaces that keep candidates for a limited time (a daily read of the few settings documents). */
+    async retentionWorkspaces(): Promise<Array<{ id: string; days: number }>> {
+      const found = await db.workspaces.find({ 'settings.retention_days': { $gt: 0 } }, { projection: { _id: 1, settings: 1 } }).toArray();
+      return found.map((w) => ({ id: w._id, days: w.settings!.retention_days! }));
+    },
+
+    /**
+     * Erases up to PER_STEP candidates of the workspace whose records all ended before `nowMs` less `days`: a
+     * candidate with any record newer, or not ended, is kept whole. Found from the ended records (MongoDB's
+     * indexes; FerretDB reads through, once a day).
+     */
+    async sweepRetention(workspaceId: string, days: number, nowMs: number): Promise<SweepStep> {
+      const cutoff = new Date(nowMs - days * 86_400_000);
+      const old = { workspace_id: workspaceId, erased_at: { $exists: false }, updated_at: { $lt: cutoff } };
+      const [calls, interviews] = await Promise.all([
+        db.calls.find({ ...old, status: { $in: ENDED_CALLS } }, { projection: { candidate_id: 1 } }).toArray(),
+        db.interviews.find({ ...old, status: { $in: ENDED_INTERVIEWS } }, { projection: { candidate_id: 1 } }).toArray(),
+      ]);
+      const candidates = [...new Set([...calls, ...interviews].map((r) => r.candidate_id))];
+      const step: SweepStep = { candidates: 0, calls: 0, interviews: 0, recordings: 0, more: false };
+      let looked = 0;
+      for (const candidateId of candidates) {
+        if (looked++ === PER_STEP) {
+          step.more = true;
+          break;
+        }
+        const counts = await erase.erase(workspaceId, { candidate_id: candidateId }, { allEndedBefore: cutoff });
+        if (!counts) continue;
+        step.candidates++;
+        step.calls += counts.calls;
+        step.interviews += counts.interviews;
+        step.recordings += counts.recordings;
+      }
+      return step;
+    },
+  };
+}
+
+export type ErasureActivities = ReturnType<typeof createErasureActivities>;

@@ -1,0 +1,41 @@
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { ErasureActivities } from '../activities/erasure';
+
+const acts = proxyActivities<ErasureActivities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10 },
+});
+
+/** The schedule that starts the sweep each day, one per task queue (composition/retention.ts). */
+export const retentionScheduleId = (taskQueue: string) => `retention-sweep-${taskQueue}`;
+
+export interface RetentionSweepResult {
+  workspaces: number;
+  candidates: number;
+  calls: number;
+  interviews: number;
+  recordings: number;
+}
+
+/**
+ * The daily retention sweep (docs/erasure.md): each workspace with `retention_days` has its candidates whose
+ * calls and interviews all ended longer ago than that erased, a hundred at a time. Started by a Temporal
+ * schedule, so operators see each run, its counts and any failure in the UI.
+ */
+export async function retentionSweepWorkflow(): Promise<RetentionSweepResult> {
+  // The schedule's own time for this run: a run delayed or retried erases by the day it was meant for.
+  const now = workflowInfo().startTime.getTime();
+  const total: RetentionSweepResult = { workspaces: 0, candidates: 0, calls: 0, interviews: 0, recordings: 0 };
+  for (const { id, days } of await acts.retentionWorkspaces()) {
+    total.workspaces++;
+    for (let more = true; more;) {
+      const step = await acts.sweepRetention(id, days, now);
+      total.candidates += step.candidates;
+      total.calls += step.calls;
+      total.interviews += step.interviews;
+      total.recordings += step.recordings;
+      more = step.more;
+    }
+  }
+  return total;
+}
