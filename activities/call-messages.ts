@@ -26,43 +26,21 @@ export function createCallMessageActivities({ db, logger, clock, whatsapp }: Cal
     // Recorded by an earlier execution, which may have stopped before announcing it.
     const recorded = call.messages.find((m) => m.kind === kind);
     if (recorded) return calls.announceAgain(call, [callEvents.message(kind, firstStatus(recorded))]);
-    if ('skipped' in result) {
-      await calls.change(call, {
-        events: [callEvents.message(kind, 'skipped')],
-        push: {
-          messages: {
-            kind,
-            channel: 'whatsapp',
-            template_name: template.template_name,
-            variables: template.variables,
-            status: 'skipped',
-            skip_reason: result.skipped,
-            provider: whatsapp.name,
-            provider_message_id: null,
-            error: null,
-            sent_at: null,
-          },
-        },
-      });
-      return;
-    }
-    await calls.change(call, {
-      events: [callEvents.message(kind, result.sent ? 'sent' : 'failed')],
-      push: {
-        messages: {
-          kind,
-          channel: 'whatsapp',
-          template_name: template.template_name,
-          variables: template.variables,
-          status: result.sent ? 'sent' : 'failed',
-          provider: whatsapp.name,
-          provider_message_id: result.sent ? result.providerMessageId : null,
-          error_code: result.sent ? null : (result.code ?? null),
-          error: result.sent ? null : result.error,
-          sent_at: result.sent ? clock() : null,
-        },
-      },
-    });
+    const message: CallMessage = {
+      kind,
+      channel: 'whatsapp',
+      template_name: template.template_name,
+      variables: template.variables,
+      status: 'skipped' in result ? 'skipped' : result.sent ? 'sent' : 'failed',
+      provider: whatsapp.name,
+      provider_message_id: 'sent' in result && result.sent ? result.providerMessageId : null,
+      error: null,
+      sent_at: null,
+    };
+    if ('skipped' in result) message.skip_reason = result.skipped;
+    else if (result.sent) message.sent_at = clock();
+    else Object.assign(message, { error_code: result.code ?? null, error: result.error });
+    await calls.change(call, { events: [callEvents.message(kind, message.status)], push: { messages: message } });
   }
 
   return {

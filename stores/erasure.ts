@@ -37,6 +37,9 @@ export interface ErasureStops {
 }
 
 const ERASED_NAME = '';
+const FINAL = new Set(['completed', 'failed', 'cancelled']);
+/** How long an erasure waits for a waiting call's workflow to cancel it (a signal and a write: well under a second). */
+const SETTLE_MS = 10_000;
 /** Calls whose attempt is under way: its report, with a transcript, is still to come. */
 const UNDER_WAY = new Set(['in_progress', 'cancelling']);
 
@@ -84,8 +87,23 @@ export function erasure(deps: { db: Database; announce?: Announce; publicBaseUrl
     );
   }
 
-  async function eraseCall(call: CallDoc, at: Date): Promise<void> {
-    if (!UNDER_WAY.has(call.status) && !['completed', 'failed', 'cancelled'].includes(call.status)) await stops.cancelCall(call);
+  /**
+   * A waiting call, cancelled through its workflow first, and read again once it has ended: the erasure's
+   * write then never races the cancel's for the call's place in the lists.
+   */
+  async function ended(call: CallDoc): Promise<CallDoc> {
+    if (FINAL.has(call.status)) return call;
+    await stops.cancelCall(call);
+    for (let waited = 0; waited < SETTLE_MS; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const now = await db.calls.findOne({ _id: call._id });
+      if (!now || FINAL.has(now.status)) return now ?? call;
+    }
+    return (await db.calls.findOne({ _id: call._id })) ?? call;
+  }
+
+  async function eraseCall(waiting: CallDoc, at: Date): Promise<void> {
+    const call = await ended(waiting);
     const blank = (t: CallDoc['whatsapp']['pre_call']) => (t ? { ...t, variables: {} } : null);
     const erased = await calls.change(call, {
       set: {
@@ -187,7 +205,7 @@ export function erasure(deps: { db: Database; announce?: Announce; publicBaseUrl
   };
 }
 
-const ENDED = new Set(['completed', 'failed', 'cancelled', 'expired']);
+const ENDED = new Set([...FINAL, 'expired']);
 /** Whether every record ended, and last changed before `cutoff`. */
 function allEnded(found: { calls: CallDoc[]; interviews: InterviewDoc[] }, cutoff: Date): boolean {
   return [...found.calls, ...found.interviews].every((r) => ENDED.has(r.status) && r.updated_at < cutoff);

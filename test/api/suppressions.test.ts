@@ -214,10 +214,12 @@ describe('the opt-out ledger on the real stack', () => {
 
     const oneClick = await fetch(stack.url + path, {
       method: 'POST',
+      redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'List-Unsubscribe=One-Click',
     });
     expect(oneClick.status).toBe(200);
+    expect(await oneClick.text()).toBe('Unsubscribed.');
     expect((await list(key)).data).toEqual([
       expect.objectContaining({ email: 'grace.1@example.com', phone: null, channels: ['email'], source: 'email_link' }),
     ]);

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { WebDeps } from '../deps';
 import { sendPage } from '../layout';
-import { sameOrigin } from '../forms';
+import { formBody, sameOrigin } from '../forms';
 import { linkLimits } from '../limits';
 import { NotFoundError } from '../../shared/errors';
 import { keyedId } from '../../infra/ids';
@@ -78,7 +78,7 @@ export function suppressionRoutes({ db, budgets, logger, optedOut }: WebDeps): R
     );
   });
 
-  router.post('/u/:token', limited, sameOrigin, async (ctx) => {
+  router.post('/u/:token', limited, sameOrigin, formBody, async (ctx) => {
     const interview = await unsubscribing(ctx);
     const email = normalizeEmail(interview.candidate.email);
     // One entry per address and workspace, however often the link is used.
@@ -91,14 +91,15 @@ export function suppressionRoutes({ db, budgets, logger, optedOut }: WebDeps): R
       reason: 'Unsubscribe link in an email',
     });
     logger.info({ interviewId: interview._id }, 'email address unsubscribed by its link');
-    // A mail client's one-click POST reads only the status; a person's browser is shown where it stands.
-    if (ctx.get('Sec-Fetch-Mode') === 'navigate' || ctx.accepts('html') === 'html') {
-      ctx.status = 303;
-      return ctx.redirect(`/u/${ctx.params.token}`);
+    // A mail client's one-click POST reads only the status; the confirmation's button is shown where it stands.
+    if ((ctx.request.body as Record<string, unknown> | undefined)?.['List-Unsubscribe'] === 'One-Click') {
+      ctx.status = 200;
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = 'Unsubscribed.';
+      return;
     }
-    ctx.status = 200;
-    ctx.type = 'text/plain; charset=utf-8';
-    ctx.body = 'Unsubscribed.';
+    ctx.status = 303;
+    ctx.redirect(`/u/${ctx.params.token}`);
   });
 
   async function candidateOf(ctx: Context): Promise<{ interview: InterviewDoc; path: string }> {
