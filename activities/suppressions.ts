@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './deps';
 import type { CallStatus } from '../shared/calls/schema';
+import { personIndex } from '../infra/person-index';
 
 /** Calls an opt-out cancels: those not ended, and not being cancelled already. */
 const STOPPABLE: CallStatus[] = ['scheduled', 'waiting_for_capacity', 'in_progress'];
@@ -8,23 +9,22 @@ const STOPPABLE: CallStatus[] = ['scheduled', 'waiting_for_capacity', 'in_progre
 export function createSuppressionActivities({ db }: Pick<ActivityDeps, 'db'>) {
   return {
     /**
-     * The calls that have not ended of the phones the entries suppress for voice, each in its entry's
+     * The calls that have not ended of the people the entries suppress for voice, each in its entry's
      * workspace: scheduled, waiting for capacity, between attempts, or in an attempt (which finishes, and is
-     * followed by no retry and no fallback). Found by the calls' phone: MongoDB answers from the `by_phone`
-     * index; FerretDB reads the calls through, which an opt-out, rare and off every request's path, can afford.
+     * followed by no retry and no fallback). Found from the person index by the entry's phone and email
+     * (infra/person-index.ts): reads by exact `_id` only.
      */
     async callsToStop(suppressionIds: string[]): Promise<string[]> {
       const entries = await Promise.all(suppressionIds.map((id) => db.suppressions.findOne({ _id: id })));
       const found = await Promise.all(
-        entries.map((e) =>
-          e?.phone && e.channels.includes('voice')
-            ? db.calls
-                .find({ 'candidate.phone': e.phone, workspace_id: e.workspace_id, status: { $in: STOPPABLE } }, { projection: { _id: 1 } })
-                .toArray()
-            : [],
-        ),
+        entries.map(async (e) => {
+          if (!e || !e.channels.includes('voice') || (!e.phone && !e.email)) return [];
+          const { calls } = await personIndex(db).recordsOf(e.workspace_id, { phone: e.phone, email: e.email });
+          const docs = await Promise.all(calls.map((id) => db.calls.findOne({ _id: id })));
+          return docs.filter((c) => c?.workspace_id === e.workspace_id && STOPPABLE.includes(c.status)).map((c) => c!._id);
+        }),
       );
-      return [...new Set(found.flat().map((c) => c._id))];
+      return [...new Set(found.flat())];
     },
   };
 }

@@ -13,6 +13,7 @@ import type { ProjectTallyDoc } from './records/projects';
 import type { SessionDoc } from './records/sessions';
 import type { IdempotencyDoc } from './records/idempotency';
 import type { SuppressionDoc, SuppressionKeyDoc } from './records/suppressions';
+import type { PersonIndexDoc } from './person-index';
 import type { WebhookEndpointsDoc, WebhookEventDoc } from './records/webhooks';
 import { coalescedReads, type SharedRead } from './coalesced-reads';
 
@@ -63,6 +64,8 @@ export interface Database {
   /** The opt-out ledger: its entries, and the keys they are filed and enforced under. */
   suppressions: Collection<SuppressionDoc>;
   suppressionKeys: Collection<SuppressionKeyDoc>;
+  /** Where each person's calls and interviews are, by candidate id, email and phone (infra/person-index.ts). */
+  personIndex: Collection<PersonIndexDoc>;
   /**
    * The documents bursts read most, by `_id`, each read shared by the callers that ask while another is in
    * flight (infra/coalesced-reads.ts): as fresh as a read of one's own, and not to be changed.
@@ -126,6 +129,7 @@ export async function connectDatabase(
     settings: db.collection<{ _id: string; value: string }>('settings'),
     suppressions: db.collection<SuppressionDoc>('suppressions'),
     suppressionKeys: db.collection<SuppressionKeyDoc>('suppression_keys'),
+    personIndex: db.collection<PersonIndexDoc>('person_index'),
     shared: {
       workspace: coalescedReads((id) => workspaces.findOne({ _id: id })),
       project: coalescedReads((id) => projects.findOne({ _id: id })),
@@ -150,16 +154,14 @@ async function ensureIndexes(d: Database): Promise<void> {
   await d.projects.createIndex({ workspace_id: 1, ats_job_id: 1 }, { unique: true, name: 'workspace_job_unique' });
   await d.candidates.createIndex({ project_id: 1, candidate_id: 1 }, { unique: true, name: 'project_candidate_unique' });
   await d.calls.createIndex({ workspace_id: 1, project_id: 1, candidate_id: 1 }, { name: 'by_candidate' });
-  // An opt-out finds the calls it stops, and a WhatsApp STOP the workspaces that know the phone, by phone (rare
-  // operations off the requests' paths: FerretDB reads through, MongoDB uses these).
-  await d.calls.createIndex({ 'candidate.phone': 1, workspace_id: 1 }, { name: 'by_phone' });
+  // Rare reads off the requests' paths, which FerretDB answers by reading through and MongoDB from these: a
+  // WhatsApp STOP's workspaces (by the candidates' phone), an erasure's kept answers (by workspace), and the
+  // daily retention sweep's ended records (by workspace and age). A person's records are found by exact
+  // `_id` in the person index (infra/person-index.ts).
   await d.candidates.createIndex({ phone: 1 }, { name: 'by_phone' });
-  // An erasure finds a person's calls, interviews and kept answers (a rare operation; FerretDB reads through).
-  await d.calls.createIndex({ 'candidate.email': 1, workspace_id: 1 }, { name: 'by_email' });
-  await d.interviews.createIndex({ workspace_id: 1, candidate_id: 1 }, { name: 'by_candidate' });
-  await d.interviews.createIndex({ 'candidate.email': 1, workspace_id: 1 }, { name: 'by_email' });
-  await d.interviews.createIndex({ 'candidate.phone': 1, workspace_id: 1 }, { name: 'by_phone' });
   await d.idempotencyKeys.createIndex({ workspace_id: 1 }, { name: 'by_workspace' });
+  await d.calls.createIndex({ workspace_id: 1, updated_at: 1 }, { name: 'by_workspace_age' });
+  await d.interviews.createIndex({ workspace_id: 1, updated_at: 1 }, { name: 'by_workspace_age' });
   await d.whatsappLog.createIndex({ call_id: 1, kind: 1 }, { unique: true, name: 'call_kind_unique' });
   // One interview per candidate and project; link tokens resolve to exactly one interview.
   await d.interviews.createIndex({ project_id: 1, candidate_id: 1 }, { unique: true, name: 'project_candidate_unique' });

@@ -12,6 +12,7 @@ import { interviewView } from '../infra/views/interviews';
 import { eventId, sequenceOf, type Announce } from '../infra/webhooks/events';
 import { ConflictError } from '../shared/errors';
 import { normalizeEmail, SUPPRESSION_CHANNELS } from '../shared/suppressions/schema';
+import { personIndex } from '../infra/person-index';
 import { callStore } from './calls';
 import { interviewStore } from './interviews';
 
@@ -48,30 +49,24 @@ const UNDER_WAY = new Set(['in_progress', 'cancelling']);
  * with nothing of them left in them; so do the copies (the lists' snapshots, the webhook events' stored
  * bodies, the candidate records, the provider reports, the message logs, the idempotent answers that hold
  * them). Recordings are deleted. The ledger keeps a suppression of hashes only, so they are not contacted again.
- * The records are found by candidate id, email and phone: MongoDB from indexes, FerretDB by reading through,
- * which an erasure, rare and answered once, affords.
+ * The records are found by candidate id, email and phone in the person index (infra/person-index.ts), by
+ * exact `_id`.
  */
 export function erasure(deps: { db: Database; announce?: Announce; publicBaseUrl: string }, stops: ErasureStops) {
   const { db } = deps;
   const calls = callStore(deps);
   const interviews = interviewStore(deps);
 
+  /** The person's calls and interviews not erased yet, from the person index (exact `_id` reads only). */
   async function find(workspaceId: string, t: ErasureTarget): Promise<{ calls: CallDoc[]; interviews: InterviewDoc[] }> {
-    const email = t.email ? normalizeEmail(t.email) : undefined;
-    const or = <P extends string>(fields: Record<'id' | 'email' | 'phone', P>) => [
-      ...(t.candidate_id ? [{ [fields.id]: t.candidate_id }] : []),
-      ...(email ? [{ [fields.email]: email }] : []),
-      ...(t.phone ? [{ [fields.phone]: t.phone }] : []),
-    ];
-    const where = (fields: Record<'id' | 'email' | 'phone', string>) =>
-      or(fields).map((f) => ({ workspace_id: workspaceId, erased_at: { $exists: false }, ...f }));
-    const byFields = { id: 'candidate_id', email: 'candidate.email', phone: 'candidate.phone' };
-    const [c, i] = await Promise.all([
-      Promise.all(where(byFields).map((q) => db.calls.find(q).toArray())),
-      Promise.all(where(byFields).map((q) => db.interviews.find(q).toArray())),
+    const ids = await personIndex(db).recordsOf(workspaceId, { candidateId: t.candidate_id, email: t.email, phone: t.phone });
+    const mine = <T extends { workspace_id: string; erased_at?: Date }>(d: T | null): d is T =>
+      d?.workspace_id === workspaceId && !d.erased_at;
+    const [calls, interviews] = await Promise.all([
+      Promise.all(ids.calls.map((id) => db.calls.findOne({ _id: id }))),
+      Promise.all(ids.interviews.map((id) => db.interviews.findOne({ _id: id }))),
     ]);
-    const unique = <T extends { _id: string }>(docs: T[]) => [...new Map(docs.map((d) => [d._id, d])).values()];
-    return { calls: unique(c.flat()), interviews: unique(i.flat()) };
+    return { calls: calls.filter(mine), interviews: interviews.filter(mine) };
   }
 
   /** Rewrites the stored bodies of a resource's webhook events with the resource as it is now (erased). */

@@ -4,6 +4,7 @@ import { type CallDoc, type ResolvedTemplate } from '../../infra/records/calls';
 import { defaultTimezone, type WorkspaceDoc } from '../../infra/records/workspaces';
 import { candidateZones } from '../../infra/phone-zones';
 import { suppressionLedger } from '../../infra/suppressions';
+import { personIndex } from '../../infra/person-index';
 import { newId } from '../../infra/ids';
 import { activeCallKey, claimEach, claimOf, freeCandidate, release } from '../../infra/claims';
 import { callStore } from '../../stores/calls';
@@ -107,7 +108,7 @@ async function scheduleAll(
   const results = new Array<EntryResult>(cands.length);
 
   const winners = async () => {
-    const [candidateWrites, callWrites] = await Promise.all([
+    const [candidateWrites, callWrites, indexed] = await Promise.all([
       saveCandidates(
         db,
         ws._id,
@@ -116,8 +117,14 @@ async function scheduleAll(
         { previous: false },
       ),
       callStore(deps).create(won.map((i) => calls[i])),
+      // Where an erasure or an opt-out finds the calls, filed before they start (infra/person-index.ts).
+      personIndex(db).file(
+        ws._id,
+        'calls',
+        won.map((i) => ({ id: calls[i]._id, candidateId: cands[i].id, email: cands[i].email, phone: cands[i].phone })),
+      ),
     ]);
-    const ready = won.filter((_, n) => candidateWrites[n].write === 'written' && callWrites[n] === 'written');
+    const ready = indexed ? won.filter((_, n) => candidateWrites[n].write === 'written' && callWrites[n] === 'written') : [];
     await holdAt(deps.config, 'call-initiate:after-records', deps.logger);
     const started = await startOrTakeBack(
       deps,

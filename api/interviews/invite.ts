@@ -3,6 +3,7 @@ import { recordId, type CandidateDoc, type ProjectDoc } from '../../infra/record
 import { interviewToken, type InterviewDoc } from '../../infra/records/interviews';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { suppressionLedger } from '../../infra/suppressions';
+import { personIndex } from '../../infra/person-index';
 import { claim, claimEach, claimOf, emailKey, release } from '../../infra/claims';
 import type { WriteResult } from '../../infra/duplicate-key';
 import { interviewStore, type InterviewStore } from '../../stores/interviews';
@@ -122,7 +123,7 @@ async function inviteAll(
   );
   const ok = cands.flatMap((_, i) => (results[i] === null ? [i] : []));
   const docs = ok.map((i) => newInterview(ws, project, cands[i], terms));
-  const [candidateWrites, interviewWrites] = await Promise.all([
+  const [candidateWrites, interviewWrites, indexed] = await Promise.all([
     saveCandidates(
       db,
       ws._id,
@@ -131,13 +132,19 @@ async function inviteAll(
       { previous: true },
     ),
     storeOf(deps).create(docs),
+    // Where an erasure finds the interviews, filed before they start (infra/person-index.ts).
+    personIndex(db).file(
+      ws._id,
+      'interviews',
+      docs.map((d) => ({ id: d._id, candidateId: d.candidate_id, email: d.candidate.email, phone: d.candidate.phone })),
+    ),
   ]);
   const [started] = await Promise.all([
     startInvitations(
       deps,
       project,
       docs,
-      candidateWrites.map((w) => w.write),
+      candidateWrites.map((w) => (indexed ? w.write : 'error')),
       interviewWrites,
     ),
     releaseOldEmails(

@@ -9,6 +9,7 @@ import type { VoiceProvider } from '../../providers/voice/port';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { recordId } from '../../infra/records/projects';
+import { personIndex } from '../../infra/person-index';
 import { activeCallKey, claimOf } from '../../infra/claims';
 import type { CallDoc } from '../../infra/records/calls';
 import { callWorkflow, type CallWorkflowInput } from '../../workflows/calls';
@@ -80,6 +81,10 @@ export function callWorkflowBench() {
       },
     });
     await bench.db.calls.insertOne(call);
+    // As call/initiate files it: where an opt-out or an erasure finds the call.
+    await personIndex(bench.db).file(call.workspace_id, 'calls', [
+      { id: call._id, candidateId: call.candidate_id, email: call.candidate.email, phone: call.candidate.phone },
+    ]);
     await bench.db.candidates.insertOne({
       _id: recordId.candidate('prj_test', id),
       workspace_id: 'ws_test',
