@@ -29,6 +29,13 @@ export async function bulkWriteEach<T extends Document>(
   ops: AnyBulkWriteOperation<T>[],
 ): Promise<WriteResult[]> {
   if (ops.length === 0) return [];
+  // FerretDB 1.24 (SQLite) never answers an unordered bulk of 100 or more updates (80 took 29 ms, measured
+  // 2026-11-25); inserts are not affected. Updates go in bulks of UPDATE_BULK, one after another.
+  if (ops.length > UPDATE_BULK && ops.some((op) => !('insertOne' in op))) {
+    const results: WriteResult[] = [];
+    for (let i = 0; i < ops.length; i += UPDATE_BULK) results.push(...(await bulkWriteEach(collection, ops.slice(i, i + UPDATE_BULK))));
+    return results;
+  }
   try {
     await collection.bulkWrite(ops, { ordered: false });
     return ops.map(() => 'written');
@@ -38,6 +45,9 @@ export async function bulkWriteEach<T extends Document>(
     return resultsOf(err, ops.length);
   }
 }
+
+/** Updates per bulk write, at most (bulkWriteEach). */
+const UPDATE_BULK = 50;
 
 /** insertMany, unordered, in one round trip, with a result per document as bulkWriteEach gives. */
 export function insertEach<T extends Document>(collection: Collection<T>, docs: OptionalId<T>[]): Promise<WriteResult[]> {
