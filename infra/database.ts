@@ -13,7 +13,7 @@ import type { ProjectTallyDoc } from './records/projects';
 import type { SessionDoc } from './records/sessions';
 import type { IdempotencyDoc } from './records/idempotency';
 import type { SuppressionDoc, SuppressionKeyDoc } from './records/suppressions';
-import type { PersonIndexDoc } from './person-index';
+import type { PersonIndexDoc } from './records/person-index';
 import type { WebhookEndpointsDoc, WebhookEventDoc } from './records/webhooks';
 import { coalescedReads, type SharedRead } from './coalesced-reads';
 

@@ -3,6 +3,7 @@ import type { AnyBulkWriteOperation } from 'mongodb';
 import type { Database } from './database';
 import { bulkWriteEach, insertEach } from './duplicate-key';
 import { sharedKey } from './shared-keys';
+import type { PersonIndexDoc } from './records/person-index';
 import { normalizeEmail } from '../shared/suppressions/schema';
 
 /**
@@ -14,13 +15,6 @@ import { normalizeEmail } from '../shared/suppressions/schema';
  * interview/invite with the records, before their workflows start: an id whose record was never written is
  * read past.
  */
-
-export interface PersonIndexDoc {
-  _id: string;
-  workspace_id: string;
-  calls: string[];
-  interviews: string[];
-}
 
 export interface Person {
   candidateId?: string | null;
