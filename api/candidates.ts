@@ -30,8 +30,9 @@ export async function saveCandidates(
   workspaceId: string,
   projectId: string,
   inputs: CandidateInput[],
-  opts: { previous: boolean },
+  opts: { previous: boolean; records: { kind: 'calls' | 'interviews'; ids: string[] } },
 ): Promise<SavedCandidate[]> {
+  const { kind, ids: recordIds } = opts.records;
   const now = new Date();
   const ids = inputs.map((c) => recordId.candidate(projectId, c.id));
   const inserted = await insertEach(
@@ -45,6 +46,8 @@ export async function saveCandidates(
       email: c.email,
       phone: c.phone,
       custom_fields: c.custom_fields ?? {},
+      // The candidate's calls or interviews, where an erasure or an opt-out finds them (infra/person-index.ts).
+      [kind]: [recordIds[i]],
       created_at: now,
       updated_at: now,
     })),
@@ -64,6 +67,8 @@ export async function saveCandidates(
             ...set,
             ...(c.custom_fields ? { custom_fields: c.custom_fields } : {}),
           },
+          // In the update the candidate costs anyway: a known candidate's new call costs no write of its own.
+          $addToSet: { [kind]: recordIds[i] },
         },
       },
     };

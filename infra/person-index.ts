@@ -9,11 +9,12 @@ import { normalizeEmail } from '../shared/suppressions/schema';
 /**
  * Where a person's calls and interviews are, for an erasure and an opt-out: one document per (workspace,
  * candidate id), (workspace, email) and (workspace, phone), named by an HMAC of it with a secret the
- * processes share, listing the records' ids. So finding a person is a few reads by exact `_id`, the one
- * lookup FerretDB answers from an index; a query on the records' fields reads every call there is (15 s at
- * 50,000 calls on FerretDB's SQLite backend, measured 2026-11-25). Filed by call/initiate and
- * interview/invite with the records, before their workflows start: an id whose record was never written is
- * read past.
+ * processes share, listing the candidate records (one per project) that carry it; each candidate record lists
+ * its calls and interviews (api/candidates.ts). So finding a person is a few reads by exact `_id`, the one
+ * lookup FerretDB answers from an index, where a query on the records' fields reads every call there is (15 s
+ * at 50,000 calls on FerretDB's SQLite backend, measured 2026-11-25). Filed by call/initiate and
+ * interview/invite with the records, before their workflows start. A known candidate, the usual case of a
+ * repeated request, costs reads and no write: its keys list its record already.
  */
 
 export interface Person {
@@ -21,8 +22,6 @@ export interface Person {
   email?: string | null;
   phone?: string | null;
 }
-
-type Kind = 'calls' | 'interviews';
 
 const KEY_ID = 'person-index-key';
 
@@ -40,34 +39,38 @@ export function personIndex(db: Database) {
 
   return {
     /**
-     * Files new records under their people's keys: the keys seen for the first time in one unordered insert
-     * (a bulk request's usual case), the others in one bulk of `$addToSet` by exact `_id`. False when any
-     * write failed: the caller then treats those records as not written.
+     * Files candidate records under their people's keys: keys seen for the first time in one unordered insert
+     * (a bulk request's usual case); keys there already are read by `_id`, and only those that lack the record
+     * get an `$addToSet`. False when any write failed: the caller then treats those records as not written.
      */
-    async file(workspaceId: string, kind: Kind, records: Array<Person & { id: string }>): Promise<boolean> {
-      const byKey = new Map<string, string[]>();
-      for (const r of records) for (const k of await keysOf(workspaceId, r)) byKey.set(k, [...(byKey.get(k) ?? []), r.id]);
-      const docs: PersonIndexDoc[] = [...byKey].map(([_id, ids]) => ({
-        _id,
-        workspace_id: workspaceId,
-        calls: kind === 'calls' ? ids : [],
-        interviews: kind === 'interviews' ? ids : [],
-      }));
+    async file(workspaceId: string, people: Array<Person & { recordId: string }>): Promise<boolean> {
+      const byKey = new Map<string, Set<string>>();
+      for (const p of people) {
+        for (const k of await keysOf(workspaceId, p)) byKey.set(k, (byKey.get(k) ?? new Set()).add(p.recordId));
+      }
+      const docs: PersonIndexDoc[] = [...byKey].map(([_id, ids]) => ({ _id, workspace_id: workspaceId, candidates: [...ids] }));
       const inserted = await insertEach(db.personIndex, docs);
       if (inserted.includes('error')) return false;
-      const ops: AnyBulkWriteOperation<PersonIndexDoc>[] = docs
-        .filter((_, i) => inserted[i] === 'duplicate')
-        .map((d) => ({ updateOne: { filter: { _id: d._id }, update: { $addToSet: { [kind]: { $each: d[kind] } } } } }));
+      const known = docs.filter((_, i) => inserted[i] === 'duplicate');
+      const there = await Promise.all(known.map((d) => db.personIndex.findOne({ _id: d._id })));
+      const ops: AnyBulkWriteOperation<PersonIndexDoc>[] = known.flatMap((d, n) => {
+        const missing = d.candidates.filter((id) => !there[n]?.candidates.includes(id));
+        return missing.length === 0
+          ? []
+          : [{ updateOne: { filter: { _id: d._id }, update: { $addToSet: { candidates: { $each: missing } } } } }];
+      });
       return !(await bulkWriteEach(db.personIndex, ops)).includes('error');
     },
 
-    /** The ids of the records filed under any of the person's keys in the workspace. */
+    /** The ids of the person's calls and interviews in the workspace: their keys, then their candidate records. */
     async recordsOf(workspaceId: string, p: Person): Promise<{ calls: string[]; interviews: string[] }> {
-      const docs = await Promise.all((await keysOf(workspaceId, p)).map((k) => db.personIndex.findOne({ _id: k })));
-      const found = docs.filter((d): d is PersonIndexDoc => d?.workspace_id === workspaceId);
+      const keys = await Promise.all((await keysOf(workspaceId, p)).map((k) => db.personIndex.findOne({ _id: k })));
+      const recordIds = [...new Set(keys.flatMap((d) => (d?.workspace_id === workspaceId ? d.candidates : [])))];
+      const records = await Promise.all(recordIds.map((id) => db.candidates.findOne({ _id: id })));
+      const mine = records.filter((r) => r?.workspace_id === workspaceId);
       return {
-        calls: [...new Set(found.flatMap((d) => d.calls))],
-        interviews: [...new Set(found.flatMap((d) => d.interviews))],
+        calls: [...new Set(mine.flatMap((r) => r!.calls ?? []))],
+        interviews: [...new Set(mine.flatMap((r) => r!.interviews ?? []))],
       };
     },
   };

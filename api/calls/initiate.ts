@@ -1,5 +1,5 @@
 import type { BulkRequestDeps } from '../deps';
-import type { ProjectDoc } from '../../infra/records/projects';
+import { recordId, type ProjectDoc } from '../../infra/records/projects';
 import { type CallDoc, type ResolvedTemplate } from '../../infra/records/calls';
 import { defaultTimezone, type WorkspaceDoc } from '../../infra/records/workspaces';
 import { candidateZones } from '../../infra/phone-zones';
@@ -114,14 +114,18 @@ async function scheduleAll(
         ws._id,
         project._id,
         won.map((i) => cands[i]),
-        { previous: false },
+        { previous: false, records: { kind: 'calls', ids: won.map((i) => calls[i]._id) } },
       ),
       callStore(deps).create(won.map((i) => calls[i])),
       // Where an erasure or an opt-out finds the calls, filed before they start (infra/person-index.ts).
       personIndex(db).file(
         ws._id,
-        'calls',
-        won.map((i) => ({ id: calls[i]._id, candidateId: cands[i].id, email: cands[i].email, phone: cands[i].phone })),
+        won.map((i) => ({
+          recordId: recordId.candidate(project._id, cands[i].id),
+          candidateId: cands[i].id,
+          email: cands[i].email,
+          phone: cands[i].phone,
+        })),
       ),
     ]);
     const ready = indexed ? won.filter((_, n) => candidateWrites[n].write === 'written' && callWrites[n] === 'written') : [];

@@ -129,14 +129,18 @@ async function inviteAll(
       ws._id,
       project._id,
       ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null })),
-      { previous: true },
+      { previous: true, records: { kind: 'interviews', ids: docs.map((d) => d._id) } },
     ),
     storeOf(deps).create(docs),
     // Where an erasure finds the interviews, filed before they start (infra/person-index.ts).
     personIndex(db).file(
       ws._id,
-      'interviews',
-      docs.map((d) => ({ id: d._id, candidateId: d.candidate_id, email: d.candidate.email, phone: d.candidate.phone })),
+      docs.map((d) => ({
+        recordId: recordId.candidate(d.project_id, d.candidate_id),
+        candidateId: d.candidate_id,
+        email: d.candidate.email,
+        phone: d.candidate.phone,
+      })),
     ),
   ]);
   const [started] = await Promise.all([

@@ -1,7 +1,9 @@
-/** Where a person's calls and interviews are (infra/person-index.ts): one document per HMAC-named key. */
+/**
+ * Where a person's records are (infra/person-index.ts): one document per HMAC-named key, listing the
+ * candidate records (one per project) that carry it; each candidate record lists its calls and interviews.
+ */
 export interface PersonIndexDoc {
   _id: string;
   workspace_id: string;
-  calls: string[];
-  interviews: string[];
+  candidates: string[];
 }

@@ -50,6 +50,9 @@ export interface CandidateDoc {
   email: string;
   phone: string | null;
   custom_fields: Record<string, string | number | boolean>;
+  /** The candidate's calls and interviews in this project (infra/person-index.ts); absent on older records. */
+  calls?: string[];
+  interviews?: string[];
   created_at: Date;
   updated_at: Date;
 }

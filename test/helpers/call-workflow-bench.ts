@@ -82,14 +82,20 @@ export function callWorkflowBench() {
     });
     await bench.db.calls.insertOne(call);
     // As call/initiate files it: where an opt-out or an erasure finds the call.
-    await personIndex(bench.db).file(call.workspace_id, 'calls', [
-      { id: call._id, candidateId: call.candidate_id, email: call.candidate.email, phone: call.candidate.phone },
+    await personIndex(bench.db).file(call.workspace_id, [
+      {
+        recordId: recordId.candidate(call.project_id, call.candidate_id),
+        candidateId: call.candidate_id,
+        email: call.candidate.email,
+        phone: call.candidate.phone,
+      },
     ]);
     await bench.db.candidates.insertOne({
-      _id: recordId.candidate('prj_test', id),
-      workspace_id: 'ws_test',
-      project_id: 'prj_test',
-      candidate_id: id,
+      _id: recordId.candidate(call.project_id, call.candidate_id),
+      workspace_id: call.workspace_id,
+      project_id: call.project_id,
+      candidate_id: call.candidate_id,
+      calls: [call._id],
       name: 'Ada Lovelace',
       email: 'ada@example.com',
       phone: '+14155550100',
