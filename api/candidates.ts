@@ -2,6 +2,7 @@ import type { AnyBulkWriteOperation } from 'mongodb';
 import type { Database } from '../infra/database';
 import { recordId, type CandidateDoc } from '../infra/records/projects';
 import { bulkWriteEach, insertEach, type WriteResult } from '../infra/duplicate-key';
+import { personIndex } from '../infra/person-index';
 
 export interface CandidateInput {
   id: string;
@@ -76,4 +77,20 @@ export async function saveCandidates(
   const updated = await bulkWriteEach(db.candidates, ops);
   existing.forEach((i, n) => (saved[i] = { write: updated[n], previous: previous[n] ?? null }));
   return saved;
+}
+
+/**
+ * Files in the person index (infra/person-index.ts) the candidates whose record is new, or whose email or phone
+ * changed: a known candidate's keys list its record already, and its new call or interview went into the
+ * record's own update (saveCandidates). So a repeated request writes nothing here. False when a write failed.
+ */
+export function fileContacts(db: Database, workspaceId: string, projectId: string, inputs: CandidateInput[], saved: SavedCandidate[]) {
+  const changed = inputs.filter((c, i) => {
+    const before = saved[i].previous;
+    return saved[i].write === 'written' && (!before || before.email !== c.email || before.phone !== c.phone);
+  });
+  return personIndex(db).file(
+    workspaceId,
+    changed.map((c) => ({ recordId: recordId.candidate(projectId, c.id), candidateId: c.id, email: c.email, phone: c.phone })),
+  );
 }

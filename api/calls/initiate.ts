@@ -1,10 +1,9 @@
 import type { BulkRequestDeps } from '../deps';
-import { recordId, type ProjectDoc } from '../../infra/records/projects';
+import type { ProjectDoc } from '../../infra/records/projects';
 import { type CallDoc, type ResolvedTemplate } from '../../infra/records/calls';
 import { defaultTimezone, type WorkspaceDoc } from '../../infra/records/workspaces';
 import { candidateZones } from '../../infra/phone-zones';
 import { suppressionLedger } from '../../infra/suppressions';
-import { personIndex } from '../../infra/person-index';
 import { newId } from '../../infra/ids';
 import { activeCallKey, claimEach, claimOf, freeCandidate, release } from '../../infra/claims';
 import { callStore } from '../../stores/calls';
@@ -18,7 +17,7 @@ import { callStart } from '../../workflows/call-start';
 import { projectSearchAttributes } from '../../workflows/search-attributes';
 import { startAll, startOrTakeBack } from '../workflow-starts';
 import { projectUrl } from '../../shared/public-urls';
-import { saveCandidates } from '../candidates';
+import { fileContacts, saveCandidates } from '../candidates';
 import { findProject } from './campaigns';
 
 /** A claim on a candidate whose call was never recorded is considered abandoned after this long. */
@@ -108,26 +107,25 @@ async function scheduleAll(
   const results = new Array<EntryResult>(cands.length);
 
   const winners = async () => {
-    const [candidateWrites, callWrites, indexed] = await Promise.all([
+    const [candidateWrites, callWrites] = await Promise.all([
       saveCandidates(
         db,
         ws._id,
         project._id,
         won.map((i) => cands[i]),
-        { previous: false, records: { kind: 'calls', ids: won.map((i) => calls[i]._id) } },
+        // The known candidates as they were: whose email or phone changed is filed anew below.
+        { previous: true, records: { kind: 'calls', ids: won.map((i) => calls[i]._id) } },
       ),
       callStore(deps).create(won.map((i) => calls[i])),
-      // Where an erasure or an opt-out finds the calls, filed before they start (infra/person-index.ts).
-      personIndex(db).file(
-        ws._id,
-        won.map((i) => ({
-          recordId: recordId.candidate(project._id, cands[i].id),
-          candidateId: cands[i].id,
-          email: cands[i].email,
-          phone: cands[i].phone,
-        })),
-      ),
     ]);
+    // Where an erasure or an opt-out finds the calls, filed before they start (infra/person-index.ts).
+    const indexed = await fileContacts(
+      db,
+      ws._id,
+      project._id,
+      won.map((i) => cands[i]),
+      candidateWrites,
+    );
     const ready = indexed ? won.filter((_, n) => candidateWrites[n].write === 'written' && callWrites[n] === 'written') : [];
     await holdAt(deps.config, 'call-initiate:after-records', deps.logger);
     const started = await startOrTakeBack(

@@ -3,7 +3,6 @@ import { recordId, type CandidateDoc, type ProjectDoc } from '../../infra/record
 import { interviewToken, type InterviewDoc } from '../../infra/records/interviews';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { suppressionLedger } from '../../infra/suppressions';
-import { personIndex } from '../../infra/person-index';
 import { claim, claimEach, claimOf, emailKey, release } from '../../infra/claims';
 import type { WriteResult } from '../../infra/duplicate-key';
 import { interviewStore, type InterviewStore } from '../../stores/interviews';
@@ -15,7 +14,7 @@ import { projectSearchAttributes } from '../../workflows/search-attributes';
 import { startOrTakeBack } from '../workflow-starts';
 import { jobUrl, projectUrl } from '../../shared/public-urls';
 import { ensureInterviewProject } from './interview-projects';
-import { saveCandidates } from '../candidates';
+import { fileContacts, saveCandidates } from '../candidates';
 import { EXPIRES_IN_DAYS, expiryAfter } from '../../shared/interviews/deadlines';
 
 type InviteDeps = BulkRequestDeps;
@@ -123,26 +122,13 @@ async function inviteAll(
   );
   const ok = cands.flatMap((_, i) => (results[i] === null ? [i] : []));
   const docs = ok.map((i) => newInterview(ws, project, cands[i], terms));
-  const [candidateWrites, interviewWrites, indexed] = await Promise.all([
-    saveCandidates(
-      db,
-      ws._id,
-      project._id,
-      ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null })),
-      { previous: true, records: { kind: 'interviews', ids: docs.map((d) => d._id) } },
-    ),
+  const inputs = ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null }));
+  const [candidateWrites, interviewWrites] = await Promise.all([
+    saveCandidates(db, ws._id, project._id, inputs, { previous: true, records: { kind: 'interviews', ids: docs.map((d) => d._id) } }),
     storeOf(deps).create(docs),
-    // Where an erasure finds the interviews, filed before they start (infra/person-index.ts).
-    personIndex(db).file(
-      ws._id,
-      docs.map((d) => ({
-        recordId: recordId.candidate(d.project_id, d.candidate_id),
-        candidateId: d.candidate_id,
-        email: d.candidate.email,
-        phone: d.candidate.phone,
-      })),
-    ),
   ]);
+  // Where an erasure finds the interviews, filed before they start (infra/person-index.ts).
+  const indexed = await fileContacts(db, ws._id, project._id, inputs, candidateWrites);
   const [started] = await Promise.all([
     startInvitations(
       deps,

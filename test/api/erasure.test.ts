@@ -180,6 +180,32 @@ describe('erasing a candidate on the real stack', () => {
     expect(histories.filter(mentions)).toEqual([]);
   }, 120_000);
 
+  it('finds a known candidate by the email it has now, with the calls made under its earlier one', async () => {
+    const { key } = await stack.newWorkspace('Moved');
+    const req = (method: string, path: string, body?: unknown) => stack.request(method, `${V1}${path}`, { key, body });
+    await req('POST', '/campaigns', { ats_job_id: 'moved', name: 'Moved', company_name: 'Acme' });
+    const call = async (email: string) => {
+      const res = await req('POST', '/call/initiate', {
+        ats_job_id: 'moved',
+        candidates: [{ id: 'm1', name: 'Mo Ved', email, phone: '+14155556611' }],
+        first_message: 'Hi',
+        instructions: 'Ask.',
+      });
+      const id = res.body.data.calls[0].id as string;
+      await waitFor(
+        () => req('GET', `/calls/${id}`),
+        (r) => r.body.data.status === 'completed',
+        20_000,
+      );
+      return id;
+    };
+    const first = await call('old@example.com');
+    const second = await call('new@example.com');
+    const erased = await req('POST', '/candidates/erase', { email: 'new@example.com' });
+    expect(erased.body.data).toEqual({ calls: 2, interviews: 0, recordings: 0 });
+    for (const id of [first, second]) expect((await req('GET', `/calls/${id}`)).body.data.erased_at).toEqual(expect.any(String));
+  }, 60_000);
+
   it('refuses a request naming no one with a 400, and answers zeros for someone unknown', async () => {
     const { key } = await stack.newWorkspace('Nobody');
     const none = await stack.request('POST', `${V1}/candidates/erase`, { key, body: {} });
