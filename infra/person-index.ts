@@ -13,8 +13,8 @@ import { normalizeEmail } from '../shared/suppressions/schema';
  * its calls and interviews (api/candidates.ts). So finding a person is a few reads by exact `_id`, the one
  * lookup FerretDB answers from an index, where a query on the records' fields reads every call there is (15 s
  * at 50,000 calls on FerretDB's SQLite backend, measured 2026-11-25). Filed by call/initiate and
- * interview/invite with the records, before their workflows start. A known candidate, the usual case of a
- * repeated request, costs reads and no write: its keys list its record already.
+ * interview/invite with the records, before their workflows start. A known candidate of the project, the
+ * usual case of a repeated request, costs no write here: its keys list its record already.
  */
 
 export interface Person {
@@ -40,8 +40,9 @@ export function personIndex(db: Database) {
   return {
     /**
      * Files candidate records under their people's keys: keys seen for the first time in one unordered insert
-     * (a bulk request's usual case); keys there already are read by `_id`, and only those that lack the record
-     * get an `$addToSet`. False when any write failed: the caller then treats those records as not written.
+     * (a bulk request's usual case); keys there already (the same person in another project) get an
+     * `$addToSet` by exact `_id`, in bulks of 50. False when any write failed: the caller then treats those
+     * records as not written.
      */
     async file(workspaceId: string, people: Array<Person & { recordId: string }>): Promise<boolean> {
       const byKey = new Map<string, Set<string>>();
@@ -51,14 +52,11 @@ export function personIndex(db: Database) {
       const docs: PersonIndexDoc[] = [...byKey].map(([_id, ids]) => ({ _id, workspace_id: workspaceId, candidates: [...ids] }));
       const inserted = await insertEach(db.personIndex, docs);
       if (inserted.includes('error')) return false;
-      const known = docs.filter((_, i) => inserted[i] === 'duplicate');
-      const there = await Promise.all(known.map((d) => db.personIndex.findOne({ _id: d._id })));
-      const ops: AnyBulkWriteOperation<PersonIndexDoc>[] = known.flatMap((d, n) => {
-        const missing = d.candidates.filter((id) => !there[n]?.candidates.includes(id));
-        return missing.length === 0
-          ? []
-          : [{ updateOne: { filter: { _id: d._id }, update: { $addToSet: { candidates: { $each: missing } } } } }];
-      });
+      // Only new candidate records and changed contacts come here (api/candidates.ts), so a key there already
+      // almost always lacks the record: no read first, and `$addToSet` keeps a repeat from listing it twice.
+      const ops: AnyBulkWriteOperation<PersonIndexDoc>[] = docs
+        .filter((_, i) => inserted[i] === 'duplicate')
+        .map((d) => ({ updateOne: { filter: { _id: d._id }, update: { $addToSet: { candidates: { $each: d.candidates } } } } }));
       return !(await bulkWriteEach(db.personIndex, ops)).includes('error');
     },
 
