@@ -1,5 +1,5 @@
 import type { ActivityDeps } from './deps';
-import type { CallStatus } from '../shared/calls/schema';
+import { FINAL_CALL_STATUSES, type CallStatus } from '../shared/calls/schema';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import { erasure } from '../stores/erasure';
 
@@ -12,7 +12,7 @@ export interface SweepStep {
   more: boolean;
 }
 
-const ENDED_CALLS: CallStatus[] = ['completed', 'failed', 'cancelled'];
+const ENDED_CALLS = FINAL_CALL_STATUSES as CallStatus[];
 const ENDED_INTERVIEWS: InterviewStatus[] = ['completed', 'expired', 'failed'];
 /** Candidates one activity erases at most, so each step ends well inside its timeout. */
 const PER_STEP = 100;

@@ -3,6 +3,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { Database } from '../infra/database';
 import type { ListedItem, ListPage, ListQuery } from '../infra/lists/item-list';
 import { decodeCursor, encodeCursor } from '../infra/lists/cursor';
+import type { Position } from '../infra/lists/time-index';
 import { ValidationError } from '../shared/errors';
 import type { ListQueryParams } from '../shared/lists/schema';
 import { compileValidator } from './validation';
@@ -24,12 +25,7 @@ export function listHandler<S extends TSchema, T extends ListedItem, V>(
     const { cursor, limit, created_since, updated_since, ...match } = q;
     // A cursor goes with the query that made it: any change of filter makes it foreign.
     const scope = JSON.stringify([workspaceId, name, created_since ?? null, updated_since ?? null, match]);
-    const after = cursor ? await decodeCursor(db, scope, cursor) : null;
-    if (cursor && !after) {
-      throw new ValidationError('Request validation failed', [
-        { path: ['cursor'], message: 'is not a cursor of this list and query; pass next_cursor as it was given, with the same filters' },
-      ]);
-    }
+    const after = await cursorPosition(db, scope, cursor);
     const page = await list(db).page(workspaceId, {
       match: match as Record<string, string>,
       createdSince: created_since ? new Date(created_since) : null,
@@ -43,6 +39,22 @@ export function listHandler<S extends TSchema, T extends ListedItem, V>(
       next_cursor: page.next ? await encodeCursor(db, { scope, position: page.next }) : null,
     };
   };
+}
+
+/**
+ * Where a page starts: null without a cursor; the cursor's position when this service signed it for `scope`;
+ * otherwise the request is refused (400 naming `cursor`), with `refusal` saying what it is not.
+ */
+export async function cursorPosition(
+  db: Database,
+  scope: string,
+  cursor: string | undefined,
+  refusal = 'is not a cursor of this list and query; pass next_cursor as it was given, with the same filters',
+): Promise<Position | null> {
+  if (!cursor) return null;
+  const after = await decodeCursor(db, scope, cursor);
+  if (!after) throw new ValidationError('Request validation failed', [{ path: ['cursor'], message: refusal }]);
+  return after;
 }
 
 /** The query string as an object; `limit` as a number when it is written as one, so the schema can check it. */

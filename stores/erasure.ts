@@ -11,6 +11,7 @@ import { callView } from '../infra/views/calls';
 import { interviewView } from '../infra/views/interviews';
 import { eventId, sequenceOf, type Announce } from '../infra/webhooks/events';
 import { ConflictError } from '../shared/errors';
+import { FINAL_CALL_STATUSES } from '../shared/calls/schema';
 import { normalizeEmail, SUPPRESSION_CHANNELS } from '../shared/suppressions/schema';
 import { personIndex } from '../infra/person-index';
 import { callStore } from './calls';
@@ -38,7 +39,7 @@ export interface ErasureStops {
 }
 
 const ERASED_NAME = '';
-const FINAL = new Set(['completed', 'failed', 'cancelled']);
+const FINAL = new Set(FINAL_CALL_STATUSES);
 /** How long an erasure waits for a waiting call's workflow to cancel it (a signal and a write: well under a second). */
 const SETTLE_MS = 10_000;
 /** Calls whose attempt is under way: its report, with a transcript, is still to come. */

@@ -2,14 +2,14 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ApiDeps } from '../deps';
 import { callFamily } from '../errors';
-import { queryObject } from '../lists';
+import { cursorPosition, queryObject } from '../lists';
 import { publicRouter } from '../public-router';
 import { compileValidator } from '../validation';
-import { decodeCursor, encodeCursor } from '../../infra/lists/cursor';
+import { encodeCursor } from '../../infra/lists/cursor';
 import type { SuppressionDoc } from '../../infra/records/suppressions';
 import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { suppressionLedger } from '../../infra/suppressions';
-import { NotFoundError, ValidationError } from '../../shared/errors';
+import { NotFoundError } from '../../shared/errors';
 import {
   SUPPRESSION_CHANNELS,
   SuppressionCreateRequest,
@@ -67,12 +67,7 @@ export function suppressionRoutes(deps: ApiDeps): Router {
       filters.email?.toLowerCase() ?? null,
       filters.source ?? null,
     ]);
-    const after = cursor ? await decodeCursor(deps.db, scope, cursor) : null;
-    if (cursor && !after) {
-      throw new ValidationError('Request validation failed', [
-        { path: ['cursor'], message: 'is not a cursor of this list and query; pass next_cursor as it was given, with the same filters' },
-      ]);
-    }
+    const after = await cursorPosition(deps.db, scope, cursor);
     const page = await ledger.page(workspaceId, { ...filters, limit, after });
     ctx.body = {
       success: true,

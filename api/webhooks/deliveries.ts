@@ -2,11 +2,11 @@ import type { Context } from 'koa';
 import { listReads, withinBudgets } from '../budgets';
 import type { ApiDeps } from '../deps';
 import { compileValidator } from '../validation';
-import { queryObject } from '../lists';
-import { decodeCursor, encodeCursor } from '../../infra/lists/cursor';
+import { cursorPosition, queryObject } from '../lists';
+import { encodeCursor } from '../../infra/lists/cursor';
 import { deliveryId, deliveryUpdate, parseDeliveryId, type DeliveryState, type WebhookEventDoc } from '../../infra/records/webhooks';
 import { pageDeliveries } from '../../infra/webhooks/delivery-log';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
+import { ConflictError, NotFoundError } from '../../shared/errors';
 import { WebhookDeliveryListQuery, type WebhookDeliveryView } from '../../shared/webhooks/schema';
 import { findEndpoint } from './endpoints';
 
@@ -34,15 +34,12 @@ export async function listDeliveries(deps: ApiDeps, workspaceId: string, endpoin
   await findEndpoint(deps, workspaceId, endpointId);
   const { status, limit, cursor } = validateQuery(queryObject(ctx));
   const scope = JSON.stringify([workspaceId, 'webhook-deliveries', endpointId, status ?? null]);
-  const after = cursor ? await decodeCursor(deps.db, scope, cursor) : null;
-  if (cursor && !after) {
-    throw new ValidationError('Request validation failed', [
-      {
-        path: ['cursor'],
-        message: "is not a cursor of this endpoint's deliveries; pass next_cursor as it was given, with the same status",
-      },
-    ]);
-  }
+  const after = await cursorPosition(
+    deps.db,
+    scope,
+    cursor,
+    "is not a cursor of this endpoint's deliveries; pass next_cursor as it was given, with the same status",
+  );
   // Filtered by status, a page may read many deliveries to find a few: an expensive read with its own budget.
   const read = () => pageDeliveries(deps.db, workspaceId, endpointId, { status, limit, after });
   const page = status ? await withinBudgets(ctx, [listReads(deps)], read) : await read();
