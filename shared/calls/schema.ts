@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CustomFields, Enum, NonEmpty, Nullable, ONE_LINE, Strict } from '../schema-builders';
 import { E164_PATTERN, TimeZoneField } from '../formats';
+import { CANCEL_REASONS, DEFERRAL_REASONS, SKIP_REASONS } from '../contact/reasons';
+export * from '../contact/reasons';
 
 /**
  * POST /api/public/v1/call/initiate: the request and response, as the single source of truth for validation,
@@ -111,14 +113,6 @@ export const CALL_STATUSES = [
   'failed',
   'cancelled',
 ] as const;
-/** Why a dial or message went out later than it was due (docs/contact-rules.md). */
-export const DEFERRAL_REASONS = ['calling_window'] as const;
-export type DeferralReason = (typeof DEFERRAL_REASONS)[number];
-
-/** Why a call was cancelled: by the API (`POST /calls/cancel`, `/calls/{id}/cancel`), or by a contact rule. */
-export const CANCEL_REASONS = ['requested', 'outside_calling_window', 'opted_out'] as const;
-export type CancelReason = (typeof CANCEL_REASONS)[number];
-
 /** The statuses a call never leaves. */
 export const FINAL_CALL_STATUSES: readonly string[] = ['completed', 'failed', 'cancelled'];
 export type CallStatus = (typeof CALL_STATUSES)[number];
@@ -130,9 +124,6 @@ export type MessageKind = (typeof MESSAGE_KINDS)[number];
 /** A WhatsApp message's delivery status, as the provider's status updates move it on. */
 export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed', 'skipped'] as const;
 
-/** Why a message was not sent at all (status `skipped`): the candidate opted out of it. */
-export const SKIP_REASONS = ['opted_out'] as const;
-export type SkipReason = (typeof SKIP_REASONS)[number];
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export const WhatsAppTemplate = Strict({
