@@ -250,6 +250,7 @@ export async function linkEmail(
     ...message,
     headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
     tags: { interview_id: interview._id, project_id: interview.project_id },
+    kind,
   };
 }
 

@@ -3,6 +3,7 @@ import { postJson } from '../infra/webhooks/outbound';
 import { signedHeaders } from '../infra/webhooks/signing';
 import { answerMeans, DELIVERY_TIMEOUT_MS, nextDeliveryTime } from '../shared/webhooks/delivery-schedule';
 import type { ActivityDeps } from './deps';
+import { webhookDeliveries } from '../infra/metrics';
 
 export interface EndpointRef {
   workspaceId: string;
@@ -63,6 +64,8 @@ export function createWebhookActivities({ db, logger, clock, webhooks }: Pick<Ac
       next_attempt_at: nextAt === null ? null : new Date(nextAt),
       delivered_at: means === 'delivered' ? now : null,
     });
+    // Each try once, after its outcome is stored: a retried activity finds the delivery no longer pending.
+    webhookDeliveries.inc({ result: status === 'pending' ? 'retrying' : status });
     return { eventId, nextAt, gone: means === 'gone' };
   }
 

@@ -5,8 +5,16 @@ import type { Logger } from '../infra/logger';
 import { InvalidJsonError, PayloadTooLargeError, UnauthorizedError } from '../shared/errors';
 import type { WorkspaceDoc } from '../infra/records/workspaces';
 import { loggablePath } from '../shared/public-urls';
+import { httpRequestDuration, oneOf } from '../infra/metrics';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** The methods a route may answer; anything else a client sends is `other` in the metrics' labels. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+/** The route's template (`/api/public/v1/calls/:id`), never the path itself, which holds ids. */
+const routeOf = (ctx: object) => {
+  const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+  return route === undefined ? 'unmatched' : String(route);
+};
 
 /**
  * Gives every request an id (the caller's `x-request-id` when it is sane), echoes it on the response, binds it
@@ -24,6 +32,7 @@ export function requestContext(logger: Logger): Middleware {
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      httpRequestDuration.observe({ method: oneOf(ctx.method, METHODS), route: routeOf(ctx), status_code: ctx.status }, ms / 1e3);
       const workspace = ctx.state.workspace as WorkspaceDoc | undefined;
       ctx.state.logger.info(
         {

@@ -8,6 +8,7 @@ import { createCallReporter } from '../api/calls/reports';
 import type { ActivityDeps } from '../activities/deps';
 import { announcer } from './webhook-dispatch';
 import { emailProvider, languageModel, transcriber, voiceProvider, whatsappProvider } from './providers';
+import { meteredEmail, meteredLanguageModel, meteredTranscriber } from './metered-providers';
 import { budgets } from '../infra/budgets';
 
 export interface ActivityWiring {
@@ -33,10 +34,10 @@ export function buildActivityDeps(config: Config, base: ActivityWiring, override
     report,
     voice: overrides.voice ?? voiceProvider(config, { db: base.db, client: base.client, report, logger, clock }),
     whatsapp: overrides.whatsapp ?? whatsappProvider(config, base.db),
-    llm: overrides.llm ?? languageModel(config),
+    llm: overrides.llm ?? meteredLanguageModel(languageModel(config)),
     questionBudget: budgets(base.db, config).ai,
-    transcriber: overrides.transcriber !== undefined ? overrides.transcriber : transcriber(config),
-    email: overrides.email ?? emailProvider(config, base.db),
+    transcriber: overrides.transcriber !== undefined ? overrides.transcriber : meteredTranscriber(transcriber(config)),
+    email: overrides.email ?? meteredEmail(emailProvider(config, base.db)),
     emailFrom: { email: config.EMAIL_FROM, name: config.EMAIL_FROM_NAME },
     publicBaseUrl: config.PUBLIC_BASE_URL,
     startWorkflows: (starts) => startEach(base.starter ?? base.client, config.TEMPORAL_TASK_QUEUE, starts, base.starter !== undefined),

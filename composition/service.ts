@@ -22,6 +22,8 @@ import { languageModel, whatsappTemplates } from './providers';
 import { optOutStarter } from './opt-outs';
 import { erasureStops } from './erasure';
 import { ensureRetentionSchedule } from './retention';
+import { meteredLanguageModel } from './metered-providers';
+import { engineMetricsAddress, startMetrics } from './metrics';
 
 /** What tests (and nothing else) change about a service: where it listens, how its worker starts, its adapters. */
 export interface ServiceOverrides {
@@ -42,6 +44,8 @@ export interface ServiceOverrides {
 
 export interface RunningService {
   apiUrl: string | null;
+  /** The process's `GET /metrics`, or null with METRICS_PORT=0. */
+  metricsUrl: string | null;
   api: RunningApi | null;
   worker: RunningWorker | null;
   db: Database;
@@ -64,7 +68,7 @@ export function buildApiDeps(
     optedOut: optOutStarter(base.temporal, config.TEMPORAL_TASK_QUEUE, base.logger),
     erasureStops: erasureStops(base.temporal, base.logger),
     budgets: budgets(base.db, config),
-    llm: languageModel(config),
+    llm: meteredLanguageModel(languageModel(config)),
     whatsappTemplates: whatsappTemplates(config),
     interviewChanged: interviewNotifier(base.temporal, config.TEMPORAL_TASK_QUEUE, { reopen: true }),
     ...overrides,
@@ -83,8 +87,10 @@ export async function startService(config: Config, logger: Logger, overrides: Se
   let api: RunningApi | null = null;
   let worker: RunningWorker | null = null;
 
+  // The SDK's exporter is part of the runtime, which tests install once per process themselves (keepRuntime).
+  const engine = overrides.keepRuntime ? null : await engineMetricsAddress(config);
   if (config.ROLE !== 'api') {
-    if (!overrides.keepRuntime) installTemporalRuntime(logger);
+    if (!overrides.keepRuntime) installTemporalRuntime(logger, { metricsAt: engine ?? undefined });
     await ensureSearchAttributes(temporal, config.TEMPORAL_NAMESPACE, logger);
     // The worker's own connection also starts a bulk request's workflows (the fan-out's activity), so the
     // server hands each first workflow task straight to this worker (eager workflow start).
@@ -124,8 +130,12 @@ export async function startService(config: Config, logger: Logger, overrides: Se
     logger.info({ url: running.url }, 'API listening');
   }
 
+  const metrics = await startMetrics(config, logger, temporal, engine);
+  if (metrics) stops.push(metrics.stop);
+
   return {
     apiUrl: api?.url ?? null,
+    metricsUrl: metrics?.url ?? null,
     api,
     worker,
     db,

@@ -20,6 +20,13 @@ export const ConfigSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
   ),
+  /**
+   * `GET /metrics` (Prometheus) on a listener of its own; 0 turns it off. Unset: 9464, or 9465 for ROLE=worker,
+   * so an API and a worker on one machine do not collide.
+   */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  /** Where the metrics listener binds: loopback unless a scraper elsewhere needs it (docs/metrics.md). */
+  METRICS_HOST: Text('127.0.0.1'),
   BODY_LIMIT: Type.String({ pattern: '^[0-9]+(b|kb|mb)$', default: '1mb' }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
@@ -143,7 +150,7 @@ export const ConfigSchema = Type.Object({
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;
-export type Config = RawConfig & { PUBLIC_BASE_URL: string; COOKIE_SECURE: boolean };
+export type Config = RawConfig & { PUBLIC_BASE_URL: string; COOKIE_SECURE: boolean; METRICS_PORT: number };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -185,7 +192,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ];
   if (missing.length > 0) throw new ConfigError(missing);
   const publicBaseUrl = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
-  return { ...config, PUBLIC_BASE_URL: publicBaseUrl, COOKIE_SECURE: config.COOKIE_SECURE ?? publicBaseUrl.startsWith('https:') };
+  return {
+    ...config,
+    PUBLIC_BASE_URL: publicBaseUrl,
+    COOKIE_SECURE: config.COOKIE_SECURE ?? publicBaseUrl.startsWith('https:'),
+    METRICS_PORT: config.METRICS_PORT ?? (config.ROLE === 'worker' ? 9465 : 9464),
+  };
 }
 
 /** The settings a chosen provider cannot work without, as problems naming each one missing. */

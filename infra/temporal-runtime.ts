@@ -6,9 +6,14 @@ let installed = false;
 /**
  * Sends the Temporal SDK's logs (its own and its native core's) into our JSON log, and leaves SIGINT/SIGTERM
  * to main.ts: the API must stop before the worker drains, which the SDK's own signal handling would not wait for.
+ * With `metricsAt` (host:port), the SDK's own Prometheus exporter serves its `temporal_` metrics there, in
+ * Prometheus' conventions (seconds, unit suffixes, `_total` counters); infra/metrics-server.ts serves them on.
  * A process can install the runtime once; later calls are no-ops.
  */
-export function installTemporalRuntime(logger: Logger, level: LogLevel = 'INFO', coreLevel: LogLevel = 'WARN'): void {
+export function installTemporalRuntime(
+  logger: Logger,
+  { level = 'INFO', coreLevel = 'WARN', metricsAt }: { level?: LogLevel; coreLevel?: LogLevel; metricsAt?: string } = {},
+): void {
   if (installed) return;
   installed = true;
   const sdk = logger.child({ component: 'temporal-sdk' });
@@ -18,6 +23,15 @@ export function installTemporalRuntime(logger: Logger, level: LogLevel = 'INFO',
       const method = l === 'TRACE' ? 'trace' : l === 'DEBUG' ? 'debug' : l === 'INFO' ? 'info' : l === 'WARN' ? 'warn' : 'error';
       sdk[method](meta ?? {}, message);
     }),
-    telemetryOptions: { logging: { filter: { core: coreLevel, other: 'ERROR' }, forward: {} } },
+    telemetryOptions: {
+      logging: { filter: { core: coreLevel, other: 'ERROR' }, forward: {} },
+      ...(metricsAt
+        ? {
+            metrics: {
+              prometheus: { bindAddress: metricsAt, countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true },
+            },
+          }
+        : {}),
+    },
   });
 }

@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     [
       '',
       `  API          ${service.apiUrl}`,
+      `  Metrics      ${service.metricsUrl ?? '(off: METRICS_PORT=0)'}${config.ROLE === 'all' ? '   (the API and the worker: one process)' : ''}`,
       `  Temporal UI  ${config.TEMPORAL_UI_URL ?? '(external cluster: see its own UI)'}`,
       `  MongoDB      ${config.MONGODB_URI}`,
       '',

@@ -1,8 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { searchAttributeKeys } from '../workflows/search-attributes';
+import { freePort } from '../infra/free-port';
+
+export { freePort };
 
 /**
  * Starts the real servers the project runs on, from the binaries scripts/provision.sh caches:
@@ -55,18 +58,6 @@ function sqliteSynchronous(): 'normal' | 'full' {
 export interface RunningService {
   name: string;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, child: ChildProcess, name: string, logFile: string, timeoutMs = 60_000): Promise<void> {

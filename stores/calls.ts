@@ -6,6 +6,7 @@ import type { Announce } from '../infra/webhooks/events';
 import { callMayMove } from '../shared/calls/transitions';
 import type { CallStatus, MessageKind } from '../shared/calls/schema';
 import type { CallEventType } from '../shared/webhooks/schema';
+import { callMetering } from './metering';
 import { resourceStore, type ResourceEvent, type ResourceStore } from './resource-store';
 
 /** The calls' one door (stores/resource-store.ts): every write of a call goes through it. */
@@ -19,6 +20,7 @@ export function callStore({ db, announce }: { db: Database; announce?: Announce 
     mayMove: callMayMove,
     announcement: callAnnouncement,
     announce,
+    count: callMetering,
   });
 }
 

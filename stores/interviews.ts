@@ -8,6 +8,7 @@ import { interviewAnnouncement } from '../infra/webhooks/resources';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import { interviewMayMove } from '../shared/interviews/transitions';
 import type { InterviewEventType } from '../shared/webhooks/schema';
+import { interviewMetering } from './metering';
 import { resourceStore, type ResourceEvent, type ResourceStore } from './resource-store';
 
 /**
@@ -68,6 +69,7 @@ export function interviewStore({
     mayMove: interviewMayMove,
     announcement: (interview, key) => interviewAnnouncement(interview, publicBaseUrl, key),
     announce,
+    count: interviewMetering,
   });
   const copyAnswers = async (interview: InterviewDoc) => {
     await store.change(interview, { set: { answers: await readAnswers(db, interview) } });

@@ -62,6 +62,15 @@ export interface ResourceSpec<T extends ListedItem, S extends string> {
   announcement(doc: T, key: string): Announcement;
   /** Absent for a store whose callers make no events (a late provider report): a change with events then fails. */
   announce?: Announce;
+  /**
+   * Counts what happened in the service's metrics (infra/metrics.ts): each new item, and each change with the
+   * events its write recorded first. A retried step finds its status moved and its events recorded already,
+   * so nothing is counted twice; a change is counted by the process whose write made it.
+   */
+  count?: {
+    created(docs: T[]): void;
+    changed(before: T, after: T, firstEvents: Array<{ type: WebhookEventType; key: string }>): void;
+  };
 }
 
 export interface ResourceStore<T extends ListedItem, S extends string, E extends WebhookEventType> {
@@ -131,6 +140,7 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
       const fresh = docs.filter((_, i) => written[i] === 'written');
       try {
         await list.created(fresh);
+        spec.count?.created(fresh);
       } catch (err) {
         // An outage: the request is a 503, and its retry resolves what it wrote (bulk-requests.md).
         const down = asUnavailable(err);
@@ -161,6 +171,11 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
           }) as unknown as UpdateFilter<T>,
       );
       if (!item) return item;
+      spec.count?.changed(
+        doc,
+        item,
+        keyedEvents.filter((e) => !doc.events?.includes(e.key)),
+      );
       try {
         await announceFrom(item, keyedEvents);
       } catch (err) {

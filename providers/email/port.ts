@@ -15,6 +15,8 @@ export interface EmailMessage {
   headers?: Record<string, string>;
   /** Provider-side tags, so the provider's own logs and events can be traced back to our records. */
   tags: Record<string, string>;
+  /** What the email is (invitation, reminder, resend), for the service's metrics; providers do not send it. */
+  kind?: string;
 }
 
 /** `sent: false` is a final refusal (a bad address, a rejected sender); thrown errors are worth retrying. */

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stopProcess } from '../services';
+import { freePort, stopProcess } from '../services';
 
 /**
  * The service as production runs it: the API and the worker each in a process of its own (ROLE=api,
@@ -11,6 +11,8 @@ import { stopProcess } from '../services';
 export interface ServiceProcess {
   role: 'api' | 'worker';
   pid: number;
+  /** Its `GET /metrics`; null when its environment says METRICS_PORT=0. */
+  metricsUrl: string | null;
   /** Resident memory in bytes, from /proc. */
   rss(): number;
   stop(): Promise<void>;
@@ -23,14 +25,17 @@ const READY = { api: '"msg":"API listening"', worker: '"msg":"worker started"' }
 
 export async function startServiceProcess(role: 'api' | 'worker', env: Record<string, string>, logFile: string): Promise<ServiceProcess> {
   const out = openSync(logFile, 'a');
+  // Metrics on, as in production, each process on a port of its own unless the caller chose.
+  const metricsPort = env.METRICS_PORT ?? String(await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, LOG_LEVEL: 'info', ...env, ROLE: role },
+    env: { ...process.env, LOG_LEVEL: 'info', ...env, METRICS_PORT: metricsPort, ROLE: role },
     stdio: ['ignore', out, out],
   });
   await waitForLine(child, logFile, READY[role], 120_000);
   return {
     role,
     pid: child.pid!,
+    metricsUrl: metricsPort === '0' ? null : `http://127.0.0.1:${metricsPort}/metrics`,
     rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
     stop: () => stopProcess(child, 15_000),
     kill: () =>

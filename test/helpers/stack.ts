@@ -14,7 +14,7 @@ import { freePort } from '../../scripts/services';
 
 /** The SDK's own logs only matter in tests when something is wrong. */
 export function quietTemporalRuntime(): void {
-  installTemporalRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'error'), 'WARN', 'ERROR');
+  installTemporalRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'error'), { level: 'WARN', coreLevel: 'ERROR' });
 }
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
@@ -39,6 +39,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     PUBLIC_BASE_URL: 'https://hiring.test',
     // Receivers in tests listen on loopback.
     WEBHOOK_ALLOW_PRIVATE: 'true',
+    // Many services run side by side here: none takes the default metrics port.
+    METRICS_PORT: '0',
     ...overrides,
   });
 }
@@ -54,6 +56,7 @@ export async function serviceProcessEnv(dbPrefix: string): Promise<Record<string
     TEMPORAL_TASK_QUEUE: uniqueName('tq'),
     PUBLIC_BASE_URL: 'https://hiring.test',
     WEBHOOK_ALLOW_PRIVATE: 'true',
+    METRICS_PORT: '0',
   };
 }
 

@@ -6,6 +6,7 @@ import { callEvents, callPages, callStore, type CallStore } from '../../stores/c
 import { InvalidTransitionError } from '../../stores/resource-store';
 import { callDoc } from '../helpers/call-doc';
 import { uniqueName } from '../helpers/stack';
+import { registry } from '../../infra/metrics';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -111,5 +112,29 @@ describe('call store', () => {
       after: null,
     });
     expect(page.items).toEqual([]);
+  });
+
+  it('counts a call, its ended attempt and its end in the metrics once, however often a retried step writes them', async () => {
+    const count = async () =>
+      Object.fromEntries(
+        (await registry.getMetricsAsJSON())
+          .filter((m) => ['hiring_calls_started_total', 'hiring_call_attempts_total', 'hiring_calls_ended_total'].includes(m.name))
+          .map((m) => [m.name, m.values.reduce((sum, v) => sum + v.value, 0)]),
+      );
+    const before = await count();
+    const call = await newCall('job-metered');
+    expect(await calls.create([call])).toEqual(['duplicate']);
+    const attempt = { number: 1, started_at: new Date(), ended_at: new Date(), outcome: 'failed', failure_reason: 'missed' };
+    const moved = await calls.change(call, { to: 'in_progress', push: { attempts: attempt } });
+    // The step and its retry, which reads the call as the first write left it.
+    const ended = await calls.change(moved!, { to: 'failed', events: [callEvents.attemptEnded(1), callEvents.ended('failed')] });
+    await calls.change(ended!, { events: [callEvents.attemptEnded(1), callEvents.ended('failed')] });
+    const after = await count();
+    const delta = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
+    expect([delta('hiring_calls_started_total'), delta('hiring_call_attempts_total'), delta('hiring_calls_ended_total')]).toEqual([
+      1, 1, 1,
+    ]);
+    const attempts = (await registry.getSingleMetric('hiring_call_attempts_total')!.get()).values;
+    expect(attempts.find((v) => v.labels.failure_reason === 'missed')?.labels.outcome).toBe('failed');
   });
 });

@@ -1,0 +1,122 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The service's Prometheus metrics (docs/metrics.md): one registry per process, served by
+ * infra/metrics-server.ts with the Temporal SDK's own `temporal_` metrics beside them. Every label value
+ * comes from a closed set (a status, a reason, a route's template), never from an id, an address or a job.
+ */
+export const registry = new Registry();
+
+let defaultsOn = false;
+/** Node's process metrics (CPU, memory, event-loop lag, GC), from the moment a process serves /metrics. */
+export function collectProcessMetrics(): void {
+  if (defaultsOn) return;
+  defaultsOn = true;
+  collectDefaultMetrics({ register: registry });
+}
+
+const registers = [registry];
+
+/** OpenTelemetry's HTTP server duration, in Prometheus' naming; `route` is the matched template. */
+export const httpRequestDuration = new Histogram({
+  name: 'http_server_request_duration_seconds',
+  help: 'Duration of HTTP requests the API answered, by method, route template and status code.',
+  labelNames: ['method', 'route', 'status_code'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10],
+  registers,
+});
+
+export const callsStarted = new Counter({
+  name: 'hiring_calls_started_total',
+  help: 'Calls accepted by call/initiate (each call once, however often its request is repeated).',
+  registers,
+});
+
+export const callAttempts = new Counter({
+  name: 'hiring_call_attempts_total',
+  help: 'Call attempts that ended, by outcome and failure reason ("none" for a completed attempt).',
+  labelNames: ['outcome', 'failure_reason'] as const,
+  registers,
+});
+
+export const callsEnded = new Counter({
+  name: 'hiring_calls_ended_total',
+  help: 'Calls that reached a final status: completed, failed or cancelled.',
+  labelNames: ['status'] as const,
+  registers,
+});
+
+export const interviewsByStage = new Counter({
+  name: 'hiring_interviews_total',
+  help: 'Interviews reaching each stage: invited, started, completed, expired, failed.',
+  labelNames: ['stage'] as const,
+  registers,
+});
+
+export const emails = new Counter({
+  name: 'hiring_emails_total',
+  help: 'Emails handed to the email provider, by kind and result: sent, refused (final) or error (retried).',
+  labelNames: ['kind', 'result'] as const,
+  registers,
+});
+
+export const whatsappMessages = new Counter({
+  name: 'hiring_whatsapp_messages_total',
+  help: 'WhatsApp template messages by kind (pre_call, fallback) and status: sent, failed, skipped, delivered, read.',
+  labelNames: ['kind', 'result'] as const,
+  registers,
+});
+
+export const webhookDeliveries = new Counter({
+  name: 'hiring_webhook_deliveries_total',
+  help: 'Webhook delivery tries by result: delivered, retrying (another try is due) or failed (no try left).',
+  labelNames: ['result'] as const,
+  registers,
+});
+
+export const aiRequests = new Counter({
+  name: 'hiring_ai_requests_total',
+  help: 'Requests to the language model and the transcriber, by operation and result (ok or error).',
+  labelNames: ['operation', 'result'] as const,
+  registers,
+});
+
+/**
+ * Calls in a status right now, across every process (`hiring_calls_in_progress`,
+ * `hiring_calls_waiting_for_capacity`): registered by a worker, which reads them from `count` at scrape
+ * (Temporal's visibility store: composition/metrics.ts). No workspace label: the set of workspaces is unbounded.
+ * A count that fails leaves the last value, not a failed scrape.
+ */
+export function gaugeCallsFrom(count: (status: 'in_progress' | 'waiting_for_capacity') => Promise<number>): void {
+  const gauges = [
+    [
+      'hiring_calls_in_progress',
+      'in_progress',
+      'Calls with an attempt under way, across the whole service (every worker reports it: take max()).',
+    ],
+    [
+      'hiring_calls_waiting_for_capacity',
+      'waiting_for_capacity',
+      "Calls due but waiting for one of their workspace's calling slots, across the whole service (take max()).",
+    ],
+  ] as const;
+  for (const [name, status, help] of gauges) {
+    if (registry.getSingleMetric(name)) registry.removeSingleMetric(name);
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        await count(status).then(
+          (n) => this.set(n),
+          () => undefined,
+        );
+      },
+    });
+  }
+}
+
+/** The label a value from outside a closed set gets, so a new or unexpected value never makes a new series. */
+export const OTHER = 'other';
+export const oneOf = <T extends string>(value: string | null | undefined, allowed: readonly T[], none = 'none'): string =>
+  value === null || value === undefined ? none : (allowed as readonly string[]).includes(value) ? value : OTHER;

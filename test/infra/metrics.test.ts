@@ -1,0 +1,162 @@
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { connectDatabase, type Database } from '../../infra/database';
+import { createWorkspace } from '../../infra/workspaces';
+import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
+import { freePort } from '../../infra/free-port';
+import { inviteBody, inviteCandidate } from '../helpers/invite';
+import { serviceProcessEnv } from '../helpers/stack';
+import { readChecked } from '../helpers/api-contract';
+import { startHttpStub, type HttpStub } from '../helpers/http-stub';
+import { scrape, valueOf, type Sample } from '../helpers/prometheus';
+import { waitFor } from '../helpers/wait';
+
+/**
+ * The metrics as an operator scrapes them: an API and a worker, each a process of its own with its own
+ * `/metrics` listener, after one call (with a WhatsApp template and a webhook) and one invitation. Each
+ * process is scraped before and after, and the counts must have moved by exactly what happened.
+ */
+describe('Prometheus metrics of the API and the worker', () => {
+  let db: Database;
+  let env: Record<string, string>;
+  let key: string;
+  let receiver: HttpStub;
+  let api: ServiceProcess;
+  let worker: ServiceProcess;
+  const logDir = mkdtempSync(join(process.env.TEST_SERVICES_DIR ?? '/tmp', 'metrics-'));
+
+  beforeAll(async () => {
+    env = { ...(await serviceProcessEnv('metrics')), SIMULATOR_CALL_SECONDS: '0' };
+    db = await connectDatabase(env.MONGODB_URI, env.MONGODB_DB);
+    key = (await createWorkspace(db, { name: 'Metrics', company: 'Metrics Inc', senderFirstName: 'Ada', senderLastName: 'L' })).api_key;
+    receiver = await startHttpStub(() => ({ status: 200, body: { ok: true } }));
+    [api, worker] = await Promise.all([
+      startServiceProcess('api', { ...env, METRICS_PORT: String(await freePort()) }, join(logDir, 'api.log')),
+      startServiceProcess('worker', { ...env, METRICS_PORT: String(await freePort()) }, join(logDir, 'worker.log')),
+    ]);
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all([api?.stop(), worker?.stop()]);
+    await receiver?.close();
+    await db?.db.dropDatabase();
+    await db?.close();
+  });
+
+  const request = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`http://127.0.0.1:${env.PORT}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', 'x-service-api-key': key },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return readChecked(method, path, res);
+  };
+
+  it('serves metrics on its own listener, not on the API port', async () => {
+    expect(api.metricsUrl).not.toContain(`:${env.PORT}/`);
+    expect((await fetch(`http://127.0.0.1:${env.PORT}/metrics`)).status).toBe(404);
+    expect((await fetch(api.metricsUrl!.replace('/metrics', '/other'))).status).toBe(404);
+    const res = await fetch(api.metricsUrl!);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  });
+
+  /** One call and one invitation, run once for the tests that read their counts, in whatever order they run. */
+  let work: ReturnType<typeof oneCallAndOneInvitation> | undefined;
+  const worked = () => (work ??= oneCallAndOneInvitation());
+  async function oneCallAndOneInvitation() {
+    const before = { api: await scrape(api.metricsUrl!), worker: await scrape(worker.metricsUrl!) };
+    await request('POST', '/api/public/v1/webhooks', { url: `${receiver.url}/hooks`, events: ['call.completed'] });
+    await request('POST', '/api/public/v1/campaigns', { ats_job_id: 'job-metrics', name: 'Metrics' });
+    const initiated = await request('POST', '/api/public/v1/call/initiate', {
+      ats_job_id: 'job-metrics',
+      instructions: 'Ask {{candidate_first_name}} about availability.',
+      candidates: [{ id: 'm1', name: 'Mia Metric', email: 'mia@example.com', phone: '+14155550161' }],
+      call_settings: { whatsapp_notifications: { pre_call: { template_name: 'heads_up', template_variables: {} } } },
+    });
+    const callId = initiated.body.data.calls[0].id as string;
+    const invited = await request(
+      'POST',
+      '/api/public/v1/interview/invite',
+      inviteBody([inviteCandidate(1)], { ats_job_id: 'job-metrics-i' }),
+    );
+    const interviewId = invited.body.data.interviews[0].id as string;
+    await waitFor(
+      () => request('GET', `/api/public/v1/calls/${callId}`),
+      (r) => r.body.data.status === 'completed',
+      60_000,
+    );
+    await waitFor(
+      () => request('GET', `/api/public/v1/interviews/${interviewId}`),
+      (r) => r.body.data.status === 'invited',
+      60_000,
+    );
+    await waitFor(
+      async () => receiver.requests.length,
+      (n) => n === 1,
+      30_000,
+    );
+    // The webhook's try is counted right after the receiver answers.
+    const after = await waitFor(
+      async () => ({ api: await scrape(api.metricsUrl!), worker: await scrape(worker.metricsUrl!) }),
+      (s) => valueOf(s.worker, 'hiring_webhook_deliveries_total', { result: 'delivered' }) > 0,
+      10_000,
+    );
+    return { before, after };
+  }
+
+  it('counts one call and one invitation exactly once, in the process that saw each happen', async () => {
+    const { before, after } = await worked();
+    const moved = (of: 'api' | 'worker', name: string, labels: Record<string, string> = {}) =>
+      valueOf(after[of], name, labels) - valueOf(before[of], name, labels);
+
+    expect(moved('api', 'hiring_calls_started_total')).toBe(1);
+    expect(
+      moved('api', 'http_server_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/api/public/v1/call/initiate',
+        status_code: '200',
+      }),
+    ).toBe(1);
+    expect(
+      moved('api', 'http_server_request_duration_seconds_count', { method: 'GET', route: '/api/public/v1/calls/:id', status_code: '200' }),
+    ).toBeGreaterThan(0);
+    expect(moved('worker', 'hiring_call_attempts_total', { outcome: 'completed', failure_reason: 'none' })).toBe(1);
+    expect(moved('worker', 'hiring_calls_ended_total', { status: 'completed' })).toBe(1);
+    expect(moved('worker', 'hiring_calls_ended_total', { status: 'failed' })).toBe(0);
+    expect(moved('worker', 'hiring_whatsapp_messages_total', { kind: 'pre_call', result: 'sent' })).toBe(1);
+    expect(moved('worker', 'hiring_interviews_total', { stage: 'invited' })).toBe(1);
+    expect(moved('worker', 'hiring_emails_total', { kind: 'invitation', result: 'sent' })).toBe(1);
+    expect(moved('worker', 'hiring_webhook_deliveries_total', { result: 'delivered' })).toBe(1);
+    expect(moved('worker', 'hiring_ai_requests_total', { operation: 'generate_questions', result: 'ok' })).toBe(1);
+    // Nothing of this was counted in the other process.
+    expect(moved('worker', 'hiring_calls_started_total')).toBe(0);
+    expect(moved('api', 'hiring_call_attempts_total', { outcome: 'completed', failure_reason: 'none' })).toBe(0);
+  }, 120_000);
+
+  it('labels routes by template and never by an id, an address or a job', async () => {
+    await request('GET', '/api/public/v1/calls/call_doesnotexist');
+    await fetch(`http://127.0.0.1:${env.PORT}/no/such/path/abc123`);
+    const samples = await scrape(api.metricsUrl!);
+    const routes = new Set(samples.filter((s) => s.name.startsWith('http_server_request_duration_seconds')).map((s) => s.labels.route));
+    expect(routes).toContain('/api/public/v1/calls/:id');
+    expect(routes).toContain('unmatched');
+    const values = samples.flatMap((s) => Object.values(s.labels)).join(' ');
+    for (const forbidden of ['call_', 'int_', 'job-metrics', '@', '+1415', 'abc123']) expect(values).not.toContain(forbidden);
+  });
+
+  it("has Node's process metrics in both, and the Temporal SDK's own in the worker", async () => {
+    await worked();
+    const [a, w] = await Promise.all([scrape(api.metricsUrl!), scrape(worker.metricsUrl!)]);
+    const names = (s: Sample[]) => new Set(s.map((x) => x.name));
+    for (const n of ['process_cpu_seconds_total', 'nodejs_eventloop_lag_seconds', 'process_resident_memory_bytes']) {
+      expect(names(a)).toContain(n);
+      expect(names(w)).toContain(n);
+    }
+    expect([...names(a)].filter((n) => n.startsWith('temporal_'))).toEqual([]);
+    expect(names(w)).toContain('temporal_workflow_task_schedule_to_start_latency_seconds_bucket');
+    expect(names(w)).toContain('temporal_activity_execution_latency_seconds_bucket');
+    expect(names(w)).toContain('hiring_calls_in_progress');
+    expect(names(w)).toContain('hiring_calls_waiting_for_capacity');
+    expect(valueOf(w, 'hiring_calls_in_progress')).toBe(0);
+    expect(names(a)).not.toContain('hiring_calls_in_progress');
+  }, 120_000);
+});
