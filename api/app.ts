@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import type Router from '@koa/router';
 import { handleErrors, plainFamily } from './errors';
-import { requestContext } from './middleware';
+import { requestContext, traceRequests } from './middleware';
 import { healthRoutes } from './health';
 import { workspaceRoutes } from './workspaces/routes';
 import { callRoutes } from './calls/routes';
@@ -38,6 +38,8 @@ export function createApp(deps: ApiDeps, pages: Router[] = []): Koa {
   // X-Forwarded-* are a client's word unless a proxy in front is trusted to set them (TRUST_PROXY).
   const app = new Koa({ proxy: deps.config.TRUST_PROXY });
   app.silent = true; // errors are logged by the error middleware with their request id
+  // First, so the request's log line is written inside its span and carries its ids.
+  if (deps.config.OTEL_EXPORTER_OTLP_ENDPOINT) app.use(traceRequests());
   app.use(requestContext(deps.logger));
   // An answer holds a workspace's data: no cache keeps it, and no browser reads it as another type. A route
   // whose answer may be kept (the reference, the pages' assets) says so itself.

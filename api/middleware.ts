@@ -6,6 +6,7 @@ import { InvalidJsonError, PayloadTooLargeError, UnauthorizedError } from '../sh
 import type { WorkspaceDoc } from '../infra/records/workspaces';
 import { loggablePath } from '../shared/public-urls';
 import { httpRequestDuration, oneOf } from '../infra/metrics';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The methods a route may answer; anything else a client sends is `other` in the metrics' labels. */
@@ -44,6 +45,32 @@ export function requestContext(logger: Logger): Middleware {
         },
         'request',
       );
+    }
+  };
+}
+
+/**
+ * The request's server span, under the caller's `traceparent` when it sent one (W3C trace context), named
+ * for its route's template, so a trace leads from the ATS's request through the workflow it started to the
+ * providers' calls. Mounted only when tracing is on (docs/tracing.md); everything after it runs in the span.
+ */
+export function traceRequests(): Middleware {
+  const tracer = trace.getTracer('hiring-integration/api');
+  return async (ctx, next) => {
+    const parent = propagation.extract(context.active(), ctx.headers);
+    const span = tracer.startSpan(
+      ctx.method,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method, 'url.path': loggablePath(ctx.path) } },
+      parent,
+    );
+    try {
+      await context.with(trace.setSpan(parent, span), next);
+    } finally {
+      const route = routeOf(ctx);
+      span.updateName(`${ctx.method} ${route}`);
+      span.setAttributes({ 'http.route': route, 'http.response.status_code': ctx.status });
+      if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
     }
   };
 }

@@ -23,6 +23,7 @@ import { optOutStarter } from './opt-outs';
 import { erasureStops } from './erasure';
 import { ensureRetentionSchedule } from './retention';
 import { meteredLanguageModel } from './metered-providers';
+import { temporalTracing } from './tracing';
 import { engineMetricsAddress, startMetrics } from './metrics';
 
 /** What tests (and nothing else) change about a service: where it listens, how its worker starts, its adapters. */
@@ -81,8 +82,9 @@ export function buildApiDeps(
  * the service through here.
  */
 export async function startService(config: Config, logger: Logger, overrides: ServiceOverrides = {}): Promise<RunningService> {
+  const traced = temporalTracing(config);
   const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, { logger });
-  const temporal = await connectClient(config);
+  const temporal = await connectClient(config, undefined, traced.clientInterceptors);
   const stops: Array<() => Promise<void>> = [];
   let api: RunningApi | null = null;
   let worker: RunningWorker | null = null;
@@ -95,11 +97,12 @@ export async function startService(config: Config, logger: Logger, overrides: Se
     // The worker's own connection also starts a bulk request's workflows (the fan-out's activity), so the
     // server hands each first workflow task straight to this worker (eager workflow start).
     const connection = await connectWorkerConnection(config);
-    const starter = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+    const starter = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, interceptors: traced.clientInterceptors });
     worker = await startWorker(config, buildActivityDeps(config, { db, client: temporal, logger, starter }, overrides.activities), {
       workflowBundle: overrides.workflowBundle,
       shutdownGraceTime: overrides.shutdownGraceTime,
       connection,
+      plugins: traced.workerPlugins,
     });
     stops.push(worker.stop);
     await ensureRetentionSchedule(temporal, config.TEMPORAL_TASK_QUEUE, logger);
@@ -143,6 +146,7 @@ export async function startService(config: Config, logger: Logger, overrides: Se
     async stop() {
       for (const stop of stops) await stop();
       await temporal.connection.close();
+      await traced.shutdown?.();
       if (overrides.dropDatabaseOnStop) await db.db.dropDatabase().catch(() => undefined);
       await db.close();
     },

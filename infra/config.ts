@@ -27,6 +27,11 @@ export const ConfigSchema = Type.Object({
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   /** Where the metrics listener binds: loopback unless a scraper elsewhere needs it (docs/metrics.md). */
   METRICS_HOST: Text('127.0.0.1'),
+  /** Tracing is on when this is set: spans go to `<endpoint>/v1/traces` over OTLP/HTTP (docs/tracing.md). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** OTLP over HTTP, in protobuf (the OpenTelemetry default) or JSON; gRPC is not offered. */
+  OTEL_EXPORTER_OTLP_PROTOCOL: Type.Union([Type.Literal('http/protobuf'), Type.Literal('http/json')], { default: 'http/protobuf' }),
+  OTEL_SERVICE_NAME: Text('hiring-integration'),
   BODY_LIMIT: Type.String({ pattern: '^[0-9]+(b|kb|mb)$', default: '1mb' }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { trace } from '@opentelemetry/api';
 
 export type { Logger };
 
@@ -8,6 +9,7 @@ export function createLogger(level: string, bindings: Record<string, unknown> = 
     level,
     base: { service: 'hiring-integration', ...bindings },
     timestamp: pino.stdTimeFunctions.isoTime,
+    mixin: traceIds,
     redact: {
       paths: [
         'req.headers["x-service-api-key"]',
@@ -23,4 +25,15 @@ export function createLogger(level: string, bindings: Record<string, unknown> = 
       censor: '[redacted]',
     },
   });
+}
+
+/**
+ * The active span's ids on every log line written inside it (a request, an activity), so a line leads to its
+ * trace. Without tracing there is never an active span, and this adds nothing.
+ */
+function traceIds(): object {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
 }

@@ -3,6 +3,7 @@ import {
   Client,
   Connection,
   WorkflowExecutionAlreadyStartedError,
+  type ClientInterceptors,
   type ConnectionOptions,
   type WorkflowStartOptions,
 } from '@temporalio/client';
@@ -35,10 +36,13 @@ function connectionOptions(config: Config): ConnectionOptions & NativeConnection
   };
 }
 
-/** `connectTimeoutMs`: how long an unreachable server is tried (the admin CLI gives up sooner). */
-export async function connectClient(config: Config, connectTimeoutMs = 10_000): Promise<Client> {
+/**
+ * `connectTimeoutMs`: how long an unreachable server is tried (the admin CLI gives up sooner); `interceptors`:
+ * the client's, such as tracing's (composition/tracing.ts).
+ */
+export async function connectClient(config: Config, connectTimeoutMs = 10_000, interceptors?: ClientInterceptors): Promise<Client> {
   const connection = await Connection.connect({ ...connectionOptions(config), connectTimeout: connectTimeoutMs });
-  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, interceptors });
 }
 
 export function connectWorkerConnection(config: Config): Promise<NativeConnection> {

@@ -1,4 +1,4 @@
-import { Worker, type NativeConnection, type WorkflowBundleOption } from '@temporalio/worker';
+import { Worker, type NativeConnection, type WorkerPlugin, type WorkflowBundleOption } from '@temporalio/worker';
 import type { Duration } from '@temporalio/common';
 import { createActivities } from '../activities';
 import type { ActivityDeps } from '../activities/deps';
@@ -16,23 +16,31 @@ export interface WorkerOptions {
   /** A prebuilt bundle (tests bundle once per suite); otherwise the workflows are bundled at start-up. */
   workflowBundle?: WorkflowBundleOption;
   shutdownGraceTime?: Duration;
+  /** Tracing's plugin (composition/tracing.ts): its interceptors, and the workflow spans' sink. */
+  plugins?: WorkerPlugin[];
 }
 
 export function workflowsPath(): string {
   return require.resolve('../workflows');
 }
 
+/** The bundles `npm run build` writes beside the compiled worker: without and with tracing's workflow interceptors. */
+export const BUNDLE_FILES = { plain: 'workflow-bundle.js', traced: 'workflow-bundle-traced.js' } as const;
+
 /**
  * The bundle the worker loads: a test's own; WORKFLOW_BUNDLE_PATH; the one `npm run build` wrote beside the
- * compiled worker (never beside the sources: it would be of older code). Undefined: the worker bundles the
- * workflows at start-up, and stays about 125 MiB larger for good (scripts/bundle-workflows.ts).
+ * compiled worker (never beside the sources: it would be of older code), the traced one when tracing is on.
+ * Undefined: the worker bundles the workflows at start-up, and stays about 125 MiB larger for good
+ * (scripts/bundle-workflows.ts).
  */
 export function prebuiltWorkflows(
   config: Pick<Config, 'WORKFLOW_BUNDLE_PATH'>,
   given?: WorkflowBundleOption,
+  traced = false,
 ): WorkflowBundleOption | undefined {
   if (given) return given;
-  const built = join(__dirname, '..', 'workflow-bundle.js');
+  const built = join(__dirname, '..', traced ? BUNDLE_FILES.traced : BUNDLE_FILES.plain);
+  // A bundle named by path is taken as it is: with tracing on, it must have been made with its interceptors.
   const path = config.WORKFLOW_BUNDLE_PATH ?? (__filename.endsWith('.js') && existsSync(built) ? built : null);
   return path ? { codePath: path } : undefined;
 }
@@ -50,6 +58,7 @@ export function createWorker(opts: WorkerOptions): Promise<Worker> {
     ...(opts.maxCachedWorkflows ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
     // Activities in flight get this long to finish when the worker is asked to stop.
     shutdownGraceTime: opts.shutdownGraceTime ?? '10s',
+    plugins: opts.plugins,
   });
 }
 
@@ -63,7 +72,7 @@ export interface RunningWorker {
 export async function startWorker(
   config: Config,
   deps: ActivityDeps,
-  opts: Pick<WorkerOptions, 'workflowBundle' | 'shutdownGraceTime'> & { connection?: NativeConnection } = {},
+  opts: Pick<WorkerOptions, 'workflowBundle' | 'shutdownGraceTime' | 'plugins'> & { connection?: NativeConnection } = {},
 ): Promise<RunningWorker> {
   // Given when the activities also use it (eager starts); the worker closes it when it stops, either way.
   const connection = opts.connection ?? (await connectWorkerConnection(config));
@@ -72,7 +81,8 @@ export async function startWorker(
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     deps,
-    workflowBundle: prebuiltWorkflows(config, opts.workflowBundle),
+    workflowBundle: prebuiltWorkflows(config, opts.workflowBundle, Boolean(opts.plugins?.length)),
+    plugins: opts.plugins,
     shutdownGraceTime: opts.shutdownGraceTime ?? config.SHUTDOWN_TIMEOUT_MS,
     maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
   });
