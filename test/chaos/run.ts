@@ -7,6 +7,7 @@ import { apiKills, workerKills } from './process-kills';
 import { databaseOutage, providerErrors, temporalOutage } from './outages';
 import { load } from './load';
 import { webhookKills } from './webhooks';
+import { severalProcesses } from './scaling';
 
 /**
  * `npm run chaos [-- --short]`: faults on real processes, each scenario printing what it checked. The
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     ['e', () => providerErrors(stack, { failMs: short ? 4_000 : 8_000 })],
     ['f', () => load(stack, { clients: short ? 10 : 20, seconds: short ? 15 : 60 })],
     ['g', () => webhookKills(stack, { calls: short ? 12 : 30, cap: 3, kills: short ? 2 : 4 })],
+    ['h', () => severalProcesses(stack, { calls: 40, cap: 8 })],
   ];
   const started = Date.now();
   let failed = 0;
