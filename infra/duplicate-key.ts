@@ -29,13 +29,11 @@ export async function bulkWriteEach<T extends Document>(
   ops: AnyBulkWriteOperation<T>[],
 ): Promise<WriteResult[]> {
   if (ops.length === 0) return [];
-  // FerretDB 1.24 (SQLite) never answers an unordered bulk of 100 or more updates (80 took 29 ms, measured
-  // 2026-11-25); inserts are not affected. Updates go in bulks of UPDATE_BULK, one after another.
-  if (ops.length > UPDATE_BULK && ops.some((op) => !('insertOne' in op))) {
-    const results: WriteResult[] = [];
-    for (let i = 0; i < ops.length; i += UPDATE_BULK) results.push(...(await bulkWriteEach(collection, ops.slice(i, i + UPDATE_BULK))));
-    return results;
-  }
+  // FerretDB 1.24 (SQLite) stops answering when several bulks of updates are in flight at once: 4 unordered
+  // bulks of 50 `$addToSet`s (from 4 concurrent requests), 8 of 50 on separate documents, 32 of 10, or one of
+  // 100, all hang for good; 32 × 50 single updates, and inserts in any of those shapes, do not (measured
+  // 2026-11-25, scripts/bench/ferretdb-bulk-updates.ts). So updates go one command each, side by side.
+  if (ops.some((op) => !('insertOne' in op))) return Promise.all(ops.map((op) => writeOne(collection, op)));
   try {
     await collection.bulkWrite(ops, { ordered: false });
     return ops.map(() => 'written');
@@ -46,8 +44,18 @@ export async function bulkWriteEach<T extends Document>(
   }
 }
 
-/** Updates per bulk write, at most (bulkWriteEach). */
-const UPDATE_BULK = 50;
+/** One operation as its own command, with its result as bulkWriteEach gives it. */
+async function writeOne<T extends Document>(collection: Collection<T>, op: AnyBulkWriteOperation<T>): Promise<WriteResult> {
+  try {
+    if ('updateOne' in op) await collection.updateOne(op.updateOne.filter, op.updateOne.update, { upsert: op.updateOne.upsert });
+    else await collection.bulkWrite([op]);
+    return 'written';
+  } catch (err) {
+    const down = asUnavailable(err);
+    if (down) throw down;
+    return isDuplicateKey(err) ? 'duplicate' : 'error';
+  }
+}
 
 /** insertMany, unordered, in one round trip, with a result per document as bulkWriteEach gives. */
 export function insertEach<T extends Document>(collection: Collection<T>, docs: OptionalId<T>[]): Promise<WriteResult[]> {

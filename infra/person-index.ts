@@ -26,6 +26,25 @@ export interface Person {
 const KEY_ID = 'person-index-key';
 
 export function personIndex(db: Database) {
+  /**
+   * Adds each key's records with `$addToSet`, then reads the keys back and adds again what is missing:
+   * FerretDB rewrites a whole document per update, so two requests filing the same person at once can each
+   * overwrite the other's addition (5 of 400 lost with 8 at once, measured 2026-11-25). Three rounds at most;
+   * false when a record is still missing, or a write failed.
+   */
+  async function addToKeys(keys: PersonIndexDoc[]): Promise<boolean> {
+    let pending = keys;
+    for (let round = 0; pending.length > 0 && round < 3; round++) {
+      const ops: AnyBulkWriteOperation<PersonIndexDoc>[] = pending.map((d) => ({
+        updateOne: { filter: { _id: d._id }, update: { $addToSet: { candidates: { $each: d.candidates } } } },
+      }));
+      if ((await bulkWriteEach(db.personIndex, ops)).includes('error')) return false;
+      const after = await Promise.all(pending.map((d) => db.personIndex.findOne({ _id: d._id })));
+      pending = pending.filter((d, i) => !d.candidates.every((id) => after[i]?.candidates.includes(id)));
+    }
+    return pending.length === 0;
+  }
+
   async function keysOf(workspaceId: string, p: Person): Promise<string[]> {
     const secret = await sharedKey(db, KEY_ID);
     const key = (kind: string, value: string) =>
@@ -41,7 +60,7 @@ export function personIndex(db: Database) {
     /**
      * Files candidate records under their people's keys: keys seen for the first time in one unordered insert
      * (a bulk request's usual case); keys there already (the same person in another project) get an
-     * `$addToSet` by exact `_id`, in bulks of 50. False when any write failed: the caller then treats those
+     * `$addToSet` by exact `_id`, one command each (infra/duplicate-key.ts). False when any write failed: the caller then treats those
      * records as not written.
      */
     async file(workspaceId: string, people: Array<Person & { recordId: string }>): Promise<boolean> {
@@ -54,10 +73,7 @@ export function personIndex(db: Database) {
       if (inserted.includes('error')) return false;
       // Only new candidate records and changed contacts come here (api/candidates.ts), so a key there already
       // almost always lacks the record: no read first, and `$addToSet` keeps a repeat from listing it twice.
-      const ops: AnyBulkWriteOperation<PersonIndexDoc>[] = docs
-        .filter((_, i) => inserted[i] === 'duplicate')
-        .map((d) => ({ updateOne: { filter: { _id: d._id }, update: { $addToSet: { candidates: { $each: d.candidates } } } } }));
-      return !(await bulkWriteEach(db.personIndex, ops)).includes('error');
+      return addToKeys(docs.filter((_, i) => inserted[i] === 'duplicate'));
     },
 
     /** The ids of the person's calls and interviews in the workspace: their keys, then their candidate records. */

@@ -37,7 +37,7 @@ describe('bulk writes with an outcome per document, on the real database', () =>
     expect(await insertEach(col, [])).toEqual([]);
   });
 
-  it('upserts by _id in one round trip', async () => {
+  it('upserts by _id, each update a command of its own', async () => {
     const col = db.db.collection<{ _id: string; n: number; first?: boolean }>('upserts');
     await col.insertOne({ _id: 'x', n: 0 });
     const outcomes = await bulkWriteEach(
@@ -52,6 +52,23 @@ describe('bulk writes with an outcome per document, on the real database', () =>
       { _id: 'y', n: 5, first: true },
     ]);
   });
+
+  // FerretDB 1.24 stopped answering when 4 bulks of 50 updates were in flight at once, as 4 concurrent
+  // requests for the same people made them in the person index; 8 of 50 is well past that. (FerretDB may
+  // lose one of two concurrent updates of a document: infra/person-index.ts reads back what it must keep.)
+  it('answers many concurrent batches of updates to the same documents', async () => {
+    const col = db.db.collection<{ _id: string; ids: string[] }>('concurrent');
+    await col.insertMany(Array.from({ length: 75 }, (_, i) => ({ _id: `k${i}`, ids: [] })));
+    const batch = (j: number) =>
+      bulkWriteEach(
+        col,
+        Array.from({ length: 50 }, (_, i) => ({
+          updateOne: { filter: { _id: `k${(i + j * 7) % 75}` }, update: { $addToSet: { ids: `r${j}` } } },
+        })),
+      );
+    const outcomes = await Promise.all(Array.from({ length: 8 }, (_, j) => batch(j)));
+    expect(outcomes.flat().filter((o) => o !== 'written')).toEqual([]);
+  }, 20_000);
 
   it('throws ServiceUnavailableError when the database cannot be reached', async () => {
     const unreachable = new MongoClient('mongodb://127.0.0.1:1', { serverSelectionTimeoutMS: 300 });
