@@ -22,7 +22,7 @@ const COUNT_TTL_MS = 10_000;
  * whose documents FerretDB would have to scan. Only workers export it (each the same value): the dashboard
  * takes max() over them.
  */
-function countCalls(temporal: Client, taskQueue: string) {
+export function countCalls(temporal: Client, taskQueue: string) {
   const cache = new Map<CallStatus, { at: number; value: Promise<number> }>();
   return (status: CallStatus): Promise<number> => {
     const hit = cache.get(status);

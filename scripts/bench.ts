@@ -10,6 +10,7 @@ import { lists } from './bench/lists';
 import { pages } from './bench/pages';
 import { webhooks } from './bench/webhooks';
 import { engineRounds } from './bench/engine';
+import { workerScaling } from './bench/workers';
 
 /**
  * `npm run bench [-- --json]`: the service on one stack (FerretDB or MONGODB_URI, a fresh Temporal dev server,
@@ -64,6 +65,8 @@ async function main(): Promise<void> {
     const empty = await bulkRounds(stack, 'empty');
     process.stderr.write("  the engine's floor beside our calls and invitations\n");
     const engine = await engineRounds(stack, ROUNDS);
+    process.stderr.write('  more workers on one stack\n');
+    const scaling = await workerScaling(stack, ROUNDS);
     process.stderr.write(`  storing ${SEED} candidates with their calls, invitations and claims\n`);
     await seedWorkspace(stack.store, stack.workspaceId, SEED);
     const full = await bulkRounds(stack, 'data');
@@ -129,6 +132,11 @@ async function main(): Promise<void> {
     coreMs('200 invitations sent: CPU of the whole stack per invitation', engine.inviteCpu, '≤ 55');
     ratio('  ratio to the floor', ratios(engine.inviteCpu, engine.inviteFloorCpu), '≤ 1.5');
     ms('  the 200, from the request until all emails sent', engine.inviteMs);
+    scaling.ms.forEach((xs, i) => {
+      ms(`${i === 0 ? '100 calls in 4 requests at once, 1 worker' : `  ${i + 1} workers`}: until all completed`, xs);
+      if (i > 0) ratio('    ratio to 1 worker', ratios(xs, scaling.ms[0]));
+      coreMs('    CPU of the whole stack per call', scaling.cpu[i]);
+    });
     ms('parse-jd (offline model): response', jd.response);
     ms('offline parser alone, per job description', jd.parser);
     ms(`scale: ${SCALE} calls for next week (200 × 50, 4 clients): all accepted`, [big.accepted]);

@@ -3,7 +3,7 @@ import { freePort } from '../../scripts/services';
 import type { ServiceProcess } from '../../scripts/bench/processes';
 import type { ChaosStack } from './stack';
 import { scrape, valueOf } from '../helpers/prometheus';
-import { Checks, candidates, dialCounts, initiateBody, sleep, until } from './checks';
+import { Checks, candidates, dialCounts, initiateBody, until } from './checks';
 
 /** The most intervals open at one moment. */
 function mostAtOnce(intervals: Array<[number, number]>): number {

@@ -1,4 +1,6 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { loadConfig } from '../../infra/config';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createWorkspace } from '../../infra/workspaces';
@@ -10,6 +12,8 @@ import { readChecked } from '../helpers/api-contract';
 import { startHttpStub, type HttpStub } from '../helpers/http-stub';
 import { scrape, valueOf, type Sample } from '../helpers/prometheus';
 import { waitFor } from '../helpers/wait';
+
+const ROOT = join(__dirname, '..', '..');
 
 /**
  * The metrics as an operator scrapes them: an API and a worker, each a process of its own with its own
@@ -159,4 +163,38 @@ describe('Prometheus metrics of the API and the worker', () => {
     expect(valueOf(w, 'hiring_calls_in_progress')).toBe(0);
     expect(names(a)).not.toContain('hiring_calls_in_progress');
   }, 120_000);
+
+  it('has a dashboard whose every PromQL expression uses only metric names this service exposes', async () => {
+    await worked();
+    const exposed = new Set([...(await scrape(api.metricsUrl!)), ...(await scrape(worker.metricsUrl!))].map((x) => x.name));
+    const dashboard = JSON.parse(readFileSync(join(ROOT, 'deploy', 'grafana', 'hiring-integration.json'), 'utf8'));
+    const exprs: string[] = dashboard.panels.flatMap((p: any) => p.targets.map((t: any) => t.expr));
+    const used = new Set(exprs.flatMap(metricNamesIn));
+    expect(used.size).toBeGreaterThan(15);
+    expect([...used].filter((name) => !exposed.has(name))).toEqual([]);
+    // Each of the service's own counters and gauges is on it.
+    const ours = [...exposed].filter((n) => n.startsWith('hiring_'));
+    expect(ours.filter((n) => !used.has(n))).toEqual([]);
+  });
+
+  it('has a Prometheus configuration that scrapes the API and the worker where they listen by default', () => {
+    const prometheus = parse(readFileSync(join(ROOT, 'deploy', 'prometheus', 'prometheus.yml'), 'utf8'));
+    const ports = Object.fromEntries(prometheus.scrape_configs.map((j: any) => [j.job_name, j.dns_sd_configs[0].port]));
+    const base = { MONGODB_URI: 'mongodb://x' };
+    expect(ports).toEqual({
+      'hiring-api': loadConfig({ ...base, ROLE: 'api' }).METRICS_PORT,
+      'hiring-worker': loadConfig({ ...base, ROLE: 'worker' }).METRICS_PORT,
+    });
+  });
 });
+
+/** The metric names a PromQL expression selects: what is left once strings, matchers, ranges, groupings and functions are gone. */
+function metricNamesIn(expr: string): string[] {
+  const bare = expr
+    .replace(/"[^"]*"/g, '')
+    .replace(/\{[^}]*\}/g, '')
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/\b(by|without)\s*\([^)]*\)/g, '');
+  const FUNCTIONS = new Set(['sum', 'max', 'min', 'avg', 'rate', 'increase', 'histogram_quantile', 'clamp_min']);
+  return [...bare.matchAll(/[a-zA-Z_:][a-zA-Z0-9_:]*/g)].map((m) => m[0]).filter((n) => !FUNCTIONS.has(n));
+}
