@@ -25,16 +25,22 @@ export interface Person {
 
 const KEY_ID = 'person-index-key';
 
+/** Rounds of writes and read-backs that filing a key may take (addToKeys). */
+const ROUNDS = 10;
+
 export function personIndex(db: Database) {
   /**
    * Adds each key's records with `$addToSet`, then reads the keys back and adds again what is missing:
    * FerretDB rewrites a whole document per update, so two requests filing the same person at once can each
-   * overwrite the other's addition (5 of 400 lost with 8 at once, measured 2026-11-25). Three rounds at most;
-   * false when a record is still missing, or a write failed.
+   * overwrite the other's addition (5 of 400 lost with 8 at once, measured 2026-11-25). A key many requests
+   * file at once (one phone for many candidates) loses more, so each round after the first waits a random
+   * 10 to 60 ms, and the rounds go on to ROUNDS. False when a record is still missing, or a write failed: the
+   * request's entries then fail with a retry, which files them again.
    */
   async function addToKeys(keys: PersonIndexDoc[]): Promise<boolean> {
     let pending = keys;
-    for (let round = 0; pending.length > 0 && round < 3; round++) {
+    for (let round = 0; pending.length > 0 && round < ROUNDS; round++) {
+      if (round > 0) await new Promise((r) => setTimeout(r, 10 + Math.random() * 50));
       const ops: AnyBulkWriteOperation<PersonIndexDoc>[] = pending.map((d) => ({
         updateOne: { filter: { _id: d._id }, update: { $addToSet: { candidates: { $each: d.candidates } } } },
       }));

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
@@ -11,6 +11,8 @@ const ROOT = join(__dirname, '..', '..');
 const text = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
 type Service = {
   image?: string;
+  profiles?: string[];
+  volumes?: string[];
   build?: unknown;
   ports?: string[];
   command?: string[] | string;
@@ -72,5 +74,18 @@ describe('docker-compose.yml', () => {
 
   it('links the dashboard to the Temporal UI only when an operator sets TEMPORAL_UI_URL', () => {
     expect(services.api.environment?.TEMPORAL_UI_URL).toBe('${TEMPORAL_UI_URL:-}');
+  });
+
+  it('adds Prometheus, Grafana with the dashboard, a collector and Jaeger only with the observability profile', () => {
+    const extra = ['prometheus', 'grafana', 'otel-collector', 'jaeger'];
+    for (const name of extra) expect({ name, profiles: services[name].profiles }).toEqual({ name, profiles: ['observability'] });
+    expect(Object.keys(services).filter((n) => services[n].profiles && !extra.includes(n))).toEqual([]);
+    // Every file they mount is in the repository.
+    const mounted = extra.flatMap((n) => (services[n].volumes ?? []).map((v) => v.split(':')[0]));
+    expect(mounted.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
+    expect(mounted).toEqual(expect.arrayContaining(['./deploy/prometheus/prometheus.yml', './deploy/grafana/hiring-integration.json']));
+    // The processes' metrics reach Prometheus over the compose network, and tracing is off until an endpoint is set.
+    expect(services.api.environment?.METRICS_HOST).toBe('0.0.0.0');
+    expect(services.worker.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('${OTEL_EXPORTER_OTLP_ENDPOINT:-}');
   });
 });
