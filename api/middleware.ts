@@ -67,7 +67,7 @@ export function traceRequests(): Middleware {
       await context.with(trace.setSpan(parent, span), next);
     } finally {
       const route = routeOf(ctx);
-      span.updateName(`${ctx.method} ${route}`);
+      span.updateName(`${oneOf(ctx.method, METHODS)} ${route}`);
       span.setAttributes({ 'http.route': route, 'http.response.status_code': ctx.status });
       if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();

@@ -6,7 +6,7 @@ import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-t
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { Config } from './config';
 
 /**
@@ -39,7 +39,6 @@ export function startTracing(
     config.OTEL_EXPORTER_OTLP_PROTOCOL === 'http/json' ? new JsonExporter({ url }) : new ProtobufExporter({ url });
   const resource = new Resource({
     [ATTR_SERVICE_NAME]: config.OTEL_SERVICE_NAME,
-    [ATTR_SERVICE_VERSION]: process.env.npm_package_version ?? '1.0.0',
     'service.role': config.ROLE,
   });
   const spanProcessor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1_000 });
