@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser } from '../test/helpers/browser';
+import { inviteBody } from '../test/helpers/invite';
 import { freePort, stopProcess } from './services';
 import { startBenchStack } from './bench/stack';
 
@@ -84,20 +85,13 @@ async function work(stack: Awaited<ReturnType<typeof startBenchStack>>, ms: numb
         custom_fields: { simulated_outcomes: outcomes[(wave + i) % outcomes.length] },
       })),
     });
-    await stack.post('/api/public/v1/interview/invite', {
-      ats_job_id: `dash-i-${wave}`,
-      job_title: 'Backend Engineer',
-      job_description: 'Build and run the services behind our hiring platform, with Go and PostgreSQL.',
-      min_experience: 3,
-      max_experience: 8,
-      seniority_level: 'Senior',
-      work_type: 'Remote',
-      employment_type: 'Full Time',
-      location: 'Berlin',
-      skills_required: ['Go', 'PostgreSQL', 'Kubernetes'],
-      skills_good_to_have: ['Kafka', 'gRPC', 'Terraform'],
-      candidates: Array.from({ length: 3 }, (_, i) => ({ id: `i${wave}-${i}`, name: 'Ivy Invite', email: `ivy.${wave}.${i}@example.com` })),
-    });
+    await stack.post(
+      '/api/public/v1/interview/invite',
+      inviteBody(
+        Array.from({ length: 3 }, (_, i) => ({ id: `i${wave}-${i}`, name: 'Ivy Invite', email: `ivy.${wave}.${i}@example.com` })),
+        { ats_job_id: `dash-i-${wave}` },
+      ),
+    );
     // Every other wave: the workspace may parse 5 a minute (AI_RATE_LIMIT).
     if (wave % 2 === 0)
       await stack.post('/api/public/v1/ai/parse-jd', {
