@@ -1,5 +1,6 @@
 import type { Collection, Document, OptionalId } from 'mongodb';
 import { insertEach, type WriteResult } from './duplicate-key';
+import { ServiceUnavailableError } from '../shared/errors';
 
 /**
  * Inserts of one collection that arrive while another is in flight go together in the next, as one unordered
@@ -9,7 +10,9 @@ import { insertEach, type WriteResult } from './duplicate-key';
  *
  * Each caller learns what became of its own document: `written`, `duplicate` (its `_id` was there), or
  * `error` (unknown: the command failed as a whole, and the document may or may not be stored). A database that
- * cannot be reached rejects every insert of the group (ServiceUnavailableError, from insertEach).
+ * cannot be reached rejects every insert of the group (ServiceUnavailableError, from insertEach), and those
+ * that waited behind it too: their own command would only wait out the same outage again (server selection,
+ * 3 s), doubling their wait for a 503.
  */
 export function groupedInserts<T extends Document>(collection: Collection<T>): (doc: OptionalId<T>) => Promise<WriteResult> {
   interface Waiting {
@@ -30,7 +33,8 @@ export function groupedInserts<T extends Document>(collection: Collection<T>): (
         );
         group.forEach((w, i) => w.resolve(results[i]));
       } catch (err) {
-        for (const w of group) w.reject(err);
+        const failed = err instanceof ServiceUnavailableError ? [...group, ...waiting.splice(0)] : group;
+        for (const w of failed) w.reject(err);
       }
     }
     queue = null;

@@ -110,11 +110,13 @@ export function cellLogs(collection: Collection<CellDoc>): CellLog {
       try {
         results = await insertEach(collection, docs);
       } catch (err) {
-        // The database cannot be reached (ServiceUnavailableError): every append of the round fails.
-        for (const [log, batch] of round) {
+        // The database cannot be reached (ServiceUnavailableError): every append of the round fails, and so
+        // do those that arrived meanwhile, whose own round would only wait out the same outage again.
+        for (const [log, batch] of [...round, ...queues]) {
           next.delete(log);
           for (const p of batch) p.reject(err);
         }
+        queues.clear();
         continue;
       }
       await Promise.all(

@@ -58,6 +58,22 @@ describe('coalesced reads', () => {
     expect(await again).toEqual({ v: 'up' });
   });
 
+  it('gives the callers waiting on a failed read its failure, and the next caller a read of its own', async () => {
+    const { started, shared } = steppedReads();
+    const first = shared('a');
+    const waiting = [shared('a'), shared('a')];
+    started[0].fail(new Error('down'));
+    await expect(first).rejects.toThrow('down');
+    // No second read: theirs would wait out the same outage again.
+    for (const w of waiting) await expect(w).rejects.toThrow('down');
+    await settle();
+    expect(started).toHaveLength(1);
+    const later = shared('a');
+    expect(started).toHaveLength(2);
+    started[1].end('up');
+    expect(await later).toEqual({ v: 'up' });
+  });
+
   describe('on the real database', () => {
     let db: Database;
     beforeAll(async () => {

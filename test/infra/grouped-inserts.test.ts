@@ -1,6 +1,8 @@
-import type { CommandStartedEvent } from 'mongodb';
+import { MongoClient, type CommandStartedEvent } from 'mongodb';
 import { connectDatabase, type Database } from '../../infra/database';
+import { freePort } from '../../infra/free-port';
 import { groupedInserts } from '../../infra/grouped-inserts';
+import { ServiceUnavailableError } from '../../shared/errors';
 import { uniqueName } from '../helpers/stack';
 
 /** Inserts grouped while one is in flight, on the real database: each caller told of its own document. */
@@ -48,5 +50,21 @@ describe('grouped inserts', () => {
       { _id: 'b', n: 1 },
       { _id: 'kept', n: 1 },
     ]);
+  });
+
+  it('fails the inserts waiting behind one the database could not take, without a command of their own', async () => {
+    // A database that is not there: nothing listens on the port.
+    const down = new MongoClient(`mongodb://127.0.0.1:${await freePort()}`, { serverSelectionTimeoutMS: 300 });
+    try {
+      const collection = down.db('none').collection<{ _id: string; n: number }>('docs');
+      const bulkWrite = jest.spyOn(collection, 'bulkWrite');
+      const insert = groupedInserts(collection);
+      const results = await Promise.allSettled(Array.from({ length: 6 }, (_, n) => insert({ _id: `d${n}`, n })));
+      expect(results.map((r) => r.status === 'rejected' && r.reason instanceof ServiceUnavailableError)).toEqual(Array(6).fill(true));
+      // The five that waited would have waited out server selection again.
+      expect(bulkWrite).toHaveBeenCalledTimes(1);
+    } finally {
+      await down.close();
+    }
   });
 });

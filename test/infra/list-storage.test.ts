@@ -1,5 +1,8 @@
+import { MongoClient } from 'mongodb';
 import { connectDatabase, type Database } from '../../infra/database';
-import { cellLogs } from '../../infra/lists/cell-log';
+import { freePort } from '../../infra/free-port';
+import { ServiceUnavailableError } from '../../shared/errors';
+import { cellLogs, type CellDoc } from '../../infra/lists/cell-log';
 import { timeIndex, type Entry, type Position } from '../../infra/lists/time-index';
 import { FEED_SETTLE_MS, itemList, type ListedItem } from '../../infra/lists/item-list';
 import { uniqueName } from '../helpers/stack';
@@ -29,6 +32,26 @@ describe('list storage on the real database', () => {
     const cells = await writers[0].listIndex.countDocuments({ _id: { $regex: /^concurrent\|/ } });
     expect(cells).toBeLessThan(60);
     for (let i = 0; i < cells; i++) expect(await writers[0].listIndex.findOne({ _id: `concurrent|${i}` })).not.toBeNull();
+  });
+
+  it('fails the appends waiting behind a round the database could not take, without a round of their own', async () => {
+    // A database that is not there: nothing listens on the port.
+    const down = new MongoClient(`mongodb://127.0.0.1:${await freePort()}`, { serverSelectionTimeoutMS: 300 });
+    try {
+      const collection = down.db('none').collection<CellDoc>('list_index');
+      const bulkWrite = jest.spyOn(collection, 'bulkWrite');
+      const log = cellLogs(collection);
+      const first = [log.append('a', ['1']), log.append('b', ['1'])];
+      await new Promise((r) => setImmediate(r));
+      expect(bulkWrite).toHaveBeenCalledTimes(1);
+      // Arrived while that round waits for a database that is gone.
+      const waiting = [log.append('a', ['2']), log.append('c', ['1'])];
+      const results = await Promise.allSettled([...first, ...waiting]);
+      expect(results.map((r) => r.status === 'rejected' && r.reason instanceof ServiceUnavailableError)).toEqual([true, true, true, true]);
+      expect(bulkWrite).toHaveBeenCalledTimes(1);
+    } finally {
+      await down.close();
+    }
   });
 
   it("writes the next cells of several logs in one command, and each log's appends in order across processes", async () => {
