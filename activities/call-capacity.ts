@@ -3,6 +3,7 @@ import { maxConcurrentCalls } from '../infra/records/workspaces';
 import { LOST_REPORT_CHECKS, slotLeaseMs } from '../shared/calls/capacity';
 import type { CallActivityDeps, CallRecords } from './call-records';
 import { contactRules, OPTED_OUT, type HeldContact } from './call-contact';
+import { callEvents } from '../stores/calls';
 
 /** The workspace's calling slots (max_concurrent_calls): taking one for an attempt, and giving it back. */
 export function createCallCapacityActivities({ db, clock, voice }: CallActivityDeps, records: CallRecords) {
@@ -24,11 +25,20 @@ export function createCallCapacityActivities({ db, clock, voice }: CallActivityD
       windowAt?: number,
     ): Promise<{ taken: boolean; held?: HeldContact }> {
       const call = await load(callId);
-      // Taken by an earlier execution of this activity (a retry, or a replayed workflow task).
-      if (call.capacity_slot?.holder === slotHolder(callId, attempt)) return { taken: true };
-      const workspace = await db.shared.workspace(call.workspace_id);
       // Arguments cross as JSON: an absent dialAt before windowAt arrives as null.
       dialAt = dialAt ?? undefined;
+      // The first look of a take (the only one given dialAt) that finds the call shown scheduled already runs
+      // again after an execution that wrote it and may have stopped before announcing it (its worker died): it
+      // announces it again, which makes nothing twice. Otherwise no later write would, and the event was lost.
+      const shown = callEvents.scheduled(call);
+      const showAgain = () =>
+        dialAt !== undefined && calls.hasRecorded(call, shown) ? calls.announceAgain(call, [shown]) : Promise.resolve();
+      // Taken by an earlier execution of this activity (a retry, or a replayed workflow task).
+      if (call.capacity_slot?.holder === slotHolder(callId, attempt)) {
+        await showAgain();
+        return { taken: true };
+      }
+      const workspace = await db.shared.workspace(call.workspace_id);
       // The ledger, read right before each dial whatever the workflow's version: a phone suppressed for voice
       // while the call waited is never dialled.
       if (await rules.optedOut(call, workspace, ['voice'])) return { taken: false, held: OPTED_OUT };
@@ -51,6 +61,7 @@ export function createCallCapacityActivities({ db, clock, voice }: CallActivityD
       const schedule = dialAt !== undefined && call.scheduled_for === null ? scheduled(call, new Date(dialAt)) : null;
       if (slot && !schedule) {
         await calls.note(callId, { capacity_slot: slot });
+        await showAgain();
         return { taken: true };
       }
       if (slot && schedule) {
@@ -63,7 +74,7 @@ export function createCallCapacityActivities({ db, clock, voice }: CallActivityD
           events: schedule ? [schedule.event] : [],
           set: { ...schedule?.set, next_attempt_at: null },
         });
-      }
+      } else await showAgain();
       return { taken: false };
     },
 

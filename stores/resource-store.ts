@@ -94,6 +94,8 @@ export interface ResourceStore<T extends ListedItem, S extends string, E extends
    * have stopped between its write and the announcement); an event not yet recorded is recorded now.
    */
   announceAgain(doc: T, events: Array<ResourceEvent<E>>): Promise<void>;
+  /** Whether a write recorded the event on the item (and it is announced, or due to be announced again). */
+  hasRecorded(doc: T, event: ResourceEvent<E>): boolean;
   page: ItemList<T>['page'];
   entriesOfJob: ItemList<T>['entriesOfJob'];
 }
@@ -190,6 +192,7 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
     },
 
     announceAgain: (doc, events) => announceFrom(doc, keyed(events)),
+    hasRecorded: (doc, event) => doc.events?.includes(eventKey(event.type, event.occurrence)) ?? false,
     page: (ws, q) => list.page(ws, q),
     entriesOfJob: (ws, job) => list.entriesOfJob(ws, job),
   };

@@ -131,9 +131,13 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
    */
   const takeSlot = async (attempt: number, dialAt?: number): Promise<boolean | HeldContact> => {
     for (let n = 0; ; n++) {
+      // Only the first look shows the call scheduled, so the activity tells a rerun of it (which announces
+      // that again) from a later look. A replay takes a local activity's result from its marker and compares
+      // no arguments: no patch is needed.
+      const at = n === 0 ? dialAt : undefined;
       const take = windowed
-        ? await local.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, dialAt ?? null, Date.now())
-        : await local.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, dialAt);
+        ? await local.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, at ?? null, Date.now())
+        : await local.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, at);
       if (take.taken) return true;
       if (take.held) return take.held;
       if (n === 0) setStatus('waiting_for_capacity');

@@ -1,4 +1,5 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import type { ActivityDeps } from '../../activities/deps';
 import type { DialRequest, DialResult, VoiceProvider } from '../../providers/voice/port';
@@ -7,6 +8,7 @@ import { createLogger } from '../../infra/logger';
 import { testConfig, uniqueName } from '../helpers/stack';
 import { buildActivityDeps } from '../../composition/activity-deps';
 import { callDoc } from '../helpers/call-doc';
+import type { Announce } from '../../infra/webhooks/events';
 
 /**
  * The dial activity on its own, as the SDK's MockActivityEnvironment runs it (no worker, no workflow), on the
@@ -91,5 +93,87 @@ describe('dial activity', () => {
     } finally {
       lost = null;
     }
+  });
+});
+
+/**
+ * The take of a calling slot that shows a call scheduled (its first look, given the dial time) writes the
+ * `call.scheduled` event and then announces it. A worker that dies between the two runs the local activity
+ * again, and that run finds the write made: it must announce the event, or no one ever will.
+ */
+describe('calling slot take run again after its announcement was lost', () => {
+  let db: Database;
+  let acts: ReturnType<typeof createActivities>;
+  const workspaceId = uniqueName('ws');
+  /** The announcements that went out, as call id and event key; `dying` makes the next one fail instead. */
+  const announced: string[] = [];
+  let dying = false;
+  const announce: Announce = async (_ws, ...events) => {
+    if (dying) {
+      dying = false;
+      throw new Error('the worker died');
+    }
+    for (const e of events) {
+      const a = await e.about();
+      announced.push(`${a?.resourceId} ${a?.key}`);
+    }
+    return events.map(() => null);
+  };
+
+  beforeAll(async () => {
+    db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('acts'));
+    const logger = createLogger('silent');
+    await db.workspaces.insertOne({
+      _id: workspaceId,
+      name: 'Slots',
+      sender: { first_name: 'Ada', last_name: 'Byron', company: 'Acme' },
+      settings: { max_concurrent_calls: 1 },
+      created_at: new Date(),
+    });
+    acts = createActivities(buildActivityDeps(testConfig(), { db, client: null as never, logger }, { logger, announce }));
+  });
+  afterAll(async () => {
+    await db?.db.dropDatabase();
+    await db?.close();
+  });
+
+  async function newCall(): Promise<string> {
+    const id = uniqueName('call');
+    await db.calls.insertOne(callDoc(id, { workspace_id: workspaceId }));
+    return id;
+  }
+  // The SDK's own log of the failed runs stays out of the test's output.
+  const env = () => new MockActivityEnvironment(undefined, { logger: new DefaultLogger('ERROR') });
+  const take = (id: string, dialAt?: number) => env().run(acts.takeCallSlot, id, 1, 60_000, dialAt ?? null, undefined);
+
+  it('announces call.scheduled again when the run that took the slot died before announcing it', async () => {
+    const id = await newCall();
+    const dialAt = Date.now();
+    dying = true;
+    await expect(take(id, dialAt)).rejects.toThrow('the worker died');
+    expect((await db.calls.findOne({ _id: id }))?.events).toEqual(['call.scheduled/1']);
+    expect(announced.filter((a) => a.startsWith(id))).toEqual([]);
+    expect(await take(id, dialAt)).toEqual({ taken: true });
+    expect(announced.filter((a) => a.startsWith(id))).toEqual([`${id} call.scheduled/1`]);
+    await env().run(acts.releaseCallSlot, id);
+  });
+
+  it('announces it again when the run that found every slot held died before announcing it, and not on later looks', async () => {
+    const holder = await newCall();
+    expect(await take(holder)).toEqual({ taken: true });
+    const id = await newCall();
+    const dialAt = Date.now();
+    dying = true;
+    await expect(take(id, dialAt)).rejects.toThrow('the worker died');
+    expect(await db.calls.findOne({ _id: id })).toMatchObject({ status: 'waiting_for_capacity', events: ['call.scheduled/1'] });
+    expect(await take(id, dialAt)).toEqual({ taken: false });
+    expect(announced.filter((a) => a.startsWith(id))).toEqual([`${id} call.scheduled/1`]);
+    // A later look is not given the dial time: it announces nothing, however often it looks.
+    expect(await take(id)).toEqual({ taken: false });
+    expect(announced.filter((a) => a.startsWith(id))).toHaveLength(1);
+    await env().run(acts.releaseCallSlot, holder);
+    expect(await take(id)).toEqual({ taken: true });
+    expect(announced.filter((a) => a.startsWith(id))).toHaveLength(1);
+    await env().run(acts.releaseCallSlot, id);
   });
 });
