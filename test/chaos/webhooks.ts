@@ -3,7 +3,7 @@ import { updateWorkspaceSettings } from '../../infra/workspaces';
 import { startHttpStub } from '../helpers/http-stub';
 import { attemptsAtOnce } from '../helpers/attempts-at-once';
 import type { ChaosStack } from './stack';
-import { Checks, callsByCandidate, candidates, initiateBody, sleep, until } from './checks';
+import { Checks, callsByCandidate, candidates, initiateBody, until } from './checks';
 import { createWorkspace } from '../../infra/workspaces';
 
 /** The call events every completed call announces, in order. */
@@ -43,11 +43,25 @@ export async function webhookKills(stack: ChaosStack, opts: { calls: number; cap
     checks.that(res.status === 200, `call/initiate of ${opts.calls} accepted`, res.body);
     const ids = new Set<string>(res.body.data.calls.map((c: { id: string }) => c.id));
 
+    let before: string[] = [];
     for (let k = 0; k < opts.kills; k++) {
-      await sleep(2_500);
-      const held = await heldSlots(stack, workspaceId, opts.cap);
+      // Killed while attempts hold slots, each kill during attempts the worker before it did not start (a
+      // wave of calls lasts about 2 s, and waiters look again seconds later, so a fixed pause would often
+      // fall between waves), and while events still wait for delivery.
+      const held = await until(
+        () => slotHolders(stack, workspaceId, opts.cap),
+        (holders) => holders.some((h) => !before.includes(h)),
+        30_000,
+        100,
+      );
       await stack.worker.kill();
-      checks.note(`kill ${k + 1} with ${held} of ${opts.cap} slots held and ${receiver.requests.length} tries received`);
+      const delivered = [...tries.values()].filter((n) => n >= 2).length;
+      checks.that(
+        held.some((h) => !before.includes(h)) && delivered < opts.calls * COMPLETED_CALL.length,
+        `kill ${k + 1} with ${held.length} of ${opts.cap} slots held by new attempts and ${delivered} events delivered of ${opts.calls * COMPLETED_CALL.length}`,
+        held,
+      );
+      before = held;
       stack.worker = await stack.startProcess('worker');
     }
 
@@ -103,8 +117,8 @@ export async function webhookKills(stack: ChaosStack, opts: { calls: number; cap
       events: events.size,
     });
 
-    const held = await heldSlots(stack, workspaceId, opts.cap);
-    checks.that(held === 0, 'no calling slot is held once every call has ended', { held });
+    const held = await slotHolders(stack, workspaceId, opts.cap);
+    checks.that(held.length === 0, 'no calling slot is held once every call has ended', { held });
     const most = attemptsAtOnce(calls);
     checks.that(most <= opts.cap, `at most ${opts.cap} attempts were under way at once (${most})`, { most });
   } finally {
@@ -114,9 +128,10 @@ export async function webhookKills(stack: ChaosStack, opts: { calls: number; cap
   return checks;
 }
 
-async function heldSlots(stack: ChaosStack, workspaceId: string, cap: number): Promise<number> {
+/** The holders (`<call>/<attempt>`) of the workspace's calling slots now, leases run out left out. */
+async function slotHolders(stack: ChaosStack, workspaceId: string, cap: number): Promise<string[]> {
   const slots = await Promise.all(
     Array.from({ length: cap }, (_, i) => stack.store.claims.findOne({ _id: `call-slot/${workspaceId}/${i}` })),
   );
-  return slots.filter((s) => s !== null && (!s.expires_at || s.expires_at > new Date())).length;
+  return slots.flatMap((s) => (s !== null && (!s.expires_at || s.expires_at > new Date()) ? [s.holder] : []));
 }
