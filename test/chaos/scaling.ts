@@ -2,7 +2,7 @@ import { createWorkspace, updateWorkspaceSettings } from '../../infra/workspaces
 import { freePort } from '../../scripts/services';
 import type { ServiceProcess } from '../../scripts/bench/processes';
 import type { ChaosStack } from './stack';
-import { scrape, valueOf } from '../helpers/prometheus';
+import { scrape, sumOf } from '../helpers/prometheus';
 import { Checks, candidates, dialCounts, initiateBody, until } from './checks';
 
 /** The most intervals open at one moment. */
@@ -72,9 +72,9 @@ export async function severalProcesses(stack: ChaosStack, opts: { calls: number;
     // started again: the first worker must finish the batch.
     const share = async () => {
       const samples = await scrape(second.metricsUrl!);
+      // Summed over their series: one per workflow or activity type (and more), once the worker has run several.
       return (
-        valueOf(samples, 'temporal_workflow_task_execution_latency_seconds_count') +
-        valueOf(samples, 'temporal_activity_task_received_total')
+        sumOf(samples, 'temporal_workflow_task_execution_latency_seconds_count') + sumOf(samples, 'temporal_activity_task_received_total')
       );
     };
     const itsShare = await until(share, (n) => n > 0, 30_000, 100);

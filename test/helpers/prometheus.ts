@@ -35,3 +35,10 @@ export function valueOf(samples: Sample[], name: string, labels: Record<string, 
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return found[0]?.value ?? 0;
 }
+
+/** The sum of every sample named `name` whose labels include `labels` (a counter over all its series); 0 when there is none. */
+export function sumOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+  return samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
+}
