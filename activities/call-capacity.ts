@@ -13,7 +13,8 @@ export function createCallCapacityActivities({ db, clock, voice }: CallActivityD
     /**
      * One of the workspace's calling slots for the attempt, or, when all are held, the call shown waiting for
      * capacity. `reportWithinMs`: the workflow's report wait, for a provider that does not give its own.
-     * `dialAt`: a call that dials at once is shown scheduled (`markScheduled`) in this write, not one of its own.
+     * `dialAt`: a call that dials at once is shown scheduled (`markScheduled`) in this write, not one of its own;
+     * the workflow gives it to a take's first look only.
      * `windowAt` (the workflow's clock; patch `calling-window`): the calling window is decided first
      * (call-contact.ts), and a dial it holds back takes no slot. A phone suppressed for voice takes none either.
      */
