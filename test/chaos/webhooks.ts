@@ -48,12 +48,13 @@ export async function webhookKills(stack: ChaosStack, opts: { calls: number; cap
       // Killed while attempts hold slots, each kill during attempts the worker before it did not start (a
       // wave of calls lasts about 2 s, and waiters look again seconds later, so a fixed pause would often
       // fall between waves), and while events still wait for delivery.
-      const held = await until(
-        () => slotHolders(stack, workspaceId, opts.cap),
-        (holders) => holders.some((h) => !before.includes(h)),
-        30_000,
-        100,
-      );
+      const held =
+        (await until(
+          () => slotHolders(stack, workspaceId, opts.cap),
+          (holders) => holders.some((h) => !before.includes(h)),
+          30_000,
+          100,
+        )) ?? [];
       await stack.worker.kill();
       const delivered = [...tries.values()].filter((n) => n >= 2).length;
       checks.that(

@@ -29,16 +29,18 @@ export async function scrape(url: string): Promise<Sample[]> {
   return parseExposition(await res.text());
 }
 
+/** The samples named `name` whose labels include `labels`. */
+const matching = (samples: Sample[], name: string, labels: Record<string, string>) =>
+  samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+
 /** The value of the one sample named `name` whose labels include `labels`; 0 when there is none. */
 export function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  const found = matching(samples, name, labels);
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return found[0]?.value ?? 0;
 }
 
 /** The sum of every sample named `name` whose labels include `labels` (a counter over all its series); 0 when there is none. */
 export function sumOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  return samples
-    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
-    .reduce((sum, s) => sum + s.value, 0);
+  return matching(samples, name, labels).reduce((sum, s) => sum + s.value, 0);
 }
