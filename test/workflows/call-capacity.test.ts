@@ -29,12 +29,17 @@ describe('call workflow: capacity', () => {
     return { workspaceId, holders };
   }
 
-  async function start(call: Awaited<ReturnType<typeof bench.newCall>>, voice: VoiceProvider = bench.simulator) {
+  /** A worker for the call, on the time-skipping server unless `on` names another connection and its deps. */
+  async function start(
+    call: Awaited<ReturnType<typeof bench.newCall>>,
+    voice: VoiceProvider = bench.simulator,
+    on: { connection: NativeConnection; deps: ActivityDeps } = { connection: bench.env.nativeConnection, deps: bench.deps },
+  ) {
     const worker = await Worker.create({
-      connection: bench.env.nativeConnection,
+      connection: on.connection,
       taskQueue: bench.taskQueue,
       workflowBundle: await workflowBundle(),
-      activities: createActivities({ ...bench.deps, voice }),
+      activities: createActivities({ ...on.deps, voice }),
     });
     return {
       worker,
@@ -141,18 +146,9 @@ describe('call workflow: capacity', () => {
       const { workspaceId, holders } = await heldWorkspace();
       const call = await bench.newCall({ workspaceId });
       const simulator = deps.voice as SimulatorVoiceProvider;
-      const worker = await Worker.create({
-        connection,
-        taskQueue: bench.taskQueue,
-        workflowBundle: await workflowBundle(),
-        activities: createActivities(deps),
-      });
+      const { worker, args } = await start(call, simulator, { connection, deps });
       const { toldAt, dialledAt } = await worker.runUntil(async () => {
-        const handle = await client.workflow.start(callWorkflow, {
-          taskQueue: bench.taskQueue,
-          workflowId: call.workflow_id,
-          args: [callWorkflowInput(call, 30 * 60_000)],
-        });
+        const handle = await client.workflow.start(callWorkflow, args);
         await waitFor(
           () => handle.query(callProgressQuery),
           (p) => p.status === 'waiting_for_capacity',
