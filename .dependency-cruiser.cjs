@@ -1,13 +1,15 @@
 /**
- * The layers, enforced in CI (`npm run lint`). From the bottom: shared/ (pure rules and contracts) ← infra/
- * (plumbing and storage) and providers/ (a port and its adapters per provider) ← stores/ (the one door through
- * which each call, interview and project changes) ← activities/ (side effects) and api/ (HTTP), which reach providers through their ports ← worker/ (the Temporal worker) ← composition/
- * (the one place adapters are chosen and wired) ← main.ts. web/ (the pages people open: HTML, not JSON) stands
- * beside api/: the same records and rules below it, never the API's routes or its JSON error families. workflows/ stand apart: deterministic code that
- * sees only @temporalio/workflow, shared/ and the types of their activities.
+ * The layers, enforced in CI (`npm run lint`; docs/architecture.md draws them). From the bottom: shared/ (pure
+ * rules and contracts) ← infra/ (plumbing and storage techniques) and providers/ (a port and its adapters per
+ * provider) ← stores/ (a store per aggregate, the only code that sees its collections) ← operations/ (what
+ * happens when: the use cases the API, the pages and the worker all run) ← activities/ (side effects), api/
+ * (HTTP) and web/ (the pages people open), which reach providers through their ports ← worker/ (the Temporal
+ * worker) ← composition/ (the one place stores, use cases and adapters are built and wired) ← main.ts.
+ * workflows/ stand apart: deterministic code that sees only @temporalio/workflow, shared/ and the types of
+ * their activities.
  */
-const OURS = '^(api|web|activities|stores|providers|infra|shared|workflows|worker|composition|scripts|test)/|^main\\.ts$';
-const ABOVE_THE_FEATURES = '^(api|web|activities|stores|worker|composition|scripts|test)/|^main\\.ts$';
+const OURS = '^(api|web|activities|operations|stores|providers|infra|shared|workflows|worker|composition|scripts|test)/|^main\\.ts$';
+const ABOVE_THE_FEATURES = '^(api|web|activities|operations|stores|worker|composition|scripts|test)/|^main\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -38,9 +40,38 @@ module.exports = {
     {
       name: 'stores-are-below-the-features',
       severity: 'error',
-      comment: 'stores/ (one door per resource) stand on infra/ and shared/, and serve api/, web/ and activities/.',
+      comment: 'stores/ (a store per aggregate) stand on infra/ and shared/, and serve operations/, api/, web/ and activities/.',
       from: { path: '^stores/' },
-      to: { path: '^(api|web|activities|providers|worker|composition|scripts|test|workflows)/|^main\\.ts$' },
+      to: { path: '^(api|web|activities|operations|worker|composition|scripts|test|workflows)/|^main\\.ts$' },
+    },
+    {
+      name: 'stores-keep-providers-records-by-type',
+      severity: 'error',
+      comment: "A store keeps what an offline provider keeps (the simulator's calls): it names the provider's types only.",
+      from: { path: '^stores/' },
+      to: { path: '^providers/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'only-stores-see-the-database',
+      severity: 'error',
+      comment:
+        'Every collection is behind its store: only stores/, infra/ and composition/ (and the entry points, scripts and tests) name the database, even as a type; nothing else can read or write a collection, or build a store.',
+      from: { pathNot: '^(stores|infra|composition|scripts|test)/|^main\\.ts$' },
+      to: { path: '^infra/database\\.ts$' },
+    },
+    {
+      name: 'only-stores-use-the-driver',
+      severity: 'error',
+      comment: 'The MongoDB driver is storage: the layers above the stores never import it.',
+      from: { path: '^(api|web|activities|operations|workflows|worker|providers|shared)/' },
+      to: { path: 'node_modules/mongodb/' },
+    },
+    {
+      name: 'operations-are-below-the-features',
+      severity: 'error',
+      comment: "operations/ (the use cases) stand on stores/, and serve api/, web/ and activities/, never each other's side.",
+      from: { path: '^operations/' },
+      to: { path: '^(api|web|activities|worker|composition|scripts|test)/|^main\\.ts$' },
     },
     {
       name: 'only-stores-change-resources',
@@ -89,8 +120,8 @@ module.exports = {
     {
       name: 'features-use-provider-ports',
       severity: 'error',
-      comment: "api/ and activities/ see a provider through its port; vapi-reports reads Vapi's inbound messages.",
-      from: { path: '^(api|web|activities)/' },
+      comment: "api/, web/, operations/ and activities/ see a provider through its port; vapi-reports reads Vapi's inbound messages.",
+      from: { path: '^(api|web|activities|operations)/' },
       to: {
         path: '^providers/',
         pathNot: '^providers/[a-z]+/port\\.ts$|^providers/voice/vapi-reports\\.ts$|^providers/whatsapp/webhook\\.ts$',

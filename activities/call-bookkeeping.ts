@@ -1,4 +1,3 @@
-import { freeCandidate } from '../infra/claims';
 import type { FailureReason, AttemptResult } from '../shared/calls/retry';
 import type { CallStatus, CancelReason } from '../shared/calls/schema';
 import { callEvents } from '../stores/calls';
@@ -7,24 +6,31 @@ import type { CallActivityDeps, CallRecords } from './call-records';
 
 /**
  * A call's own records as its workflow moves it on: scheduled, an attempt ended, cancelling, ended. Each is one
- * change through the call store, which records and announces its events.
+ * change through the call store, which records and announces its events, and finds a repeated one made (and
+ * announces it again). Each returns the call's status as its write left it, which the workflow shows operators
+ * (its CallStatus search attribute).
  */
-export function createCallBookkeepingActivities({ db, clock }: CallActivityDeps, records: CallRecords) {
+export function createCallBookkeepingActivities({ stores, clock }: CallActivityDeps, records: CallRecords) {
   const { calls, load, loadWithReport, readReport, reported, releaseHeldSlot, giveSlotBack, attemptEnd, scheduled } = records;
+  /** An ended call frees its candidate once its change is written (stores/calls.ts). */
+  const free = (call: { _id: string; project_id: string; candidate_id: string }) => () => stores.calls.freeCandidate(call);
   return {
-    async markScheduled(callId: string, dialAt: number): Promise<void> {
+    async markScheduled(callId: string, dialAt: number): Promise<CallStatus> {
       const call = await load(callId);
       const { set, event } = scheduled(call, new Date(dialAt));
-      await calls.change(call, { to: 'scheduled', events: [event], set });
+      return statusOf(await calls.change(call, { to: 'scheduled', events: [event], set }), 'scheduled');
     },
 
     /** `endedAt`: when the workflow took the result (its clock), else now. The attempt's slot is given back. */
-    async recordAttempt(callId: string, attempt: number, result: AttemptResult, endedAt?: number): Promise<void> {
+    async recordAttempt(callId: string, attempt: number, result: AttemptResult, endedAt?: number): Promise<CallStatus> {
       const { call, report } = await loadWithReport(callId, attempt);
       // An attempt that was never recorded (the dial failed before it) has nothing to end.
-      if (call.attempts[attempt - 1]?.number !== attempt) return giveSlotBack(call);
+      if (call.attempts[attempt - 1]?.number !== attempt) {
+        await giveSlotBack(call);
+        return call.status;
+      }
       await releaseHeldSlot(call);
-      await calls.change(call, {
+      const changed = await calls.change(call, {
         events: [callEvents.attemptEnded(attempt)],
         set: {
           ...reported(call, [report]),
@@ -32,6 +38,7 @@ export function createCallBookkeepingActivities({ db, clock }: CallActivityDeps,
           ...attemptEnd(attempt, result, endedAt === undefined ? clock() : new Date(endedAt)),
         },
       });
+      return statusOf(changed, call.status);
     },
 
     /**
@@ -39,7 +46,7 @@ export function createCallBookkeepingActivities({ db, clock }: CallActivityDeps,
      * (`call.attempt.ended`, then `call.completed`; each shows the call completed). The slot is given back and
      * the candidate freed.
      */
-    async completeCall(callId: string, attempt: number, endedAt: number): Promise<void> {
+    async completeCall(callId: string, attempt: number, endedAt: number): Promise<CallStatus> {
       const { call, report } = await loadWithReport(callId, attempt);
       await releaseHeldSlot(call);
       const recorded = call.attempts[attempt - 1]?.number === attempt;
@@ -54,14 +61,14 @@ export function createCallBookkeepingActivities({ db, clock }: CallActivityDeps,
           next_attempt_at: null,
         },
       });
-      await settle(changed, () => freeCandidate(db, call));
+      return statusOf(await settle(changed, free(call)), 'completed');
     },
 
     /** A cancel arrived during an attempt: the call shows it until the attempt ends. */
-    async markCancelling(callId: string): Promise<void> {
+    async markCancelling(callId: string): Promise<CallStatus> {
       const call = await load(callId);
-      if (call.status !== 'in_progress') return;
-      await calls.change(call, { to: 'cancelling' });
+      if (call.status !== 'in_progress') return call.status;
+      return statusOf(await calls.change(call, { to: 'cancelling' }), 'cancelling');
     },
 
     /** Ends the call and frees the candidate for a new call. `cancelReason`: why a cancelled call was (API or a contact rule). */
@@ -70,7 +77,7 @@ export function createCallBookkeepingActivities({ db, clock }: CallActivityDeps,
       status: Extract<CallStatus, 'completed' | 'failed' | 'cancelled'>,
       reason: FailureReason | null,
       cancelReason?: CancelReason,
-    ): Promise<void> {
+    ): Promise<CallStatus> {
       const call = await load(callId);
       // Reports of attempts given up on (no_outcome) that came in since: written in now, with the call's end.
       const late = await Promise.all(call.attempts.filter((a) => !a.reported_at).map((a) => readReport(callId, a.number)));
@@ -86,21 +93,26 @@ export function createCallBookkeepingActivities({ db, clock }: CallActivityDeps,
           ...(cancelReason ? { cancel_reason: cancelReason } : {}),
         },
       });
-      await settle(changed, () => freeCandidate(db, call));
+      return statusOf(await settle(changed, free(call)), status);
     },
   };
 }
+
+/** The status a change left the call in; `fallback` when the call is gone (erased data keeps its document). */
+const statusOf = (call: { status: CallStatus } | null, fallback: CallStatus): CallStatus => call?.status ?? fallback;
 
 /**
  * An ended call frees its candidate once its change is written, whether or not its announcement went out
  * (the activity's retry announces it): a candidate is never held by a call that has ended.
  */
-async function settle(changed: Promise<unknown>, free: () => Promise<void>): Promise<void> {
+async function settle<T>(changed: Promise<T>, free: () => Promise<void>): Promise<T> {
+  let result: T;
   try {
-    await changed;
+    result = await changed;
   } catch (err) {
     if (err instanceof NotAnnouncedError) await free();
     throw err;
   }
   await free();
+  return result;
 }

@@ -1,14 +1,15 @@
-import { slotHolder, takeSlot } from '../infra/call-slots';
-import { maxConcurrentCalls } from '../infra/records/workspaces';
+import { slotHolder } from '../stores/call-slots';
+import { maxConcurrentCalls } from '../infra/documents/workspaces';
+import type { CallStatus } from '../shared/calls/schema';
 import { LOST_REPORT_CHECKS, slotLeaseMs } from '../shared/calls/capacity';
 import type { CallActivityDeps, CallRecords } from './call-records';
-import { contactRules, OPTED_OUT, type HeldContact } from './call-contact';
+import { contactRules, SUPPRESSED, type HeldContact } from './call-contact';
 import { callEvents } from '../stores/calls';
 
 /** The workspace's calling slots (max_concurrent_calls): taking one for an attempt, and giving it back. */
-export function createCallCapacityActivities({ db, clock, voice }: CallActivityDeps, records: CallRecords) {
+export function createCallCapacityActivities({ stores, clock, voice }: CallActivityDeps, records: CallRecords) {
   const { calls, load, giveSlotBack, scheduled } = records;
-  const rules = contactRules({ ...records, db });
+  const rules = contactRules({ ...records, stores });
   return {
     /**
      * One of the workspace's calling slots for the attempt, or, when all are held, the call shown waiting for
@@ -17,6 +18,7 @@ export function createCallCapacityActivities({ db, clock, voice }: CallActivityD
      * the workflow gives it to a take's first look only.
      * `windowAt` (the workflow's clock; patch `calling-window`): the calling window is decided first
      * (call-contact.ts), and a dial it holds back takes no slot. A phone suppressed for voice takes none either.
+     * `status`: the call's, as the take left it (the workflow shows it operators).
      */
     async takeCallSlot(
       callId: string,
@@ -24,34 +26,35 @@ export function createCallCapacityActivities({ db, clock, voice }: CallActivityD
       reportWithinMs: number,
       dialAt?: number | null,
       windowAt?: number,
-    ): Promise<{ taken: boolean; held?: HeldContact }> {
+    ): Promise<{ taken: boolean; held?: HeldContact; status: CallStatus }> {
       const call = await load(callId);
       // Arguments cross as JSON: an absent dialAt before windowAt arrives as null.
       dialAt = dialAt ?? undefined;
       // The first look of a take (the only one given dialAt) that finds the call shown scheduled already runs
       // again after an execution that wrote it and may have stopped before announcing it (its worker died): it
-      // announces it again, which makes nothing twice. Otherwise no later write would, and the event was lost.
+      // repeats the change that showed it, which the store finds made and announces again (nothing is made
+      // twice). Otherwise no later write would, and the event was lost.
       const shown = callEvents.scheduled(call);
-      const showAgain = () =>
-        dialAt !== undefined && calls.hasRecorded(call, shown) ? calls.announceAgain(call, [shown]) : Promise.resolve();
+      const showAgain = async () => {
+        if (dialAt !== undefined && calls.hasRecorded(call, shown)) await calls.change(call, { events: [shown] });
+      };
       // Taken by an earlier execution of this activity (a retry, or a replayed workflow task).
       if (call.capacity_slot?.holder === slotHolder(callId, attempt)) {
         await showAgain();
-        return { taken: true };
+        return { taken: true, status: call.status };
       }
-      const workspace = await db.shared.workspace(call.workspace_id);
-      // The ledger, read right before each dial whatever the workflow's version: a phone suppressed for voice
-      // while the call waited is never dialled.
-      if (await rules.optedOut(call, workspace, ['voice'])) return { taken: false, held: OPTED_OUT };
+      const workspace = await stores.workspaces.get(call.workspace_id);
+      // The suppression list, read right before each dial whatever the workflow's version: a phone suppressed
+      // for voice while the call waited is never dialled.
+      if (await rules.suppressed(call, workspace, ['voice'])) return { taken: false, held: SUPPRESSED, status: call.status };
       if (windowAt !== undefined) {
         // The calling window, looked at each time the call looks for a slot: one due at night waits for morning.
         const decision = await rules.decide(call, workspace, 'dial', windowAt);
-        if (!decision.go) return { taken: false, held: decision };
+        if (!decision.go) return { taken: false, held: decision, status: ('status' in decision && decision.status) || call.status };
       }
       const lease = slotLeaseMs(voice.reportWithinMs ?? reportWithinMs, LOST_REPORT_CHECKS);
       const now = clock();
-      const slot = await takeSlot(
-        db,
+      const slot = await stores.callSlots.take(
         call.workspace_id,
         slotHolder(callId, attempt),
         maxConcurrentCalls(workspace),
@@ -63,11 +66,11 @@ export function createCallCapacityActivities({ db, clock, voice }: CallActivityD
       if (slot && !schedule) {
         await calls.note(callId, { capacity_slot: slot });
         await showAgain();
-        return { taken: true };
+        return { taken: true, status: call.status };
       }
       if (slot && schedule) {
         await calls.change(call, { events: [schedule.event], set: { ...schedule.set, capacity_slot: slot } });
-        return { taken: true };
+        return { taken: true, status: call.status };
       }
       if (call.status !== 'waiting_for_capacity' || schedule) {
         await calls.change(call, {
@@ -76,7 +79,7 @@ export function createCallCapacityActivities({ db, clock, voice }: CallActivityD
           set: { ...schedule?.set, next_attempt_at: null },
         });
       } else await showAgain();
-      return { taken: false };
+      return { taken: false, status: 'waiting_for_capacity' };
     },
 
     /** Gives the attempt's calling slot back (the provider was busy: the call waits again). */

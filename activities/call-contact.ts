@@ -1,11 +1,11 @@
 import { candidateZones } from '../infra/phone-zones';
-import { callingWindowOf, defaultTimezone } from '../infra/records/workspaces';
+import { callingWindowOf, defaultTimezone } from '../infra/documents/workspaces';
 import { nextTimeInZones } from '../shared/calls/working-hours';
 import { windowHours } from '../shared/contact/zones';
-import type { CallDoc } from '../infra/records/calls';
-import type { WorkspaceDoc } from '../infra/records/workspaces';
+import type { CallDoc } from '../infra/documents/calls';
+import type { WorkspaceDoc } from '../infra/documents/workspaces';
 import { callEvents } from '../stores/calls';
-import { suppressionLedger } from '../infra/suppressions';
+import type { CallStatus } from '../shared/calls/schema';
 import type { SuppressionChannel } from '../shared/suppressions/schema';
 import type { CallActivityDeps, CallRecords } from './call-records';
 
@@ -13,14 +13,15 @@ import type { CallActivityDeps, CallRecords } from './call-records';
 export type ContactKind = 'dial' | 'pre_call' | 'fallback';
 
 /**
- * What the contact rules say of a contact due now: go; wait until `at` (recorded as a deferral); or never,
- * because the candidate's zones share no moment of the calling window.
+ * What the contact rules say of a contact due now: go; wait until `at` (recorded as a deferral, which left the
+ * call in `status`); or never, because the candidate's zones share no moment of the calling window, or the
+ * phone is suppressed.
  */
 export type ContactDecision = { go: true } | HeldContact;
-export type HeldContact = { go: false; at: number } | { go: false; never: true; optedOut?: true };
+export type HeldContact = { go: false; at: number; status?: CallStatus } | { go: false; never: true; optedOut?: true };
 
-/** A dial refused because the phone is suppressed for voice: the call ends cancelled, `opted_out`. */
-export const OPTED_OUT: HeldContact = { go: false, never: true, optedOut: true };
+/** A dial refused because the phone is suppressed for voice: the call ends cancelled, `opted_out` (the API's word). */
+export const SUPPRESSED: HeldContact = { go: false, never: true, optedOut: true };
 
 /**
  * The rules above the request, decided at the moment of contact with the workflow's clock (docs/contact-rules.md):
@@ -28,18 +29,17 @@ export const OPTED_OUT: HeldContact = { go: false, never: true, optedOut: true }
  * the take of its calling slot (call-capacity.ts), which reads the call and the workspace already; a message by
  * `contactWindow`.
  */
-export function contactRules({ calls, scheduled, db }: Pick<CallRecords, 'calls' | 'scheduled'> & Pick<CallActivityDeps, 'db'>) {
-  const ledger = suppressionLedger(db);
+export function contactRules({ calls, scheduled, stores }: Pick<CallRecords, 'calls' | 'scheduled'> & Pick<CallActivityDeps, 'stores'>) {
   /** The candidate's zones: fixed when the call was made, or, for a call made before zones, found now. */
   const zonesOf = (call: CallDoc, fallback: string) => call.timezones ?? candidateZones(undefined, call.candidate.phone, fallback);
 
   return {
     /**
-     * Whether the candidate's phone is suppressed for any of `channels` in the call's workspace: the ledger as
-     * it is now, read right before each dial and each message (docs/contact-rules.md).
+     * Whether the candidate's phone is suppressed for any of `channels` in the call's workspace: the list as it
+     * is now, read right before each dial and each message (docs/contact-rules.md).
      */
-    async optedOut(call: CallDoc, workspace: WorkspaceDoc | null, channels: SuppressionChannel[]): Promise<boolean> {
-      const refused = await ledger.channelsFor(workspace, { phone: call.candidate.phone, email: call.candidate.email });
+    async suppressed(call: CallDoc, workspace: Readonly<WorkspaceDoc> | null, channels: SuppressionChannel[]): Promise<boolean> {
+      const refused = await stores.suppressions.channelsFor(workspace, { phone: call.candidate.phone, email: call.candidate.email });
       return channels.some((c) => refused.has(c));
     },
 
@@ -49,42 +49,37 @@ export function contactRules({ calls, scheduled, db }: Pick<CallRecords, 'calls'
      * a call not shown scheduled yet: a first dial due at once); a deferred fallback is recorded only, as its
      * call has ended. Recording is once per `now`, so a retry records nothing twice.
      */
-    async decide(call: CallDoc, workspace: WorkspaceDoc | null, kind: ContactKind, now: number): Promise<ContactDecision> {
+    async decide(call: CallDoc, workspace: Readonly<WorkspaceDoc> | null, kind: ContactKind, now: number): Promise<ContactDecision> {
       const window = callingWindowOf(workspace);
       if (!window) return { go: true };
       const at = nextTimeInZones(now, windowHours(window), zonesOf(call, defaultTimezone(workspace)));
       if (at === null) return { go: false, never: true };
       if (at <= now) return { go: true };
       const shown = scheduled(call, new Date(at));
-      const events = kind === 'fallback' ? [] : [...(call.scheduled_for === null ? [shown.event] : []), callEvents.deferred(now)];
-      // Recorded by an earlier execution, which may have stopped before announcing it.
-      if ((call.deferrals ?? []).some((d) => d.from.getTime() === now)) {
-        if (events.length > 0) await calls.announceAgain(call, events);
-        return { go: false, at };
-      }
       const deferral = { from: new Date(now), to: new Date(at), reason: 'calling_window' as const };
+      const deferred = (call.deferrals ?? []).some((d) => d.from.getTime() === now);
       if (kind === 'fallback') {
-        await calls.change(call, { push: { deferrals: deferral } });
-        return { go: false, at };
+        // Its call has ended: recorded once, announced never.
+        if (!deferred) await calls.change(call, { push: { deferrals: deferral } });
+        return { go: false, at, status: call.status };
       }
-      await calls.change(call, {
-        to: 'scheduled',
-        events,
-        push: { deferrals: deferral },
-        set: shown.set,
-      });
-      return { go: false, at };
+      const events = [...(call.scheduled_for === null ? [shown.event] : []), callEvents.deferred(now)];
+      // Recorded by an earlier execution, which may have stopped before announcing it: its repeat is found made.
+      const changed = deferred
+        ? await calls.change(call, { to: 'scheduled', events })
+        : await calls.change(call, { to: 'scheduled', events, push: { deferrals: deferral }, set: shown.set });
+      return { go: false, at, status: changed?.status ?? 'scheduled' };
     },
   };
 }
 
 /** The contact rules for a call's WhatsApp messages (its dials are decided in the take of their slot). */
-export function createCallContactActivities({ db }: CallActivityDeps, records: CallRecords) {
-  const rules = contactRules({ ...records, db });
+export function createCallContactActivities({ stores }: CallActivityDeps, records: CallRecords) {
+  const rules = contactRules({ ...records, stores });
   return {
     async contactWindow(callId: string, kind: Exclude<ContactKind, 'dial'>, now: number): Promise<ContactDecision> {
       const call = await records.load(callId);
-      return rules.decide(call, await db.shared.workspace(call.workspace_id), kind, now);
+      return rules.decide(call, await stores.workspaces.get(call.workspace_id), kind, now);
     },
   };
 }

@@ -1,15 +1,19 @@
-import { attemptPath, type CallAttempt, type CallDoc } from '../infra/records/calls';
-import { companyOf } from '../infra/records/projects';
-import { callDisclosureOf } from '../infra/records/workspaces';
+import { attemptPath, type CallAttempt, type CallDoc } from '../infra/documents/calls';
+import { companyOf } from '../infra/documents/projects';
+import { callDisclosureOf } from '../infra/documents/workspaces';
 import { openingLine } from '../shared/contact/disclosure';
 import type { AttemptResult } from '../shared/calls/retry';
+import type { CallStatus } from '../shared/calls/schema';
 import type { DialResult } from '../providers/voice/port';
 import type { CallActivityDeps, CallRecords } from './call-records';
 
 export type AttemptCheck = { status: 'ended'; result: AttemptResult } | { status: 'going' } | { status: 'unknown' };
 
+/** A dial's result, with the call's status as the dial left it (`in_progress`, or waiting again when busy). */
+export type Dialled = DialResult & { callStatus?: CallStatus };
+
 /** Placing an attempt, and asking the provider about one whose report never came. Each is idempotent. */
-export function createCallDialActivities({ db, logger, clock, voice, report }: CallActivityDeps, records: CallRecords) {
+export function createCallDialActivities({ stores, logger, clock, voice, report }: CallActivityDeps, records: CallRecords) {
   const { calls, load, loadWithReport } = records;
 
   /**
@@ -17,7 +21,7 @@ export function createCallDialActivities({ db, logger, clock, voice, report }: C
    * for the company, and the call is recorded), then the request's first_message (docs/contact-rules.md).
    */
   async function openingOf(call: CallDoc): Promise<string> {
-    const [workspace, project] = await Promise.all([db.shared.workspace(call.workspace_id), db.shared.project(call.project_id)]);
+    const [workspace, project] = await Promise.all([stores.workspaces.get(call.workspace_id), stores.projects.get(call.project_id)]);
     return openingLine(
       callDisclosureOf(workspace),
       companyOf(project, workspace) ?? workspace?.name ?? 'the hiring company',
@@ -82,11 +86,15 @@ export function createCallDialActivities({ db, logger, clock, voice, report }: C
   return {
     /**
      * Places the attempt once; an accepted dial carries how long its report may take (the provider's bound). A
-     * busy provider placed nothing: the attempt is taken back and the workflow waits it out.
+     * busy provider placed nothing: the attempt is taken back and the workflow waits it out. `callStatus`: the
+     * call's, as the dial left it.
      */
-    async dial(callId: string, attempt: number): Promise<DialResult> {
+    async dial(callId: string, attempt: number): Promise<Dialled> {
       const result = await placeOnce(callId, attempt);
-      return result.accepted && voice.reportWithinMs !== undefined ? { ...result, reportWithinMs: voice.reportWithinMs } : result;
+      const callStatus: CallStatus = !result.accepted && result.busy ? 'waiting_for_capacity' : 'in_progress';
+      return result.accepted && voice.reportWithinMs !== undefined
+        ? { ...result, reportWithinMs: voice.reportWithinMs, callStatus }
+        : { ...result, callStatus };
     },
 
     /**

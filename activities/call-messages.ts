@@ -1,20 +1,18 @@
 import { asActivityFailure } from './provider-failures';
 import type { MessageKind, SkipReason } from '../shared/calls/schema';
-import { suppressionLedger } from '../infra/suppressions';
-import type { CallDoc, CallMessage, ResolvedTemplate } from '../infra/records/calls';
-import { insertOnce } from '../infra/duplicate-key';
-import { whatsappRef, type SendResult } from '../providers/whatsapp/port';
+import type { CallDoc, CallMessage, ResolvedTemplate } from '../infra/documents/calls';
+import type { SendResult } from '../providers/whatsapp/port';
 import { callEvents } from '../stores/calls';
 import type { CallActivityDeps, CallRecords } from './call-records';
 
 /** A call's WhatsApp templates: the pre-call message and the fallback, each sent and recorded once. */
-export function createCallMessageActivities({ db, logger, clock, whatsapp }: CallActivityDeps, records: CallRecords) {
+export function createCallMessageActivities({ stores, logger, clock, whatsapp }: CallActivityDeps, records: CallRecords) {
   const { calls, load } = records;
 
-  const ledger = suppressionLedger(db);
-
-  /** The status a recorded message was first given: its event, announced again for an earlier execution. */
+  /** The status a recorded message was first given: its event, which a repeat of its recording announces again. */
   const firstStatus = (m: CallMessage) => (m.status === 'skipped' ? 'skipped' : m.provider_message_id ? 'sent' : 'failed');
+  /** The change that recorded the message, repeated: the store finds it made and announces it again. */
+  const repeat = (call: CallDoc, m: CallMessage) => calls.change(call, { events: [callEvents.message(m.kind, firstStatus(m))] });
 
   /** Appends the template message of `kind` to the call once, as sent, failed, or skipped (the phone opted out). */
   async function recordMessage(
@@ -25,7 +23,10 @@ export function createCallMessageActivities({ db, logger, clock, whatsapp }: Cal
   ): Promise<void> {
     // Recorded by an earlier execution, which may have stopped before announcing it.
     const recorded = call.messages.find((m) => m.kind === kind);
-    if (recorded) return calls.announceAgain(call, [callEvents.message(kind, firstStatus(recorded))]);
+    if (recorded) {
+      await repeat(call, recorded);
+      return;
+    }
     const message: CallMessage = {
       kind,
       channel: 'whatsapp',
@@ -47,13 +48,16 @@ export function createCallMessageActivities({ db, logger, clock, whatsapp }: Cal
     async sendWhatsApp(callId: string, kind: MessageKind): Promise<void> {
       const call = await load(callId);
       const sent = call.messages.find((m) => m.kind === kind);
-      // Sent by an earlier execution, which may have stopped before announcing it.
-      if (sent) return calls.announceAgain(call, [callEvents.message(kind, firstStatus(sent))]);
+      // Sent by an earlier execution, which may have stopped before announcing it: never sent twice.
+      if (sent) {
+        await repeat(call, sent);
+        return;
+      }
       const template = call.whatsapp[kind];
       if (!template) return;
-      // The ledger, read right before the send: a phone suppressed for WhatsApp gets no message, and one
-      // suppressed for voice neither the call's announcement nor its fallback (docs/contact-rules.md).
-      const refused = await ledger.channelsFor(await db.shared.workspace(call.workspace_id), {
+      // The suppression list, read right before the send: a phone suppressed for WhatsApp gets no message, and
+      // one suppressed for voice neither the call's announcement nor its fallback (docs/contact-rules.md).
+      const refused = await stores.suppressions.channelsFor(await stores.workspaces.get(call.workspace_id), {
         phone: call.candidate.phone,
         email: call.candidate.email,
       });
@@ -73,7 +77,7 @@ export function createCallMessageActivities({ db, logger, clock, whatsapp }: Cal
         });
       if (result.sent) {
         // Lets delivery callbacks find this message by the provider's id.
-        await insertOnce(db.providerRefs, { _id: whatsappRef(result.providerMessageId), call_id: callId, kind, created_at: clock() });
+        await stores.calls.fileMessage(result.providerMessageId, callId, kind, clock());
       } else {
         logger.warn({ callId, kind, code: result.code, error: result.error, detail: result.detail }, 'WhatsApp template not sent');
       }

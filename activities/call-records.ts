@@ -1,13 +1,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { attemptPath, type CallDoc } from '../infra/records/calls';
-import { callReportId, reportedFields, type CallReportDoc } from '../infra/records/call-reports';
-import { releaseSlot } from '../infra/call-slots';
+import { attemptPath, type CallDoc } from '../infra/documents/calls';
+import { reportedFields, type CallReportDoc } from '../infra/documents/call-reports';
 import type { AttemptResult } from '../shared/calls/retry';
-import { callEvents, callStore } from '../stores/calls';
+import { callEvents } from '../stores/calls';
 import type { ActivityDeps } from './deps';
 
 /** What the call activities are built from (activities/calls.ts puts them together). */
-export type CallActivityDeps = Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'voice' | 'whatsapp' | 'report' | 'announce'>;
+export type CallActivityDeps = Pick<ActivityDeps, 'stores' | 'operations' | 'logger' | 'clock' | 'voice' | 'whatsapp' | 'report'>;
 
 /**
  * What every part of a call's activities shares: the call store, reading a call with its stored report, and
@@ -16,15 +15,15 @@ export type CallActivityDeps = Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'v
  * extra filter field would scan every call.
  */
 export function callRecords(deps: CallActivityDeps) {
-  const { db, logger } = deps;
-  const calls = callStore(deps);
+  const { stores, logger } = deps;
+  const { calls, callSlots } = stores;
 
   async function load(callId: string): Promise<CallDoc> {
-    const call = await db.calls.findOne({ _id: callId });
+    const call = await calls.get(callId);
     if (!call) throw ApplicationFailure.nonRetryable(`Call ${callId} does not exist`, 'CallNotFound');
     return call;
   }
-  const readReport = (callId: string, attempt: number) => db.callReports.findOne({ _id: callReportId(callId, attempt) });
+  const readReport = (callId: string, attempt: number) => stores.callReports.get(callId, attempt);
 
   return {
     calls,
@@ -38,7 +37,7 @@ export function callRecords(deps: CallActivityDeps) {
     },
 
     /**
-     * The fields that write stored reports into the call (infra/records/call-reports.ts), for the write that
+     * The fields that write stored reports into the call (infra/documents/call-reports.ts), for the write that
      * ends their attempt; nothing for a report that is not there or is written in already.
      */
     reported(call: CallDoc, reports: Array<CallReportDoc | null>): Record<string, unknown> {
@@ -58,13 +57,13 @@ export function callRecords(deps: CallActivityDeps) {
      * (`capacity_slot: null`); a crash before that write frees it again, harmlessly: only its holder frees a slot.
      */
     async releaseHeldSlot(call: CallDoc): Promise<void> {
-      if (call.capacity_slot) await releaseSlot(db, call.capacity_slot);
+      if (call.capacity_slot) await callSlots.release(call.capacity_slot);
     },
 
     /** Frees the calling slot the call holds, if any, when no change of the call is written with it. */
     async giveSlotBack(call: CallDoc): Promise<void> {
       if (!call.capacity_slot) return;
-      await releaseSlot(db, call.capacity_slot);
+      await callSlots.release(call.capacity_slot);
       await calls.note(call._id, { capacity_slot: null });
     },
 

@@ -1,30 +1,26 @@
-import type { Database } from '../infra/database';
-import type { RateLimiter } from '../infra/rate-limit';
 import type { Logger } from '../infra/logger';
+import type { Operations } from '../operations';
+import type { Stores } from '../stores';
 import type { FanOutResult, WorkflowStart } from '../shared/workflow-starts';
 import type { EmailProvider } from '../providers/email/port';
 import type { LanguageModel } from '../providers/llm/port';
 import type { Transcriber } from '../providers/transcription/port';
 import type { ReportAttempt, VoiceProvider } from '../providers/voice/port';
 import type { WhatsAppProvider } from '../providers/whatsapp/port';
-import type { Announce } from '../infra/webhooks/events';
-import type { ErasureStops } from '../stores/erasure';
 
 /** What activities need from the outside world; tests hand in real or local-stub implementations. */
 export interface ActivityDeps {
-  db: Database;
+  /** Every collection, behind its store (stores/), built once per process (composition/stores.ts). */
+  stores: Stores;
+  /** The use cases the worker runs as the API does: cancels, erasures, report intake (operations/). */
+  operations: Operations;
   logger: Logger;
   clock: () => Date;
   voice: VoiceProvider;
-  /** Stores a provider's report of an attempt and signals the call's workflow (api/calls/reports.ts). */
+  /** Takes in a provider's report of an attempt (operations/call-reports.ts): the lost-report check's. */
   report: ReportAttempt;
   whatsapp: WhatsAppProvider;
   llm: LanguageModel;
-  /**
-   * The workspace budget a new job's question generation spends from: the AI limit of generate-questions
-   * (infra/budgets.ts), so invitations cannot get around it.
-   */
-  questionBudget: RateLimiter;
   /** Speech to text for recorded interview answers; null when none is configured. */
   transcriber: Transcriber | null;
   email: EmailProvider;
@@ -32,12 +28,8 @@ export interface ActivityDeps {
   emailFrom: { email: string; name?: string };
   /** Where candidate-facing links point. */
   publicBaseUrl: string;
-  /** Announces a change of a call or an interview to the workspace's webhooks (infra/webhooks/events.ts). */
-  announce: Announce;
   /** Whether webhooks may reach private, loopback and link-local addresses, and plain http (WEBHOOK_ALLOW_PRIVATE). */
   webhooks: { allowPrivate: boolean };
-  /** What an erasure asks of the running workflows (composition/erasure.ts): the retention sweep's erasures. */
-  erasureStops: ErasureStops;
   /** Starts workflows on this worker's task queue, each once ever (infra/temporal.ts, startEach). */
   startWorkflows: (starts: WorkflowStart[]) => Promise<FanOutResult>;
 }

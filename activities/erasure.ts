@@ -1,7 +1,4 @@
 import type { ActivityDeps } from './deps';
-import { FINAL_CALL_STATUSES, type CallStatus } from '../shared/calls/schema';
-import type { InterviewStatus } from '../shared/interviews/schema';
-import { erasure } from '../stores/erasure';
 
 /** A sweep's step: candidates erased by this call, and whether more are due in the workspace. */
 export interface SweepStep {
@@ -12,8 +9,6 @@ export interface SweepStep {
   more: boolean;
 }
 
-const ENDED_CALLS = FINAL_CALL_STATUSES as CallStatus[];
-const ENDED_INTERVIEWS: InterviewStatus[] = ['completed', 'expired', 'failed'];
 /** Candidates one activity erases at most, so each step ends well inside its timeout. */
 const PER_STEP = 100;
 
@@ -21,13 +16,11 @@ const PER_STEP = 100;
  * The workspaces' `retention_days` (docs/erasure.md): each day, candidates whose calls and interviews all ended
  * longer ago than that are erased, as POST /candidates/erase erases them.
  */
-export function createErasureActivities({ db, announce, publicBaseUrl, erasureStops }: ActivityDeps) {
-  const erase = erasure({ db, announce, publicBaseUrl }, erasureStops);
+export function createErasureActivities({ stores, operations }: Pick<ActivityDeps, 'stores' | 'operations'>) {
   return {
     /** The workspaces that keep candidates for a limited time (a daily read of the few settings documents). */
     async retentionWorkspaces(): Promise<Array<{ id: string; days: number }>> {
-      const found = await db.workspaces.find({ 'settings.retention_days': { $gt: 0 } }, { projection: { _id: 1, settings: 1 } }).toArray();
-      return found.map((w) => ({ id: w._id, days: w.settings!.retention_days! }));
+      return stores.workspaces.withRetention();
     },
 
     /**
@@ -37,12 +30,11 @@ export function createErasureActivities({ db, announce, publicBaseUrl, erasureSt
      */
     async sweepRetention(workspaceId: string, days: number, nowMs: number): Promise<SweepStep> {
       const cutoff = new Date(nowMs - days * 86_400_000);
-      const old = { workspace_id: workspaceId, erased_at: { $exists: false }, updated_at: { $lt: cutoff } };
       const [calls, interviews] = await Promise.all([
-        db.calls.find({ ...old, status: { $in: ENDED_CALLS } }, { projection: { candidate_id: 1 } }).toArray(),
-        db.interviews.find({ ...old, status: { $in: ENDED_INTERVIEWS } }, { projection: { candidate_id: 1 } }).toArray(),
+        stores.calls.candidatesEndedBefore(workspaceId, cutoff),
+        stores.interviews.candidatesEndedBefore(workspaceId, cutoff),
       ]);
-      const candidates = [...new Set([...calls, ...interviews].map((r) => r.candidate_id))];
+      const candidates = [...new Set([...calls, ...interviews])];
       const step: SweepStep = { candidates: 0, calls: 0, interviews: 0, recordings: 0, more: false };
       let looked = 0;
       for (const candidateId of candidates) {
@@ -50,7 +42,7 @@ export function createErasureActivities({ db, announce, publicBaseUrl, erasureSt
           step.more = true;
           break;
         }
-        const counts = await erase.erase(workspaceId, { candidate_id: candidateId }, { allEndedBefore: cutoff });
+        const counts = await operations.erasure.erase(workspaceId, { candidate_id: candidateId }, { allEndedBefore: cutoff });
         if (!counts) continue;
         step.candidates++;
         step.calls += counts.calls;

@@ -1,6 +1,5 @@
-import { interviewEvent, interviewStore } from '../stores/interviews';
-import { recordingBytes } from '../infra/recordings';
-import type { InterviewDoc, StoredAssessment } from '../infra/records/interviews';
+import { interviewEvent } from '../stores/interviews';
+import type { InterviewDoc, StoredAssessment } from '../infra/documents/interviews';
 import { settleAssessment, type AnswerToAssess, type QuestionAssessment } from '../shared/interviews/assessment';
 import { providerFailureText, UpstreamError } from '../shared/errors';
 import type { ActivityDeps } from './deps';
@@ -23,19 +22,22 @@ const REASONS = {
  * job by the language model (or the offline rules), stored on the interview once.
  */
 export function createInterviewAssessmentActivities({
-  db,
+  stores,
   logger,
   clock,
   llm,
   transcriber,
-  announce,
-  publicBaseUrl,
-}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'transcriber' | 'announce' | 'publicBaseUrl'>) {
-  const interviews = interviewStore({ db, announce, publicBaseUrl });
-  const load = (interviewId: string) => loadInterview(db, interviewId);
+}: Pick<ActivityDeps, 'stores' | 'logger' | 'clock' | 'llm' | 'transcriber'>) {
+  const { interviews, recordings } = stores;
+  const load = (interviewId: string) => loadInterview(stores, interviewId);
+  const completed = (interview: InterviewDoc) => interviewEvent('interview.completed', interview);
   /** Stores the assessment with `interview.completed`, so the receiver has the whole result in one event. */
   async function store(interview: InterviewDoc, assessment: StoredAssessment): Promise<void> {
-    await interviews.change(interview, { events: [interviewEvent('interview.completed', interview)], set: { assessment } });
+    await interviews.change(interview, { events: [completed(interview)], set: { assessment } });
+  }
+  /** An assessment stored by an earlier execution, which may have stopped before announcing it: its repeat is found made. */
+  async function repeat(interview: InterviewDoc): Promise<void> {
+    await interviews.change(interview, { events: [completed(interview)] });
   }
 
   return {
@@ -43,10 +45,10 @@ export function createInterviewAssessmentActivities({
     async transcribeAnswer(interviewId: string, index: number): Promise<string | null> {
       const interview = await load(interviewId);
       const recorded = (interview.answers ?? []).find((a) => a.index === index)?.recording;
-      const recording = recorded && transcriber ? await db.recordings.findOne({ _id: recorded.id }) : null;
+      const recording = recorded && transcriber ? await recordings.get(recorded.id) : null;
       if (!recording || !transcriber) return null;
       const parts: Buffer[] = [];
-      for await (const part of recordingBytes(db, recording, 0, recording.size - 1)) parts.push(part);
+      for await (const part of recordings.bytes(recording)) parts.push(part);
       try {
         return await transcriber.transcribe({ bytes: Buffer.concat(parts), type: recording.type });
       } catch (err) {
@@ -60,8 +62,11 @@ export function createInterviewAssessmentActivities({
      */
     async assessInterview(interviewId: string, transcripts: Transcripts): Promise<'completed' | 'failed'> {
       const interview = await load(interviewId);
-      if (interview.assessment?.status === 'completed') return 'completed';
-      const project = await loadInterviewProject(db, interview.project_id);
+      if (interview.assessment?.status === 'completed') {
+        await repeat(interview);
+        return 'completed';
+      }
+      const project = await loadInterviewProject(stores, interview.project_id);
       const answers = toAssess(interview, transcripts, transcriber !== null);
       let result;
       try {
@@ -97,7 +102,7 @@ export function createInterviewAssessmentActivities({
     /** Records an assessment that could not be made after every retry, with the reason. */
     async failAssessment(interviewId: string, error: string): Promise<void> {
       const interview = await load(interviewId);
-      if (interview.assessment?.status === 'completed') return;
+      if (interview.assessment?.status === 'completed') return repeat(interview);
       await store(interview, failed(llm.name, toAssess(interview, {}, transcriber !== null), {}, error));
     },
   };

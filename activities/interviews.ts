@@ -1,23 +1,20 @@
-import { interviewEvent, interviewStore } from '../stores/interviews';
-import { projectStore } from '../stores/projects';
+import { interviewEvent } from '../stores/interviews';
+import type { Stores } from '../stores';
+import type { LimitDecision } from '../stores/limits';
 import { ApplicationFailure } from '@temporalio/activity';
-import { expiresAtOf, type InterviewDoc } from '../infra/records/interviews';
-import { companyOf, type ProjectDoc } from '../infra/records/projects';
-import type { WorkspaceDoc } from '../infra/records/workspaces';
+import { expiresAtOf, type InterviewDoc } from '../infra/documents/interviews';
+import { companyOf, type ProjectDoc } from '../infra/documents/projects';
+import type { WorkspaceDoc } from '../infra/documents/workspaces';
 import { newId } from '../infra/ids';
-import { claim, release } from '../infra/claims';
-import { suppressionLedger } from '../infra/suppressions';
-import type { RateLimitDecision } from '../infra/rate-limit';
 import { composeInvitation, type InvitationKind } from '../shared/interviews/invitation-email';
+import type { InterviewStatus } from '../shared/interviews/schema';
 import type { EmailMessage } from '../providers/email/port';
 import { interviewUrl, unsubscribeUrl } from '../shared/public-urls';
-import { unsubscribeToken } from '../infra/unsubscribe-links';
 import { DEFAULT_QUESTION_COUNT } from '../shared/interviews/question-generator';
 import type { Question } from '../shared/jobs/schema';
 import { providerFailureText, UpstreamError } from '../shared/errors';
 import { asActivityFailure } from './provider-failures';
 import type { ActivityDeps } from './deps';
-import type { Database } from '../infra/database';
 
 /** How long a question-generation claim holds before another invitation may take it over. */
 export const QUESTION_LEASE_MS = 3 * 60_000;
@@ -29,18 +26,10 @@ const QUESTION_SET_LOOKS_MS = [50, 100, 200, 400, 800, 1_500, 3_000];
  * and write is an exact `_id` match, with conditions checked in code after the read (one execution of an
  * activity per invitation runs at a time; on FerretDB an extra filter field would scan every interview).
  */
-export function createInterviewActivities({
-  db,
-  logger,
-  clock,
-  llm,
-  questionBudget,
-  publicBaseUrl,
-  announce,
-}: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'llm' | 'questionBudget' | 'publicBaseUrl' | 'announce'>) {
-  const interviews = interviewStore({ db, announce, publicBaseUrl });
-  const load = (interviewId: string) => loadInterview(db, interviewId);
-  const loadProject = (projectId: string) => loadInterviewProject(db, projectId);
+export function createInterviewActivities({ stores, logger, clock, llm }: Pick<ActivityDeps, 'stores' | 'logger' | 'clock' | 'llm'>) {
+  const { interviews, projects } = stores;
+  const load = (interviewId: string) => loadInterview(stores, interviewId);
+  const loadProject = (projectId: string) => loadInterviewProject(stores, projectId);
 
   /**
    * While another invitation generates the project's set: looks again a few times over a few seconds, so the
@@ -64,31 +53,30 @@ export function createInterviewActivities({
   async function projectQuestions(projectId: string): Promise<Question[] | null> {
     const current = await loadProject(projectId);
     if (current.question_set) return current.question_set.questions;
-    const key = `questions/${projectId}`;
     const claimId = newId('gen');
     const now = clock();
-    let budget: RateLimitDecision | null = null;
-    if ((await claim(db, key, claimId, { now, expiresAt: new Date(now.getTime() + QUESTION_LEASE_MS) })) !== claimId) {
+    let taken: LimitDecision | null = null;
+    if (!(await projects.claimQuestions(projectId, claimId, new Date(now.getTime() + QUESTION_LEASE_MS), now))) {
       return awaitQuestionSet(projectId);
     }
     try {
       // The previous holder may have finished between the first look and the claim.
       const latest = await loadProject(projectId);
       if (latest.question_set) return latest.question_set.questions;
-      // A model call, so it spends from the workspace's AI budget like POST /ai/generate-questions: with none
+      // A model call, so it takes from the workspace's AI limit like POST /ai/generate-questions: with none
       // left, the invitation waits on its workflow's timer and tries again (accepted work is not refused).
-      budget = await questionBudget.consume(`${latest.workspace_id}/generate-questions`, clock());
-      if (!budget.allowed) {
-        logger.info({ projectId, retryAfterSeconds: budget.retryAfterSeconds }, 'question generation waits for the AI budget');
+      taken = await stores.limits.ai.take(`${latest.workspace_id}/generate-questions`, clock());
+      if (!taken.allowed) {
+        logger.info({ projectId, retryAfterSeconds: taken.retryAfterSeconds }, 'question generation waits for the AI limit');
         return null;
       }
       const questions = await llm.generateQuestions(latest.job!, DEFAULT_QUESTION_COUNT);
-      await projectStore(db).change(latest, { question_set: { questions, provider: llm.name, generated_at: clock() } });
+      await projects.change(latest, { question_set: { questions, provider: llm.name, generated_at: clock() } });
       logger.info({ projectId, provider: llm.name, count: questions.length }, 'interview questions generated');
       return questions;
     } catch (err) {
       // A model that is down gives back what it was not used for; one that declined keeps its cost.
-      if (budget?.spent && (!(err instanceof UpstreamError) || err.retryable)) await questionBudget.refund(budget).catch(() => undefined);
+      if (taken?.taken && (!(err instanceof UpstreamError) || err.retryable)) await stores.limits.ai.giveBack(taken).catch(() => undefined);
       if (err instanceof UpstreamError) {
         const code = err.detail.code ?? err.detail.status;
         logger.warn({ projectId, code, retryable: err.retryable, error: err.message }, 'question generation failed');
@@ -97,7 +85,7 @@ export function createInterviewActivities({
       throw err;
     } finally {
       // Given back at once, so the next attempt, this one's or another invitation's, need not wait out the lease.
-      await release(db, key, claimId);
+      await projects.releaseQuestions(projectId, claimId);
     }
   }
 
@@ -115,19 +103,23 @@ export function createInterviewActivities({
       return questions.length;
     },
 
-    /** Ends an invitation that could not be completed; an email still pending will not be sent and says why. */
-    async failInterview(interviewId: string, stage: 'questions' | 'email', error: string): Promise<void> {
+    /**
+     * Ends an invitation that could not be completed; an email still pending will not be sent and says why. The
+     * interview's status as the change left it (the workflow shows it operators).
+     */
+    async failInterview(interviewId: string, stage: 'questions' | 'email', error: string): Promise<InterviewStatus> {
       const interview = await load(interviewId);
       // An invitation whose email went out keeps its status; the event still tells of the failed step.
       const failing = interview.status !== 'invited';
       // An email that failed keeps the provider's last error; one never attempted says why it was not sent.
       const emailError = stage === 'questions' ? { 'email.error': 'Not sent: the interview questions could not be prepared' } : {};
       const emailStatus = interview.email.status === 'pending' ? { 'email.status': 'failed' as const, ...emailError } : {};
-      await interviews.change(interview, {
+      const changed = await interviews.change(interview, {
         to: failing ? 'failed' : undefined,
         events: [interviewEvent('interview.failed', interview)],
         set: { ...(failing ? { error } : {}), ...emailStatus },
       });
+      return changed?.status ?? (failing ? 'failed' : interview.status);
     },
   };
 }
@@ -139,20 +131,20 @@ export function createInterviewActivities({
  * failed; anything thrown is retried by Temporal, with the last error kept for GET /interviews/:id.
  */
 export async function sendInvitationEmail(
-  deps: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'email' | 'publicBaseUrl' | 'emailFrom' | 'announce'>,
+  deps: Pick<ActivityDeps, 'stores' | 'logger' | 'clock' | 'email' | 'publicBaseUrl' | 'emailFrom'>,
   interview: InterviewDoc,
   workspace?: Readonly<WorkspaceDoc> | null,
 ): Promise<{ delivery: 'sent' | 'failed'; interview: InterviewDoc; earlier: boolean }> {
-  const { db, logger, clock, email } = deps;
-  const interviews = interviewStore(deps);
+  const { stores, logger, clock, email } = deps;
+  const { interviews } = stores;
   if (interview.email.status !== 'pending') return { delivery: interview.email.status, interview, earlier: true };
-  // The ledger, read right before the send: an email suppressed since the invitation was accepted gets none.
-  if (await optedOutOfEmail(db, interview, workspace)) {
+  // The suppression list, read right before the send: an email suppressed since the invitation was accepted gets none.
+  if (await emailSuppressed(stores, interview, workspace)) {
     const item = await interviews.change(interview, {
       to: 'failed',
       set: {
-        error: OPTED_OUT_OF_EMAIL,
-        email: { status: 'failed', provider: email.name, message_id: null, sent_at: null, error: OPTED_OUT_OF_EMAIL },
+        error: EMAIL_SUPPRESSED,
+        email: { status: 'failed', provider: email.name, message_id: null, sent_at: null, error: EMAIL_SUPPRESSED },
       },
     });
     return { delivery: 'failed', interview: item ?? interview, earlier: false };
@@ -178,7 +170,7 @@ export async function sendInvitationEmail(
       events: [interviewEvent('interview.invited', interview)],
       set: { email: { status: 'sent', provider: email.name, message_id: result.messageId, sent_at: now, error: null } },
     });
-    return { delivery: 'sent', interview: item ?? (await loadInterview(db, interview._id)), earlier: false };
+    return { delivery: 'sent', interview: item ?? (await loadInterview(stores, interview._id)), earlier: false };
   }
   logger.warn({ interviewId: interview._id, provider: email.name, error: result.error, detail: result.detail }, 'invitation email refused');
   const item = await interviews.change(interview, {
@@ -191,28 +183,32 @@ export async function sendInvitationEmail(
   return { delivery: 'failed', interview: item ?? interview, earlier: false };
 }
 
-export const OPTED_OUT_OF_EMAIL = "Not sent: the candidate opted out of emails (the workspace's suppression list)";
+export const EMAIL_SUPPRESSED = "Not sent: the candidate opted out of emails (the workspace's suppression list)";
 
-/** Whether the workspace's ledger refuses email to the interview's candidate, as it is now. */
-export async function optedOutOfEmail(db: Database, interview: InterviewDoc, workspace?: Readonly<WorkspaceDoc> | null): Promise<boolean> {
-  const ws = workspace === undefined ? await db.shared.workspace(interview.workspace_id) : workspace;
-  const refused = await suppressionLedger(db).channelsFor(ws, { email: interview.candidate.email, phone: interview.candidate.phone });
+/** Whether the workspace's suppression list refuses email to the interview's candidate, as it is now. */
+export async function emailSuppressed(
+  stores: Pick<Stores, 'workspaces' | 'suppressions'>,
+  interview: InterviewDoc,
+  workspace?: Readonly<WorkspaceDoc> | null,
+): Promise<boolean> {
+  const ws = workspace === undefined ? await stores.workspaces.get(interview.workspace_id) : workspace;
+  const refused = await stores.suppressions.channelsFor(ws, { email: interview.candidate.email, phone: interview.candidate.phone });
   return refused.has('email');
 }
 
 /** An interview by id; one that does not exist fails the activity for good (its request took it back). */
-export async function loadInterview(db: Database, interviewId: string): Promise<InterviewDoc> {
-  const interview = await db.interviews.findOne({ _id: interviewId });
+export async function loadInterview(stores: Pick<Stores, 'interviews'>, interviewId: string): Promise<InterviewDoc> {
+  const interview = await stores.interviews.get(interviewId);
   if (!interview) throw ApplicationFailure.nonRetryable(`Interview ${interviewId} does not exist`, 'InterviewNotFound');
   return interview;
 }
 
-/** An interview's project, with its job: a shared read (Database.shared), not to be changed. */
+/** An interview's project, with its job: a shared read (stores/projects.ts), not to be changed. */
 export async function loadInterviewProject(
-  db: Database,
+  stores: Pick<Stores, 'projects'>,
   projectId: string,
 ): Promise<Readonly<ProjectDoc & { job: NonNullable<ProjectDoc['job']> }>> {
-  const project = await db.shared.project(projectId);
+  const project = await stores.projects.get(projectId);
   if (!project?.job) throw ApplicationFailure.nonRetryable(`Interview project ${projectId} does not exist`, 'ProjectNotFound');
   return project as Readonly<ProjectDoc & { job: NonNullable<ProjectDoc['job']> }>;
 }
@@ -223,17 +219,17 @@ export async function loadInterviewProject(
  * already.
  */
 export async function linkEmail(
-  { db, publicBaseUrl, emailFrom }: Pick<ActivityDeps, 'db' | 'publicBaseUrl' | 'emailFrom'>,
+  { stores, publicBaseUrl, emailFrom }: Pick<ActivityDeps, 'stores' | 'publicBaseUrl' | 'emailFrom'>,
   interview: InterviewDoc,
   kind: InvitationKind,
   known?: Readonly<WorkspaceDoc> | null,
 ): Promise<Omit<EmailMessage, 'idempotencyKey'>> {
   const [project, workspace] = await Promise.all([
-    loadInterviewProject(db, interview.project_id),
-    known === undefined ? db.shared.workspace(interview.workspace_id) : known,
+    loadInterviewProject(stores, interview.project_id),
+    known === undefined ? stores.workspaces.get(interview.workspace_id) : known,
   ]);
   const companyName = companyOf(project, workspace) ?? 'our company';
-  const unsubscribe = unsubscribeUrl(publicBaseUrl, await unsubscribeToken(db, interview._id));
+  const unsubscribe = unsubscribeUrl(publicBaseUrl, await stores.signedTokens.unsubscribeLinks.tokenFor(interview._id));
   const message = composeInvitation({
     kind,
     candidateName: interview.candidate.name,

@@ -1,30 +1,40 @@
 import type { ActivityDeps } from './deps';
+import type { CallDoc } from '../infra/documents/calls';
 import type { CallStatus } from '../shared/calls/schema';
-import { personIndex } from '../infra/person-index';
 
-/** Calls an opt-out cancels: those not ended, and not being cancelled already. */
+/** Calls a suppression cancels: those not ended, and not being cancelled already. */
 const STOPPABLE: CallStatus[] = ['scheduled', 'waiting_for_capacity', 'in_progress'];
 
-/** What an opt-out sets moving beyond the ledger, which every contact reads itself (docs/contact-rules.md). */
-export function createSuppressionActivities({ db }: Pick<ActivityDeps, 'db'>) {
+/** What a new suppression sets moving beyond the list, which every contact reads itself (docs/contact-rules.md). */
+export function createSuppressionActivities({ stores, operations }: Pick<ActivityDeps, 'stores' | 'operations'>) {
+  /**
+   * The calls that have not ended of the people the entries suppress for voice, each in its entry's workspace:
+   * scheduled, waiting for capacity, between attempts, or in an attempt (which finishes, and is followed by no
+   * retry and no fallback). Found from the person index by the entry's phone and email: reads by exact `_id` only.
+   */
+  async function callsOf(suppressionIds: string[]): Promise<CallDoc[]> {
+    const entries = await stores.suppressions.getMany(suppressionIds);
+    const found = await Promise.all(
+      entries.map(async (e) => {
+        if (!e.channels.includes('voice') || (!e.phone && !e.email)) return [];
+        const { calls } = await stores.candidates.findPerson(e.workspace_id, { phone: e.phone, email: e.email });
+        const docs = await Promise.all(calls.map((id) => stores.calls.get(id)));
+        return docs.filter((c): c is CallDoc => c?.workspace_id === e.workspace_id && STOPPABLE.includes(c.status));
+      }),
+    );
+    return [...new Map(found.flat().map((c) => [c._id, c])).values()];
+  }
+
   return {
-    /**
-     * The calls that have not ended of the people the entries suppress for voice, each in its entry's
-     * workspace: scheduled, waiting for capacity, between attempts, or in an attempt (which finishes, and is
-     * followed by no retry and no fallback). Found from the person index by the entry's phone and email
-     * (infra/person-index.ts): reads by exact `_id` only.
-     */
+    /** The ids of those calls (the suppression workflow's first version, which signalled each itself). */
     async callsToStop(suppressionIds: string[]): Promise<string[]> {
-      const entries = await Promise.all(suppressionIds.map((id) => db.suppressions.findOne({ _id: id })));
-      const found = await Promise.all(
-        entries.map(async (e) => {
-          if (!e || !e.channels.includes('voice') || (!e.phone && !e.email)) return [];
-          const { calls } = await personIndex(db).recordsOf(e.workspace_id, { phone: e.phone, email: e.email });
-          const docs = await Promise.all(calls.map((id) => db.calls.findOne({ _id: id })));
-          return docs.filter((c) => c?.workspace_id === e.workspace_id && STOPPABLE.includes(c.status)).map((c) => c!._id);
-        }),
-      );
-      return [...new Set(found.flat())];
+      return (await callsOf(suppressionIds)).map((c) => c._id);
+    },
+
+    /** Cancels those calls through the one cancel (`opted_out`); how many were told. */
+    async stopCalls(suppressionIds: string[]): Promise<{ cancelled: number }> {
+      const told = await Promise.all((await callsOf(suppressionIds)).map((call) => operations.cancelCall(call, 'opted_out')));
+      return { cancelled: told.filter(Boolean).length };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { deliveryUpdate, signingSecrets, type DeliveryState, type WebhookEndpoint } from '../infra/records/webhooks';
+import { signingSecrets, type DeliveryState, type WebhookEndpoint } from '../infra/documents/webhooks';
 import { postJson } from '../infra/webhooks/outbound';
 import { signedHeaders } from '../infra/webhooks/signing';
 import { answerMeans, DELIVERY_TIMEOUT_MS, nextDeliveryTime } from '../shared/webhooks/delivery-schedule';
@@ -27,13 +27,18 @@ export interface BatchResult {
  * the endpoint (one read and one write by `_id`). A delivery that is no longer pending (a retried activity, a
  * repeated signal) is not sent again; one sent by hand is pending again first (api/webhooks/deliveries.ts).
  */
-export function createWebhookActivities({ db, logger, clock, webhooks }: Pick<ActivityDeps, 'db' | 'logger' | 'clock' | 'webhooks'>) {
+export function createWebhookActivities({
+  stores,
+  logger,
+  clock,
+  webhooks,
+}: Pick<ActivityDeps, 'stores' | 'logger' | 'clock' | 'webhooks'>) {
+  const { webhooks: store } = stores;
   /** Records how the delivery stands now. */
-  const record = (eventId: string, endpointId: string, state: Partial<DeliveryState>) =>
-    db.webhookEvents.updateOne({ _id: eventId }, deliveryUpdate(endpointId, state));
+  const record = (eventId: string, endpointId: string, state: Partial<DeliveryState>) => store.setDelivery(eventId, endpointId, state);
 
-  async function tryOne(endpoint: WebhookEndpoint, eventId: string): Promise<TryResult & { gone: boolean }> {
-    const event = await db.webhookEvents.findOne({ _id: eventId });
+  async function tryOne(endpoint: Readonly<WebhookEndpoint>, eventId: string): Promise<TryResult & { gone: boolean }> {
+    const event = await store.event(eventId);
     const delivery = event?.deliveries[endpoint.id];
     if (!delivery || !event) {
       logger.warn({ endpointId: endpoint.id, eventId }, 'webhook event or delivery not found; skipped');
@@ -73,7 +78,7 @@ export function createWebhookActivities({ db, logger, clock, webhooks }: Pick<Ac
   async function fail(ref: EndpointRef, eventIds: string[], reason: string): Promise<void> {
     await Promise.all(
       eventIds.map(async (eventId) => {
-        const event = await db.webhookEvents.findOne({ _id: eventId });
+        const event = await store.event(eventId);
         if (event?.deliveries[ref.endpointId]?.status !== 'pending') return;
         await record(eventId, ref.endpointId, { status: 'failed', error: reason, next_attempt_at: null });
       }),
@@ -82,7 +87,7 @@ export function createWebhookActivities({ db, logger, clock, webhooks }: Pick<Ac
 
   return {
     async deliverEvents(ref: EndpointRef, eventIds: string[]): Promise<BatchResult> {
-      const endpoint = (await db.shared.webhookEndpoints(ref.workspaceId))?.endpoints[ref.endpointId];
+      const endpoint = await store.sharedEndpoint(ref.workspaceId, ref.endpointId);
       if (!endpoint || endpoint.status !== 'enabled') {
         const gone = endpoint?.disabled_reason ?? 'The endpoint was deleted';
         await fail(ref, eventIds, gone);
@@ -96,10 +101,7 @@ export function createWebhookActivities({ db, logger, clock, webhooks }: Pick<Ac
         tries.filter((t) => t.nextAt !== null).map((t) => t.eventId),
         gone,
       );
-      await db.webhookEndpoints.updateOne(
-        { _id: ref.workspaceId },
-        { $set: { [`endpoints.${ref.endpointId}.status`]: 'disabled', [`endpoints.${ref.endpointId}.disabled_reason`]: gone } },
-      );
+      await store.disableEndpoint(ref.workspaceId, ref.endpointId, gone);
       logger.warn({ endpointId: ref.endpointId }, 'webhook endpoint disabled: its receiver answered 410 Gone');
       return { results: [], gone };
     },

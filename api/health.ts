@@ -10,14 +10,14 @@ export const ReadinessBody = Type.Object({
 });
 
 /** Liveness (process up) and readiness (database and Temporal reachable within two seconds each). */
-export function healthRoutes({ db, temporal, config }: ApiDeps): Router {
+export function healthRoutes({ stores, temporal, config }: ApiDeps): Router {
   const router = new Router();
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
   router.get('/readyz', async (ctx) => {
     const [database, temporalCheck] = await Promise.all([
-      probe(() => db.ping()),
+      probe(() => stores.ping()),
       probe(() =>
         temporal.connection.withDeadline(Date.now() + 2_000, () =>
           temporal.connection.workflowService.describeNamespace({ namespace: config.TEMPORAL_NAMESPACE }),

@@ -1,7 +1,5 @@
 import type { Middleware } from 'koa';
-import type { Database } from '../infra/database';
-import { beginIdempotent, fingerprintOf } from '../infra/idempotency-records';
-import type { WorkspaceDoc } from '../infra/records/workspaces';
+import { fingerprintOf, type IdempotencyStore } from '../stores/idempotency';
 import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '../shared/errors';
 
 /**
@@ -28,15 +26,14 @@ function keyOf(header: string): string {
   return key;
 }
 
-export function idempotent(db: Database): Middleware {
+export function idempotent(answers: IdempotencyStore): Middleware {
   return async (ctx, next) => {
     // Absent is no key; present but empty is a bad one.
     const header = ctx.headers['idempotency-key'];
     if (ctx.method !== 'POST' || header === undefined) return next();
     const key = keyOf(Array.isArray(header) ? header.join(',') : header);
-    const workspace = ctx.state.workspace as WorkspaceDoc;
     const fingerprint = fingerprintOf(ctx.method, ctx.url, JSON.stringify(ctx.request.body ?? null));
-    const begun = await beginIdempotent(db, workspace._id, key, fingerprint);
+    const begun = await answers.begin(ctx.state.workspace._id, key, fingerprint);
     if (begun.kind === 'reused') throw new IdempotencyKeyReusedError();
     if (begun.kind === 'in_flight') {
       throw new ConflictError('A request with this Idempotency-Key is still being processed; retry it once that one has answered');

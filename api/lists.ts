@@ -1,32 +1,33 @@
 import type { Context } from 'koa';
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { Database } from '../infra/database';
 import type { ListedItem, ListPage, ListQuery } from '../infra/lists/item-list';
-import { decodeCursor, encodeCursor } from '../infra/lists/cursor';
 import type { Position } from '../infra/lists/time-index';
+import type { SignedTokenStore } from '../stores/signed-tokens';
 import { ValidationError } from '../shared/errors';
 import type { ListQueryParams } from '../shared/lists/schema';
 import { compileValidator } from './validation';
+
+type Cursors = SignedTokenStore['cursors'];
 
 /**
  * The list operations' shared part: the query string checked by its TypeBox schema, the cursor verified
  * against the workspace, the list and the query it was made for, one page read through the resource's store
  * (stores/), and each item rendered as its GET renders it.
  */
-export function listHandler<S extends TSchema, T extends ListedItem, V>(
-  name: string,
-  schema: S,
-  list: (db: Database) => { page(workspaceId: string, query: ListQuery): Promise<ListPage<T>> },
-  view: (item: T) => V | Promise<V>,
-) {
+export function listHandler<S extends TSchema, T extends ListedItem, V>(name: string, schema: S, view: (item: T) => V | Promise<V>) {
   const validate = compileValidator(schema);
-  return async (db: Database, workspaceId: string, ctx: Context) => {
+  return async (
+    list: { page(workspaceId: string, query: ListQuery): Promise<ListPage<T>> },
+    tokens: { cursors: Cursors },
+    ctx: Context,
+  ) => {
+    const workspaceId = ctx.state.workspace._id;
     const q = validate(queryObject(ctx)) as Static<S> & ListQueryParams;
     const { cursor, limit, created_since, updated_since, ...match } = q;
     // A cursor goes with the query that made it: any change of filter makes it foreign.
     const scope = JSON.stringify([workspaceId, name, created_since ?? null, updated_since ?? null, match]);
-    const after = await cursorPosition(db, scope, cursor);
-    const page = await list(db).page(workspaceId, {
+    const after = await cursorPosition(tokens.cursors, scope, cursor);
+    const page = await list.page(workspaceId, {
       match: match as Record<string, string>,
       createdSince: created_since ? new Date(created_since) : null,
       updatedSince: updated_since ? new Date(updated_since) : null,
@@ -36,7 +37,7 @@ export function listHandler<S extends TSchema, T extends ListedItem, V>(
     return {
       success: true as const,
       data: await Promise.all(page.items.map(view)),
-      next_cursor: page.next ? await encodeCursor(db, { scope, position: page.next }) : null,
+      next_cursor: page.next ? await tokens.cursors.encode({ scope, position: page.next }) : null,
     };
   };
 }
@@ -46,13 +47,13 @@ export function listHandler<S extends TSchema, T extends ListedItem, V>(
  * otherwise the request is refused (400 naming `cursor`), with `refusal` saying what it is not.
  */
 export async function cursorPosition(
-  db: Database,
+  cursors: Cursors,
   scope: string,
   cursor: string | undefined,
   refusal = 'is not a cursor of this list and query; pass next_cursor as it was given, with the same filters',
 ): Promise<Position | null> {
   if (!cursor) return null;
-  const after = await decodeCursor(db, scope, cursor);
+  const after = await cursors.decode(scope, cursor);
   if (!after) throw new ValidationError('Request validation failed', [{ path: ['cursor'], message: refusal }]);
   return after;
 }

@@ -3,7 +3,7 @@ import bodyParser from 'koa-bodyparser';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../infra/logger';
 import { InvalidJsonError, PayloadTooLargeError, UnauthorizedError } from '../shared/errors';
-import type { WorkspaceDoc } from '../infra/records/workspaces';
+import type { WorkspaceDoc } from '../infra/documents/workspaces';
 import { loggablePath } from '../shared/public-urls';
 import { httpRequestDuration, oneOf } from '../infra/metrics';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
@@ -26,7 +26,7 @@ export function requestContext(logger: Logger): Middleware {
     const given = ctx.get('x-request-id');
     const requestId = REQUEST_ID.test(given) ? given : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.logger = logger.child({ request_id: requestId });
+    const log = (ctx.state.logger = logger.child({ request_id: requestId }));
     ctx.set('x-request-id', requestId);
     const started = process.hrtime.bigint();
     try {
@@ -34,14 +34,14 @@ export function requestContext(logger: Logger): Middleware {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       httpRequestDuration.observe({ method: oneOf(ctx.method, METHODS), route: routeOf(ctx), status_code: ctx.status }, ms / 1e3);
-      const workspace = ctx.state.workspace as WorkspaceDoc | undefined;
-      ctx.state.logger.info(
+      log.info(
         {
           method: ctx.method,
           path: loggablePath(ctx.path),
           status: ctx.status,
           ms: Math.round(ms * 10) / 10,
-          workspace_id: workspace?._id,
+          // Set only on the routes that take an API key.
+          workspace_id: ctx.state.workspace?._id,
         },
         'request',
       );
@@ -108,7 +108,7 @@ export function parseJson(limit: string): Middleware {
 }
 
 /** Resolves `x-service-api-key` to the caller's workspace, or throws UnauthorizedError. */
-export function authenticateWith(resolve: (key: string | undefined) => Promise<WorkspaceDoc | null>): Middleware {
+export function authenticateWith(resolve: (key: string | undefined) => Promise<Readonly<WorkspaceDoc> | null>): Middleware {
   return async (ctx, next) => {
     const workspace = await resolve(ctx.get('x-service-api-key') || undefined);
     if (!workspace) throw new UnauthorizedError();

@@ -1,17 +1,12 @@
-import type { Collection, Filter } from 'mongodb';
 import { NotFoundError } from '../shared/errors';
 
 /**
- * A record of the workspace, read by exact `_id` with the workspace checked in code (an extra filter field
- * would scan the collection on FerretDB). Another workspace's record is as not found as a missing one.
+ * A document of the workspace, as its store's `owned` read it (by exact `_id`, the workspace checked in code:
+ * an extra filter field would scan the collection on FerretDB), or a 404 with `notFound`. Another workspace's
+ * document is as not found as a missing one.
  */
-export async function findOwned<T extends { _id: string; workspace_id: string }>(
-  collection: Collection<T>,
-  id: string,
-  workspaceId: string,
-  notFound: string,
-): Promise<T> {
-  const doc = (await collection.findOne({ _id: id } as Filter<T>)) as T | null;
-  if (doc?.workspace_id !== workspaceId) throw new NotFoundError(notFound);
+export async function orNotFound<T>(read: Promise<T | null>, notFound: string): Promise<T> {
+  const doc = await read;
+  if (doc === null) throw new NotFoundError(notFound);
   return doc;
 }

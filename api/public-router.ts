@@ -3,7 +3,6 @@ import type { ApiDeps } from './deps';
 import { handleErrors, type ErrorFamily } from './errors';
 import { authenticateWith, parseJson } from './middleware';
 import { idempotent } from './idempotent-requests';
-import { authenticate } from '../infra/workspaces';
 
 /**
  * A router of the public API, as every slice's begins: its family's error shapes and the caller's API key; for
@@ -11,15 +10,15 @@ import { authenticate } from '../infra/workspaces';
  * operations are also served under their short paths, so they mount at the root.
  */
 export function publicRouter(
-  { db, config }: Pick<ApiDeps, 'db' | 'config'>,
+  { stores, config }: Pick<ApiDeps, 'stores' | 'config'>,
   family: ErrorFamily,
   { bodies, prefix = '/api/public/v1' }: { bodies: boolean; prefix?: string },
 ): Router {
   const router = new Router(prefix ? { prefix } : {});
   router.use(
     handleErrors(family),
-    authenticateWith((key) => authenticate(db, key)),
+    authenticateWith((key) => stores.workspaces.authenticate(key)),
   );
-  if (bodies) router.use(parseJson(config.BODY_LIMIT), idempotent(db));
+  if (bodies) router.use(parseJson(config.BODY_LIMIT), idempotent(stores.idempotency));
   return router;
 }

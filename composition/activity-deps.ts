@@ -1,15 +1,15 @@
-import { erasureStops } from './erasure';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../infra/config';
 import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
 import { startEach } from '../infra/temporal';
-import { createCallReporter } from '../api/calls/reports';
+import type { Announce } from '../infra/webhooks/events';
 import type { ActivityDeps } from '../activities/deps';
-import { announcer } from './webhook-dispatch';
+import type { Operations } from '../operations';
+import type { Stores } from '../stores';
 import { emailProvider, languageModel, transcriber, voiceProvider, whatsappProvider } from './providers';
 import { meteredEmail, meteredLanguageModel, meteredTranscriber } from './metered-providers';
-import { budgets } from '../infra/budgets';
+import { buildOperations, buildStores } from './stores';
 
 export interface ActivityWiring {
   db: Database;
@@ -17,33 +17,43 @@ export interface ActivityWiring {
   logger: Logger;
   /** A client on the worker's own connection: a bulk request's workflows start eagerly on this worker. */
   starter?: Client;
+  /** The process's stores and use cases (startService's); built here when absent. */
+  stores?: Stores;
+  operations?: Operations;
 }
 
+/** What a test may replace: any dependency, and the announcer the stores are built with. */
+export type ActivityOverrides = Partial<ActivityDeps> & { announce?: Announce };
+
 /**
- * The activities' dependencies: the configured providers wired to the database and Temporal. Tests replace
- * any of them through `overrides` (a voice provider that fails, a clock of the time-skipping server).
+ * The activities' dependencies: the configured providers wired to the stores and Temporal. Tests replace any
+ * of them through `overrides` (a voice provider that fails, a clock of the time-skipping server, an announcer
+ * that fails); stores are then built for them, with that clock and announcer.
  */
-export function buildActivityDeps(config: Config, base: ActivityWiring, overrides: Partial<ActivityDeps> = {}): ActivityDeps {
+export function buildActivityDeps(config: Config, base: ActivityWiring, overrides: ActivityOverrides = {}): ActivityDeps {
+  const { announce, ...replaced } = overrides;
   const clock = overrides.clock ?? (() => new Date());
   const logger = overrides.logger ?? base.logger.child({ component: 'activities' });
-  const report = overrides.report ?? createCallReporter({ db: base.db, client: base.client, logger });
+  const own = !base.stores || announce !== undefined || overrides.clock !== undefined;
+  const stores = overrides.stores ?? (own ? buildStores(config, base.db, base.client, { announce, clock }) : base.stores!);
+  const operations =
+    overrides.operations ?? (own || !base.operations ? buildOperations(config, stores, base.client, logger) : base.operations);
+  const report = overrides.report ?? operations.reports.take;
   return {
-    db: base.db,
+    stores,
+    operations,
     logger,
     clock,
     report,
-    voice: overrides.voice ?? voiceProvider(config, { db: base.db, client: base.client, report, logger, clock }),
-    whatsapp: overrides.whatsapp ?? whatsappProvider(config, base.db),
+    voice: overrides.voice ?? voiceProvider(config, { stores, client: base.client, report, logger, clock }),
+    whatsapp: overrides.whatsapp ?? whatsappProvider(config, stores),
     llm: overrides.llm ?? meteredLanguageModel(languageModel(config)),
-    questionBudget: budgets(base.db, config).ai,
     transcriber: overrides.transcriber !== undefined ? overrides.transcriber : meteredTranscriber(transcriber(config)),
-    email: overrides.email ?? meteredEmail(emailProvider(config, base.db)),
+    email: overrides.email ?? meteredEmail(emailProvider(config, stores)),
     emailFrom: { email: config.EMAIL_FROM, name: config.EMAIL_FROM_NAME },
     publicBaseUrl: config.PUBLIC_BASE_URL,
     startWorkflows: (starts) => startEach(base.starter ?? base.client, config.TEMPORAL_TASK_QUEUE, starts, base.starter !== undefined),
-    announce: announcer(base.db, base.client, config.TEMPORAL_TASK_QUEUE, clock),
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
-    erasureStops: erasureStops(base.client, logger),
-    ...overrides,
+    ...replaced,
   };
 }

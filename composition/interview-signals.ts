@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { startOptions, whileReachable } from '../infra/temporal';
-import type { InterviewDoc } from '../infra/records/interviews';
+import type { InterviewDoc } from '../infra/documents/interviews';
 import { interviewChangedSignal, interviewStart } from '../workflows/interviews';
 
 /**

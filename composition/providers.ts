@@ -1,10 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../infra/config';
-import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
-import { keyedStore } from '../infra/keyed-store';
-import { emailLog, whatsappLog } from '../infra/message-log';
 import { startEach } from '../infra/temporal';
+import type { Stores } from '../stores';
 import type { EmailProvider } from '../providers/email/port';
 import { LogEmailProvider } from '../providers/email/log';
 import { SendGridEmailProvider } from '../providers/email/sendgrid';
@@ -14,7 +12,7 @@ import { OpenAiLanguageModel } from '../providers/llm/openai';
 import type { Transcriber } from '../providers/transcription/port';
 import { OpenAiTranscriber } from '../providers/transcription/openai';
 import type { ReportAttempt, VoiceProvider } from '../providers/voice/port';
-import { SimulatorVoiceProvider, type SimulatedCallDoc, type SimulatedCallStore } from '../providers/voice/simulator';
+import { SimulatorVoiceProvider } from '../providers/voice/simulator';
 import { VapiVoiceProvider } from '../providers/voice/vapi';
 import type { WhatsAppProvider } from '../providers/whatsapp/port';
 import { LogWhatsAppProvider } from '../providers/whatsapp/log';
@@ -68,14 +66,14 @@ export function whatsappTemplates(config: Config): WhatsAppTemplateCatalog | nul
   return new WhatsAppTemplateCatalog(cloudApiOptions(config), config.WHATSAPP_TEMPLATE_CACHE_SECONDS);
 }
 
-export function whatsappProvider(config: Config, db: Database): WhatsAppProvider {
+export function whatsappProvider(config: Config, stores: Pick<Stores, 'providerLogs'>): WhatsAppProvider {
   const templates = whatsappTemplates(config);
-  if (!templates) return new LogWhatsAppProvider(whatsappLog(db));
+  if (!templates) return new LogWhatsAppProvider((m) => stores.providerLogs.keepWhatsApp(m));
   return new CloudWhatsAppProvider(cloudApiOptions(config), templates);
 }
 
-export function emailProvider(config: Config, db: Database): EmailProvider {
-  if (config.EMAIL_PROVIDER === 'log') return new LogEmailProvider(emailLog(db));
+export function emailProvider(config: Config, stores: Pick<Stores, 'providerLogs'>): EmailProvider {
+  if (config.EMAIL_PROVIDER === 'log') return new LogEmailProvider((m) => stores.providerLogs.keepEmail(m));
   return new SendGridEmailProvider({
     apiKey: config.SENDGRID_API_KEY!,
     baseUrl: config.SENDGRID_BASE_URL,
@@ -83,19 +81,20 @@ export function emailProvider(config: Config, db: Database): EmailProvider {
   });
 }
 
-/** Where the simulator keeps the calls it placed. */
-export function simulatorStore(db: Database): SimulatedCallStore {
-  return keyedStore(db.db.collection<SimulatedCallDoc>('simulator_calls'));
-}
+export type VoiceWiring = {
+  stores: Pick<Stores, 'providerLogs'>;
+  client: Client;
+  report: ReportAttempt;
+  logger: Logger;
+  clock: () => Date;
+};
 
-export type VoiceWiring = { db: Database; client: Client; report: ReportAttempt; logger: Logger; clock: () => Date };
-
-export function voiceProvider(config: Config, { db, client, ...deps }: VoiceWiring): VoiceProvider {
+export function voiceProvider(config: Config, { stores, client, ...deps }: VoiceWiring): VoiceProvider {
   if (config.VOICE_PROVIDER === 'simulator') {
     return new SimulatorVoiceProvider({
       callSeconds: config.SIMULATOR_CALL_SECONDS,
       ...deps,
-      store: simulatorStore(db),
+      store: stores.providerLogs.simulatorCalls,
       deliverAt: async (providerCallId, endsAt) => {
         await startEach(client, config.TEMPORAL_TASK_QUEUE, [simulatedCallStart(providerCallId, endsAt)]);
       },

@@ -10,18 +10,18 @@ import type { ApiDeps } from '../api/deps';
 import { startApi, type RunningApi } from '../api/server';
 import { pageRoutes } from '../web/routes';
 import { startHousekeeping } from '../infra/housekeeping';
-import { budgets } from '../infra/budgets';
+import type { Operations } from '../operations';
+import type { Stores } from '../stores';
 import { interviewNotifier } from './interview-signals';
-import { announcer, webhookSignaller } from './webhook-dispatch';
+import { webhookSignaller } from './webhook-dispatch';
 import type { WebDeps } from '../web/deps';
 import type { ActivityDeps } from '../activities/deps';
 import { startWorker, type RunningWorker } from '../worker/worker';
 import { ensureSearchAttributes } from '../worker/search-attributes';
 import { buildActivityDeps } from './activity-deps';
 import { languageModel, whatsappTemplates } from './providers';
-import { optOutStarter } from './opt-outs';
-import { erasureStops } from './erasure';
 import { ensureRetentionSchedule } from './retention';
+import { buildOperations, buildStores } from './stores';
 import { meteredLanguageModel } from './metered-providers';
 import { temporalTracing } from './tracing';
 import { engineMetricsAddress, startMetrics } from './metrics';
@@ -50,6 +50,8 @@ export interface RunningService {
   api: RunningApi | null;
   worker: RunningWorker | null;
   db: Database;
+  /** The process's stores (tests arrange and read state through them, or through `db`). */
+  stores: Stores;
   temporal: Client;
   stop(): Promise<void>;
 }
@@ -57,18 +59,20 @@ export interface RunningService {
 /** The API's dependencies from the configuration: the one place the API's adapters are chosen. */
 export function buildApiDeps(
   config: Config,
-  base: Pick<ApiDeps, 'db' | 'temporal' | 'logger'>,
+  base: Pick<ApiDeps, 'temporal' | 'logger'> & { db: Database } & Partial<Pick<ApiDeps, 'stores' | 'operations'>>,
   overrides: ServiceOverrides['api'] = {},
 ): ApiDeps {
   const webhooks = webhookSignaller(base.temporal, config.TEMPORAL_TASK_QUEUE);
+  // Another API of its own beside a service's (tests of several processes) builds its stores here.
+  const stores = base.stores ?? buildStores(config, base.db, base.temporal);
+  const operations = base.operations ?? buildOperations(config, stores, base.temporal, base.logger);
   return {
     config,
-    ...base,
-    announce: announcer(base.db, base.temporal, config.TEMPORAL_TASK_QUEUE),
+    stores,
+    operations,
+    temporal: base.temporal,
+    logger: base.logger,
     retryDelivery: webhooks.retry,
-    optedOut: optOutStarter(base.temporal, config.TEMPORAL_TASK_QUEUE, base.logger),
-    erasureStops: erasureStops(base.temporal, base.logger),
-    budgets: budgets(base.db, config),
     llm: meteredLanguageModel(languageModel(config)),
     whatsappTemplates: whatsappTemplates(config),
     interviewChanged: interviewNotifier(base.temporal, config.TEMPORAL_TASK_QUEUE, { reopen: true }),
@@ -85,6 +89,8 @@ export async function startService(config: Config, logger: Logger, overrides: Se
   const traced = temporalTracing(config);
   const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, { logger });
   const temporal = await connectClient(config, undefined, traced.clientInterceptors);
+  const stores = buildStores(config, db, temporal);
+  const operations: Operations = buildOperations(config, stores, temporal, logger);
   const stops: Array<() => Promise<void>> = [];
   let api: RunningApi | null = null;
   let worker: RunningWorker | null = null;
@@ -98,7 +104,8 @@ export async function startService(config: Config, logger: Logger, overrides: Se
     // server hands each first workflow task straight to this worker (eager workflow start).
     const connection = await connectWorkerConnection(config);
     const starter = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, interceptors: traced.clientInterceptors });
-    worker = await startWorker(config, buildActivityDeps(config, { db, client: temporal, logger, starter }, overrides.activities), {
+    const activityDeps = buildActivityDeps(config, { db, client: temporal, logger, starter, stores, operations }, overrides.activities);
+    worker = await startWorker(config, activityDeps, {
       workflowBundle: overrides.workflowBundle,
       shutdownGraceTime: overrides.shutdownGraceTime,
       connection,
@@ -106,24 +113,22 @@ export async function startService(config: Config, logger: Logger, overrides: Se
     });
     stops.push(worker.stop);
     await ensureRetentionSchedule(temporal, config.TEMPORAL_TASK_QUEUE, logger);
-    stops.push(startHousekeeping(db, logger, config.HOUSEKEEPING_INTERVAL_SECONDS));
+    stops.push(startHousekeeping(stores.purgeExpired, logger, config.HOUSEKEEPING_INTERVAL_SECONDS));
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker started');
   }
   if (config.ROLE !== 'worker') {
-    const apiDeps = buildApiDeps(config, { db, temporal, logger }, overrides.api);
+    const apiDeps = buildApiDeps(config, { db, stores, operations, temporal, logger }, overrides.api);
     const running = await startApi(
       apiDeps,
       overrides.port,
       overrides.host,
       pageRoutes({
         config,
-        db,
+        stores,
+        operations,
         logger,
         now: () => new Date(),
         interviewChanged: interviewNotifier(temporal, config.TEMPORAL_TASK_QUEUE, { reopen: false }),
-        announce: apiDeps.announce,
-        budgets: apiDeps.budgets,
-        optedOut: apiDeps.optedOut,
         ...overrides.pages,
       }),
     );
@@ -142,6 +147,7 @@ export async function startService(config: Config, logger: Logger, overrides: Se
     api,
     worker,
     db,
+    stores,
     temporal,
     async stop() {
       for (const stop of stops) await stop();

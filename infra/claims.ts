@@ -9,7 +9,7 @@
 
 import type { Database } from './database';
 import { insertEach, isDuplicateKey, type WriteResult } from './duplicate-key';
-import type { ClaimDoc } from './records/coordination';
+import type { ClaimDoc } from './documents/coordination';
 
 /** Claims `key` for `holder`; returns the holder that owns it afterwards (`holder` itself when it won). */
 export async function claim(db: Database, key: string, holder: string, opts: { expiresAt?: Date; now?: Date } = {}): Promise<string> {
@@ -54,23 +54,4 @@ export async function release(db: Database, key: string, holder: string): Promis
 
 export async function claimOf(db: Database, key: string): Promise<ClaimDoc | null> {
   return db.claims.findOne({ _id: key });
-}
-
-/** The claim that lets a candidate have one active call at a time. */
-export function activeCallKey(projectId: string, candidateId: string): string {
-  return `call/${projectId}/${candidateId}`;
-}
-
-/**
- * Frees the candidate of `call` for a new call by giving back its claim, if this call still holds it. The
- * claim is the one record of a candidate's active call (its holder is the call's id); the candidate's own
- * document does not repeat it, which would cost every ended call a read and a write of the candidate.
- */
-export async function freeCandidate(db: Database, call: { _id: string; project_id: string; candidate_id: string }): Promise<void> {
-  await release(db, activeCallKey(call.project_id, call.candidate_id), call._id);
-}
-
-/** The claim that makes an email belong to one candidate id within a project. */
-export function emailKey(projectId: string, email: string): string {
-  return `email/${projectId}/${email}`;
 }

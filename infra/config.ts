@@ -138,7 +138,7 @@ export const ConfigSchema = Type.Object({
   AI_RATE_LIMIT: Type.Integer({ minimum: 1, maximum: 10_000, default: 5 }),
   AI_RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 60 }),
 
-  // Abuse limits (infra/budgets.ts), shared by every process through the database. Per workspace:
+  // Abuse limits (stores/limits.ts), shared by every process through the database. Per workspace:
   /** Candidates accepted by call/initiate and interview/invite together, per hour. */
   CANDIDATES_PER_HOUR: Type.Integer({ minimum: 1, maximum: 10_000_000, default: 20_000 }),
   /** Invitation and resend emails, per UTC day. */

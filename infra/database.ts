@@ -1,20 +1,20 @@
 import { MongoClient, MongoServerError, type Db, type Collection } from 'mongodb';
-import type { ApiKeyDoc, WorkspaceDoc } from './records/workspaces';
-import type { CallDoc, ProviderRefDoc, WhatsAppLogDoc } from './records/calls';
-import type { CallReportDoc } from './records/call-reports';
-import type { CandidateDoc, ProjectDoc } from './records/projects';
-import type { ClaimDoc, RateLimitDoc } from './records/coordination';
-import type { AnswerDoc, EmailLogDoc, InterviewDoc, QuestionClockDoc, RecordingChunkDoc, RecordingDoc } from './records/interviews';
+import type { ApiKeyDoc, WorkspaceDoc } from './documents/workspaces';
+import type { CallDoc, ProviderRefDoc, WhatsAppLogDoc } from './documents/calls';
+import type { CallReportDoc } from './documents/call-reports';
+import type { CandidateDoc, ProjectDoc } from './documents/projects';
+import type { ClaimDoc, LimitEntryDoc } from './documents/coordination';
+import type { AnswerDoc, EmailLogDoc, InterviewDoc, QuestionClockDoc, RecordingChunkDoc, RecordingDoc } from './documents/interviews';
 import type { Logger } from './logger';
 import { logDriverEvents, restartStalledMonitors } from './database-monitor';
 import type { CellDoc } from './lists/cell-log';
 import type { SnapshotDoc } from './lists/item-list';
-import type { ProjectTallyDoc } from './records/projects';
-import type { SessionDoc } from './records/sessions';
-import type { IdempotencyDoc } from './records/idempotency';
-import type { SuppressionDoc, SuppressionKeyDoc } from './records/suppressions';
-import type { PersonIndexDoc } from './records/person-index';
-import type { WebhookEndpointsDoc, WebhookEventDoc } from './records/webhooks';
+import type { ProjectTallyDoc } from './documents/projects';
+import type { SessionDoc } from './documents/sessions';
+import type { IdempotencyDoc } from './documents/idempotency';
+import type { SuppressionDoc, SuppressionKeyDoc } from './documents/suppressions';
+import type { PersonIndexDoc } from './documents/person-index';
+import type { WebhookEndpointsDoc, WebhookEventDoc } from './documents/webhooks';
 import { coalescedReads, type SharedRead } from './coalesced-reads';
 
 /**
@@ -30,22 +30,23 @@ export interface Database {
   projects: Collection<ProjectDoc>;
   candidates: Collection<CandidateDoc>;
   calls: Collection<CallDoc>;
-  /** Providers' end-of-call reports as they arrived, one per attempt (infra/records/call-reports.ts). */
+  /** Providers' end-of-call reports as they arrived, one per attempt (infra/documents/call-reports.ts). */
   callReports: Collection<CallReportDoc>;
   whatsappLog: Collection<WhatsAppLogDoc>;
   interviews: Collection<InterviewDoc>;
   claims: Collection<ClaimDoc>;
   emailLog: Collection<EmailLogDoc>;
-  rateLimits: Collection<RateLimitDoc>;
+  /** The limits' counts (stores/limits.ts). */
+  limitEntries: Collection<LimitEntryDoc>;
   providerRefs: Collection<ProviderRefDoc>;
-  /** When each interview question was first served: its clock (infra/records/interview-answers.ts). */
+  /** When each interview question was first served: its clock (stores/interview-answers.ts). */
   questionClocks: Collection<QuestionClockDoc>;
   /** Each saved interview answer, written once. */
   interviewAnswers: Collection<AnswerDoc>;
-  /** Recorded answers and their bytes in chunks (infra/recordings.ts). */
+  /** Recorded answers and their bytes in chunks (stores/recordings.ts). */
   recordings: Collection<RecordingDoc>;
   recordingChunks: Collection<RecordingChunkDoc>;
-  /** Dashboard sign-ins, by the hash of their cookie's token (infra/records/sessions.ts). */
+  /** Dashboard sign-ins, by the hash of their cookie's token (infra/documents/sessions.ts). */
   sessions: Collection<SessionDoc>;
   /** The lists the service keeps itself (infra/lists/). */
   listIndex: Collection<CellDoc>;
@@ -53,18 +54,18 @@ export interface Database {
   listSnapshots: Collection<SnapshotDoc>;
   /** Each project's candidates by status, kept up to date from the feed (infra/lists/project-counts.ts). */
   projectTallies: Collection<ProjectTallyDoc>;
-  /** Each workspace's webhook endpoints, one document per workspace (infra/records/webhooks.ts). */
+  /** Each workspace's webhook endpoints, one document per workspace (infra/documents/webhooks.ts). */
   webhookEndpoints: Collection<WebhookEndpointsDoc>;
   /** Events sent to webhooks, each once, with the exact body every try sends and its delivery to each endpoint. */
   webhookEvents: Collection<WebhookEventDoc>;
-  /** Responses kept for their Idempotency-Key's retries (infra/idempotency-records.ts). */
+  /** Responses kept for their Idempotency-Key's retries (stores/idempotency.ts). */
   idempotencyKeys: Collection<IdempotencyDoc>;
   /** Values the processes share, such as the key that signs list cursors. */
   settings: Collection<{ _id: string; value: string }>;
   /** The opt-out ledger: its entries, and the keys they are filed and enforced under. */
   suppressions: Collection<SuppressionDoc>;
   suppressionKeys: Collection<SuppressionKeyDoc>;
-  /** Where each person's calls and interviews are, by candidate id, email and phone (infra/person-index.ts). */
+  /** Where each person's calls and interviews are, by candidate id, email and phone (stores/person-index.ts). */
   personIndex: Collection<PersonIndexDoc>;
   /**
    * The documents bursts read most, by `_id`, each read shared by the callers that ask while another is in
@@ -113,7 +114,7 @@ export async function connectDatabase(
     interviews: db.collection<InterviewDoc>('interviews'),
     claims: db.collection<ClaimDoc>('claims'),
     emailLog: db.collection<EmailLogDoc>('email_log'),
-    rateLimits: db.collection<RateLimitDoc>('rate_limits'),
+    limitEntries: db.collection<LimitEntryDoc>('rate_limits'),
     providerRefs: db.collection<ProviderRefDoc>('provider_refs'),
     listIndex: db.collection<CellDoc>('list_index'),
     listSnapshots: db.collection<SnapshotDoc>('list_snapshots'),
@@ -157,7 +158,7 @@ async function ensureIndexes(d: Database): Promise<void> {
   // Rare reads off the requests' paths, which FerretDB answers by reading through and MongoDB from these: a
   // WhatsApp STOP's workspaces (by the candidates' phone), an erasure's kept answers (by workspace), and the
   // daily retention sweep's ended records (by workspace and age). A person's records are found by exact
-  // `_id` in the person index (infra/person-index.ts).
+  // `_id` in the person index (stores/person-index.ts).
   await d.candidates.createIndex({ phone: 1 }, { name: 'by_phone' });
   await d.idempotencyKeys.createIndex({ workspace_id: 1 }, { name: 'by_workspace' });
   await d.calls.createIndex({ workspace_id: 1, updated_at: 1 }, { name: 'by_workspace_age' });
@@ -167,10 +168,10 @@ async function ensureIndexes(d: Database): Promise<void> {
   await d.interviews.createIndex({ project_id: 1, candidate_id: 1 }, { unique: true, name: 'project_candidate_unique' });
   await d.interviews.createIndex({ token: 1 }, { unique: true, name: 'token_unique' });
   await d.emailLog.createIndex({ idempotency_key: 1 }, { unique: true, name: 'idempotency_key_unique' });
-  await d.rateLimits.createIndex({ bucket: 1, window_start: 1 }, { name: 'by_bucket_window' });
-  // MongoDB drops spent rate-limit windows itself; FerretDB 1.x has no TTL indexes, and infra/rate-limit.ts
-  // clears them as new windows begin.
-  await d.rateLimits.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_ttl' }).catch((err: unknown) => {
+  await d.limitEntries.createIndex({ key: 1, window_start: 1 }, { name: 'by_key_window' });
+  // MongoDB drops spent limit windows itself; FerretDB 1.x has no TTL indexes, and stores/limits.ts clears
+  // them as new windows begin.
+  await d.limitEntries.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_ttl' }).catch((err: unknown) => {
     if (!(err instanceof MongoServerError && err.codeName === 'NotImplemented')) throw err;
   });
   // The same for kept idempotent responses; on FerretDB an expired one is replaced by the key's next use.

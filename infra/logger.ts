@@ -37,3 +37,11 @@ function traceIds(): object {
   const { traceId, spanId } = span.spanContext();
   return { trace_id: traceId, span_id: spanId };
 }
+
+/** Every request's own logger and id (api/middleware.ts requestContext), pages' and API's alike. */
+declare module 'koa' {
+  interface DefaultState {
+    logger?: Logger;
+    requestId?: string;
+  }
+}

@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
 import { connectDatabase } from '../infra/database';
-import { createApiKey, createWorkspace, listApiKeys, revokeApiKey, updateWorkspaceSettings } from '../infra/workspaces';
-import { loggedEmail } from '../infra/message-log';
-import type { WorkspaceSettings } from '../infra/records/workspaces';
+import { adminStores } from '../composition/stores';
+import type { WorkspaceSettings } from '../infra/documents/workspaces';
 import { LONGEST_CAPACITY_WAIT_MS, MAX_CONCURRENT_CALLS_LIMIT } from '../shared/calls/capacity';
 import { callingWindowProblem } from '../shared/contact/zones';
 import { isTimeZone } from '../shared/contact/time-zone-names';
@@ -106,6 +105,7 @@ async function run(argv: string[]): Promise<unknown> {
     throw new UsageError(command ? `unknown command ${command}` : 'no command given');
   }
   const db = await connectDatabase(process.env.MONGODB_URI || 'mongodb://127.0.0.1:27018', process.env.MONGODB_DB || 'hiring');
+  const { workspaces, providerLogs } = adminStores(db);
   try {
     switch (command) {
       case 'workspace:create': {
@@ -116,7 +116,7 @@ async function run(argv: string[]): Promise<unknown> {
           'sender-first-name',
           'sender-last-name',
         );
-        return await createWorkspace(db, { name, company, senderFirstName, senderLastName });
+        return await workspaces.create({ name, company, senderFirstName, senderLastName });
       }
       case 'workspace:update':
       case 'workspace:settings': {
@@ -138,28 +138,28 @@ async function run(argv: string[]): Promise<unknown> {
         if (Object.keys(settings).length === 0) {
           throw new UsageError('give --interview-reminders, --max-concurrent-calls, --calling-window or --default-timezone');
         }
-        if (!(await updateWorkspaceSettings(db, workspace, settings))) throw new Error('no such workspace');
+        if (!(await workspaces.updateSettings(workspace, settings))) throw new Error('no such workspace');
         if (settings.max_concurrent_calls === undefined) return { workspace_id: workspace, settings };
         return { workspace_id: workspace, settings, waiting_calls_told: await tellWaitingCalls(workspace) };
       }
       case 'apikey:create': {
         const [workspace] = required(values, 'workspace');
-        const { api_key } = await createApiKey(db, workspace);
+        const { api_key } = await workspaces.createKey(workspace);
         return { api_key };
       }
       case 'apikey:list': {
         const [workspace] = required(values, 'workspace');
-        return { keys: await listApiKeys(db, workspace) };
+        return { keys: await workspaces.listKeys(workspace) };
       }
       case 'email:show': {
         const [interview] = required(values, 'interview');
-        const mail = await loggedEmail(db, interview);
+        const mail = await providerLogs.email(interview);
         if (!mail) throw new Error('no email kept for this interview (yet); only EMAIL_PROVIDER=log keeps them');
         return { to: mail.to, from: mail.from, subject: mail.subject, text: mail.text, created_at: mail.created_at };
       }
       default: {
         if (!values.key && !values.id) throw new UsageError('apikey:revoke needs --key or --id');
-        const revoked = await revokeApiKey(db, { key: values.key, keyId: values.id });
+        const revoked = await workspaces.revokeKey({ key: values.key, keyId: values.id });
         if (!revoked) throw new Error('no such live API key');
         return { revoked: true };
       }

@@ -1,8 +1,9 @@
 import type { Database } from '../infra/database';
+import { claim, release } from '../infra/claims';
 import { isDuplicateKey } from '../infra/duplicate-key';
 import { interviewList } from '../infra/lists/interviews';
-import { answerId, nextQuestion, readAnswers } from '../infra/records/interview-answers';
-import { expiresAtOf, type InterviewDoc, type StoredAnswer, type StoredAssessment } from '../infra/records/interviews';
+import { answerId, forgetAnswers, interviewOfToken, nextQuestion, readAnswers, servedAt, serveQuestion } from './interview-answers';
+import { expiresAtOf, type InterviewDoc, type StoredAnswer, type StoredAssessment } from '../infra/documents/interviews';
 import type { Announce } from '../infra/webhooks/events';
 import { interviewAnnouncement } from '../infra/webhooks/resources';
 import type { InterviewStatus } from '../shared/interviews/schema';
@@ -30,13 +31,35 @@ export interface InterviewStore extends ResourceStore<InterviewDoc, InterviewSta
   saveAnswer(interview: InterviewDoc, answer: StoredAnswer): Promise<boolean>;
   /** Started → completed, once every question has an answer. False when it is not (yet) the time. */
   complete(interview: InterviewDoc, now: Date): Promise<boolean>;
+  get(id: string): Promise<InterviewDoc | null>;
+  /** The workspace's interview, or null: another workspace's is as missing as an unknown one. */
+  owned(workspaceId: string, id: string): Promise<InterviewDoc | null>;
+  /** The interview of a link's token: one exact `_id` read, then the whole token compared. */
+  ofToken(token: string): Promise<InterviewDoc | null>;
+  /** The first question without an answer, or null when every one has one. */
+  nextQuestion(interview: InterviewDoc): Promise<number | null>;
+  /** When the question was first served: now, unless it was served before. */
+  serveQuestion(interviewId: string, index: number, now: Date): Promise<Date>;
+  /** When the question was first served, or null if it never was. */
+  servedAt(interviewId: string, index: number): Promise<Date | null>;
+  /** Forgets the interview's saved answers (an erasure, which blanks the interview's own copy). */
+  forgetAnswers(interview: InterviewDoc): Promise<void>;
+  /**
+   * The candidate ids of the workspace's interviews that ended, not erased, and last changed before `cutoff`
+   * (the daily retention sweep: MongoDB's index; FerretDB reads through, once a day).
+   */
+  candidatesEndedBefore(workspaceId: string, cutoff: Date): Promise<string[]>;
+  /**
+   * Claims the interview's resend for `holder` until `until` (the cooldown): false when another resend holds
+   * it, whichever API process took it.
+   */
+  claimResend(interviewId: string, holder: string, until: Date, now: Date): Promise<boolean>;
+  /** Gives a resend's claim back (the resend was taken back, so its retry is not refused as too soon). */
+  releaseResend(interviewId: string, holder: string): Promise<void>;
 }
 
-/** The interviews' lists, to read: a workspace's pages and change feed. */
-export function interviewPages(db: Database): Pick<InterviewStore, 'page'> {
-  const list = interviewList(db);
-  return { page: (ws, q) => list.page(ws, q) };
-}
+const ENDED: InterviewStatus[] = ['completed', 'expired', 'failed'];
+const resendKey = (interviewId: string) => `resend/${interviewId}`;
 
 /** An interview's event: once each, but an expiry once per deadline (a resend may open the link again). */
 export function interviewEvent(type: InterviewEventType, interview: InterviewDoc): ResourceEvent<InterviewEventType> {
@@ -59,7 +82,7 @@ export function interviewStore({
   publicBaseUrl,
 }: {
   db: Database;
-  announce?: Announce;
+  announce: Announce;
   publicBaseUrl: string;
 }): InterviewStore {
   const store = resourceStore<InterviewDoc, InterviewStatus, InterviewEventType>({
@@ -74,8 +97,27 @@ export function interviewStore({
   const copyAnswers = async (interview: InterviewDoc) => {
     await store.change(interview, { set: { answers: await readAnswers(db, interview) } });
   };
+  const get = (id: string) => db.interviews.findOne({ _id: id });
   return {
     ...store,
+    get,
+    async owned(workspaceId, id) {
+      const interview = await get(id);
+      return interview?.workspace_id === workspaceId ? interview : null;
+    },
+    ofToken: (token) => interviewOfToken(db, token),
+    nextQuestion: (interview) => nextQuestion(db, interview),
+    serveQuestion: (interviewId, index, now) => serveQuestion(db, interviewId, index, now),
+    servedAt: (interviewId, index) => servedAt(db, interviewId, index),
+    forgetAnswers: (interview) => forgetAnswers(db, interview),
+    claimResend: async (interviewId, holder, until, now) =>
+      (await claim(db, resendKey(interviewId), holder, { now, expiresAt: until })) === holder,
+    releaseResend: (interviewId, holder) => release(db, resendKey(interviewId), holder),
+    async candidatesEndedBefore(workspaceId, cutoff) {
+      const old = { workspace_id: workspaceId, erased_at: { $exists: false }, updated_at: { $lt: cutoff } };
+      const ended = await db.interviews.find({ ...old, status: { $in: ENDED } }, { projection: { candidate_id: 1 } }).toArray();
+      return ended.map((i) => i.candidate_id);
+    },
 
     async start(interview, now, textVersion) {
       const consent = { given_at: now, text_version: textVersion };

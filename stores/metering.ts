@@ -1,5 +1,5 @@
-import type { CallDoc } from '../infra/records/calls';
-import type { InterviewDoc } from '../infra/records/interviews';
+import type { CallDoc } from '../infra/documents/calls';
+import type { InterviewDoc } from '../infra/documents/interviews';
 import { callAttempts, callsEnded, callsStarted, interviewsByStage, oneOf, whatsappMessages } from '../infra/metrics';
 import { FAILURE_REASONS, MESSAGE_KINDS, MESSAGE_STATUSES } from '../shared/calls/schema';
 import type { WebhookEventType } from '../shared/webhooks/schema';

@@ -39,8 +39,8 @@ export class InvalidTransitionError extends Error {
 
 /**
  * A change that was written, but whose events could not be announced (the database or Temporal failed
- * between the two). `item` is the resource as the write left it; a retry of the step, or `announceAgain`,
- * announces them.
+ * between the two). `item` is the resource as the write left it; a retry of the step, whose change is then
+ * found made, announces them.
  */
 export class NotAnnouncedError extends Error {
   constructor(
@@ -60,8 +60,8 @@ export interface ResourceSpec<T extends ListedItem, S extends string> {
   mayMove(from: S, to: S): boolean;
   /** The resource as its events show it, from the document the write that recorded `key` returned. */
   announcement(doc: T, key: string): Announcement;
-  /** Absent for a store whose callers make no events (a late provider report): a change with events then fails. */
-  announce?: Announce;
+  /** Hands the events a change recorded to the workspace's webhooks (infra/webhooks/events.ts). */
+  announce: Announce;
   /**
    * Counts what happened in the service's metrics (infra/metrics.ts): each new item, and each change with the
    * events its write recorded first. A retried step finds its status moved and its events recorded already,
@@ -82,6 +82,12 @@ export interface ResourceStore<T extends ListedItem, S extends string, E extends
    * Changes the item: its feed entry, then the change with its events' keys and a new `updated_at`, its
    * snapshot, then the announcement of its events. The item as the write left it; null when it is gone.
    * Throws NotAnnouncedError when the write was made but its announcement failed.
+   *
+   * A change found made already is a repeat (a retried step, a provider's redelivered callback, a workflow that
+   * reads where an interview stands): a change of events alone, and perhaps the status they came with, all of
+   * which the item has. Nothing is written; its events are announced again, in case the write that made them
+   * stopped before announcing them. Announcing is idempotent (infra/webhooks/events.ts), so a repeat is how a
+   * step makes sure its events went out, and no caller announces anything itself.
    */
   change(doc: T, change: Change<S, E>): Promise<T | null>;
   /**
@@ -89,12 +95,7 @@ export interface ResourceStore<T extends ListedItem, S extends string, E extends
    * its `updated_at` nor its status. The item as the write left it; null when it is gone.
    */
   note(id: string, set: Record<string, unknown>): Promise<T | null>;
-  /**
-   * Announces events an earlier write recorded, from the item as it is (a retried step whose first run may
-   * have stopped between its write and the announcement); an event not yet recorded is recorded now.
-   */
-  announceAgain(doc: T, events: Array<ResourceEvent<E>>): Promise<void>;
-  /** Whether a write recorded the event on the item (and it is announced, or due to be announced again). */
+  /** Whether a write recorded the event on the item (and it is announced, or found made by a repeat). */
   hasRecorded(doc: T, event: ResourceEvent<E>): boolean;
   page: ItemList<T>['page'];
   entriesOfJob: ItemList<T>['entriesOfJob'];
@@ -113,10 +114,9 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
     if (own.length > 0) throw new Error(`${what} of a ${spec.name} cannot set ${own.join(', ')} directly`);
   };
 
-  /** Announces each event from `doc`, which has its key recorded (or gets it recorded now, by `note`'s write). */
+  /** Announces each event from `doc`, which has its key recorded (or gets it recorded now, by a note's write). */
   async function announceFrom(doc: T, events: Array<{ type: E; key: string }>): Promise<void> {
     if (events.length === 0) return;
-    if (!announce) throw new Error(`this ${spec.name} store was built without an announcer, so it cannot announce ${events[0].type}`);
     await announce(
       doc.workspace_id,
       ...events.map(({ type, key }) => ({
@@ -161,6 +161,14 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
       if (to !== undefined && !spec.mayMove(doc.status, to)) throw new InvalidTransitionError(spec.name, doc._id, doc.status, to);
       checkSet(set, 'A change');
       const keyedEvents = keyed(events);
+      if (isRepeat(doc, { to, keys: keyedEvents.map((e) => e.key), set, push, pop })) {
+        try {
+          await announceFrom(doc, keyedEvents);
+        } catch (err) {
+          throw new NotAnnouncedError(doc, err);
+        }
+        return doc;
+      }
       const { item } = await list.update(
         doc,
         to === undefined ? {} : { status: to },
@@ -191,9 +199,17 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
       return touch(id, { $set: set } as unknown as UpdateFilter<T>);
     },
 
-    announceAgain: (doc, events) => announceFrom(doc, keyed(events)),
     hasRecorded: (doc, event) => doc.events?.includes(eventKey(event.type, event.occurrence)) ?? false,
     page: (ws, q) => list.page(ws, q),
     entriesOfJob: (ws, job) => list.entriesOfJob(ws, job),
   };
+}
+
+/** A change of events alone (and the status they came with) that the item has all of: a repeat of one made. */
+function isRepeat(
+  doc: EventRecord & { status: string },
+  c: { to?: string; keys: string[]; set?: object; push?: object; pop?: object },
+): boolean {
+  if (c.set || c.push || c.pop || c.keys.length === 0) return false;
+  return (c.to === undefined || c.to === doc.status) && c.keys.every((k) => doc.events?.includes(k));
 }

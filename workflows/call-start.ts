@@ -9,7 +9,7 @@ import { CallStatusKey, candidateSearchAttributes, type CandidateRecord } from '
 /** The report wait for a dial that does not give its own (`reportWithinMs`). */
 export const REPORT_WAIT_FALLBACK_MS = 30 * 60_000;
 
-/** The fields of a stored call (infra/records/calls.ts) its workflow is started from. */
+/** The fields of a stored call (infra/documents/calls.ts) its workflow is started from. */
 export interface StoredCall extends CandidateRecord {
   schedule_at: Date | null;
   call_settings: CallSettings | null;

@@ -25,7 +25,7 @@ export function projectSearchAttributes(r: { workspace_id: string; _id: string; 
 }
 
 /**
- * The fields of a stored call or invitation (infra/records/) that its workflow is started from and labelled
+ * The fields of a stored call or invitation (infra/documents/) that its workflow is started from and labelled
  * with; named here so workflows depend on the contract's shapes, not on storage.
  */
 export interface CandidateRecord {

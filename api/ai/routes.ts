@@ -9,15 +9,15 @@ import { compileValidator } from '../validation';
 import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/ai/schema';
 import { jobBriefRules } from '../../shared/ai/rules';
 import { generateQuestions, generateScript, parseJd } from './operations';
-import { reportBudget, spendBudget } from '../budgets';
+import { reportLimit, takeLimit } from '../limits';
 
 /** The spec lists the generate endpoints under /ai and parse-jd under the versioned prefix; all work under both. */
 const AI_PREFIXES = ['/api/public/v1/ai', '/ai'] as const;
 
-/** The language-model operations, each with its own per-workspace budget, in the job family's error shapes. */
+/** The language-model operations, each with its own per-workspace limit, in the job family's error shapes. */
 export function aiRoutes(deps: ApiDeps): Router {
-  const { db, config, llm } = deps;
-  const limiter = deps.budgets.ai;
+  const { stores, config, llm } = deps;
+  const limit = stores.limits.ai;
   const router = publicRouter(deps, jobFamily(config.SUPPORT_EMAIL), { bodies: false, prefix: '' });
 
   const operation = <T extends TSchema>(
@@ -28,10 +28,16 @@ export function aiRoutes(deps: ApiDeps): Router {
   ) => {
     const validate = compileValidator(schema, rules);
     for (const prefix of AI_PREFIXES) {
-      router.post(`${prefix}/${name}`, reportBudget(limiter, name), parseJson(config.BODY_LIMIT), idempotent(db), async (ctx) => {
-        const input = validate(ctx.request.body);
-        ctx.body = await spendBudget(ctx, limiter, name, () => run(input));
-      });
+      router.post(
+        `${prefix}/${name}`,
+        reportLimit(limit, name),
+        parseJson(config.BODY_LIMIT),
+        idempotent(stores.idempotency),
+        async (ctx) => {
+          const input = validate(ctx.request.body);
+          ctx.body = await takeLimit(ctx, limit, name, () => run(input));
+        },
+      );
     }
   };
   operation('parse-jd', ParseJdRequest, (input) => parseJd(llm, input));

@@ -1,15 +1,13 @@
 import type { BulkRequestDeps } from '../deps';
-import type { ProjectDoc } from '../../infra/records/projects';
-import { type CallDoc, type ResolvedTemplate } from '../../infra/records/calls';
-import { defaultTimezone, type WorkspaceDoc } from '../../infra/records/workspaces';
+import type { ProjectDoc } from '../../infra/documents/projects';
+import { type CallDoc, type ResolvedTemplate } from '../../infra/documents/calls';
+import { defaultTimezone, type WorkspaceDoc } from '../../infra/documents/workspaces';
 import { candidateZones } from '../../infra/phone-zones';
-import { suppressionLedger } from '../../infra/suppressions';
 import { newId } from '../../infra/ids';
-import { activeCallKey, claimEach, claimOf, freeCandidate, release } from '../../infra/claims';
-import { callStore } from '../../stores/calls';
+import { normaliseEmail } from '../../infra/people';
 import { ValidationError } from '../../shared/errors';
 import { holdAt } from '../../infra/fault-points';
-import { normaliseEmail, titleCase } from '../../shared/names';
+import { titleCase } from '../../shared/names';
 import { renderTemplate, templateContext, type TemplateContext } from '../../shared/template-variables';
 import type { CallInitiateRequest, CallInitiateResponse, CallResult, WhatsAppTemplate } from '../../shared/calls/schema';
 import { callWorkflowId } from '../../workflows/calls';
@@ -17,8 +15,6 @@ import { callStart } from '../../workflows/call-start';
 import { projectSearchAttributes } from '../../workflows/search-attributes';
 import { startAll, startOrTakeBack } from '../workflow-starts';
 import { projectUrl } from '../../shared/public-urls';
-import { fileContacts, saveCandidates } from '../candidates';
-import { findProject } from './campaigns';
 
 /** A claim on a candidate whose call was never recorded is considered abandoned after this long. */
 const ABANDONED_CLAIM_MS = 60_000;
@@ -43,8 +39,12 @@ const MESSAGES = {
  * and the calls written together, then one workflow start (docs/bulk-requests.md). An entry says `success`
  * only once its workflow is sure to start, so the call happens even if every process dies right after.
  */
-export async function initiateCalls(deps: CallDeps, workspace: WorkspaceDoc, req: CallInitiateRequest): Promise<CallInitiateResponse> {
-  const project = await findProject(deps.db, workspace._id, req.ats_job_id);
+export async function initiateCalls(
+  deps: CallDeps,
+  workspace: Readonly<WorkspaceDoc>,
+  req: CallInitiateRequest,
+): Promise<CallInitiateResponse> {
+  const project = await deps.stores.projects.ofJob(workspace._id, req.ats_job_id);
   if (!project || project.kind !== 'campaign') {
     throw new ValidationError('Request validation failed', [
       {
@@ -60,8 +60,8 @@ export async function initiateCalls(deps: CallDeps, workspace: WorkspaceDoc, req
   const firstAt = new Map<string, number>();
   candidates.forEach((c, i) => firstAt.has(c.id) || firstAt.set(c.id, i));
   const firsts = [...firstAt.values()].map((i) => candidates[i]);
-  // The ledger first: a candidate who opted out of calls gets no call, no claim and no record.
-  const refused = await suppressionLedger(deps.db).refuses(workspace, firsts, 'voice');
+  // The suppression list first: a suppressed candidate gets no call, no claim and no document.
+  const refused = await deps.stores.suppressions.refuses(workspace, firsts, 'voice');
   const callable = firsts.filter((_, n) => !refused[n]);
   const scheduled = callable.length > 0 ? await scheduleAll(deps, workspace, project, req, callable, 0) : [];
   const byCandidate = new Map<string, EntryResult>(callable.map((c, n) => [c.id, scheduled[n]]));
@@ -91,42 +91,30 @@ function failed(message: string): EntryResult {
 
 async function scheduleAll(
   deps: CallDeps,
-  ws: WorkspaceDoc,
-  project: ProjectDoc,
+  ws: Readonly<WorkspaceDoc>,
+  project: Readonly<ProjectDoc>,
   req: CallInitiateRequest,
   cands: Candidate[],
   depth: number,
 ): Promise<EntryResult[]> {
-  const { db } = deps;
+  const { stores, operations } = deps;
   const calls = cands.map((c) => buildCall(newId('call'), ws, project, req, c));
-  const claims = await claimEach(
-    db,
-    calls.map((call) => ({ key: activeCallKey(project._id, call.candidate_id), holder: call._id })),
-  );
+  const claims = await stores.calls.claimCandidates(calls);
   const won = calls.flatMap((call, i) => (claims[i] === 'written' ? [i] : []));
   const results = new Array<EntryResult>(cands.length);
 
   const winners = async () => {
-    const [candidateWrites, callWrites] = await Promise.all([
-      saveCandidates(
-        db,
+    // The candidates, where an erasure or a suppression finds the calls, filed before they start.
+    const [candidates, callWrites] = await Promise.all([
+      operations.fileCandidates(
         ws._id,
         project._id,
         won.map((i) => cands[i]),
-        // The known candidates as they were: whose email or phone changed is filed anew below.
-        { previous: true, records: { kind: 'calls', ids: won.map((i) => calls[i]._id) } },
+        { kind: 'calls', ids: won.map((i) => calls[i]._id) },
       ),
-      callStore(deps).create(won.map((i) => calls[i])),
+      stores.calls.create(won.map((i) => calls[i])),
     ]);
-    // Where an erasure or an opt-out finds the calls, filed before they start (infra/person-index.ts).
-    const indexed = await fileContacts(
-      db,
-      ws._id,
-      project._id,
-      won.map((i) => cands[i]),
-      candidateWrites,
-    );
-    const ready = indexed ? won.filter((_, n) => candidateWrites[n].write === 'written' && callWrites[n] === 'written') : [];
+    const ready = candidates.indexed ? won.filter((_, n) => candidates.saved[n].write === 'written' && callWrites[n] === 'written') : [];
     await holdAt(deps.config, 'call-initiate:after-records', deps.logger);
     const started = await startOrTakeBack(
       deps,
@@ -168,18 +156,17 @@ async function scheduleAll(
  * concurrent request is recording it, or one died before it could; only a claim old enough is taken over.
  */
 async function resolveHeld(deps: CallDeps, call: CallDoc, depth: number): Promise<EntryResult | 'free'> {
-  const key = activeCallKey(call.project_id, call.candidate_id);
-  const held = await claimOf(deps.db, key);
+  const held = await deps.stores.calls.activeCallOf(call.project_id, call.candidate_id);
   if (!held) return depth === 0 ? 'free' : failed(MESSAGES.concurrent);
-  const active = await deps.db.calls.findOne({ _id: held.holder });
+  const active = await deps.stores.calls.get(held.callId);
   if (active) {
     await startCallWorkflow(deps, active).catch((err: unknown) =>
       deps.logger.error({ err, callId: active._id }, 'active call could not be restarted'),
     );
     return failed(MESSAGES.active(active._id));
   }
-  if (Date.now() - held.created_at.getTime() < ABANDONED_CLAIM_MS || depth > 0) return failed(MESSAGES.concurrent);
-  await release(deps.db, key, held.holder);
+  if (Date.now() - held.since.getTime() < ABANDONED_CLAIM_MS || depth > 0) return failed(MESSAGES.concurrent);
+  await deps.stores.calls.freeCandidate({ _id: held.callId, project_id: call.project_id, candidate_id: call.candidate_id });
   return 'free';
 }
 
@@ -195,11 +182,11 @@ const ABANDON_WAIT_MS = 1_000;
  * entry's own records (a call id new to this request, and the claim only while this call holds it), so it
  * never undoes a retry's.
  */
-async function abandon({ db, logger }: CallDeps, call: CallDoc): Promise<void> {
+async function abandon({ stores, logger }: CallDeps, call: CallDoc): Promise<void> {
   const cleanup = (async () => {
     try {
-      await callStore({ db }).takeBack([call]);
-      await freeCandidate(db, call);
+      await stores.calls.takeBack([call]);
+      await stores.calls.freeCandidate(call);
     } catch (err) {
       // What is left is a claim without a call, which the next request takes over once it is old enough.
       logger.error({ err, callId: call._id }, 'an unscheduled call could not be cleaned up');
@@ -222,7 +209,13 @@ function resolveTemplate(t: WhatsAppTemplate | undefined, ctx: TemplateContext):
   };
 }
 
-function buildCall(callId: string, workspace: WorkspaceDoc, project: ProjectDoc, req: CallInitiateRequest, c: Candidate): CallDoc {
+function buildCall(
+  callId: string,
+  workspace: Readonly<WorkspaceDoc>,
+  project: Readonly<ProjectDoc>,
+  req: CallInitiateRequest,
+  c: Candidate,
+): CallDoc {
   const ctx = templateContext(c, workspace.sender, project.company_name);
   const now = new Date();
   const whatsapp = req.call_settings?.whatsapp_notifications;

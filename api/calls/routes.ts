@@ -3,8 +3,8 @@ import type { ApiDeps } from '../deps';
 import { publicRouter } from '../public-router';
 import { callFamily } from '../errors';
 import { compileValidator } from '../validation';
-import type { WorkspaceDoc } from '../../infra/records/workspaces';
-import { findOwned } from '../owned';
+import { orNotFound } from '../owned';
+import type { CallDoc } from '../../infra/documents/calls';
 import {
   CallCancelRequest,
   CallInitiateRequest,
@@ -21,23 +21,21 @@ import { projectUrl } from '../../shared/public-urls';
 import { callView } from '../../infra/views/calls';
 import { checkWhatsAppTemplates } from './whatsapp-template-check';
 import { listHandler } from '../lists';
-import { withinBudgets } from '../budgets';
-import { callPages } from '../../stores/calls';
+import { withinLimits } from '../limits';
 import { CallListQuery } from '../../shared/lists/schema';
 
 const validateInitiate = compileValidator(CallInitiateRequest, callInitiateRules);
 const validateCampaign = compileValidator(CampaignRequest);
 const validateCancel = compileValidator(CallCancelRequest);
-const listCalls = listHandler('calls', CallListQuery, callPages, (c) => callView(c));
+const listCalls = listHandler('calls', CallListQuery, (c: CallDoc) => callView(c));
 
 /** The call operations: campaigns, call/initiate and call status, with the call family's error shapes. */
 export function callRoutes(deps: ApiDeps): Router {
-  const { db, config, whatsappTemplates: templates } = deps;
+  const { stores, config, whatsappTemplates: templates } = deps;
   const router = publicRouter(deps, callFamily, { bodies: true });
 
   router.post('/campaigns', async (ctx) => {
-    const ws = ctx.state.workspace as WorkspaceDoc;
-    const { project, created } = await ensureCampaign(db, ws._id, validateCampaign(ctx.request.body));
+    const { project, created } = await ensureCampaign(stores, ctx.state.workspace._id, validateCampaign(ctx.request.body));
     ctx.status = created ? 201 : 200;
     const body: CampaignResponse = {
       success: true,
@@ -47,33 +45,32 @@ export function callRoutes(deps: ApiDeps): Router {
   });
 
   router.post('/call/initiate', async (ctx) => {
-    const ws = ctx.state.workspace as WorkspaceDoc;
     const req = validateInitiate(ctx.request.body);
     if (templates) await checkWhatsAppTemplates(templates, req);
-    const spend = { limiter: deps.budgets.candidates, name: 'candidates', amount: req.candidates.length, counts: 'candidates per hour' };
-    ctx.body = await withinBudgets(ctx, [spend], () => initiateCalls(deps, ws, req));
+    const take = { limit: stores.limits.candidates, name: 'candidates', amount: req.candidates.length, counts: 'candidates per hour' };
+    ctx.body = await withinLimits(ctx, [take], () => initiateCalls(deps, ctx.state.workspace, req));
   });
 
   router.get('/calls', async (ctx) => {
-    ctx.body = await listCalls(db, (ctx.state.workspace as WorkspaceDoc)._id, ctx);
+    ctx.body = await listCalls(stores.calls, stores.signedTokens, ctx);
   });
 
   // Before /calls/:id/cancel, so `cancel` is never taken for a call id.
   router.post('/calls/cancel', async (ctx) => {
-    const ws = ctx.state.workspace as WorkspaceDoc;
-    const body: CallCancelResponse = { success: true, data: await cancelCalls(deps, ws, validateCancel(ctx.request.body)) };
+    const body: CallCancelResponse = {
+      success: true,
+      data: await cancelCalls(deps, ctx.state.workspace, validateCancel(ctx.request.body)),
+    };
     ctx.body = body;
   });
 
   router.post('/calls/:id/cancel', async (ctx) => {
-    const ws = ctx.state.workspace as WorkspaceDoc;
-    const body: CallViewResponse = { success: true, data: callView(await cancelCall(deps, ws, ctx.params.id)) };
+    const body: CallViewResponse = { success: true, data: callView(await cancelCall(deps, ctx.state.workspace, ctx.params.id)) };
     ctx.body = body;
   });
 
   router.get('/calls/:id', async (ctx) => {
-    const ws = ctx.state.workspace as WorkspaceDoc;
-    const call = await findOwned(db.calls, ctx.params.id, ws._id, 'Call not found');
+    const call = await orNotFound(stores.calls.owned(ctx.state.workspace._id, ctx.params.id), 'Call not found');
     const body: CallViewResponse = { success: true, data: callView(call) };
     ctx.body = body;
   });

@@ -1,6 +1,5 @@
-import { projectStore } from '../../stores/projects';
-import type { Database } from '../../infra/database';
-import { recordId, type ProjectDoc } from '../../infra/records/projects';
+import type { ProjectStore } from '../../stores/projects';
+import { documentId, type ProjectDoc } from '../../infra/documents/projects';
 import { ConflictError } from '../../shared/errors';
 import type { JobDetails } from '../../shared/jobs/schema';
 import type { InviteRequest } from '../../shared/interviews/schema';
@@ -25,19 +24,23 @@ export function jobDetails(req: InviteRequest): JobDetails {
  * latest job_title and given the latest job details. A campaign project with that ats_job_id is a conflict.
  * Its _id is derived from (workspace, ats_job_id): one exact-_id read, then one insert or one update.
  */
-export async function ensureInterviewProject(db: Database, workspaceId: string, req: InviteRequest): Promise<ProjectDoc> {
+export async function ensureInterviewProject(
+  projects: ProjectStore,
+  workspaceId: string,
+  req: InviteRequest,
+): Promise<Readonly<ProjectDoc>> {
   const job = jobDetails(req);
-  const _id = recordId.project(workspaceId, req.ats_job_id);
+  const _id = documentId.project(workspaceId, req.ats_job_id);
   for (let attempt = 0; ; attempt++) {
     const now = new Date();
-    const existing = await db.projects.findOne({ _id });
+    const existing = await projects.get(_id);
     if (existing?.kind === 'campaign') {
       throw new ConflictError(`ats_job_id ${req.ats_job_id} already belongs to a call campaign project, not an interview project`);
     }
     const latest = { name: job.title, job_title: job.title, job };
     if (existing) {
       // The change goes to the feed, and the project into its lists again in case its creator died before that.
-      const changed = await projectStore(db).change(existing, latest);
+      const changed = await projects.change(existing, latest);
       return changed ?? { ...existing, ...latest };
     }
     const project: ProjectDoc = {
@@ -52,7 +55,7 @@ export async function ensureInterviewProject(db: Database, workspaceId: string, 
       ...latest,
     };
     // A concurrent request created it first: the next read finds it.
-    if ((await projectStore(db).create(project)) === 'written') return project;
+    if ((await projects.create(project)) === 'written') return project;
     if (attempt > 0) throw new Error(`project ${_id} is neither stored nor readable`);
   }
 }

@@ -1,12 +1,10 @@
 import type { BulkRequestDeps } from '../deps';
-import { recordId, type CandidateDoc, type ProjectDoc } from '../../infra/records/projects';
-import { interviewToken, type InterviewDoc } from '../../infra/records/interviews';
-import type { WorkspaceDoc } from '../../infra/records/workspaces';
-import { suppressionLedger } from '../../infra/suppressions';
-import { claim, claimEach, claimOf, emailKey, release } from '../../infra/claims';
+import { documentId, type CandidateDoc, type ProjectDoc } from '../../infra/documents/projects';
+import { interviewToken, type InterviewDoc } from '../../infra/documents/interviews';
+import type { WorkspaceDoc } from '../../infra/documents/workspaces';
 import type { WriteResult } from '../../infra/duplicate-key';
-import { interviewStore, type InterviewStore } from '../../stores/interviews';
-import { normaliseEmail, titleCase } from '../../shared/names';
+import { normaliseEmail } from '../../infra/people';
+import { titleCase } from '../../shared/names';
 import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../../shared/jobs/schema';
 import type { CustomQuestion, InterviewResult, InviteRequest, InviteResponse } from '../../shared/interviews/schema';
 import { interviewStart, interviewWorkflowId } from '../../workflows/interviews';
@@ -14,7 +12,6 @@ import { projectSearchAttributes } from '../../workflows/search-attributes';
 import { startOrTakeBack } from '../workflow-starts';
 import { jobUrl, projectUrl } from '../../shared/public-urls';
 import { ensureInterviewProject } from './interview-projects';
-import { fileContacts, saveCandidates } from '../candidates';
 import { EXPIRES_IN_DAYS, expiryAfter } from '../../shared/interviews/deadlines';
 
 type InviteDeps = BulkRequestDeps;
@@ -39,8 +36,8 @@ type EntryResult = Pick<InterviewResult, 'id' | 'status' | 'message'>;
  * with the interviews (one per candidate and project, by derived `_id`); then one workflow start
  * (docs/bulk-requests.md). An entry says `success` only once its invitation's workflow is sure to start.
  */
-export async function inviteCandidates(deps: InviteDeps, workspace: WorkspaceDoc, req: InviteRequest): Promise<InviteResponse> {
-  const project = await ensureInterviewProject(deps.db, workspace._id, req);
+export async function inviteCandidates(deps: InviteDeps, workspace: Readonly<WorkspaceDoc>, req: InviteRequest): Promise<InviteResponse> {
+  const project = await ensureInterviewProject(deps.stores.projects, workspace._id, req);
   const customQuestions = req.questions ? req.questions.map(resolveQuestion) : null;
   const candidates: Candidate[] = req.candidates.map((c) => ({ ...c, name: titleCase(c.name), email: normaliseEmail(c.email) }));
   // Clashes inside the request are settled in request order, before anything touches the database.
@@ -54,9 +51,9 @@ export async function inviteCandidates(deps: InviteDeps, workspace: WorkspaceDoc
     emailOwner.set(c.email, c.id);
     return null;
   });
-  // The ledger before anything is written: a candidate who opted out of emails gets no invitation and no record.
+  // The suppression list before anything is written: a suppressed candidate gets no invitation and no document.
   const open = candidates.flatMap((c, i) => (results[i] === null ? [i] : []));
-  const refused = await suppressionLedger(deps.db).refuses(
+  const refused = await deps.stores.suppressions.refuses(
     workspace,
     open.map((i) => candidates[i]),
     'email',
@@ -99,23 +96,22 @@ function resolveQuestion(q: CustomQuestion): Question {
 /** Candidates with distinct ids and emails: claims their emails, records them and their interviews, starts them. */
 async function inviteAll(
   deps: InviteDeps,
-  ws: WorkspaceDoc,
-  project: ProjectDoc,
+  ws: Readonly<WorkspaceDoc>,
+  project: Readonly<ProjectDoc>,
   cands: Candidate[],
   terms: InvitationTerms,
 ): Promise<EntryResult[]> {
-  const { db } = deps;
-  const keys = cands.map((c) => emailKey(project._id, c.email));
-  const claims = await claimEach(
-    db,
-    cands.map((c, i) => ({ key: keys[i], holder: c.id })),
+  const { stores, operations } = deps;
+  const claims = await stores.candidates.claimEmails(
+    project._id,
+    cands.map((c) => ({ email: c.email, candidateId: c.id })),
   );
   const results = new Array<EntryResult | null>(cands.length).fill(null);
   await Promise.all(
     cands.map(async (c, i) => {
       if (claims[i] === 'written') return;
       // Held already: by this candidate (a re-invite) or by another id; released meanwhile, claimed again.
-      const owner = claims[i] === 'duplicate' ? ((await claimOf(db, keys[i]))?.holder ?? (await claim(db, keys[i], c.id))) : null;
+      const owner = claims[i] === 'duplicate' ? await stores.candidates.emailOwner(project._id, c.email, c.id) : null;
       if (owner === null) results[i] = failed(MESSAGES.retry);
       else if (owner !== c.id) results[i] = failed(MESSAGES.emailTaken(owner));
     }),
@@ -123,24 +119,23 @@ async function inviteAll(
   const ok = cands.flatMap((_, i) => (results[i] === null ? [i] : []));
   const docs = ok.map((i) => newInterview(ws, project, cands[i], terms));
   const inputs = ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null }));
-  const [candidateWrites, interviewWrites] = await Promise.all([
-    saveCandidates(db, ws._id, project._id, inputs, { previous: true, records: { kind: 'interviews', ids: docs.map((d) => d._id) } }),
-    storeOf(deps).create(docs),
+  // The candidates, where an erasure or a suppression finds the interviews, filed before they start.
+  const [candidates, interviewWrites] = await Promise.all([
+    operations.fileCandidates(ws._id, project._id, inputs, { kind: 'interviews', ids: docs.map((d) => d._id) }),
+    stores.interviews.create(docs),
   ]);
-  // Where an erasure finds the interviews, filed before they start (infra/person-index.ts).
-  const indexed = await fileContacts(db, ws._id, project._id, inputs, candidateWrites);
   const [started] = await Promise.all([
     startInvitations(
       deps,
       project,
       docs,
-      candidateWrites.map((w) => (indexed ? w.write : 'error')),
+      candidates.saved.map((w) => (candidates.indexed ? w.write : 'error')),
       interviewWrites,
     ),
     releaseOldEmails(
       deps,
       project._id,
-      ok.map((i, n) => [cands[i], candidateWrites[n].previous] as const),
+      ok.map((i, n) => [cands[i], candidates.saved[n].previous] as const),
     ),
   ]);
   ok.forEach((i, n) => (results[i] = started[n]));
@@ -152,16 +147,16 @@ async function inviteAll(
  * fails keeps the old address reserved for this candidate and is logged; the invitation itself stands.
  */
 async function releaseOldEmails(
-  { db, logger }: InviteDeps,
+  { stores, logger }: InviteDeps,
   projectId: string,
   pairs: ReadonlyArray<readonly [Candidate, CandidateDoc | null]>,
 ): Promise<void> {
   await Promise.all(
     pairs.map(async ([c, before]) => {
       if (!before || before.email === c.email) return;
-      await release(db, emailKey(projectId, before.email), c.id).catch((err: unknown) =>
-        logger.error({ err, projectId, candidateId: c.id }, 'old email of a candidate could not be released'),
-      );
+      await stores.candidates
+        .releaseEmail(projectId, before.email, c.id)
+        .catch((err: unknown) => logger.error({ err, projectId, candidateId: c.id }, 'old email of a candidate could not be released'));
     }),
   );
 }
@@ -174,7 +169,7 @@ async function releaseOldEmails(
  */
 async function startInvitations(
   deps: InviteDeps,
-  project: ProjectDoc,
+  project: Readonly<ProjectDoc>,
   docs: InterviewDoc[],
   candidates: WriteResult[],
   written: WriteResult[],
@@ -183,9 +178,7 @@ async function startInvitations(
   const starts = docs.filter((_, n) => ready[n]).map(interviewStart);
   /** Deletes the interviews this request wrote among `which`, and their list entries, so that a retry invites afresh. */
   const takeBack = (which: (n: number) => boolean) =>
-    storeOf(deps)
-      .takeBack(docs.filter((_, n) => which(n) && written[n] === 'written'))
-      .catch(() => undefined);
+    deps.stores.interviews.takeBack(docs.filter((_, n) => which(n) && written[n] === 'written')).catch(() => undefined);
   const started = await startOrTakeBack(
     deps,
     starts,
@@ -202,18 +195,15 @@ async function startInvitations(
   });
 }
 
-const storeOf = (deps: InviteDeps): InterviewStore =>
-  interviewStore({ db: deps.db, announce: deps.announce, publicBaseUrl: deps.config.PUBLIC_BASE_URL });
-
 /** What a request sets for each of its invitations: the caller's own questions, if any, and the link's lifetime. */
 interface InvitationTerms {
   questions: Question[] | null;
   expiresInDays: number;
 }
 
-function newInterview(ws: WorkspaceDoc, project: ProjectDoc, c: Candidate, terms: InvitationTerms): InterviewDoc {
+function newInterview(ws: Readonly<WorkspaceDoc>, project: Readonly<ProjectDoc>, c: Candidate, terms: InvitationTerms): InterviewDoc {
   const now = new Date();
-  const _id = recordId.interview(project._id, c.id);
+  const _id = documentId.interview(project._id, c.id);
   return {
     _id,
     workspace_id: ws._id,

@@ -1,10 +1,8 @@
 import type { ApiDeps } from '../deps';
-import { claim, release } from '../../infra/claims';
 import { newId } from '../../infra/ids';
-import { interviewStore } from '../../stores/interviews';
-import { expiresAtOf, type InterviewDoc } from '../../infra/records/interviews';
-import type { WorkspaceDoc } from '../../infra/records/workspaces';
-import { findOwned } from '../owned';
+import { expiresAtOf, type InterviewDoc } from '../../infra/documents/interviews';
+import type { WorkspaceDoc } from '../../infra/documents/workspaces';
+import { orNotFound } from '../owned';
 import { ConflictError, RateLimitedError } from '../../shared/errors';
 import { expiryAfter, hasExpired, RESEND_COOLDOWN_SECONDS } from '../../shared/interviews/deadlines';
 import type { InterviewStatus } from '../../shared/interviews/schema';
@@ -17,18 +15,21 @@ const REFUSED: Partial<Record<InterviewStatus, string>> = {
 
 /**
  * POST /interviews/:id/resend: the link goes out again, and an expired one opens for the default period
- * again. The interview's workflow sends the email (durably, once); this records the request and tells it.
+ * again. The interview's workflow sends the email (durably, once); this records the request and signals it.
  * One resend per interview a minute: a claim whose lease is the cooldown, so two at once cannot both pass.
  */
-export async function resendInterview(deps: ApiDeps, workspace: WorkspaceDoc, interviewId: string): Promise<InterviewDoc> {
-  const { db } = deps;
-  const interview = await findOwned(db.interviews, interviewId, workspace._id, 'Interview not found');
+export async function resendInterview(
+  { stores, interviewChanged }: Pick<ApiDeps, 'stores' | 'interviewChanged'>,
+  workspace: Readonly<WorkspaceDoc>,
+  interviewId: string,
+): Promise<InterviewDoc> {
+  const { interviews } = stores;
+  const interview = await orNotFound(interviews.owned(workspace._id, interviewId), 'Interview not found');
   const refused = REFUSED[interview.status];
   if (refused) throw new ConflictError(refused);
   const now = new Date();
-  const key = `resend/${interview._id}`;
   const holder = newId('rsd');
-  if ((await claim(db, key, holder, { now, expiresAt: new Date(now.getTime() + RESEND_COOLDOWN_SECONDS * 1_000) })) !== holder) {
+  if (!(await interviews.claimResend(interview._id, holder, new Date(now.getTime() + RESEND_COOLDOWN_SECONDS * 1_000), now))) {
     throw new RateLimitedError(RESEND_COOLDOWN_SECONDS, 'This interview was resent less than a minute ago; try again in a minute');
   }
   const expired = interview.status === 'expired' || hasExpired(expiresAtOf(interview), now);
@@ -38,16 +39,15 @@ export async function resendInterview(deps: ApiDeps, workspace: WorkspaceDoc, in
     expires_at: expired ? expiryAfter(now) : expiresAtOf(interview),
     resend: { requested_at: now, sent_at: null, error: null },
   };
-  const interviews = interviewStore({ db, announce: deps.announce, publicBaseUrl: deps.config.PUBLIC_BASE_URL });
   const { status, ...set } = next;
   const resent = (await interviews.change(interview, { to: status, set })) ?? { ...interview, ...next };
   try {
-    await deps.interviewChanged(resent);
+    await interviewChanged(resent);
   } catch (err) {
     // The workflow did not hear of it: the request is taken back whole, so a retry is not refused as too soon.
     const before = { expires_at: expiresAtOf(interview), resend: interview.resend ?? null };
     await interviews.change(resent, { to: interview.status, set: before }).catch(() => undefined);
-    await release(db, key, holder).catch(() => undefined);
+    await interviews.releaseResend(interview._id, holder).catch(() => undefined);
     throw err;
   }
   return resent;

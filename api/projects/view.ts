@@ -1,11 +1,10 @@
-import type { Database } from '../../infra/database';
-import type { ProjectDoc } from '../../infra/records/projects';
-import { projectCounts } from '../../infra/lists/project-counts';
+import type { ProjectDoc } from '../../infra/documents/projects';
+import type { ProjectStore } from '../../stores/projects';
 import type { ProjectView } from '../../shared/lists/schema';
 import { jobUrl, projectUrl } from '../../shared/public-urls';
 
 /** GET /api/public/v1/projects/:id body, with its candidates counted by status (infra/lists/project-counts.ts). */
-export async function projectView(db: Database, project: ProjectDoc, publicBaseUrl: string): Promise<ProjectView> {
+export async function projectView(projects: ProjectStore, project: Readonly<ProjectDoc>, publicBaseUrl: string): Promise<ProjectView> {
   const campaign = project.kind === 'campaign';
   return {
     id: project._id,
@@ -14,7 +13,7 @@ export async function projectView(db: Database, project: ProjectDoc, publicBaseU
     kind: project.kind,
     project_url: projectUrl(publicBaseUrl, project._id),
     job_url: campaign ? null : jobUrl(publicBaseUrl, project._id),
-    candidates: await projectCounts(db, project),
+    candidates: await projects.counts(project),
     created_at: project.created_at.toISOString(),
     updated_at: project.updated_at.toISOString(),
   };

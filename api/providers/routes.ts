@@ -5,7 +5,6 @@ import { parseRawJson, readRawBody } from '../middleware';
 import { safeEqual, verifyHubSignature, verifyVapi } from './signatures';
 import { handleVapiMessage } from './vapi-events';
 import { handleWhatsAppEvent } from './whatsapp-events';
-import { createCallReporter } from '../calls/reports';
 import { ForbiddenError, SignatureError } from '../../shared/errors';
 import { VAPI_EVENTS_PATH, WHATSAPP_EVENTS_PATH } from '../../shared/public-urls';
 
@@ -15,9 +14,8 @@ import { VAPI_EVENTS_PATH, WHATSAPP_EVENTS_PATH } from '../../shared/public-urls
  * every message is refused.
  */
 export function providerRoutes(deps: ApiDeps): Router {
-  const { config, db } = deps;
+  const { config, stores, operations } = deps;
   const logger = deps.logger.child({ component: 'provider-callbacks' });
-  const report = createCallReporter({ db, client: deps.temporal, logger });
   const router = new Router();
   router.use(handleErrors(plainFamily));
 
@@ -26,7 +24,7 @@ export function providerRoutes(deps: ApiDeps): Router {
     if (!secret || !verifyVapi(ctx.headers, ctx.state.rawBody, secret, Date.now())) {
       throw new SignatureError('Vapi message signature or secret is missing or wrong');
     }
-    await handleVapiMessage({ db, report, logger }, parseRawJson(ctx.state.rawBody));
+    await handleVapiMessage({ reports: operations.reports, logger }, parseRawJson(ctx.state.rawBody));
     ctx.body = { success: true };
   });
 
@@ -46,7 +44,7 @@ export function providerRoutes(deps: ApiDeps): Router {
     if (!secret || !verifyHubSignature(ctx.headers, ctx.state.rawBody, secret)) {
       throw new SignatureError('X-Hub-Signature-256 is missing or wrong');
     }
-    await handleWhatsAppEvent({ db, logger, announce: deps.announce, optedOut: deps.optedOut }, parseRawJson(ctx.state.rawBody));
+    await handleWhatsAppEvent({ stores, operations, logger }, parseRawJson(ctx.state.rawBody));
     ctx.body = { success: true };
   });
   return router;

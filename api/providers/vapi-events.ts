@@ -1,13 +1,10 @@
-import type { Database } from '../../infra/database';
 import type { Logger } from '../../infra/logger';
-import { recordProviderStatus } from '../calls/reports';
-import type { ReportAttempt } from '../../providers/voice/port';
+import type { ReportIntake } from '../../operations/call-reports';
 import { attemptOf, checkVapiShape, reportOf, type VapiServerMessage } from '../../providers/voice/vapi-reports';
 import { ValidationError } from '../../shared/errors';
 
 export interface VapiEventDeps {
-  db: Database;
-  report: ReportAttempt;
+  reports: ReportIntake;
   logger: Logger;
 }
 
@@ -33,12 +30,12 @@ export async function handleVapiMessage(deps: VapiEventDeps, body: unknown): Pro
       log.warn('end-of-call report for a call that is not ours; acknowledged');
       return;
     }
-    const result = await deps.report(reportOf(message, ids));
+    const result = await deps.reports.take(reportOf(message, ids));
     if (result !== 'recorded') log.info({ result }, 'end-of-call report changed nothing');
   } else if (message.type === 'status-update') {
     if (ids && typeof message.status === 'string' && message.status !== 'ended') {
       // "ended" is left to the end-of-call report, which carries the outcome.
-      const updated = await recordProviderStatus(deps.db, ids, message.status);
+      const updated = await deps.reports.providerStatus(ids, message.status);
       if (!updated) log.info({ status: message.status }, 'status update for an unknown or finished attempt');
     }
   }

@@ -5,10 +5,7 @@ import { callFamily } from '../errors';
 import { cursorPosition, queryObject } from '../lists';
 import { publicRouter } from '../public-router';
 import { compileValidator } from '../validation';
-import { encodeCursor } from '../../infra/lists/cursor';
-import type { SuppressionDoc } from '../../infra/records/suppressions';
-import type { WorkspaceDoc } from '../../infra/records/workspaces';
-import { suppressionLedger } from '../../infra/suppressions';
+import type { SuppressionDoc } from '../../infra/documents/suppressions';
 import { NotFoundError } from '../../shared/errors';
 import {
   SUPPRESSION_CHANNELS,
@@ -34,17 +31,17 @@ export function suppressionView(s: SuppressionDoc): SuppressionView {
 }
 
 /**
- * The opt-out ledger of the workspace (docs/contact-rules.md), with the call family's error shapes. An entry is
- * in force from its 201: every dial, message and email reads the ledger right before it goes out.
+ * The workspace's suppression list (docs/contact-rules.md), with the call family's error shapes. An entry is in
+ * force from its 201: every dial, message and email reads the list right before it goes out.
  */
 export function suppressionRoutes(deps: ApiDeps): Router {
   const router = publicRouter(deps, callFamily, { bodies: true });
-  const ledger = suppressionLedger(deps.db);
-  const workspaceOf = (ctx: Context) => (ctx.state.workspace as WorkspaceDoc)._id;
+  const { suppressions } = deps.stores;
+  const workspaceOf = (ctx: Context) => ctx.state.workspace._id;
 
   router.post('/suppressions', async (ctx) => {
     const body = validateCreate(ctx.request.body);
-    const entry = await ledger.add({
+    const [entry] = await deps.operations.suppressions.file({
       workspaceId: workspaceOf(ctx),
       phone: body.phone,
       email: body.email,
@@ -52,7 +49,6 @@ export function suppressionRoutes(deps: ApiDeps): Router {
       source: 'api',
       reason: body.reason,
     });
-    await deps.optedOut([entry._id]);
     ctx.status = 201;
     ctx.body = { success: true, data: suppressionView(entry) };
   });
@@ -67,19 +63,19 @@ export function suppressionRoutes(deps: ApiDeps): Router {
       filters.email?.toLowerCase() ?? null,
       filters.source ?? null,
     ]);
-    const after = await cursorPosition(deps.db, scope, cursor);
-    const page = await ledger.page(workspaceId, { ...filters, limit, after });
+    const after = await cursorPosition(deps.stores.signedTokens.cursors, scope, cursor);
+    const page = await suppressions.page(workspaceId, { ...filters, limit, after });
     ctx.body = {
       success: true,
       data: page.items.map(suppressionView),
-      next_cursor: page.next ? await encodeCursor(deps.db, { scope, position: page.next }) : null,
+      next_cursor: page.next ? await deps.stores.signedTokens.cursors.encode({ scope, position: page.next }) : null,
     };
   });
 
   router.delete('/suppressions/:id', async (ctx) => {
-    const entry = await ledger.get(workspaceOf(ctx), ctx.params.id);
+    const entry = await suppressions.get(workspaceOf(ctx), ctx.params.id);
     if (!entry) throw new NotFoundError('Suppression not found');
-    await ledger.remove(entry);
+    await suppressions.remove(entry);
     ctx.status = 204;
   });
   return router;

@@ -1,11 +1,9 @@
 import type { Context } from 'koa';
-import { listReads, withinBudgets } from '../budgets';
+import { listReads, withinLimits } from '../limits';
 import type { ApiDeps } from '../deps';
 import { compileValidator } from '../validation';
 import { cursorPosition, queryObject } from '../lists';
-import { encodeCursor } from '../../infra/lists/cursor';
-import { deliveryId, deliveryUpdate, parseDeliveryId, type DeliveryState, type WebhookEventDoc } from '../../infra/records/webhooks';
-import { pageDeliveries } from '../../infra/webhooks/delivery-log';
+import { deliveryId, parseDeliveryId, type DeliveryState, type WebhookEventDoc } from '../../infra/documents/webhooks';
 import { ConflictError, NotFoundError } from '../../shared/errors';
 import { WebhookDeliveryListQuery, type WebhookDeliveryView } from '../../shared/webhooks/schema';
 import { findEndpoint } from './endpoints';
@@ -35,18 +33,18 @@ export async function listDeliveries(deps: ApiDeps, workspaceId: string, endpoin
   const { status, limit, cursor } = validateQuery(queryObject(ctx));
   const scope = JSON.stringify([workspaceId, 'webhook-deliveries', endpointId, status ?? null]);
   const after = await cursorPosition(
-    deps.db,
+    deps.stores.signedTokens.cursors,
     scope,
     cursor,
     "is not a cursor of this endpoint's deliveries; pass next_cursor as it was given, with the same status",
   );
-  // Filtered by status, a page may read many deliveries to find a few: an expensive read with its own budget.
-  const read = () => pageDeliveries(deps.db, workspaceId, endpointId, { status, limit, after });
-  const page = status ? await withinBudgets(ctx, [listReads(deps)], read) : await read();
+  // Filtered by status, a page may read many deliveries to find a few: an expensive read with its own limit.
+  const read = () => deps.stores.webhooks.pageDeliveries(workspaceId, endpointId, { status, limit, after });
+  const page = status ? await withinLimits(ctx, [listReads(deps.stores.limits)], read) : await read();
   return {
     success: true as const,
     data: page.items.map(({ event, delivery }) => deliveryView(endpointId, event, delivery)),
-    next_cursor: page.next ? await encodeCursor(deps.db, { scope, position: page.next }) : null,
+    next_cursor: page.next ? await deps.stores.signedTokens.cursors.encode({ scope, position: page.next }) : null,
   };
 }
 
@@ -58,19 +56,18 @@ export async function listDeliveries(deps: ApiDeps, workspaceId: string, endpoin
 export async function retryDelivery(deps: ApiDeps, workspaceId: string, endpointId: string, id: string): Promise<WebhookDeliveryView> {
   const endpoint = await findEndpoint(deps, workspaceId, endpointId);
   const ids = parseDeliveryId(id);
-  const event = ids?.endpointId === endpointId ? await deps.db.webhookEvents.findOne({ _id: ids.eventId }) : null;
+  const { webhooks } = deps.stores;
+  const event = ids?.endpointId === endpointId ? await webhooks.event(ids.eventId) : null;
   const delivery = event?.workspace_id === workspaceId ? event.deliveries[endpointId] : undefined;
   if (!event || !delivery) throw new NotFoundError('Delivery not found');
   if (endpoint.status !== 'enabled') throw new ConflictError(`The endpoint is disabled (${endpoint.disabled_reason}); register it again`);
   const now = new Date();
-  await deps.db.webhookEvents.updateOne({ _id: event._id }, deliveryUpdate(endpointId, { status: 'pending', next_attempt_at: now }));
+  await webhooks.setDelivery(event._id, endpointId, { status: 'pending', next_attempt_at: now });
   try {
     await deps.retryDelivery(workspaceId, endpointId, event._id);
   } catch (err) {
     const { status, next_attempt_at } = delivery;
-    await deps.db.webhookEvents
-      .updateOne({ _id: event._id }, deliveryUpdate(endpointId, { status, next_attempt_at }))
-      .catch(() => undefined);
+    await webhooks.setDelivery(event._id, endpointId, { status, next_attempt_at }).catch(() => undefined);
     throw err;
   }
   return deliveryView(endpointId, event, { ...delivery, status: 'pending', next_attempt_at: now });

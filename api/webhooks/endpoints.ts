@@ -1,6 +1,6 @@
 import type { ApiDeps } from '../deps';
 import { newId } from '../../infra/ids';
-import type { WebhookEndpoint, WebhookEndpointsDoc } from '../../infra/records/webhooks';
+import type { WebhookEndpoint } from '../../infra/documents/webhooks';
 import { checkWebhookUrl } from '../../infra/webhooks/outbound';
 import { newWebhookSecret } from '../../infra/webhooks/signing';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
@@ -13,9 +13,11 @@ import {
 } from '../../shared/webhooks/schema';
 
 /**
- * A workspace's webhook endpoints: one document per workspace holding them by id, so each is read and
- * written by the workspace's `_id`, and one endpoint's change is a write of its own path.
+ * A workspace's webhook endpoints (stores/webhooks.ts): registered with their URL checked and their secret
+ * made, listed, deleted, their secret rotated.
  */
+
+type EndpointDeps = Pick<ApiDeps, 'stores' | 'config'>;
 
 export function endpointView(e: WebhookEndpoint): WebhookEndpointView {
   return {
@@ -29,24 +31,21 @@ export function endpointView(e: WebhookEndpoint): WebhookEndpointView {
   };
 }
 
-const endpointsOf = async (deps: ApiDeps, workspaceId: string): Promise<WebhookEndpoint[]> =>
-  Object.values((await deps.db.webhookEndpoints.findOne({ _id: workspaceId }))?.endpoints ?? {});
-
-export async function findEndpoint(deps: ApiDeps, workspaceId: string, id: string): Promise<WebhookEndpoint> {
-  const found = (await deps.db.webhookEndpoints.findOne({ _id: workspaceId }))?.endpoints[id];
+export async function findEndpoint({ stores }: Pick<ApiDeps, 'stores'>, workspaceId: string, id: string): Promise<WebhookEndpoint> {
+  const found = await stores.webhooks.endpoint(workspaceId, id);
   if (!found) throw new NotFoundError('Webhook endpoint not found');
   return found;
 }
 
-export async function listEndpoints(deps: ApiDeps, workspaceId: string): Promise<WebhookEndpoint[]> {
-  return (await endpointsOf(deps, workspaceId)).sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
+export async function listEndpoints({ stores }: Pick<ApiDeps, 'stores'>, workspaceId: string): Promise<WebhookEndpoint[]> {
+  return (await stores.webhooks.endpoints(workspaceId)).sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
 }
 
 /** Registers an endpoint: its URL checked against SSRF (every address its host resolves to), its secret made. */
-export async function createEndpoint(deps: ApiDeps, workspaceId: string, req: WebhookCreateRequest): Promise<WebhookEndpoint> {
+export async function createEndpoint(deps: EndpointDeps, workspaceId: string, req: WebhookCreateRequest): Promise<WebhookEndpoint> {
   const refused = await checkWebhookUrl(req.url, deps.config.WEBHOOK_ALLOW_PRIVATE);
   if (refused) throw new ValidationError('Request validation failed', [{ path: ['url'], message: refused }]);
-  if ((await endpointsOf(deps, workspaceId)).length >= MAX_WEBHOOK_ENDPOINTS) {
+  if ((await deps.stores.webhooks.endpoints(workspaceId)).length >= MAX_WEBHOOK_ENDPOINTS) {
     throw new ConflictError(`A workspace has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`);
   }
   const endpoint: WebhookEndpoint = {
@@ -59,23 +58,19 @@ export async function createEndpoint(deps: ApiDeps, workspaceId: string, req: We
     disabled_reason: null,
     created_at: new Date(),
   };
-  await deps.db.webhookEndpoints.updateOne(
-    { _id: workspaceId },
-    { $set: { [`endpoints.${endpoint.id}`]: endpoint } as Partial<WebhookEndpointsDoc> },
-    { upsert: true },
-  );
+  await deps.stores.webhooks.addEndpoint(workspaceId, endpoint);
   return endpoint;
 }
 
-export async function deleteEndpoint(deps: ApiDeps, workspaceId: string, id: string): Promise<void> {
+export async function deleteEndpoint(deps: Pick<ApiDeps, 'stores'>, workspaceId: string, id: string): Promise<void> {
   await findEndpoint(deps, workspaceId, id);
   // Its delivery workflow finds it gone at its next try, marks what is left failed, and ends.
-  await deps.db.webhookEndpoints.updateOne({ _id: workspaceId }, { $unset: { [`endpoints.${id}`]: '' } });
+  await deps.stores.webhooks.removeEndpoint(workspaceId, id);
 }
 
 /** A new secret; the current one keeps signing beside it for SECRET_OVERLAP_HOURS, older ones stop now. */
 export async function rotateSecret(
-  deps: ApiDeps,
+  deps: Pick<ApiDeps, 'stores'>,
   workspaceId: string,
   id: string,
   { expirePrevious }: { expirePrevious: boolean },
@@ -86,19 +81,11 @@ export async function rotateSecret(
   const previousExpiresAt = expirePrevious ? now : new Date(now.getTime() + SECRET_OVERLAP_HOURS * 3_600_000);
   const current = endpoint.secrets.find((s) => s.expires_at === null) ?? endpoint.secrets[0];
   const secret = newWebhookSecret();
+  const secrets = [
+    { value: secret, expires_at: null },
+    ...(expirePrevious ? [] : [{ value: current.value, expires_at: previousExpiresAt }]),
+  ];
   // Only while the endpoint is there: a delete that won the race must not leave a secret without an endpoint.
-  // (The filter's second field makes FerretDB read the workspaces' webhook documents, one per workspace.)
-  const { matchedCount } = await deps.db.webhookEndpoints.updateOne(
-    { _id: workspaceId, [`endpoints.${id}.id`]: id },
-    {
-      $set: {
-        [`endpoints.${id}.secrets`]: [
-          { value: secret, expires_at: null },
-          ...(expirePrevious ? [] : [{ value: current.value, expires_at: previousExpiresAt }]),
-        ],
-      },
-    },
-  );
-  if (matchedCount === 0) throw new NotFoundError('Webhook endpoint not found');
+  if (!(await deps.stores.webhooks.setSecrets(workspaceId, id, secrets))) throw new NotFoundError('Webhook endpoint not found');
   return { secret, previousExpiresAt };
 }

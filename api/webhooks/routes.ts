@@ -3,11 +3,10 @@ import type { ApiDeps } from '../deps';
 import { publicRouter } from '../public-router';
 import { callFamily } from '../errors';
 import { compileValidator } from '../validation';
-import type { WorkspaceDoc } from '../../infra/records/workspaces';
 import { WebhookCreateRequest, WebhookRotateRequest } from '../../shared/webhooks/schema';
 import { createEndpoint, deleteEndpoint, endpointView, findEndpoint, listEndpoints, rotateSecret } from './endpoints';
 import { listDeliveries, retryDelivery } from './deliveries';
-import { withinBudgets } from '../budgets';
+import { withinLimits } from '../limits';
 
 const validateCreate = compileValidator(WebhookCreateRequest);
 const validateRotate = compileValidator(WebhookRotateRequest);
@@ -15,7 +14,7 @@ const validateRotate = compileValidator(WebhookRotateRequest);
 /** Webhook endpoints and their delivery logs, with the call family's error shapes (`code`, `errors[]`). */
 export function webhookRoutes(deps: ApiDeps): Router {
   const router = publicRouter(deps, callFamily, { bodies: true });
-  const workspaceOf = (ctx: { state: Record<string, unknown> }) => (ctx.state.workspace as WorkspaceDoc)._id;
+  const workspaceOf = (ctx: { state: { workspace: { _id: string } } }) => ctx.state.workspace._id;
 
   router.post('/webhooks', async (ctx) => {
     const endpoint = await createEndpoint(deps, workspaceOf(ctx), validateCreate(ctx.request.body));
@@ -54,8 +53,8 @@ export function webhookRoutes(deps: ApiDeps): Router {
   });
 
   router.post('/webhooks/:id/deliveries/:delivery_id/retry', async (ctx) => {
-    const spend = { limiter: deps.budgets.deliveryRetries, name: 'delivery-retries', counts: 'delivery retries per minute' };
-    const delivery = await withinBudgets(ctx, [spend], () => retryDelivery(deps, workspaceOf(ctx), ctx.params.id, ctx.params.delivery_id));
+    const take = { limit: deps.stores.limits.deliveryRetries, name: 'delivery-retries', counts: 'delivery retries per minute' };
+    const delivery = await withinLimits(ctx, [take], () => retryDelivery(deps, workspaceOf(ctx), ctx.params.id, ctx.params.delivery_id));
     ctx.status = 202;
     ctx.body = { success: true, data: delivery };
   });

@@ -3,8 +3,7 @@ import type { ApiDeps } from '../deps';
 import { callFamily } from '../errors';
 import { publicRouter } from '../public-router';
 import { compileValidator } from '../validation';
-import { callDisclosureOf, callingWindowOf, defaultTimezone, type WorkspaceDoc } from '../../infra/records/workspaces';
-import { updateWorkspaceSettings } from '../../infra/workspaces';
+import { callDisclosureOf, callingWindowOf, defaultTimezone, type WorkspaceDoc } from '../../infra/documents/workspaces';
 import { WorkspaceUpdateRequest, workspaceUpdateRules, type WorkspaceResponse } from '../../shared/workspaces/schema';
 
 const validateUpdate = compileValidator(WorkspaceUpdateRequest, workspaceUpdateRules);
@@ -17,18 +16,18 @@ const validateUpdate = compileValidator(WorkspaceUpdateRequest, workspaceUpdateR
 export function workspaceRoutes(deps: ApiDeps): Router {
   const router = publicRouter(deps, callFamily, { bodies: true });
   router.get('/workspace', (ctx) => {
-    ctx.body = workspaceBody(ctx.state.workspace as WorkspaceDoc);
+    ctx.body = workspaceBody(ctx.state.workspace);
   });
   router.patch('/workspace', async (ctx) => {
-    const ws = ctx.state.workspace as WorkspaceDoc;
+    const ws = ctx.state.workspace;
     const update = validateUpdate(ctx.request.body);
-    await updateWorkspaceSettings(deps.db, ws._id, update);
+    await deps.stores.workspaces.updateSettings(ws._id, update);
     ctx.body = workspaceBody({ ...ws, settings: { ...ws.settings, ...update } });
   });
   return router;
 }
 
-function workspaceBody(ws: WorkspaceDoc): WorkspaceResponse {
+function workspaceBody(ws: Readonly<WorkspaceDoc>): WorkspaceResponse {
   return {
     success: true,
     data: {

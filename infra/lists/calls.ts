@@ -1,5 +1,5 @@
 import type { Database } from '../database';
-import type { CallDoc } from '../records/calls';
+import type { CallDoc } from '../documents/calls';
 import { itemList, type ItemList } from './item-list';
 import { FINAL_CALL_STATUSES } from '../../shared/calls/schema';
 import { indexOf } from './index-of';

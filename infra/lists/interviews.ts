@@ -1,5 +1,5 @@
 import type { Database } from '../database';
-import type { InterviewDoc } from '../records/interviews';
+import type { InterviewDoc } from '../documents/interviews';
 import { itemList, type ItemList } from './item-list';
 import { indexOf } from './index-of';
 

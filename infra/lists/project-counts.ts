@@ -1,5 +1,5 @@
 import type { Database } from '../database';
-import type { ProjectDoc, ProjectTallyDoc } from '../records/projects';
+import type { ProjectDoc, ProjectTallyDoc } from '../documents/projects';
 import { CALL_STATUSES } from '../../shared/calls/schema';
 import { INTERVIEW_STATUSES } from '../../shared/interviews/schema';
 import { callList } from './calls';

@@ -1,5 +1,5 @@
 import type { Database } from '../database';
-import type { ProjectDoc } from '../records/projects';
+import type { ProjectDoc } from '../documents/projects';
 import { itemList, type ItemList } from './item-list';
 import { indexOf } from './index-of';
 

@@ -1,4 +1,4 @@
-import type { CallDoc } from '../records/calls';
+import type { CallDoc } from '../documents/calls';
 import { sequenceOf } from '../webhooks/events';
 import type { CallView } from '../../shared/calls/schema';
 

@@ -1,4 +1,4 @@
-import { expiresAtOf, type InterviewDoc } from '../records/interviews';
+import { expiresAtOf, type InterviewDoc } from '../documents/interviews';
 import { sequenceOf } from '../webhooks/events';
 import type { InterviewView } from '../../shared/interviews/schema';
 import { interviewUrl, recordingUrl } from '../../shared/public-urls';

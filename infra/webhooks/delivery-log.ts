@@ -2,7 +2,7 @@ import type { Database } from '../database';
 import { keyedId } from '../ids';
 import { indexOf } from '../lists/index-of';
 import type { Position } from '../lists/time-index';
-import type { DeliveryState, WebhookEventDoc } from '../records/webhooks';
+import type { DeliveryState, WebhookEventDoc } from '../documents/webhooks';
 import type { DeliveryStatus } from '../../shared/webhooks/schema';
 
 /**

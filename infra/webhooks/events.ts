@@ -1,6 +1,12 @@
 import type { Database } from '../database';
 import { isDuplicateKey } from '../duplicate-key';
-import { subscribed, type DeliveryState, type WebhookEndpoint, type WebhookEndpointsDoc, type WebhookEventDoc } from '../records/webhooks';
+import {
+  subscribed,
+  type DeliveryState,
+  type WebhookEndpoint,
+  type WebhookEndpointsDoc,
+  type WebhookEventDoc,
+} from '../documents/webhooks';
 import { logDeliveries } from './delivery-log';
 import type { WebhookEventType } from '../../shared/webhooks/schema';
 

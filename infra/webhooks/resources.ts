@@ -1,5 +1,5 @@
-import type { CallDoc } from '../records/calls';
-import type { InterviewDoc } from '../records/interviews';
+import type { CallDoc } from '../documents/calls';
+import type { InterviewDoc } from '../documents/interviews';
 import { callView } from '../views/calls';
 import { interviewView } from '../views/interviews';
 import type { Announcement } from './events';

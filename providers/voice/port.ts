@@ -25,7 +25,7 @@ export type DialResult =
 
 /**
  * A voice-agent provider places the call and later reports how each attempt ended through the provider-callback path
- * (api/calls/reports.ts), which signals the call workflow.
+ * (operations/call-reports.ts), which signals the call workflow.
  */
 export interface VoiceProvider {
   readonly name: string;

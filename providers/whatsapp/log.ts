@@ -2,7 +2,7 @@ import type { SendResult, TemplateMessage, WhatsAppProvider } from './port';
 
 /**
  * The default provider: keeps each template message, variables resolved, instead of sending it
- * (`whatsapp_log`, infra/message-log.ts).
+ * (`whatsapp_log`, stores/provider-logs.ts).
  */
 export class LogWhatsAppProvider implements WhatsAppProvider {
   readonly name = 'log';

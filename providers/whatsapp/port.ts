@@ -8,11 +8,6 @@ export type SendResult =
   /** `error` is what a client may read; `detail`, the provider's own words, is for the log only. */
   | { sent: false; error: string; code?: number; detail?: string };
 
-/** The provider_refs key of a sent message. */
-export function whatsappRef(providerMessageId: string): string {
-  return `whatsapp/${providerMessageId}`;
-}
-
 export type TemplateProblem = { on: 'template' | 'variables'; problem: string };
 
 /** Template definitions, so a template and its variables are checked before a message is due. */

@@ -1,10 +1,10 @@
 import type { Database } from '../../infra/database';
 import { callList } from '../../infra/lists/calls';
 import { FEED_SETTLE_MS } from '../../infra/lists/item-list';
-import { recordId, type ProjectDoc } from '../../infra/records/projects';
-import type { CallDoc } from '../../infra/records/calls';
+import { documentId, type ProjectDoc } from '../../infra/documents/projects';
+import type { CallDoc } from '../../infra/documents/calls';
 import type { CallStatus } from '../../shared/calls/schema';
-import { createWorkspace } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import type { BenchStack } from './stack';
 import { completedCall } from './seed';
 
@@ -49,7 +49,7 @@ async function seedCalls(db: Database, workspaceId: string, n: number, start: nu
     const batch: CallDoc[] = [];
     for (let i = from; i < Math.min(n, from + 1_000); i++) {
       const job = `list-job-${i % 4}`;
-      const project = { _id: recordId.project(workspaceId, job), ats_job_id: job } as ProjectDoc;
+      const project = { _id: documentId.project(workspaceId, job), ats_job_id: job } as ProjectDoc;
       // 50 calls per request, a request a second, as call/initiate stores them.
       const at = new Date(start + Math.floor(i / 50) * 1_000);
       const person = { name: `Listed ${i}`, email: `listed.${i}@example.com`, phone: '+14155550100' };
@@ -93,7 +93,12 @@ export async function lists(stack: BenchStack, stored: number): Promise<ListRows
   const start = Date.now() - 7 * 86_400_000;
   const spaces = await Promise.all(
     Array.from({ length: 10 }, (_, w) =>
-      createWorkspace(stack.store, { name: `Lists ${w}`, company: 'Bench Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' }),
+      adminStores(stack.store).workspaces.create({
+        name: `Lists ${w}`,
+        company: 'Bench Inc',
+        senderFirstName: 'Ada',
+        senderLastName: 'Lovelace',
+      }),
     ),
   );
   await seedCalls(stack.store, spaces[0].workspace_id, 1_000, start);
@@ -104,7 +109,7 @@ export async function lists(stack: BenchStack, stored: number): Promise<ListRows
   const large = await pages(stack, spaces[1].api_key);
 
   // The feed: 10,000 calls created, then each changed once, as finishCall changes them.
-  const feedSpace = await createWorkspace(stack.store, {
+  const feedSpace = await adminStores(stack.store).workspaces.create({
     name: 'Feed',
     company: 'Bench Inc',
     senderFirstName: 'Ada',

@@ -1,9 +1,9 @@
 import { CONSENT_TEXT_VERSION } from '../../shared/interviews/consent';
 import type { Database } from '../../infra/database';
 import { interviewList } from '../../infra/lists/interviews';
-import { recordId, type ProjectDoc } from '../../infra/records/projects';
-import { interviewToken, type InterviewDoc } from '../../infra/records/interviews';
-import { createWorkspace } from '../../infra/workspaces';
+import { documentId, type ProjectDoc } from '../../infra/documents/projects';
+import { interviewToken, type InterviewDoc } from '../../infra/documents/interviews';
+import { adminStores } from '../../composition/stores';
 import type { Question } from '../../shared/jobs/schema';
 import type { BenchStack } from './stack';
 
@@ -30,7 +30,7 @@ const TEXT: Question = { question: 'What did you build last?', type: 'text', tim
 const AUDIO: Question = { question: 'Tell us about it.', type: 'audio', time_limit_seconds: 1800 };
 
 function started(ws: string, project: ProjectDoc, candidateId: string, questions: Question[], at: Date): InterviewDoc {
-  const _id = recordId.interview(project._id, candidateId);
+  const _id = documentId.interview(project._id, candidateId);
   return {
     _id,
     workspace_id: ws,
@@ -161,7 +161,7 @@ async function measure(stack: BenchStack, interviews: InterviewDoc[], uploads: I
 
 /** The rows at 1,000 and at 10,000 interviews stored (BENCH_PAGE_INTERVIEWS). */
 export async function pages(stack: BenchStack, large: number): Promise<[PageRows, PageRows]> {
-  const space = await createWorkspace(stack.store, {
+  const space = await adminStores(stack.store).workspaces.create({
     name: 'Pages',
     company: 'Bench Inc',
     senderFirstName: 'Ada',
@@ -170,7 +170,7 @@ export async function pages(stack: BenchStack, large: number): Promise<[PageRows
   const ws = space.workspace_id;
   const at = new Date();
   const project: ProjectDoc = {
-    _id: recordId.project(ws, 'pages-job'),
+    _id: documentId.project(ws, 'pages-job'),
     workspace_id: ws,
     ats_job_id: 'pages-job',
     kind: 'interview',

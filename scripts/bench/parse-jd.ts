@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createWorkspace } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import { extractJobRequirements } from '../../shared/ai/jd-extractor';
 import type { BenchStack } from './stack';
 
@@ -16,7 +16,7 @@ export async function parseJd(stack: BenchStack, rounds: number): Promise<{ resp
   const response: number[] = [];
   const parser: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    const { api_key } = await createWorkspace(stack.store, {
+    const { api_key } = await adminStores(stack.store).workspaces.create({
       name: `Bench ${round}`,
       company: 'Bench Inc',
       senderFirstName: 'Ada',

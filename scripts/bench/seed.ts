@@ -1,10 +1,10 @@
 import type { Database } from '../../infra/database';
 import { newId, newToken } from '../../infra/ids';
-import { recordId, type CandidateDoc, type ProjectDoc } from '../../infra/records/projects';
-import { type CallDoc } from '../../infra/records/calls';
-import { type InterviewDoc } from '../../infra/records/interviews';
-import { emailKey } from '../../infra/claims';
-import type { ClaimDoc } from '../../infra/records/coordination';
+import { documentId, type CandidateDoc, type ProjectDoc } from '../../infra/documents/projects';
+import { type CallDoc } from '../../infra/documents/calls';
+import { type InterviewDoc } from '../../infra/documents/interviews';
+import { emailKey } from '../../stores/candidates';
+import type { ClaimDoc } from '../../infra/documents/coordination';
 
 /**
  * Stores `n` candidates in the workspace with what real traffic leaves behind them: half in 10 campaign
@@ -19,7 +19,7 @@ export async function seedWorkspace(db: Database, workspaceId: string, n: number
     for (const kind of ['campaign', 'interview'] as const) {
       const ats = `seed-${kind}-${k}`;
       projects.push({
-        _id: recordId.project(workspaceId, ats),
+        _id: documentId.project(workspaceId, ats),
         workspace_id: workspaceId,
         ats_job_id: ats,
         kind,
@@ -44,7 +44,7 @@ export async function seedWorkspace(db: Database, workspaceId: string, n: number
       const candidateId = `seed-${i}`;
       const person = { name: `Seeded Candidate ${i}`, email: `seed.${i}@example.com`, phone: '+14155550100' };
       candidates.push({
-        _id: recordId.candidate(project._id, candidateId),
+        _id: documentId.candidate(project._id, candidateId),
         workspace_id: workspaceId,
         project_id: project._id,
         candidate_id: candidateId,
@@ -115,7 +115,7 @@ export function completedCall(workspaceId: string, project: ProjectDoc, candidat
 }
 
 function sentInterview(workspaceId: string, project: ProjectDoc, candidateId: string, p: Person, at: Date): InterviewDoc {
-  const _id = recordId.interview(project._id, candidateId);
+  const _id = documentId.interview(project._id, candidateId);
   const questions = Array.from({ length: 8 }, (_, q) => ({
     question: `Seeded question ${q}?`,
     type: 'video' as const,

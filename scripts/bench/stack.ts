@@ -5,7 +5,7 @@ import { loadConfig } from '../../infra/config';
 import { connectDatabase, type Database } from '../../infra/database';
 import { connectClient } from '../../infra/temporal';
 import { writeWorkflowBundle } from '../bundle-workflows';
-import { createWorkspace, updateWorkspaceSettings } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import { freePort, startDatabase, startTemporalDevServer, type RunningService } from '../services';
 import { startServiceProcess, type ServiceProcess } from './processes';
 
@@ -61,10 +61,15 @@ export async function startBenchStack(dir: string): Promise<BenchStack> {
   const api = await startServiceProcess('api', env, join(logDir, 'api.log'));
   const store = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB);
   const temporal = await connectClient(config);
-  const ws = await createWorkspace(store, { name: 'Bench', company: 'Bench Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' });
+  const ws = await adminStores(store).workspaces.create({
+    name: 'Bench',
+    company: 'Bench Inc',
+    senderFirstName: 'Ada',
+    senderLastName: 'Lovelace',
+  });
   // Each request's 50 calls are dialled at once, as the rows have always measured: the default cap of 10 would
   // time the wait for a slot, not the service.
-  await updateWorkspaceSettings(store, ws.workspace_id, { max_concurrent_calls: 50 });
+  await adminStores(store).workspaces.updateSettings(ws.workspace_id, { max_concurrent_calls: 50 });
   const apiUrl = `http://127.0.0.1:${port}`;
   return {
     flavour: db.flavour,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { updateWorkspaceSettings } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import { stackCpuMs } from './cpu';
 import { initiate } from './scenarios';
 import { startServiceProcess, type ServiceProcess } from './processes';
@@ -21,7 +21,7 @@ const PER_REQUEST = 25;
 
 export async function workerScaling(stack: BenchStack, rounds: number): Promise<WorkerScaling> {
   // Every call dials at once: waiting for a calling slot is not what this measures.
-  await updateWorkspaceSettings(stack.store, stack.workspaceId, { max_concurrent_calls: REQUESTS * PER_REQUEST });
+  await adminStores(stack.store).workspaces.updateSettings(stack.workspaceId, { max_concurrent_calls: REQUESTS * PER_REQUEST });
   const extra: ServiceProcess[] = [];
   const result: WorkerScaling = { ms: [], cpu: [] };
   try {
@@ -43,6 +43,6 @@ export async function workerScaling(stack: BenchStack, rounds: number): Promise<
     return result;
   } finally {
     for (const p of extra) await p.stop();
-    await updateWorkspaceSettings(stack.store, stack.workspaceId, { max_concurrent_calls: 50 });
+    await adminStores(stack.store).workspaces.updateSettings(stack.workspaceId, { max_concurrent_calls: 50 });
   }
 }

@@ -58,7 +58,7 @@ describe('dial activity', () => {
     const env = new MockActivityEnvironment();
     const first = await env.run(acts.dial, id, 1);
     const again = await env.run(acts.dial, id, 1);
-    expect(first).toEqual({ accepted: true, providerCallId: `prov-${id}-1`, reportWithinMs: 90_000 });
+    expect(first).toEqual({ accepted: true, providerCallId: `prov-${id}-1`, reportWithinMs: 90_000, callStatus: 'in_progress' });
     expect(again).toEqual(first);
     expect(placed.filter((p) => p.callId === id)).toHaveLength(1);
     const stored = (await db.calls.findOne({ _id: id }))!;
@@ -153,26 +153,26 @@ describe('calling slot take run again after its announcement was lost', () => {
     await expect(take(id, dialAt)).rejects.toThrow('the worker died');
     expect((await db.calls.findOne({ _id: id }))?.events).toEqual(['call.scheduled/1']);
     expect(announced.filter((a) => a.startsWith(id))).toEqual([]);
-    expect(await take(id, dialAt)).toEqual({ taken: true });
+    expect(await take(id, dialAt)).toEqual({ taken: true, status: 'scheduled' });
     expect(announced.filter((a) => a.startsWith(id))).toEqual([`${id} call.scheduled/1`]);
     await env().run(acts.releaseCallSlot, id);
   });
 
   it('announces it again when the run that found every slot held died before announcing it, and not on later looks', async () => {
     const holder = await newCall();
-    expect(await take(holder)).toEqual({ taken: true });
+    expect(await take(holder)).toEqual({ taken: true, status: 'scheduled' });
     const id = await newCall();
     const dialAt = Date.now();
     dying = true;
     await expect(take(id, dialAt)).rejects.toThrow('the worker died');
     expect(await db.calls.findOne({ _id: id })).toMatchObject({ status: 'waiting_for_capacity', events: ['call.scheduled/1'] });
-    expect(await take(id, dialAt)).toEqual({ taken: false });
+    expect(await take(id, dialAt)).toEqual({ taken: false, status: 'waiting_for_capacity' });
     expect(announced.filter((a) => a.startsWith(id))).toEqual([`${id} call.scheduled/1`]);
     // A later look is not given the dial time: it announces nothing, however often it looks.
-    expect(await take(id)).toEqual({ taken: false });
+    expect(await take(id)).toEqual({ taken: false, status: 'waiting_for_capacity' });
     expect(announced.filter((a) => a.startsWith(id))).toHaveLength(1);
     await env().run(acts.releaseCallSlot, holder);
-    expect(await take(id)).toEqual({ taken: true });
+    expect(await take(id)).toEqual({ taken: true, status: 'waiting_for_capacity' });
     expect(announced.filter((a) => a.startsWith(id))).toHaveLength(1);
     await env().run(acts.releaseCallSlot, id);
   });

@@ -1,5 +1,5 @@
 import { connectDatabase, type Database } from '../../infra/database';
-import { authenticate } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import { runAdmin } from '../helpers/admin-cli';
 import { uniqueName } from '../helpers/stack';
 
@@ -39,7 +39,11 @@ describe('admin CLI', () => {
     expect(created.stdout.split('\n')).toHaveLength(1);
     const { workspace_id, api_key } = JSON.parse(created.stdout);
     expect(api_key).toMatch(/^hk_[A-Za-z0-9_-]{43}$/); // 32 random bytes
-    expect((await authenticate(db, api_key))?.sender).toEqual({ first_name: 'Ada', last_name: 'Lovelace', company: 'Acme Inc' });
+    expect((await adminStores(db).workspaces.authenticate(api_key))?.sender).toEqual({
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      company: 'Acme Inc',
+    });
 
     const second = await admin('apikey:create', '--workspace', workspace_id);
     expect(second.status).toBe(0);
@@ -48,8 +52,8 @@ describe('admin CLI', () => {
     expect(secondKey).not.toBe(api_key);
 
     expect(await admin('apikey:revoke', '--key', api_key)).toMatchObject({ status: 0, stdout: '{"revoked":true}' });
-    expect(await authenticate(db, api_key)).toBeNull();
-    expect((await authenticate(db, secondKey))?._id).toBe(workspace_id);
+    expect(await adminStores(db).workspaces.authenticate(api_key)).toBeNull();
+    expect((await adminStores(db).workspaces.authenticate(secondKey))?._id).toBe(workspace_id);
     expect((await admin('apikey:revoke', '--key', api_key)).status).toBe(1);
   });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { startStack, type Stack } from '../helpers/stack';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
-import { createApiKey } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import { startApi, type RunningApi } from '../../api/server';
 import { awayFromWindowEdge, budget } from '../helpers/rate-limit';
 import { buildApiDeps } from '../../composition/service';
@@ -51,7 +51,7 @@ describe('AI rate limit across API processes', () => {
     ['generate-script', SCRIPT, job],
   ])('lets exactly 5 of 20 concurrent %s requests through, from two keys via two processes', async (_name, path, body) => {
     const ws = await stack.newWorkspace('Limited');
-    const otherKey = (await createApiKey(stack.db, ws.id)).api_key;
+    const otherKey = (await adminStores(stack.db).workspaces.createKey(ws.id)).api_key;
     await awayFromWindowEdge(60, 15);
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) => post(i % 2 ? second.url : stack.url, path, i % 4 < 2 ? ws.key : otherKey, body)),

@@ -1,4 +1,4 @@
-import { revokeApiKey, createApiKey } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import { startStack, type Stack } from '../helpers/stack';
 
 describe('API key authentication', () => {
@@ -23,9 +23,9 @@ describe('API key authentication', () => {
 
   it('rejects a revoked key and keeps the workspace other keys working', async () => {
     const ws = await stack.newWorkspace('Revoke');
-    const second = await createApiKey(stack.db, ws.id);
+    const second = await adminStores(stack.db).workspaces.createKey(ws.id);
     expect((await stack.request('GET', '/api/public/v1/workspace', { key: ws.key })).status).toBe(200);
-    expect(await revokeApiKey(stack.db, { key: ws.key })).toBe(true);
+    expect(await adminStores(stack.db).workspaces.revokeKey({ key: ws.key })).toBe(true);
     expect((await stack.request('GET', '/api/public/v1/workspace', { key: ws.key })).status).toBe(401);
     const other = await stack.request('GET', '/api/public/v1/workspace', { key: second.api_key });
     expect(other.status).toBe(200);

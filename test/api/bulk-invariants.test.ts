@@ -6,9 +6,10 @@ import { startApi, type RunningApi } from '../../api/server';
 import { buildApiDeps } from '../../composition/service';
 import { connectClient } from '../../infra/temporal';
 import { createLogger } from '../../infra/logger';
-import { activeCallKey, emailKey } from '../../infra/claims';
-import { recordId } from '../../infra/records/projects';
-import { type CallDoc } from '../../infra/records/calls';
+import { activeCallKey } from '../../stores/calls';
+import { emailKey } from '../../stores/candidates';
+import { documentId } from '../../infra/documents/projects';
+import { type CallDoc } from '../../infra/documents/calls';
 import { newId } from '../../infra/ids';
 import type { Client } from '@temporalio/client';
 import { readChecked } from '../helpers/api-contract';
@@ -195,7 +196,7 @@ describe('bulk requests keep their invariant on the real stack', () => {
       ['failed', 'A candidate with this email already exists in this project under a different id (cand-500)'],
     ]);
     const projectId = after.body.data.project_id;
-    expect(await stack.db.candidates.findOne({ _id: recordId.candidate(projectId, 'cand-500') })).toMatchObject({
+    expect(await stack.db.candidates.findOne({ _id: documentId.candidate(projectId, 'cand-500') })).toMatchObject({
       email: 'new.box@example.com',
     });
   });
@@ -255,7 +256,7 @@ describe('bulk requests keep their invariant on the real stack', () => {
       (n) => n === 2,
     );
     expect(sent).toBe(2);
-    expect(ids).toEqual([recordId.interview(projectId, 'cand-300'), recordId.interview(projectId, 'cand-301')]);
+    expect(ids).toEqual([documentId.interview(projectId, 'cand-300'), documentId.interview(projectId, 'cand-301')]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { updateWorkspaceSettings } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import { claim, release } from '../../infra/claims';
 import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
@@ -61,7 +61,7 @@ describe("a workspace's calling cap", () => {
 
   it('holds to a cap the admin set', async () => {
     const ws = await stack.newWorkspace('Initech');
-    await updateWorkspaceSettings(stack.db, ws.id, { max_concurrent_calls: 1 });
+    await adminStores(stack.db).workspaces.updateSettings(ws.id, { max_concurrent_calls: 1 });
     const ids = await callMany(ws.key, 'job-one', 3);
     const calls = await waitFor(
       () => stored(ids),
@@ -73,7 +73,7 @@ describe("a workspace's calling cap", () => {
 
   it('lets the calls waiting for capacity through within a second once workspace:update raises the cap', async () => {
     const ws = await stack.newWorkspace('Hooli');
-    await updateWorkspaceSettings(stack.db, ws.id, { max_concurrent_calls: 1 });
+    await adminStores(stack.db).workspaces.updateSettings(ws.id, { max_concurrent_calls: 1 });
     // The workspace's one slot is held by something else: every call waits.
     const held = { key: `call-slot/${ws.id}/0`, holder: 'held-by-the-test' };
     await claim(stack.db, held.key, held.holder, { expiresAt: new Date(Date.now() + 3_600_000) });

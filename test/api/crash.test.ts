@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
-import { createWorkspace, updateWorkspaceSettings } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { serviceProcessEnv } from '../helpers/stack';
@@ -28,11 +28,16 @@ describe('a response that says success survives the death of every process', () 
   beforeAll(async () => {
     env = { ...(await serviceProcessEnv('crash')), SIMULATOR_CALL_SECONDS: '0' };
     db = await connectDatabase(env.MONGODB_URI, env.MONGODB_DB);
-    const ws = await createWorkspace(db, { name: 'Crash', company: 'Crash Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' });
+    const ws = await adminStores(db).workspaces.create({
+      name: 'Crash',
+      company: 'Crash Inc',
+      senderFirstName: 'Ada',
+      senderLastName: 'Lovelace',
+    });
     key = ws.api_key;
     // A request's 20 calls dial at once, as the time bounds below assume: waiting for a calling slot (the
     // default cap is 10, and a waiter looks again after up to 19 s) is not what this file measures.
-    await updateWorkspaceSettings(db, ws.workspace_id, { max_concurrent_calls: 20 });
+    await adminStores(db).workspaces.updateSettings(ws.workspace_id, { max_concurrent_calls: 20 });
   });
   afterAll(async () => {
     for (const p of running) await p.kill();

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
-import { createWorkspace } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import { keyedId } from '../../infra/ids';
 import { waitFor } from '../helpers/wait';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
@@ -134,7 +134,12 @@ describe('Idempotency-Key across two API processes', () => {
     held = { ...env, FAULT_HOLD_AT: 'call-initiate:before-response' };
     free = { ...env, PORT: String(await freePort()) };
     db = await connectDatabase(env.MONGODB_URI, env.MONGODB_DB);
-    const ws = await createWorkspace(db, { name: 'Two', company: 'Two Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' });
+    const ws = await adminStores(db).workspaces.create({
+      name: 'Two',
+      company: 'Two Inc',
+      senderFirstName: 'Ada',
+      senderLastName: 'Lovelace',
+    });
     key = ws.api_key;
     workspaceId = ws.workspace_id;
     const logDir = mkdtempSync(join(process.env.TEST_SERVICES_DIR ?? '/tmp', 'idem-'));

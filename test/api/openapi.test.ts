@@ -45,17 +45,14 @@ describe('the OpenAPI document', () => {
   it('documents every route the application mounts, and nothing it does not', () => {
     const deps = {
       config: stack.config,
-      db: stack.db,
+      stores: stack.stores,
+      operations: undefined as never,
       temporal: stack.temporal,
       logger: undefined as never,
       llm: undefined as never,
       whatsappTemplates: null,
       interviewChanged: undefined as never,
-      announce: undefined as never,
       retryDelivery: undefined as never,
-      optedOut: undefined as never,
-      erasureStops: undefined as never,
-      budgets: {} as never,
     };
     const mounted = new Set<string>();
     for (const factory of ROUTES) {

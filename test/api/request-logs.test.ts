@@ -3,9 +3,9 @@ import pino from 'pino';
 import { startService, type RunningService } from '../../composition/service';
 import { testConfig } from '../helpers/stack';
 import { newId } from '../../infra/ids';
-import { interviewToken } from '../../infra/records/interviews';
+import { interviewToken } from '../../infra/documents/interviews';
 import { interviewDoc, projectDoc } from '../helpers/interview-doc';
-import { createWorkspace } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 
 /**
  * What the request log keeps of a candidate's link: the real API's log lines, read back, never hold the
@@ -30,7 +30,12 @@ describe('request logs', () => {
   afterAll(() => service?.stop());
 
   it("never holds an interview link's secret, whatever the path's case or encoding", async () => {
-    const ws = await createWorkspace(service.db, { name: 'Logco', company: 'Logco', senderFirstName: 'Ada', senderLastName: 'L' });
+    const ws = await adminStores(service.db).workspaces.create({
+      name: 'Logco',
+      company: 'Logco',
+      senderFirstName: 'Ada',
+      senderLastName: 'L',
+    });
     const project = projectDoc('prj-logs', ws.workspace_id);
     const id = newId('int');
     const token = interviewToken(id);

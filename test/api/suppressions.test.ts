@@ -2,7 +2,6 @@ import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { inviteBody, inviteCandidate, invitedInterview } from '../helpers/invite';
 import { hubSignature } from '../helpers/provider-wire';
-import { loggedEmail } from '../../infra/message-log';
 
 const V1 = '/api/public/v1';
 const APP_SECRET = 'suppressions-app-secret';
@@ -191,7 +190,7 @@ describe('the opt-out ledger on the real stack', () => {
   it('puts an unsubscribe link in every email; its page changes nothing, its one-click POST suppresses the address', async () => {
     const { key } = await stack.newWorkspace('Mailer');
     const { id } = await invitedInterview(stack, key, 'job-mail', [{ question: 'Why us?', type: 'text' }]);
-    const mail = await loggedEmail(stack.db, id);
+    const mail = await stack.stores.providerLogs.email(id);
     const link = mail!.headers!['List-Unsubscribe'].slice(1, -1);
     expect(mail!.headers).toEqual({ 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
     expect(link).toMatch(/\/u\/int_[^/]+$/);

@@ -1,4 +1,4 @@
-import { createWorkspace, updateWorkspaceSettings } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import { freePort } from '../../scripts/services';
 import type { ServiceProcess } from '../../scripts/bench/processes';
 import type { ChaosStack } from './stack';
@@ -29,13 +29,13 @@ function mostAtOnce(intervals: Array<[number, number]>): number {
  */
 export async function severalProcesses(stack: ChaosStack, opts: { calls: number; cap: number }): Promise<Checks> {
   const checks = new Checks(`2 APIs and 2 workers, ${opts.calls} calls, one worker SIGKILLed`);
-  const { workspace_id, api_key } = await createWorkspace(stack.store, {
+  const { workspace_id, api_key } = await adminStores(stack.store).workspaces.create({
     name: 'Scaling',
     company: 'Scaling Inc',
     senderFirstName: 'Ada',
     senderLastName: 'Lovelace',
   });
-  await updateWorkspaceSettings(stack.store, workspace_id, { max_concurrent_calls: opts.cap });
+  await adminStores(stack.store).workspaces.updateSettings(workspace_id, { max_concurrent_calls: opts.cap });
   const port = String(await freePort());
   const extra: ServiceProcess[] = [];
   try {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
-import { createWorkspace } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import { freePort, startDatabase, startTemporalDevServer, type RunningService } from '../../scripts/services';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
 import { startHttpStub, type HttpStub } from '../helpers/http-stub';
@@ -92,7 +92,12 @@ export class ChaosStack {
     };
     this.store = await connectDatabase(this.env.MONGODB_URI, this.env.MONGODB_DB);
     this.key = (
-      await createWorkspace(this.store, { name: 'Chaos', company: 'Chaos Inc', senderFirstName: 'Ada', senderLastName: 'Lovelace' })
+      await adminStores(this.store).workspaces.create({
+        name: 'Chaos',
+        company: 'Chaos Inc',
+        senderFirstName: 'Ada',
+        senderLastName: 'Lovelace',
+      })
     ).api_key;
     this.worker = await this.startProcess('worker');
     this.api = await this.startProcess('api');

@@ -1,10 +1,9 @@
 import { Webhook } from 'standardwebhooks';
-import { updateWorkspaceSettings } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import { startHttpStub } from '../helpers/http-stub';
 import { attemptsAtOnce } from '../helpers/attempts-at-once';
 import type { ChaosStack } from './stack';
 import { Checks, callsByCandidate, candidates, initiateBody, until } from './checks';
-import { createWorkspace } from '../../infra/workspaces';
 
 /** The call events every completed call announces, in order. */
 const COMPLETED_CALL = ['call.scheduled', 'call.attempt.ended', 'call.completed'];
@@ -19,7 +18,7 @@ export async function webhookKills(stack: ChaosStack, opts: { calls: number; cap
   const checks = new Checks(`worker SIGKILL x${opts.kills} mid-call and mid-delivery, ${opts.calls} calls at a cap of ${opts.cap}`);
   const job = 'chaos-webhooks';
   // A workspace of its own: its cap, slots and webhooks are not shared with the calls other scenarios left running.
-  const workspace = await createWorkspace(stack.store, {
+  const workspace = await adminStores(stack.store).workspaces.create({
     name: 'Hooks',
     company: 'Hooks Inc',
     senderFirstName: 'Ada',
@@ -33,7 +32,7 @@ export async function webhookKills(stack: ChaosStack, opts: { calls: number; cap
     tries.set(id, (tries.get(id) ?? 0) + 1);
     return tries.get(id) === 1 ? { status: 503, body: 'restarting' } : { status: 204 };
   });
-  await updateWorkspaceSettings(stack.store, workspaceId, { max_concurrent_calls: opts.cap });
+  await adminStores(stack.store).workspaces.updateSettings(workspaceId, { max_concurrent_calls: opts.cap });
   const hook = await stack.request('POST', '/api/public/v1/webhooks', { url: `${receiver.url}/chaos` }, as);
   try {
     checks.that(hook.status === 201, 'a webhook endpoint registered for every event', hook.body);

@@ -1,4 +1,4 @@
-import type { CallDoc } from '../../infra/records/calls';
+import type { CallDoc } from '../../infra/documents/calls';
 
 /** The most attempts of these calls that were under way at one moment, from their recorded start and end. */
 export function attemptsAtOnce(calls: CallDoc[]): number {

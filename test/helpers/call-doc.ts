@@ -1,4 +1,4 @@
-import type { CallDoc } from '../../infra/records/calls';
+import type { CallDoc } from '../../infra/documents/calls';
 import { callWorkflowId } from '../../workflows/calls';
 
 /** A stored call as call/initiate writes it, not yet scheduled; each test bends the fields it is about. */

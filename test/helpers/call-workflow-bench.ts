@@ -8,10 +8,11 @@ import { buildActivityDeps } from '../../composition/activity-deps';
 import type { VoiceProvider } from '../../providers/voice/port';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
-import { recordId } from '../../infra/records/projects';
-import { personIndex } from '../../infra/person-index';
-import { activeCallKey, claimOf } from '../../infra/claims';
-import type { CallDoc } from '../../infra/records/calls';
+import { documentId } from '../../infra/documents/projects';
+import { personIndex } from '../../stores/person-index';
+import { activeCallKey } from '../../stores/calls';
+import { claimOf } from '../../infra/claims';
+import type { CallDoc } from '../../infra/documents/calls';
 import { callWorkflow, type CallWorkflowInput } from '../../workflows/calls';
 import { callWorkflowInput } from '../../workflows/call-start';
 import { createTimeSkippingEnv } from './time-skipping';
@@ -84,14 +85,14 @@ export function callWorkflowBench() {
     // As call/initiate files it: where an opt-out or an erasure finds the call.
     await personIndex(bench.db).file(call.workspace_id, [
       {
-        recordId: recordId.candidate(call.project_id, call.candidate_id),
+        candidateDocId: documentId.candidate(call.project_id, call.candidate_id),
         candidateId: call.candidate_id,
         email: call.candidate.email,
         phone: call.candidate.phone,
       },
     ]);
     await bench.db.candidates.insertOne({
-      _id: recordId.candidate(call.project_id, call.candidate_id),
+      _id: documentId.candidate(call.project_id, call.candidate_id),
       workspace_id: call.workspace_id,
       project_id: call.project_id,
       candidate_id: call.candidate_id,

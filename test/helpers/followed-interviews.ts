@@ -7,7 +7,7 @@ import type { ActivityDeps } from '../../activities/deps';
 import { buildActivityDeps } from '../../composition/activity-deps';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
-import type { InterviewDoc } from '../../infra/records/interviews';
+import type { InterviewDoc } from '../../infra/documents/interviews';
 import type { Question } from '../../shared/jobs/schema';
 import { interviewProgressQuery, interviewWorkflow, type InterviewProgress } from '../../workflows/interviews';
 import { interviewDoc, projectDoc, workspaceDoc } from './interview-doc';

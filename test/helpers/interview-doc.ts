@@ -1,6 +1,6 @@
-import type { InterviewDoc } from '../../infra/records/interviews';
-import type { WorkspaceDoc } from '../../infra/records/workspaces';
-import type { ProjectDoc } from '../../infra/records/projects';
+import type { InterviewDoc } from '../../infra/documents/interviews';
+import type { WorkspaceDoc } from '../../infra/documents/workspaces';
+import type { ProjectDoc } from '../../infra/documents/projects';
 import type { Question } from '../../shared/jobs/schema';
 import { interviewWorkflowId } from '../../workflows/interviews';
 import { jobDetails } from './job';

@@ -7,7 +7,7 @@ import { createLogger } from '../../infra/logger';
 import type { Database } from '../../infra/database';
 import type { RunningApi } from '../../api/server';
 import { workflowsPath } from '../../worker/worker';
-import { createWorkspace } from '../../infra/workspaces';
+import type { Stores } from '../../stores';
 import { startService } from '../../composition/service';
 import { readChecked } from './api-contract';
 import { freePort } from '../../scripts/services';
@@ -63,6 +63,8 @@ export async function serviceProcessEnv(dbPrefix: string): Promise<Record<string
 export interface Stack {
   config: Config;
   db: Database;
+  /** The service's own stores (composition/stores.ts), to arrange and read a test's state through. */
+  stores: Stores;
   temporal: Client;
   api: RunningApi;
   url: string;
@@ -89,16 +91,17 @@ export async function startStack(opts: { worker?: boolean; env?: Record<string, 
     ...(opts.now ? { pages: { now: opts.now } } : {}),
     ...(opts.worker ? { workflowBundle: await workflowBundle() } : {}),
   });
-  const { db, temporal } = service;
+  const { db, stores, temporal } = service;
   const api = service.api!;
   return {
     config,
     db,
+    stores,
     temporal,
     api,
     url: api.url,
     async newWorkspace(name = 'Acme') {
-      const ws = await createWorkspace(db, { name, company: `${name} Inc`, senderFirstName: 'Ada', senderLastName: 'Lovelace' });
+      const ws = await stores.workspaces.create({ name, company: `${name} Inc`, senderFirstName: 'Ada', senderLastName: 'Lovelace' });
       return { id: ws.workspace_id, key: ws.api_key };
     },
     async request(method, path, { key, body, raw, headers = {} } = {}) {

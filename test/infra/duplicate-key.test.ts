@@ -55,7 +55,7 @@ describe('bulk writes with an outcome per document, on the real database', () =>
 
   // FerretDB 1.24 stopped answering when 4 bulks of 50 updates were in flight at once, as 4 concurrent
   // requests for the same people made them in the person index; 8 of 50 is well past that. (FerretDB may
-  // lose one of two concurrent updates of a document: infra/person-index.ts reads back what it must keep.)
+  // lose one of two concurrent updates of a document: stores/person-index.ts reads back what it must keep.)
   it('answers many concurrent batches of updates to the same documents', async () => {
     const col = db.db.collection<{ _id: string; ids: string[] }>('concurrent');
     await col.insertMany(Array.from({ length: 75 }, (_, i) => ({ _id: `k${i}`, ids: [] })));

@@ -2,7 +2,7 @@ import { startStack, type Stack, uniqueName } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 
 /**
- * The worker removes what has run out (kept idempotent answers, sessions, rate-limit windows) on FerretDB too,
+ * The worker removes what has run out (kept idempotent answers, sessions, limit windows) on FerretDB too,
  * where no TTL index does it: the test inserts expired and live records of its own and watches the sweep.
  */
 describe('housekeeping', () => {
@@ -12,8 +12,8 @@ describe('housekeeping', () => {
   });
   afterAll(() => stack?.stop());
 
-  it('removes expired idempotency records, sessions and rate-limit windows, and keeps the live ones', async () => {
-    const collections = [stack.db.idempotencyKeys, stack.db.sessions, stack.db.rateLimits] as const;
+  it('removes expired idempotent answers, sessions and limit windows, and keeps the live ones', async () => {
+    const collections = [stack.db.idempotencyKeys, stack.db.sessions, stack.db.limitEntries] as const;
     const ids = { expired: uniqueName('expired'), live: uniqueName('live') };
     for (const c of collections) {
       await c.insertOne({ _id: ids.expired, expires_at: new Date(Date.now() - 1_000) } as never);

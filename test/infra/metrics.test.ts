@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import { loadConfig } from '../../infra/config';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
-import { createWorkspace } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
 import { freePort } from '../../infra/free-port';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
@@ -32,7 +32,9 @@ describe('Prometheus metrics of the API and the worker', () => {
   beforeAll(async () => {
     env = { ...(await serviceProcessEnv('metrics')), SIMULATOR_CALL_SECONDS: '0' };
     db = await connectDatabase(env.MONGODB_URI, env.MONGODB_DB);
-    key = (await createWorkspace(db, { name: 'Metrics', company: 'Metrics Inc', senderFirstName: 'Ada', senderLastName: 'L' })).api_key;
+    key = (
+      await adminStores(db).workspaces.create({ name: 'Metrics', company: 'Metrics Inc', senderFirstName: 'Ada', senderLastName: 'L' })
+    ).api_key;
     receiver = await startHttpStub(() => ({ status: 200, body: { ok: true } }));
     [api, worker] = await Promise.all([
       startServiceProcess('api', { ...env, METRICS_PORT: String(await freePort()) }, join(logDir, 'api.log')),

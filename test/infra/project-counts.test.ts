@@ -2,7 +2,7 @@ import { connectDatabase, type Database } from '../../infra/database';
 import { interviewList } from '../../infra/lists/interviews';
 import { FEED_SETTLE_MS } from '../../infra/lists/item-list';
 import { projectCounts } from '../../infra/lists/project-counts';
-import type { InterviewDoc } from '../../infra/records/interviews';
+import type { InterviewDoc } from '../../infra/documents/interviews';
 import type { InterviewStatus } from '../../shared/interviews/schema';
 import { interviewDoc, projectDoc } from '../helpers/interview-doc';
 import { uniqueName } from '../helpers/stack';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
-import { createWorkspace } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
 import { serviceProcessEnv } from '../helpers/stack';
 import { readChecked } from '../helpers/api-contract';
@@ -44,7 +44,8 @@ describe('OpenTelemetry traces from the ATS request to the providers', () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     };
     db = await connectDatabase(env.MONGODB_URI, env.MONGODB_DB);
-    key = (await createWorkspace(db, { name: 'Traced', company: 'Traced Inc', senderFirstName: 'Ada', senderLastName: 'L' })).api_key;
+    key = (await adminStores(db).workspaces.create({ name: 'Traced', company: 'Traced Inc', senderFirstName: 'Ada', senderLastName: 'L' }))
+      .api_key;
     [api, worker] = await Promise.all([
       startServiceProcess('api', { ...env, OTEL_SERVICE_NAME: 'hiring-api' }, join(logDir, 'api.log')),
       startServiceProcess('worker', { ...env, OTEL_SERVICE_NAME: 'hiring-worker' }, join(logDir, 'worker.log')),

@@ -1,8 +1,10 @@
 import { connectDatabase, type Database } from '../../infra/database';
 import { FEED_SETTLE_MS } from '../../infra/lists/item-list';
 import type { Announce } from '../../infra/webhooks/events';
-import { recordProviderStatus } from '../../api/calls/reports';
-import { callEvents, callPages, callStore, type CallStore } from '../../stores/calls';
+import { reportIntake } from '../../operations/call-reports';
+import type { Stores } from '../../stores';
+import { callEvents, callStore, type CallStore } from '../../stores/calls';
+import { createLogger } from '../../infra/logger';
 import { InvalidTransitionError } from '../../stores/resource-store';
 import { callDoc } from '../helpers/call-doc';
 import { uniqueName } from '../helpers/stack';
@@ -42,7 +44,7 @@ describe('call store', () => {
   /** Every call of the job in the change feed since `since`, once the feed has settled. */
   async function feed(job: string, since: Date): Promise<string[]> {
     await sleep(FEED_SETTLE_MS + 200);
-    const page = await callPages(db).page(workspace, {
+    const page = await calls.page(workspace, {
       match: { ats_job_id: job },
       createdSince: null,
       updatedSince: since,
@@ -58,7 +60,8 @@ describe('call store', () => {
     const dialled = await calls.change(call, { to: 'in_progress', push: { attempts: { number: 1, started_at: new Date() } } });
     expect(dialled?.status).toBe('in_progress');
     // Vapi's status updates (ringing, in-progress) arrive during the attempt.
-    expect(await recordProviderStatus(db, { callId: call._id, attempt: 1 }, 'ringing')).toBe(true);
+    const reports = reportIntake({ stores: { calls } as Stores, workflows: null as never, logger: createLogger('silent') });
+    expect(await reports.providerStatus({ callId: call._id, attempt: 1 }, 'ringing')).toBe(true);
     const now = await db.calls.findOne({ _id: call._id });
     expect(now?.attempts[0].provider_status).toBe('ringing');
     expect(now?.updated_at).toEqual(dialled?.updated_at);
@@ -104,7 +107,7 @@ describe('call store', () => {
     const call = await newCall('take-back');
     await calls.takeBack([call]);
     expect(await db.calls.findOne({ _id: call._id })).toBeNull();
-    const page = await callPages(db).page(workspace, {
+    const page = await calls.page(workspace, {
       match: { ats_job_id: 'take-back' },
       createdSince: null,
       updatedSince: null,

@@ -1,7 +1,7 @@
 import { CONSENT_TEXT_VERSION } from '../../shared/interviews/consent';
 import { connectDatabase, type Database } from '../../infra/database';
 import type { Announce } from '../../infra/webhooks/events';
-import type { InterviewDoc } from '../../infra/records/interviews';
+import type { InterviewDoc } from '../../infra/documents/interviews';
 import { interviewEvent, interviewStore, type InterviewStore } from '../../stores/interviews';
 import { InvalidTransitionError, NotAnnouncedError } from '../../stores/resource-store';
 import { interviewDoc, projectDoc } from '../helpers/interview-doc';
@@ -75,7 +75,7 @@ describe('interview store', () => {
     expect((await db.interviews.findOne({ _id: interview._id }))?.status).toBe('invited');
   });
 
-  it('keeps a change whose announcement failed, and says so with the item, for the caller to announce later', async () => {
+  it('keeps a change whose announcement failed, and says so with the item; its repeat writes nothing and announces it', async () => {
     const interview = await invited();
     failAnnouncements = true;
     try {
@@ -89,7 +89,10 @@ describe('interview store', () => {
     }
     announced.length = 0;
     const now = (await db.interviews.findOne({ _id: interview._id }))!;
-    await interviews.announceAgain(now, [interviewEvent('interview.expired', now)]);
+    // The step's repeat (a retried activity): found made, so nothing is written, and announced again.
+    const repeated = await interviews.change(now, { to: 'expired', events: [interviewEvent('interview.expired', now)] });
+    expect(repeated).toBe(now);
+    expect((await db.interviews.findOne({ _id: interview._id }))?.updated_at).toEqual(now.updated_at);
     expect(announced).toEqual([{ type: 'interview.expired', status: 'expired' }]);
   });
 });

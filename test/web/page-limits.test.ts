@@ -2,7 +2,7 @@ import { awayFromWindowEdge } from '../helpers/rate-limit';
 import { startStack, type Stack } from '../helpers/stack';
 import { interviewDoc, projectDoc } from '../helpers/interview-doc';
 import { newId } from '../../infra/ids';
-import { interviewToken } from '../../infra/records/interviews';
+import { interviewToken } from '../../infra/documents/interviews';
 
 /**
  * The limits of the routes without an API key, at their defaults: 10 sign-ins a minute per address, 60

@@ -1,5 +1,5 @@
 import { startStack, type Stack } from '../helpers/stack';
-import { createApiKey, revokeApiKey } from '../../infra/workspaces';
+import { adminStores } from '../../composition/stores';
 
 /**
  * How long a dashboard session lives: until its API key is revoked, until its browser signs in again, and
@@ -44,11 +44,11 @@ describe('dashboard session lifetime', () => {
 
   it('ends when the API key that opened it is revoked, and only that key’s sessions', async () => {
     const ws = await stack.newWorkspace('Revokeco');
-    const other = await createApiKey(stack.db, ws.id);
+    const other = await adminStores(stack.db).workspaces.createKey(ws.id);
     const revoked = await signIn(ws.key);
     const kept = await signIn(other.api_key);
     expect(await dashboard(revoked)).toBe(200);
-    expect(await revokeApiKey(stack.db, { key: ws.key })).toBe(true);
+    expect(await adminStores(stack.db).workspaces.revokeKey({ key: ws.key })).toBe(true);
     expect(await dashboard(revoked)).toBe(303);
     expect(await dashboard(kept)).toBe(200);
     // The session is gone from the database, not only refused.

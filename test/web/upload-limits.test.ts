@@ -1,8 +1,7 @@
 import { request } from 'node:http';
 import { startStack, type Stack } from '../helpers/stack';
 import { invitedInterview } from '../helpers/invite';
-import { purgeExpired } from '../../infra/housekeeping';
-import { uploadKey } from '../../infra/recordings';
+import { uploadKey } from '../../stores/recordings';
 
 /** WebM's leading bytes (an EBML header), then filler: what the recording store takes as audio/webm. */
 const webm = (bytes: number) => Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(bytes - 4, 7)]);
@@ -113,13 +112,13 @@ describe('recording uploads', () => {
     await stack.db.recordingChunks.insertOne({ _id: 'rec_orphan|0', data: webm(10) as never });
     await stack.db.recordings.updateOne({ _id: kept._id }, { $set: { created_at: hoursAgo(2) } });
 
-    expect(await purgeExpired(stack.db, now)).toMatchObject({ uploads: 1, recordings: 1 });
+    expect(await stack.stores.purgeExpired(now)).toMatchObject({ uploads: 1, recordings: 1 });
     expect(await stack.db.recordingChunks.countDocuments({ _id: { $in: ['rec_died|0', 'rec_died|1', 'rec_orphan|0'] } })).toBe(0);
     expect(await stack.db.recordings.findOne({ _id: 'rec_orphan' })).toBeNull();
     expect(await stack.db.claims.findOne({ _id: uploadKey(id, 1) })).toBeNull();
     expect(await stack.db.recordings.findOne({ _id: kept._id })).toMatchObject({ kept: true });
     expect(await stack.db.recordingChunks.findOne({ _id: `${kept._id}|0` })).not.toBeNull();
     // Seen referenced once, it is not looked at again.
-    expect(await purgeExpired(stack.db, now)).toMatchObject({ uploads: 0, recordings: 0 });
+    expect(await stack.stores.purgeExpired(now)).toMatchObject({ uploads: 0, recordings: 0 });
   });
 });

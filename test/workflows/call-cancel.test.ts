@@ -1,7 +1,6 @@
 import { Worker } from '@temporalio/worker';
 import type { WorkflowHandle } from '@temporalio/client';
 import { createActivities } from '../../activities';
-import { createCallReporter } from '../../api/calls/reports';
 import type { VoiceProvider } from '../../providers/voice/port';
 import type { RetryPolicy } from '../../shared/calls/schema';
 import type { AttemptResult } from '../../shared/calls/retry';
@@ -11,7 +10,7 @@ import { callWorkflowBench } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
 import { workflowBundle } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
-import type { CallDoc } from '../../infra/records/calls';
+import type { CallDoc } from '../../infra/documents/calls';
 
 /** Cancelling a call in each state it can be cancelled in (time-skipping server). */
 describe('call workflow: cancel', () => {
@@ -40,7 +39,7 @@ describe('call workflow: cancel', () => {
     return { progress, stored: (await bench.db.calls.findOne({ _id: call._id }))! };
   }
   const report = (call: CallDoc, result: AttemptResult) =>
-    createCallReporter({ db: bench.db, client: bench.env.client, logger: bench.logger })({
+    bench.deps.operations.reports.take({
       callId: call._id,
       attempt: 1,
       result,

@@ -3,7 +3,6 @@ import { createActivities } from '../../activities';
 import type { VoiceProvider } from '../../providers/voice/port';
 import { callWorkflow } from '../../workflows/calls';
 import { callWorkflowInput } from '../../workflows/call-start';
-import { createCallReporter } from '../../api/calls/reports';
 import { workflowBundle } from '../helpers/stack';
 import { callWorkflowBench, DAY } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
@@ -85,7 +84,7 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
     const silent: VoiceProvider = { name: 'silent', dial: async () => ({ accepted: true, providerCallId: 'late' }) };
     const { stored } = await run(call, { outcomeTimeoutMs: 45 * 60_000 }, silent);
     expect(stored).toMatchObject({ status: 'failed', failure_reason: 'no_outcome' });
-    const report = createCallReporter({ db: bench.db, client: bench.env.client, logger: bench.logger });
+    const report = bench.deps.operations.reports.take;
     const late = {
       callId: call._id,
       attempt: 1,
@@ -234,7 +233,7 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
     expect(dialled).toBe(1);
     const second = await makeWorker();
     const progress = await second.runUntil(async () => {
-      await createCallReporter({ db: bench.db, client: bench.env.client, logger: bench.logger })({
+      await bench.deps.operations.reports.take({
         callId: call._id,
         attempt: 1,
         result: 'completed',

@@ -1,7 +1,4 @@
 import { CONSENT_TEXT_VERSION } from '../../shared/interviews/consent';
-import { storeRecording } from '../../infra/recordings';
-import { serveQuestion } from '../../infra/records/interview-answers';
-import { interviewStore } from '../../stores/interviews';
 import type { Recording, Transcriber } from '../../providers/transcription/port';
 import { interviewNotifier } from '../../composition/interview-signals';
 import { OfflineLanguageModel } from '../../providers/llm/offline';
@@ -58,20 +55,19 @@ describe('interview assessment on the time-skipping server', () => {
         const tell = interviewNotifier(bench.env.client, taskQueue);
         const now = async () => new Date(await bench.env.currentTimeMs());
         // The candidate does what the interview page does: start, answer each question, finish.
-        await interviewStore(bench.deps).start(await stored(interview), await now(), CONSENT_TEXT_VERSION);
+        await bench.deps.stores.interviews.start(await stored(interview), await now(), CONSENT_TEXT_VERSION);
         await tell(interview);
         await progressOf(handle, (p) => p.status === 'started');
         await bench.env.sleep(3 * DAY);
         const started = await stored(interview);
         const typed = (index: number, text: string) => ({ index, type: 'text' as const, text, duration_seconds: null, timed_out: false });
-        await serveQuestion(bench.db, interview._id, 0, await now());
-        await interviewStore(bench.deps).saveAnswer(started, {
+        await bench.deps.stores.interviews.serveQuestion(interview._id, 0, await now());
+        await bench.deps.stores.interviews.saveAnswer(started, {
           ...typed(0, 'I drain nodes one pool at a time, upgrade Kubernetes with Terraform, and watch Prometheus alerts.'),
           answered_at: await now(),
         });
-        await serveQuestion(bench.db, interview._id, 1, await now());
-        const recording = await storeRecording(
-          bench.db,
+        await bench.deps.stores.interviews.serveQuestion(interview._id, 1, await now());
+        const recording = await bench.deps.stores.recordings.store(
           (async function* () {
             yield WEBM;
           })(),
@@ -83,7 +79,7 @@ describe('interview assessment on the time-skipping server', () => {
           },
         );
         const audio = { id: recording._id, type: recording.type, size: recording.size };
-        await interviewStore(bench.deps).saveAnswer(started, {
+        await bench.deps.stores.interviews.saveAnswer(started, {
           index: 1,
           type: 'audio',
           text: null,
@@ -92,8 +88,8 @@ describe('interview assessment on the time-skipping server', () => {
           answered_at: await now(),
           timed_out: false,
         });
-        await serveQuestion(bench.db, interview._id, 2, await now());
-        await interviewStore(bench.deps).saveAnswer(started, {
+        await bench.deps.stores.interviews.serveQuestion(interview._id, 2, await now());
+        await bench.deps.stores.interviews.saveAnswer(started, {
           index: 2,
           type: 'text',
           text: null,
@@ -101,7 +97,7 @@ describe('interview assessment on the time-skipping server', () => {
           answered_at: await now(),
           timed_out: true,
         });
-        expect(await interviewStore(bench.deps).complete(await stored(interview), await now())).toBe(true);
+        expect(await bench.deps.stores.interviews.complete(await stored(interview), await now())).toBe(true);
         expect((await stored(interview)).assessment).toMatchObject({ status: 'pending' });
         await tell(interview);
         expect(await closed(handle)).toMatchObject({ status: 'completed' });
@@ -136,9 +132,9 @@ describe('interview assessment on the time-skipping server', () => {
       interview,
       async ({ handle, taskQueue }) => {
         const now = new Date(await bench.env.currentTimeMs());
-        await interviewStore(bench.deps).start(await stored(interview), now, CONSENT_TEXT_VERSION);
+        await bench.deps.stores.interviews.start(await stored(interview), now, CONSENT_TEXT_VERSION);
         const started = await stored(interview);
-        await interviewStore(bench.deps).saveAnswer(started, {
+        await bench.deps.stores.interviews.saveAnswer(started, {
           index: 0,
           type: 'text',
           text: 'Kubernetes, carefully.',
@@ -146,7 +142,7 @@ describe('interview assessment on the time-skipping server', () => {
           answered_at: now,
           timed_out: false,
         });
-        await interviewStore(bench.deps).saveAnswer(started, {
+        await bench.deps.stores.interviews.saveAnswer(started, {
           index: 1,
           type: 'audio',
           text: null,
@@ -155,7 +151,7 @@ describe('interview assessment on the time-skipping server', () => {
           answered_at: now,
           timed_out: false,
         });
-        await interviewStore(bench.deps).saveAnswer(started, {
+        await bench.deps.stores.interviews.saveAnswer(started, {
           index: 2,
           type: 'text',
           text: 'Latency.',
@@ -163,7 +159,7 @@ describe('interview assessment on the time-skipping server', () => {
           answered_at: now,
           timed_out: false,
         });
-        await interviewStore(bench.deps).complete(await stored(interview), now);
+        await bench.deps.stores.interviews.complete(await stored(interview), now);
         await interviewNotifier(bench.env.client, taskQueue)(interview);
         expect(await closed(handle)).toMatchObject({ status: 'completed' });
       },
@@ -185,7 +181,7 @@ describe('interview assessment on the time-skipping server', () => {
       interview,
       async ({ handle, taskQueue }) => {
         const now = new Date(await bench.env.currentTimeMs());
-        await interviewStore(bench.deps).start(await stored(interview), now, CONSENT_TEXT_VERSION);
+        await bench.deps.stores.interviews.start(await stored(interview), now, CONSENT_TEXT_VERSION);
         const started = await stored(interview);
         const typed = (index: number, text: string) => ({
           index,
@@ -195,10 +191,10 @@ describe('interview assessment on the time-skipping server', () => {
           answered_at: now,
           timed_out: false,
         });
-        await interviewStore(bench.deps).saveAnswer(started, typed(0, injected));
-        await interviewStore(bench.deps).saveAnswer(started, typed(1, 'I keep our Kubernetes clusters patched.'));
-        await interviewStore(bench.deps).saveAnswer(started, typed(2, 'Latency budgets per endpoint.'));
-        await interviewStore(bench.deps).complete(await stored(interview), now);
+        await bench.deps.stores.interviews.saveAnswer(started, typed(0, injected));
+        await bench.deps.stores.interviews.saveAnswer(started, typed(1, 'I keep our Kubernetes clusters patched.'));
+        await bench.deps.stores.interviews.saveAnswer(started, typed(2, 'Latency budgets per endpoint.'));
+        await bench.deps.stores.interviews.complete(await stored(interview), now);
         await interviewNotifier(bench.env.client, taskQueue)(interview);
         expect(await closed(handle)).toMatchObject({ status: 'completed' });
       },

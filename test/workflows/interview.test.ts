@@ -3,6 +3,7 @@ import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
 import type { ActivityDeps } from '../../activities/deps';
+import type { Announce } from '../../infra/webhooks/events';
 import { type EmailMessage, type EmailProvider, type EmailResult } from '../../providers/email/port';
 import type { LanguageModel } from '../../providers/llm/port';
 import { UpstreamError, upstreamFailure } from '../../shared/errors';
@@ -11,8 +12,8 @@ import { buildActivityDeps } from '../../composition/activity-deps';
 import { QUESTION_LEASE_MS } from '../../activities/interviews';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
-import type { InterviewDoc } from '../../infra/records/interviews';
-import type { ProjectDoc } from '../../infra/records/projects';
+import type { InterviewDoc } from '../../infra/documents/interviews';
+import type { ProjectDoc } from '../../infra/documents/projects';
 import type { JobDetails, Question } from '../../shared/jobs/schema';
 import { jobDetails } from '../helpers/job';
 import { interviewDoc, projectDoc, workspaceDoc } from '../helpers/interview-doc';
@@ -274,13 +275,18 @@ describe('interview workflow on the time-skipping server', () => {
     // The email's local activity announces and reads the deadlines itself; its announcement fails here once.
     const announced: string[] = [];
     let failures = 1;
-    const announce: ActivityDeps['announce'] = async (workspaceId, ...events) => {
+    const announce: Announce = async (workspaceId, ...events) => {
       if (failures-- > 0) throw new Error('the webhook endpoints could not be read');
       announced.push(...events.map((h) => h.type));
-      return deps.announce(workspaceId, ...events);
+      return events.map(() => null);
     };
     const email = new ScriptedEmail(deps.email, () => 'ok');
-    const { results, stored } = await run([await newInterview(await newProject())], { email, announce });
+    const { stores } = buildActivityDeps(
+      testConfig({ EMAIL_FROM: 'interviews@hiring.test' }),
+      { db, client: env.client, logger },
+      { clock, logger, announce },
+    );
+    const { results, stored } = await run([await newInterview(await newProject())], { email, stores });
     expect(email.calls).toBe(1);
     expect(announced).toEqual(['interview.invited']);
     expect(results[0].status).toBe('invited');

@@ -1,6 +1,5 @@
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import { suppressionLedger } from '../../infra/suppressions';
 import { callWorkflow, callProgressQuery } from '../../workflows/calls';
 import { callWorkflowInput } from '../../workflows/call-start';
 import { optOutWorkflow, optOutWorkflowId } from '../../workflows/suppressions';
@@ -11,7 +10,7 @@ import { recordHistory } from '../helpers/histories';
 import { waitFor } from '../helpers/wait';
 
 /**
- * The opt-out ledger inside the call workflow (docs/contact-rules.md): read right before each dial and each
+ * The suppression list inside the call workflow (docs/contact-rules.md): read right before each dial and each
  * message, and an opt-out's own workflow cancelling the calls that wait.
  */
 describe('call workflow: opt-outs (time-skipping server)', () => {
@@ -24,7 +23,7 @@ describe('call workflow: opt-outs (time-skipping server)', () => {
     return id;
   }
   const suppress = (workspaceId: string, channels: Array<'voice' | 'whatsapp' | 'email'>) =>
-    suppressionLedger(bench.db).add({ workspaceId, phone: '+14155550100', channels, source: 'api' });
+    bench.deps.stores.suppressions.add({ workspaceId, phone: '+14155550100', channels, source: 'api' });
 
   it('never dials a phone suppressed for voice before its dial: the call ends cancelled, opted_out, its messages skipped', async () => {
     const workspaceId = await ownWorkspace();

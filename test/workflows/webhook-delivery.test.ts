@@ -7,7 +7,7 @@ import { buildActivityDeps } from '../../composition/activity-deps';
 import { webhookSignaller } from '../../composition/webhook-dispatch';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
-import type { DeliveryState } from '../../infra/records/webhooks';
+import type { DeliveryState } from '../../infra/documents/webhooks';
 import { webhookAnnouncer } from '../../infra/webhooks/events';
 import { newWebhookSecret } from '../../infra/webhooks/signing';
 import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_MS } from '../../shared/webhooks/delivery-schedule';

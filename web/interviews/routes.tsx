@@ -2,18 +2,15 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../shared/errors';
 import { RECORDING_TYPES, recordingType } from '../../shared/interviews/recordings';
-import { removeRecording, storeRecording } from '../../infra/recordings';
 import { uploadGuard } from './uploads';
 import { recorderErrors } from './recorder-errors';
 import { ANSWER_GRACE_SECONDS, inTime, MAX_TEXT_ANSWER, secondsLeft } from '../../shared/interviews/session';
-import { expiresAtOf, type InterviewDoc } from '../../infra/records/interviews';
+import { expiresAtOf, type InterviewDoc } from '../../infra/documents/interviews';
 import { linkExpired } from '../../shared/interviews/deadlines';
 import { dayOf } from '../../shared/interviews/invitation-email';
-import { companyOf } from '../../infra/records/projects';
+import { companyOf } from '../../infra/documents/projects';
 import type { Question } from '../../shared/jobs/schema';
-import { interviewOfToken, nextQuestion, servedAt, serveQuestion } from '../../infra/records/interview-answers';
 import type { WebDeps } from '../deps';
-import { interviewStore } from '../../stores/interviews';
 import { NotAnnouncedError } from '../../stores/resource-store';
 import { formBody, sameOrigin } from '../forms';
 import { CONSENT_TEXT_VERSION } from '../../shared/interviews/consent';
@@ -35,14 +32,15 @@ import {
  * and is answered with a redirect to the interview's one page, which shows whatever comes next (so a reload
  * or the back button never sends an answer twice).
  */
-export function interviewRoutes({ db, now, config, logger, interviewChanged, announce, budgets }: WebDeps): Router {
+export function interviewRoutes({ stores, now, config, logger, interviewChanged }: WebDeps): Router {
   const router = new Router();
-  const limited = linkLimits(budgets);
-  const guardedUpload = uploadGuard({ db, config, now });
-  const interviews = interviewStore({ db, announce, publicBaseUrl: config.PUBLIC_BASE_URL });
+  const { interviews, recordings } = stores;
+  const limited = linkLimits(stores.limits);
+  const guardedUpload = uploadGuard({ recordings, config, now });
   /**
    * A candidate's step, written: the page goes on even when its event could not be announced, which the
-   * interview's workflow announces once it is told of the change (announceInterview).
+   * interview's workflow announces once it is signalled of the change (its followInterview step finds the
+   * change made, and its repeat announces it).
    */
   async function written(step: Promise<boolean>): Promise<boolean> {
     try {
@@ -57,7 +55,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
   /** The interview of the link, and the link's own path, which every form posts to and redirects back to. */
   async function load(ctx: Context): Promise<{ interview: InterviewDoc; path: string }> {
     const token = String(ctx.params.token);
-    const interview = await interviewOfToken(db, token);
+    const interview = await interviews.ofToken(token);
     // An erased candidate's link opens nothing: there is no one left to take the interview.
     if (!interview || interview.erased_at) throw new NotFoundError('interview not found');
     return { interview, path: `/interview/${token}` };
@@ -65,8 +63,8 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
   /** What a rendered page shows of the job: read only when a page is rendered, not for a redirect. */
   async function frameOf(interview: InterviewDoc, path: string): Promise<InterviewFrame> {
     const [project, workspace] = await Promise.all([
-      db.projects.findOne({ _id: interview.project_id }),
-      db.workspaces.findOne({ _id: interview.workspace_id }),
+      stores.projects.get(interview.project_id),
+      stores.workspaces.get(interview.workspace_id),
     ]);
     const company = companyOf(project, workspace) ?? 'the company';
     const sender = workspace ? `${workspace.sender.first_name} ${workspace.sender.last_name}`.trim() : '';
@@ -80,8 +78,8 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
   }
   /** Whether the link has run out: the workflow marks it so at the deadline, and the page need not wait for that. */
   const expired = (i: InterviewDoc) => linkExpired(i.status, expiresAtOf(i), now());
-  /** Tells the interview's workflow of a change; one it cannot hear now hears it when it next wakes (docs/pages.md). */
-  const tell = (i: InterviewDoc) =>
+  /** Signals the interview's workflow of a change; one it cannot hear now hears it when it next wakes (docs/pages.md). */
+  const signal = (i: InterviewDoc) =>
     interviewChanged(i).catch((err: unknown) => logger.warn({ err, interviewId: i._id }, 'interview workflow not told of a change'));
   const backTo = (ctx: Context, path: string, query = '') => {
     ctx.status = 303;
@@ -102,11 +100,11 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     }
     if (interview.status === 'completed') return sendPage(ctx, 200, <CompletedPage frame={frame} />);
     const late = lateNotice(ctx.query.late, questions.length);
-    const index = await nextQuestion(db, interview);
+    const index = await interviews.nextQuestion(interview);
     if (index === null) return sendPage(ctx, 200, <FinishPage frame={frame} notice={late} />);
     // A page load moves nothing: mail scanners and link previews fetch every link. A question is served (its
     // time starts) and a timed-out one recorded only by the candidate's POSTs.
-    const served = await servedAt(db, interview._id, index);
+    const served = await interviews.servedAt(interview._id, index);
     const at = now();
     if (!served || !inTime(questions[index], served, at)) {
       return sendPage(ctx, 200, <ContinuePage frame={frame} index={index} total={questions.length} timedOut={served !== null} />);
@@ -120,7 +118,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
    * is needed to know which one comes next.
    */
   async function serveAfter(interview: InterviewDoc, index: number): Promise<void> {
-    if (index + 1 < (interview.questions ?? []).length) await serveQuestion(db, interview._id, index + 1, now());
+    if (index + 1 < (interview.questions ?? []).length) await interviews.serveQuestion(interview._id, index + 1, now());
   }
 
   /** Records a question whose time ran out as timed out, and serves the next: the page says so (`?late=`). */
@@ -142,12 +140,12 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
   router.post('/interview/:token/next', limited, sameOrigin, async (ctx) => {
     const { interview, path } = await load(ctx);
     if (interview.status !== 'started' || expired(interview)) return backTo(ctx, path);
-    const index = await nextQuestion(db, interview);
+    const index = await interviews.nextQuestion(interview);
     if (index === null) return backTo(ctx, path);
-    const served = await servedAt(db, interview._id, index);
+    const served = await interviews.servedAt(interview._id, index);
     const at = now();
     if (served && !inTime((interview.questions ?? [])[index], served, at)) return timedOut(ctx, interview, path, index, at);
-    if (!served) await serveQuestion(db, interview._id, index, at);
+    if (!served) await interviews.serveQuestion(interview._id, index, at);
     backTo(ctx, path);
   });
 
@@ -160,7 +158,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
     }
     if (!expired(interview) && (await written(interviews.start(interview, now(), CONSENT_TEXT_VERSION)))) {
       await serveAfter(interview, -1);
-      await tell(interview);
+      await signal(interview);
     }
     backTo(ctx, path);
   });
@@ -174,8 +172,9 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
       return sendPage(ctx, 409, <WelcomePage frame={await frameOf(interview, path)} questions={questions} error={NO_CONSENT} />);
     }
     // Not started, finished, expired, or a form of a question already answered (another tab): the page shows where it stands.
-    if (interview.status !== 'started' || expired(interview) || (await nextQuestion(db, interview)) !== index) return backTo(ctx, path);
-    const served = await servedAt(db, interview._id, index);
+    if (interview.status !== 'started' || expired(interview) || (await interviews.nextQuestion(interview)) !== index)
+      return backTo(ctx, path);
+    const served = await interviews.servedAt(interview._id, index);
     if (!served) return backTo(ctx, path);
     const question = questions[index];
     const at = now();
@@ -211,19 +210,19 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
         ctx.body = { message: NO_CONSENT, next: path };
         return;
       }
-      const served = await servedAt(db, interview._id, index);
-      if (interview.status !== 'started' || expired(interview) || !served || (await nextQuestion(db, interview)) !== index) {
+      const served = await interviews.servedAt(interview._id, index);
+      if (interview.status !== 'started' || expired(interview) || !served || (await interviews.nextQuestion(interview)) !== index) {
         ctx.status = 409;
         ctx.body = { message: 'This question is no longer open.', next: path };
         return;
       }
       const recording = await guardedUpload(interview, index, (id, maxBytes) =>
-        storeRecording(db, ctx.req, { id, interviewId: interview._id, index, type, maxBytes }),
+        recordings.store(ctx.req, { id, interviewId: interview._id, index, type, maxBytes }),
       );
       const at = now();
       const answer = { index, type: question.type, text: null, answered_at: at };
       if (!inTime(question, served, at)) {
-        await removeRecording(db, recording);
+        await recordings.remove(recording);
         await interviews.saveAnswer(interview, { ...answer, duration_seconds: null, timed_out: true });
         await serveAfter(interview, index);
         ctx.body = { next: `${path}?late=${index + 1}` };
@@ -235,7 +234,7 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
       const recorded = { id: recording._id, type: recording.type, size: recording.size };
       // Another tab's answer won: this recording belongs to no answer.
       if (!(await interviews.saveAnswer(interview, { ...answer, recording: recorded, duration_seconds: duration, timed_out: false }))) {
-        await removeRecording(db, recording);
+        await recordings.remove(recording);
       }
       await serveAfter(interview, index);
       ctx.body = { next: path };
@@ -244,9 +243,9 @@ export function interviewRoutes({ db, now, config, logger, interviewChanged, ann
 
   router.post('/interview/:token/finish', limited, sameOrigin, async (ctx) => {
     const { interview, path } = await load(ctx);
-    // A finish posted again re-tells the workflow, in case it could not hear the first.
+    // A finish posted again signals the workflow again, in case it could not hear the first.
     if (interview.status === 'completed' || (!expired(interview) && (await written(interviews.complete(interview, now()))))) {
-      await tell(interview);
+      await signal(interview);
     }
     backTo(ctx, path);
   });

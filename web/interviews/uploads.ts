@@ -1,17 +1,15 @@
 import type { Config } from '../../infra/config';
-import type { Database } from '../../infra/database';
-import { claim, release } from '../../infra/claims';
-import { newRecordingId, uploadKey, UPLOAD_LEASE_MS } from '../../infra/recordings';
-import type { InterviewDoc } from '../../infra/records/interviews';
+import type { InterviewDoc } from '../../infra/documents/interviews';
+import type { RecordingStore } from '../../stores/recordings';
 import { ConflictError, PayloadTooLargeError, ServiceUnavailableError } from '../../shared/errors';
 
 /**
  * An upload, guarded before its body is read: one per question at a time (a second is a 409, whichever
  * process it reaches), at most MAX_CONCURRENT_UPLOADS in this process (503 with Retry-After), and within
  * what is left of the interview's byte quota. The claim names the recording, so a sweep can remove the
- * chunks of an upload whose process died (infra/recordings.ts).
+ * chunks of an upload whose process died (stores/recordings.ts).
  */
-export function uploadGuard({ db, config, now }: { db: Database; config: Config; now: () => Date }) {
+export function uploadGuard({ recordings, config, now }: { recordings: RecordingStore; config: Config; now: () => Date }) {
   let uploading = 0;
   return async function guardedUpload<T>(
     interview: InterviewDoc,
@@ -22,10 +20,8 @@ export function uploadGuard({ db, config, now }: { db: Database; config: Config;
     const used = (interview.answers ?? []).reduce((sum, a) => sum + (a.recording?.size ?? 0), 0);
     const left = config.RECORDING_QUOTA_BYTES - used;
     if (left <= 0) throw new PayloadTooLargeError('the interview quota', 'interview');
-    const id = newRecordingId();
-    const key = uploadKey(interview._id, index);
-    const at = now();
-    if ((await claim(db, key, id, { now: at, expiresAt: new Date(at.getTime() + UPLOAD_LEASE_MS) })) !== id) {
+    const id = recordings.newId();
+    if (!(await recordings.claimUpload(interview._id, index, id, now()))) {
       throw new ConflictError('This answer is being uploaded already. Wait for that upload to finish.');
     }
     uploading++;
@@ -38,7 +34,7 @@ export function uploadGuard({ db, config, now }: { db: Database; config: Config;
       throw err;
     } finally {
       uploading--;
-      await release(db, key, id);
+      await recordings.releaseUpload(interview._id, index, id);
     }
   };
 }

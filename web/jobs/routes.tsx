@@ -3,18 +3,18 @@ import { jobUrl } from '../../shared/public-urls';
 import type { WebDeps } from '../deps';
 import { sendPage } from '../layout';
 import { NotFoundError } from '../../shared/errors';
-import { companyOf } from '../../infra/records/projects';
+import { companyOf } from '../../infra/documents/projects';
 import { JobPage } from './page';
 import { perAddress } from '../limits';
 
 /** The public job page at `job_url`: an interview project's job, read by its exact `_id`. */
-export function jobRoutes({ db, config, budgets }: WebDeps): Router {
+export function jobRoutes({ stores, config }: WebDeps): Router {
   const router = new Router();
-  router.get('/jobs/:projectId', perAddress(budgets.pagesPerIp, 'pages'), async (ctx) => {
-    const project = await db.projects.findOne({ _id: ctx.params.projectId });
+  router.get('/jobs/:projectId', perAddress(stores.limits.pagesPerIp, 'pages'), async (ctx) => {
+    const project = await stores.projects.get(ctx.params.projectId);
     // Campaign projects have no job to show: they are the same 404 as an unknown id.
     if (!project?.job) throw new NotFoundError('job not found');
-    const workspace = await db.workspaces.findOne({ _id: project.workspace_id });
+    const workspace = await stores.workspaces.get(project.workspace_id);
     if (!workspace) throw new NotFoundError('job not found');
     const model = {
       job: project.job,

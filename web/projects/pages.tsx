@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
-import type { ProjectDoc } from '../../infra/records/projects';
-import type { CallDoc } from '../../infra/records/calls';
-import { expiresAtOf, type InterviewDoc } from '../../infra/records/interviews';
+import type { ProjectDoc } from '../../infra/documents/projects';
+import type { CallDoc } from '../../infra/documents/calls';
+import { expiresAtOf, type InterviewDoc } from '../../infra/documents/interviews';
 import type { QuestionAssessment } from '../../shared/interviews/assessment';
 import type { ProjectCounts } from '../../infra/lists/project-counts';
 import { Layout } from '../layout';

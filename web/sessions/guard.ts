@@ -1,8 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { sessionOf } from '../../infra/sessions';
-import type { SessionDoc } from '../../infra/records/sessions';
-import type { WorkspaceDoc } from '../../infra/records/workspaces';
+import type { SessionDoc } from '../../infra/documents/sessions';
+import type { WorkspaceDoc } from '../../infra/documents/workspaces';
 import { ForbiddenError } from '../../shared/errors';
 import type { WebDeps } from '../deps';
 import { sessionCookies } from './cookies';
@@ -10,16 +9,25 @@ import { sessionCookies } from './cookies';
 /** The signed-in person's session and workspace, as `requireSession` leaves them. */
 export interface SignedIn {
   session: SessionDoc;
-  workspace: WorkspaceDoc;
+  workspace: Readonly<WorkspaceDoc>;
 }
-export const signedIn = (ctx: Context) => ctx.state.signedIn as SignedIn;
+
+/** What the pages' middleware leaves on a request, typed once for every page through Koa's `DefaultState`. */
+declare module 'koa' {
+  interface DefaultState {
+    /** Set on the dashboard's pages by `requireSession`. */
+    signedIn: SignedIn;
+  }
+}
+
+export const signedIn = (ctx: Context): SignedIn => ctx.state.signedIn;
 
 /** Dashboard pages need a live session; without one, a page read goes to sign-in and comes back after. */
-export function requireSession({ db, now, config }: WebDeps): Middleware {
+export function requireSession({ stores, now, config }: WebDeps): Middleware {
   const cookies = sessionCookies(config);
   return async (ctx, next) => {
-    const session = await sessionOf(db, ctx.cookies.get(cookies.session), now(), config.SESSION_IDLE_MINUTES);
-    const workspace = session && (await db.workspaces.findOne({ _id: session.workspace_id }));
+    const session = await stores.sessions.of(ctx.cookies.get(cookies.session), now(), config.SESSION_IDLE_MINUTES);
+    const workspace = session && (await stores.workspaces.get(session.workspace_id));
     if (!session || !workspace) {
       ctx.status = 303;
       ctx.redirect(`/sign-in?next=${encodeURIComponent(ctx.method === 'GET' ? ctx.url : '/projects')}`);

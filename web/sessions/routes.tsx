@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { authenticateKey } from '../../infra/workspaces';
-import { createSession, endSession, endSessionOf, SESSION_HOURS } from '../../infra/sessions';
+import { SESSION_HOURS } from '../../stores/sessions';
 import { newToken } from '../../infra/ids';
 import { ForbiddenError } from '../../shared/errors';
 import type { WebDeps } from '../deps';
@@ -18,7 +17,7 @@ const safeNext = (next: unknown) =>
 
 /** Sign-in with an API key and sign-out; the session guards the dashboard's pages (web/projects/). */
 export function sessionRoutes(deps: WebDeps): Router {
-  const { db, now } = deps;
+  const { stores, now } = deps;
   const router = new Router();
   // Before a session exists, the sign-in form is tied to its browser by a cookie it must echo (double submit).
   const cookies = sessionCookies(deps.config);
@@ -30,15 +29,15 @@ export function sessionRoutes(deps: WebDeps): Router {
 
   router.get('/sign-in', (ctx) => signInForm(ctx, 200, safeNext(ctx.query.next)));
 
-  router.post('/sign-in', perAddress(deps.budgets.signIns, 'sign-in'), sameOrigin, formBody, async (ctx) => {
+  router.post('/sign-in', perAddress(stores.limits.signIns, 'sign-in'), sameOrigin, formBody, async (ctx) => {
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const expected = ctx.cookies.get(cookies.signIn);
     if (!expected || !sameSecret(body.csrf, expected)) throw new ForbiddenError('This form has expired or was not sent from its page.');
-    const signed = await authenticateKey(db, typeof body.key === 'string' ? body.key.trim() : undefined);
+    const signed = await stores.workspaces.authenticateKey(typeof body.key === 'string' ? body.key.trim() : undefined);
     if (!signed) return signInForm(ctx, 401, safeNext(body.next), 'That is not an API key of any workspace, or it was revoked.');
     // The browser's earlier session ends: one browser, one session, and no fixation of a token set before.
-    await endSessionOf(db, ctx.cookies.get(cookies.session));
-    const { token } = await createSession(db, { workspaceId: signed.workspace._id, keyId: signed.keyId }, now());
+    await stores.sessions.endOf(ctx.cookies.get(cookies.session));
+    const { token } = await stores.sessions.open({ workspaceId: signed.workspace._id, keyId: signed.keyId }, now());
     cookies.set(ctx, cookies.session, token, SESSION_HOURS * 3_600_000);
     cookies.set(ctx, cookies.signIn, null, 0);
     ctx.status = 303;
@@ -46,7 +45,7 @@ export function sessionRoutes(deps: WebDeps): Router {
   });
 
   router.post('/sign-out', sameOrigin, requireSession(deps), formBody, checkCsrf, async (ctx) => {
-    await endSession(db, signedIn(ctx).session);
+    await stores.sessions.end(signedIn(ctx).session);
     cookies.set(ctx, cookies.session, null, 0);
     ctx.status = 303;
     ctx.redirect('/sign-in');

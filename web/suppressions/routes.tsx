@@ -6,16 +6,15 @@ import { formBody, sameOrigin } from '../forms';
 import { linkLimits } from '../limits';
 import { NotFoundError } from '../../shared/errors';
 import { keyedId } from '../../infra/ids';
-import { companyOf } from '../../infra/records/projects';
-import type { InterviewDoc } from '../../infra/records/interviews';
-import { interviewOfToken } from '../../infra/records/interview-answers';
-import { suppressionLedger } from '../../infra/suppressions';
-import { interviewOfUnsubscribeToken } from '../../infra/unsubscribe-links';
-import { normalizeEmail, SUPPRESSION_CHANNELS } from '../../shared/suppressions/schema';
+import { normaliseEmail } from '../../infra/people';
+import { companyOf } from '../../infra/documents/projects';
+import type { InterviewDoc } from '../../infra/documents/interviews';
+import { SUPPRESSION_CHANNELS } from '../../shared/suppressions/schema';
 import { ConfirmOptOutPage, maskedEmail, OptedOutPage } from './pages';
 
 /**
- * The candidate's own ways into the opt-out ledger (docs/contact-rules.md):
+ * The candidate's own ways into the suppression list (docs/contact-rules.md), filed through the one filing
+ * (operations/suppressions.ts):
  * - `/u/{token}`, every email's unsubscribe link: a GET shows a confirmation and changes nothing (mail
  *   scanners follow links); a POST suppresses email for the address, the confirmation's button or a mail
  *   client's RFC 8058 one-click POST (`List-Unsubscribe=One-Click`), which carries no cookie and no Origin;
@@ -24,29 +23,29 @@ import { ConfirmOptOutPage, maskedEmail, OptedOutPage } from './pages';
  * A POST from another site's page is refused (`sameOrigin`); the link's token is the credential, as for the
  * interview itself, and the pages send no Referer (`Referrer-Policy`).
  */
-export function suppressionRoutes({ db, budgets, logger, optedOut }: WebDeps): Router {
+export function suppressionRoutes({ stores, operations, logger }: WebDeps): Router {
   const router = new Router();
-  const limited = linkLimits(budgets);
-  const ledger = suppressionLedger(db);
+  const limited = linkLimits(stores.limits);
+  const { interviews, suppressions } = stores;
 
   async function companyOfInterview(interview: InterviewDoc): Promise<string> {
     const [project, workspace] = await Promise.all([
-      db.projects.findOne({ _id: interview.project_id }),
-      db.shared.workspace(interview.workspace_id),
+      stores.projects.get(interview.project_id),
+      stores.workspaces.get(interview.workspace_id),
     ]);
     return companyOf(project, workspace) ?? 'The hiring team';
   }
   async function unsubscribing(ctx: Context): Promise<InterviewDoc> {
-    const id = await interviewOfUnsubscribeToken(db, String(ctx.params.token));
-    const interview = id ? await db.interviews.findOne({ _id: id }) : null;
+    const id = await stores.signedTokens.unsubscribeLinks.interviewOf(String(ctx.params.token));
+    const interview = id ? await interviews.get(id) : null;
     // An erased candidate's interview keeps no address: nothing is left to unsubscribe.
     if (!interview?.candidate.email) throw new NotFoundError('unsubscribe link not found');
     return interview;
   }
-  /** Whether the ledger already refuses every one of `channels` to the candidate. */
+  /** Whether the list already refuses every one of `channels` to the candidate. */
   async function refused(interview: InterviewDoc, channels: readonly string[]): Promise<boolean> {
-    const workspace = await db.shared.workspace(interview.workspace_id);
-    const now = await ledger.channelsFor(workspace, { email: interview.candidate.email, phone: interview.candidate.phone });
+    const workspace = await stores.workspaces.get(interview.workspace_id);
+    const now = await suppressions.channelsFor(workspace, { email: interview.candidate.email, phone: interview.candidate.phone });
     return channels.every((c) => now.has(c as never));
   }
 
@@ -80,9 +79,9 @@ export function suppressionRoutes({ db, budgets, logger, optedOut }: WebDeps): R
 
   router.post('/u/:token', limited, sameOrigin, formBody, async (ctx) => {
     const interview = await unsubscribing(ctx);
-    const email = normalizeEmail(interview.candidate.email);
+    const email = normaliseEmail(interview.candidate.email);
     // One entry per address and workspace, however often the link is used.
-    await ledger.add({
+    await operations.suppressions.file({
       id: keyedId('sup', interview.workspace_id, 'email_link', email),
       workspaceId: interview.workspace_id,
       email,
@@ -103,7 +102,7 @@ export function suppressionRoutes({ db, budgets, logger, optedOut }: WebDeps): R
   });
 
   async function candidateOf(ctx: Context): Promise<{ interview: InterviewDoc; path: string }> {
-    const interview = await interviewOfToken(db, String(ctx.params.token));
+    const interview = await interviews.ofToken(String(ctx.params.token));
     if (!interview?.candidate.email) throw new NotFoundError('interview not found');
     return { interview, path: `/interview/${ctx.params.token}` };
   }
@@ -136,7 +135,7 @@ export function suppressionRoutes({ db, budgets, logger, optedOut }: WebDeps): R
 
   router.post('/interview/:token/opt-out', limited, sameOrigin, async (ctx) => {
     const { interview, path } = await candidateOf(ctx);
-    const entry = await ledger.add({
+    await operations.suppressions.file({
       id: keyedId('sup', interview.workspace_id, 'interview_page', interview._id),
       workspaceId: interview.workspace_id,
       email: interview.candidate.email,
@@ -145,7 +144,6 @@ export function suppressionRoutes({ db, budgets, logger, optedOut }: WebDeps): R
       source: 'interview_page',
       reason: 'The candidate\'s "Don\'t contact me again" on the interview page',
     });
-    await optedOut([entry._id]);
     logger.info({ interviewId: interview._id }, 'candidate opted out on the interview page');
     ctx.status = 303;
     ctx.redirect(`${path}/opt-out`);

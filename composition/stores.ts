@@ -1,0 +1,43 @@
+import type { Client } from '@temporalio/client';
+import type { Config } from '../infra/config';
+import type { Database } from '../infra/database';
+import type { Logger } from '../infra/logger';
+import type { Announce } from '../infra/webhooks/events';
+import { createOperations, type Operations } from '../operations';
+import { createStores, type Stores } from '../stores';
+import { providerLogStore } from '../stores/provider-logs';
+import { sessionStore } from '../stores/sessions';
+import { workspaceStore } from '../stores/workspaces';
+import { announcer } from './webhook-dispatch';
+import { workflowSignals } from './workflow-signals';
+
+/**
+ * The stores and the use cases of a process, built once here (startService) and handed to the API, the pages
+ * and the worker alike. Tests that run activities on their own (a time-skipping server's clock, an announcer
+ * that fails) build theirs through here too. `announce` replaces the announcer wired to the delivery
+ * workflows; `clock` dates the events it makes.
+ */
+export function buildStores(
+  config: Config,
+  db: Database,
+  temporal: Client,
+  opts: { announce?: Announce; clock?: () => Date } = {},
+): Stores {
+  return createStores(db, { announce: opts.announce ?? announcer(db, temporal, config.TEMPORAL_TASK_QUEUE, opts.clock), config });
+}
+
+export function buildOperations(config: Config, stores: Stores, temporal: Client, logger: Logger, clock?: () => Date): Operations {
+  const workflows = workflowSignals(temporal, config.TEMPORAL_TASK_QUEUE, logger);
+  return createOperations({ stores, workflows, config, logger, clock });
+}
+
+/**
+ * The stores an operator's command needs (scripts/admin.ts, and the benches and tests that make workspaces):
+ * workspaces with their keys and sessions, and the log providers' messages. None of them announces anything,
+ * so they need neither Temporal nor an announcer.
+ */
+export function adminStores(db: Database): Pick<Stores, 'workspaces' | 'sessions' | 'providerLogs'> {
+  const sessions = sessionStore(db, { keyIsLive: (id) => workspaces.keyIsLive(id) });
+  const workspaces = workspaceStore(db, { sessions });
+  return { workspaces, sessions, providerLogs: providerLogStore(db) };
+}

@@ -1,0 +1,67 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { startEach, startOptions, whileReachable } from '../infra/temporal';
+import type { Logger } from '../infra/logger';
+import type { WorkflowPort } from '../operations/deps';
+import { workflowStart } from '../shared/workflow-starts';
+import { attemptResultSignal, callWorkflowId, cancelCallSignal } from '../workflows/calls';
+import { callStart } from '../workflows/call-start';
+import { optOutWorkflow, optOutWorkflowId } from '../workflows/suppressions';
+
+/**
+ * The use cases' workflow port (operations/deps.ts), through Temporal's client: the one place a call's cancel,
+ * an attempt's result and a suppression's or an erasure's stops reach the workflows.
+ */
+export function workflowSignals(client: Client, taskQueue: string, logger: Logger): WorkflowPort {
+  const closed = (err: unknown) => err instanceof WorkflowNotFoundError;
+  return {
+    async cancelCall(call, reason) {
+      const start = callStart(call);
+      try {
+        await whileReachable(client, () =>
+          client.workflow.signalWithStart(start.workflowType, {
+            ...startOptions(start, taskQueue),
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+            signal: cancelCallSignal,
+            signalArgs: [reason],
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
+        throw err;
+      }
+    },
+
+    async attemptEnded({ callId, attempt, result }) {
+      try {
+        await whileReachable(client, () =>
+          client.workflow.getHandle(callWorkflowId(callId)).signal(attemptResultSignal, { attempt, result }),
+        );
+        return true;
+      } catch (err) {
+        if (!closed(err)) throw err;
+        return false;
+      }
+    },
+
+    async stopCallsOf(ids) {
+      const start = workflowStart(optOutWorkflow, {
+        workflowId: optOutWorkflowId(ids[0]),
+        args: [ids],
+        searchAttributes: [],
+        summary: `Suppressions: stop the calls of ${ids.length} new ${ids.length === 1 ? 'entry' : 'entries'}`,
+      });
+      await whileReachable(client, () => startEach(client, taskQueue, [start]));
+    },
+
+    async endInterview(interview) {
+      await client.workflow
+        .getHandle(interview.workflow_id)
+        .terminate('The candidate was erased')
+        .catch((err: unknown) => {
+          if (!closed(err)) throw err;
+          logger.debug({ interviewId: interview._id }, 'interview workflow closed already');
+        });
+    },
+  };
+}

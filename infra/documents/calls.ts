@@ -1,0 +1,128 @@
+import type {
+  AssistantSettings,
+  CallSettings,
+  CallStatus,
+  CancelReason,
+  DeferralReason,
+  ExtractVariable,
+  MessageStatus,
+  SkipReason,
+  MessageKind,
+} from '../../shared/calls/schema';
+import type { FailureReason } from '../../shared/calls/retry';
+
+/** Stored calls, with their attempts and messages, and what the WhatsApp providers keep about them. */
+
+/**
+ * The update path of attempt n, stored at index n-1: attempts are appended one at a time, in order, by the
+ * dial activity. Updates address that index because FerretDB lacks the positional `$` operator.
+ */
+export function attemptPath(attempt: number): string {
+  return `attempts.${attempt - 1}`;
+}
+
+export interface CallAttempt {
+  number: number;
+  provider: string;
+  provider_call_id: string | null;
+  started_at: Date;
+  ended_at: Date | null;
+  outcome: 'completed' | 'failed' | null;
+  failure_reason: FailureReason | null;
+  /** The provider's live status of the call (queued, ringing, in-progress, ended), from its status updates. */
+  provider_status?: string | null;
+  /** When the provider's end-of-call report arrived (or was fetched); the first one is kept. */
+  reported_at?: Date | null;
+  ended_reason?: string | null;
+  recording_url?: string | null;
+}
+
+export interface CallMessage {
+  kind: MessageKind;
+  channel: 'whatsapp';
+  template_name: string;
+  variables: Record<string, string>;
+  /** `sent` when the provider accepted it; delivery callbacks move it on to delivered, read or failed. */
+  status: MessageStatus;
+  /** Why a `skipped` message was not sent. */
+  skip_reason?: SkipReason | null;
+  provider: string;
+  provider_message_id: string | null;
+  /** The provider's error code when it refused or could not deliver the message. */
+  error_code?: number | null;
+  error: string | null;
+  sent_at: Date | null;
+  status_updated_at?: Date | null;
+}
+
+export interface CallDoc {
+  _id: string;
+  workspace_id: string;
+  project_id: string;
+  ats_job_id: string;
+  candidate_id: string;
+  candidate: { name: string; email: string; phone: string; custom_fields: Record<string, string | number | boolean> };
+  workflow_id: string;
+  status: CallStatus;
+  /** first_message and instructions with the built-in variables already resolved. */
+  first_message: string;
+  instructions: string;
+  assistant_settings: AssistantSettings | null;
+  extract_variables: ExtractVariable[];
+  call_settings: CallSettings | null;
+  /** WhatsApp template variables, resolved, per kind. */
+  whatsapp: { pre_call: ResolvedTemplate | null; fallback: ResolvedTemplate | null };
+  schedule_at: Date | null;
+  scheduled_for: Date | null;
+  /** The candidate's zones (infra/phone-zones.ts), fixed when the call is made; absent on calls made before them (UTC). */
+  timezones?: string[];
+  /** Dials and messages a contact rule moved later (docs/contact-rules.md). */
+  deferrals?: Array<{ from: Date; to: Date; reason: DeferralReason }>;
+  next_attempt_at: Date | null;
+  attempts: CallAttempt[];
+  messages: CallMessage[];
+  transcript: Array<{ role: 'assistant' | 'candidate'; text: string }> | null;
+  extracted_variables: Record<string, unknown> | null;
+  /** Extracted values that were dropped because they did not have the declared type, one line each. */
+  extraction_notes?: string[];
+  failure_reason: FailureReason | null;
+  /** Why a cancelled call was; absent on calls cancelled before reasons were kept, all through the API. */
+  cancel_reason?: CancelReason;
+  /** The workspace's calling slot its attempt under way holds (stores/call-slots.ts); null between attempts. */
+  capacity_slot?: { key: string; holder: string } | null;
+  /** Its events sent to webhooks: their keys, and the last one's sequence (infra/webhooks/events.ts). */
+  sequence?: number;
+  events?: string[];
+  /** When the candidate's data was erased (operations/erasure.ts): the call stays, counted, with nothing of them. */
+  erased_at?: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ResolvedTemplate {
+  template_name: string;
+  variables: Record<string, string>;
+}
+
+/** What the `log` WhatsApp provider records instead of sending. */
+export interface WhatsAppLogDoc {
+  _id: string;
+  workspace_id: string;
+  call_id: string;
+  kind: MessageKind;
+  to: string;
+  template_name: string;
+  variables: Record<string, string>;
+  created_at: Date;
+}
+
+/**
+ * Finds our record from a provider's id in its callbacks by `_id` (`whatsapp/<message id>`), so a delivery
+ * status never needs a scan of the calls.
+ */
+export interface ProviderRefDoc {
+  _id: string;
+  call_id: string;
+  kind: MessageKind;
+  created_at: Date;
+}

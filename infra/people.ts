@@ -1,0 +1,46 @@
+import { createHmac } from 'node:crypto';
+
+/**
+ * A person, as the suppression list, the person index and an erasure know them: the ATS's candidate id, an
+ * email and a phone, each written one way (normalised here, and nowhere else), and named in storage by a
+ * keyed hash of the workspace, the kind and the value. A hash keyed with a secret the processes share can be
+ * neither read back nor tried against a list of numbers without that secret, and it is one exact `_id`, the
+ * one lookup FerretDB answers from an index.
+ */
+export interface Person {
+  candidateId?: string | null;
+  email?: string | null;
+  phone?: string | null;
+}
+
+export type ContactKind = 'candidate' | 'email' | 'phone';
+
+/** An email is one address whatever its case and the spaces around it. */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** A phone is E.164 (the requests' formats check it), kept as written but for stray spaces around it. */
+export function normalisePhone(phone: string): string {
+  return phone.trim();
+}
+
+/** The value a contact is keyed by, normalised. */
+function valueOf(person: Person, kind: ContactKind): string | null {
+  if (kind === 'candidate') return person.candidateId || null;
+  if (kind === 'email') return person.email ? normaliseEmail(person.email) : null;
+  return person.phone ? normalisePhone(person.phone) : null;
+}
+
+/**
+ * The keyed hashes of the person's contacts in the workspace, in the order of `kinds`, for those the person
+ * has: `<prefix>_` and 128 bits of HMAC-SHA256 of the workspace, the kind and the value. Each use has its own
+ * prefix and secret (`sk_` the suppression list, `pi_` the person index), so one never finds the other's.
+ */
+export function personKeys(secret: Buffer, prefix: string, workspaceId: string, person: Person, kinds: readonly ContactKind[]): string[] {
+  return kinds.flatMap((kind) => {
+    const value = valueOf(person, kind);
+    if (value === null) return [];
+    return [`${prefix}_${createHmac('sha256', secret).update(`${workspaceId}\n${kind}\n${value}`).digest('hex').slice(0, 32)}`];
+  });
+}

@@ -1,0 +1,28 @@
+import type { CandidateInput, SavedCandidate } from '../stores/candidates';
+import type { OperationDeps } from './deps';
+
+export interface FiledCandidates {
+  saved: SavedCandidate[];
+  /** Whether the person index took every new or changed contact; when not, the entries fail with a retry. */
+  indexed: boolean;
+}
+
+/**
+ * Filing a bulk request's candidates (call/initiate, interview/invite): each candidate of the project created
+ * or updated with the request's call or interview listed on it, then, for new candidates and changed contacts,
+ * the person index, where an erasure or a suppression finds the person's calls and interviews. Both before
+ * the workflows start, so nothing is ever contacted that an erasure could not find.
+ */
+export function candidateFiling({ stores }: Pick<OperationDeps, 'stores'>) {
+  return async function file(
+    workspaceId: string,
+    projectId: string,
+    inputs: CandidateInput[],
+    records: { kind: 'calls' | 'interviews'; ids: string[] },
+  ): Promise<FiledCandidates> {
+    // The known candidates as they were: whose email or phone changed is filed anew.
+    const saved = await stores.candidates.save(workspaceId, projectId, inputs, { previous: true, records });
+    const indexed = await stores.candidates.fileContacts(workspaceId, projectId, inputs, saved);
+    return { saved, indexed };
+  };
+}

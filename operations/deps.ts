@@ -1,0 +1,35 @@
+import type { Config } from '../infra/config';
+import type { Logger } from '../infra/logger';
+import type { CallDoc } from '../infra/documents/calls';
+import type { InterviewDoc } from '../infra/documents/interviews';
+import type { AttemptResult } from '../shared/calls/retry';
+import type { CancelReason } from '../shared/calls/schema';
+import type { Stores } from '../stores';
+
+/**
+ * What the use cases ask of the running workflows: the port composition/workflow-signals.ts implements with
+ * Temporal's client (signals, starts, a termination), so the use cases hold the rules and not the engine.
+ * Each fails with ServiceUnavailableError when Temporal cannot be reached.
+ */
+export interface WorkflowPort {
+  /**
+   * Signals the call's workflow to cancel, with why, starting it with the cancel when it has not started yet;
+   * false when it has ended (a closed workflow is never started again for a cancel).
+   */
+  cancelCall(call: CallDoc, reason: CancelReason): Promise<boolean>;
+  /** Signals an attempt's result to its call's workflow; false when the workflow is not running. */
+  attemptEnded(ended: { callId: string; attempt: number; result: AttemptResult }): Promise<boolean>;
+  /** Starts the workflow that cancels the waiting calls of new suppressions (workflows/suppressions.ts). */
+  stopCallsOf(suppressionIds: string[]): Promise<void>;
+  /** Ends an interview's workflow, so nothing more is sent or written for it; one already closed is left. */
+  endInterview(interview: InterviewDoc): Promise<void>;
+}
+
+/** What the use cases are built from (composition/stores.ts wires them once per process). */
+export interface OperationDeps {
+  stores: Stores;
+  workflows: WorkflowPort;
+  config: Pick<Config, 'PUBLIC_BASE_URL'>;
+  logger: Logger;
+  clock?: () => Date;
+}

@@ -1,0 +1,166 @@
+import type { CallDoc } from '../infra/documents/calls';
+import type { InterviewDoc } from '../infra/documents/interviews';
+import { normaliseEmail } from '../infra/people';
+import { callView } from '../infra/views/calls';
+import { interviewView } from '../infra/views/interviews';
+import { ConflictError } from '../shared/errors';
+import { FINAL_CALL_STATUSES } from '../shared/calls/schema';
+import { SUPPRESSION_CHANNELS } from '../shared/suppressions/schema';
+import type { CancelCall } from './call-cancel';
+import type { OperationDeps } from './deps';
+
+/** Who to erase in a workspace: the ATS's candidate id, an email, a phone; any of them matches. */
+export interface ErasureTarget {
+  candidate_id?: string;
+  email?: string;
+  phone?: string;
+}
+
+export interface ErasureCounts {
+  calls: number;
+  interviews: number;
+  recordings: number;
+}
+
+const ERASED_NAME = '';
+const FINAL = new Set(FINAL_CALL_STATUSES);
+/** How long an erasure waits for a waiting call's workflow to cancel it (a signal and a write: well under a second). */
+const SETTLE_MS = 10_000;
+/** Calls whose attempt is under way: its report, with a transcript, is still to come. */
+const UNDER_WAY = new Set(['in_progress', 'cancelling']);
+const ENDED = new Set([...FINAL, 'expired']);
+
+/**
+ * Erases a person's data in a workspace (docs/erasure.md): their calls and interviews stay, counted by status,
+ * with nothing of them left in them; so do the copies (the lists' snapshots, the webhook events' stored
+ * bodies, the candidates, the provider reports, the providers' logs, the idempotent answers that hold them).
+ * Recordings are deleted. The suppression list keeps an entry of hashes only, so they are not contacted again.
+ * The person is found by candidate id, email and phone in the person index, by exact `_id`. A waiting call is
+ * cancelled through the one cancel (`opted_out`), and an interview's workflow ended, so nothing more is sent
+ * to, or written about, a person who is no longer there.
+ */
+export function erasure({ stores, workflows, config }: Pick<OperationDeps, 'stores' | 'workflows' | 'config'>, cancel: CancelCall) {
+  const mine = <T extends { workspace_id: string; erased_at?: Date }>(workspaceId: string, d: T | null): d is T =>
+    d?.workspace_id === workspaceId && !d.erased_at;
+
+  /** The person's calls and interviews not erased yet, from the person index (exact `_id` reads only). */
+  async function find(workspaceId: string, t: ErasureTarget): Promise<{ calls: CallDoc[]; interviews: InterviewDoc[] }> {
+    const ids = await stores.candidates.findPerson(workspaceId, { candidateId: t.candidate_id, email: t.email, phone: t.phone });
+    const [calls, interviews] = await Promise.all([
+      Promise.all(ids.calls.map((id) => stores.calls.get(id))),
+      Promise.all(ids.interviews.map((id) => stores.interviews.get(id))),
+    ]);
+    return { calls: calls.filter((c) => mine(workspaceId, c)), interviews: interviews.filter((i) => mine(workspaceId, i)) };
+  }
+
+  /**
+   * A waiting call, cancelled through its workflow first, and read again once it has ended: the erasure's
+   * write then never races the cancel's for the call's place in the lists.
+   */
+  async function ended(call: CallDoc): Promise<CallDoc> {
+    if (FINAL.has(call.status)) return call;
+    await cancel(call, 'opted_out');
+    for (let waited = 0; waited < SETTLE_MS; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const now = await stores.calls.get(call._id);
+      if (!now || FINAL.has(now.status)) return now ?? call;
+    }
+    return (await stores.calls.get(call._id)) ?? call;
+  }
+
+  async function eraseCall(waiting: CallDoc, at: Date): Promise<void> {
+    const call = await ended(waiting);
+    const blank = (t: CallDoc['whatsapp']['pre_call']) => (t ? { ...t, variables: {} } : null);
+    const erased = await stores.calls.change(call, {
+      set: {
+        erased_at: at,
+        candidate: { name: ERASED_NAME, email: '', phone: '', custom_fields: {} },
+        first_message: '',
+        instructions: '',
+        transcript: null,
+        extracted_variables: null,
+        extraction_notes: [],
+        whatsapp: { pre_call: blank(call.whatsapp.pre_call), fallback: blank(call.whatsapp.fallback) },
+        attempts: call.attempts.map((a) => ({ ...a, recording_url: null })),
+        messages: call.messages.map((m) => ({ ...m, variables: {} })),
+      },
+    });
+    await Promise.all([
+      stores.callReports.forgetCall(call._id, call.attempts.length),
+      stores.providerLogs.forgetCall(call._id),
+      stores.candidates.erase(call.project_id, call.candidate_id),
+    ]);
+    const now = erased ?? (await stores.calls.get(call._id));
+    if (now) await stores.webhooks.rewriteEvents(now, (sequence) => callView(now, sequence));
+  }
+
+  async function eraseInterview(interview: InterviewDoc, at: Date): Promise<number> {
+    await workflows.endInterview(interview);
+    const recordings = (interview.answers ?? []).flatMap((a) => (a.recording ? [a.recording.id] : []));
+    const erased = await stores.interviews.change(interview, {
+      set: {
+        erased_at: at,
+        candidate: { name: ERASED_NAME, email: '', phone: null },
+        answers: [],
+        assessment: null,
+      },
+    });
+    const removed = await Promise.all(recordings.map((id) => stores.recordings.removeById(id)));
+    await Promise.all([
+      stores.interviews.forgetAnswers(interview),
+      stores.providerLogs.forgetInterview(interview._id),
+      stores.candidates.erase(interview.project_id, interview.candidate_id),
+    ]);
+    const now = erased ?? (await stores.interviews.get(interview._id));
+    if (now) await stores.webhooks.rewriteEvents(now, (sequence) => interviewView(now, config.PUBLIC_BASE_URL, sequence));
+    return removed.reduce((a: number, b) => a + b, 0);
+  }
+
+  return {
+    /**
+     * `allEndedBefore` (the retention sweep): the person is erased only when every call and interview found
+     * ended before it, and otherwise kept whole (null).
+     */
+    async erase(workspaceId: string, target: ErasureTarget, opts: { allEndedBefore?: Date } = {}): Promise<ErasureCounts | null> {
+      const found = await find(workspaceId, target);
+      if (opts.allEndedBefore && !allEnded(found, opts.allEndedBefore)) return null;
+      const busy = found.calls.find((c) => UNDER_WAY.has(c.status));
+      if (busy) throw new ConflictError(`Call ${busy._id} has an attempt under way; erase once it has ended`);
+      const phones = new Set([
+        target.phone,
+        ...found.calls.map((c) => c.candidate.phone),
+        ...found.interviews.map((i) => i.candidate.phone),
+      ]);
+      const emails = new Set(
+        [target.email, ...found.calls.map((c) => c.candidate.email), ...found.interviews.map((i) => i.candidate.email)].map((e) =>
+          e ? normaliseEmail(e) : e,
+        ),
+      );
+      const people = { phones: [...phones].filter((p): p is string => !!p), emails: [...emails].filter((e): e is string => !!e) };
+      // The suppression list first: whatever happens next, the person is not contacted again.
+      for (let n = 0; n < Math.max(people.phones.length, people.emails.length); n++) {
+        await stores.suppressions.add({
+          workspaceId,
+          phone: people.phones[n],
+          email: people.emails[n],
+          channels: SUPPRESSION_CHANNELS,
+          source: 'erasure',
+          reason: 'Erased at the workspace’s request',
+        });
+      }
+      const at = new Date();
+      for (const call of found.calls) await eraseCall(call, at);
+      let recordings = 0;
+      for (const interview of found.interviews) recordings += await eraseInterview(interview, at);
+      await stores.idempotency.forgetNaming(workspaceId, [target.candidate_id, ...people.phones, ...people.emails]);
+      return { calls: found.calls.length, interviews: found.interviews.length, recordings };
+    },
+  };
+}
+
+/** Whether every call and interview ended, and last changed before `cutoff`. */
+function allEnded(found: { calls: CallDoc[]; interviews: InterviewDoc[] }, cutoff: Date): boolean {
+  return [...found.calls, ...found.interviews].every((r) => ENDED.has(r.status) && r.updated_at < cutoff);
+}
+
+export type Erasure = ReturnType<typeof erasure>;

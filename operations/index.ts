@@ -1,0 +1,36 @@
+import { callCancel, type CancelCall } from './call-cancel';
+import { reportIntake, type ReportIntake } from './call-reports';
+import { candidateFiling } from './candidates';
+import type { OperationDeps } from './deps';
+import { erasure, type Erasure } from './erasure';
+import { suppressionFiling, type SuppressionFiling } from './suppressions';
+
+export type { OperationDeps, WorkflowPort } from './deps';
+
+/**
+ * What happens when, in one place each: the use cases that the API, the pages and the worker all run, on the
+ * stores (docs/architecture.md). Built once per process by composition/operations.ts.
+ */
+export interface Operations {
+  /** A call's one cancel, with its reason (operations/call-cancel.ts). */
+  cancelCall: CancelCall;
+  /** A bulk request's candidates filed, with the person index (operations/candidates.ts). */
+  fileCandidates: ReturnType<typeof candidateFiling>;
+  /** Suppressions filed, and the person's waiting calls stopped (operations/suppressions.ts). */
+  suppressions: SuppressionFiling;
+  /** A provider's report of an attempt, taken in (operations/call-reports.ts). */
+  reports: ReportIntake;
+  /** A person's data out of a workspace (operations/erasure.ts). */
+  erasure: Erasure;
+}
+
+export function createOperations(deps: OperationDeps): Operations {
+  const cancelCall = callCancel(deps);
+  return {
+    cancelCall,
+    fileCandidates: candidateFiling(deps),
+    suppressions: suppressionFiling(deps),
+    reports: reportIntake(deps),
+    erasure: erasure(deps, cancelCall),
+  };
+}

@@ -1,0 +1,59 @@
+import { keyedId } from '../infra/ids';
+import type { SuppressionDoc } from '../infra/documents/suppressions';
+import type { NewSuppression } from '../stores/suppressions';
+import type { OperationDeps } from './deps';
+
+/**
+ * Filing suppressions, from wherever they come: the API, a WhatsApp STOP, an email's unsubscribe link, the
+ * interview page (an erasure files its own, and stops its calls itself). An entry is in force once filed:
+ * every dial, message and email reads the list right before it goes out. Entries that refuse voice then start
+ * the workflow that cancels the person's waiting calls now (workflows/suppressions.ts), rather than at their
+ * next contact; when Temporal cannot be reached the filing still stands, and a waiting call stops at its next
+ * contact instead.
+ */
+export function suppressionFiling({ stores, workflows, logger }: Pick<OperationDeps, 'stores' | 'workflows' | 'logger'>) {
+  async function stopCalls(entries: SuppressionDoc[]): Promise<void> {
+    const ids = entries.filter((e) => e.channels.includes('voice')).map((e) => e._id);
+    if (ids.length === 0) return;
+    try {
+      await workflows.stopCallsOf(ids);
+    } catch (err) {
+      logger.warn({ err, suppressionIds: ids }, 'suppression workflow not started; waiting calls stop at their next contact');
+    }
+  }
+
+  async function file(...entries: NewSuppression[]): Promise<SuppressionDoc[]> {
+    const filed: SuppressionDoc[] = [];
+    for (const entry of entries) filed.push(await stores.suppressions.add(entry));
+    await stopCalls(filed);
+    return filed;
+  }
+
+  return {
+    file,
+
+    /**
+     * A WhatsApp STOP (or any of the stop words) from a phone revokes consent to calls and messages (the FCC's
+     * revocation rule covers both) in every workspace that has a candidate with the phone, since an inbound
+     * message names no workspace. The workspaces are found by the candidates' phone (MongoDB's `by_phone` index;
+     * FerretDB reads the candidates through, as a STOP is rare). The entries' ids come from the message's, so
+     * Meta's redelivery of it files nothing twice. Returns how many workspaces.
+     */
+    async fileWhatsAppStop(message: { id: string; phone: string; text: string }): Promise<number> {
+      const workspaces = await stores.candidates.workspacesOfPhone(message.phone);
+      await file(
+        ...workspaces.map((workspaceId): NewSuppression => ({
+          id: keyedId('sup', workspaceId, 'whatsapp', message.id),
+          workspaceId,
+          phone: message.phone,
+          channels: ['voice', 'whatsapp'],
+          source: 'whatsapp',
+          reason: `WhatsApp reply: ${message.text.trim().slice(0, 40)}`,
+        })),
+      );
+      return workspaces.length;
+    },
+  };
+}
+
+export type SuppressionFiling = ReturnType<typeof suppressionFiling>;

@@ -1,0 +1,147 @@
+import type { AnyBulkWriteOperation } from 'mongodb';
+import type { Database } from '../infra/database';
+import { documentId, type CandidateDoc } from '../infra/documents/projects';
+import { claim, claimEach, claimOf, release } from '../infra/claims';
+import { bulkWriteEach, insertEach, type WriteResult } from '../infra/duplicate-key';
+import type { Person } from '../infra/people';
+import { personIndex } from './person-index';
+
+export interface CandidateInput {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  custom_fields?: Record<string, string | number | boolean>;
+}
+
+export interface SavedCandidate {
+  write: WriteResult;
+  /** The candidate as it was before this request, when asked for; null for a new candidate. */
+  previous: CandidateDoc | null;
+}
+
+/** The claim that makes an email belong to one candidate id within a project. */
+export const emailKey = (projectId: string, email: string) => `email/${projectId}/${email}`;
+
+const ERASED = { name: '', email: '', phone: null, custom_fields: {} };
+
+/**
+ * The ATS's candidates, one document per (project, candidate id), each listing its calls or interviews; the
+ * person index over them (stores/person-index.ts), where an erasure or a suppression finds a person's calls and
+ * interviews; and the claims that give each email of a project to one candidate id.
+ */
+export function candidateStore(db: Database) {
+  const index = personIndex(db);
+  return {
+    /**
+     * Creates or updates the project's candidates with the callers' ids (name, email, phone and, when given,
+     * custom_fields), each listing `records`' call or interview. New candidates, the common case of a bulk
+     * request, cost one unordered insert for the whole batch; those the derived `_id` shows to exist already
+     * are updated one command each, and read first by exact `_id` when the caller needs them as they were
+     * (`previous`: their earlier email and phone). (On MongoDB alone, one bulk of upserts would do both in one
+     * round trip; FerretDB runs each upsert as a lookup and a write of its own: 200 upserts into an empty
+     * collection took 0.8 s where one insertMany of 200 took 15 ms.)
+     */
+    async save(
+      workspaceId: string,
+      projectId: string,
+      inputs: CandidateInput[],
+      opts: { previous: boolean; records: { kind: 'calls' | 'interviews'; ids: string[] } },
+    ): Promise<SavedCandidate[]> {
+      const { kind, ids: resourceIds } = opts.records;
+      const now = new Date();
+      const ids = inputs.map((c) => documentId.candidate(projectId, c.id));
+      const inserted = await insertEach(
+        db.candidates,
+        inputs.map((c, i) => ({
+          _id: ids[i],
+          workspace_id: workspaceId,
+          project_id: projectId,
+          candidate_id: c.id,
+          name: c.name,
+          email: c.email,
+          phone: c.phone,
+          custom_fields: c.custom_fields ?? {},
+          // The candidate's calls or interviews, where an erasure or a suppression finds them.
+          [kind]: [resourceIds[i]],
+          created_at: now,
+          updated_at: now,
+        })),
+      );
+      const saved: SavedCandidate[] = inserted.map((write) => ({ write, previous: null }));
+      const existing = inserted.flatMap((o, i) => (o === 'duplicate' ? [i] : []));
+      if (existing.length === 0) return saved;
+      const previous = opts.previous ? await Promise.all(existing.map((i) => db.candidates.findOne({ _id: ids[i] }))) : [];
+      const ops: AnyBulkWriteOperation<CandidateDoc>[] = existing.map((i) => {
+        const c = inputs[i];
+        return {
+          updateOne: {
+            filter: { _id: ids[i] },
+            update: {
+              $set: {
+                name: c.name,
+                email: c.email,
+                phone: c.phone,
+                updated_at: now,
+                ...(c.custom_fields ? { custom_fields: c.custom_fields } : {}),
+              },
+              // In the update the candidate costs anyway: a known candidate's new call costs no write of its own.
+              $addToSet: { [kind]: resourceIds[i] },
+            },
+          },
+        };
+      });
+      const updated = await bulkWriteEach(db.candidates, ops);
+      existing.forEach((i, n) => (saved[i] = { write: updated[n], previous: previous[n] ?? null }));
+      return saved;
+    },
+
+    /**
+     * Files in the person index the candidates whose document is new, or whose email or phone changed: a known
+     * candidate's keys list its document already, and its new call or interview went into the document's own
+     * update (`save`). So a repeated request writes nothing here. False when a write failed.
+     */
+    fileContacts(workspaceId: string, projectId: string, inputs: CandidateInput[], saved: SavedCandidate[]): Promise<boolean> {
+      const changed = inputs.filter((c, i) => {
+        const before = saved[i].previous;
+        return saved[i].write === 'written' && (!before || before.email !== c.email || before.phone !== c.phone);
+      });
+      return index.file(
+        workspaceId,
+        changed.map((c) => ({ candidateDocId: documentId.candidate(projectId, c.id), candidateId: c.id, email: c.email, phone: c.phone })),
+      );
+    },
+
+    /** The ids of a person's calls and interviews in the workspace, by any of their candidate id, email and phone. */
+    findPerson: (workspaceId: string, person: Person) => index.find(workspaceId, person),
+
+    /** The workspaces with a candidate of this phone (a WhatsApp STOP's; FerretDB reads through, MongoDB by index). */
+    workspacesOfPhone: (phone: string): Promise<string[]> => db.candidates.distinct('workspace_id', { phone }),
+
+    /** Blanks the candidate's name, email, phone and fields (an erasure): the document stays, listing its records. */
+    async erase(projectId: string, candidateId: string): Promise<void> {
+      await db.candidates.updateOne({ _id: documentId.candidate(projectId, candidateId) }, { $set: ERASED });
+    },
+
+    /**
+     * Claims each email for its candidate id in the project, in one round trip: per email, `written` when this
+     * candidate won it, `duplicate` when it was held already (read it with `emailOwner`), `error` when unknown.
+     */
+    claimEmails: (projectId: string, claims: Array<{ email: string; candidateId: string }>): Promise<WriteResult[]> =>
+      claimEach(
+        db,
+        claims.map((c) => ({ key: emailKey(projectId, c.email), holder: c.candidateId })),
+      ),
+
+    /** The candidate id an email of the project belongs to, claiming it for `candidateId` if it was freed meanwhile. */
+    async emailOwner(projectId: string, email: string, candidateId: string): Promise<string> {
+      const key = emailKey(projectId, email);
+      return (await claimOf(db, key))?.holder ?? (await claim(db, key, candidateId));
+    },
+
+    /** Frees an email the candidate no longer has for another candidate of the project. */
+    releaseEmail: (projectId: string, email: string, candidateId: string) => release(db, emailKey(projectId, email), candidateId),
+  };
+}
+
+export type CandidateStore = ReturnType<typeof candidateStore>;

@@ -1,0 +1,91 @@
+import type { Config } from '../infra/config';
+import type { Database } from '../infra/database';
+import type { Announce } from '../infra/webhooks/events';
+import { callStore, type CallStore } from './calls';
+import { callReportStore, type CallReportStore } from './call-reports';
+import { callSlotStore, type CallSlotStore } from './call-slots';
+import { candidateStore, type CandidateStore } from './candidates';
+import { idempotencyStore, type IdempotencyStore } from './idempotency';
+import { interviewStore, type InterviewStore } from './interviews';
+import { limitStore, type LimitStore } from './limits';
+import { projectStore, type ProjectStore } from './projects';
+import { providerLogStore, type ProviderLogStore } from './provider-logs';
+import { recordingStore, type RecordingStore } from './recordings';
+import { sessionStore, type SessionStore } from './sessions';
+import { signedTokenStore, type SignedTokenStore } from './signed-tokens';
+import { suppressionStore, type SuppressionStore } from './suppressions';
+import { webhookStore, type WebhookStore } from './webhooks';
+import { workspaceStore, type WorkspaceStore } from './workspaces';
+
+/**
+ * Every store of the service: one per aggregate, each the only code that reads and writes its collections
+ * (docs/architecture.md). Built once per process by composition/stores.ts and handed to the API, the pages and
+ * the worker; nothing else builds a store.
+ */
+export interface Stores {
+  workspaces: WorkspaceStore;
+  sessions: SessionStore;
+  projects: ProjectStore;
+  candidates: CandidateStore;
+  calls: CallStore;
+  callReports: CallReportStore;
+  callSlots: CallSlotStore;
+  interviews: InterviewStore;
+  recordings: RecordingStore;
+  suppressions: SuppressionStore;
+  webhooks: WebhookStore;
+  idempotency: IdempotencyStore;
+  limits: LimitStore;
+  providerLogs: ProviderLogStore;
+  signedTokens: SignedTokenStore;
+  /** Whether the database answers, within two seconds (GET /readyz). */
+  ping(): Promise<void>;
+  /**
+   * Removes what has run out: kept answers, sessions, limit windows, and what uploads left behind. MongoDB's TTL
+   * indexes remove the first three too; FerretDB 1.x has none, so without this they would stay for good.
+   */
+  purgeExpired(now: Date): Promise<Record<'idempotencyKeys' | 'sessions' | 'limitEntries' | 'uploads' | 'recordings', number>>;
+}
+
+export interface StoreWiring {
+  /** Hands the events a change of a call or an interview records to the workspace's webhooks. */
+  announce: Announce;
+  config: Pick<Config, 'PUBLIC_BASE_URL'> & Parameters<typeof limitStore>[1];
+}
+
+export function createStores(db: Database, { announce, config }: StoreWiring): Stores {
+  const interviews = interviewStore({ db, announce, publicBaseUrl: config.PUBLIC_BASE_URL });
+  // Each needs the other (a revoked key ends its sessions; a session lives as long as its key): asked lazily.
+  const sessions: SessionStore = sessionStore(db, { keyIsLive: (id) => workspaces.keyIsLive(id) });
+  const workspaces: WorkspaceStore = workspaceStore(db, { sessions });
+  const recordings = recordingStore(db, { interviewOf: (id) => interviews.get(id) });
+  const idempotency = idempotencyStore(db);
+  const limits = limitStore(db, config);
+  return {
+    workspaces,
+    sessions,
+    projects: projectStore(db),
+    candidates: candidateStore(db),
+    calls: callStore({ db, announce }),
+    callReports: callReportStore(db),
+    callSlots: callSlotStore(db),
+    interviews,
+    recordings,
+    suppressions: suppressionStore(db, { workspaces }),
+    webhooks: webhookStore(db),
+    idempotency,
+    limits,
+    providerLogs: providerLogStore(db),
+    signedTokens: signedTokenStore(db),
+    ping: () => db.ping(),
+    async purgeExpired(now) {
+      const [idempotencyKeys, sessionsGone, limitEntries, left] = await Promise.all([
+        idempotency.purgeExpired(now),
+        sessions.purgeExpired(now),
+        limits.purgeExpired(now),
+        recordings.sweep(now),
+      ]);
+      return { idempotencyKeys, sessions: sessionsGone, limitEntries, ...left };
+    },
+  };
+}

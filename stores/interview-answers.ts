@@ -1,0 +1,67 @@
+import type { Database } from '../infra/database';
+import { isDuplicateKey } from '../infra/duplicate-key';
+import { interviewIdOf, tokenMatches, type AnswerDoc, type InterviewDoc, type StoredAnswer } from '../infra/documents/interviews';
+
+/**
+ * An interview as the candidate takes it: found by its link, its questions' clocks, its answers, and its
+ * status moving from invited to started to completed. Clocks and answers are documents of their own, keyed
+ * `<interview>|<index>` and only ever inserted: on FerretDB an update rewrites a whole document outside any
+ * transaction, so two writers of one document can lose a write, while an insert of an `_id` happens once.
+ * Every status change and every saved answer is a change of the interview, made by its store (stores/interviews.ts),
+ * the one module that uses these.
+ */
+
+/** The `_id` of a question's clock and of its answer. */
+export const answerId = (interviewId: string, index: number) => `${interviewId}|${index}`;
+
+/** The interview of a link's token: one exact `_id` read, then the whole token compared. */
+export async function interviewOfToken(db: Database, token: string): Promise<InterviewDoc | null> {
+  const id = interviewIdOf(token);
+  if (!id) return null;
+  const interview = await db.interviews.findOne({ _id: id });
+  return interview && tokenMatches(interview, token) ? interview : null;
+}
+
+/**
+ * The first question without an answer, or null when every one has one. The interview's copy of its answers
+ * is written after each answer, so usually one read settles it: the first question the copy lacks.
+ */
+export async function nextQuestion(db: Database, interview: InterviewDoc): Promise<number | null> {
+  const copied = new Set((interview.answers ?? []).map((a) => a.index));
+  for (let i = 0; i < (interview.questions?.length ?? 0); i++) {
+    if (copied.has(i)) continue;
+    if (!(await db.interviewAnswers.findOne({ _id: answerId(interview._id, i) }))) return i;
+  }
+  return null;
+}
+
+/** When the question was first served: now, unless it was served before. */
+export async function serveQuestion(db: Database, interviewId: string, index: number, now: Date): Promise<Date> {
+  const _id = answerId(interviewId, index);
+  try {
+    await db.questionClocks.insertOne({ _id, served_at: now });
+    return now;
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    const clock = await db.questionClocks.findOne({ _id });
+    return clock!.served_at;
+  }
+}
+
+/** When the question was first served, or null if it never was. */
+export async function servedAt(db: Database, interviewId: string, index: number): Promise<Date | null> {
+  return (await db.questionClocks.findOne({ _id: answerId(interviewId, index) }))?.served_at ?? null;
+}
+
+/** The saved answers of the interview, from their own documents, in question order. */
+export async function readAnswers(db: Database, interview: InterviewDoc): Promise<StoredAnswer[]> {
+  const docs = await Promise.all(
+    (interview.questions ?? []).map((_, i) => db.interviewAnswers.findOne({ _id: answerId(interview._id, i) })),
+  );
+  return docs.filter((d): d is AnswerDoc => d !== null).map(({ _id: _ignored, interview_id: _interview, ...answer }) => answer);
+}
+
+/** Forgets the interview's saved answers (an erasure): the interview keeps none either. */
+export async function forgetAnswers(db: Database, interview: Pick<InterviewDoc, '_id' | 'questions'>): Promise<void> {
+  await Promise.all((interview.questions ?? []).map((_, n) => db.interviewAnswers.deleteOne({ _id: answerId(interview._id, n) })));
+}

@@ -1,0 +1,45 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Database } from '../infra/database';
+import { decodeCursor, encodeCursor, type CursorState } from '../infra/lists/cursor';
+import type { Position } from '../infra/lists/time-index';
+import { sharedKey } from '../infra/shared-keys';
+
+/**
+ * Tokens the service signs with secrets the processes share (kept in `settings`, infra/shared-keys.ts), checked
+ * without a read of what they name:
+ * - list cursors (infra/lists/cursor.ts), bound to the workspace, the list and the query that made them;
+ * - the token of an email's unsubscribe link: the interview's id, a dot, and an HMAC of it. Every email the
+ *   service sends is about an interview, whose candidate's address it names; the link holds no address and
+ *   opens nothing of the interview.
+ */
+
+const UNSUBSCRIBE_KEY = 'unsubscribe-link-key';
+const mac = (key: Buffer, interviewId: string) => createHmac('sha256', key).update(`unsubscribe\n${interviewId}`).digest().subarray(0, 18);
+
+export function signedTokenStore(db: Database) {
+  return {
+    cursors: {
+      encode: (state: CursorState): Promise<string> => encodeCursor(db, state),
+      /** The position in `cursor`, or null when it is not one this service signed for `scope`. */
+      decode: (scope: string, cursor: string): Promise<Position | null> => decodeCursor(db, scope, cursor),
+    },
+
+    unsubscribeLinks: {
+      async tokenFor(interviewId: string): Promise<string> {
+        return `${interviewId}.${mac(await sharedKey(db, UNSUBSCRIBE_KEY), interviewId).toString('base64url')}`;
+      },
+
+      /** The interview id a token was made for, or null when this service did not sign it. */
+      async interviewOf(token: string): Promise<string | null> {
+        const [interviewId, sig, extra] = token.split('.');
+        if (!interviewId || !sig || extra !== undefined || interviewId.length > 64) return null;
+        // Compared as written: base64url decoding drops stray characters, so a decoded comparison would take them.
+        const given = Buffer.from(sig);
+        const expected = Buffer.from(mac(await sharedKey(db, UNSUBSCRIBE_KEY), interviewId).toString('base64url'));
+        return given.length === expected.length && timingSafeEqual(given, expected) ? interviewId : null;
+      },
+    },
+  };
+}
+
+export type SignedTokenStore = ReturnType<typeof signedTokenStore>;

@@ -1,0 +1,127 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Database } from '../infra/database';
+import { keyedId, newId, newToken } from '../infra/ids';
+import type { WorkspaceDoc, ApiKeyDoc, WorkspaceSettings } from '../infra/documents/workspaces';
+import type { SessionStore } from './sessions';
+
+/**
+ * Workspaces and their API keys. A workspace is read by its `_id` through a read that concurrent callers
+ * share (infra/coalesced-reads.ts): calls and invitations read theirs at every step. A key is `hk_` and 32
+ * random bytes, shown once and stored as its SHA-256 hash, under an `_id` derived from that hash, so
+ * authentication is one exact `_id` read (on FerretDB any other filter scans the collection).
+ */
+
+const KEY_PREFIX = 'hk_';
+
+const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+/** A key's document id: a hash of its hash, so it says nothing of the key. */
+const keyId = (hash: string) => keyedId('key', hash);
+
+export interface NewWorkspace {
+  name: string;
+  company: string;
+  senderFirstName: string;
+  senderLastName: string;
+}
+
+export function workspaceStore(db: Database, { sessions }: { sessions: Pick<SessionStore, 'endAllOfKey'> }) {
+  async function createKey(workspaceId: string): Promise<{ api_key: string; key_id: string }> {
+    const workspace = await db.workspaces.findOne({ _id: workspaceId });
+    if (!workspace) throw new Error(`No workspace ${workspaceId}`);
+    const key = KEY_PREFIX + newToken(32);
+    const hash = hashKey(key);
+    const doc: ApiKeyDoc = {
+      _id: keyId(hash),
+      workspace_id: workspaceId,
+      hash,
+      prefix: key.slice(0, KEY_PREFIX.length + 6),
+      created_at: new Date(),
+      revoked_at: null,
+    };
+    await db.apiKeys.insertOne(doc);
+    return { api_key: key, key_id: doc._id };
+  }
+
+  /** The workspace of a presented key and the key's id (a dashboard session remembers which key opened it). */
+  async function authenticateKey(presented: string | undefined): Promise<{ workspace: Readonly<WorkspaceDoc>; keyId: string } | null> {
+    if (!presented || !presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
+    const hash = hashKey(presented);
+    const key = await db.apiKeys.findOne({ _id: keyId(hash) });
+    if (!key || key.revoked_at) return null;
+    if (!timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+    const workspace = await db.shared.workspace(key.workspace_id);
+    return workspace && { workspace, keyId: key._id };
+  }
+
+  return {
+    /** A workspace, from a read shared with the callers that ask while another is in flight: not to be changed. */
+    get: (id: string): Promise<Readonly<WorkspaceDoc> | null> => db.shared.workspace(id),
+
+    /** The workspaces that keep candidates for a limited time (the daily sweep's few settings documents). */
+    async withRetention(): Promise<Array<{ id: string; days: number }>> {
+      const found = await db.workspaces.find({ 'settings.retention_days': { $gt: 0 } }, { projection: { _id: 1, settings: 1 } }).toArray();
+      return found.map((w) => ({ id: w._id, days: w.settings!.retention_days! }));
+    },
+
+    async create(input: NewWorkspace): Promise<{ workspace_id: string; api_key: string }> {
+      const workspace: WorkspaceDoc = {
+        _id: newId('ws'),
+        name: input.name,
+        sender: { first_name: input.senderFirstName, last_name: input.senderLastName, company: input.company },
+        created_at: new Date(),
+      };
+      await db.workspaces.insertOne(workspace);
+      const { api_key } = await createKey(workspace._id);
+      return { workspace_id: workspace._id, api_key };
+    },
+
+    /** Changes a workspace's settings; false when there is no such workspace. */
+    async updateSettings(workspaceId: string, settings: WorkspaceSettings): Promise<boolean> {
+      const $set = Object.fromEntries(Object.entries(settings).map(([k, v]) => [`settings.${k}`, v]));
+      const result = await db.workspaces.updateOne({ _id: workspaceId }, { $set });
+      return result.matchedCount === 1;
+    },
+
+    /**
+     * Marks the workspace as having a suppression list, so a workspace without one reads none at a contact. By
+     * exact `_id` alone (any other filter field is a scan on FerretDB); filing is rare, and the write idempotent.
+     */
+    async markSuppressions(workspaceId: string): Promise<void> {
+      await db.workspaces.updateOne({ _id: workspaceId }, { $set: { has_suppressions: true } });
+    },
+
+    createKey,
+
+    /**
+     * Revokes by key id or by the key itself, and ends the dashboard sessions it opened; returns whether a live
+     * key was revoked. The sessions are ended even when the key was revoked already, so a revocation run again
+     * finishes one that stopped halfway.
+     */
+    async revokeKey(ref: { keyId?: string; key?: string }): Promise<boolean> {
+      const _id = ref.key ? keyId(hashKey(ref.key)) : (ref.keyId ?? '');
+      const res = await db.apiKeys.updateOne({ _id, revoked_at: null }, { $set: { revoked_at: new Date() } });
+      await sessions.endAllOfKey(_id);
+      return res.modifiedCount === 1;
+    },
+
+    async listKeys(workspaceId: string) {
+      const keys = await db.apiKeys.find({ workspace_id: workspaceId }).sort({ created_at: 1 }).toArray();
+      return keys.map((k) => ({ key_id: k._id, prefix: k.prefix, created_at: k.created_at, revoked_at: k.revoked_at }));
+    },
+
+    /** Whether the key is there and not revoked (a dashboard session lives as long as the key that opened it). */
+    async keyIsLive(id: string): Promise<boolean> {
+      const key = await db.apiKeys.findOne({ _id: id });
+      return !!key && !key.revoked_at;
+    },
+
+    /** Resolves a presented key to its workspace, or null. The stored hash is compared in constant time. */
+    async authenticate(presented: string | undefined): Promise<Readonly<WorkspaceDoc> | null> {
+      return (await authenticateKey(presented))?.workspace ?? null;
+    },
+
+    authenticateKey,
+  };
+}
+
+export type WorkspaceStore = ReturnType<typeof workspaceStore>;
