@@ -12,8 +12,12 @@ export type { InterviewStanding } from './interview-standing';
 
 export type LinkEmailKind = 'reminder' | 'resend';
 
-/** The invitation's email, and once sent, where the interview stands; null when that could not be read. */
-export type InvitationDelivery = { delivery: 'sent'; standing: InterviewStanding | null } | { delivery: 'failed' };
+/**
+ * The invitation's email, and once sent, the status its write made (`invited`), and where the interview stands;
+ * null when that could not be read (or the send's event not announced).
+ */
+export type InvitationDelivery =
+  { delivery: 'sent'; status?: InterviewStatus; standing: InterviewStanding | null } | { delivery: 'failed' };
 
 /**
  * An invitation's follow-up, from its email on: the email itself, reading where the interview stands
@@ -47,16 +51,18 @@ export function createInterviewFollowUpActivities(
       } catch (err) {
         if (!(err instanceof NotAnnouncedError)) throw err;
         logger.warn({ interviewId, error: (err.cause as Error)?.message }, 'invitation sent; its announcement is left to the workflow');
-        return { delivery: 'sent', standing: null };
+        return { delivery: 'sent', status: (err.item as InterviewDoc).status, standing: null };
       }
       if (sent.delivery === 'failed') return { delivery: 'failed' };
+      // The status the send's write made; one made by an earlier execution was `invited` too, whatever came since.
+      const status: InterviewStatus = sent.earlier ? 'invited' : sent.interview.status;
       try {
         // Sent by an earlier execution, which may have stopped before announcing it: its repeat is found made.
         if (sent.earlier) await interviews.change(sent.interview, { events: [interviewEvent('interview.invited', sent.interview)] });
-        return { delivery: 'sent', standing: await standing(sent.interview, workspace) };
+        return { delivery: 'sent', status, standing: await standing(sent.interview, workspace) };
       } catch (err) {
         logger.warn({ interviewId, error: (err as Error).message }, 'invitation sent; its announcement is left to the workflow');
-        return { delivery: 'sent', standing: null };
+        return { delivery: 'sent', status, standing: null };
       }
     },
 
@@ -93,12 +99,12 @@ export function createInterviewFollowUpActivities(
      */
     async expireInterview(interviewId: string, atMs: number): Promise<InterviewStatus> {
       const interview = await load(interviewId);
-      if (interview.status === 'expired' || !linkExpired(interview.status, expiresAtOf(interview), new Date(atMs))) {
-        return interview.status;
-      }
-      await interviews.change(interview, { to: 'expired', events: [interviewEvent('interview.expired', interview)] });
-      logger.info({ interviewId }, 'interview link expired');
-      return 'expired';
+      const expired = interview.status === 'expired';
+      if (!expired && !linkExpired(interview.status, expiresAtOf(interview), new Date(atMs))) return interview.status;
+      // Expired by an earlier execution, which may have stopped before announcing it: its repeat is found made.
+      const changed = await interviews.change(interview, { to: 'expired', events: [interviewEvent('interview.expired', interview)] });
+      if (!expired) logger.info({ interviewId }, 'interview link expired');
+      return changed?.status ?? 'expired';
     },
   };
 

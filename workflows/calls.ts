@@ -72,6 +72,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   setHandler(callProgressQuery, () => progress);
   // Each dial and message is checked against the workspace's calling window at its moment.
   const windowed = patched('calling-window');
+  // The status shown is the one each activity wrote and returned, not one the workflow names beside it.
+  const fromActivities = patched('statuses-from-activities');
 
   /**
    * Shows the call's status to operators (the CallStatus search attribute). It moves through the same table
@@ -83,6 +85,20 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     progress.status = status;
     upsertSearchAttributes([{ key: CallStatusKey, value: status }]);
   };
+  /** Shows the status an activity wrote and returned (patch 'statuses-from-activities'); the same again is not upserted. */
+  const show = (status: CallStatus) => {
+    if (status !== progress.status) setStatus(status);
+  };
+  /**
+   * A change of the call's status, written by `write`, which returns the status it left: shown from that. Before
+   * 'statuses-from-activities' the workflow named the status itself, and showed it before the write.
+   */
+  const written = async (named: CallStatus, write: () => Promise<CallStatus>) => {
+    if (!fromActivities) {
+      setStatus(named);
+      await write();
+    } else show(await write());
+  };
   /** Waits until `at`; true when the call was cancelled meanwhile. */
   const waitUntil = async (at: number) => {
     const ms = at - Date.now();
@@ -93,8 +109,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   const showCancelling = async () => {
     if (shownCancelling) return;
     shownCancelling = true;
-    setStatus('cancelling');
-    await local.markCancelling(callId);
+    await written('cancelling', () => local.markCancelling(callId));
   };
   /**
    * Waits for the attempt's report; when it does not come in time, asks the provider, and waits again while
@@ -138,17 +153,17 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       const take = windowed
         ? await local.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, at ?? null, Date.now())
         : await local.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, at);
+      if (fromActivities) show(take.status);
       if (take.taken) return true;
       if (take.held) return take.held;
-      if (n === 0) setStatus('waiting_for_capacity');
+      if (n === 0 && !fromActivities) setStatus('waiting_for_capacity');
       const seen = capacityChanges;
       await condition(() => cancelled || capacityChanges !== seen, capacityWaitMs(n, spread));
       if (cancelled) return false;
     }
   };
   const cancel = async (reason: CancelReason = cancelReason) => {
-    setStatus('cancelled');
-    await local.finishCall(callId, 'cancelled', null, reason);
+    await written('cancelled', () => local.finishCall(callId, 'cancelled', null, reason));
     return progress;
   };
   /**
@@ -159,7 +174,9 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   const waitOut = async (held: HeldContact, kind: 'dial' | 'pre_call' | 'fallback') => {
     if (!('at' in held)) return held.optedOut ? ('opted_out' as const) : ('never' as const);
     if (kind !== 'fallback') {
-      setStatus('scheduled');
+      // The deferral's write showed the call scheduled.
+      if (fromActivities && held.status) show(held.status);
+      else setStatus('scheduled');
       progress.nextAttemptAt = held.at;
     }
     return (await waitUntil(held.at)) ? ('cancelled' as const) : ('waited' as const);
@@ -186,7 +203,10 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   // The workflow starts with CallStatus `scheduled` already. A call that dials at once is shown scheduled by
   // the take of its first slot, in that write: one local activity, a read and a write less.
   const scheduledBySlot = firstDial <= Date.now();
-  if (!scheduledBySlot) await local.markScheduled(callId, firstDial);
+  if (!scheduledBySlot) {
+    const status = await local.markScheduled(callId, firstDial);
+    if (fromActivities) show(status);
+  }
   if (await waitUntil(firstDial)) return cancel();
 
   if (input.sendPreCall) {
@@ -210,13 +230,14 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       attempt--;
       continue;
     }
-    setStatus('in_progress');
+    if (!fromActivities) setStatus('in_progress');
     // A provider that stays unreachable through every retry fails the attempt, not the whole call.
     const dial = await orOnFailure(dialer.dial(callId, attempt), { accepted: false as const, reason: 'provider_error' as const });
+    if (fromActivities && 'callStatus' in dial && dial.callStatus) show(dial.callStatus);
     if (!dial.accepted && 'busy' in dial && dial.busy) {
       // The provider's own cap: no attempt took place. The slot goes back, and the same attempt waits its turn.
       await local.releaseCallSlot(callId);
-      setStatus('waiting_for_capacity');
+      if (!fromActivities) setStatus('waiting_for_capacity');
       if (await waitUntil(Date.now() + (dial.retryAfterMs ?? PROVIDER_BUSY_WAIT_MS))) return cancel();
       attempt--;
       continue;
@@ -225,11 +246,11 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     const result = dial.accepted ? (results.get(attempt)?.result ?? 'no_outcome') : dial.reason;
     // A conversation that took place completes the call, even one cancelled during it (its data is kept).
     if (result === 'completed') {
-      setStatus('completed');
-      await local.completeCall(callId, attempt, Date.now());
+      await written('completed', () => local.completeCall(callId, attempt, Date.now()));
       return progress;
     }
-    await local.recordAttempt(callId, attempt, result, Date.now());
+    const recorded = await local.recordAttempt(callId, attempt, result, Date.now());
+    if (fromActivities) show(recorded);
     // A cancel during the attempt: no retry and no fallback.
     if (cancelled) return cancel();
     lastReason = result;
@@ -243,8 +264,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     });
     if (retryAt === null) break;
     progress.nextAttemptAt = retryAt;
-    setStatus('scheduled');
-    await local.markScheduled(callId, retryAt);
+    await written('scheduled', () => local.markScheduled(callId, retryAt));
     if (await waitUntil(retryAt)) return cancel();
   }
 
@@ -253,8 +273,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     if (window && !window.go) return failThenFallback(lastReason, window);
     await sendTemplate(callId, 'fallback');
   }
-  setStatus('failed');
-  await local.finishCall(callId, 'failed', lastReason);
+  await written('failed', () => local.finishCall(callId, 'failed', lastReason));
   return progress;
 
   /**
@@ -262,8 +281,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
    * window opens, or is recorded as not sent when the candidate's zones share no moment of it.
    */
   async function failThenFallback(reason: FailureReason, held: HeldContact): Promise<CallProgress> {
-    setStatus('failed');
-    await local.finishCall(callId, 'failed', reason);
+    await written('failed', () => local.finishCall(callId, 'failed', reason));
     const window = await windowOpens('fallback', held);
     if (window === 'go') await sendTemplate(callId, 'fallback');
     if (window === 'never') await local.recordMessageFailure(callId, 'fallback', NO_WINDOW_MOMENT);

@@ -4,6 +4,7 @@ import {
   condition,
   defineQuery,
   defineSignal,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -86,11 +87,17 @@ const assessment = proxyActivities<InterviewAssessmentActivities>({
 export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput): Promise<InterviewProgress> {
   const progress: InterviewProgress = { status: 'queued', questionsCount: null, error: null };
   /**
-   * Announces an event again, in case the change that made it could not (the candidate's page, or a step
-   * that stopped between its write and its announcement): once per event, however often asked.
+   * The status shown is the one each activity wrote and returned, and the workflow announces nothing itself:
+   * each step's change, and its repeat when the step runs again or the workflow reads where the interview
+   * stands (followInterview), announces what it made.
+   */
+  const fromActivities = patched('statuses-from-activities');
+  /**
+   * Before 'statuses-from-activities': announces an event again, in case the change that made it could not
+   * (the candidate's page, or a step that stopped between its write and its announcement).
    */
   const announce = async (type: InterviewEventType) => {
-    await followUp.bookkeeping.announceInterview(interviewId, type);
+    if (!fromActivities) await followUp.bookkeeping.announceInterview(interviewId, type);
   };
   setHandler(interviewProgressQuery, () => progress);
   let changed = false;
@@ -107,8 +114,16 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
     progress.status = status;
     upsertSearchAttributes([{ key: InterviewStatusKey, value: status }]);
   };
+  /** Shows the status an activity wrote and returned; the same again is not upserted. */
+  const show = (status: InterviewStage) => {
+    if (status !== progress.status) setStatus(status);
+  };
   const fail = async (stage: 'questions' | 'email', error: string) => {
     progress.error = error;
+    if (fromActivities) {
+      show(await bookkeeping.failInterview(interviewId, stage, error));
+      return progress;
+    }
     setStatus('failed');
     await bookkeeping.failInterview(interviewId, stage, error);
     await announce('interview.failed');
@@ -144,11 +159,14 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
     const sent = await followUp.mail.deliverInvitation(interviewId);
     if (sent.delivery === 'failed') return fail('email', 'The invitation email could not be delivered');
     first = sent.standing;
+    if (fromActivities) show(sent.status ?? 'invited');
   } catch (err) {
     return fail('email', `The invitation email could not be sent: ${reason(err)}`);
   }
-  setStatus('invited');
-  // The step could not announce or read: it is done here, apart.
+  if (!fromActivities) setStatus('invited');
+  // The step could not announce or read: it is done here, apart. Since 'statuses-from-activities', by the
+  // repeat of the moves past the email's step, which announces the invitation again.
+  if (!first && fromActivities) first = await followUp.bookkeeping.followInterview(interviewId, 'emailing');
   if (!first) await announce('interview.invited');
 
   for (;;) {
@@ -156,21 +174,25 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
     first = null;
     if (!standing) {
       changed = false;
-      standing = await followUp.bookkeeping.interviewStanding(interviewId);
+      standing = fromActivities
+        ? await followUp.bookkeeping.followInterview(interviewId, progress.status)
+        : await followUp.bookkeeping.interviewStanding(interviewId);
     }
     if (standing.resendPending) {
       await sendLink(interviewId, 'resend');
       continue;
     }
-    if (standing.status !== progress.status) {
+    if (fromActivities) show(standing.status);
+    else if (standing.status !== progress.status) {
       setStatus(standing.status);
       // A candidate who started and finished between two reads was still started first.
       if (standing.status === 'started' || standing.status === 'completed') await announce('interview.started');
       if (standing.status === 'expired') await announce('interview.expired');
     }
     if (standing.status === 'completed') {
-      if (standing.toAssess) await assess(interviewId, standing.toTranscribe, setStatus);
-      // With its assessment, so the receiver has the whole result in one event.
+      if (standing.toAssess) await assess(interviewId, standing.toTranscribe, setStatus, standing.status);
+      // With its assessment, so the receiver has the whole result in one event (the assessment's own change
+      // announces it, since 'statuses-from-activities').
       await announce('interview.completed');
       return progress;
     }
@@ -192,8 +214,16 @@ async function sendLink(interviewId: string, kind: LinkEmailKind): Promise<void>
   }
 }
 
-/** Transcribes the recorded answers (one that cannot be is left unassessed), then assesses the interview. */
-async function assess(interviewId: string, recorded: number[], setStatus: (s: InterviewStage) => void): Promise<void> {
+/**
+ * Transcribes the recorded answers (one that cannot be is left unassessed), then assesses the interview; the
+ * workflow shows it `assessing` meanwhile, then `done`, the status its standing read.
+ */
+async function assess(
+  interviewId: string,
+  recorded: number[],
+  setStatus: (s: InterviewStage) => void,
+  done: InterviewStage,
+): Promise<void> {
   setStatus('assessing');
   const transcripts: Transcripts = {};
   await Promise.all(
@@ -207,7 +237,7 @@ async function assess(interviewId: string, recorded: number[], setStatus: (s: In
   } catch (err) {
     await assessment.failAssessment(interviewId, `The interview could not be assessed: ${reason(err)}`);
   }
-  setStatus('completed');
+  setStatus(done);
 }
 
 function reason(err: unknown): string {

@@ -1,4 +1,4 @@
-import { getExternalWorkflowHandle, proxyActivities } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, patched, proxyActivities } from '@temporalio/workflow';
 import type { SuppressionActivities } from '../activities/suppressions';
 import { callWorkflowId, cancelCallSignal } from './calls';
 
@@ -7,17 +7,22 @@ const acts = proxyActivities<SuppressionActivities>({
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
 });
 
+/** The workflow of the suppressions filed together, named for the first (operations/suppressions.ts). */
 export function optOutWorkflowId(firstSuppressionId: string): string {
   return `opt-out-${firstSuppressionId}`;
 }
 
 /**
- * Stops what new opt-outs forbid and the ledger alone would stop only at its next contact: each call of a
- * suppressed phone that has not ended is cancelled now (`opted_out`). The ledger is the rule, read before
- * every dial and message; this makes a waiting call show it at once, rather than when its time comes.
- * It takes only entry ids, so its history holds nothing of the person.
+ * Stops what new suppressions forbid and the list alone would stop only at its next contact: each call of a
+ * suppressed phone that has not ended is cancelled now (`opted_out`), through the one cancel of a call
+ * (operations/call-cancel.ts). The list is the rule, read before every dial and message; this makes a waiting
+ * call show it at once, rather than when its time comes. It takes only entry ids, so its history holds nothing
+ * of the person. (Its type keeps the name it was first registered under: histories and running workflows
+ * name it.)
  */
 export async function optOutWorkflow(suppressionIds: string[]): Promise<{ cancelled: number }> {
+  if (patched('one-cancel')) return acts.stopCalls(suppressionIds);
+  // Before 'one-cancel': the workflow signalled each call itself.
   const callIds = await acts.callsToStop(suppressionIds);
   let cancelled = 0;
   for (const id of callIds) {
