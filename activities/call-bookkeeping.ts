@@ -2,16 +2,16 @@ import type { FailureReason, AttemptResult } from '../shared/calls/retry';
 import type { CallStatus, CancelReason } from '../shared/calls/schema';
 import { callEvents } from '../stores/calls';
 import { NotAnnouncedError } from '../stores/resource-store';
-import type { CallActivityDeps, CallRecords } from './call-records';
+import type { CallActivityDeps, CallChanges } from './call-changes';
 
 /**
- * A call's own records as its workflow moves it on: scheduled, an attempt ended, cancelling, ended. Each is one
+ * A call's bookkeeping as its workflow moves it on: scheduled, an attempt ended, cancelling, ended. Each is one
  * change through the call store, which records and announces its events, and finds a repeated one made (and
  * announces it again). Each returns the call's status as its write left it, which the workflow shows operators
  * (its CallStatus search attribute).
  */
-export function createCallBookkeepingActivities({ stores, clock }: CallActivityDeps, records: CallRecords) {
-  const { calls, load, loadWithReport, readReport, reported, releaseHeldSlot, giveSlotBack, attemptEnd, scheduled } = records;
+export function createCallBookkeepingActivities({ stores, clock }: CallActivityDeps, changes: CallChanges) {
+  const { calls, load, loadWithReport, readReport, reported, releaseHeldSlot, giveSlotBack, attemptEnd, scheduled } = changes;
   /** An ended call frees its candidate once its change is written (stores/calls.ts). */
   const free = (call: { _id: string; project_id: string; candidate_id: string }) => () => stores.calls.freeCandidate(call);
   return {

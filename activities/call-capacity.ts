@@ -2,14 +2,14 @@ import { slotHolder } from '../stores/call-slots';
 import { maxConcurrentCalls } from '../infra/documents/workspaces';
 import type { CallStatus } from '../shared/calls/schema';
 import { LOST_REPORT_CHECKS, slotLeaseMs } from '../shared/calls/capacity';
-import type { CallActivityDeps, CallRecords } from './call-records';
+import type { CallActivityDeps, CallChanges } from './call-changes';
 import { contactRules, SUPPRESSED, type HeldContact } from './call-contact';
 import { callEvents } from '../stores/calls';
 
 /** The workspace's calling slots (max_concurrent_calls): taking one for an attempt, and giving it back. */
-export function createCallCapacityActivities({ stores, clock, voice }: CallActivityDeps, records: CallRecords) {
-  const { calls, load, giveSlotBack, scheduled } = records;
-  const rules = contactRules({ ...records, stores });
+export function createCallCapacityActivities({ stores, clock, voice }: CallActivityDeps, changes: CallChanges) {
+  const { calls, load, giveSlotBack, scheduled } = changes;
+  const rules = contactRules({ ...changes, stores });
   return {
     /**
      * One of the workspace's calling slots for the attempt, or, when all are held, the call shown waiting for

@@ -7,7 +7,7 @@ import type { WorkspaceDoc } from '../infra/documents/workspaces';
 import { callEvents } from '../stores/calls';
 import type { CallStatus } from '../shared/calls/schema';
 import type { SuppressionChannel } from '../shared/suppressions/schema';
-import type { CallActivityDeps, CallRecords } from './call-records';
+import type { CallActivityDeps, CallChanges } from './call-changes';
 
 /** A moment the call reaches the candidate: a dial, or one of its WhatsApp messages. */
 export type ContactKind = 'dial' | 'pre_call' | 'fallback';
@@ -29,7 +29,7 @@ export const SUPPRESSED: HeldContact = { go: false, never: true, optedOut: true 
  * the take of its calling slot (call-capacity.ts), which reads the call and the workspace already; a message by
  * `contactWindow`.
  */
-export function contactRules({ calls, scheduled, stores }: Pick<CallRecords, 'calls' | 'scheduled'> & Pick<CallActivityDeps, 'stores'>) {
+export function contactRules({ calls, scheduled, stores }: Pick<CallChanges, 'calls' | 'scheduled'> & Pick<CallActivityDeps, 'stores'>) {
   /** The candidate's zones: fixed when the call was made, or, for a call made before zones, found now. */
   const zonesOf = (call: CallDoc, fallback: string) => call.timezones ?? candidateZones(undefined, call.candidate.phone, fallback);
 
@@ -74,11 +74,11 @@ export function contactRules({ calls, scheduled, stores }: Pick<CallRecords, 'ca
 }
 
 /** The contact rules for a call's WhatsApp messages (its dials are decided in the take of their slot). */
-export function createCallContactActivities({ stores }: CallActivityDeps, records: CallRecords) {
-  const rules = contactRules({ ...records, stores });
+export function createCallContactActivities({ stores }: CallActivityDeps, changes: CallChanges) {
+  const rules = contactRules({ ...changes, stores });
   return {
     async contactWindow(callId: string, kind: Exclude<ContactKind, 'dial'>, now: number): Promise<ContactDecision> {
-      const call = await records.load(callId);
+      const call = await changes.load(callId);
       return rules.decide(call, await stores.workspaces.get(call.workspace_id), kind, now);
     },
   };

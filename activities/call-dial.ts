@@ -5,7 +5,7 @@ import { openingLine } from '../shared/contact/disclosure';
 import type { AttemptResult } from '../shared/calls/retry';
 import type { CallStatus } from '../shared/calls/schema';
 import type { DialResult } from '../providers/voice/port';
-import type { CallActivityDeps, CallRecords } from './call-records';
+import type { CallActivityDeps, CallChanges } from './call-changes';
 
 export type AttemptCheck = { status: 'ended'; result: AttemptResult } | { status: 'going' } | { status: 'unknown' };
 
@@ -13,8 +13,8 @@ export type AttemptCheck = { status: 'ended'; result: AttemptResult } | { status
 export type Dialled = DialResult & { callStatus?: CallStatus };
 
 /** Placing an attempt, and asking the provider about one whose report never came. Each is idempotent. */
-export function createCallDialActivities({ stores, logger, clock, voice, report }: CallActivityDeps, records: CallRecords) {
-  const { calls, load, loadWithReport } = records;
+export function createCallDialActivities({ stores, logger, clock, voice, report }: CallActivityDeps, changes: CallChanges) {
+  const { calls, load, loadWithReport } = changes;
 
   /**
    * The call's first words: the workspace's disclosure as it is set at the dial (an AI assistant is calling

@@ -3,11 +3,11 @@ import type { MessageKind, SkipReason } from '../shared/calls/schema';
 import type { CallDoc, CallMessage, ResolvedTemplate } from '../infra/documents/calls';
 import type { SendResult } from '../providers/whatsapp/port';
 import { callEvents } from '../stores/calls';
-import type { CallActivityDeps, CallRecords } from './call-records';
+import type { CallActivityDeps, CallChanges } from './call-changes';
 
 /** A call's WhatsApp templates: the pre-call message and the fallback, each sent and recorded once. */
-export function createCallMessageActivities({ stores, logger, clock, whatsapp }: CallActivityDeps, records: CallRecords) {
-  const { calls, load } = records;
+export function createCallMessageActivities({ stores, logger, clock, whatsapp }: CallActivityDeps, changes: CallChanges) {
+  const { calls, load } = changes;
 
   /** The status a recorded message was first given: its event, which a repeat of its recording announces again. */
   const firstStatus = (m: CallMessage) => (m.status === 'skipped' ? 'skipped' : m.provider_message_id ? 'sent' : 'failed');

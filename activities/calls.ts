@@ -1,4 +1,4 @@
-import { callRecords, type CallActivityDeps } from './call-records';
+import { callChanges, type CallActivityDeps } from './call-changes';
 import { createCallDialActivities } from './call-dial';
 import { createCallCapacityActivities } from './call-capacity';
 import { createCallMessageActivities } from './call-messages';
@@ -10,18 +10,18 @@ export type { ContactDecision, HeldContact } from './call-contact';
 
 /**
  * Call side effects, in five parts: the dial (call-dial.ts), the calling slots (call-capacity.ts), the WhatsApp
- * templates (call-messages.ts), the call's own records (call-bookkeeping.ts) and the contact rules decided at
+ * templates (call-messages.ts), the call's bookkeeping (call-bookkeeping.ts) and the contact rules decided at
  * each dial and message (call-contact.ts). Each is idempotent: a retried
  * or replayed activity leaves the same state. Every change of a call goes through its store (stores/calls.ts).
  */
 export function createCallActivities(deps: CallActivityDeps) {
-  const records = callRecords(deps);
+  const changes = callChanges(deps);
   return {
-    ...createCallDialActivities(deps, records),
-    ...createCallCapacityActivities(deps, records),
-    ...createCallMessageActivities(deps, records),
-    ...createCallBookkeepingActivities(deps, records),
-    ...createCallContactActivities(deps, records),
+    ...createCallDialActivities(deps, changes),
+    ...createCallCapacityActivities(deps, changes),
+    ...createCallMessageActivities(deps, changes),
+    ...createCallBookkeepingActivities(deps, changes),
+    ...createCallContactActivities(deps, changes),
   };
 }
 

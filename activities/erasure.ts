@@ -24,8 +24,8 @@ export function createErasureActivities({ stores, operations }: Pick<ActivityDep
     },
 
     /**
-     * Erases up to PER_STEP candidates of the workspace whose records all ended before `nowMs` less `days`: a
-     * candidate with any record newer, or not ended, is kept whole. Found from the ended records (MongoDB's
+     * Erases up to PER_STEP candidates of the workspace whose calls and interviews all ended before `nowMs` less
+     * `days`: a candidate with any newer, or not ended, is kept whole. Found from the ended ones (MongoDB's
      * indexes; FerretDB reads through, once a day).
      */
     async sweepRetention(workspaceId: string, days: number, nowMs: number): Promise<SweepStep> {

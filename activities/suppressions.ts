@@ -31,10 +31,10 @@ export function createSuppressionActivities({ stores, operations }: Pick<Activit
       return (await callsOf(suppressionIds)).map((c) => c._id);
     },
 
-    /** Cancels those calls through the one cancel (`opted_out`); how many were told. */
+    /** Cancels those calls through the one cancel (`opted_out`); how many were signalled. */
     async stopCalls(suppressionIds: string[]): Promise<{ cancelled: number }> {
-      const told = await Promise.all((await callsOf(suppressionIds)).map((call) => operations.cancelCall(call, 'opted_out')));
-      return { cancelled: told.filter(Boolean).length };
+      const signalled = await Promise.all((await callsOf(suppressionIds)).map((call) => operations.cancelCall(call, 'opted_out')));
+      return { cancelled: signalled.filter(Boolean).length };
     },
   };
 }

@@ -23,7 +23,7 @@ export interface ApiDeps {
   whatsappTemplates: WhatsAppTemplateCheck | null;
   /** Signals an interview's workflow of a change, here a resend (composition/interview-signals.ts). */
   interviewChanged(interview: InterviewDoc): Promise<void>;
-  /** Sends a webhook delivery again now, through its endpoint's delivery workflow (composition/webhook-dispatch.ts). */
+  /** Sends a webhook delivery again now, through its endpoint's delivery workflow (composition/webhook-signals.ts). */
   retryDelivery(workspaceId: string, endpointId: string, eventId: string): Promise<void>;
 }
 

@@ -2,13 +2,13 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { callWorkflow, capacityChangedSignal } from '../workflows/calls';
 import { CallStatusKey, WorkspaceIdKey } from '../workflows/search-attributes';
 
-/** Signals sent at once while telling the waiting calls. */
+/** Signals sent at once to the waiting calls. */
 const AT_ONCE = 50;
 
 /**
- * Tells the workspace's calls that wait for capacity that its cap changed, so each looks again now instead of
+ * Signals the workspace's calls that wait for capacity that its cap changed, so each looks again now instead of
  * at its next look (up to LONGEST_CAPACITY_WAIT_MS away, 19 s): a raised cap takes effect within a second. They are found through the
- * workflows' search attributes, never by reading calls. Returns how many were told; a call that ended
+ * workflows' search attributes, never by reading calls. Returns how many were signalled; a call that ended
  * meanwhile is not counted.
  */
 export async function wakeCallsWaitingForCapacity(client: Client, workspaceId: string): Promise<number> {
@@ -20,23 +20,23 @@ export async function wakeCallsWaitingForCapacity(client: Client, workspaceId: s
     `${WorkspaceIdKey.name} = '${workspaceId}'`,
     `${CallStatusKey.name} = 'waiting_for_capacity'`,
   ].join(' AND ');
-  let told = 0;
+  let signalled = 0;
   let round: Array<Promise<void>> = [];
-  const tell = async (workflowId: string, runId: string) => {
+  const signal = async (workflowId: string, runId: string) => {
     try {
       await client.workflow.getHandle(workflowId, runId).signal(capacityChangedSignal);
-      told++;
+      signalled++;
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
     }
   };
   for await (const w of client.workflow.list({ query })) {
-    round.push(tell(w.workflowId, w.runId));
+    round.push(signal(w.workflowId, w.runId));
     if (round.length === AT_ONCE) {
       await Promise.all(round);
       round = [];
     }
   }
   await Promise.all(round);
-  return told;
+  return signalled;
 }

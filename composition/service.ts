@@ -12,8 +12,8 @@ import { pageRoutes } from '../web/routes';
 import { startHousekeeping } from '../infra/housekeeping';
 import type { Operations } from '../operations';
 import type { Stores } from '../stores';
-import { interviewNotifier } from './interview-signals';
-import { webhookSignaller } from './webhook-dispatch';
+import { interviewSignaller } from './interview-signals';
+import { webhookSignaller } from './webhook-signals';
 import type { WebDeps } from '../web/deps';
 import type { ActivityDeps } from '../activities/deps';
 import { startWorker, type RunningWorker } from '../worker/worker';
@@ -75,7 +75,7 @@ export function buildApiDeps(
     retryDelivery: webhooks.retry,
     llm: meteredLanguageModel(languageModel(config)),
     whatsappTemplates: whatsappTemplates(config),
-    interviewChanged: interviewNotifier(base.temporal, config.TEMPORAL_TASK_QUEUE, { reopen: true }),
+    interviewChanged: interviewSignaller(base.temporal, config.TEMPORAL_TASK_QUEUE, { reopen: true }),
     ...overrides,
   };
 }
@@ -128,7 +128,7 @@ export async function startService(config: Config, logger: Logger, overrides: Se
         operations,
         logger,
         now: () => new Date(),
-        interviewChanged: interviewNotifier(temporal, config.TEMPORAL_TASK_QUEUE, { reopen: false }),
+        interviewChanged: interviewSignaller(temporal, config.TEMPORAL_TASK_QUEUE, { reopen: false }),
         ...overrides.pages,
       }),
     );

@@ -8,7 +8,7 @@ import { createStores, type Stores } from '../stores';
 import { providerLogStore } from '../stores/provider-logs';
 import { sessionStore } from '../stores/sessions';
 import { workspaceStore } from '../stores/workspaces';
-import { announcer } from './webhook-dispatch';
+import { announcer } from './webhook-signals';
 import { workflowSignals } from './workflow-signals';
 
 /**

@@ -129,7 +129,7 @@ export const ConfigSchema = Type.Object({
   /** A dashboard session with no request for this long has ended (its absolute limit is 12 hours). */
   SESSION_IDLE_MINUTES: Type.Integer({ minimum: 1, maximum: 720, default: 60 }),
 
-  /** How often the worker removes expired idempotency records, sessions and rate-limit windows (infra/housekeeping.ts). */
+  /** How often the worker removes expired idempotent answers, sessions and limit windows (infra/housekeeping.ts). */
   HOUSEKEEPING_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
 
   /** Test hook (the chaos suite): hold every request at this point so the process can be killed there. */

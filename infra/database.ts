@@ -62,7 +62,7 @@ export interface Database {
   idempotencyKeys: Collection<IdempotencyDoc>;
   /** Values the processes share, such as the key that signs list cursors. */
   settings: Collection<{ _id: string; value: string }>;
-  /** The opt-out ledger: its entries, and the keys they are filed and enforced under. */
+  /** The suppression list: its entries, and the keys they are filed and enforced under (stores/suppressions.ts). */
   suppressions: Collection<SuppressionDoc>;
   suppressionKeys: Collection<SuppressionKeyDoc>;
   /** Where each person's calls and interviews are, by candidate id, email and phone (stores/person-index.ts). */
@@ -157,7 +157,7 @@ async function ensureIndexes(d: Database): Promise<void> {
   await d.calls.createIndex({ workspace_id: 1, project_id: 1, candidate_id: 1 }, { name: 'by_candidate' });
   // Rare reads off the requests' paths, which FerretDB answers by reading through and MongoDB from these: a
   // WhatsApp STOP's workspaces (by the candidates' phone), an erasure's kept answers (by workspace), and the
-  // daily retention sweep's ended records (by workspace and age). A person's records are found by exact
+  // daily retention sweep's ended calls and interviews (by workspace and age). A person's are found by exact
   // `_id` in the person index (stores/person-index.ts).
   await d.candidates.createIndex({ phone: 1 }, { name: 'by_phone' });
   await d.idempotencyKeys.createIndex({ workspace_id: 1 }, { name: 'by_workspace' });

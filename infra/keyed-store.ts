@@ -3,7 +3,7 @@ import { isDuplicateKey } from './duplicate-key';
 
 /**
  * A collection addressed only by exact `_id` (the one filter FerretDB's SQLite backend answers from an index),
- * for adapters that keep records of their own: the simulator's calls, the log providers' messages. They
+ * for adapters that keep documents of their own: the simulator's calls, the log providers' messages. They
  * declare the part they use as a port; this is its MongoDB implementation.
  */
 export interface KeyedStore<T extends { _id: string }> {

@@ -6,7 +6,7 @@ const keys = new WeakMap<Database, Map<string, Promise<Buffer>>>();
 
 /**
  * A secret the processes share, generated once by whichever comes first and kept in `settings` under `id`:
- * the key that signs list cursors, the one that files the opt-out ledger, the one that signs unsubscribe links.
+ * the key that signs list cursors, the one that files the suppression list, the one that signs unsubscribe links.
  * Read once per process; a failed read is tried again at the next use.
  */
 export function sharedKey(db: Database, id: string): Promise<Buffer> {

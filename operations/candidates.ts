@@ -18,10 +18,10 @@ export function candidateFiling({ stores }: Pick<OperationDeps, 'stores'>) {
     workspaceId: string,
     projectId: string,
     inputs: CandidateInput[],
-    records: { kind: 'calls' | 'interviews'; ids: string[] },
+    resources: { kind: 'calls' | 'interviews'; ids: string[] },
   ): Promise<FiledCandidates> {
     // The known candidates as they were: whose email or phone changed is filed anew.
-    const saved = await stores.candidates.save(workspaceId, projectId, inputs, { previous: true, records });
+    const saved = await stores.candidates.save(workspaceId, projectId, inputs, { previous: true, resources });
     const indexed = await stores.candidates.fileContacts(workspaceId, projectId, inputs, saved);
     return { saved, indexed };
   };

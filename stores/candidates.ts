@@ -35,7 +35,7 @@ export function candidateStore(db: Database) {
   return {
     /**
      * Creates or updates the project's candidates with the callers' ids (name, email, phone and, when given,
-     * custom_fields), each listing `records`' call or interview. New candidates, the common case of a bulk
+     * custom_fields), each listing its call or interview of `resources`. New candidates, the common case of a bulk
      * request, cost one unordered insert for the whole batch; those the derived `_id` shows to exist already
      * are updated one command each, and read first by exact `_id` when the caller needs them as they were
      * (`previous`: their earlier email and phone). (On MongoDB alone, one bulk of upserts would do both in one
@@ -46,9 +46,9 @@ export function candidateStore(db: Database) {
       workspaceId: string,
       projectId: string,
       inputs: CandidateInput[],
-      opts: { previous: boolean; records: { kind: 'calls' | 'interviews'; ids: string[] } },
+      opts: { previous: boolean; resources: { kind: 'calls' | 'interviews'; ids: string[] } },
     ): Promise<SavedCandidate[]> {
-      const { kind, ids: resourceIds } = opts.records;
+      const { kind, ids: resourceIds } = opts.resources;
       const now = new Date();
       const ids = inputs.map((c) => documentId.candidate(projectId, c.id));
       const inserted = await insertEach(
@@ -118,7 +118,7 @@ export function candidateStore(db: Database) {
     /** The workspaces with a candidate of this phone (a WhatsApp STOP's; FerretDB reads through, MongoDB by index). */
     workspacesOfPhone: (phone: string): Promise<string[]> => db.candidates.distinct('workspace_id', { phone }),
 
-    /** Blanks the candidate's name, email, phone and fields (an erasure): the document stays, listing its records. */
+    /** Blanks the candidate's name, email, phone and fields (an erasure): the document stays, listing its calls and interviews. */
     async erase(projectId: string, candidateId: string): Promise<void> {
       await db.candidates.updateOne({ _id: documentId.candidate(projectId, candidateId) }, { $set: ERASED });
     },

@@ -29,6 +29,7 @@ export interface NewSuppression extends Pick<Person, 'phone' | 'email'> {
 
 export type SuppressionQuery = Pick<Person, 'phone' | 'email'> & { source?: SuppressionSource; limit: number; after: Position | null };
 
+/** The `settings` name of the secret its keys are hashed with: named when the list was a ledger, and kept, as keys depend on it. */
 const KEY_SECRET = 'suppression-ledger-key';
 const listKey = (workspaceId: string) => `suppressions|${workspaceId}`;
 

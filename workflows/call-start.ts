@@ -2,7 +2,7 @@ import type { CallSettings } from '../shared/calls/schema';
 import { CANDIDATE_ZONES } from '../shared/contact/time-zone-names';
 import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
 import { callWorkflow, type CallWorkflowInput } from './calls';
-import { CallStatusKey, candidateSearchAttributes, type CandidateRecord } from './search-attributes';
+import { CallStatusKey, candidateSearchAttributes, type CandidateResource } from './search-attributes';
 
 /** How a call's workflow is started: its input and search attributes, from the stored call alone. */
 
@@ -10,7 +10,7 @@ import { CallStatusKey, candidateSearchAttributes, type CandidateRecord } from '
 export const REPORT_WAIT_FALLBACK_MS = 30 * 60_000;
 
 /** The fields of a stored call (infra/documents/calls.ts) its workflow is started from. */
-export interface StoredCall extends CandidateRecord {
+export interface StoredCall extends CandidateResource {
   schedule_at: Date | null;
   call_settings: CallSettings | null;
   whatsapp: { pre_call: object | null; fallback: object | null };

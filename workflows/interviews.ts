@@ -15,7 +15,7 @@ import type { InterviewActivities } from '../activities/interviews';
 import type { InterviewStanding, InterviewFollowUpActivities, LinkEmailKind } from '../activities/interview-follow-up';
 import type { InterviewAssessmentActivities, Transcripts } from '../activities/interview-assessment';
 import type { InterviewEventType } from '../shared/webhooks/schema';
-import { candidateSearchAttributes, InterviewStatusKey, type CandidateRecord } from './search-attributes';
+import { candidateSearchAttributes, InterviewStatusKey, type CandidateResource } from './search-attributes';
 import { interviewStageMayMove, type InterviewStage } from '../shared/interviews/transitions';
 import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
 
@@ -246,7 +246,7 @@ function reason(err: unknown): string {
 }
 
 /** The start of an invitation's workflow under its deterministic id. */
-export function interviewStart(interview: CandidateRecord): WorkflowStart {
+export function interviewStart(interview: CandidateResource): WorkflowStart {
   return workflowStart(interviewWorkflow, {
     workflowId: interview.workflow_id,
     args: [{ interviewId: interview._id }],

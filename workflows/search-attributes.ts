@@ -5,7 +5,7 @@ import { defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/
  * `WorkspaceId = "ws_…" AND AtsJobId = "job-42"`. scripts/services.ts registers them on the dev server and
  * worker/search-attributes.ts on any other cluster.
  */
-/** Each key is named for its attribute plus `Key`, apart from the record fields and statuses of the same name. */
+/** Each key is named for its attribute plus `Key`, apart from the document fields and statuses of the same name. */
 export const WorkspaceIdKey = defineSearchAttributeKey('WorkspaceId', 'KEYWORD');
 export const ProjectIdKey = defineSearchAttributeKey('ProjectId', 'KEYWORD');
 export const AtsJobIdKey = defineSearchAttributeKey('AtsJobId', 'KEYWORD');
@@ -28,7 +28,7 @@ export function projectSearchAttributes(r: { workspace_id: string; _id: string; 
  * The fields of a stored call or invitation (infra/documents/) that its workflow is started from and labelled
  * with; named here so workflows depend on the contract's shapes, not on storage.
  */
-export interface CandidateRecord {
+export interface CandidateResource {
   _id: string;
   workflow_id: string;
   workspace_id: string;
@@ -40,7 +40,7 @@ export interface CandidateRecord {
 
 /** The attributes every per-candidate workflow carries, taken from its record. */
 export function candidateSearchAttributes(
-  r: Pick<CandidateRecord, 'workspace_id' | 'project_id' | 'ats_job_id' | 'candidate_id'>,
+  r: Pick<CandidateResource, 'workspace_id' | 'project_id' | 'ats_job_id' | 'candidate_id'>,
 ): SearchAttributePair[] {
   return [
     { key: WorkspaceIdKey, value: r.workspace_id },

@@ -7,7 +7,7 @@ import {
   ParseJdRequest,
   ParseJdResponse,
 } from '../../shared/ai/schema';
-import { jobErrors, withBudget } from '../openapi/error-responses';
+import { jobErrors, withLimitHeaders } from '../openapi/error-responses';
 import { EXAMPLES } from '../openapi/examples';
 import type { Operation } from '../openapi/operation';
 import { V1 } from '../openapi/operation-builders';
@@ -32,7 +32,10 @@ function aiOperation(
     tag: 'AI',
     security: 'apiKey',
     body: { schema: request, example },
-    responses: withBudget({ 200: { description: 'The answer.', schema: response }, ...jobErrors(400, 401, 413, 422, 429, 500, 502, 503) }),
+    responses: withLimitHeaders({
+      200: { description: 'The answer.', schema: response },
+      ...jobErrors(400, 401, 413, 422, 429, 500, 502, 503),
+    }),
   } satisfies Operation;
 }
 

@@ -25,13 +25,13 @@ export async function cancelCall({ stores, operations }: CancelDeps, workspace: 
   const call = await orNotFound(stores.calls.owned(workspace._id, callId), 'Call not found');
   if (FINAL_CALL_STATUSES.includes(call.status)) throw new ConflictError(ended(call.status));
   if (call.status === 'cancelling') return call;
-  const told = await operations.cancelCall(call, 'requested');
+  const signalled = await operations.cancelCall(call, 'requested');
   const deadline = Date.now() + TAKEN_WITHIN_MS;
   for (;;) {
     const now = (await stores.calls.get(callId))!;
     // It ended on its own just before the cancel reached it.
     if (now.status === 'completed' || now.status === 'failed') throw new ConflictError(ended(now.status));
-    if (now.status === 'cancelled' || now.status === 'cancelling' || !told || Date.now() > deadline) return now;
+    if (now.status === 'cancelled' || now.status === 'cancelling' || !signalled || Date.now() > deadline) return now;
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -58,14 +58,14 @@ export async function cancelCalls(
   }
   let cancelled = 0;
   for (let i = 0; i < toCancel.length; i += PARALLEL_SIGNALS) {
-    const told = await Promise.all(
+    const signalled = await Promise.all(
       toCancel.slice(i, i + PARALLEL_SIGNALS).map(async (id) => {
         const call = await stores.calls.get(id);
         return !!call && !FINAL_CALL_STATUSES.includes(call.status) && (await operations.cancelCall(call, 'requested'));
       }),
     );
-    cancelled += told.filter(Boolean).length;
-    alreadyFinal += told.filter((t) => !t).length;
+    cancelled += signalled.filter(Boolean).length;
+    alreadyFinal += signalled.filter((t) => !t).length;
   }
   return {
     ats_job_id: req.ats_job_id,

@@ -128,7 +128,7 @@ async function scheduleAll(
           ? { id: calls[i]._id, status: 'success', message: scheduledMessage(calls[i]) }
           : failed(MESSAGES.retry);
     }
-    // Entries whose records were not both written are taken back (all of them already when the start failed).
+    // Entries whose documents were not both written are taken back (all of them already when the start failed).
     if (started) await Promise.all(won.filter((i) => !ready.includes(i)).map((i) => abandon(deps, calls[i])));
   };
   const others = () =>
@@ -179,7 +179,7 @@ const ABANDON_WAIT_MS = 1_000;
 /**
  * Undoes what a failed entry may have written, so nothing blocks the retry: the call, then the claim. The
  * request waits for it up to ABANDON_WAIT_MS, and the rest goes on after the answer: it touches only this
- * entry's own records (a call id new to this request, and the claim only while this call holds it), so it
+ * entry's own documents (a call id new to this request, and the claim only while this call holds it), so it
  * never undoes a retry's.
  */
 async function abandon({ stores, logger }: CallDeps, call: CallDoc): Promise<void> {

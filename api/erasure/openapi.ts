@@ -14,7 +14,7 @@ export const ERASURE_OPERATIONS: Operation[] = [
       'Every call and interview of the workspace that matches the candidate id, the email (any case) or the phone keeps its place and its status, ' +
       'so counts still add up, but loses the name, email, phone, script, transcript, extracted values, message variables, answers, recordings and ' +
       'assessment; so do their copies (list snapshots, change-feed items, stored webhook bodies, kept idempotent answers, the email log). Calls that ' +
-      'wait are cancelled (`opted_out`) and interview workflows end. The ledger keeps a suppression of hashes only (`source: "erasure"`), so the ' +
+      'wait are cancelled (`opted_out`) and interview workflows end. The suppression list keeps an entry of hashes only (`source: "erasure"`), so the ' +
       'person is not contacted again. Workflow histories hold ids, not the person (docs/erasure.md).',
     tag: 'Suppressions',
     security: 'apiKey',

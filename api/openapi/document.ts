@@ -146,7 +146,8 @@ export function openApiDocument(): Json {
       { name: 'Workspace', description: 'The workspace behind an API key.' },
       {
         name: 'Suppressions',
-        description: 'The opt-out ledger: phones and emails not to be called, messaged or emailed again, on every channel the entry names.',
+        description:
+          'The suppression list: phones and emails not to be called, messaged or emailed again, on every channel the entry names.',
       },
       { name: 'Webhooks', description: 'Signed events about calls and interviews, POSTed to endpoints the workspace registers.' },
       { name: 'Health', description: 'Liveness and readiness, for load balancers and orchestrators.' },

@@ -13,7 +13,7 @@ import type { Response } from './operation';
 
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: Type.Integer({ minimum: 1 }) } };
 const RATE_LIMIT = {
-  'X-RateLimit-Limit': { description: "Requests allowed per window for the workspace's budget of this operation.", schema: Type.Integer() },
+  'X-RateLimit-Limit': { description: "Requests allowed per window by the workspace's limit of this operation.", schema: Type.Integer() },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: Type.Integer({ minimum: 0 }) },
   'X-RateLimit-Reset': { description: 'When the current window ends, in Unix seconds.', schema: Type.Integer() },
 };
@@ -34,7 +34,7 @@ export const callErrors = pick({
   409: { description: 'The ats_job_id belongs to an interview project of this workspace, not a campaign.', schema: CallErrorBody },
   413: { description: 'The body is larger than the configured limit (1 MB by default).', schema: CallErrorBody },
   429: {
-    description: 'A budget of the workspace is spent until its window ends (docs/configuration.md#abuse-limits); the message says which.',
+    description: 'A limit of the workspace is reached until its window ends (docs/configuration.md#abuse-limits); the message says which.',
     schema: CallErrorBody,
     headers: RETRY_AFTER,
   },
@@ -59,7 +59,7 @@ export const jobErrors = pick({
     schema: JobValidationErrorBody,
   },
   429: {
-    description: "The workspace's budget for this operation is spent until the window ends.",
+    description: "The workspace's limit for this operation is reached until the window ends.",
     schema: JobErrorBody,
     headers: RETRY_AFTER,
   },
@@ -86,8 +86,8 @@ export const plainErrors = pick({
   },
 });
 
-/** Every AI response to a known workspace (all but 401) carries the workspace's remaining budget. */
-export function withBudget(responses: Record<number, Response>): Record<number, Response> {
+/** Every AI response to a known workspace (all but 401) carries what is left of the workspace's limit. */
+export function withLimitHeaders(responses: Record<number, Response>): Record<number, Response> {
   return Object.fromEntries(
     Object.entries(responses).map(([s, r]) => [s, s === '401' ? r : { ...r, headers: { ...RATE_LIMIT, ...r.headers } }]),
   );
@@ -100,7 +100,8 @@ export const resendErrors = {
     schema: JobErrorBody,
   },
   429: {
-    description: "This interview was resent less than a minute ago, or the workspace's resends per hour or emails per day are spent.",
+    description:
+      "This interview was resent less than a minute ago, or the workspace's limit of resends per hour or of emails per day is reached.",
     schema: JobErrorBody,
     headers: RETRY_AFTER,
   },

@@ -8,7 +8,7 @@ import { callErrors } from '../openapi/error-responses';
 import type { Operation } from '../openapi/operation';
 import { id, queryParameters, V1 } from '../openapi/operation-builders';
 
-/** The opt-out ledger's operations of the reference (api/openapi/operations.ts), in the call family's error shapes. */
+/** The suppression list's operations of the reference (api/openapi/operations.ts), in the call family's error shapes. */
 
 const ENTRY_EXAMPLE = {
   id: 'sup_3c2b1a09f8e7d6c5b4a39281',
@@ -25,7 +25,7 @@ const EFFECTS =
   'interview/invite gives an email suppressed for email a `failed` result and no email; a call of the phone that has not ended is cancelled ' +
   '(`cancel_reason: "opted_out"`; an attempt in progress finishes, with no retry and no fallback after it); a WhatsApp message to a phone ' +
   'suppressed for WhatsApp or voice is `skipped` (`skip_reason: "opted_out"`); invitations, reminders and resends to a suppressed email are not sent. ' +
-  'Every dial, message and email reads the ledger right before it goes out (docs/contact-rules.md).';
+  'Every dial, message and email reads the list right before it goes out (docs/contact-rules.md).';
 
 export const SUPPRESSION_OPERATIONS: Operation[] = [
   {
@@ -49,7 +49,7 @@ export const SUPPRESSION_OPERATIONS: Operation[] = [
     method: 'get',
     path: `${V1}/suppressions`,
     operationId: 'listSuppressions',
-    summary: "The workspace's opt-out ledger, newest first",
+    summary: "The workspace's suppression list, newest first",
     description:
       'Every entry, whatever its source: `api`, `whatsapp` (a STOP reply), `email_link` (an unsubscribe link), `interview_page` ' +
       '(the candidate\'s "Don\'t contact me again"), `erasure` (hashes only: its phone and email are null). Filtered by `phone`, `email` ' +
@@ -70,7 +70,7 @@ export const SUPPRESSION_OPERATIONS: Operation[] = [
     method: 'delete',
     path: `${V1}/suppressions/{id}`,
     operationId: 'deleteSuppression',
-    summary: 'Take an entry out of the ledger',
+    summary: 'Take an entry out of the suppression list',
     description:
       'The phone and email may be contacted again on its channels, unless another entry still names them. Calls it cancelled stay cancelled.',
     tag: 'Suppressions',

@@ -50,7 +50,7 @@ export async function listDeliveries(deps: ApiDeps, workspaceId: string, endpoin
 
 /**
  * POST …/deliveries/:delivery_id/retry: one more try now, whatever the delivery's state (a receiver that lost a
- * delivered event asks for it again). The delivery is pending again, and its endpoint's workflow is told; if
+ * delivered event asks for it again). The delivery is pending again, and its endpoint's workflow is signalled; if
  * Temporal cannot be reached the delivery is put back as it was and the request fails (503).
  */
 export async function retryDelivery(deps: ApiDeps, workspaceId: string, endpointId: string, id: string): Promise<WebhookDeliveryView> {

@@ -117,7 +117,7 @@ export interface WhatsAppLogDoc {
 }
 
 /**
- * Finds our record from a provider's id in its callbacks by `_id` (`whatsapp/<message id>`), so a delivery
+ * Finds the call from a provider's id in its callbacks by `_id` (`whatsapp/<message id>`), so a delivery
  * status never needs a scan of the calls.
  */
 export interface ProviderRefDoc {

@@ -1,7 +1,7 @@
 import type { SuppressionChannel, SuppressionSource } from '../../shared/suppressions/schema';
 
 /**
- * The opt-out ledger (stores/suppressions.ts). An entry is what was asked; a key document is what is enforced:
+ * The suppression list (stores/suppressions.ts). An entry is what was asked; a key document is what is enforced:
  * one per (workspace, phone) and (workspace, email), named by a keyed hash of it, so every check is a read by
  * exact `_id` and an erased person's entry keeps nothing readable.
  */

@@ -12,7 +12,7 @@ export interface WorkspaceDoc {
   sender: { first_name: string; last_name: string; company: string };
   /** Set with the admin CLI (workspace:update); absent means every default. */
   settings?: WorkspaceSettings;
-  /** Set when the workspace's first opt-out is filed, so a workspace without any reads no ledger at contact. */
+  /** Set when the workspace's first suppression is filed, so a workspace without any reads no list at contact. */
   has_suppressions?: boolean;
   created_at: Date;
 }

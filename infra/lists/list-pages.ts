@@ -12,7 +12,7 @@ import {
 } from './list-spec';
 
 /** Entries one page may look at before it ends early with a cursor (rare filters over long lists). */
-const SCAN_BUDGET = 20_000;
+const MAX_SCANNED = 20_000;
 
 /**
  * A list's pages: newest first by creation (per workspace, or per job), and the change feed, oldest change
@@ -37,7 +37,7 @@ export function listPages<T extends ListedItem>(
         more = true;
         break;
       }
-      if (++scanned > SCAN_BUDGET) {
+      if (++scanned > MAX_SCANNED) {
         more = true;
         break;
       }
@@ -86,7 +86,7 @@ export function listPages<T extends ListedItem>(
       return true;
     };
     // Entries are taken in rounds of as many hits as the page still needs, so a page is only short at the end
-    // of the feed (or after SCAN_BUDGET entries): an empty page means the reader has caught up. A round's items
+    // of the feed (or after MAX_SCANNED entries): an empty page means the reader has caught up. A round's items
     // are read as its entries are found.
     let round: Found[] = [];
     let hitsInRound = 0;
@@ -96,8 +96,8 @@ export function listPages<T extends ListedItem>(
       const hit = matches(value, onEntry);
       round.push({ e, version, doc: hit ? read(e.id, version) : null });
       if (hit) hitsInRound++;
-      if (++scanned >= SCAN_BUDGET || hitsInRound >= q.limit - items.length) {
-        if (!(await decide(round)) || scanned >= SCAN_BUDGET) return { items, next };
+      if (++scanned >= MAX_SCANNED || hitsInRound >= q.limit - items.length) {
+        if (!(await decide(round)) || scanned >= MAX_SCANNED) return { items, next };
         round = [];
         hitsInRound = 0;
       }

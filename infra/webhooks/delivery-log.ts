@@ -12,7 +12,7 @@ import type { DeliveryStatus } from '../../shared/webhooks/schema';
  */
 
 /** Entries one page may look at before it ends early with a cursor (a rare status among many deliveries). */
-const SCAN_BUDGET = 5_000;
+const MAX_SCANNED = 5_000;
 
 const keyOf = (workspaceId: string, endpointId: string) => keyedId('webhook-deliveries', workspaceId, endpointId);
 
@@ -61,8 +61,8 @@ export async function pageDeliveries(
     // A page that ends before it reads this one leaves the read unawaited: handled, so no unhandled rejection.
     read.catch(() => undefined);
     round.push({ at: { at: e.at, id: e.id }, read });
-    if (round.length >= q.limit - items.length + 1 || ++scanned >= SCAN_BUDGET) {
-      if (!(await decide()) || scanned >= SCAN_BUDGET) return { items, next: last };
+    if (round.length >= q.limit - items.length + 1 || ++scanned >= MAX_SCANNED) {
+      if (!(await decide()) || scanned >= MAX_SCANNED) return { items, next: last };
     }
   }
   await decide();

@@ -12,7 +12,7 @@ import type { WebhookEventType } from '../../shared/webhooks/schema';
 
 /**
  * Announcing what happened to a call or an interview: the event is stored once, a delivery is listed for each
- * endpoint that wants it, and each endpoint's delivery workflow is told. The write that makes a change also
+ * endpoint that wants it, and each endpoint's delivery workflow is signalled. The write that makes a change also
  * records its event's key on the resource (`recordEvent`), and the change is announced right after, inside the
  * same activity, from the document that write returned. A crash between the two makes the activity run again:
  * the key is already there (it is added once), so the event gets the same sequence, and storing it again finds
@@ -59,8 +59,8 @@ export interface Announcement {
   view(sequence: number): unknown;
 }
 
-/** Tells an endpoint's delivery workflow of a new event (composition/webhook-dispatch.ts). */
-export type DispatchEvent = (workspaceId: string, endpointId: string, eventId: string) => Promise<void>;
+/** Signals an endpoint's delivery workflow of a new event (composition/webhook-signals.ts). */
+export type SignalDelivery = (workspaceId: string, endpointId: string, eventId: string) => Promise<void>;
 
 /** An event to announce: its type, and `about`, the resource, asked for only when an endpoint wants the event. */
 export interface EventToAnnounce {
@@ -78,7 +78,7 @@ export type Announce = (workspaceId: string, ...events: EventToAnnounce[]) => Pr
 /** An event's id, from its resource and its place among the resource's events. */
 export const eventId = (resourceId: string, sequence: number) => `evt_${resourceId}_${sequence}`;
 
-export function webhookAnnouncer(db: Database, dispatch: DispatchEvent, clock: () => Date = () => new Date()): Announce {
+export function webhookAnnouncer(db: Database, signal: SignalDelivery, clock: () => Date = () => new Date()): Announce {
   /**
    * Stores the event under its sequence; an event stored there already is this one (a repeated announcement),
    * unless a document from before `events` gave sequences holds another there: the next free one, then.
@@ -134,11 +134,11 @@ export function webhookAnnouncer(db: Database, dispatch: DispatchEvent, clock: (
     const place = a.announced.events?.indexOf(a.key) ?? -1;
     if (place < 0) throw new Error(`event ${a.key} is not recorded on ${a.resourceId}`);
     const { event, made } = await store(workspaceId, type, a, place + 1, endpoints, clock());
-    // A retried announcement finds its event made, with the endpoints it was made for: those are told again
+    // A retried announcement finds its event made, with the endpoints it was made for: those are signalled again
     // (a delivery already made is not made twice), and it is logged again, harmlessly (the same entry).
     if (!made) endpoints = endpoints.filter((e) => event.deliveries[e.id]);
     await logDeliveries(db, event);
-    await Promise.all(endpoints.map((e) => dispatch(workspaceId, e.id, event._id)));
+    await Promise.all(endpoints.map((e) => signal(workspaceId, e.id, event._id)));
     return event._id;
   }
 

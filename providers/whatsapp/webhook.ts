@@ -5,7 +5,7 @@ import { MESSAGE_STATUSES } from '../../shared/calls/schema';
 /**
  * The part of a WhatsApp Cloud API webhook the service reads: message statuses at
  * `entry[].changes[].value.statuses[]` of a `messages` change, and people's messages at `value.messages[]`
- * (for opt-outs). Everything else Meta sends (other fields, fields added later) is allowed and ignored.
+ * (for suppressions: a STOP). Everything else Meta sends (other fields, fields added later) is allowed and ignored.
  */
 export const WhatsAppStatusUpdate = Type.Object({
   id: Type.String({ minLength: 1 }),
@@ -65,7 +65,7 @@ export function statusUpdatesIn(body: unknown): { updates: WhatsAppStatusUpdate[
 }
 
 /**
- * An inbound message from a person, as much as an opt-out needs: who (`from`, the WhatsApp id, which is the
+ * An inbound message from a person, as much as a suppression needs: who (`from`, the WhatsApp id, which is the
  * phone number's digits) and its words: a text's body, or a quick-reply button's text.
  */
 const InboundMessage = Type.Object({

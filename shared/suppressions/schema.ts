@@ -3,7 +3,7 @@ import { E164_PATTERN } from '../formats';
 import { Enum, NonEmpty, Nullable, Strict } from '../schema-builders';
 import type { Issue } from '../errors';
 
-/** The opt-out ledger (docs/contact-rules.md): who must not be contacted again, on which channels, and why. */
+/** The suppression list (docs/contact-rules.md): who must not be contacted again, on which channels, and why. */
 
 export const SUPPRESSION_CHANNELS = ['voice', 'whatsapp', 'email'] as const;
 export type SuppressionChannel = (typeof SUPPRESSION_CHANNELS)[number];

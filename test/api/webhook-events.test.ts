@@ -8,7 +8,7 @@ import { startHttpStub, type HttpStub } from '../helpers/http-stub';
 import { webhookBench } from '../helpers/webhook-receiver';
 import { waitFor } from '../helpers/wait';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
-import { interviewNotifier } from '../../composition/interview-signals';
+import { interviewSignaller } from '../../composition/interview-signals';
 
 const V1 = '/api/public/v1';
 const ROOT = join(__dirname, '..', '..');
@@ -185,7 +185,7 @@ describe('webhook events on the real stack', () => {
     );
     // Its deadline moved to a second from now, and its workflow told, as a resend tells it.
     await bench.stack.db.interviews.updateOne({ _id: id }, { $set: { expires_at: new Date(Date.now() + 1_000) } });
-    await interviewNotifier(
+    await interviewSignaller(
       bench.stack.temporal,
       bench.stack.config.TEMPORAL_TASK_QUEUE,
     )((await bench.stack.db.interviews.findOne({ _id: id }))!);

@@ -1,6 +1,6 @@
 import { CONSENT_TEXT_VERSION } from '../../shared/interviews/consent';
 import type { Recording, Transcriber } from '../../providers/transcription/port';
-import { interviewNotifier } from '../../composition/interview-signals';
+import { interviewSignaller } from '../../composition/interview-signals';
 import { OfflineLanguageModel } from '../../providers/llm/offline';
 import type { AnswerToAssess, AssessmentResult } from '../../shared/interviews/assessment';
 import type { JobBrief } from '../../shared/jobs/schema';
@@ -52,7 +52,7 @@ describe('interview assessment on the time-skipping server', () => {
     await follow(
       interview,
       async ({ handle, taskQueue }) => {
-        const tell = interviewNotifier(bench.env.client, taskQueue);
+        const tell = interviewSignaller(bench.env.client, taskQueue);
         const now = async () => new Date(await bench.env.currentTimeMs());
         // The candidate does what the interview page does: start, answer each question, finish.
         await bench.deps.stores.interviews.start(await stored(interview), await now(), CONSENT_TEXT_VERSION);
@@ -160,7 +160,7 @@ describe('interview assessment on the time-skipping server', () => {
           timed_out: false,
         });
         await bench.deps.stores.interviews.complete(await stored(interview), now);
-        await interviewNotifier(bench.env.client, taskQueue)(interview);
+        await interviewSignaller(bench.env.client, taskQueue)(interview);
         expect(await closed(handle)).toMatchObject({ status: 'completed' });
       },
       { transcriber: null },
@@ -195,7 +195,7 @@ describe('interview assessment on the time-skipping server', () => {
         await bench.deps.stores.interviews.saveAnswer(started, typed(1, 'I keep our Kubernetes clusters patched.'));
         await bench.deps.stores.interviews.saveAnswer(started, typed(2, 'Latency budgets per endpoint.'));
         await bench.deps.stores.interviews.complete(await stored(interview), now);
-        await interviewNotifier(bench.env.client, taskQueue)(interview);
+        await interviewSignaller(bench.env.client, taskQueue)(interview);
         expect(await closed(handle)).toMatchObject({ status: 'completed' });
       },
       { llm, transcriber: null },

@@ -1,5 +1,5 @@
 import type { interviewWorkflow } from '../../workflows/interviews';
-import { interviewNotifier } from '../../composition/interview-signals';
+import { interviewSignaller } from '../../composition/interview-signals';
 import { recordHistory } from '../helpers/histories';
 import { DAY, followedInterviews } from '../helpers/followed-interviews';
 
@@ -52,7 +52,7 @@ describe('interview deadlines on the time-skipping server', () => {
           },
         },
       );
-      await interviewNotifier(bench.env.client, taskQueue)(interview);
+      await interviewSignaller(bench.env.client, taskQueue)(interview);
       const again = bench.env.client.workflow.getHandle<typeof interviewWorkflow>(interview.workflow_id);
       await progressOf(again, (p) => p.status === 'invited');
       for (let tries = 0; tries < 100 && !(await stored(interview)).resend?.sent_at; tries++) await new Promise((r) => setTimeout(r, 50));

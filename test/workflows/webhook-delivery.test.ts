@@ -4,7 +4,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Webhook } from 'standardwebhooks';
 import { createActivities } from '../../activities';
 import { buildActivityDeps } from '../../composition/activity-deps';
-import { webhookSignaller } from '../../composition/webhook-dispatch';
+import { webhookSignaller } from '../../composition/webhook-signals';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import type { DeliveryState } from '../../infra/documents/webhooks';
@@ -79,7 +79,7 @@ describe('webhook delivery on the time-skipping server', () => {
     });
     const ids = await announced(path);
     await worker.runUntil(async () => {
-      const announce = webhookAnnouncer(db, webhookSignaller(env.client, config.TEMPORAL_TASK_QUEUE).dispatch);
+      const announce = webhookAnnouncer(db, webhookSignaller(env.client, config.TEMPORAL_TASK_QUEUE).deliver);
       const resourceId = uniqueName('call');
       const key = 'call.completed/final';
       const [eventId] = await announce(ids.workspaceId, {

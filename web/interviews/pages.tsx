@@ -17,7 +17,7 @@ export interface InterviewFrame {
   retentionDays: number | null;
 }
 
-/** Every page of the link offers it (web/suppressions/): a confirmation page, then the ledger. */
+/** Every page of the link offers it (web/suppressions/): a confirmation page, then the suppression list. */
 function OptOutLink({ frame }: { frame: InterviewFrame }): VNode {
   return (
     <p class="hint">

@@ -80,7 +80,7 @@ export function interviewRoutes({ stores, now, config, logger, interviewChanged 
   const expired = (i: InterviewDoc) => linkExpired(i.status, expiresAtOf(i), now());
   /** Signals the interview's workflow of a change; one it cannot hear now hears it when it next wakes (docs/pages.md). */
   const signal = (i: InterviewDoc) =>
-    interviewChanged(i).catch((err: unknown) => logger.warn({ err, interviewId: i._id }, 'interview workflow not told of a change'));
+    interviewChanged(i).catch((err: unknown) => logger.warn({ err, interviewId: i._id }, 'interview workflow not signalled of a change'));
   const backTo = (ctx: Context, path: string, query = '') => {
     ctx.status = 303;
     ctx.redirect(path + query);

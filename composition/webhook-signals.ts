@@ -3,7 +3,7 @@ import { startOptions, whileReachable } from '../infra/temporal';
 import { pacedBatches } from '../infra/paced-batches';
 import { workflowStart } from '../shared/workflow-starts';
 import type { Database } from '../infra/database';
-import { webhookAnnouncer, type Announce, type DispatchEvent } from '../infra/webhooks/events';
+import { webhookAnnouncer, type Announce, type SignalDelivery } from '../infra/webhooks/events';
 import { WorkspaceIdKey } from '../workflows/search-attributes';
 import { retryDeliverySignal, webhookDeliveryWorkflow, webhookEventSignal, webhookWorkflowId } from '../workflows/webhooks';
 
@@ -17,7 +17,7 @@ import { retryDeliverySignal, webhookDeliveryWorkflow, webhookEventSignal, webho
 const SIGNAL_GAP_MS = 100;
 
 /**
- * Tells an endpoint's delivery workflow of events, starting it when it is not running (it ends when it has
+ * Signals an endpoint's delivery workflow of events, starting it when it is not running (it ends when it has
  * been idle a minute). The events of one endpoint go in one signal, paced (infra/paced-batches.ts): a lone
  * event at once, a burst in a few signals. Each announcement returns once its own signal is in. `retry` sends
  * a delivery again now. Fails with ServiceUnavailableError when Temporal is not there: the announcing
@@ -47,11 +47,11 @@ export function webhookSignaller(client: Client, taskQueue: string) {
       events.map((e) => e.eventId),
     ),
   );
-  const dispatch: DispatchEvent = (workspaceId, endpointId, eventId) => batches(endpointId, { workspaceId, eventId });
-  return { dispatch, retry: signal(true) };
+  const deliver: SignalDelivery = (workspaceId, endpointId, eventId) => batches(endpointId, { workspaceId, eventId });
+  return { deliver, retry: signal(true) };
 }
 
 /** The announcer of call and interview events, wired to the delivery workflows. */
 export function announcer(db: Database, client: Client, taskQueue: string, clock?: () => Date): Announce {
-  return webhookAnnouncer(db, webhookSignaller(client, taskQueue).dispatch, clock);
+  return webhookAnnouncer(db, webhookSignaller(client, taskQueue).deliver, clock);
 }

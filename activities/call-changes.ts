@@ -14,7 +14,7 @@ export type CallActivityDeps = Pick<ActivityDeps, 'stores' | 'operations' | 'log
  * checked in code after the read: one execution of an activity per call runs at a time, and on FerretDB an
  * extra filter field would scan every call.
  */
-export function callRecords(deps: CallActivityDeps) {
+export function callChanges(deps: CallActivityDeps) {
   const { stores, logger } = deps;
   const { calls, callSlots } = stores;
 
@@ -88,4 +88,4 @@ export function callRecords(deps: CallActivityDeps) {
   };
 }
 
-export type CallRecords = ReturnType<typeof callRecords>;
+export type CallChanges = ReturnType<typeof callChanges>;
