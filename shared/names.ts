@@ -15,7 +15,3 @@ export function splitName(fullName: string): { first: string; last: string } {
   const [first = '', ...rest] = fullName.trim().split(/\s+/);
   return { first, last: rest.join(' ') };
 }
-
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
-}

@@ -87,6 +87,3 @@ const STOP_WORDS = new Set(['stop', 'stopall', 'unsubscribe', 'cancel', 'end', '
 export function isStopWord(text: string): boolean {
   return STOP_WORDS.has(text.trim().replace(/\s+/g, ' ').toLowerCase());
 }
-
-/** Emails are one address whatever their case. */
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();

@@ -1,4 +1,5 @@
-import { titleCase, splitName, normaliseEmail } from '../../shared/names';
+import { titleCase, splitName } from '../../shared/names';
+import { normaliseEmail } from '../../infra/people';
 import { renderTemplate, templateContext, unknownVariables } from '../../shared/template-variables';
 
 describe('titleCase', () => {

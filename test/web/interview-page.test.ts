@@ -1,9 +1,9 @@
 import { CONSENT_TEXT_VERSION } from '../../shared/interviews/consent';
-import { request } from 'node:http';
 import type { Browser, Page } from 'puppeteer-core';
 import { startStack, type Stack } from '../helpers/stack';
 import { invitedInterview } from '../helpers/invite';
 import { waitFor } from '../helpers/wait';
+import { postForm as post } from '../helpers/form-post';
 import { DESKTOP, PHONE, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsSideways } from '../helpers/browser';
 import { ANSWER_GRACE_SECONDS } from '../../shared/interviews/session';
 
@@ -288,15 +288,3 @@ describe('the interview page', () => {
     await keepScreenshot(page, 'interview-welcome-desktop');
   });
 });
-
-/** A form post with exactly these headers, as node:http sends them. */
-function post(url: string, headers: Record<string, string>, form = 'consent=given'): Promise<{ status: number; type: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type']) }));
-    });
-    req.on('error', reject);
-    req.end(form);
-  });
-}

@@ -4,18 +4,16 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
 import type { ActivityDeps } from '../../activities/deps';
 import type { Announce } from '../../infra/webhooks/events';
-import { type EmailMessage, type EmailProvider, type EmailResult } from '../../providers/email/port';
-import type { LanguageModel } from '../../providers/llm/port';
-import { UpstreamError, upstreamFailure } from '../../shared/errors';
-import { OfflineLanguageModel } from '../../providers/llm/offline';
+import { UpstreamError } from '../../shared/errors';
 import { buildActivityDeps } from '../../composition/activity-deps';
 import { QUESTION_LEASE_MS } from '../../activities/interviews';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import type { InterviewDoc } from '../../infra/documents/interviews';
 import type { ProjectDoc } from '../../infra/documents/projects';
-import type { JobDetails, Question } from '../../shared/jobs/schema';
+import type { Question } from '../../shared/jobs/schema';
 import { jobDetails } from '../helpers/job';
+import { CountingModel, ScriptedEmail } from '../helpers/scripted-providers';
 import { interviewDoc, projectDoc, workspaceDoc } from '../helpers/interview-doc';
 import { interviewProgressQuery, interviewWorkflow, type InterviewProgress } from '../../workflows/interviews';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -34,45 +32,6 @@ const job = jobDetails({
   skills_required: ['Kubernetes', 'Terraform', 'Go'],
   skills_good_to_have: ['Prometheus', 'Helm', 'AWS'],
 });
-
-/** The offline model, counted, and slow enough that concurrent invitations really overlap. */
-class CountingModel extends OfflineLanguageModel implements LanguageModel {
-  override readonly name = 'counting';
-  calls = 0;
-  constructor(private readonly failWith?: UpstreamError) {
-    super();
-  }
-  override async generateQuestions(j: JobDetails, count: number): Promise<Question[]> {
-    this.calls++;
-    await new Promise((r) => setTimeout(r, 300));
-    if (this.failWith) throw this.failWith;
-    return super.generateQuestions(j, count);
-  }
-}
-
-/** Wraps the log provider: `script` decides, per call, to throw before sending, or to send and then lose the answer. */
-class ScriptedEmail implements EmailProvider {
-  readonly name = 'scripted';
-  calls = 0;
-  constructor(
-    private readonly inner: EmailProvider,
-    private readonly script: (call: number) => 'ok' | 'outage' | 'lost-response' | 'refuse',
-  ) {}
-  async send(m: EmailMessage): Promise<EmailResult> {
-    const step = this.script(++this.calls);
-    if (step === 'outage') throw upstreamFailure('sendgrid', 503, 'SendGrid answered 503');
-    if (step === 'refuse') {
-      return {
-        sent: false,
-        error: 'The email provider refused the request (HTTP 400)',
-        detail: 'SendGrid answered 400: to: Does not contain a valid address.',
-      };
-    }
-    const result = await this.inner.send(m);
-    if (step === 'lost-response') throw new Error('socket hang up');
-    return result;
-  }
-}
 
 describe('interview workflow on the time-skipping server', () => {
   let env: TestWorkflowEnvironment;
