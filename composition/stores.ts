@@ -4,10 +4,8 @@ import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
 import type { Announce } from '../infra/webhooks/events';
 import { createOperations, type Operations } from '../operations';
-import { createStores, type Stores } from '../stores';
+import { createStores, workspaceStores, type Stores } from '../stores';
 import { providerLogStore } from '../stores/provider-logs';
-import { sessionStore } from '../stores/sessions';
-import { workspaceStore } from '../stores/workspaces';
 import { announcer } from './webhook-signals';
 import { workflowSignals } from './workflow-signals';
 
@@ -26,9 +24,9 @@ export function buildStores(
   return createStores(db, { announce: opts.announce ?? announcer(db, temporal, config.TEMPORAL_TASK_QUEUE, opts.clock), config });
 }
 
-export function buildOperations(config: Config, stores: Stores, temporal: Client, logger: Logger, clock?: () => Date): Operations {
+export function buildOperations(config: Config, stores: Stores, temporal: Client, logger: Logger): Operations {
   const workflows = workflowSignals(temporal, config.TEMPORAL_TASK_QUEUE, logger);
-  return createOperations({ stores, workflows, config, logger, clock });
+  return createOperations({ stores, workflows, config, logger });
 }
 
 /**
@@ -37,7 +35,5 @@ export function buildOperations(config: Config, stores: Stores, temporal: Client
  * so they need neither Temporal nor an announcer.
  */
 export function adminStores(db: Database): Pick<Stores, 'workspaces' | 'sessions' | 'providerLogs'> {
-  const sessions = sessionStore(db, { keyIsLive: (id) => workspaces.keyIsLive(id) });
-  const workspaces = workspaceStore(db, { sessions });
-  return { workspaces, sessions, providerLogs: providerLogStore(db) };
+  return { ...workspaceStores(db), providerLogs: providerLogStore(db) };
 }

@@ -13,7 +13,7 @@ import type { OperationDeps } from './deps';
  * report of a call whose workflow has ended (a late one) is written into the call here; one of a call or
  * attempt that does not exist is logged, and its kept copy removed.
  */
-export function reportIntake({ stores, workflows, logger, clock = () => new Date() }: Omit<OperationDeps, 'config'>) {
+export function reportIntake({ stores, workflows, logger }: Omit<OperationDeps, 'config'>) {
   const log = logger.child({ component: 'call-reports' });
   /** False when the call's workflow is not running. The workflow takes the first result per attempt. */
   const signal = (report: AttemptReport) => workflows.attemptEnded(report);
@@ -46,7 +46,7 @@ export function reportIntake({ stores, workflows, logger, clock = () => new Date
         recording_url: report.recordingUrl ?? null,
         transcript: report.transcript ?? null,
         extracted_json: JSON.stringify(report.extracted ?? null),
-        received_at: clock(),
+        received_at: new Date(),
       };
       const stored = await stores.callReports.keep(doc);
       // Unknown whether it was kept: the provider's callback fails, and its retry finds out.

@@ -31,5 +31,4 @@ export interface OperationDeps {
   workflows: WorkflowPort;
   config: Pick<Config, 'PUBLIC_BASE_URL'>;
   logger: Logger;
-  clock?: () => Date;
 }

@@ -53,11 +53,19 @@ export interface StoreWiring {
   config: Pick<Config, 'PUBLIC_BASE_URL'> & Parameters<typeof limitStore>[1];
 }
 
-export function createStores(db: Database, { announce, config }: StoreWiring): Stores {
-  const interviews = interviewStore({ db, announce, publicBaseUrl: config.PUBLIC_BASE_URL });
-  // Each needs the other (a revoked key ends its sessions; a session lives as long as its key): asked lazily.
+/**
+ * Workspaces with their keys, and the dashboard sessions the keys open: each needs the other (a revoked key
+ * ends its sessions; a session lives as long as its key), so each asks the other lazily.
+ */
+export function workspaceStores(db: Database): Pick<Stores, 'workspaces' | 'sessions'> {
   const sessions: SessionStore = sessionStore(db, { keyIsLive: (id) => workspaces.keyIsLive(id) });
   const workspaces: WorkspaceStore = workspaceStore(db, { sessions });
+  return { workspaces, sessions };
+}
+
+export function createStores(db: Database, { announce, config }: StoreWiring): Stores {
+  const interviews = interviewStore({ db, announce, publicBaseUrl: config.PUBLIC_BASE_URL });
+  const { workspaces, sessions } = workspaceStores(db);
   const recordings = recordingStore(db, { interviewOf: (id) => interviews.get(id) });
   const idempotency = idempotencyStore(db);
   const limits = limitStore(db, config);

@@ -1,7 +1,7 @@
 import type { Database } from '../infra/database';
 import { insertOnce } from '../infra/duplicate-key';
 import { keyedId } from '../infra/ids';
-import { keyedStore, type KeyedStore } from '../infra/keyed-store';
+import { keyedStore } from '../infra/keyed-store';
 import type { EmailLogDoc } from '../infra/documents/interviews';
 import type { TemplateMessage } from '../shared/calls/whatsapp-templates';
 import type { SimulatedCallDoc } from '../providers/voice/simulator';
@@ -72,7 +72,7 @@ export function providerLogStore(db: Database) {
     },
 
     /** The simulator's calls, by id (its storage port, providers/voice/simulator.ts). */
-    simulatorCalls: keyedStore(db.db.collection<SimulatedCallDoc>('simulator_calls')) as KeyedStore<SimulatedCallDoc>,
+    simulatorCalls: keyedStore(db.db.collection<SimulatedCallDoc>('simulator_calls')),
   };
 }
 

@@ -1,6 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
 import type { InvitationDelivery } from '../../activities/interview-follow-up';
+import type { InterviewStanding } from '../../activities/interview-standing';
 import type { ActivityDeps } from '../../activities/deps';
 import { buildActivityDeps } from '../../composition/activity-deps';
 import { connectDatabase, type Database } from '../../infra/database';
@@ -8,7 +9,10 @@ import { createLogger } from '../../infra/logger';
 import type { EmailMessage, EmailProvider, EmailResult } from '../../providers/email/port';
 import { OfflineLanguageModel } from '../../providers/llm/offline';
 import { upstreamFailure } from '../../shared/errors';
+import type { Announce } from '../../infra/webhooks/events';
+import { NotAnnouncedError } from '../../stores/resource-store';
 import type { JobBrief, Question } from '../../shared/jobs/schema';
+import type { InterviewStage } from '../../shared/interviews/transitions';
 import { interviewDoc, projectDoc, workspaceDoc } from '../helpers/interview-doc';
 import { testConfig, uniqueName } from '../helpers/stack';
 
@@ -41,16 +45,26 @@ describe('invitation activities', () => {
     },
   });
 
+  /** What the recording announcer was given, and whether it fails: the stores of `withAnnouncer` announce to it. */
+  const announced: Array<{ id: string | undefined; type: string }> = [];
+  let announcing: 'ok' | 'fail' = 'ok';
+  const announce: Announce = async (_workspaceId, ...events) => {
+    if (announcing === 'fail') throw new Error('the webhook endpoints could not be read');
+    for (const e of events) announced.push({ id: (await e.about())?.resourceId, type: e.type });
+    return events.map(() => null);
+  };
+  let withAnnouncer: ActivityDeps;
+  let followActs: ReturnType<typeof createActivities>;
+
   beforeAll(async () => {
     db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('iacts'));
     const logger = createLogger('silent');
+    const config = testConfig({ EMAIL_FROM: 'interviews@hiring.test' });
     // No Temporal here: these activities neither report calls nor start workflows.
-    const deps: ActivityDeps = buildActivityDeps(
-      testConfig({ EMAIL_FROM: 'interviews@hiring.test' }),
-      { db, client: null as never, logger },
-      { email, llm, logger },
-    );
+    const deps: ActivityDeps = buildActivityDeps(config, { db, client: null as never, logger }, { email, llm, logger });
     acts = createActivities(deps);
+    withAnnouncer = buildActivityDeps(config, { db, client: null as never, logger }, { email, llm, logger, announce });
+    followActs = createActivities(withAnnouncer);
     await db.workspaces.insertOne(workspaceDoc('ws_acts'));
   });
   afterAll(async () => {
@@ -139,5 +153,26 @@ describe('invitation activities', () => {
       status: 'queued',
       email: { status: 'pending', provider: 'counting', error: 'The email provider was unavailable (HTTP 503)' },
     });
+  });
+
+  it("announces the candidate's start when the workflow follows the interview, once, after the page's announcement failed", async () => {
+    const { interview } = await newInvitation();
+    const env = new MockActivityEnvironment();
+    expect(await deliver(env, interview._id)).toBe('sent');
+    // The page's start: written, but its announcement fails (the endpoints could not be read).
+    announcing = 'fail';
+    const invited = (await db.interviews.findOne({ _id: interview._id }))!;
+    await expect(withAnnouncer.stores.interviews.start(invited, new Date(), 'v1')).rejects.toBeInstanceOf(NotAnnouncedError);
+    announcing = 'ok';
+    const started = (await db.interviews.findOne({ _id: interview._id }))!;
+    expect(started).toMatchObject({ status: 'started', events: ['interview.invited/once', 'interview.started/once'] });
+    // The workflow, signalled, follows it from where it shows it: the start's repeat is announced, nothing written.
+    const standing = (await env.run(followActs.followInterview, interview._id, 'invited' as InterviewStage)) as InterviewStanding;
+    expect(standing.status).toBe('started');
+    expect(announced.filter((a) => a.id === interview._id).map((a) => a.type)).toEqual(['interview.started']);
+    expect((await db.interviews.findOne({ _id: interview._id }))?.updated_at).toEqual(started.updated_at);
+    // Shown started, it has nothing more to announce.
+    await env.run(followActs.followInterview, interview._id, 'started' as InterviewStage);
+    expect(announced.filter((a) => a.id === interview._id)).toHaveLength(1);
   });
 });
