@@ -48,7 +48,7 @@ export function startTracing(
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      // Outbound calls only: the API's own server span is made with its route (api/tracing.ts), and the
+      // Outbound calls only: the API's own server span is made with its route (api/middleware.ts), and the
       // exporter's own requests are not traced (they would trace themselves).
       new HttpInstrumentation({
         disableIncomingRequestInstrumentation: true,

@@ -9,7 +9,7 @@ export type { OperationDeps, WorkflowPort } from './deps';
 
 /**
  * What happens when, in one place each: the use cases that the API, the pages and the worker all run, on the
- * stores (docs/architecture.md). Built once per process by composition/operations.ts.
+ * stores (docs/architecture.md). Built once per process by composition/stores.ts.
  */
 export interface Operations {
   /** A call's one cancel, with its reason (operations/call-cancel.ts). */
