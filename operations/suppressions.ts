@@ -1,6 +1,7 @@
 import { keyedId } from '../infra/ids';
 import type { SuppressionDoc } from '../infra/documents/suppressions';
 import type { NewSuppression } from '../stores/suppressions';
+import { ConflictError, NotFoundError } from '../shared/errors';
 import type { OperationDeps } from './deps';
 
 /**
@@ -31,6 +32,22 @@ export function suppressionFiling({ stores, workflows, logger }: Pick<OperationD
 
   return {
     file,
+
+    /**
+     * Takes an entry of the workspace out of the list, which lifts it: the phone and email are refused only for
+     * what other entries still cover. Only entries the workspace filed itself (`source: "api"`) may be: the
+     * others are the person's own (a STOP, an unsubscribe, the interview page, an erasure), which only they
+     * can undo.
+     */
+    async lift(workspaceId: string, id: string): Promise<void> {
+      const entry = await stores.suppressions.get(workspaceId, id);
+      if (!entry) throw new NotFoundError('Suppression not found');
+      if (entry.source !== 'api')
+        throw new ConflictError(
+          `This entry was filed by the person (source "${entry.source}"), not through the API, so only they can undo it; it stays in force`,
+        );
+      await stores.suppressions.remove(entry);
+    },
 
     /**
      * A WhatsApp STOP (or any of the stop words) from a phone revokes consent to calls and messages (the FCC's

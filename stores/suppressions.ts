@@ -1,11 +1,11 @@
 import type { Database } from '../infra/database';
-import { insertOnce } from '../infra/duplicate-key';
+import { insertOnce, isDuplicateKey } from '../infra/duplicate-key';
 import { newId } from '../infra/ids';
 import { indexOf } from '../infra/lists/index-of';
 import type { Position } from '../infra/lists/time-index';
 import { normaliseEmail, personKeys, type Person } from '../infra/people';
 import { sharedKey } from '../infra/shared-keys';
-import type { SuppressionDoc } from '../infra/documents/suppressions';
+import type { KeyedEntry, SuppressionDoc, SuppressionKeyDoc } from '../infra/documents/suppressions';
 import type { WorkspaceDoc } from '../infra/documents/workspaces';
 import { SUPPRESSION_CHANNELS, type SuppressionChannel, type SuppressionSource } from '../shared/suppressions/schema';
 import type { WorkspaceStore } from './workspaces';
@@ -32,13 +32,54 @@ export type SuppressionQuery = Pick<Person, 'phone' | 'email'> & { source?: Supp
 /** The `settings` name of the secret its keys are hashed with: named when the list was a ledger, and kept, as keys depend on it. */
 const KEY_SECRET = 'suppression-ledger-key';
 const listKey = (workspaceId: string) => `suppressions|${workspaceId}`;
+/** A key's n-th slot: the first is named by the key itself, as the one document of a key was before slots. */
+const slotId = (key: string, n: number) => (n === 0 ? key : `${key}/${n}`);
+/** A bound on the slots of one key, so a fault cannot loop: far more entries than one person is ever filed under. */
+const MAX_SLOTS = 10_000;
+/** The entries a slot keeps in force. */
+const liveIn = (slot: SuppressionKeyDoc): KeyedEntry[] => [
+  ...(slot.entries ?? []),
+  ...(slot.entry && !slot.removed_at ? [slot.entry] : []),
+];
 
 export function suppressionStore(db: Database, { workspaces }: { workspaces: Pick<WorkspaceStore, 'markSuppressions'> }) {
   /** The key documents of a person in a workspace: the phone's, then the email's, for those given. */
   async function keysOf(workspaceId: string, person: Pick<Person, 'phone' | 'email'>): Promise<string[]> {
     return personKeys(await sharedKey(db, KEY_SECRET), 'sk', workspaceId, person, ['phone', 'email']);
   }
-  const readKeys = (keys: string[]) => Promise.all(keys.map((k) => db.suppressionKeys.findOne({ _id: k })));
+  /** A key's slots, read in turn up to the first that does not exist (one read for a key never filed). */
+  async function slotsOf(key: string): Promise<SuppressionKeyDoc[]> {
+    const slots: SuppressionKeyDoc[] = [];
+    for (let n = 0; n < MAX_SLOTS; n++) {
+      const slot = await db.suppressionKeys.findOne({ _id: slotId(key, n) });
+      if (!slot) break;
+      slots.push(slot);
+    }
+    return slots;
+  }
+  /** The entries in force under each key. */
+  const entriesUnder = (keys: string[]) => Promise.all(keys.map(async (k) => (await slotsOf(k)).flatMap(liveIn)));
+
+  /**
+   * Files the entry under the key, in the first free slot: an insert, which a filing at the same moment cannot
+   * overwrite (it takes the next slot). `repeatable`: the entry's id may have been filed before (a retry of the
+   * same id), so a taken slot is read to see whether it is this entry's.
+   */
+  async function fileUnder(key: string, workspaceId: string, entry: KeyedEntry, repeatable: boolean): Promise<void> {
+    for (let n = 0; n < MAX_SLOTS; n++) {
+      const _id = slotId(key, n);
+      try {
+        await db.suppressionKeys.insertOne({ _id, workspace_id: workspaceId, entry });
+        return;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+      if (!repeatable) continue;
+      const slot = await db.suppressionKeys.findOne({ _id });
+      if (slot?.entry?.id === entry.id || slot?.entries?.some((e) => e.id === entry.id)) return;
+    }
+    throw new Error(`more than ${MAX_SLOTS} suppressions under one key`);
+  }
 
   async function channelsFor(
     workspace: Pick<WorkspaceDoc, '_id' | 'has_suppressions'> | null,
@@ -46,8 +87,8 @@ export function suppressionStore(db: Database, { workspaces }: { workspaces: Pic
   ): Promise<Set<SuppressionChannel>> {
     const channels = new Set<SuppressionChannel>();
     if (!workspace?.has_suppressions) return channels;
-    for (const doc of await readKeys(await keysOf(workspace._id, person))) {
-      for (const e of doc?.entries ?? []) for (const c of e.channels) channels.add(c);
+    for (const entries of await entriesUnder(await keysOf(workspace._id, person))) {
+      for (const e of entries) for (const c of e.channels) channels.add(c);
     }
     return channels;
   }
@@ -78,15 +119,8 @@ export function suppressionStore(db: Database, { workspaces }: { workspaces: Pic
       const stored = s.id ? ((await db.suppressions.findOne({ _id: entry._id })) ?? entry) : entry;
       await indexOf(db).add([{ key: listKey(s.workspaceId), id: stored._id, at: stored.created_at.getTime(), value: stored.source }]);
       await workspaces.markSuppressions(s.workspaceId);
-      await Promise.all(
-        keys.map((k) =>
-          db.suppressionKeys.updateOne(
-            { _id: k },
-            { $setOnInsert: { workspace_id: s.workspaceId }, $addToSet: { entries: { id: stored._id, channels: stored.channels } } },
-            { upsert: true },
-          ),
-        ),
-      );
+      const keyed = { id: stored._id, channels: stored.channels };
+      await Promise.all(keys.map((k) => fileUnder(k, s.workspaceId, keyed, s.id !== undefined)));
       return stored;
     },
 
@@ -102,9 +136,22 @@ export function suppressionStore(db: Database, { workspaces }: { workspaces: Pic
       return found.filter((e): e is SuppressionDoc => e !== null);
     },
 
-    /** Takes an entry out: its keys first, so it stops being enforced before it stops being listed. */
+    /**
+     * Takes an entry out: its slots first, so it stops being enforced before it stops being listed. A slot is
+     * marked, never deleted, as the slots after it are found through it; one written before slots has the entry
+     * taken out of its array.
+     */
     async remove(entry: SuppressionDoc): Promise<void> {
-      await Promise.all(entry.keys.map((k) => db.suppressionKeys.updateOne({ _id: k }, { $pull: { entries: { id: entry._id } } })));
+      await Promise.all(
+        entry.keys.map(async (k) => {
+          for (const slot of await slotsOf(k)) {
+            if (slot.entry?.id === entry._id && !slot.removed_at)
+              await db.suppressionKeys.updateOne({ _id: slot._id }, { $set: { removed_at: new Date() } });
+            if (slot.entries?.some((e) => e.id === entry._id))
+              await db.suppressionKeys.updateOne({ _id: slot._id }, { $set: { entries: slot.entries.filter((e) => e.id !== entry._id) } });
+          }
+        }),
+      );
       await indexOf(db).remove([{ key: listKey(entry.workspace_id), id: entry._id, at: entry.created_at.getTime() }]);
       await db.suppressions.deleteOne({ _id: entry._id });
     },
@@ -134,7 +181,7 @@ export function suppressionStore(db: Database, { workspaces }: { workspaces: Pic
       const before = (e: { at: number; id: string }) => !q.after || e.at < q.after.at || (e.at === q.after.at && e.id < q.after.id);
       if (q.phone || q.email) {
         const keys = await keysOf(workspaceId, q);
-        const ids = [...new Set((await readKeys(keys)).flatMap((d) => d?.entries.map((e) => e.id) ?? []))];
+        const ids = [...new Set((await entriesUnder(keys)).flat().map((e) => e.id))];
         const entries = (await Promise.all(ids.map((id) => db.suppressions.findOne({ _id: id })))).filter(
           (e): e is SuppressionDoc =>
             !!e &&

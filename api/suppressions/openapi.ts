@@ -72,13 +72,17 @@ export const SUPPRESSION_OPERATIONS: Operation[] = [
     operationId: 'deleteSuppression',
     summary: 'Take an entry out of the suppression list',
     description:
-      'The phone and email may be contacted again on its channels, unless another entry still names them. Calls it cancelled stay cancelled.',
+      'Only entries filed through the API (`source: "api"`) may be taken out; the others are the person\'s own (a WhatsApp STOP, an email\'s unsubscribe link, the interview page, an erasure) and answer 409. The phone and email may then be contacted again on its channels, unless another entry still covers them. Calls it cancelled stay cancelled.',
     tag: 'Suppressions',
     security: 'apiKey',
     parameters: id('The entry id (`sup_…`).'),
     responses: {
       204: { description: 'Taken out; no body.' },
       ...callErrors(401, 404, 500, 503),
+      409: {
+        ...callErrors(409)[409],
+        description: 'The entry is the person\'s own (its source is not "api"): only they can undo it, and it stays in force.',
+      },
     },
   },
 ];

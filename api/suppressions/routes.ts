@@ -6,7 +6,6 @@ import { cursorPosition, queryObject } from '../lists';
 import { publicRouter } from '../public-router';
 import { compileValidator } from '../validation';
 import type { SuppressionDoc } from '../../infra/documents/suppressions';
-import { NotFoundError } from '../../shared/errors';
 import {
   SUPPRESSION_CHANNELS,
   SuppressionCreateRequest,
@@ -73,9 +72,7 @@ export function suppressionRoutes(deps: ApiDeps): Router {
   });
 
   router.delete('/suppressions/:id', async (ctx) => {
-    const entry = await suppressions.get(workspaceOf(ctx), ctx.params.id);
-    if (!entry) throw new NotFoundError('Suppression not found');
-    await suppressions.remove(entry);
+    await deps.operations.suppressions.lift(workspaceOf(ctx), ctx.params.id);
     ctx.status = 204;
   });
   return router;

@@ -20,9 +20,24 @@ export interface SuppressionDoc {
   created_at: Date;
 }
 
+/** One entry filed under a key, with its channels. */
+export interface KeyedEntry {
+  id: string;
+  channels: SuppressionChannel[];
+}
+
+/**
+ * A slot of a key: the key's first slot is named by the key itself, the n-th after it `<key>/<n>`. Each holds
+ * one entry, inserted once under its own `_id`, so filings at the same moment each take a slot of their own and
+ * never overwrite each other (FerretDB's updates are unisolated read-then-writes). The key suppresses the union
+ * of its live slots' channels.
+ */
 export interface SuppressionKeyDoc {
   _id: string;
   workspace_id: string;
-  /** Every entry filed under this key, with its channels: the key suppresses their union. */
-  entries: Array<{ id: string; channels: SuppressionChannel[] }>;
+  entry?: KeyedEntry;
+  /** The entry was taken out: the slot stays, so the slots after it are still read. */
+  removed_at?: Date;
+  /** A first slot written before slots: every entry of the key in one array, read and taken out as such. */
+  entries?: KeyedEntry[];
 }

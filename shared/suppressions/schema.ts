@@ -79,11 +79,14 @@ export const SuppressionListQuery = Strict({
 export type SuppressionListQuery = Static<typeof SuppressionListQuery>;
 
 /**
- * The replies that revoke consent on WhatsApp, trimmed and case-folded: the FCC's "any reasonable means" in
- * the words carriers and messaging platforms already honour, in English and Spanish.
+ * The replies that revoke consent on WhatsApp, heard through the punctuation, symbols, invisible format
+ * characters and spaces people type around them ("Stop.", "STOP!", " stop ", "¡Alto!", "opt-out"), and
+ * case-folded: the FCC's "any reasonable means" in the words carriers and messaging platforms already honour,
+ * in English and Spanish. A sentence that has one in it ("don't stop") is not a STOP.
  */
 const STOP_WORDS = new Set(['stop', 'stopall', 'unsubscribe', 'cancel', 'end', 'quit', 'opt out', 'optout', 'revoke', 'baja', 'alto']);
 
 export function isStopWord(text: string): boolean {
-  return STOP_WORDS.has(text.trim().replace(/\s+/g, ' ').toLowerCase());
+  const words = text.normalize('NFKC').replace(/[\p{P}\p{S}\p{Cf}]+/gu, ' ');
+  return STOP_WORDS.has(words.trim().replace(/\s+/g, ' ').toLowerCase());
 }
