@@ -25,6 +25,26 @@ export function normalisePhone(phone: string): string {
   return phone.trim();
 }
 
+/**
+ * The E.164 forms one mobile may be written in, the given one first. WhatsApp names a sender by its `wa_id`,
+ * which for some countries differs from the E.164 an ATS stores: Mexico's mobiles carry the old mobile prefix
+ * 1 (wa_id 521 + ten digits, E.164 +52 + ten), Argentina's the mobile 9 (549 + ten, often stored +54 + ten), and
+ * Brazil's older accounts lack the ninth digit (55 + area + eight, E.164 55 + area + 9 + eight).
+ */
+export function whatsAppNumberForms(phone: string): string[] {
+  const p = normalisePhone(phone);
+  const digits = p.replace(/^\+/, '');
+  const forms = [p];
+  const swap = (from: RegExp, to: string) => from.test(digits) && forms.push(`+${digits.replace(from, to)}`);
+  swap(/^521(\d{10})$/, '52$1');
+  swap(/^52(\d{10})$/, '521$1');
+  swap(/^549(\d{10})$/, '54$1');
+  swap(/^54([1-8]\d{9})$/, '549$1');
+  swap(/^55(\d{2})9(\d{8})$/, '55$1$2');
+  swap(/^55(\d{2})([6-9]\d{7})$/, '55$19$2');
+  return forms;
+}
+
 /** The value a contact is keyed by, normalised. */
 function valueOf(person: Person, kind: ContactKind): string | null {
   if (kind === 'candidate') return person.candidateId || null;

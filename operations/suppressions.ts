@@ -1,5 +1,6 @@
 import { keyedId } from '../infra/ids';
 import type { SuppressionDoc } from '../infra/documents/suppressions';
+import { whatsAppNumberForms } from '../infra/people';
 import type { NewSuppression } from '../stores/suppressions';
 import { ConflictError, NotFoundError } from '../shared/errors';
 import type { OperationDeps } from './deps';
@@ -51,24 +52,37 @@ export function suppressionFiling({ stores, workflows, logger }: Pick<OperationD
 
     /**
      * A WhatsApp STOP (or any of the stop words) from a phone revokes consent to calls and messages (the FCC's
-     * revocation rule covers both) in every workspace that has a candidate with the phone, since an inbound
-     * message names no workspace. The workspaces are found by the candidates' phone (MongoDB's `by_phone` index;
-     * FerretDB reads the candidates through, as a STOP is rare). The entries' ids come from the message's, so
+     * revocation rule covers both) in every workspace that has a candidate with the phone, in any of the forms
+     * WhatsApp and an ATS write it (infra/people.ts), since an inbound message names no workspace. The workspaces
+     * are found by the candidates' phone (MongoDB's `by_phone` index; FerretDB reads the candidates through, once
+     * a form, as a STOP is rare). The entries' ids come from the message's, so
      * Meta's redelivery of it files nothing twice. Returns how many workspaces.
      */
     async fileWhatsAppStop(message: { id: string; phone: string; text: string }): Promise<number> {
-      const workspaces = await stores.candidates.workspacesOfPhone(message.phone);
-      await file(
-        ...workspaces.map((workspaceId): NewSuppression => ({
-          id: keyedId('sup', workspaceId, 'whatsapp', message.id),
-          workspaceId,
-          phone: message.phone,
-          channels: ['voice', 'whatsapp'],
-          source: 'whatsapp',
-          reason: `WhatsApp reply: ${message.text.trim().slice(0, 40)}`,
-        })),
-      );
-      return workspaces.length;
+      // The sender's wa_id may be another form of the number the candidates are stored under: each form is
+      // looked up, and the entry files the number as stored, so the list refuses what the calls dial.
+      const filings: NewSuppression[] = [];
+      const workspaces = new Set<string>();
+      for (const phone of whatsAppNumberForms(message.phone)) {
+        for (const workspaceId of await stores.candidates.workspacesOfPhone(phone)) {
+          workspaces.add(workspaceId);
+          filings.push({
+            // The sender's own form keeps the id it always had, so Meta's redelivery files nothing twice.
+            id:
+              phone === message.phone
+                ? keyedId('sup', workspaceId, 'whatsapp', message.id)
+                : keyedId('sup', workspaceId, 'whatsapp', message.id, phone),
+            workspaceId,
+            phone,
+            channels: ['voice', 'whatsapp'],
+            source: 'whatsapp',
+            reason: `WhatsApp reply: ${message.text.trim().slice(0, 40)}`,
+          });
+        }
+      }
+      await file(...filings);
+      const count = workspaces.size;
+      return count;
     },
   };
 }

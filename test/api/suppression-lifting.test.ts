@@ -72,6 +72,23 @@ describe('the suppression list keeps its word', () => {
     expect(again[0]).toMatchObject({ status: 'failed', message: expect.stringMatching(/opted out/) });
   }, 60_000);
 
+  it.each([
+    ['Mexico', '+525512345678', '5215512345678'],
+    ['Argentina', '+541123456789', '5491123456789'],
+  ])(
+    "files a STOP from %s's WhatsApp form of the number under the candidate's stored one",
+    async (_country, stored, waId) => {
+      const { key } = await stack.newWorkspace('Lifting forms');
+      const candidate = { ...person(7), phone: stored };
+      await initiate(key, 'job-forms', [candidate]);
+      expect((await whatsApp(`+${waId}`, `wamid.form-${waId}`, 'STOP')).status).toBe(200);
+      expect(await list(key)).toEqual([expect.objectContaining({ phone: stored, source: 'whatsapp', channels: ['voice', 'whatsapp'] })]);
+      const again = await initiate(key, 'job-forms-again', [candidate]);
+      expect(again[0]).toMatchObject({ status: 'failed', message: expect.stringMatching(/opted out/) });
+    },
+    60_000,
+  );
+
   it('lifts an API entry taken out, and keeps refusing what another entry still covers', async () => {
     const { key } = await stack.newWorkspace('Lifting API');
     const lin = person(5);
