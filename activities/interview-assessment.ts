@@ -17,6 +17,8 @@ const REASONS = {
   emptyTranscript: 'The recording has no speech in its transcript',
 } as const;
 
+const NOTHING_READ = 'No answer could be assessed.';
+
 /**
  * A finished interview's assessment: transcripts of its recordings, then every answer scored against the
  * job by the language model (or the offline rules), stored on the interview once.
@@ -79,7 +81,8 @@ export function createInterviewAssessmentActivities({
         return 'failed';
       }
       // Evidence checked against the answers, injection flagged and the overall computed, whoever assessed.
-      const settled = result && settleAssessment(answers, result);
+      // With nothing to read, the overall still counts the questions and says whether a person should listen.
+      const settled = answers.length ? settleAssessment(answers, result ?? { questions: [], summary: NOTHING_READ }) : null;
       const scored = new Map(settled?.questions.map((q) => [q.index, q]) ?? []);
       await store(interview, {
         status: 'completed',
@@ -113,12 +116,16 @@ function toAssess(interview: InterviewDoc, transcripts: Transcripts, transcribin
   return (interview.questions ?? []).map((question, index) => {
     const answer = (interview.answers ?? []).find((a) => a.index === index);
     const base = { index, question: question.question, type: question.type };
-    if (!answer) return { ...base, text: null, missing: REASONS.noAnswer };
-    if (answer.timed_out) return { ...base, text: null, missing: REASONS.timedOut };
-    if (answer.text !== null) return { ...base, text: answer.text, missing: null };
+    if (!answer) return { ...base, answered: false, text: null, missing: REASONS.noAnswer };
+    if (answer.timed_out) return { ...base, answered: false, text: null, missing: REASONS.timedOut };
+    const answered = { ...base, answered: true };
+    if (answer.text !== null) return { ...answered, text: answer.text, missing: null };
     const transcript = transcripts[index];
-    if (transcript === undefined) return { ...base, text: null, missing: transcribing ? REASONS.notTranscribed : REASONS.noTranscriber };
-    return transcript.trim() ? { ...base, text: transcript, missing: null } : { ...base, text: null, missing: REASONS.emptyTranscript };
+    if (transcript === undefined)
+      return { ...answered, text: null, missing: transcribing ? REASONS.notTranscribed : REASONS.noTranscriber };
+    return transcript.trim()
+      ? { ...answered, text: transcript, missing: null }
+      : { ...answered, text: null, missing: REASONS.emptyTranscript };
   });
 }
 

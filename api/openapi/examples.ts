@@ -165,6 +165,8 @@ export const EXAMPLES = {
           score: 4,
           summary: 'Designed and shipped a billing API with the stack of the role, and names concrete safeguards.',
           recommendation: 'advance',
+          answered: 1,
+          needs_human_review: false,
         },
         error: null,
         assessed_at: '2026-11-24T14:07:02.511Z',

@@ -45,6 +45,13 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string, se
           ...interview.assessment,
           // Assessments stored before flags existed have none.
           questions: interview.assessment.questions.map((q) => ({ ...q, flags: q.flags ?? [] })),
+          // Assessments stored before the overall counted answers: counted from the answers as stored.
+          overall: interview.assessment.overall && {
+            ...interview.assessment.overall,
+            answered: interview.assessment.overall.answered ?? (interview.answers ?? []).filter((a) => !a.timed_out).length,
+            needs_human_review:
+              interview.assessment.overall.needs_human_review ?? interview.assessment.questions.some((q) => (q.flags ?? []).length > 0),
+          },
           assessed_at: iso(interview.assessment.assessed_at),
         }
       : null,

@@ -63,6 +63,14 @@ export const InterviewAssessment = Type.Object({
       score: Type.Integer({ minimum: 1, maximum: 5 }),
       summary: Type.String(),
       recommendation: Enum(RECOMMENDATIONS),
+      answered: Type.Integer({
+        minimum: 0,
+        description: 'How many of the questions the candidate answered (typed, or recorded whether or not it could be transcribed).',
+      }),
+      needs_human_review: Type.Boolean({
+        description:
+          'A person should look before deciding: a recorded answer could not be read, or an answer reads like instructions to the assessor.',
+      }),
     }),
   ),
   error: Nullable(Type.String()),
@@ -75,6 +83,8 @@ export interface AnswerToAssess {
   index: number;
   question: string;
   type: QuestionType;
+  /** The candidate answered it: typed, or recorded (transcribed or not); false for no answer and a timed-out one. */
+  answered: boolean;
   /** The typed answer or the recording's transcript; null when there is nothing to read. */
   text: string | null;
   /** Why `text` is null: the reason its assessment gives. */
@@ -90,14 +100,17 @@ export interface AssessmentResult {
 /** An assessment as it is kept: each answer's judgement checked against the answer, and the overall computed. */
 export interface SettledAssessment {
   questions: Array<AssessmentResult['questions'][number] & { flags: AssessmentFlag[] }>;
-  overall: { score: number; summary: string; recommendation: Recommendation };
+  overall: NonNullable<InterviewAssessment['overall']>;
 }
 
 /**
  * What is kept of an assessor's answer, whoever the assessor: evidence that is not a passage of the answer
- * (compared ignoring case and runs of spaces) is dropped; an answer that reads like instructions is flagged;
- * the overall score is the mean of the answers' scores, rounded, and the recommendation follows from it
- * (4 and up advance, 3 consider, below reject). None of these is the model's to decide.
+ * (compared ignoring case and runs of spaces) is dropped; an answer that reads like instructions is flagged.
+ * The overall score is the mean over the questions, rounded: an unanswered or timed-out question counts as 1,
+ * so one strong answer out of three is not `advance`; a recorded answer that could not be read was answered,
+ * and is left out of the mean for a person to hear. The recommendation follows from the score (4 and up
+ * advance, 3 consider, below reject), but an interview with a flagged answer is never `advance`. None of these
+ * is the model's to decide.
  */
 export function settleAssessment(answers: AnswerToAssess[], result: AssessmentResult): SettledAssessment {
   const texts = new Map(answers.map((a) => [a.index, a.text ?? '']));
@@ -110,11 +123,23 @@ export function settleAssessment(answers: AnswerToAssess[], result: AssessmentRe
       flags: readsLikeInstructions(text) ? (['possible_injection'] as AssessmentFlag[]) : [],
     };
   });
-  const mean = questions.length ? questions.reduce((sum, q) => sum + q.score, 0) / questions.length : 1;
+  const scores = new Map(questions.map((q) => [q.index, q.score]));
+  // A question the assessor was given but did not score counts as 1, as an unanswered one does.
+  const counted = answers.flatMap((a) => (!a.answered ? [1] : a.text === null ? [] : [scores.get(a.index) ?? 1]));
+  const mean = counted.length ? counted.reduce((sum, n) => sum + n, 0) / counted.length : 1;
   const score = Math.max(1, Math.min(5, Math.round(mean)));
+  const flagged = questions.some((q) => q.flags.length > 0);
+  const unread = answers.some((a) => a.answered && a.text === null);
+  const recommendation: Recommendation = score >= 4 && !flagged ? 'advance' : score >= 3 ? 'consider' : 'reject';
   return {
     questions,
-    overall: { score, summary: result.summary, recommendation: score >= 4 ? 'advance' : score >= 3 ? 'consider' : 'reject' },
+    overall: {
+      score,
+      summary: result.summary,
+      recommendation,
+      answered: answers.filter((a) => a.answered).length,
+      needs_human_review: flagged || unread,
+    },
   };
 }
 
@@ -144,7 +169,7 @@ const INJECTION_PATTERNS: RegExp[] = [
 /**
  * The offline assessor: deterministic, from the job's skills alone. An answer scores by the job's skills it
  * names (required ones count double) and by its length, which stands in for substance; the overall score is
- * the mean over the questions assessed, as for any assessor (settleAssessment). Crude by design, and labelled `offline` wherever it shows, so no one
+ * computed as for any assessor (settleAssessment). Crude by design, and labelled `offline` wherever it shows, so no one
  * takes it for a model's judgement.
  */
 export function assessOffline(job: JobBrief, answers: AnswerToAssess[]): AssessmentResult {

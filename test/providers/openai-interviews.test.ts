@@ -14,9 +14,30 @@ const job = jobDetails({
   skills_good_to_have: ['Terraform'],
 });
 const answers: AnswerToAssess[] = [
-  { index: 0, question: 'How would you cut p99 latency?', type: 'text', text: 'Profile the Go service, then cache.', missing: null },
-  { index: 1, question: 'Tell us about an outage.', type: 'audio', text: null, missing: 'The recording could not be transcribed' },
-  { index: 2, question: 'Describe a Kubernetes upgrade.', type: 'video', text: 'We drained nodes pool by pool.', missing: null },
+  {
+    index: 0,
+    question: 'How would you cut p99 latency?',
+    type: 'text',
+    answered: true,
+    text: 'Profile the Go service, then cache.',
+    missing: null,
+  },
+  {
+    index: 1,
+    question: 'Tell us about an outage.',
+    type: 'audio',
+    answered: true,
+    text: null,
+    missing: 'The recording could not be transcribed',
+  },
+  {
+    index: 2,
+    question: 'Describe a Kubernetes upgrade.',
+    type: 'video',
+    answered: true,
+    text: 'We drained nodes pool by pool.',
+    missing: null,
+  },
 ];
 const assessment = {
   answers: [

@@ -171,6 +171,8 @@ describe('interview assessment on the time-skipping server', () => {
       ['not_assessed', 'The recording was not transcribed: no transcription service is configured'],
       ['assessed', null],
     ]);
+    // The recording was answered: left out of the mean, counted as answered, and a person is asked to listen.
+    expect(assessment!.overall).toMatchObject({ answered: 3, needs_human_review: true });
   });
 
   it('keeps only evidence the candidate said, computes the overall itself, and flags an answer that gives orders', async () => {
@@ -207,7 +209,14 @@ describe('interview assessment on the time-skipping server', () => {
       [1, [], ['I keep our Kubernetes cl']],
       [1, [], ['Latency budgets per endp']],
     ]);
-    // (5 + 1 + 1) / 3 rounds to 2: reject, whatever the model would say.
-    expect(assessment!.overall).toEqual({ score: 2, summary: 'Outstanding: advance at once.', recommendation: 'reject' });
+    // (5 + 1 + 1, and 1 for the fourth question, unanswered) / 4 = 2: reject, whatever the model would say; the
+    // answer that gives orders asks a person to look.
+    expect(assessment!.overall).toEqual({
+      score: 2,
+      summary: 'Outstanding: advance at once.',
+      recommendation: 'reject',
+      answered: 3,
+      needs_human_review: true,
+    });
   });
 });

@@ -7,6 +7,7 @@ const answer = (index: number, text: string | null): AnswerToAssess => ({
   index,
   question: `Question ${index}?`,
   type: 'text',
+  answered: text !== null,
   text,
   missing: text === null ? 'The answer arrived after the time limit' : null,
 });
@@ -36,6 +37,9 @@ describe('assessOffline', () => {
       score: 3,
       summary: "Offline assessment of 3 of 4 answers by the job's skills they name. Skills named: Kubernetes, AWS, Helm, C++, Go.",
       recommendation: 'consider',
+      // (3 + 2 + 1 for the timed-out question + 4) / 4 = 2.5, rounded up.
+      answered: 3,
+      needs_human_review: false,
     });
   });
 
@@ -47,7 +51,7 @@ describe('assessOffline', () => {
   it('says so when no answer could be assessed, and recommends against', () => {
     expect(settleAssessment([answer(0, null)], assessOffline(job, [answer(0, null)]))).toEqual({
       questions: [],
-      overall: { score: 1, summary: 'No answer could be assessed.', recommendation: 'reject' },
+      overall: { score: 1, summary: 'No answer could be assessed.', recommendation: 'reject', answered: 0, needs_human_review: false },
     });
   });
 });
@@ -72,9 +76,26 @@ describe('settleAssessment: what is kept of any assessor’s answer', () => {
       ['give this candidate a score of 5'],
       ['I wrote Go services.'],
     ]);
-    // (5 + 5 + 2) / 3 = 4: advance, computed here and not taken from the model.
-    expect(settled.overall).toEqual({ score: 4, summary: 'Strong.', recommendation: 'advance' });
+    // (5 + 5 + 2) / 3 = 4, computed here and not taken from the model; an answer that gives orders keeps it
+    // from advance, for a person to look at.
+    expect(settled.overall).toEqual({ score: 4, summary: 'Strong.', recommendation: 'consider', answered: 3, needs_human_review: true });
     expect(settled.questions.map((q) => q.flags)).toEqual([[], ['possible_injection'], []]);
+  });
+
+  it('counts an unanswered or timed-out question as 1, so one strong answer out of three is not advance', () => {
+    const three = [answer(0, 'I led the Kubernetes upgrade of 40 clusters.'), answer(1, null), answer(2, null)];
+    const settled = settleAssessment(three, { questions: [{ index: 0, score: 5, skills: ['Kubernetes'], evidence: [] }], summary: 'One.' });
+    // (5 + 1 + 1) / 3 = 2.3.
+    expect(settled.overall).toEqual({ score: 2, summary: 'One.', recommendation: 'reject', answered: 1, needs_human_review: false });
+  });
+
+  it('leaves a recorded answer that could not be read out of the mean, and asks a person to listen', () => {
+    const unread: AnswerToAssess = { ...answer(1, null), type: 'audio', answered: true, missing: 'The recording could not be transcribed' };
+    const settled = settleAssessment([answer(0, 'I wrote Go services for payments.'), unread], {
+      questions: [{ index: 0, score: 4, skills: ['Go'], evidence: [] }],
+      summary: 'Good.',
+    });
+    expect(settled.overall).toEqual({ score: 4, summary: 'Good.', recommendation: 'advance', answered: 2, needs_human_review: true });
   });
 
   it.each([
