@@ -147,23 +147,51 @@ const loose = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /**
  * Whether an answer reads like instructions to whoever assesses it: talk of prompts, instructions, scores or
- * recommendations addressed to a model, or an attempt to close the fence the answers are sent in. A flag for
- * a human, not a verdict: it changes no score. Linear patterns only (each a literal run with bounded gaps).
+ * recommendations addressed to a model or a reviewer, or an attempt to close the fence the answers are sent
+ * in, in English, Spanish, French, German and Portuguese. Read through Unicode format characters (zero-width
+ * and bidi marks), compatibility forms and accents, which hide the words from a pattern but not from a model.
+ * A flag for a human: it keeps the interview from `advance`, and changes no score. Linear patterns only (each
+ * a literal run with bounded gaps).
  */
 export function readsLikeInstructions(text: string): boolean {
-  const t = loose(text);
+  const t = loose(
+    text
+      .normalize('NFKD')
+      .replace(/[\p{Cf}\p{M}]/gu, '')
+      .normalize('NFKC'),
+  );
   return INJECTION_PATTERNS.some((p) => p.test(t));
 }
+
+/** Who an answer addresses when it gives orders: the reviewer, in the five languages, or a model. */
+const ASSESSOR =
+  '(reviewers?|assessors?|evaluators?|graders?|recruiters?|hiring managers?|examiners?|evaluador(es|a)?|revisor(es|a)?|reclutador(es|a)?|' +
+  'evaluateurs?|evaluatrices?|correcteurs?|recruteurs?|examinateurs?|prufer(in)?|bewerter(in)?|gutachter(in)?|personaler(in)?|' +
+  'avaliador(es|a)?|recrutador(es|a)?|examinador(es|a)?)';
+const NOTE =
+  '(note|notes|nota|notas|hinweis|anmerkung|notiz|remarque|message|mensaje|mensagem|nachricht|instructions?|instrucciones|instrucoes)';
 
 const INJECTION_PATTERNS: RegExp[] = [
   /\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|prompts?|rules|guidelines|above|previous|prior)\b/,
   /\b(system|developer|assistant)\s+(prompt|message|instructions?)\b/,
-  /\b(you are|act as|pretend to be|as an?)\s+(now\s+)?(an?\s+)?(ai|assistant|language model|llm|chatgpt|gpt|grader|assessor|evaluator)\b/,
+  /\b(you are|act as|pretend to be)\s+(now\s+)?(an?\s+)?(ai|assistant|language model|llm|chatgpt|gpt|grader|assessor|evaluator)\b/,
+  // "As an AI …", but not "as an evaluator", which a candidate may have been.
+  /\bas an?\s+(ai|assistant|language model|llm|chatgpt|gpt)\b/,
   /\b(give|rate|score|assign|award|mark)\b.{0,30}\b(5|five|10|ten|full|maximum|max|highest|top|perfect)\b.{0,20}\b(score|marks?|points?|rating|out of)\b/,
   /\b(recommend(ation)?|verdict)\b.{0,20}\b(advance|hire)\b.{0,30}\b(regardless|no matter|always|must)\b/,
-  /\b(score|rate|mark)\s+(this|me|the candidate|my answers?)\s+(as\s+)?(a\s+)?(5|five|10|ten)\b/,
+  /\b(score|rate|mark|grade)\s+(this|me|it|the candidate|my answers?)\s+(as\s+)?(a\s+)?(5|five|10|ten)\b/,
   /<\/?\s*answers?[-_ ]/,
   /\bend of (the )?answers?\b/,
+  // Words addressed to the reviewer: "Reviewer note: …", "Nota para el evaluador", "Hinweis an den Prüfer".
+  new RegExp(`\\b${ASSESSOR}\\s*${NOTE}?\\s*:`),
+  new RegExp(
+    `\\b${NOTE}\\s+(to|for|para|pour|a|an|fur|ao|al)\\s+(the\\s+|el\\s+|la\\s+|los\\s+|l'|le\\s+|au\\s+|den\\s+|die\\s+|o\\s+|a\\s+)?${ASSESSOR}\\b`,
+  ),
+  // A clear 5/5, 10/10: a grade handed to the reader.
+  /\b(a\s+)?(clear|solid|definite|easy|obvious)\s+(5|10)\s*\/\s*(5|10)\b/,
+  /\b(give|rate|score|grade|mark|da|dale|dame|califica|puntua|de|atribua|avalie|donne|donnez|notez|attribuez|gib|geben sie|bewerte|bewerten sie)\b.{0,30}(\b(5|10)\s*\/\s*(5|10)\b|\b(maxima|maximale|maximum|perfecta|perfeita|parfaite|hochste|hochstpunktzahl|volle punktzahl)\b)/,
+  // Other languages' "ignore the instructions".
+  /\b(ignora|ignore[sz]?|ignoriere|ignorieren sie|olvida|olvide|esquece|esqueca|oublie[sz]?|vergiss|vergessen sie)\b.{0,40}\b(instrucciones|instructions|consignes|anweisungen|instrucoes|reglas|regles|regeln|regras|indicaciones)\b/,
 ];
 
 /**
