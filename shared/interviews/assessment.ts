@@ -183,13 +183,16 @@ const INJECTION_PATTERNS: RegExp[] = [
   /<\/?\s*answers?[-_ ]/,
   /\bend of (the )?answers?\b/,
   // Words addressed to the reviewer: "Reviewer note: …", "Nota para el evaluador", "Hinweis an den Prüfer".
-  new RegExp(`\\b${ASSESSOR}\\s*${NOTE}?\\s*:`),
+  // (A role alone before a colon only at the start of a sentence: "I was a recruiter: …" is a career.)
+  new RegExp(`\\b${ASSESSOR}\\s*${NOTE}\\s*:|(^|[.!?]\\s+)(dear\\s+|to the\\s+)?${ASSESSOR}\\s*:`),
   new RegExp(
     `\\b${NOTE}\\s+(to|for|para|pour|a|an|fur|ao|al)\\s+(the\\s+|el\\s+|la\\s+|los\\s+|l'|le\\s+|au\\s+|den\\s+|die\\s+|o\\s+|a\\s+)?${ASSESSOR}\\b`,
   ),
   // A clear 5/5, 10/10: a grade handed to the reader.
   /\b(a\s+)?(clear|solid|definite|easy|obvious)\s+(5|10)\s*\/\s*(5|10)\b/,
-  /\b(give|rate|score|grade|mark|da|dale|dame|califica|puntua|de|atribua|avalie|donne|donnez|notez|attribuez|gib|geben sie|bewerte|bewerten sie)\b.{0,30}(\b(5|10)\s*\/\s*(5|10)\b|\b(maxima|maximale|maximum|perfecta|perfeita|parfaite|hochste|hochstpunktzahl|volle punktzahl)\b)/,
+  // An order to grade: "give me a 5/5", "dame la puntuación máxima", "donnez la note maximale", "gib mir die volle
+  // Punktzahl", "atribua a nota máxima"; a grade word is needed, as "give maximum effort" is no order to grade.
+  /\b(give|rate|score|grade|mark|dale|dame|califica|puntua|atribua|avalie|donne|donnez|notez|attribuez|gib|geben sie|bewerte|bewerten sie)\b.{0,30}(\b(5|10)\s*\/\s*(5|10)\b|\b(puntuacion|calificacion|nota|note|pontuacao|punktzahl|score|grade|marks?)\s+(maxima|maximale|maximum|perfecta|perfeita|parfaite|perfect)\b|\b(hochste|volle)\s+punktzahl\b|\bhochstpunktzahl\b|\bfull marks\b)/,
   // Other languages' "ignore the instructions".
   /\b(ignora|ignore[sz]?|ignoriere|ignorieren sie|olvida|olvide|esquece|esqueca|oublie[sz]?|vergiss|vergessen sie)\b.{0,40}\b(instrucciones|instructions|consignes|anweisungen|instrucoes|reglas|regles|regeln|regras|indicaciones)\b/,
 ];
