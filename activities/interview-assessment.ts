@@ -1,8 +1,9 @@
 import { interviewEvent } from '../stores/interviews';
 import type { InterviewDoc, StoredAssessment } from '../infra/documents/interviews';
-import { settleAssessment, type AnswerToAssess, type QuestionAssessment } from '../shared/interviews/assessment';
+import { RUBRIC_VERSION, settleAssessment, type AnswerToAssess, type QuestionAssessment } from '../shared/interviews/assessment';
 import { providerFailureText, UpstreamError } from '../shared/errors';
 import type { ActivityDeps } from './deps';
+import type { LanguageModel } from '../providers/llm/port';
 import { loadInterview, loadInterviewProject } from './interviews';
 import { asActivityFailure } from './provider-failures';
 
@@ -77,7 +78,7 @@ export function createInterviewAssessmentActivities({
         if (!(err instanceof UpstreamError) || err.retryable) throw asActivityFailure(err, 'LanguageModel');
         // A refusal or a rejected request fails the same way every time: the assessment says so instead.
         logger.warn({ interviewId, provider: llm.name, error: err.message }, 'assessment refused by the language model');
-        await store(interview, failed(llm.name, answers, transcripts, providerFailureText(err)));
+        await store(interview, failed(llm, answers, transcripts, providerFailureText(err)));
         return 'failed';
       }
       // Evidence checked against the answers, injection flagged and the overall computed, whoever assessed.
@@ -87,6 +88,7 @@ export function createInterviewAssessmentActivities({
       await store(interview, {
         status: 'completed',
         provider: llm.name,
+        assessor: { ...llm.assessor, rubric_version: RUBRIC_VERSION },
         questions: answers.map((a): QuestionAssessment => {
           const q = scored.get(a.index);
           const transcript = transcripts[a.index] ?? null;
@@ -106,7 +108,7 @@ export function createInterviewAssessmentActivities({
     async failAssessment(interviewId: string, error: string): Promise<void> {
       const interview = await load(interviewId);
       if (interview.assessment?.status === 'completed') return repeat(interview);
-      await store(interview, failed(llm.name, toAssess(interview, {}, transcriber !== null), {}, error));
+      await store(interview, failed(llm, toAssess(interview, {}, transcriber !== null), {}, error));
     },
   };
 }
@@ -134,10 +136,16 @@ function notAssessed(index: number, transcript: string | null, reason: string | 
   return { index, status: 'not_assessed', score: null, skills: [], evidence: [], flags: [], transcript, reason };
 }
 
-function failed(provider: string, answers: AnswerToAssess[], transcripts: Transcripts, error: string): StoredAssessment {
+function failed(
+  llm: Pick<LanguageModel, 'name' | 'assessor'>,
+  answers: AnswerToAssess[],
+  transcripts: Transcripts,
+  error: string,
+): StoredAssessment {
   return {
     status: 'failed',
-    provider,
+    provider: llm.name,
+    assessor: { ...llm.assessor, rubric_version: RUBRIC_VERSION },
     questions: answers.map((a) => notAssessed(a.index, transcripts[a.index] ?? null, a.missing ?? 'The assessment could not be made')),
     overall: null,
     error,

@@ -42,6 +42,7 @@ async function counted<T>(operation: string, request: () => Promise<T>): Promise
 export function meteredLanguageModel(model: LanguageModel): LanguageModel {
   return {
     name: model.name,
+    assessor: model.assessor,
     parseJobDescription: (text) => counted('parse_job_description', () => model.parseJobDescription(text)),
     generateQuestions: (job, count) => counted('generate_questions', () => model.generateQuestions(job, count)),
     generateScript: (brief) => counted('generate_script', () => model.generateScript(brief)),

@@ -70,6 +70,7 @@ export function interviewEvent(type: InterviewEventType, interview: InterviewDoc
 const PENDING_ASSESSMENT: StoredAssessment = {
   status: 'pending',
   provider: null,
+  assessor: null,
   questions: [],
   overall: null,
   error: null,

@@ -149,6 +149,7 @@ export const EXAMPLES = {
       assessment: {
         status: 'completed',
         provider: 'openai',
+        assessor: { kind: 'openai', model: 'gpt-4o-mini', prompt_version: '2026-11-24', rubric_version: '2026-11-26' },
         questions: [
           {
             index: 0,

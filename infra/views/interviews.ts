@@ -43,6 +43,8 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string, se
     assessment: interview.assessment
       ? {
           ...interview.assessment,
+          // Assessments stored before the assessor was recorded say only their provider.
+          assessor: interview.assessment.assessor ?? null,
           // Assessments stored before flags existed have none.
           questions: interview.assessment.questions.map((q) => ({ ...q, flags: q.flags ?? [] })),
           // Assessments stored before the overall counted answers: counted from the answers as stored.

@@ -4,11 +4,13 @@ import { generateQuestions } from '../../shared/interviews/question-generator';
 import { extractJobRequirements, skillsMentioned } from '../../shared/ai/jd-extractor';
 import { writeCallScript, type ScriptBrief } from '../../shared/calls/call-script';
 import type { LanguageModel } from './port';
-import { assessOffline, type AnswerToAssess, type AssessmentResult } from '../../shared/interviews/assessment';
+import { assessOffline, type AnswerToAssess, type AssessmentResult, type ModelAssessor } from '../../shared/interviews/assessment';
 
 /** Used when no OPENAI_API_KEY is set: the deterministic parser and generators in shared/. */
 export class OfflineLanguageModel implements LanguageModel {
   readonly name: string = 'offline';
+  /** The offline rules (assessOffline) have no prompt: their own version stands in its place. */
+  readonly assessor: ModelAssessor = { kind: 'offline', model: null, prompt_version: 'offline-rules-2026-11-24' };
 
   async parseJobDescription(text: string): Promise<JdExtraction> {
     return extractJobRequirements(text);

@@ -4,7 +4,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Question, type JobBrief } from '../../shared/jobs/schema';
 import { CallScript, JdExtraction } from '../../shared/ai/schema';
-import { ModelAssessment, type AnswerToAssess, type AssessmentResult } from '../../shared/interviews/assessment';
+import { ModelAssessment, type AnswerToAssess, type AssessmentResult, type ModelAssessor } from '../../shared/interviews/assessment';
 import { unknownVariables, BUILT_IN_VARIABLES } from '../../shared/template-variables';
 import type { ScriptBrief } from '../../shared/calls/call-script';
 import { experienceInWords } from '../../shared/ai/experience';
@@ -23,6 +23,9 @@ export interface OpenAiOptions {
 
 const QuestionList = Type.Object({ questions: Type.Array(Question, { minItems: 1 }) });
 
+/** The version of assessInterview's instructions below: a change to them takes a new date. */
+const ASSESSMENT_PROMPT_VERSION = '2026-11-24';
+
 /**
  * The language model on OpenAI's Chat Completions API with strict JSON-schema structured output. The schema
  * sent to the model is derived from the TypeBox schema that then validates the answer, so the two never
@@ -32,8 +35,11 @@ export class OpenAiLanguageModel implements LanguageModel {
   readonly name = 'openai';
   private readonly client: OpenAI;
 
+  readonly assessor: ModelAssessor;
+
   constructor(private readonly opts: OpenAiOptions) {
     this.client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, timeout: opts.timeoutMs, maxRetries: opts.maxRetries });
+    this.assessor = { kind: 'openai', model: opts.model, prompt_version: ASSESSMENT_PROMPT_VERSION };
   }
 
   async parseJobDescription(text: string): Promise<JdExtraction> {

@@ -1,7 +1,7 @@
 import type { JobBrief, Question } from '../../shared/jobs/schema';
 import type { CallScript, JdExtraction } from '../../shared/ai/schema';
 import type { ScriptBrief } from '../../shared/calls/call-script';
-import type { AnswerToAssess, AssessmentResult } from '../../shared/interviews/assessment';
+import type { AnswerToAssess, AssessmentResult, ModelAssessor } from '../../shared/interviews/assessment';
 
 /**
  * The language-model operations the service uses, whatever model is behind them. A failure is an
@@ -11,6 +11,8 @@ import type { AnswerToAssess, AssessmentResult } from '../../shared/interviews/a
  */
 export interface LanguageModel {
   readonly name: string;
+  /** Who assesses with it, recorded on every assessment it makes, with the rubric's version. */
+  readonly assessor: ModelAssessor;
   /** Requirements stated in a job ad, or a verdict that the text is not one. */
   parseJobDescription(text: string): Promise<JdExtraction>;
   generateQuestions(job: JobBrief, count: number): Promise<Question[]>;

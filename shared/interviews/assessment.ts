@@ -52,11 +52,36 @@ export const QuestionAssessment = Type.Object({
 });
 export type QuestionAssessment = Static<typeof QuestionAssessment>;
 
+/**
+ * The version of the rules that settle every assessment (settleAssessment: the overall, the flags, the
+ * recommendation). A change to those rules takes a new date, so each assessment says which it was made under.
+ */
+export const RUBRIC_VERSION = '2026-11-26';
+
+export const ASSESSOR_KINDS = ['openai', 'offline'] as const;
+
+/** Who made an assessment: the model (or the offline rules), the instructions it was given, and the rules it was settled by. */
+export const Assessor = Type.Object({
+  kind: Enum(ASSESSOR_KINDS),
+  model: Nullable(Type.String({ description: 'The model that judged the answers (e.g. `gpt-4o-mini`); null for the offline rules.' })),
+  prompt_version: Type.String({
+    description: "The version of the instructions the model was given; the offline rules' own version offline.",
+  }),
+  rubric_version: Type.String({
+    description: 'The version of the rules that settle an assessment: the overall score, the flags, the recommendation.',
+  }),
+});
+export type Assessor = Static<typeof Assessor>;
+/** What a language model says of itself as an assessor (providers/llm/port.ts); the rubric is the service's. */
+export type ModelAssessor = Omit<Assessor, 'rubric_version'>;
+
 export const InterviewAssessment = Type.Object({
   /** `pending` from the candidate's finish until the assessment is stored; `failed` with `error` when it could not be made. */
   status: Enum(ASSESSMENT_STATUSES),
   /** Who assessed: `openai` or `offline`. */
   provider: Nullable(Type.String()),
+  /** Who assessed, in full: null until the assessment is made. */
+  assessor: Nullable(Assessor),
   questions: Type.Array(QuestionAssessment),
   overall: Nullable(
     Type.Object({

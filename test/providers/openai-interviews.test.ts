@@ -67,6 +67,14 @@ describe("OpenAI adapters for interviews, against local servers speaking OpenAI'
   const model = () => new OpenAiLanguageModel({ ...options, baseUrl: `${stub.url}/v1`, model: 'gpt-4o-mini' });
   const hearing = () => new OpenAiTranscriber({ ...options, baseUrl: `${stub.url}/v1`, model: 'gpt-4o-mini-transcribe' });
 
+  it('says who it is as an assessor: OpenAI, the model configured, and the version of its instructions', () => {
+    expect(model().assessor).toEqual({
+      kind: 'openai',
+      model: 'gpt-4o-mini',
+      prompt_version: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+  });
+
   it('assesses only the answers with text, as JSON in a fence with a new nonce, keeping only skills the job names', async () => {
     expect(await model().assessInterview(job, answers)).toEqual({
       questions: [

@@ -1,3 +1,4 @@
+import { RUBRIC_VERSION } from '../../shared/interviews/assessment';
 import { CONSENT_TEXT_VERSION } from '../../shared/interviews/consent';
 import type { Browser, Page } from 'puppeteer-core';
 import { startStack, type Stack } from '../helpers/stack';
@@ -126,6 +127,15 @@ describe('the interview page', () => {
     // with no transcriber, is not assessed, and says why.
     const { assessment } = (await waitFor(get, (r) => r.body.data.assessment?.status === 'completed')).body.data;
     expect(assessment).toMatchObject({ provider: 'offline', error: null, overall: { score: expect.any(Number) } });
+    // Who assessed, in full: the offline rules have no model, and the rubric's version is the service's.
+    expect(assessment.assessor).toEqual({
+      kind: 'offline',
+      model: null,
+      prompt_version: expect.any(String),
+      rubric_version: RUBRIC_VERSION,
+    });
+    // The recording (no transcriber) was answered but not read: a person is asked to listen.
+    expect(assessment.overall).toMatchObject({ answered: 2, needs_human_review: true });
     expect(assessment.questions.map((q: any) => [q.index, q.status, q.reason])).toEqual([
       [0, 'assessed', null],
       [1, 'not_assessed', 'The recording was not transcribed: no transcription service is configured'],
