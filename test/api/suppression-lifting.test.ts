@@ -1,6 +1,6 @@
 import { startStack, type Stack } from '../helpers/stack';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
-import { hubSignature } from '../helpers/provider-wire';
+import { hubSignature, inboundTextWebhook } from '../helpers/provider-wire';
 
 const V1 = '/api/public/v1';
 const APP_SECRET = 'lifting-app-secret';
@@ -24,25 +24,7 @@ describe('the suppression list keeps its word', () => {
   }
   /** A WhatsApp text from the phone, as Meta's webhook sends it, signed. */
   const whatsApp = (phone: string, id: string, text: string) => {
-    const raw = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: '102290129340398',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { display_phone_number: '15550000000', phone_number_id: '106540352242922' },
-                contacts: [{ profile: { name: 'Lin' }, wa_id: phone.slice(1) }],
-                messages: [{ from: phone.slice(1), id, timestamp: '1764000000', type: 'text', text: { body: text } }],
-              },
-            },
-          ],
-        },
-      ],
-    });
+    const raw = JSON.stringify(inboundTextWebhook(phone, id, text, 'Lin'));
     return stack.request('POST', `${V1}/providers/whatsapp/events`, { raw, headers: hubSignature(raw, APP_SECRET) });
   };
 

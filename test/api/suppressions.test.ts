@@ -1,7 +1,7 @@
 import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { inviteBody, inviteCandidate, invitedInterview } from '../helpers/invite';
-import { hubSignature } from '../helpers/provider-wire';
+import { hubSignature, inboundTextWebhook } from '../helpers/provider-wire';
 
 const V1 = '/api/public/v1';
 const APP_SECRET = 'suppressions-app-secret';
@@ -147,26 +147,7 @@ describe('the opt-out ledger on the real stack', () => {
       () => call(a.key, inA.id!),
       (c) => c.scheduled_for !== null,
     );
-    const inbound = (id: string, text: string) =>
-      JSON.stringify({
-        object: 'whatsapp_business_account',
-        entry: [
-          {
-            id: '102290129340398',
-            changes: [
-              {
-                field: 'messages',
-                value: {
-                  messaging_product: 'whatsapp',
-                  metadata: { display_phone_number: '15550000000', phone_number_id: '106540352242922' },
-                  contacts: [{ profile: { name: 'Ada' }, wa_id: person(5).phone.slice(1) }],
-                  messages: [{ from: person(5).phone.slice(1), id, timestamp: '1764000000', type: 'text', text: { body: text } }],
-                },
-              },
-            ],
-          },
-        ],
-      });
+    const inbound = (id: string, text: string) => JSON.stringify(inboundTextWebhook(person(5).phone, id, text, 'Ada'));
     const post = (raw: string) => stack.request('POST', `${V1}/providers/whatsapp/events`, { raw, headers: hubSignature(raw, APP_SECRET) });
     // A reply that is not a stop word files nothing.
     expect((await post(inbound('wamid.hello', 'Hello, yes please call me'))).status).toBe(200);

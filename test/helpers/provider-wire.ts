@@ -189,8 +189,8 @@ export function graphError(status: number, code: number, message: string, detail
   };
 }
 
-/** A delivery-status webhook for one message. */
-export function statusWebhook(messageId: string, status: string, extra: Record<string, unknown> = {}) {
+/** A `messages` webhook of the service's WhatsApp number, as Meta sends one, with `value`'s own fields. */
+function messagesWebhook(fields: Record<string, unknown>) {
   return {
     object: 'whatsapp_business_account',
     entry: [
@@ -202,13 +202,27 @@ export function statusWebhook(messageId: string, status: string, extra: Record<s
             value: {
               messaging_product: 'whatsapp',
               metadata: { display_phone_number: '15550783881', phone_number_id: WA_PHONE_NUMBER_ID },
-              statuses: [
-                { id: messageId, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: '14155550123', ...extra },
-              ],
+              ...fields,
             },
           },
         ],
       },
     ],
   };
+}
+
+/** A delivery-status webhook for one message. */
+export function statusWebhook(messageId: string, status: string, extra: Record<string, unknown> = {}) {
+  return messagesWebhook({
+    statuses: [{ id: messageId, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: '14155550123', ...extra }],
+  });
+}
+
+/** An inbound text message webhook, as Meta sends a candidate's reply: from an E.164 phone (its wa_id is the digits). */
+export function inboundTextWebhook(phone: string, messageId: string, text: string, name = 'Candidate') {
+  const waId = phone.replace(/^\+/, '');
+  return messagesWebhook({
+    contacts: [{ profile: { name }, wa_id: waId }],
+    messages: [{ from: waId, id: messageId, timestamp: '1764000000', type: 'text', text: { body: text } }],
+  });
 }
