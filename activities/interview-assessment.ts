@@ -1,6 +1,12 @@
 import { interviewEvent } from '../stores/interviews';
 import type { InterviewDoc, StoredAssessment } from '../infra/documents/interviews';
-import { RUBRIC_VERSION, settleAssessment, type AnswerToAssess, type QuestionAssessment } from '../shared/interviews/assessment';
+import {
+  NOTHING_ASSESSED,
+  RUBRIC_VERSION,
+  settleAssessment,
+  type AnswerToAssess,
+  type QuestionAssessment,
+} from '../shared/interviews/assessment';
 import { providerFailureText, UpstreamError } from '../shared/errors';
 import type { ActivityDeps } from './deps';
 import type { LanguageModel } from '../providers/llm/port';
@@ -17,8 +23,6 @@ const REASONS = {
   notTranscribed: 'The recording could not be transcribed',
   emptyTranscript: 'The recording has no speech in its transcript',
 } as const;
-
-const NOTHING_READ = 'No answer could be assessed.';
 
 /**
  * A finished interview's assessment: transcripts of its recordings, then every answer scored against the
@@ -83,7 +87,7 @@ export function createInterviewAssessmentActivities({
       }
       // Evidence checked against the answers, injection flagged and the overall computed, whoever assessed.
       // With nothing to read, the overall still counts the questions and says whether a person should listen.
-      const settled = answers.length ? settleAssessment(answers, result ?? { questions: [], summary: NOTHING_READ }) : null;
+      const settled = answers.length ? settleAssessment(answers, result ?? { questions: [], summary: NOTHING_ASSESSED }) : null;
       const scored = new Map(settled?.questions.map((q) => [q.index, q]) ?? []);
       await store(interview, {
         status: 'completed',

@@ -81,8 +81,7 @@ export function suppressionFiling({ stores, workflows, logger }: Pick<OperationD
         }
       }
       await file(...filings);
-      const count = workspaces.size;
-      return count;
+      return workspaces.size;
     },
   };
 }

@@ -222,6 +222,9 @@ const INJECTION_PATTERNS: RegExp[] = [
   /\b(ignora|ignore[sz]?|ignoriere|ignorieren sie|olvida|olvide|esquece|esqueca|oublie[sz]?|vergiss|vergessen sie)\b.{0,40}\b(instrucciones|instructions|consignes|anweisungen|instrucoes|reglas|regles|regeln|regras|indicaciones)\b/,
 ];
 
+/** The summary of an interview none of whose answers could be read, whoever assesses. */
+export const NOTHING_ASSESSED = 'No answer could be assessed.';
+
 /**
  * The offline assessor: deterministic, from the job's skills alone. An answer scores by the job's skills it
  * names (required ones count double) and by its length, which stands in for substance; the overall score is
@@ -244,7 +247,7 @@ export function assessOffline(job: JobBrief, answers: AnswerToAssess[]): Assessm
   const shown = [...new Set(questions.flatMap((q) => q.skills))];
   const summary =
     questions.length === 0
-      ? 'No answer could be assessed.'
+      ? NOTHING_ASSESSED
       : `Offline assessment of ${questions.length} of ${answers.length} answers by the job's skills they name. ` +
         (shown.length ? `Skills named: ${shown.join(', ')}.` : "The answers name none of the job's skills.");
   return { questions, summary };
