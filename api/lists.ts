@@ -5,7 +5,7 @@ import type { Position } from '../infra/lists/time-index';
 import type { SignedTokenStore } from '../stores/signed-tokens';
 import { ValidationError } from '../shared/errors';
 import type { ListQueryParams } from '../shared/lists/schema';
-import { compileValidator } from './validation';
+import { compileValidator } from '../shared/validation';
 
 type Cursors = SignedTokenStore['cursors'];
 

@@ -103,6 +103,9 @@ export function erasure({ stores, workflows, config }: Pick<OperationDeps, 'stor
         candidate: { name: ERASED_NAME, email: '', phone: null },
         answers: [],
         assessment: null,
+        // The decisions stay on record (who decided what, and when); a note speaks of the person.
+        ...(interview.review ? { review: { ...interview.review, note: null } } : {}),
+        ...(interview.review_history ? { review_history: interview.review_history.map((r) => ({ ...r, note: null })) } : {}),
       },
     });
     const removed = await Promise.all(recordings.map((id) => stores.recordings.removeById(id)));

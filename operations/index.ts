@@ -4,6 +4,7 @@ import { candidateFiling } from './candidates';
 import type { OperationDeps } from './deps';
 import { erasure, type Erasure } from './erasure';
 import { suppressionFiling, type SuppressionFiling } from './suppressions';
+import { interviewReviews, type ReviewInterview } from './interview-reviews';
 
 export type { OperationDeps, WorkflowPort } from './deps';
 
@@ -22,6 +23,8 @@ export interface Operations {
   reports: ReportIntake;
   /** A person's data out of a workspace (operations/erasure.ts). */
   erasure: Erasure;
+  /** A person's decision on a finished interview (operations/interview-reviews.ts). */
+  reviewInterview: ReviewInterview;
 }
 
 export function createOperations(deps: OperationDeps): Operations {
@@ -32,5 +35,6 @@ export function createOperations(deps: OperationDeps): Operations {
     suppressions: suppressionFiling(deps),
     reports: reportIntake(deps),
     erasure: erasure(deps, cancelCall),
+    reviewInterview: interviewReviews(deps),
   };
 }

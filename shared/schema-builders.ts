@@ -30,7 +30,7 @@ const LINE_BREAKERS = '\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u20
 /**
  * String options for a title or a name: one line of text that is not blank. One pattern in linear time
  * (spaces, then a character that is not one, then the rest, from classes that do not overlap), so a generator
- * of examples can read it too. `errorMessage` speaks for a blank value; api/validation.ts says what else failed.
+ * of examples can read it too. `errorMessage` speaks for a blank value; shared/validation.ts says what else failed.
  */
 export const ONE_LINE = {
   pattern: `^[^\\S${LINE_BREAKERS}]*[^\\s${LINE_BREAKERS}][^${LINE_BREAKERS}]*$`,

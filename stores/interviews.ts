@@ -3,7 +3,7 @@ import { claim, release } from '../infra/claims';
 import { isDuplicateKey } from '../infra/duplicate-key';
 import { interviewList } from '../infra/lists/interviews';
 import { answerId, forgetAnswers, interviewOfToken, nextQuestion, readAnswers, servedAt, serveQuestion } from './interview-answers';
-import { expiresAtOf, type InterviewDoc, type StoredAnswer, type StoredAssessment } from '../infra/documents/interviews';
+import { expiresAtOf, type InterviewDoc, type StoredAnswer, type StoredAssessment, type StoredReview } from '../infra/documents/interviews';
 import type { Announce } from '../infra/webhooks/events';
 import { interviewAnnouncement } from '../infra/webhooks/resources';
 import type { InterviewStatus } from '../shared/interviews/schema';
@@ -54,12 +54,21 @@ export interface InterviewStore extends ResourceStore<InterviewDoc, InterviewSta
    * it, whichever API process took it.
    */
   claimResend(interviewId: string, holder: string, until: Date, now: Date): Promise<boolean>;
+  /**
+   * Records a person's review: it replaces the one in force, which moves to the history, with its
+   * `interview.reviewed`. Reviews of one interview are recorded one at a time (a claim, as FerretDB's updates
+   * are not isolated): null when another is being recorded at this moment.
+   */
+  review(interview: InterviewDoc, review: StoredReview): Promise<InterviewDoc | null>;
   /** Gives a resend's claim back (the resend was taken back, so its retry is not refused as too soon). */
   releaseResend(interviewId: string, holder: string): Promise<void>;
 }
 
 const ENDED: InterviewStatus[] = ['completed', 'expired', 'failed'];
 const resendKey = (interviewId: string) => `resend/${interviewId}`;
+const reviewKey = (interviewId: string) => `review/${interviewId}`;
+/** Long enough for one review's write; a process that dies holding it frees the interview after it. */
+const REVIEW_LEASE_MS = 30_000;
 
 /** An interview's event: once each, but an expiry once per deadline (a resend may open the link again). */
 export function interviewEvent(type: InterviewEventType, interview: InterviewDoc): ResourceEvent<InterviewEventType> {
@@ -118,6 +127,23 @@ export function interviewStore({
       const old = { workspace_id: workspaceId, erased_at: { $exists: false }, updated_at: { $lt: cutoff } };
       const ended = await db.interviews.find({ ...old, status: { $in: ENDED } }, { projection: { candidate_id: 1 } }).toArray();
       return ended.map((i) => i.candidate_id);
+    },
+
+    async review(interview, review) {
+      const key = reviewKey(interview._id);
+      const lease = new Date(review.reviewed_at.getTime() + REVIEW_LEASE_MS);
+      if ((await claim(db, key, review.id, { now: review.reviewed_at, expiresAt: lease })) !== review.id) return null;
+      try {
+        // Read again under the claim: the review in force now is the one that moves to the history.
+        const now = (await get(interview._id)) ?? interview;
+        const history = [...(now.review_history ?? []), ...(now.review ? [now.review] : [])];
+        return await store.change(now, {
+          events: [{ type: 'interview.reviewed', occurrence: review.id }],
+          set: { review, review_history: history },
+        });
+      } finally {
+        await release(db, key, review.id).catch(() => undefined);
+      }
     },
 
     async start(interview, now, textVersion) {

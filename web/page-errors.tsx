@@ -1,5 +1,13 @@
 import type { Middleware } from 'koa';
-import { DomainError, ForbiddenError, NotFoundError, RateLimitedError, ServiceUnavailableError } from '../shared/errors';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  NotFoundError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '../shared/errors';
 import { asUnavailable } from '../infra/unavailable';
 import { MessagePage, sendPage } from './layout';
 
@@ -27,6 +35,32 @@ export const renderPageErrors: Middleware = async (ctx, next) => {
         403,
         <MessagePage title="This form was not sent from its page">
           <p>{error.message} Go back, reload the page, and send it again.</p>
+        </MessagePage>,
+      );
+    }
+    // A dashboard form's fields that break the API's own rules (the same schema), and a change refused as it stands.
+    if (error instanceof ValidationError) {
+      return sendPage(
+        ctx,
+        400,
+        <MessagePage title="Please check the form">
+          <ul>
+            {error.issues.map((i) => (
+              <li>
+                {i.path.join('.') || 'form'}: {i.message}
+              </li>
+            ))}
+          </ul>
+          <p>Go back, correct it, and send it again.</p>
+        </MessagePage>,
+      );
+    }
+    if (error instanceof ConflictError) {
+      return sendPage(
+        ctx,
+        409,
+        <MessagePage title="That could not be done now">
+          <p>{error.message}.</p>
         </MessagePage>,
       );
     }

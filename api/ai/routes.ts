@@ -5,7 +5,7 @@ import { publicRouter } from '../public-router';
 import { parseJson } from '../middleware';
 import { idempotent } from '../idempotent-requests';
 import { jobFamily } from '../errors';
-import { compileValidator } from '../validation';
+import { compileValidator } from '../../shared/validation';
 import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/ai/schema';
 import { jobBriefRules } from '../../shared/ai/rules';
 import { generateQuestions, generateScript, parseJd } from './operations';

@@ -4,7 +4,9 @@ import { InterviewListQuery, InterviewListResponse } from '../../shared/lists/sc
 import { RECORDING_TYPES } from '../../shared/interviews/recordings';
 import { EXPIRES_IN_DAYS } from '../../shared/interviews/deadlines';
 import { jobErrors, resendErrors } from '../openapi/error-responses';
-import { EXAMPLES, RESENT_INTERVIEW_EXAMPLE } from '../openapi/examples';
+import { JobErrorBody } from '../error-bodies';
+import { EXAMPLES, RESENT_INTERVIEW_EXAMPLE, REVIEWED_INTERVIEW_EXAMPLE } from '../openapi/examples';
+import { InterviewReviewRequest } from '../../shared/interviews/review';
 import type { Operation } from '../openapi/operation';
 import { id, listOperation, V1 } from '../openapi/operation-builders';
 
@@ -53,6 +55,31 @@ export const INTERVIEW_OPERATIONS: Operation[] = [
       ...jobErrors(400, 401, 404),
       ...resendErrors,
       ...jobErrors(500, 503),
+    },
+  },
+  {
+    method: 'post',
+    path: `${V1}/interviews/{id}/review`,
+    operationId: 'reviewInterview',
+    summary: "Record a person's decision on a finished interview",
+    description:
+      'The assessment advises; a person decides. Records `review` (decision, reviewer, note, time) and sends `interview.reviewed`. A later review replaces it, and the one it replaced moves to `review_history`.',
+    tag: 'Interviews',
+    security: 'apiKey',
+    parameters: id('The interview id from interview/invite.'),
+    body: {
+      schema: InterviewReviewRequest,
+      example: { decision: 'advance', reviewer: 'dana@acme.example', note: 'Checked the answer myself.' },
+    },
+    responses: {
+      200: { description: 'The interview, with its review.', schema: InterviewViewResponse, example: REVIEWED_INTERVIEW_EXAMPLE },
+      ...jobErrors(400, 401, 404),
+      409: {
+        description:
+          'The candidate has not finished the interview, or their data was erased, or another review of it is being recorded at this moment.',
+        schema: JobErrorBody,
+      },
+      ...jobErrors(413, 422, 500, 503),
     },
   },
   {

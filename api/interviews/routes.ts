@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { ApiDeps } from '../deps';
 import { publicRouter } from '../public-router';
 import { jobFamily } from '../errors';
-import { compileValidator } from '../validation';
+import { compileValidator } from '../../shared/validation';
 import type { InterviewDoc } from '../../infra/documents/interviews';
 import { orNotFound } from '../owned';
 import { InviteRequest, type InterviewViewResponse } from '../../shared/interviews/schema';
@@ -14,8 +14,10 @@ import { listHandler } from '../lists';
 import { InterviewListQuery } from '../../shared/lists/schema';
 import { NotFoundError } from '../../shared/errors';
 import { withinLimits } from '../limits';
+import { InterviewReviewRequest } from '../../shared/interviews/review';
 
 const validateInvite = compileValidator(InviteRequest, inviteRules);
+const validateReview = compileValidator(InterviewReviewRequest);
 
 /** Interview invitations and their status, with the job family's error shapes. */
 export function interviewRoutes(deps: ApiDeps): Router {
@@ -57,6 +59,13 @@ export function interviewRoutes(deps: ApiDeps): Router {
     ];
     const resent = await withinLimits(ctx, takes, () => resendInterview(deps, ctx.state.workspace, ctx.params.id));
     const body: InterviewViewResponse = { success: true, data: interviewView(resent, config.PUBLIC_BASE_URL) };
+    ctx.body = body;
+  });
+
+  router.post('/interviews/:id/review', async (ctx) => {
+    const review = validateReview(ctx.request.body);
+    const reviewed = await deps.operations.reviewInterview(ctx.state.workspace._id, ctx.params.id, review);
+    const body: InterviewViewResponse = { success: true, data: interviewView(reviewed, config.PUBLIC_BASE_URL) };
     ctx.body = body;
   });
 

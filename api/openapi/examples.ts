@@ -172,6 +172,8 @@ export const EXAMPLES = {
         error: null,
         assessed_at: '2026-11-24T14:07:02.511Z',
       },
+      review: null,
+      review_history: [],
       sequence: 3,
       erased_at: null,
       created_at: '2026-11-23T09:00:00.118Z',
@@ -195,6 +197,23 @@ export const RESENT_INTERVIEW_EXAMPLE = {
     answers: [],
     assessment: null,
     updated_at: '2026-12-08T10:15:00.000Z',
+  },
+};
+
+/** A finished interview after a person's second review: the first one moved to the history. */
+export const REVIEWED_INTERVIEW_EXAMPLE = {
+  success: true,
+  data: {
+    ...EXAMPLES.interview.data,
+    review: {
+      decision: 'advance',
+      reviewer: 'dana@acme.example',
+      note: 'Checked the answer myself: concrete and right for the role.',
+      reviewed_at: '2026-11-25T10:30:00.000Z',
+    },
+    review_history: [{ decision: 'hold', reviewer: 'sam@acme.example', note: null, reviewed_at: '2026-11-24T16:00:00.000Z' }],
+    sequence: 5,
+    updated_at: '2026-11-25T10:30:00.000Z',
   },
 };
 

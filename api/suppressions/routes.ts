@@ -4,7 +4,7 @@ import type { ApiDeps } from '../deps';
 import { callFamily } from '../errors';
 import { cursorPosition, queryObject } from '../lists';
 import { publicRouter } from '../public-router';
-import { compileValidator } from '../validation';
+import { compileValidator } from '../../shared/validation';
 import type { SuppressionDoc } from '../../infra/documents/suppressions';
 import {
   SUPPRESSION_CHANNELS,

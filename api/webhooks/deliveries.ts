@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { listReads, withinLimits } from '../limits';
 import type { ApiDeps } from '../deps';
-import { compileValidator } from '../validation';
+import { compileValidator } from '../../shared/validation';
 import { cursorPosition, queryObject } from '../lists';
 import { deliveryId, parseDeliveryId, type DeliveryState, type WebhookEventDoc } from '../../infra/documents/webhooks';
 import { ConflictError, NotFoundError } from '../../shared/errors';

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { ApiDeps } from '../deps';
 import { publicRouter } from '../public-router';
 import { callFamily } from '../errors';
-import { compileValidator } from '../validation';
+import { compileValidator } from '../../shared/validation';
 import { WebhookCreateRequest, WebhookRotateRequest } from '../../shared/webhooks/schema';
 import { createEndpoint, deleteEndpoint, endpointView, findEndpoint, listEndpoints, rotateSecret } from './endpoints';
 import { listDeliveries, retryDelivery } from './deliveries';

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { ApiDeps } from '../deps';
 import { callFamily } from '../errors';
 import { publicRouter } from '../public-router';
-import { compileValidator } from '../validation';
+import { compileValidator } from '../../shared/validation';
 import { callDisclosureOf, callingWindowOf, defaultTimezone, type WorkspaceDoc } from '../../infra/documents/workspaces';
 import { WorkspaceUpdateRequest, workspaceUpdateRules, type WorkspaceResponse } from '../../shared/workspaces/schema';
 

@@ -5,6 +5,7 @@ import type { Question, QuestionType } from '../../shared/jobs/schema';
 import { newToken } from '../ids';
 import type { EmailStatus, InterviewStatus } from '../../shared/interviews/schema';
 import type { InterviewAssessment } from '../../shared/interviews/assessment';
+import type { ReviewDecision } from '../../shared/interviews/review';
 import { expiryAfter } from '../../shared/interviews/deadlines';
 
 /** Stored interview invitations and what the log email provider keeps of their emails. */
@@ -54,6 +55,9 @@ export interface InterviewDoc {
   resend?: { requested_at: Date; sent_at: Date | null; error: string | null } | null;
   /** Written by the workflow once the candidate has finished (pending, then completed or failed). */
   assessment?: StoredAssessment | null;
+  /** A person's decision (operations/interview-reviews.ts): the one in force, and those it replaced, oldest first. */
+  review?: StoredReview | null;
+  review_history?: StoredReview[];
   /** When the candidate's data was erased (operations/erasure.ts): the interview stays, counted, with nothing of them. */
   erased_at?: Date;
   created_at: Date;
@@ -107,6 +111,15 @@ export interface StoredAnswer {
   duration_seconds: number | null;
   answered_at: Date;
   timed_out: boolean;
+}
+
+/** A review as stored: `id` keys its `interview.reviewed` event. */
+export interface StoredReview {
+  id: string;
+  decision: ReviewDecision;
+  reviewer: string;
+  note: string | null;
+  reviewed_at: Date;
 }
 
 export type StoredAssessment = Omit<InterviewAssessment, 'assessed_at'> & { assessed_at: Date | null };

@@ -1,7 +1,15 @@
-import { expiresAtOf, type InterviewDoc } from '../documents/interviews';
+import { expiresAtOf, type InterviewDoc, type StoredReview } from '../documents/interviews';
 import { sequenceOf } from '../webhooks/events';
 import type { InterviewView } from '../../shared/interviews/schema';
 import { interviewUrl, recordingUrl } from '../../shared/public-urls';
+import type { InterviewReview } from '../../shared/interviews/review';
+
+const reviewView = ({ decision, reviewer, note, reviewed_at }: StoredReview): InterviewReview => ({
+  decision,
+  reviewer,
+  note,
+  reviewed_at: reviewed_at.toISOString(),
+});
 
 /** GET /api/public/v1/interviews/:id body: what an ATS needs to follow an invitation, without internal fields. */
 /** `sequence`: the interview's own, or an event's (its view as the event shows it). */
@@ -57,6 +65,8 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string, se
           assessed_at: iso(interview.assessment.assessed_at),
         }
       : null,
+    review: interview.review ? reviewView(interview.review) : null,
+    review_history: (interview.review_history ?? []).map(reviewView),
     sequence,
     erased_at: interview.erased_at ? interview.erased_at.toISOString() : null,
     created_at: interview.created_at.toISOString(),

@@ -4,6 +4,7 @@ import { CustomFields, Enum, NonEmpty, NOT_BLANK, Nullable, ONE_LINE, Strict } f
 import { EmploymentType, Question, QuestionType, SeniorityLevel, TIME_LIMIT_BOUNDS, WorkType } from '../jobs/schema';
 import { InterviewAssessment } from './assessment';
 import { EXPIRES_IN_DAYS } from './deadlines';
+import { InterviewReview } from './review';
 
 /**
  * POST /api/public/v1/interview/invite and GET /api/public/v1/interviews/:id: requests and responses, the
@@ -141,6 +142,10 @@ export const InterviewView = Type.Object({
   answers: Type.Array(InterviewAnswer),
   /** The assessment of a finished interview; null before the candidate finishes. */
   assessment: Nullable(InterviewAssessment),
+  /** A person's decision on the finished interview (POST /interviews/{id}/review); null before one. */
+  review: Nullable(InterviewReview),
+  /** The reviews the one in force replaced, oldest first. */
+  review_history: Type.Array(InterviewReview),
   /**
    * The number of the resource's last event sent to the workspace's webhooks, from 1 (0 before any): a
    * receiver orders and deduplicates a resource's events by it.

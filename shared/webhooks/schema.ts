@@ -24,6 +24,7 @@ export const INTERVIEW_EVENT_TYPES = [
   'interview.started',
   'interview.completed',
   'interview.expired',
+  'interview.reviewed',
 ] as const;
 export const WEBHOOK_EVENT_TYPES = [...CALL_EVENT_TYPES, ...INTERVIEW_EVENT_TYPES] as const;
 export type CallEventType = (typeof CALL_EVENT_TYPES)[number];
@@ -43,6 +44,7 @@ export const EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'interview.started': 'The candidate started the interview.',
   'interview.completed': 'The candidate finished and the answers were assessed (`assessment`). Final.',
   'interview.expired': 'The link expired before the candidate finished; a resend opens it again.',
+  'interview.reviewed': 'A person recorded a decision on the finished interview (`review`); each later review sends it again.',
 };
 
 /** At most this many endpoints per workspace. */

@@ -6,7 +6,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import '../../shared/formats';
 import { ROUTES } from '../../api/app';
 import { OPERATIONS } from '../../api/openapi/operations';
-import { compileValidator } from '../../api/validation';
+import { compileValidator } from '../../shared/validation';
 import { callInitiateRules } from '../../shared/calls/rules';
 import { inviteRules } from '../../shared/interviews/rules';
 import { jobBriefRules } from '../../shared/ai/rules';

@@ -41,3 +41,26 @@ export async function invitedInterview(stack: Stack, key: string, job: string, q
   const interview = (await waitFor(get, (r) => r.body.data.status === 'invited')).body.data;
   return { id, path: new URL(interview.interview_url).pathname, get };
 }
+
+/**
+ * One invited candidate of a job of its own who answered each typed question with `answers` through the
+ * interview page (consent given at Start), once the assessment is stored: as invitedInterview.
+ */
+export async function finishedInterview(stack: Stack, key: string, job: string, answers: string[]) {
+  const questions = answers.map((_, i) => ({ question: `Question ${i + 1}?`, type: 'text' }));
+  const invited = await invitedInterview(stack, key, job, questions);
+  const post = async (path: string, body: string) => {
+    const res = await fetch(stack.url + invited.path + path, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: stack.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    if (res.status !== 303) throw new Error(`POST ${path} answered ${res.status}`);
+  };
+  await post('/start', 'consent=given');
+  for (const [i, text] of answers.entries()) await post(`/answers/${i}`, `answer=${encodeURIComponent(text)}`);
+  await post('/finish', '');
+  await waitFor(invited.get, (r) => r.body.data.assessment?.status === 'completed', 60_000);
+  return invited;
+}

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { compileValidator } from '../../api/validation';
+import { compileValidator } from '../../shared/validation';
 import { EXAMPLES } from '../../api/openapi/examples';
 import { InviteRequest } from '../../shared/interviews/schema';
 import { extractJobRequirements } from '../../shared/ai/jd-extractor';

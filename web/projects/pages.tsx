@@ -5,6 +5,7 @@ import { expiresAtOf, type InterviewDoc } from '../../infra/documents/interviews
 import type { QuestionAssessment } from '../../shared/interviews/assessment';
 import type { ProjectCounts } from '../../infra/lists/project-counts';
 import { Layout } from '../layout';
+import { ReviewPanel } from './review';
 
 /** The dashboard's frame: whose workspace, the way back to the projects, and sign-out (a form with its token). */
 export interface DashboardFrame {
@@ -181,7 +182,7 @@ function InterviewRow({ interview, frame }: { interview: InterviewDoc; frame: Da
   const assessment = interview.assessment ?? null;
   const scored = new Map((assessment?.questions ?? []).map((q) => [q.index, q]));
   return (
-    <li class="card">
+    <li class="card" id={interview._id}>
       <h2>{interview.candidate.name}</h2>
       <dl class="facts">
         <dt>Candidate</dt>
@@ -234,6 +235,7 @@ function InterviewRow({ interview, frame }: { interview: InterviewDoc; frame: Da
           </ol>
         </details>
       )}
+      <ReviewPanel interview={interview} csrf={frame.csrf} />
       <WorkflowLink frame={frame} id={interview.workflow_id} />
     </li>
   );

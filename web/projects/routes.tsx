@@ -8,7 +8,12 @@ import { CALL_STATUSES } from '../../shared/calls/schema';
 import { INTERVIEW_STATUSES } from '../../shared/interviews/schema';
 import type { WebDeps } from '../deps';
 import { sendPage } from '../layout';
-import { requireSession, signedIn } from '../sessions/guard';
+import { checkCsrf, requireSession, signedIn } from '../sessions/guard';
+import { formBody, sameOrigin } from '../forms';
+import { compileValidator } from '../../shared/validation';
+import { InterviewReviewRequest } from '../../shared/interviews/review';
+
+const validateReview = compileValidator(InterviewReviewRequest);
 import { ProjectPage, ProjectsPage, type DashboardFrame } from './pages';
 
 const PAGE = 100;
@@ -21,7 +26,15 @@ export function projectRoutes(deps: WebDeps): Router {
   const { stores, config } = deps;
   const { cursors } = stores.signedTokens;
   const router = new Router();
-  router.use(['/projects', '/projects/:id', '/projects/:id/interviews/:interviewId/answers/:index/recording'], requireSession(deps));
+  router.use(
+    [
+      '/projects',
+      '/projects/:id',
+      '/projects/:id/interviews/:interviewId/answers/:index/recording',
+      '/projects/:id/interviews/:interviewId/review',
+    ],
+    requireSession(deps),
+  );
 
   const frameOf = (ctx: Context): DashboardFrame => {
     const { session, workspace } = signedIn(ctx);
@@ -98,6 +111,18 @@ export function projectRoutes(deps: WebDeps): Router {
     ctx.status = download.status;
     ctx.set(download.headers);
     ctx.body = download.body ?? '';
+  });
+
+  // A person's decision, through the API's operation and its rules; back to the interview on its page.
+  router.post('/projects/:id/interviews/:interviewId/review', sameOrigin, formBody, checkCsrf, async (ctx) => {
+    const { decision, reviewer, note } = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const review = validateReview({ decision, reviewer, ...(typeof note === 'string' && note.trim() ? { note } : {}) });
+    const ws = signedIn(ctx).workspace._id;
+    const found = await stores.interviews.owned(ws, ctx.params.interviewId);
+    if (!found || found.project_id !== ctx.params.id) throw new NotFoundError('interview not found');
+    const interview = await deps.operations.reviewInterview(ws, found._id, review);
+    ctx.status = 303;
+    ctx.redirect(`/projects/${interview.project_id}#${interview._id}`);
   });
   return router;
 }

@@ -1,10 +1,10 @@
 import { Kind, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
-import '../shared/formats';
-import { findHyperlink } from '../shared/jobs/hyperlinks';
-import { ValidationError, type Issue, type Path } from '../shared/errors';
-import { CUSTOM_FIELD_KEY, CUSTOM_FIELD_KEY_MESSAGE, ONE_LINE, ONE_LINE_MESSAGE } from '../shared/schema-builders';
+import './formats';
+import { findHyperlink } from './jobs/hyperlinks';
+import { ValidationError, type Issue, type Path } from './errors';
+import { CUSTOM_FIELD_KEY, CUSTOM_FIELD_KEY_MESSAGE, ONE_LINE, ONE_LINE_MESSAGE } from './schema-builders';
 
 /**
  * Compiles a request schema once (at module load) into a function that applies defaults and either returns
