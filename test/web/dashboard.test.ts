@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { startStack, type Stack } from '../helpers/stack';
-import { inviteBody, inviteCandidate } from '../helpers/invite';
+import { finishedInterview, inviteBody, inviteCandidate } from '../helpers/invite';
 import { waitFor } from '../helpers/wait';
 import { DESKTOP, PHONE, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsSideways } from '../helpers/browser';
 
@@ -146,6 +146,39 @@ describe('the project dashboard', () => {
     expect(new URL(page.url()).pathname).toBe('/sign-in');
     await page.goto(`${stack.url}/projects`);
     expect(new URL(page.url()).pathname).toBe('/sign-in');
+    expect(errors).toEqual([]);
+  });
+
+  it("shows a finished interview's review and records a person's decision, as the API does", async () => {
+    const { key } = await stack.newWorkspace('Reviewdash');
+    const { id, get } = await finishedInterview(stack, key, 'dash-review', ['I led the migration of our billing API to TypeScript.']);
+    const project = (await get()).body.data.project_id;
+    const { page, errors } = await openPage(browser, PHONE);
+    await page.goto(`${stack.url}/sign-in?next=/projects/${project}`);
+    await page.type('#key', key);
+    await submit(page);
+    const decision = () => page.$eval(`[id="${id}"] .review .decision`, (p) => p.textContent);
+    expect(await decision()).toContain('Not reviewed yet');
+
+    const decide = async (choice: string, reviewer: string, note: string) => {
+      await page.click(`[id="${id}"] input[name=decision][value=${choice}]`);
+      await page.type(`[id="${id}"] input[name=reviewer]`, reviewer);
+      if (note) await page.type(`[id="${id}"] textarea[name=note]`, note);
+      const [answer] = await submit(page, `[id="${id}"] .review-form button[type=submit]`);
+      expect(answer?.status()).toBe(200);
+    };
+    await decide('hold', 'Sam', '');
+    await decide('advance', 'Dana', 'Clear and concrete.');
+    expect(new URL(page.url()).pathname).toBe(`/projects/${project}`);
+    expect(await decision()).toMatch(/^Advance by Dana, .* UTC.*Clear and concrete\.$/);
+    expect(await page.$eval(`[id="${id}"] .review details summary`, (s) => s.textContent)).toBe('Earlier reviews (1)');
+    expect((await get()).body.data).toMatchObject({
+      review: { decision: 'advance', reviewer: 'Dana', note: 'Clear and concrete.' },
+      review_history: [{ decision: 'hold', reviewer: 'Sam', note: null }],
+    });
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
+    await keepScreenshot(page, 'dashboard-review-phone');
     expect(errors).toEqual([]);
   });
 

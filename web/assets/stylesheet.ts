@@ -70,5 +70,16 @@ summary { cursor: pointer; color: #0b57d0; }
 .recorder video, .recorder audio, .answers video, .answers audio { display: block; width: 100%; margin-top: 0.5rem; }
 .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .actions button { margin-top: 0.5rem; }
+/* A box or a choice beside its label, which wraps under itself on a phone. */
+.check, label.choice { display: flex; align-items: flex-start; gap: 0.6rem; }
+.check label, label.choice { margin: 0.4rem 0; }
+label.choice { font-weight: 400; }
+.check input, label.choice input { flex: none; width: 1.25rem; height: 1.25rem; margin: 0.45rem 0 0; }
+fieldset { border: 1px solid #d9dde3; border-radius: 0.4rem; margin: 0.75rem 0 0; padding: 0.4rem 0.8rem; }
+legend { font-weight: 600; padding: 0 0.3rem; }
+.review { border-top: 1px solid #d9dde3; margin-top: 1rem; }
+.review h3 { margin-bottom: 0.3rem; }
+.review .note { display: block; margin-top: 0.3rem; color: #444b55; }
+.review textarea { min-height: 5rem; }
 [hidden] { display: none !important; }
 `;

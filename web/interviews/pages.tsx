@@ -68,7 +68,7 @@ export function WelcomePage({ frame, questions, error }: { frame: InterviewFrame
               {error}
             </p>
           )}
-          <p>
+          <p class="check">
             <input
               type="checkbox"
               id="consent"
@@ -76,7 +76,7 @@ export function WelcomePage({ frame, questions, error }: { frame: InterviewFrame
               value="given"
               required
               aria-describedby={error ? 'consent-error' : undefined}
-            />{' '}
+            />
             <label for="consent">{CONSENT_LABEL}</label>
           </p>
         </section>

@@ -57,7 +57,7 @@ export function ReviewPanel({ interview, csrf }: { interview: InterviewDoc; csrf
         </fieldset>
         <label>
           Your name
-          <input name="reviewer" required maxLength={200} autocomplete="name" />
+          <input type="text" name="reviewer" required maxLength={200} autocomplete="name" />
         </label>
         <label>
           Note (optional)
