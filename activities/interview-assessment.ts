@@ -1,6 +1,7 @@
 import { interviewEvent } from '../stores/interviews';
 import type { InterviewDoc, StoredAssessment } from '../infra/documents/interviews';
 import {
+  isSettled,
   NOTHING_ASSESSED,
   RUBRIC_VERSION,
   settleAssessment,
@@ -22,6 +23,7 @@ const REASONS = {
   noTranscriber: 'The recording was not transcribed: no transcription service is configured',
   notTranscribed: 'The recording could not be transcribed',
   emptyTranscript: 'The recording has no speech in its transcript',
+  declined: 'The candidate asked for a person, not an AI, to assess their answers',
 } as const;
 
 /**
@@ -51,6 +53,8 @@ export function createInterviewAssessmentActivities({
     /** The transcript of a recorded answer; null when there is no transcriber or no recording. */
     async transcribeAnswer(interviewId: string, index: number): Promise<string | null> {
       const interview = await load(interviewId);
+      // The candidate asked for a person instead: no machine listens to them either.
+      if (interview.ai_assessment_declined_at) return null;
       const recorded = (interview.answers ?? []).find((a) => a.index === index)?.recording;
       const recording = recorded && transcriber ? await recordings.get(recorded.id) : null;
       if (!recording || !transcriber) return null;
@@ -69,8 +73,12 @@ export function createInterviewAssessmentActivities({
      */
     async assessInterview(interviewId: string, transcripts: Transcripts): Promise<'completed' | 'failed'> {
       const interview = await load(interviewId);
-      if (interview.assessment?.status === 'completed') {
+      if (isSettled(interview.assessment?.status)) {
         await repeat(interview);
+        return 'completed';
+      }
+      if (interview.ai_assessment_declined_at) {
+        await store(interview, declined(interview));
         return 'completed';
       }
       const project = await loadInterviewProject(stores, interview.project_id);
@@ -111,7 +119,8 @@ export function createInterviewAssessmentActivities({
     /** Records an assessment that could not be made after every retry, with the reason. */
     async failAssessment(interviewId: string, error: string): Promise<void> {
       const interview = await load(interviewId);
-      if (interview.assessment?.status === 'completed') return repeat(interview);
+      if (isSettled(interview.assessment?.status)) return repeat(interview);
+      if (interview.ai_assessment_declined_at) return store(interview, declined(interview));
       await store(interview, failed(llm, toAssess(interview, {}, transcriber !== null), {}, error));
     },
   };
@@ -138,6 +147,19 @@ function toAssess(interview: InterviewDoc, transcripts: Transcripts, transcribin
 /** A question the assessment says nothing of, and why. */
 function notAssessed(index: number, transcript: string | null, reason: string | null): QuestionAssessment {
   return { index, status: 'not_assessed', score: null, skills: [], evidence: [], flags: [], transcript, reason };
+}
+
+/** The candidate's refusal of the AI, as the assessment records it: nothing assessed, a person to decide. */
+function declined(interview: InterviewDoc): StoredAssessment {
+  return {
+    status: 'declined',
+    provider: null,
+    assessor: null,
+    questions: (interview.questions ?? []).map((_, index) => notAssessed(index, null, REASONS.declined)),
+    overall: null,
+    error: null,
+    assessed_at: null,
+  };
 }
 
 function failed(

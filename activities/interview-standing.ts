@@ -1,3 +1,4 @@
+import { isSettled } from '../shared/interviews/assessment';
 import { interviewEvent } from '../stores/interviews';
 import type { ResourceEvent } from '../stores/resource-store';
 import type { Stores } from '../stores';
@@ -43,7 +44,7 @@ function movesSince(shown: InterviewStage, interview: InterviewDoc): Array<Resou
   if ((status === 'started' || status === 'completed') && !['started', 'completed', 'assessing'].includes(shown))
     types.push('interview.started');
   if (status === 'expired' && shown !== 'expired') types.push('interview.expired');
-  if (status === 'completed' && interview.assessment?.status === 'completed' && shown !== 'completed') types.push('interview.completed');
+  if (status === 'completed' && isSettled(interview.assessment?.status) && shown !== 'completed') types.push('interview.completed');
   return types.map((type) => interviewEvent(type, interview));
 }
 
@@ -60,14 +61,16 @@ export function interviewStanding({ stores, transcriber }: Pick<ActivityDeps, 's
 
   async function standing(interview: InterviewDoc, workspace?: Readonly<WorkspaceDoc> | null): Promise<InterviewStanding> {
     const expiresAt = expiresAtOf(interview);
-    const toAssess = interview.status === 'completed' && interview.assessment?.status !== 'completed';
+    const toAssess = interview.status === 'completed' && !isSettled(interview.assessment?.status);
+    // A candidate who asked for a person is not listened to by a machine either.
+    const transcribing = toAssess && transcriber !== null && !interview.ai_assessment_declined_at;
     return {
       status: interview.status,
       expiresAt: expiresAt.getTime(),
       remindAt: (await reminderDue(interview, workspace)) ? reminderAt(interview.created_at, expiresAt).getTime() : null,
       resendPending: resendPending(interview),
       toAssess,
-      toTranscribe: toAssess && transcriber ? (interview.answers ?? []).filter((a) => a.recording).map((a) => a.index) : [],
+      toTranscribe: transcribing ? (interview.answers ?? []).filter((a) => a.recording).map((a) => a.index) : [],
     };
   }
 

@@ -29,6 +29,11 @@ export interface InterviewStore extends ResourceStore<InterviewDoc, InterviewSta
    * is mended by the next save.
    */
   saveAnswer(interview: InterviewDoc, answer: StoredAnswer): Promise<boolean>;
+  /**
+   * The candidate asks for a person, not an AI, to assess their answers: recorded once, before they finish.
+   * False when the interview is finished, or declined already.
+   */
+  declineAiAssessment(interview: InterviewDoc, now: Date): Promise<boolean>;
   /** Started → completed, once every question has an answer. False when it is not (yet) the time. */
   complete(interview: InterviewDoc, now: Date): Promise<boolean>;
   get(id: string): Promise<InterviewDoc | null>;
@@ -166,6 +171,12 @@ export function interviewStore({
         throw err;
       }
       await copyAnswers(interview);
+      return true;
+    },
+
+    async declineAiAssessment(interview, now) {
+      if (interview.ai_assessment_declined_at || (interview.status !== 'invited' && interview.status !== 'started')) return false;
+      await store.change(interview, { set: { ai_assessment_declined_at: now } });
       return true;
     },
 

@@ -39,6 +39,9 @@ function workspaceBody(ws: Readonly<WorkspaceDoc>): WorkspaceResponse {
         calling_window: callingWindowOf(ws),
         call_disclosure: callDisclosureOf(ws),
         retention_days: ws.settings?.retention_days ?? null,
+        contact_email: ws.settings?.contact_email ?? null,
+        voice_consent_required: ws.settings?.voice_consent_required ?? false,
+        max_dials_per_phone_per_day: ws.settings?.max_dials_per_phone_per_day ?? null,
       },
     },
   };

@@ -55,6 +55,11 @@ export interface InterviewDoc {
   resend?: { requested_at: Date; sent_at: Date | null; error: string | null } | null;
   /** Written by the workflow once the candidate has finished (pending, then completed or failed). */
   assessment?: StoredAssessment | null;
+  /**
+   * When the candidate asked for a person, not an AI, to assess their answers (the interview page's
+   * `/no-ai-assessment`): no transcription and no AI assessment runs for the interview. Absent: allowed.
+   */
+  ai_assessment_declined_at?: Date;
   /** A person's decision (operations/interview-reviews.ts): the one in force, and those it replaced, oldest first. */
   review?: StoredReview | null;
   review_history?: StoredReview[];

@@ -30,6 +30,12 @@ export interface WorkspaceSettings {
   retention_days?: number | null;
   /** Said before every call's first_message; DEFAULT_CALL_DISCLOSURE when absent, none when null. */
   call_disclosure?: string | null;
+  /** Where candidates write about their data; the invitations' sender address when absent or null. */
+  contact_email?: string | null;
+  /** Whether call/initiate refuses a candidate without `consent`; off when absent. */
+  voice_consent_required?: boolean;
+  /** Dials to one phone in any 24 hours across the workspace's calls, at most; no cap when absent or null. */
+  max_dials_per_phone_per_day?: number | null;
 }
 
 export function defaultTimezone(workspace: Pick<WorkspaceDoc, 'settings'> | null): string {

@@ -34,6 +34,8 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string, se
     consent: interview.consent
       ? { given_at: interview.consent.given_at.toISOString(), text_version: interview.consent.text_version }
       : null,
+    ai_assessment: interview.ai_assessment_declined_at ? 'declined' : 'allowed',
+    ai_assessment_declined_at: iso(interview.ai_assessment_declined_at ?? null),
     started_at: iso(interview.started_at ?? null),
     completed_at: iso(interview.completed_at ?? null),
     expires_at: expiresAtOf(interview).toISOString(),

@@ -9,7 +9,10 @@ import type { JobBrief, QuestionType } from '../jobs/schema';
  */
 export const RECOMMENDATIONS = ['advance', 'consider', 'reject'] as const;
 export type Recommendation = (typeof RECOMMENDATIONS)[number];
-export const ASSESSMENT_STATUSES = ['pending', 'completed', 'failed'] as const;
+export const ASSESSMENT_STATUSES = ['pending', 'completed', 'failed', 'declined'] as const;
+export type AssessmentStatus = (typeof ASSESSMENT_STATUSES)[number];
+/** An assessment that is made, or that the candidate declined: nothing more runs for it. */
+export const isSettled = (status: AssessmentStatus | undefined): boolean => status === 'completed' || status === 'declined';
 
 const Score = Type.Integer({ minimum: 1, maximum: 5, description: '1 (no evidence) to 5 (strong, specific evidence)' });
 
@@ -76,7 +79,10 @@ export type Assessor = Static<typeof Assessor>;
 export type ModelAssessor = Omit<Assessor, 'rubric_version'>;
 
 export const InterviewAssessment = Type.Object({
-  /** `pending` from the candidate's finish until the assessment is stored; `failed` with `error` when it could not be made. */
+  /**
+   * `pending` from the candidate's finish until the assessment is stored; `failed` with `error` when it could not
+   * be made; `declined` when the candidate asked for a person instead of the AI (nothing was transcribed or assessed).
+   */
   status: Enum(ASSESSMENT_STATUSES),
   /** Who assessed: `openai` or `offline`. */
   provider: Nullable(Type.String()),

@@ -128,6 +128,12 @@ export const InterviewView = Type.Object({
       text_version: Type.String({ description: 'The version of the notice the candidate agreed to.' }),
     }),
   ),
+  ai_assessment: Enum(['allowed', 'declined'] as const, {
+    description:
+      'Whether an AI may assess the answers: `declined` once the candidate asked on the interview page for a person instead, and then no transcription and no AI assessment runs (`assessment.status` is `declined`).',
+  }),
+  /** When the candidate declined the AI assessment; null while it is allowed. */
+  ai_assessment_declined_at: Nullable(Type.String({ format: 'date-time' })),
   /** When the candidate pressed Start on the interview page. */
   started_at: Nullable(Type.String({ format: 'date-time' })),
   /** When the candidate finished. */

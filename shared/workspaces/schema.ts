@@ -39,7 +39,24 @@ const Settings = {
       `On by default ("${DEFAULT_CALL_DISCLOSURE}"); null turns it off, where the law lets the workspace do without it.`,
     errorMessage: 'must be null (off) or a text of 1 to 500 characters',
   }),
+  contact_email: Type.Union([Type.String({ maxLength: 254, format: 'email' }), Type.Null()], {
+    description:
+      "Where a candidate writes about their data (the interview page's notice names it). Null, the default, names the invitations' sender address.",
+    errorMessage: 'must be null (the sender address) or an email address',
+  }),
+  voice_consent_required: Type.Boolean({
+    description:
+      "Whether every candidate of call/initiate must carry `consent` (the TCPA's prior express consent to an AI voice call); without it the candidate fails and nothing is written. Off by default.",
+    errorMessage: 'must be true or false',
+  }),
+  max_dials_per_phone_per_day: Type.Union([Type.Integer({ minimum: 1, maximum: 20 }), Type.Null()], {
+    description:
+      "Dials to one phone in any 24 hours, across the workspace's calls, at most; a dial over it waits until it would not be (`deferrals` reason `daily_dial_cap`). Null, the default, is no cap.",
+    errorMessage: 'must be null (off) or a whole number from 1 to 20',
+  }),
 };
+
+const SETTING_NAMES = Object.keys(Settings) as Array<keyof typeof Settings>;
 
 /** PATCH /api/public/v1/workspace: the fields given change; the others stay as they are. */
 export const WorkspaceUpdateRequest = Strict(
@@ -48,8 +65,11 @@ export const WorkspaceUpdateRequest = Strict(
     calling_window: Type.Optional(Settings.calling_window),
     call_disclosure: Type.Optional(Settings.call_disclosure),
     retention_days: Type.Optional(Settings.retention_days),
+    contact_email: Type.Optional(Settings.contact_email),
+    voice_consent_required: Type.Optional(Settings.voice_consent_required),
+    max_dials_per_phone_per_day: Type.Optional(Settings.max_dials_per_phone_per_day),
   },
-  { minProperties: 1, errorMessage: 'must set at least one of default_timezone, calling_window, call_disclosure and retention_days' },
+  { minProperties: 1, errorMessage: `must set at least one of ${SETTING_NAMES.join(', ')}` },
 );
 export type WorkspaceUpdateRequest = Static<typeof WorkspaceUpdateRequest>;
 

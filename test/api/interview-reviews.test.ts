@@ -26,7 +26,12 @@ describe('a person’s review of an interview', () => {
     });
     const second = await review(id, key, { decision: 'advance', reviewer: 'dana@acme.example' });
     expect(second.status).toBe(200);
-    expect(second.body.data.review).toEqual({ decision: 'advance', reviewer: 'dana@acme.example', note: null, reviewed_at: expect.any(String) });
+    expect(second.body.data.review).toEqual({
+      decision: 'advance',
+      reviewer: 'dana@acme.example',
+      note: null,
+      reviewed_at: expect.any(String),
+    });
     expect(second.body.data.review_history).toEqual([first.body.data.review]);
     expect((await get()).body.data).toMatchObject({ review: second.body.data.review, review_history: [first.body.data.review] });
 

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import type { Question } from '../../shared/jobs/schema';
 import { MAX_TEXT_ANSWER } from '../../shared/interviews/session';
-import { CONSENT_LABEL, consentNotice } from '../../shared/interviews/consent';
+import { CONSENT_LABEL, consentNotice, DECLINE_AI_LABEL } from '../../shared/interviews/consent';
 import { Layout } from '../layout';
 import { COUNTDOWN_PATH, RECORDER_PATH } from '../assets/routes';
 
@@ -15,6 +15,8 @@ export interface InterviewFrame {
   path: string;
   /** Days the workspace keeps answers after the interview ends (retention_days); null: until deleted. */
   retentionDays: number | null;
+  /** The candidate asked for a person, not an AI, to assess their answers. */
+  aiDeclined: boolean;
 }
 
 /** Every page of the link offers it (web/suppressions/): a confirmation page, then the suppression list. */
@@ -37,6 +39,7 @@ export function WelcomePage({ frame, questions, error }: { frame: InterviewFrame
     contact: frame.contact,
     retentionDays: frame.retentionDays,
     recorded: questions.some((q) => q.type !== 'text'),
+    aiDeclined: frame.aiDeclined,
   });
   return (
     <Layout title={`Interview: ${frame.jobTitle}`}>
@@ -82,6 +85,13 @@ export function WelcomePage({ frame, questions, error }: { frame: InterviewFrame
         </section>
         <button type="submit">Start the interview</button>
       </form>
+      {!frame.aiDeclined && (
+        <form method="post" action={`${frame.path}/no-ai-assessment`}>
+          <button type="submit" class="quiet">
+            {DECLINE_AI_LABEL}
+          </button>
+        </form>
+      )}
       <OptOutLink frame={frame} />
     </Layout>
   );

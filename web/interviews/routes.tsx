@@ -71,9 +71,10 @@ export function interviewRoutes({ stores, now, config, logger, interviewChanged 
     return {
       jobTitle: project?.job?.title ?? project?.name ?? 'Interview',
       company,
-      contact: sender ? `${sender} at ${company}` : company,
+      contact: `${sender ? `${sender} at ${company}` : company}, ${workspace?.settings?.contact_email ?? config.EMAIL_FROM}`,
       path,
       retentionDays: workspace?.settings?.retention_days ?? null,
+      aiDeclined: Boolean(interview.ai_assessment_declined_at),
     };
   }
   /** Whether the link has run out: the workflow marks it so at the deadline, and the page need not wait for that. */
@@ -159,6 +160,15 @@ export function interviewRoutes({ stores, now, config, logger, interviewChanged 
     if (!expired(interview) && (await written(interviews.start(interview, now(), CONSENT_TEXT_VERSION)))) {
       await serveAfter(interview, -1);
       await signal(interview);
+    }
+    backTo(ctx, path);
+  });
+
+  // The candidate asks for a person, not an AI, to assess their answers (docs/assessments.md); back to the page.
+  router.post('/interview/:token/no-ai-assessment', limited, sameOrigin, formBody, async (ctx) => {
+    const { interview, path } = await load(ctx);
+    if (!expired(interview) && (await written(interviews.declineAiAssessment(interview, now())))) {
+      logger.info({ interviewId: interview._id }, 'AI assessment declined by the candidate');
     }
     backTo(ctx, path);
   });

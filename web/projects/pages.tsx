@@ -197,6 +197,12 @@ function InterviewRow({ interview, frame }: { interview: InterviewDoc; frame: Da
         <dd>{when(interview.completed_at)}</dd>
         <dt>Link open until</dt>
         <dd>{when(expiresAtOf(interview))}</dd>
+        {interview.ai_assessment_declined_at && (
+          <>
+            <dt>AI assessment</dt>
+            <dd>declined by the candidate, {when(interview.ai_assessment_declined_at)}: a person assesses</dd>
+          </>
+        )}
         {assessment && (
           <>
             <dt>Assessment</dt>
@@ -205,7 +211,9 @@ function InterviewRow({ interview, frame }: { interview: InterviewDoc; frame: Da
                 ? `${assessment.overall.score} of 5, ${assessment.overall.recommendation} (${assessment.provider})`
                 : assessment.status === 'failed'
                   ? `failed: ${assessment.error}`
-                  : assessment.status}
+                  : assessment.status === 'declined'
+                    ? 'declined: the candidate asked for a person, not an AI, to assess their answers'
+                    : assessment.status}
             </dd>
           </>
         )}
