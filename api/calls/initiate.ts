@@ -28,6 +28,8 @@ type EntryResult = Pick<CallResult, 'id' | 'status' | 'message'>;
 const MESSAGES = {
   duplicateId: 'Duplicate candidate id in this request; the candidate is called once',
   optedOut: "The candidate opted out of calls: the phone or email is in the workspace's suppression list (voice); no call was placed",
+  noConsent:
+    'This workspace calls only candidates with consent to AI voice calls (voice_consent_required): the candidate has no consent; no call was placed',
   concurrent: 'Candidate is being scheduled by a concurrent request; no second call was placed',
   retry: 'Could not schedule the call; please retry',
   active: (callId: string) => `Candidate already has an active call in this project (${callId}); no second call was placed`,
@@ -60,12 +62,16 @@ export async function initiateCalls(
   const firstAt = new Map<string, number>();
   candidates.forEach((c, i) => firstAt.has(c.id) || firstAt.set(c.id, i));
   const firsts = [...firstAt.values()].map((i) => candidates[i]);
-  // The suppression list first: a suppressed candidate gets no call, no claim and no document.
+  // Consent where the workspace requires it, then the suppression list: a candidate refused by either gets no
+  // call, no claim and no document.
+  const consentRequired = workspace.settings?.voice_consent_required === true;
+  const unconsented = (c: Candidate) => consentRequired && !c.consent;
   const refused = await deps.stores.suppressions.refuses(workspace, firsts, 'voice');
-  const callable = firsts.filter((_, n) => !refused[n]);
+  const callable = firsts.filter((c, n) => !refused[n] && !unconsented(c));
   const scheduled = callable.length > 0 ? await scheduleAll(deps, workspace, project, req, callable, 0) : [];
   const byCandidate = new Map<string, EntryResult>(callable.map((c, n) => [c.id, scheduled[n]]));
   firsts.forEach((c, n) => refused[n] && byCandidate.set(c.id, failed(MESSAGES.optedOut)));
+  firsts.forEach((c) => unconsented(c) && byCandidate.set(c.id, failed(MESSAGES.noConsent)));
   await holdAt(deps.config, 'call-initiate:before-response', deps.logger);
   const calls = candidates.map((c, i): CallResult => {
     const result = firstAt.get(c.id) === i ? byCandidate.get(c.id)! : failed(MESSAGES.duplicateId);
@@ -225,7 +231,13 @@ function buildCall(
     project_id: project._id,
     ats_job_id: project.ats_job_id,
     candidate_id: c.id,
-    candidate: { name: c.name, email: c.email, phone: c.phone, custom_fields: c.custom_fields ?? {} },
+    candidate: {
+      name: c.name,
+      email: c.email,
+      phone: c.phone,
+      custom_fields: c.custom_fields ?? {},
+      ...(c.consent ? { consent: { ...c.consent, source: c.consent.source.trim(), captured_at: new Date(c.consent.captured_at) } } : {}),
+    },
     workflow_id: callWorkflowId(callId),
     status: 'scheduled',
     first_message: renderTemplate(req.first_message, ctx),

@@ -4,7 +4,19 @@ export const EXAMPLES = {
   campaign: { ats_job_id: 'job-42', name: 'Warehouse associates, spring', company_name: 'Acme Logistics' },
   callInitiate: {
     ats_job_id: 'job-42',
-    candidates: [{ id: 'cand-1', name: 'Grace Hopper', email: 'grace@example.com', phone: '+14155550123' }],
+    candidates: [
+      {
+        id: 'cand-1',
+        name: 'Grace Hopper',
+        email: 'grace@example.com',
+        phone: '+14155550123',
+        consent: {
+          basis: 'prior_express_written',
+          captured_at: '2026-11-20T16:41:09.000Z',
+          source: 'Application form, consent checkbox v3',
+        },
+      },
+    ],
     first_message: 'Hi {{candidate_first_name}}, this is {{sender_first_name}} from {{sender_company}}.',
     instructions: 'Ask whether the candidate can start within two weeks and how many years of forklift experience they have.',
     extract_variables: [
@@ -54,7 +66,15 @@ export const EXAMPLES = {
       workspace_id: 'ws_3f9c2a61b0e84d17a5c2e901',
       name: 'Acme',
       sender: { first_name: 'Ada', last_name: 'Lovelace', company: 'Acme Inc' },
-      settings: { default_timezone: 'UTC', calling_window: null, call_disclosure: DEFAULT_CALL_DISCLOSURE, retention_days: null },
+      settings: {
+        default_timezone: 'UTC',
+        calling_window: null,
+        call_disclosure: DEFAULT_CALL_DISCLOSURE,
+        retention_days: null,
+        contact_email: null,
+        voice_consent_required: false,
+        max_dials_per_phone_per_day: null,
+      },
     },
   },
   call: {
@@ -68,6 +88,7 @@ export const EXAMPLES = {
       timezones: ['Europe/London'],
       deferrals: [],
       next_attempt_at: null,
+      consent: { basis: 'prior_express_written', captured_at: '2026-11-20T16:41:09.000Z', source: 'Application form, consent checkbox v3' },
       attempts: [
         {
           number: 1,

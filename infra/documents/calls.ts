@@ -1,3 +1,4 @@
+import type { ConsentBasis } from '../../shared/calls/consent';
 import type {
   AssistantSettings,
   CallSettings,
@@ -61,7 +62,14 @@ export interface CallDoc {
   project_id: string;
   ats_job_id: string;
   candidate_id: string;
-  candidate: { name: string; email: string; phone: string; custom_fields: Record<string, string | number | boolean> };
+  /** `consent`: as the request gave it (shared/calls/consent.ts); it goes with the person at an erasure. */
+  candidate: {
+    name: string;
+    email: string;
+    phone: string;
+    custom_fields: Record<string, string | number | boolean>;
+    consent?: { basis: ConsentBasis; captured_at: Date; source: string };
+  };
   workflow_id: string;
   status: CallStatus;
   /** first_message and instructions with the built-in variables already resolved. */

@@ -15,6 +15,7 @@ export function callView(call: CallDoc, sequence = sequenceOf(call)): CallView {
     timezones: call.timezones ?? ['UTC'],
     deferrals: (call.deferrals ?? []).map((d) => ({ from: d.from.toISOString(), to: d.to.toISOString(), reason: d.reason })),
     next_attempt_at: iso(call.next_attempt_at),
+    consent: call.candidate.consent ? { ...call.candidate.consent, captured_at: call.candidate.consent.captured_at.toISOString() } : null,
     attempts: call.attempts.map((a) => ({
       number: a.number,
       started_at: iso(a.started_at),

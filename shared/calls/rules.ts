@@ -3,6 +3,7 @@ import { unknownVariables, BUILT_IN_VARIABLES } from '../template-variables';
 import { DAYS, hasAnyShift, workingHoursApply } from './working-hours';
 import { parseSimulatedOutcomes, SIMULATED_OUTCOMES } from './simulated-outcomes';
 import type { CallInitiateRequest } from './schema';
+import { CONSENT_CLOCK_SKEW_MS } from './consent';
 
 /**
  * Rules of call/initiate that span fields, checked after the schema. They look only at parts that have the
@@ -28,6 +29,14 @@ export function callInitiateRules(input: unknown): Issue[] {
 
   if (Array.isArray(body.candidates)) {
     body.candidates.forEach((c, i) => {
+      // A consent is given before the call that relies on it: one dated ahead of the clock was not given yet.
+      const captured = isObj(c) && isObj(c.consent) && typeof c.consent.captured_at === 'string' ? Date.parse(c.consent.captured_at) : NaN;
+      if (captured > Date.now() + CONSENT_CLOCK_SKEW_MS) {
+        issues.push({
+          path: ['candidates', i, 'consent', 'captured_at'],
+          message: 'must not be in the future: consent is given before the call',
+        });
+      }
       if (!isObj(c) || !isObj(c.custom_fields) || !('simulated_outcomes' in c.custom_fields)) return;
       const { invalid } = parseSimulatedOutcomes(String(c.custom_fields.simulated_outcomes));
       if (invalid.length) {

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CustomFields, Enum, NonEmpty, Nullable, ONE_LINE, Strict } from '../schema-builders';
 import { E164_PATTERN, TimeZoneField } from '../formats';
 import { CANCEL_REASONS, DEFERRAL_REASONS, SKIP_REASONS } from '../contact/reasons';
+import { VoiceConsent } from './consent';
 export * from '../contact/reasons';
 
 /**
@@ -17,6 +18,7 @@ export const CallCandidate = Strict({
   phone: Type.String({ pattern: E164_PATTERN, errorMessage: 'must be an E.164 phone number such as +14155550123' }),
   custom_fields: Type.Optional(CustomFields),
   timezone: Type.Optional(Type.String(TimeZoneField)),
+  consent: Type.Optional(VoiceConsent),
 });
 
 export const EXTRACT_TYPES = ['string', 'single_select', 'boolean', 'integer', 'number', 'array', 'date', 'datetime'] as const;
@@ -207,6 +209,7 @@ export const CallView = Type.Object({
     description: 'Contacts moved by a rule above the request: a dial or message due at `from` went out no earlier than `to`.',
   }),
   next_attempt_at: Nullable(Instant),
+  consent: Nullable(VoiceConsent, "The candidate's consent as the request gave it; null without one, and after the erasure."),
   attempts: Type.Array(
     Type.Object({
       number: Type.Integer({ minimum: 1 }),

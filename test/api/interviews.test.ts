@@ -74,6 +74,8 @@ describe('interview/invite on the real stack', () => {
         error: null,
         email: { status: 'sent', provider: 'log', message_id: expect.stringMatching(/^mail_/), sent_at: expect.any(String), error: null },
         consent: null,
+        ai_assessment: 'allowed',
+        ai_assessment_declined_at: null,
         started_at: null,
         completed_at: null,
         expires_at: expect.any(String),
@@ -81,6 +83,8 @@ describe('interview/invite on the real stack', () => {
         resent_at: null,
         answers: [],
         assessment: null,
+        review: null,
+        review_history: [],
         // Its one event so far, interview.invited, heard by a webhook endpoint or not.
         sequence: 1,
         erased_at: null,

@@ -280,7 +280,7 @@ describe('the interview page', () => {
     await page.goto(stack.url + path);
     expect(await page.$eval('h1', (h) => h.textContent)).toBe('This interview link has expired');
     expect(await page.$eval('main', (m) => m.textContent)).toContain(
-      'please contact Ada Lovelace at Interviewco Inc, who can send you a new link',
+      `please contact Ada Lovelace at Interviewco Inc, ${stack.config.EMAIL_FROM}, who can send you a new link`,
     );
     expect(await axeViolations(page)).toEqual([]);
     expect(await scrollsSideways(page)).toBe(false);

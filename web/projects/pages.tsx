@@ -147,6 +147,14 @@ function CallRow({ call, frame }: { call: CallDoc; frame: DashboardFrame }): VNo
                 .map((a) => `${a.number}: ${a.outcome ?? 'under way'}${a.failure_reason ? ` (${a.failure_reason})` : ''}`)
                 .join(', ')}
         </dd>
+        {call.candidate.consent && (
+          <>
+            <dt>Consent</dt>
+            <dd>
+              {call.candidate.consent.basis.replace(/_/g, ' ')}, {when(call.candidate.consent.captured_at)}: {call.candidate.consent.source}
+            </dd>
+          </>
+        )}
         {call.failure_reason && (
           <>
             <dt>Failed</dt>
