@@ -51,6 +51,9 @@ export function createCallCapacityActivities({ stores, clock, voice }: CallActiv
         // The calling window, looked at each time the call looks for a slot: one due at night waits for morning.
         const decision = await rules.decide(call, workspace, 'dial', windowAt);
         if (!decision.go) return { taken: false, held: decision, status: ('status' in decision && decision.status) || call.status };
+        // Then the workspace's cap of dials to the phone in 24 hours, which holds the dial the same way.
+        const capped = await rules.capDial(call, workspace, attempt, windowAt);
+        if (!capped.go) return { taken: false, held: capped, status: ('status' in capped && capped.status) || call.status };
       }
       const lease = slotLeaseMs(voice.reportWithinMs ?? reportWithinMs, LOST_REPORT_CHECKS);
       const now = clock();

@@ -1,5 +1,5 @@
 import { candidateZones } from '../infra/phone-zones';
-import { callingWindowOf, defaultTimezone } from '../infra/documents/workspaces';
+import { callingWindowOf, defaultTimezone, maxDialsPerPhonePerDay } from '../infra/documents/workspaces';
 import { nextTimeInZones } from '../shared/calls/working-hours';
 import { windowHours } from '../shared/contact/zones';
 import type { CallDoc } from '../infra/documents/calls';
@@ -7,6 +7,7 @@ import type { WorkspaceDoc } from '../infra/documents/workspaces';
 import { callEvents } from '../stores/calls';
 import type { CallStatus } from '../shared/calls/schema';
 import type { SuppressionChannel } from '../shared/suppressions/schema';
+import type { DeferralReason } from '../shared/contact/reasons';
 import type { CallActivityDeps, CallChanges } from './call-changes';
 
 /** A moment the call reaches the candidate: a dial, or one of its WhatsApp messages. */
@@ -55,22 +56,42 @@ export function contactRules({ calls, scheduled, stores }: Pick<CallChanges, 'ca
       const at = nextTimeInZones(now, windowHours(window), zonesOf(call, defaultTimezone(workspace)));
       if (at === null) return { go: false, never: true };
       if (at <= now) return { go: true };
-      const shown = scheduled(call, new Date(at));
-      const deferral = { from: new Date(now), to: new Date(at), reason: 'calling_window' as const };
-      const deferred = (call.deferrals ?? []).some((d) => d.from.getTime() === now);
-      if (kind === 'fallback') {
-        // Its call has ended: recorded once, announced never.
-        if (!deferred) await calls.change(call, { push: { deferrals: deferral } });
-        return { go: false, at, status: call.status };
-      }
-      const events = [...(call.scheduled_for === null ? [shown.event] : []), callEvents.deferred(now)];
-      // Recorded by an earlier execution, which may have stopped before announcing it: its repeat is found made.
-      const changed = deferred
-        ? await calls.change(call, { to: 'scheduled', events })
-        : await calls.change(call, { to: 'scheduled', events, push: { deferrals: deferral }, set: shown.set });
-      return { go: false, at, status: changed?.status ?? 'scheduled' };
+      return hold(call, kind, now, at, 'calling_window');
+    },
+
+    /**
+     * The workspace's cap of dials to one phone in 24 hours (`max_dials_per_phone_per_day`), across its calls:
+     * the dial `<call>/<attempt>` takes one of the phone's dials (stores/dial-caps.ts), or is held, as the
+     * calling window holds it, until the oldest of them is 24 hours old. Decided after the window says go.
+     */
+    async capDial(call: CallDoc, workspace: Readonly<WorkspaceDoc> | null, attempt: number, now: number): Promise<ContactDecision> {
+      const cap = maxDialsPerPhonePerDay(workspace);
+      if (cap === null) return { go: true };
+      const taken = await stores.dialCaps.take(call.workspace_id, call.candidate.phone, `${call._id}/${attempt}`, cap, new Date(now));
+      return taken.go ? taken : hold(call, 'dial', now, taken.at, 'daily_dial_cap');
     },
   };
+
+  /**
+   * A contact due at `now` held until `at`, recorded once per `now` with its reason (a retry records nothing
+   * twice), the call shown scheduled for `at` unless it is a fallback's (its call has ended).
+   */
+  async function hold(call: CallDoc, kind: ContactKind, now: number, at: number, reason: DeferralReason): Promise<HeldContact> {
+    const shown = scheduled(call, new Date(at));
+    const deferral = { from: new Date(now), to: new Date(at), reason };
+    const deferred = (call.deferrals ?? []).some((d) => d.from.getTime() === now);
+    if (kind === 'fallback') {
+      // Its call has ended: recorded once, announced never.
+      if (!deferred) await calls.change(call, { push: { deferrals: deferral } });
+      return { go: false, at, status: call.status };
+    }
+    const events = [...(call.scheduled_for === null ? [shown.event] : []), callEvents.deferred(now)];
+    // Recorded by an earlier execution, which may have stopped before announcing it: its repeat is found made.
+    const changed = deferred
+      ? await calls.change(call, { to: 'scheduled', events })
+      : await calls.change(call, { to: 'scheduled', events, push: { deferrals: deferral }, set: shown.set });
+    return { go: false, at, status: changed?.status ?? 'scheduled' };
+  }
 }
 
 /** The contact rules for a call's WhatsApp messages (its dials are decided in the take of their slot). */

@@ -5,6 +5,7 @@ import { callStore, type CallStore } from './calls';
 import { callReportStore, type CallReportStore } from './call-reports';
 import { callSlotStore, type CallSlotStore } from './call-slots';
 import { candidateStore, type CandidateStore } from './candidates';
+import { dialCapStore, type DialCapStore } from './dial-caps';
 import { idempotencyStore, type IdempotencyStore } from './idempotency';
 import { interviewStore, type InterviewStore } from './interviews';
 import { limitStore, type LimitStore } from './limits';
@@ -30,6 +31,7 @@ export interface Stores {
   calls: CallStore;
   callReports: CallReportStore;
   callSlots: CallSlotStore;
+  dialCaps: DialCapStore;
   interviews: InterviewStore;
   recordings: RecordingStore;
   suppressions: SuppressionStore;
@@ -77,6 +79,7 @@ export function createStores(db: Database, { announce, config }: StoreWiring): S
     calls: callStore({ db, announce }),
     callReports: callReportStore(db),
     callSlots: callSlotStore(db),
+    dialCaps: dialCapStore(db),
     interviews,
     recordings,
     suppressions: suppressionStore(db, { workspaces }),

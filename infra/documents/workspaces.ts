@@ -69,3 +69,8 @@ export interface ApiKeyDoc {
   created_at: Date;
   revoked_at: Date | null;
 }
+
+/** Dials to one phone in 24 hours across the workspace's calls, at most; null: no cap. */
+export function maxDialsPerPhonePerDay(workspace: Pick<WorkspaceDoc, 'settings'> | null): number | null {
+  return workspace?.settings?.max_dials_per_phone_per_day ?? null;
+}

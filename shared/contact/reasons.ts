@@ -1,7 +1,10 @@
 /** The contact rules' reasons, shown on a call (docs/contact-rules.md). */
 
-/** Why a dial or message went out later than it was due. */
-export const DEFERRAL_REASONS = ['calling_window'] as const;
+/**
+ * Why a dial or message went out later than it was due: the workspace's calling window, or its cap of dials to
+ * one phone in 24 hours (`max_dials_per_phone_per_day`).
+ */
+export const DEFERRAL_REASONS = ['calling_window', 'daily_dial_cap'] as const;
 export type DeferralReason = (typeof DEFERRAL_REASONS)[number];
 
 /** Why a call was cancelled: by the API (`POST /calls/cancel`, `/calls/{id}/cancel`), or by a contact rule. */

@@ -1,0 +1,47 @@
+import type { Database } from '../infra/database';
+import { claim, claimOf } from '../infra/claims';
+import { personKeys } from '../infra/people';
+import { sharedKey } from '../infra/shared-keys';
+
+/** A day, in which a phone takes at most the workspace's `max_dials_per_phone_per_day` dials. */
+export const DIAL_CAP_WINDOW_MS = 86_400_000;
+/** The settings name of the secret the phones' keys are hashed with (never the phone itself: docs/erasure.md). */
+const KEY_SECRET = 'dial_cap_secret';
+
+/** What the cap says of a dial: go, or wait until `at`, when the oldest dial of the last 24 hours leaves them. */
+export type DialCapDecision = { go: true } | { go: false; at: number };
+
+export interface DialCapStore {
+  /**
+   * Takes one of the phone's `cap` dials of the last 24 hours in the workspace for `dial` (`<call>/<attempt>`),
+   * or says when one frees up. A dial that took one already (a retried activity) goes again without a second.
+   */
+  take(workspaceId: string, phone: string, dial: string, cap: number, now: Date): Promise<DialCapDecision>;
+}
+
+/**
+ * The dial cap as `cap` claims per phone and workspace (infra/claims.ts), each held by one dial for 24 hours:
+ * a dial goes when it wins a free claim or one whose 24 hours are over. The unique `_id` decides between dials
+ * at the same moment, on MongoDB and on FerretDB alike, so the cap holds under concurrency; every read is an
+ * exact `_id`. The phone is in the claims only as a keyed hash.
+ */
+export function dialCapStore(db: Database): DialCapStore {
+  return {
+    async take(workspaceId, phone, dial, cap, now) {
+      const [phoneKey] = personKeys(await sharedKey(db, KEY_SECRET), 'dc', workspaceId, { phone }, ['phone']);
+      const keys = Array.from({ length: cap }, (_, n) => `dial-cap/${phoneKey}/${n}`);
+      const held = await Promise.all(keys.map((key) => claimOf(db, key)));
+      if (held.some((c) => c?.holder === dial)) return { go: true };
+      const until = new Date(now.getTime() + DIAL_CAP_WINDOW_MS);
+      for (const [n, key] of keys.entries()) {
+        const current = held[n];
+        if (current?.expires_at && current.expires_at > now) continue;
+        if ((await claim(db, key, dial, { now, expiresAt: until })) === dial) return { go: true };
+      }
+      // Every one is held (some perhaps just now, by dials at the same moment): the earliest to free up.
+      const after = await Promise.all(keys.map((key) => claimOf(db, key)));
+      const frees = after.map((c) => c?.expires_at?.getTime() ?? now.getTime());
+      return { go: false, at: Math.max(now.getTime() + 1, Math.min(...frees)) };
+    },
+  };
+}
