@@ -81,6 +81,15 @@ export const aiRequests = new Counter({
   registers,
 });
 
+/** What an erasure refused afterwards (docs/erasure.md): a write that would have brought the person's data back. */
+export const ERASED_WRITE_KINDS = ['call', 'interview', 'report'] as const;
+export const erasedWritesRefused = new Counter({
+  name: 'hiring_erased_writes_refused_total',
+  help: "Writes refused because the person was erased before they landed: a change of a call or an interview (an answer, a recording, a late step), a provider's report of an erased call.",
+  labelNames: ['kind'] as const,
+  registers,
+});
+
 /**
  * Calls in a status right now, across every process (`hiring_calls_in_progress`,
  * `hiring_calls_waiting_for_capacity`): registered by a worker, which reads them from `count` at scrape

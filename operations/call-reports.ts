@@ -2,6 +2,7 @@ import { attemptPath } from '../infra/documents/calls';
 import { callReportId, reportedFields, type CallReportDoc } from '../infra/documents/call-reports';
 import type { AttemptReport, ReportResult } from '../providers/voice/port';
 import type { OperationDeps } from './deps';
+import { erasedWritesRefused } from '../infra/metrics';
 
 /**
  * The intake of a provider's report of an attempt: the one path by which it reaches a call. Provider webhooks,
@@ -26,6 +27,13 @@ export function reportIntake({ stores, workflows, logger }: Omit<OperationDeps, 
       log.warn(ids, 'report for an unknown call or attempt');
       await stores.callReports.forget(kept);
       return 'unknown';
+    }
+    if (call.erased_at) {
+      // A report after the erasure would bring the transcript and the recording back: acknowledged, not kept.
+      log.warn(ids, 'report of an erased call; not kept');
+      await stores.callReports.forget(kept);
+      erasedWritesRefused.inc({ kind: 'report' });
+      return 'erased';
     }
     const fields = reportedFields(call, kept);
     if (!fields) return 'duplicate';

@@ -13,6 +13,18 @@ import { resourceStore, type ResourceEvent, type ResourceStore } from './resourc
 
 /** The claim that lets a candidate have one active call per project at a time; its holder is the call. */
 export const activeCallKey = (projectId: string, candidateId: string) => `call/${projectId}/${candidateId}`;
+/** What an erasure blanks of a call (operations/erasure.ts): a change that writes one lands only on a call not erased. */
+const PERSONAL_FIELDS: Array<keyof CallDoc> = [
+  'candidate',
+  'first_message',
+  'instructions',
+  'transcript',
+  'extracted_variables',
+  'extraction_notes',
+  'whatsapp',
+  'attempts',
+  'messages',
+];
 /** Where a WhatsApp message's delivery statuses find its call, by the provider's message id. */
 const messageRefId = (providerMessageId: string) => `whatsapp/${providerMessageId}`;
 
@@ -55,6 +67,7 @@ export function callStore({ db, announce }: { db: Database; announce: Announce }
       mayMove: callMayMove,
       announcement: callAnnouncement,
       announce,
+      personal: PERSONAL_FIELDS,
       count: callMetering,
     }),
     get,

@@ -24,7 +24,8 @@ export interface InterviewStore extends ResourceStore<InterviewDoc, InterviewSta
    */
   start(interview: InterviewDoc, now: Date, textVersion: string): Promise<boolean>;
   /**
-   * Saves an answer once: false when the question already had one (a second submit, another tab). The
+   * Saves an answer once: false when the question already had one (a second submit, another tab), or when the
+   * candidate was erased while it was sent (nothing of it is kept). The
    * interview's copy of its answers is then rewritten whole from their documents, so a copy that lost a race
    * is mended by the next save.
    */
@@ -70,6 +71,8 @@ export interface InterviewStore extends ResourceStore<InterviewDoc, InterviewSta
 }
 
 const ENDED: InterviewStatus[] = ['completed', 'expired', 'failed'];
+/** What an erasure blanks of an interview (operations/erasure.ts): a change that writes one lands only on one not erased. */
+const PERSONAL_FIELDS: Array<keyof InterviewDoc> = ['candidate', 'answers', 'assessment', 'review', 'review_history'];
 const resendKey = (interviewId: string) => `resend/${interviewId}`;
 const reviewKey = (interviewId: string) => `review/${interviewId}`;
 /** Long enough for one review's write; a process that dies holding it frees the interview after it. */
@@ -107,11 +110,10 @@ export function interviewStore({
     mayMove: interviewMayMove,
     announcement: (interview, key) => interviewAnnouncement(interview, publicBaseUrl, key),
     announce,
+    personal: PERSONAL_FIELDS,
     count: interviewMetering,
   });
-  const copyAnswers = async (interview: InterviewDoc) => {
-    await store.change(interview, { set: { answers: await readAnswers(db, interview) } });
-  };
+  const copyAnswers = async (interview: InterviewDoc) => store.change(interview, { set: { answers: await readAnswers(db, interview) } });
   const get = (id: string) => db.interviews.findOne({ _id: id });
   return {
     ...store,
@@ -170,7 +172,11 @@ export function interviewStore({
         if (isDuplicateKey(err)) return false;
         throw err;
       }
-      await copyAnswers(interview);
+      // Erased meanwhile (or gone): the copy was refused, and the answer goes too, as the erasure took the others.
+      if (!(await copyAnswers(interview))) {
+        await db.interviewAnswers.deleteOne({ _id: answerId(interview._id, answer.index) });
+        return false;
+      }
       return true;
     },
 

@@ -1,6 +1,7 @@
 import type { Collection, Document, Filter, OptionalId, UpdateFilter } from 'mongodb';
 import { insertEach, type WriteResult } from '../infra/duplicate-key';
 import { asUnavailable } from '../infra/unavailable';
+import { erasedWritesRefused } from '../infra/metrics';
 import type { ItemList, ListedItem } from '../infra/lists/item-list';
 import { eventKey, recordEvent, withEvent, type Announce, type EventRecord, type Announcement } from '../infra/webhooks/events';
 import type { WebhookEventType } from '../shared/webhooks/schema';
@@ -62,6 +63,11 @@ export interface ResourceSpec<T extends ListedItem, S extends string> {
   announcement(doc: T, key: string): Announcement;
   /** Hands the events a change recorded to the workspace's webhooks (infra/webhooks/events.ts). */
   announce: Announce;
+  /**
+   * The fields that hold the person's data (what an erasure blanks): a change that writes one lands only on an
+   * item not erased.
+   */
+  personal: readonly string[];
   /**
    * Counts what happened in the service's metrics (infra/metrics.ts): each new item, and each change with the
    * events its write recorded first. A retried step finds its status moved and its events recorded already,
@@ -169,6 +175,12 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
         }
         return doc;
       }
+      // A change that writes what the person said or is (their details, answers, transcript…) lands only on an item
+      // not erased (docs/erasure.md): a step that read it before an erasure and writes after it changes nothing.
+      // A status move, a time or a reason still lands, so a call cancelled by the erasure shows it.
+      const aboutThePerson = [set, push].some((part) =>
+        Object.keys(part ?? {}).some((k) => k !== 'erased_at' && spec.personal.includes(k.split('.')[0])),
+      );
       const { item } = await list.update(
         doc,
         to === undefined ? {} : { status: to },
@@ -179,8 +191,15 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
             ...(push ? { $push: push } : {}),
             ...(pop ? { $pop: pop } : {}),
           }) as unknown as UpdateFilter<T>,
+        { unlessErased: aboutThePerson },
       );
-      if (!item) return item;
+      if (!item) {
+        // Erased since the caller read it: the change would have brought the person's data back.
+        if (aboutThePerson && (await collection.findOne({ _id: doc._id } as Filter<T>))?.erased_at) {
+          erasedWritesRefused.inc({ kind: spec.name === 'call' ? 'call' : 'interview' });
+        }
+        return item;
+      }
       spec.count?.changed(
         doc,
         item,

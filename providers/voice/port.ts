@@ -61,5 +61,6 @@ export type AttemptReport = {
 };
 
 /** recorded: first report of the attempt; duplicate: it was reported before; unknown: no such call or attempt. */
-export type ReportResult = 'recorded' | 'duplicate' | 'unknown';
+/** `erased`: the report's call was erased, and nothing of the report is kept (docs/erasure.md). */
+export type ReportResult = 'recorded' | 'duplicate' | 'unknown' | 'erased';
 export type ReportAttempt = (report: AttemptReport) => Promise<ReportResult>;

@@ -1,0 +1,92 @@
+import { realProvidersBench } from '../helpers/real-providers-bench';
+import { endOfCallReport } from '../helpers/provider-wire';
+import { waitFor } from '../helpers/wait';
+import { invitedInterview } from '../helpers/invite';
+import { registry } from '../../infra/metrics';
+
+const refused = async (kind: string) =>
+  (await registry.getSingleMetric('hiring_erased_writes_refused_total')!.get()).values.find((v) => v.labels.kind === kind)?.value ?? 0;
+
+/**
+ * Nothing brings an erased person's data back (docs/erasure.md), on the real stack with Vapi's wire format: a
+ * provider's report that arrives after the erasure, and an answer or a recording that finishes after it.
+ */
+describe('an erasure that holds', () => {
+  const bench = realProvidersBench();
+  const { signedVapi, providerCallIdOf, call, start } = bench;
+
+  it("acknowledges a provider's report of an erased call, keeps nothing of it, and counts it", async () => {
+    const callId = await start(70, {});
+    const providerCallId = await providerCallIdOf(callId);
+    const report = (transcriptWord: string) =>
+      endOfCallReport({
+        callId,
+        attempt: 1,
+        providerCallId,
+        endedReason: 'assistant-ended-call',
+        messages: [{ role: 'user', message: `My secret word is ${transcriptWord}.` }],
+      });
+    expect((await signedVapi(report('first'))).status).toBe(200);
+    await waitFor(
+      () => call(callId),
+      (c) => c.status === 'completed',
+    );
+    const erased = await bench.stack.request('POST', '/api/public/v1/candidates/erase', {
+      key: bench.key,
+      body: { phone: '+14155552070' },
+    });
+    expect(erased.body.data.calls).toBe(1);
+    const before = await refused('report');
+
+    // Vapi sends the report again (or another copy of it arrives late): 2xx, and nothing of it lands.
+    const late = await signedVapi(report('pineapple'));
+    expect(late.status).toBe(200);
+    const after = await call(callId);
+    expect(after).toMatchObject({ transcript: null, extracted_variables: null, erased_at: expect.any(String) });
+    expect(after.attempts[0].recording_url).toBeNull();
+    const stored = JSON.stringify([
+      await bench.stack.db.calls.findOne({ _id: callId }),
+      await bench.stack.db.callReports.find({ call_id: callId }).toArray(),
+    ]);
+    expect(stored).not.toContain('pineapple');
+    expect(stored).not.toContain('storage.vapi.ai');
+    expect(await refused('report')).toBe(before + 1);
+  });
+
+  it('keeps no answer sent while the candidate is erased: the answer is refused and its document removed', async () => {
+    const { id, path, get } = await invitedInterview(bench.stack, bench.key, 'erase-during-answer', [
+      { question: 'First?', type: 'text' },
+      { question: 'Second?', type: 'text' },
+    ]);
+    const form = (to: string, body: string) =>
+      fetch(bench.stack.url + path + to, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: bench.stack.url, 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+    expect((await form('/start', 'consent=given')).status).toBe(303);
+    // The erasure lands between the page's read of the interview and its write of the answer: the write
+    // that would copy it into the interview is refused, and the answer's own document goes.
+    const interview = (await bench.stack.db.interviews.findOne({ _id: id }))!;
+    const erased = await bench.stack.request('POST', '/api/public/v1/candidates/erase', {
+      key: bench.key,
+      body: { email: interview.candidate.email },
+    });
+    expect(erased.body.data.interviews).toBe(1);
+    const before = await refused('interview');
+    const saved = await bench.stack.stores.interviews.saveAnswer(interview, {
+      index: 0,
+      type: 'text',
+      text: 'My secret word is marmalade',
+      duration_seconds: null,
+      answered_at: new Date(),
+      timed_out: false,
+    });
+    expect(saved).toBe(false);
+    expect((await get()).body.data).toMatchObject({ answers: [], erased_at: expect.any(String) });
+    expect(JSON.stringify(await bench.stack.db.interviewAnswers.find({ interview_id: id }).toArray())).not.toContain('marmalade');
+    expect(JSON.stringify(await bench.stack.db.interviews.findOne({ _id: id }))).not.toContain('marmalade');
+    expect(await refused('interview')).toBe(before + 1);
+  });
+});
