@@ -151,6 +151,8 @@ export function erasure({ stores, workflows, config }: Pick<OperationDeps, 'stor
           reason: 'Erased at the workspace’s request',
         });
       }
+      // The person's earlier entries stay in force, without their phone and email.
+      await stores.suppressions.forgetPerson(workspaceId, people);
       const at = new Date();
       for (const call of found.calls) await eraseCall(call, at);
       let recordings = 0;

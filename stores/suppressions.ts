@@ -1,6 +1,6 @@
 import type { Database } from '../infra/database';
 import { insertOnce, isDuplicateKey } from '../infra/duplicate-key';
-import { newId } from '../infra/ids';
+import { keyedId, newId } from '../infra/ids';
 import { indexOf } from '../infra/lists/index-of';
 import type { Position } from '../infra/lists/time-index';
 import { normaliseEmail, personKeys, type Person } from '../infra/people';
@@ -81,6 +81,26 @@ export function suppressionStore(db: Database, { workspaces }: { workspaces: Pic
     throw new Error(`more than ${MAX_SLOTS} suppressions under one key`);
   }
 
+  /**
+   * Takes an entry out: its slots first, so it stops being enforced before it stops being listed. A slot is
+   * marked, never deleted, as the slots after it are found through it; one written before slots has the entry
+   * taken out of its array.
+   */
+  async function remove(entry: SuppressionDoc): Promise<void> {
+    await Promise.all(
+      entry.keys.map(async (k) => {
+        for (const slot of await slotsOf(k)) {
+          if (slot.entry?.id === entry._id && !slot.removed_at)
+            await db.suppressionKeys.updateOne({ _id: slot._id }, { $set: { removed_at: new Date() } });
+          if (slot.entries?.some((e) => e.id === entry._id))
+            await db.suppressionKeys.updateOne({ _id: slot._id }, { $set: { entries: slot.entries.filter((e) => e.id !== entry._id) } });
+        }
+      }),
+    );
+    await indexOf(db).remove([{ key: listKey(entry.workspace_id), id: entry._id, at: entry.created_at.getTime() }]);
+    await db.suppressions.deleteOne({ _id: entry._id });
+  }
+
   async function channelsFor(
     workspace: Pick<WorkspaceDoc, '_id' | 'has_suppressions'> | null,
     person: Pick<Person, 'phone' | 'email'>,
@@ -136,24 +156,40 @@ export function suppressionStore(db: Database, { workspaces }: { workspaces: Pic
       return found.filter((e): e is SuppressionDoc => e !== null);
     },
 
+    remove,
+
     /**
-     * Takes an entry out: its slots first, so it stops being enforced before it stops being listed. A slot is
-     * marked, never deleted, as the slots after it are found through it; one written before slots has the entry
-     * taken out of its array.
+     * The id of the entry an email's unsubscribe link files, one per address and workspace: named by the email's
+     * keyed hash, so the id says nothing of the address to anyone without the secret.
      */
-    async remove(entry: SuppressionDoc): Promise<void> {
+    async emailLinkEntryId(workspaceId: string, email: string): Promise<string> {
+      const [key] = await keysOf(workspaceId, { email });
+      return keyedId('sup', workspaceId, 'email_link', key);
+    },
+
+    /**
+     * An erasure's part of the list: the person's entries stay in force under their keys, and lose the phone and
+     * email they were filed with. An unsubscribe link's entry filed before its id was keyed (a plain hash of the
+     * address, which anyone can compute) is taken out: the erasure's own entry, filed first, refuses every channel.
+     */
+    async forgetPerson(workspaceId: string, person: { phones: string[]; emails: string[] }): Promise<void> {
+      const keys = (
+        await Promise.all([
+          ...person.phones.map((phone) => keysOf(workspaceId, { phone })),
+          ...person.emails.map((email) => keysOf(workspaceId, { email })),
+        ])
+      ).flat();
+      const ids = new Set((await entriesUnder(keys)).flat().map((e) => e.id));
+      const plainIds = new Set(person.emails.map((e) => keyedId('sup', workspaceId, 'email_link', normaliseEmail(e))));
       await Promise.all(
-        entry.keys.map(async (k) => {
-          for (const slot of await slotsOf(k)) {
-            if (slot.entry?.id === entry._id && !slot.removed_at)
-              await db.suppressionKeys.updateOne({ _id: slot._id }, { $set: { removed_at: new Date() } });
-            if (slot.entries?.some((e) => e.id === entry._id))
-              await db.suppressionKeys.updateOne({ _id: slot._id }, { $set: { entries: slot.entries.filter((e) => e.id !== entry._id) } });
-          }
+        [...ids].map(async (id) => {
+          const entry = await db.suppressions.findOne({ _id: id });
+          if (entry?.workspace_id !== workspaceId) return;
+          if (plainIds.has(id)) return remove(entry);
+          if (entry.phone !== null || entry.email !== null)
+            await db.suppressions.updateOne({ _id: id }, { $set: { phone: null, email: null } });
         }),
       );
-      await indexOf(db).remove([{ key: listKey(entry.workspace_id), id: entry._id, at: entry.created_at.getTime() }]);
-      await db.suppressions.deleteOne({ _id: entry._id });
     },
 
     /**

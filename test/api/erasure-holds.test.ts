@@ -3,6 +3,7 @@ import { endOfCallReport } from '../helpers/provider-wire';
 import { waitFor } from '../helpers/wait';
 import { invitedInterview } from '../helpers/invite';
 import { registry } from '../../infra/metrics';
+import { keyedId } from '../../infra/ids';
 
 const refused = async (kind: string) =>
   (await registry.getSingleMetric('hiring_erased_writes_refused_total')!.get()).values.find((v) => v.labels.kind === kind)?.value ?? 0;
@@ -88,5 +89,42 @@ describe('an erasure that holds', () => {
     expect(JSON.stringify(await bench.stack.db.interviewAnswers.find({ interview_id: id }).toArray())).not.toContain('marmalade');
     expect(JSON.stringify(await bench.stack.db.interviews.findOne({ _id: id }))).not.toContain('marmalade');
     expect(await refused('interview')).toBe(before + 1);
+  });
+
+  it("leaves the person's earlier entries in force with no phone or email, under ids that name no address", async () => {
+    const { key } = await bench.stack.newWorkspace('Ledgerco');
+    const ws = (await bench.stack.request('GET', '/api/public/v1/workspace', { key })).body.data.workspace_id as string;
+    const { id } = await invitedInterview(bench.stack, key, 'erase-ledger', [{ question: 'Why us?', type: 'text' }]);
+    const email = 'grace.1@example.com';
+    const phone = '+442079010001';
+    // The person's own unsubscribe, by the link in the invitation's email.
+    const link = new URL((await bench.stack.stores.providerLogs.email(id))!.headers!['List-Unsubscribe'].slice(1, -1)).pathname;
+    const oneClick = await fetch(bench.stack.url + link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(oneClick.status).toBe(200);
+    // The workspace's own entry for the phone, and one filed before the link's ids were keyed.
+    const filed = await bench.stack.request('POST', '/api/public/v1/suppressions', { key, body: { phone, channels: ['voice'] } });
+    expect(filed.status).toBe(201);
+    const plainId = keyedId('sup', ws, 'email_link', email);
+    await bench.stack.stores.suppressions.add({ id: plainId, workspaceId: ws, email, channels: ['email'], source: 'email_link' });
+    const list = async () => (await bench.stack.request('GET', '/api/public/v1/suppressions?limit=100', { key })).body.data;
+    const before = await list();
+    expect(before.map((e: { id: string }) => e.id)).not.toContain(undefined);
+    expect(before.filter((e: { source: string }) => e.source === 'email_link').map((e: { id: string }) => e.id)).toContain(plainId);
+
+    expect((await bench.stack.request('POST', '/api/public/v1/candidates/erase', { key, body: { email } })).status).toBe(200);
+    const after = await list();
+    expect(after.map((e: { id: string }) => e.id)).not.toContain(plainId);
+    expect(after.map((e: { source: string }) => e.source).sort()).toEqual(['api', 'email_link', 'erasure']);
+    for (const entry of after) expect(entry).toMatchObject({ phone: null, email: null });
+    const stored = JSON.stringify(await bench.stack.db.suppressions.find({ workspace_id: ws }).toArray());
+    expect(stored).not.toContain('grace.1');
+    expect(stored).not.toContain('2079010001');
+    // Still refused, on every channel the entries cover.
+    const channels = await bench.stack.stores.suppressions.channelsFor(await bench.stack.stores.workspaces.get(ws), { email, phone });
+    expect([...channels].sort()).toEqual(['email', 'voice', 'whatsapp']);
   });
 });

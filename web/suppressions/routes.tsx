@@ -82,7 +82,7 @@ export function suppressionRoutes({ stores, operations, logger }: WebDeps): Rout
     const email = normaliseEmail(interview.candidate.email);
     // One entry per address and workspace, however often the link is used.
     await operations.suppressions.file({
-      id: keyedId('sup', interview.workspace_id, 'email_link', email),
+      id: await suppressions.emailLinkEntryId(interview.workspace_id, email),
       workspaceId: interview.workspace_id,
       email,
       channels: ['email'],
