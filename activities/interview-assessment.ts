@@ -49,71 +49,90 @@ export function createInterviewAssessmentActivities({
     await interviews.change(interview, { events: [completed(interview)] });
   }
 
+  /** The transcript of a recorded answer; null when there is no transcriber or no recording. */
+  async function transcribe(interviewId: string, index: number): Promise<string | null> {
+    const interview = await load(interviewId);
+    // The candidate asked for a person instead: no machine listens to them either.
+    if (interview.ai_assessment_declined_at) return null;
+    const recorded = (interview.answers ?? []).find((a) => a.index === index)?.recording;
+    const recording = recorded && transcriber ? await recordings.get(recorded.id) : null;
+    if (!recording || !transcriber) return null;
+    const parts: Buffer[] = [];
+    for await (const part of recordings.bytes(recording)) parts.push(part);
+    try {
+      return await transcriber.transcribe({ bytes: Buffer.concat(parts), type: recording.type });
+    } catch (err) {
+      throw asActivityFailure(err, 'Transcription');
+    }
+  }
+
+  /**
+   * Assesses every answer that has text (typed or transcribed) in one request to the model and stores the
+   * result; the others are `not_assessed` with the reason. An assessment already stored is kept as it is.
+   */
+  async function assess(interviewId: string, transcripts: Transcripts): Promise<'completed' | 'failed'> {
+    const interview = await load(interviewId);
+    if (isSettled(interview.assessment?.status)) {
+      await repeat(interview);
+      return 'completed';
+    }
+    if (interview.ai_assessment_declined_at) {
+      await store(interview, declined(interview));
+      return 'completed';
+    }
+    const project = await loadInterviewProject(stores, interview.project_id);
+    const answers = toAssess(interview, transcripts, transcriber !== null);
+    let result;
+    try {
+      result = answers.some((a) => a.text !== null) ? await llm.assessInterview(project.job, answers) : null;
+    } catch (err) {
+      if (!(err instanceof UpstreamError) || err.retryable) throw asActivityFailure(err, 'LanguageModel');
+      // A refusal or a rejected request fails the same way every time: the assessment says so instead.
+      logger.warn({ interviewId, provider: llm.name, error: err.message }, 'assessment refused by the language model');
+      await store(interview, failed(llm, answers, transcripts, providerFailureText(err)));
+      return 'failed';
+    }
+    // Evidence checked against the answers, injection flagged and the overall computed, whoever assessed.
+    // With nothing to read, the overall still counts the questions and says whether a person should listen.
+    const settled = answers.length ? settleAssessment(answers, result ?? { questions: [], summary: NOTHING_ASSESSED }) : null;
+    const scored = new Map(settled?.questions.map((q) => [q.index, q]) ?? []);
+    await store(interview, {
+      status: 'completed',
+      provider: llm.name,
+      assessor: { ...llm.assessor, rubric_version: RUBRIC_VERSION },
+      questions: answers.map((a): QuestionAssessment => {
+        const q = scored.get(a.index);
+        const transcript = transcripts[a.index] ?? null;
+        if (!q) return notAssessed(a.index, transcript, a.missing);
+        const { score, skills, evidence, flags } = q;
+        return { index: a.index, status: 'assessed', score, skills, evidence, flags, transcript, reason: null };
+      }),
+      overall: settled?.overall ?? null,
+      error: null,
+      assessed_at: clock(),
+    });
+    logger.info({ interviewId, provider: llm.name, score: settled?.overall.score ?? null }, 'interview assessed');
+    return 'completed';
+  }
+
   return {
-    /** The transcript of a recorded answer; null when there is no transcriber or no recording. */
-    async transcribeAnswer(interviewId: string, index: number): Promise<string | null> {
-      const interview = await load(interviewId);
-      // The candidate asked for a person instead: no machine listens to them either.
-      if (interview.ai_assessment_declined_at) return null;
-      const recorded = (interview.answers ?? []).find((a) => a.index === index)?.recording;
-      const recording = recorded && transcriber ? await recordings.get(recorded.id) : null;
-      if (!recording || !transcriber) return null;
-      const parts: Buffer[] = [];
-      for await (const part of recordings.bytes(recording)) parts.push(part);
-      try {
-        return await transcriber.transcribe({ bytes: Buffer.concat(parts), type: recording.type });
-      } catch (err) {
-        throw asActivityFailure(err, 'Transcription');
-      }
-    },
+    /** Before patch `transcripts-kept`: the transcript itself, which then crossed the workflow's history. */
+    transcribeAnswer: transcribe,
+    /** Before patch `transcripts-kept`: the transcripts as the workflow handed them. */
+    assessInterview: assess,
 
     /**
-     * Assesses every answer that has text (typed or transcribed) in one request to the model and stores the
-     * result; the others are `not_assessed` with the reason. An assessment already stored is kept as it is.
+     * Transcribes a recorded answer and keeps the text with the answer (stores/interview-answers.ts): the
+     * workflow learns only whether there is one, so no transcript is ever in its history (docs/erasure.md).
      */
-    async assessInterview(interviewId: string, transcripts: Transcripts): Promise<'completed' | 'failed'> {
-      const interview = await load(interviewId);
-      if (isSettled(interview.assessment?.status)) {
-        await repeat(interview);
-        return 'completed';
-      }
-      if (interview.ai_assessment_declined_at) {
-        await store(interview, declined(interview));
-        return 'completed';
-      }
-      const project = await loadInterviewProject(stores, interview.project_id);
-      const answers = toAssess(interview, transcripts, transcriber !== null);
-      let result;
-      try {
-        result = answers.some((a) => a.text !== null) ? await llm.assessInterview(project.job, answers) : null;
-      } catch (err) {
-        if (!(err instanceof UpstreamError) || err.retryable) throw asActivityFailure(err, 'LanguageModel');
-        // A refusal or a rejected request fails the same way every time: the assessment says so instead.
-        logger.warn({ interviewId, provider: llm.name, error: err.message }, 'assessment refused by the language model');
-        await store(interview, failed(llm, answers, transcripts, providerFailureText(err)));
-        return 'failed';
-      }
-      // Evidence checked against the answers, injection flagged and the overall computed, whoever assessed.
-      // With nothing to read, the overall still counts the questions and says whether a person should listen.
-      const settled = answers.length ? settleAssessment(answers, result ?? { questions: [], summary: NOTHING_ASSESSED }) : null;
-      const scored = new Map(settled?.questions.map((q) => [q.index, q]) ?? []);
-      await store(interview, {
-        status: 'completed',
-        provider: llm.name,
-        assessor: { ...llm.assessor, rubric_version: RUBRIC_VERSION },
-        questions: answers.map((a): QuestionAssessment => {
-          const q = scored.get(a.index);
-          const transcript = transcripts[a.index] ?? null;
-          if (!q) return notAssessed(a.index, transcript, a.missing);
-          const { score, skills, evidence, flags } = q;
-          return { index: a.index, status: 'assessed', score, skills, evidence, flags, transcript, reason: null };
-        }),
-        overall: settled?.overall ?? null,
-        error: null,
-        assessed_at: clock(),
-      });
-      logger.info({ interviewId, provider: llm.name, score: settled?.overall.score ?? null }, 'interview assessed');
-      return 'completed';
+    async transcribeAnswerKept(interviewId: string, index: number): Promise<boolean> {
+      const text = await transcribe(interviewId, index);
+      return text !== null && (await interviews.keepTranscript(interviewId, index, text));
+    },
+
+    /** Assesses the interview with the transcripts kept for it, read here rather than passed through the workflow. */
+    async assessInterviewKept(interviewId: string): Promise<'completed' | 'failed'> {
+      return assess(interviewId, await interviews.transcripts(await load(interviewId)));
     },
 
     /** Records an assessment that could not be made after every retry, with the reason. */

@@ -58,7 +58,27 @@ export async function readAnswers(db: Database, interview: InterviewDoc): Promis
   const docs = await Promise.all(
     (interview.questions ?? []).map((_, i) => db.interviewAnswers.findOne({ _id: answerId(interview._id, i) })),
   );
-  return docs.filter((d): d is AnswerDoc => d !== null).map(({ _id: _ignored, interview_id: _interview, ...answer }) => answer);
+  return docs
+    .filter((d): d is AnswerDoc => d !== null)
+    .map(({ _id: _ignored, interview_id: _interview, transcript: _heard, ...answer }) => answer);
+}
+
+/**
+ * Keeps a recorded answer's transcript with the answer's own document, where the assessment reads it and an
+ * erasure removes it, so it never travels through the interview workflow's history. An answer that is gone (the
+ * candidate was erased meanwhile) gets none.
+ */
+export async function keepTranscript(db: Database, interviewId: string, index: number, text: string): Promise<boolean> {
+  const kept = await db.interviewAnswers.updateOne({ _id: answerId(interviewId, index) }, { $set: { transcript: text } });
+  return kept.matchedCount === 1;
+}
+
+/** The transcripts kept for the interview's recorded answers, by question index. */
+export async function transcriptsOf(db: Database, interview: InterviewDoc): Promise<Record<string, string>> {
+  const docs = await Promise.all(
+    (interview.answers ?? []).filter((a) => a.recording).map((a) => db.interviewAnswers.findOne({ _id: answerId(interview._id, a.index) })),
+  );
+  return Object.fromEntries(docs.flatMap((d) => (d && typeof d.transcript === 'string' ? [[String(d.index), d.transcript]] : [])));
 }
 
 /** Forgets the interview's saved answers (an erasure): the interview keeps none either. */

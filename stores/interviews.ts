@@ -2,7 +2,17 @@ import type { Database } from '../infra/database';
 import { claim, release } from '../infra/claims';
 import { isDuplicateKey } from '../infra/duplicate-key';
 import { interviewList } from '../infra/lists/interviews';
-import { answerId, forgetAnswers, interviewOfToken, nextQuestion, readAnswers, servedAt, serveQuestion } from './interview-answers';
+import {
+  answerId,
+  forgetAnswers,
+  interviewOfToken,
+  keepTranscript,
+  nextQuestion,
+  readAnswers,
+  servedAt,
+  serveQuestion,
+  transcriptsOf,
+} from './interview-answers';
 import { expiresAtOf, type InterviewDoc, type StoredAnswer, type StoredAssessment, type StoredReview } from '../infra/documents/interviews';
 import type { Announce } from '../infra/webhooks/events';
 import { interviewAnnouncement } from '../infra/webhooks/resources';
@@ -48,6 +58,10 @@ export interface InterviewStore extends ResourceStore<InterviewDoc, InterviewSta
   serveQuestion(interviewId: string, index: number, now: Date): Promise<Date>;
   /** When the question was first served, or null if it never was. */
   servedAt(interviewId: string, index: number): Promise<Date | null>;
+  /** Keeps a recorded answer's transcript with the answer; false when the answer is gone (an erasure). */
+  keepTranscript(interviewId: string, index: number, text: string): Promise<boolean>;
+  /** The transcripts kept for the interview's recorded answers, by question index. */
+  transcripts(interview: InterviewDoc): Promise<Record<string, string>>;
   /** Forgets the interview's saved answers (an erasure, which blanks the interview's own copy). */
   forgetAnswers(interview: InterviewDoc): Promise<void>;
   /**
@@ -127,6 +141,8 @@ export function interviewStore({
     serveQuestion: (interviewId, index, now) => serveQuestion(db, interviewId, index, now),
     servedAt: (interviewId, index) => servedAt(db, interviewId, index),
     forgetAnswers: (interview) => forgetAnswers(db, interview),
+    keepTranscript: (interviewId, index, text) => keepTranscript(db, interviewId, index, text),
+    transcripts: (interview) => transcriptsOf(db, interview),
     claimResend: async (interviewId, holder, until, now) =>
       (await claim(db, resendKey(interviewId), holder, { now, expiresAt: until })) === holder,
     releaseResend: (interviewId, holder) => release(db, resendKey(interviewId), holder),

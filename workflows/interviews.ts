@@ -225,15 +225,22 @@ async function assess(
   done: InterviewStage,
 ): Promise<void> {
   setStatus('assessing');
-  const transcripts: Transcripts = {};
-  await Promise.all(
-    recorded.map(async (index) => {
-      const text = await assessment.transcribeAnswer(interviewId, index).catch(() => null);
-      if (text !== null) transcripts[index] = text;
-    }),
-  );
   try {
-    await assessment.assessInterview(interviewId, transcripts);
+    // The transcripts stay in the database, with the answers an erasure removes: the history carries only
+    // ids and whether a transcript was kept (docs/erasure.md).
+    if (patched('transcripts-kept')) {
+      await Promise.all(recorded.map((index) => assessment.transcribeAnswerKept(interviewId, index).catch(() => false)));
+      await assessment.assessInterviewKept(interviewId);
+    } else {
+      const transcripts: Transcripts = {};
+      await Promise.all(
+        recorded.map(async (index) => {
+          const text = await assessment.transcribeAnswer(interviewId, index).catch(() => null);
+          if (text !== null) transcripts[index] = text;
+        }),
+      );
+      await assessment.assessInterview(interviewId, transcripts);
+    }
   } catch (err) {
     await assessment.failAssessment(interviewId, `The interview could not be assessed: ${reason(err)}`);
   }

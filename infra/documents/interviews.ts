@@ -82,6 +82,8 @@ export interface QuestionClockDoc {
 export interface AnswerDoc extends StoredAnswer {
   _id: string;
   interview_id: string;
+  /** A recorded answer's transcript, kept for its assessment (stores/interview-answers.ts). */
+  transcript?: string;
 }
 
 /**

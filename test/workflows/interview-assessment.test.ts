@@ -5,6 +5,7 @@ import { OfflineLanguageModel } from '../../providers/llm/offline';
 import type { AnswerToAssess, AssessmentResult } from '../../shared/interviews/assessment';
 import type { JobBrief } from '../../shared/jobs/schema';
 import { recordHistory } from '../helpers/histories';
+import { temporal } from '@temporalio/proto';
 import { DAY, followedInterviews } from '../helpers/followed-interviews';
 
 /** WebM's leading bytes (an EBML header), then filler: what the recording store takes as audio/webm. */
@@ -123,6 +124,11 @@ describe('interview assessment on the time-skipping server', () => {
       score: expect.any(Number),
       recommendation: expect.stringMatching(/advance|consider|reject/),
     });
+    // Neither the transcript nor a typed answer travels through the workflow's history (docs/erasure.md).
+    const history = await bench.env.client.workflow.getHandle(interview.workflow_id).fetchHistory();
+    const bytes = Buffer.from(temporal.api.history.v1.History.encode(history).finish());
+    expect(bytes.includes('Terraform module')).toBe(false);
+    expect(bytes.includes('drain nodes')).toBe(false);
     await recordHistory(bench.env.client, interview.workflow_id, 'interview-started-completed-assessed');
   });
 
