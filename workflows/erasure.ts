@@ -1,5 +1,5 @@
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { ErasureActivities } from '../activities/erasure';
+import { patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { ErasureActivities, SweepStep } from '../activities/erasure';
 
 const acts = proxyActivities<ErasureActivities>({
   startToCloseTimeout: '10 minutes',
@@ -26,10 +26,14 @@ export async function retentionSweepWorkflow(): Promise<RetentionSweepResult> {
   // The schedule's own time for this run: a run delayed or retried erases by the day it was meant for.
   const now = workflowInfo().startTime.getTime();
   const total: RetentionSweepResult = { workspaces: 0, candidates: 0, calls: 0, interviews: 0, recordings: 0 };
+  // Each workspace's steps go on from where the last one stopped, past the candidates it kept.
+  const cursor = patched('retention-cursor');
   for (const { id, days } of await acts.retentionWorkspaces()) {
     total.workspaces++;
+    let after: string | null = null;
     for (let more = true; more;) {
-      const step = await acts.sweepRetention(id, days, now);
+      const step: SweepStep = cursor ? await acts.sweepRetention(id, days, now, after) : await acts.sweepRetention(id, days, now);
+      after = step.next ?? null;
       total.candidates += step.candidates;
       total.calls += step.calls;
       total.interviews += step.interviews;
