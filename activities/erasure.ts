@@ -18,8 +18,26 @@ const PER_STEP = 100;
  * The workspaces' `retention_days` (docs/erasure.md): each day, candidates whose calls and interviews all ended
  * longer ago than that are erased, as POST /candidates/erase erases them.
  */
-export function createErasureActivities({ stores, operations }: Pick<ActivityDeps, 'stores' | 'operations'>) {
+export function createErasureActivities({
+  stores,
+  operations,
+  voice,
+  logger,
+}: Pick<ActivityDeps, 'stores' | 'operations' | 'voice' | 'logger'>) {
   return {
+    /**
+     * Deletes the voice provider's copy of an erased person's call (docs/erasure.md). `provider`: the one that
+     * placed it, as its attempt recorded; a copy at a provider this deployment no longer uses is left, and said so.
+     * Fails while the provider cannot tell, so the workflow tries again until it answers.
+     */
+    async deleteProviderCall(provider: string, providerCallId: string): Promise<'deleted' | 'gone' | 'unsupported'> {
+      if (provider !== voice.name || !voice.deleteCall) {
+        logger.warn({ provider, configured: voice.name }, "a provider's copy of an erased call cannot be deleted by this deployment");
+        return 'unsupported';
+      }
+      return voice.deleteCall(providerCallId);
+    },
+
     /** The workspaces that keep candidates for a limited time (a daily read of the few settings documents). */
     async retentionWorkspaces(): Promise<Array<{ id: string; days: number }>> {
       return stores.workspaces.withRetention();

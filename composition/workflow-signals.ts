@@ -6,6 +6,8 @@ import { workflowStart } from '../shared/workflow-starts';
 import { attemptResultSignal, callWorkflowId, cancelCallSignal } from '../workflows/calls';
 import { callStart } from '../workflows/call-start';
 import { optOutWorkflow, optOutWorkflowId } from '../workflows/suppressions';
+import { providerDeletionWorkflow } from '../workflows/erasure';
+import { keyedId } from '../infra/ids';
 
 /**
  * The use cases' workflow port (operations/deps.ts), through Temporal's client: the one place a call's cancel,
@@ -50,6 +52,18 @@ export function workflowSignals(client: Client, taskQueue: string, logger: Logge
         args: [ids],
         searchAttributes: [],
         summary: `Suppressions: stop the calls of ${ids.length} new ${ids.length === 1 ? 'entry' : 'entries'}`,
+      });
+      await whileReachable(client, () => startEach(client, taskQueue, [start]));
+    },
+
+    async deleteProviderCopies(calls) {
+      if (calls.length === 0) return;
+      const start = workflowStart(providerDeletionWorkflow, {
+        // One per set of copies: an erasure repeated after a failure starts nothing twice.
+        workflowId: `provider-deletions-${keyedId('pd', ...calls.map((c) => `${c.provider}:${c.providerCallId}`))}`,
+        args: [calls],
+        searchAttributes: [],
+        summary: `Erasure: delete ${calls.length} ${calls.length === 1 ? 'call' : 'calls'} at the voice provider`,
       });
       await whileReachable(client, () => startEach(client, taskQueue, [start]));
     },

@@ -11,6 +11,8 @@ export interface KeyedStore<T extends { _id: string }> {
   insertOnce(doc: T): Promise<boolean>;
   get(id: string): Promise<T | null>;
   set(id: string, fields: Partial<T>): Promise<void>;
+  /** Deletes the document; false when there was none. */
+  remove(id: string): Promise<boolean>;
 }
 
 export function keyedStore<T extends { _id: string }>(collection: Collection<T>): KeyedStore<T> {
@@ -29,5 +31,6 @@ export function keyedStore<T extends { _id: string }>(collection: Collection<T>)
     async set(id, fields) {
       await collection.updateOne(byId(id), { $set: fields as MatchKeysAndValues<T> });
     },
+    remove: async (id) => (await collection.deleteOne(byId(id))).deletedCount === 1,
   };
 }

@@ -5,6 +5,7 @@ import type { InterviewDoc } from '../infra/documents/interviews';
 import type { AttemptResult } from '../shared/calls/retry';
 import type { CancelReason } from '../shared/calls/schema';
 import type { Stores } from '../stores';
+import type { ProviderCallRef } from '../shared/erasure/schema';
 
 /**
  * What the use cases ask of the running workflows: the port composition/workflow-signals.ts implements with
@@ -21,6 +22,11 @@ export interface WorkflowPort {
   attemptEnded(ended: { callId: string; attempt: number; result: AttemptResult }): Promise<boolean>;
   /** Starts the workflow that cancels the waiting calls of new suppressions (workflows/suppressions.ts). */
   stopCallsOf(suppressionIds: string[]): Promise<void>;
+  /**
+   * Starts the workflow that deletes the voice provider's copies of an erased person's calls, each until the
+   * provider answers (workflows/erasure.ts); started once per set of copies.
+   */
+  deleteProviderCopies(calls: ProviderCallRef[]): Promise<void>;
   /** Ends an interview's workflow, so nothing more is sent or written for it; one already closed is left. */
   endInterview(interview: InterviewDoc): Promise<void>;
 }

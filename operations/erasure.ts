@@ -20,6 +20,7 @@ export interface ErasureCounts {
   calls: number;
   interviews: number;
   recordings: number;
+  provider_deletions: number;
 }
 
 const ERASED_NAME = '';
@@ -151,6 +152,15 @@ export function erasure({ stores, workflows, config }: Pick<OperationDeps, 'stor
           reason: 'Erased at the workspace’s request',
         });
       }
+      // The provider's copies of the calls, asked for before the calls are blanked, so none is forgotten: the
+      // workflow that deletes them is started (or found started) before anything of the calls goes.
+      const copies = found.calls.flatMap((c) =>
+        c.attempts.flatMap((a) => (a.provider_call_id ? [{ provider: a.provider, providerCallId: a.provider_call_id }] : [])),
+      );
+      await workflows.deleteProviderCopies(copies);
+      // Claims named by the address itself, from before claims were keyed.
+      const projects = [...new Set([...found.calls, ...found.interviews].map((r) => r.project_id))];
+      await stores.candidates.forgetPlainEmailClaims(projects, people.emails);
       // The person's earlier entries stay in force, without their phone and email.
       await stores.suppressions.forgetPerson(workspaceId, people);
       const at = new Date();
@@ -158,7 +168,7 @@ export function erasure({ stores, workflows, config }: Pick<OperationDeps, 'stor
       let recordings = 0;
       for (const interview of found.interviews) recordings += await eraseInterview(interview, at);
       await stores.idempotency.forgetNaming(workspaceId, [target.candidate_id, ...people.phones, ...people.emails]);
-      return { calls: found.calls.length, interviews: found.interviews.length, recordings };
+      return { calls: found.calls.length, interviews: found.interviews.length, recordings, provider_deletions: copies.length };
     },
   };
 }

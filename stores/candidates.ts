@@ -3,7 +3,8 @@ import type { Database } from '../infra/database';
 import { documentId, type CandidateDoc } from '../infra/documents/projects';
 import { claim, claimEach, claimOf, release } from '../infra/claims';
 import { bulkWriteEach, insertEach, type WriteResult } from '../infra/duplicate-key';
-import type { Person } from '../infra/people';
+import { personKeys, type Person } from '../infra/people';
+import { sharedKey } from '../infra/shared-keys';
 import { personIndex } from './person-index';
 
 export interface CandidateInput {
@@ -20,8 +21,16 @@ export interface SavedCandidate {
   previous: CandidateDoc | null;
 }
 
-/** The claim that makes an email belong to one candidate id within a project. */
-export const emailKey = (projectId: string, email: string) => `email/${projectId}/${email}`;
+/**
+ * The claim that makes an email belong to one candidate id within a project, named by the email's keyed hash
+ * (infra/people.ts), so the claims hold no address (docs/erasure.md).
+ */
+export const emailKey = (secret: Buffer, projectId: string, email: string) =>
+  `email/${projectId}/${personKeys(secret, 'ec', projectId, { email }, ['email'])[0]}`;
+/** The name such a claim had before it was keyed: the address itself, which an erasure removes. */
+const plainEmailKey = (projectId: string, email: string) => `email/${projectId}/${email}`;
+/** The settings name of the secret the email claims are keyed with. */
+const EMAIL_CLAIM_SECRET = 'email_claim_secret';
 
 const ERASED = { name: '', email: '', phone: null, custom_fields: {} };
 
@@ -32,6 +41,7 @@ const ERASED = { name: '', email: '', phone: null, custom_fields: {} };
  */
 export function candidateStore(db: Database) {
   const index = personIndex(db);
+  const emailSecret = () => sharedKey(db, EMAIL_CLAIM_SECRET);
   return {
     /**
      * Creates or updates the project's candidates with the callers' ids (name, email, phone and, when given,
@@ -127,20 +137,34 @@ export function candidateStore(db: Database) {
      * Claims each email for its candidate id in the project, in one round trip: per email, `written` when this
      * candidate won it, `duplicate` when it was held already (read it with `emailOwner`), `error` when unknown.
      */
-    claimEmails: (projectId: string, claims: Array<{ email: string; candidateId: string }>): Promise<WriteResult[]> =>
-      claimEach(
+    async claimEmails(projectId: string, claims: Array<{ email: string; candidateId: string }>): Promise<WriteResult[]> {
+      const secret = await emailSecret();
+      return claimEach(
         db,
-        claims.map((c) => ({ key: emailKey(projectId, c.email), holder: c.candidateId })),
-      ),
+        claims.map((c) => ({ key: emailKey(secret, projectId, c.email), holder: c.candidateId })),
+      );
+    },
 
     /** The candidate id an email of the project belongs to, claiming it for `candidateId` if it was freed meanwhile. */
     async emailOwner(projectId: string, email: string, candidateId: string): Promise<string> {
-      const key = emailKey(projectId, email);
+      const key = emailKey(await emailSecret(), projectId, email);
       return (await claimOf(db, key))?.holder ?? (await claim(db, key, candidateId));
     },
 
     /** Frees an email the candidate no longer has for another candidate of the project. */
-    releaseEmail: (projectId: string, email: string, candidateId: string) => release(db, emailKey(projectId, email), candidateId),
+    releaseEmail: async (projectId: string, email: string, candidateId: string) =>
+      release(db, emailKey(await emailSecret(), projectId, email), candidateId),
+
+    /** The `_id` of the claim on an email in a project (a test's or a seed's own arrangement). */
+    emailClaimId: async (projectId: string, email: string) => emailKey(await emailSecret(), projectId, email),
+
+    /**
+     * An erasure's part of the claims: the person's email claims named by the address itself, as they were before
+     * claims were keyed, go. Keyed claims stay, so the email still belongs to its candidate id in the project.
+     */
+    async forgetPlainEmailClaims(projectIds: string[], emails: string[]): Promise<void> {
+      await Promise.all(projectIds.flatMap((p) => emails.map((e) => db.claims.deleteOne({ _id: plainEmailKey(p, e) }))));
+    },
   };
 }
 

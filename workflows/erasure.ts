@@ -1,5 +1,6 @@
 import { patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { ErasureActivities, SweepStep } from '../activities/erasure';
+import type { ProviderCallRef } from '../shared/erasure/schema';
 
 const acts = proxyActivities<ErasureActivities>({
   startToCloseTimeout: '10 minutes',
@@ -42,4 +43,20 @@ export async function retentionSweepWorkflow(): Promise<RetentionSweepResult> {
     }
   }
   return total;
+}
+
+const deletions = proxyActivities<ErasureActivities>({
+  startToCloseTimeout: '1 minute',
+  // Until the provider answers: a 2xx or a 404 ends it; an outage of days is waited out, and shown in the UI.
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 hour' },
+});
+
+/**
+ * The provider's copies of an erased person's calls deleted (docs/erasure.md), each until the provider answers,
+ * started by the erasure before it blanks the calls, so a copy is never forgotten. Ids of the provider only.
+ */
+export async function providerDeletionWorkflow(calls: ProviderCallRef[]): Promise<Record<'deleted' | 'gone' | 'unsupported', number>> {
+  const done = { deleted: 0, gone: 0, unsupported: 0 };
+  for (const { provider, providerCallId } of calls) done[await deletions.deleteProviderCall(provider, providerCallId)]++;
+  return done;
 }

@@ -15,7 +15,9 @@ export const ERASURE_OPERATIONS: Operation[] = [
       'so counts still add up, but loses the name, email, phone, script, transcript, extracted values, message variables, answers, recordings and ' +
       'assessment; so do their copies (list snapshots, change-feed items, stored webhook bodies, kept idempotent answers, the email log). Calls that ' +
       'wait are cancelled (`opted_out`) and interview workflows end. The suppression list keeps an entry of hashes only (`source: "erasure"`), so the ' +
-      'person is not contacted again. Workflow histories hold ids, not the person (docs/erasure.md).',
+      "person is not contacted again, and the person's earlier entries stay in force without their phone and email. The voice provider's " +
+      'copies of the calls are deleted by a workflow that retries until the provider answers (`provider_deletions`). Nothing written after it ' +
+      'brings the person back: a late provider report is acknowledged and not kept. Workflow histories hold ids, not the person (docs/erasure.md).',
     tag: 'Suppressions',
     security: 'apiKey',
     body: { schema: ErasureRequest, example: { email: 'jane.doe@example.com' } },
@@ -23,7 +25,7 @@ export const ERASURE_OPERATIONS: Operation[] = [
       200: {
         description: 'Erased: what was.',
         schema: ErasureResponse,
-        example: { success: true, data: { calls: 2, interviews: 1, recordings: 3 } },
+        example: { success: true, data: { calls: 2, interviews: 1, recordings: 3, provider_deletions: 4 } },
       },
       ...callErrors(400, 401),
       409: { ...callErrors(409)[409], description: 'A call of the candidate has an attempt under way; erase once it has ended.' },

@@ -44,6 +44,11 @@ export interface VoiceProvider {
    * delivers (the simulator, from a durable timer); a remote provider sends its own.
    */
   deliver?(providerCallId: string): Promise<void>;
+  /**
+   * Deletes the provider's copy of a call (its name, number, transcript and recording): `deleted` once the
+   * provider accepted it, `gone` when it has none. Throws while it cannot tell, so the caller tries again.
+   */
+  deleteCall?(providerCallId: string): Promise<'deleted' | 'gone'>;
 }
 
 /** What a provider reports about one ended attempt. */

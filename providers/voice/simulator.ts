@@ -29,6 +29,7 @@ export interface SimulatedCallStore {
   insertOnce(doc: SimulatedCallDoc): Promise<boolean>;
   get(id: string): Promise<SimulatedCallDoc | null>;
   set(id: string, fields: Partial<SimulatedCallDoc>): Promise<void>;
+  remove(id: string): Promise<boolean>;
 }
 
 export interface SimulatorOptions {
@@ -90,6 +91,11 @@ export class SimulatorVoiceProvider implements VoiceProvider {
   async findDial(callId: string, attempt: number): Promise<string | null> {
     const placed = await this.opts.store.get(simulatedCallId(callId, attempt));
     return placed?._id ?? null;
+  }
+
+  /** The simulator's own copy of a call goes at an erasure, as a provider's would. */
+  async deleteCall(providerCallId: string): Promise<'deleted' | 'gone'> {
+    return (await this.opts.store.remove(providerCallId)) ? 'deleted' : 'gone';
   }
 
   async fetchReport(providerCallId: string): Promise<AttemptReport | null> {

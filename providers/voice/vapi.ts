@@ -70,12 +70,31 @@ export class VapiVoiceProvider implements VoiceProvider {
     return calls.find((c) => c.name === vapiCallName(callId, attempt))?.id ?? null;
   }
 
+  deleteCall(providerCallId: string): Promise<'deleted' | 'gone'> {
+    return deleteVapiCall(this.client, providerCallId);
+  }
+
   async fetchReport(providerCallId: string, ids: { callId: string; attempt: number }): Promise<AttemptReport | null> {
     const call = await this.client.calls.get({ id: providerCallId });
     const bad = checkVapiShape(call, 'call');
     if (bad) throw new Error(`Vapi answered GET /call/${providerCallId} with ${bad.path} ${bad.message}`);
     if (call.status !== 'ended') return null;
     return reportOf(call as Parameters<typeof reportOf>[0], ids);
+  }
+}
+
+/**
+ * Vapi's DELETE /call/{id}, which removes the call with its transcript and recording (asynchronously at Vapi):
+ * `gone` for a 404, an error to retry for anything else that is not a 2xx.
+ */
+export async function deleteVapiCall(client: VapiClient, providerCallId: string): Promise<'deleted' | 'gone'> {
+  try {
+    await client.calls.delete({ id: providerCallId });
+    return 'deleted';
+  } catch (err) {
+    const status = err instanceof VapiError ? err.statusCode : undefined;
+    if (status === 404) return 'gone';
+    throw upstreamFailure('vapi', status ?? 0, `Vapi delete-call failed: ${(err as Error).message}`);
   }
 }
 

@@ -4,6 +4,7 @@ import { documentId, type CandidateDoc, type ProjectDoc } from '../../infra/docu
 import { type CallDoc } from '../../infra/documents/calls';
 import { type InterviewDoc } from '../../infra/documents/interviews';
 import { emailKey } from '../../stores/candidates';
+import { sharedKey } from '../../infra/shared-keys';
 import type { ClaimDoc } from '../../infra/documents/coordination';
 
 /**
@@ -13,6 +14,7 @@ import type { ClaimDoc } from '../../infra/documents/coordination';
  * that already holds data.
  */
 export async function seedWorkspace(db: Database, workspaceId: string, n: number): Promise<void> {
+  const secret = await sharedKey(db, 'email_claim_secret');
   const at = new Date();
   const projects: ProjectDoc[] = [];
   for (let k = 0; k < 10; k++) {
@@ -56,7 +58,7 @@ export async function seedWorkspace(db: Database, workspaceId: string, n: number
       if (project.kind === 'campaign') calls.push(completedCall(workspaceId, project, candidateId, person, at));
       else {
         interviews.push(sentInterview(workspaceId, project, candidateId, person, at));
-        claims.push({ _id: emailKey(project._id, person.email), holder: candidateId, expires_at: null, created_at: at });
+        claims.push({ _id: emailKey(secret, project._id, person.email), holder: candidateId, expires_at: null, created_at: at });
       }
     }
     await Promise.all([

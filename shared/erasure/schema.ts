@@ -40,5 +40,16 @@ export const ErasureResponse = Type.Object({
     calls: Type.Integer({ minimum: 0, description: 'Calls erased (they stay, with nothing of the person).' }),
     interviews: Type.Integer({ minimum: 0, description: 'Interviews erased (they stay, with nothing of the person).' }),
     recordings: Type.Integer({ minimum: 0, description: 'Recorded answers deleted.' }),
+    provider_deletions: Type.Integer({
+      minimum: 0,
+      description:
+        "Copies of the person's calls the voice provider was asked to delete (Vapi's DELETE /call/{id}, or the simulator's own), each retried until the provider answers.",
+    }),
   }),
 });
+
+/** A voice provider's copy of a call, as its attempt recorded it: what an erasure has the provider delete. */
+export interface ProviderCallRef {
+  provider: string;
+  providerCallId: string;
+}

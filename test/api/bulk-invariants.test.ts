@@ -7,7 +7,6 @@ import { buildApiDeps } from '../../composition/service';
 import { connectClient } from '../../infra/temporal';
 import { createLogger } from '../../infra/logger';
 import { activeCallKey } from '../../stores/calls';
-import { emailKey } from '../../stores/candidates';
 import { documentId } from '../../infra/documents/projects';
 import { type CallDoc } from '../../infra/documents/calls';
 import { newId } from '../../infra/ids';
@@ -171,7 +170,9 @@ describe('bulk requests keep their invariant on the real stack', () => {
       );
     }
     const projectId = inBulk.body.data.project_id;
-    expect(await stack.db.claims.findOne({ _id: emailKey(projectId, 'shared.box@example.com') })).toMatchObject({
+    const claimId = await stack.stores.candidates.emailClaimId(projectId, 'shared.box@example.com');
+    expect(claimId).not.toContain('shared.box');
+    expect(await stack.db.claims.findOne({ _id: claimId })).toMatchObject({
       holder: winners[0].candidate_id,
     });
     expect(await stack.db.interviews.countDocuments({ project_id: projectId, 'candidate.email': 'shared.box@example.com' })).toBe(1);

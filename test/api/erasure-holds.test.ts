@@ -4,6 +4,7 @@ import { waitFor } from '../helpers/wait';
 import { invitedInterview } from '../helpers/invite';
 import { registry } from '../../infra/metrics';
 import { keyedId } from '../../infra/ids';
+import { recordHistory } from '../helpers/histories';
 
 const refused = async (kind: string) =>
   (await registry.getSingleMetric('hiring_erased_writes_refused_total')!.get()).values.find((v) => v.labels.kind === kind)?.value ?? 0;
@@ -36,7 +37,17 @@ describe('an erasure that holds', () => {
       key: bench.key,
       body: { phone: '+14155552070' },
     });
-    expect(erased.body.data.calls).toBe(1);
+    expect(erased.body.data).toMatchObject({ calls: 1, provider_deletions: 1 });
+    // Vapi is asked to delete its copy (name, number, transcript, recording), again after it failed once.
+    const deletes = await waitFor(
+      async () => bench.vapi.requests.filter((r) => r.method === 'DELETE' && r.path === `/call/${providerCallId}`),
+      (d) => d.length === 2,
+      30_000,
+    );
+    expect(deletes[1].headers.authorization).toBe('Bearer vapi-private-key');
+    const deletion = bench.stack.temporal.workflow.getHandle(`provider-deletions-${keyedId('pd', `vapi:${providerCallId}`)}`);
+    expect(await deletion.result()).toEqual({ deleted: 1, gone: 0, unsupported: 0 });
+    await recordHistory(bench.stack.temporal, deletion.workflowId, 'provider-deletion-retried');
     const before = await refused('report');
 
     // Vapi sends the report again (or another copy of it arrives late): 2xx, and nothing of it lands.

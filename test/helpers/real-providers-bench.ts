@@ -97,6 +97,13 @@ export function realProvidersBench() {
       if (req.method === 'POST' && req.path === '/call') return vapiCreateReply(req);
       if (req.method === 'GET' && req.path.startsWith('/call?')) return { status: 200, body: [] };
       const id = /^\/call\/([^/?]+)$/.exec(req.path)?.[1];
+      // Vapi deletes a call asynchronously; here the first DELETE of a call finds Vapi down, the next one works.
+      if (req.method === 'DELETE' && id) {
+        const tries = bench.vapi.requests.filter((r) => r.method === 'DELETE' && r.path === req.path).length;
+        return tries <= 1
+          ? { status: 503, body: { message: 'Service Unavailable', statusCode: 503 } }
+          : { status: 200, body: vapiCall({ id, status: 'ended' }) };
+      }
       if (req.method === 'GET' && id) return { status: 200, body: vapiState.get(id) ?? vapiCall({ id, status: 'in-progress' }) };
       return { status: 404, body: { message: 'Not Found', statusCode: 404 } };
     });
