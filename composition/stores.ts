@@ -37,3 +37,14 @@ export function buildOperations(config: Config, stores: Stores, temporal: Client
 export function adminStores(db: Database): Pick<Stores, 'workspaces' | 'sessions' | 'providerLogs'> {
   return { ...workspaceStores(db), providerLogs: providerLogStore(db) };
 }
+
+/**
+ * Every store, for an operator's command that walks the records (admin people:index). It changes no call or
+ * interview, so it announces nothing, and needs no Temporal.
+ */
+export function walkingStores(db: Database, config: Config): Stores {
+  const announce: Announce = async () => {
+    throw new Error('an admin command announces nothing');
+  };
+  return createStores(db, { announce, config });
+}

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { connectDatabase } from '../infra/database';
-import { adminStores } from '../composition/stores';
+import { adminStores, walkingStores } from '../composition/stores';
+import { peopleIndexing } from '../operations/people-index';
 import type { WorkspaceSettings } from '../infra/documents/workspaces';
 import { LONGEST_CAPACITY_WAIT_MS, MAX_CONCURRENT_CALLS_LIMIT } from '../shared/calls/capacity';
 import { callingWindowProblem } from '../shared/contact/zones';
@@ -20,6 +21,7 @@ import { wakeCallsWaitingForCapacity } from '../composition/call-capacity';
  *   apikey:list --workspace ID
  *   apikey:revoke (--key API_KEY | --id KEY_ID)
  *   email:show --interview ID      the invitation email the log provider (EMAIL_PROVIDER=log) kept
+ *   people:index [--workspace ID]   files records made before the person index, so an erasure finds them
  * MONGODB_URI defaults to the database that `npm run dev` starts. A new --max-concurrent-calls is also told to
  * the calls waiting for capacity, through Temporal at TEMPORAL_ADDRESS (the worker's settings), so it takes
  * effect within a second; the line then says how many (`waiting_calls_told`, null when Temporal was not there).
@@ -31,7 +33,8 @@ const USAGE = `usage: npm run --silent admin -- <command> [options]
   apikey:create --workspace <workspace_id>
   apikey:list --workspace <workspace_id>
   apikey:revoke --key <api_key> | --id <key_id>
-  email:show --interview <interview_id>`;
+  email:show --interview <interview_id>
+  people:index [--workspace <workspace_id>]`;
 
 class UsageError extends Error {}
 
@@ -98,9 +101,16 @@ async function run(argv: string[]): Promise<unknown> {
     strict: true,
   });
   if (
-    !['workspace:create', 'workspace:update', 'workspace:settings', 'apikey:create', 'apikey:list', 'apikey:revoke', 'email:show'].includes(
-      command ?? '',
-    )
+    ![
+      'workspace:create',
+      'workspace:update',
+      'workspace:settings',
+      'apikey:create',
+      'apikey:list',
+      'apikey:revoke',
+      'email:show',
+      'people:index',
+    ].includes(command ?? '')
   ) {
     throw new UsageError(command ? `unknown command ${command}` : 'no command given');
   }
@@ -151,6 +161,8 @@ async function run(argv: string[]): Promise<unknown> {
         const [workspace] = required(values, 'workspace');
         return { keys: await workspaces.listKeys(workspace) };
       }
+      case 'people:index':
+        return await peopleIndexing({ stores: walkingStores(db, loadConfig()) })(values.workspace?.trim() || null);
       case 'email:show': {
         const [interview] = required(values, 'interview');
         const mail = await providerLogs.email(interview);

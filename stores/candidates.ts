@@ -122,6 +122,22 @@ export function candidateStore(db: Database) {
       );
     },
 
+    /**
+     * Files a call or an interview made before the person index (admin people:index): its candidate's document
+     * lists it, and the index files the candidate's id, email and phone, whatever was filed before. Repeatable.
+     */
+    async refile(workspaceId: string, projectId: string, input: CandidateInput, resource: { kind: 'calls' | 'interviews'; id: string }) {
+      const [saved] = await this.save(workspaceId, projectId, [input], {
+        previous: false,
+        resources: { kind: resource.kind, ids: [resource.id] },
+      });
+      if (saved.write === 'error') throw new Error(`the candidate of ${resource.id} could not be saved`);
+      const filed = await index.file(workspaceId, [
+        { candidateDocId: documentId.candidate(projectId, input.id), candidateId: input.id, email: input.email, phone: input.phone },
+      ]);
+      if (!filed) throw new Error(`the person of ${resource.id} could not be filed`);
+    },
+
     /** The ids of a person's calls and interviews in the workspace, by any of their candidate id, email and phone. */
     findPerson: (workspaceId: string, person: Person) => index.find(workspaceId, person),
 

@@ -80,6 +80,8 @@ export interface ResourceSpec<T extends ListedItem, S extends string> {
 }
 
 export interface ResourceStore<T extends ListedItem, S extends string, E extends WebhookEventType> {
+  /** Every item of the workspace (or of every workspace), oldest first: an operator's walk (admin people:index). */
+  every(workspaceId: string | null): AsyncIterable<T>;
   /** Inserts new items, each once, and lists those written; what each insert did, in order. */
   create(docs: T[]): Promise<WriteResult[]>;
   /** Items a request took back before it answered: out of the lists, then deleted. */
@@ -220,6 +222,8 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
 
     hasRecorded: (doc, event) => doc.events?.includes(eventKey(event.type, event.occurrence)) ?? false,
     page: (ws, q) => list.page(ws, q),
+    every: (workspaceId) =>
+      collection.find((workspaceId ? { workspace_id: workspaceId } : {}) as Filter<T>).sort({ created_at: 1 }) as AsyncIterable<T>,
     entriesOfJob: (ws, job) => list.entriesOfJob(ws, job),
   };
 }

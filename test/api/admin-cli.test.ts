@@ -1,5 +1,8 @@
 import { connectDatabase, type Database } from '../../infra/database';
-import { adminStores } from '../../composition/stores';
+import { adminStores, walkingStores } from '../../composition/stores';
+import { testConfig } from '../helpers/stack';
+import { callDoc } from '../helpers/call-doc';
+import { interviewDoc, projectDoc } from '../helpers/interview-doc';
 import { runAdmin } from '../helpers/admin-cli';
 import { uniqueName } from '../helpers/stack';
 
@@ -144,5 +147,39 @@ describe('admin CLI', () => {
     expect(res.status).toBe(2);
     expect(res.stderr).toContain('missing --company, --sender-first-name, --sender-last-name');
     expect((await admin('apikey:create', '--workspace', 'ws_nope')).status).toBe(1);
+  });
+
+  it('people:index files calls and interviews made before the person index, so an erasure finds them', async () => {
+    const ws = await newWorkspace('Legacy');
+    const stores = walkingStores(db, testConfig());
+    // As stored before the person index and keyed email claims: no candidate record, a claim named by the address.
+    const call = callDoc('call_legacy01', { workspace_id: ws, project_id: 'prj_calls', candidate_id: 'old-1', status: 'completed' });
+    call.candidate = { name: 'Old Timer', email: 'old.timer@example.com', phone: '+14155550166', custom_fields: {} };
+    const interview = interviewDoc('int_legacy01', projectDoc('prj_ints', ws));
+    interview.candidate = { name: 'Old Timer', email: 'old.timer@example.com', phone: null };
+    await db.calls.insertOne(call);
+    await db.interviews.insertOne(interview);
+    await db.claims.insertOne({
+      _id: 'email/prj_ints/old.timer@example.com',
+      holder: interview.candidate_id,
+      expires_at: null,
+      created_at: new Date(),
+    });
+    expect(await stores.candidates.findPerson(ws, { email: 'old.timer@example.com' })).toEqual({ calls: [], interviews: [] });
+
+    const run = await admin('people:index', '--workspace', ws);
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ calls: 1, interviews: 1, skipped: 0 });
+    expect(await stores.candidates.findPerson(ws, { email: 'OLD.timer@example.com'.toLowerCase() })).toEqual({
+      calls: [call._id],
+      interviews: [interview._id],
+    });
+    expect(await stores.candidates.findPerson(ws, { phone: '+14155550166' })).toEqual({ calls: [call._id], interviews: [] });
+    expect(await db.claims.findOne({ _id: 'email/prj_ints/old.timer@example.com' })).toBeNull();
+    expect(await db.claims.findOne({ _id: await stores.candidates.emailClaimId('prj_ints', 'old.timer@example.com') })).toMatchObject({
+      holder: interview.candidate_id,
+    });
+    // Again: nothing changes.
+    expect(JSON.parse((await admin('people:index', '--workspace', ws)).stdout)).toEqual({ calls: 1, interviews: 1, skipped: 0 });
   });
 });
