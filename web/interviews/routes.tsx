@@ -4,28 +4,19 @@ import { NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '
 import { RECORDING_TYPES, recordingType } from '../../shared/interviews/recordings';
 import { uploadGuard } from './uploads';
 import { recorderErrors } from './recorder-errors';
-import { ANSWER_GRACE_SECONDS, inTime, MAX_TEXT_ANSWER, secondsLeft } from '../../shared/interviews/session';
+import { ANSWER_GRACE_SECONDS, inTime, MAX_TEXT_ANSWER } from '../../shared/interviews/session';
 import { expiresAtOf, type InterviewDoc } from '../../infra/documents/interviews';
 import { linkExpired } from '../../shared/interviews/deadlines';
 import { dayOf } from '../../shared/interviews/invitation-email';
 import { companyOf } from '../../infra/documents/projects';
-import type { Question } from '../../shared/jobs/schema';
 import type { WebDeps } from '../deps';
 import { NotAnnouncedError } from '../../stores/resource-store';
 import { formBody, sameOrigin } from '../forms';
 import { CONSENT_TEXT_VERSION } from '../../shared/interviews/consent';
 import { linkLimits } from '../limits';
 import { sendPage } from '../layout';
-import {
-  CompletedPage,
-  ContinuePage,
-  ExpiredPage,
-  FinishPage,
-  NotReadyPage,
-  QuestionPage,
-  WelcomePage,
-  type InterviewFrame,
-} from './pages';
+import { lateNotice, showQuestion } from './question-view';
+import { CompletedPage, ContinuePage, ExpiredPage, FinishPage, NotReadyPage, WelcomePage, type InterviewFrame } from './pages';
 
 /**
  * The candidate's interview at `interview_url`. The link's token is the credential. Every form posts back
@@ -264,41 +255,3 @@ export function interviewRoutes({ stores, now, config, logger, interviewChanged 
 }
 
 const NO_CONSENT = 'Please tick the box to agree to your answers being recorded and assessed before you start.';
-
-/** A question's page, with the time it has left by the server's clock. */
-function showQuestion(
-  ctx: Context,
-  status: number,
-  q: {
-    frame: InterviewFrame;
-    questions: Question[];
-    index: number;
-    served: Date;
-    at: Date;
-    notice?: string;
-    error?: string;
-    draft?: string;
-  },
-): void {
-  const question = q.questions[q.index];
-  sendPage(
-    ctx,
-    status,
-    <QuestionPage
-      frame={q.frame}
-      question={question}
-      index={q.index}
-      count={q.questions.length}
-      secondsLeft={secondsLeft(question, q.served, q.at)}
-      notice={q.notice}
-      error={q.error}
-      draft={q.draft}
-    />,
-  );
-}
-
-/** The notice for `?late=N`: question N's answer came after its time. */
-function lateNotice(late: unknown, count: number): string | undefined {
-  const n = typeof late === 'string' && /^[0-9]{1,3}$/.test(late) ? Number(late) : 0;
-  return n >= 1 && n <= count ? `Your answer to question ${n} arrived after its time limit, so it was not saved.` : undefined;
-}
