@@ -2,24 +2,11 @@ import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { inviteBody } from '../helpers/invite';
 import { startHttpStub, type HttpStub } from '../helpers/http-stub';
+import { historyText } from '../helpers/histories';
 
 const V1 = '/api/public/v1';
 const PERSON = { name: 'Zebulon Quillfeather', email: 'zebulon.quillfeather@example.com', phone: '+14155557788' };
 const webm = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(2_000, 7)]);
-
-/** Every text in a workflow history, its payloads decoded (JSON in UTF-8), for a plain-text search. */
-function historyText(history: unknown): string {
-  const texts: string[] = [];
-  const walk = (v: unknown): void => {
-    // Before JSON.stringify would see them: a Buffer's toJSON turns its bytes into numbers.
-    if (v instanceof Uint8Array) texts.push(Buffer.from(v).toString('utf8'));
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
-    else if (typeof v === 'string') texts.push(v);
-  };
-  walk(history);
-  return texts.join('\n');
-}
 
 /**
  * Erasure from the black box (docs/erasure.md): the person's calls and interviews stay, counted, with nothing

@@ -47,3 +47,17 @@ export function patchMarkers(history: temporal.api.history.v1.IHistory): string[
     return (marker.details?.['patch-data']?.payloads ?? []).map((p) => (JSON.parse(Buffer.from(p.data!).toString()) as { id: string }).id);
   });
 }
+
+/** Every text a history holds, its payloads' bytes decoded, to search for what must not be there. */
+export function historyText(history: unknown): string {
+  const texts: string[] = [];
+  const walk = (v: unknown): void => {
+    // Before JSON.stringify would see them: a Buffer's toJSON turns its bytes into numbers.
+    if (v instanceof Uint8Array) texts.push(Buffer.from(v).toString('utf8'));
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+    else if (typeof v === 'string') texts.push(v);
+  };
+  walk(history);
+  return texts.join('\n');
+}

@@ -4,6 +4,7 @@ import { startHttpStub, type HttpStub } from '../helpers/http-stub';
 import { completion } from '../helpers/openai-wire';
 import { registerWebhook, startReceiver, type Receiver } from '../helpers/webhook-receiver';
 import { invitedInterview } from '../helpers/invite';
+import { historyText } from '../helpers/histories';
 import { waitFor } from '../helpers/wait';
 import { PHONE, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsSideways } from '../helpers/browser';
 import { DECLINE_AI_LABEL } from '../../shared/interviews/consent';
@@ -125,6 +126,13 @@ describe('a candidate who asks for a person, not an AI', () => {
     expect(done.assessment.questions[1].transcript).toBe('We rolled the deploy back in ten minutes.');
     const sent = stub.requests.map((r) => r.path).slice(before.length);
     expect(sent.sort()).toEqual(['/v1/audio/transcriptions', '/v1/chat/completions']);
+    // The transcript stays in the database: no workflow history of the stack carries it (docs/erasure.md).
+    const histories: string[] = [];
+    for await (const wf of stack.temporal.workflow.list({ query: `TaskQueue = '${stack.config.TEMPORAL_TASK_QUEUE}'` })) {
+      histories.push(historyText(await stack.temporal.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory()));
+    }
+    expect(histories.length).toBeGreaterThan(0);
+    expect(histories.filter((h) => h.includes('rolled the deploy back'))).toEqual([]);
   });
 
   it('names the workspace’s contact address, and shows the consent box beside its label on a phone', async () => {
