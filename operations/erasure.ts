@@ -1,3 +1,5 @@
+import { erasedCall } from '../stores/calls';
+import { erasedInterview } from '../stores/interviews';
 import type { CallDoc } from '../infra/documents/calls';
 import type { InterviewDoc } from '../infra/documents/interviews';
 import { normaliseEmail } from '../infra/people';
@@ -23,7 +25,6 @@ export interface ErasureCounts {
   provider_deletions: number;
 }
 
-const ERASED_NAME = '';
 const FINAL = new Set(FINAL_CALL_STATUSES);
 /** How long an erasure waits for a waiting call's workflow to cancel it (a signal and a write: well under a second). */
 const SETTLE_MS = 10_000;
@@ -71,21 +72,7 @@ export function erasure({ stores, workflows, config }: Pick<OperationDeps, 'stor
 
   async function eraseCall(waiting: CallDoc, at: Date): Promise<void> {
     const call = await ended(waiting);
-    const blank = (t: CallDoc['whatsapp']['pre_call']) => (t ? { ...t, variables: {} } : null);
-    const erased = await stores.calls.change(call, {
-      set: {
-        erased_at: at,
-        candidate: { name: ERASED_NAME, email: '', phone: '', custom_fields: {} },
-        first_message: '',
-        instructions: '',
-        transcript: null,
-        extracted_variables: null,
-        extraction_notes: [],
-        whatsapp: { pre_call: blank(call.whatsapp.pre_call), fallback: blank(call.whatsapp.fallback) },
-        attempts: call.attempts.map((a) => ({ ...a, recording_url: null })),
-        messages: call.messages.map((m) => ({ ...m, variables: {} })),
-      },
-    });
+    const erased = await stores.calls.change(call, { set: { erased_at: at, ...erasedCall(call) } });
     await Promise.all([
       stores.callReports.forgetCall(call._id, call.attempts.length),
       stores.providerLogs.forgetCall(call._id),
@@ -98,17 +85,7 @@ export function erasure({ stores, workflows, config }: Pick<OperationDeps, 'stor
   async function eraseInterview(interview: InterviewDoc, at: Date): Promise<number> {
     await workflows.endInterview(interview);
     const recordings = (interview.answers ?? []).flatMap((a) => (a.recording ? [a.recording.id] : []));
-    const erased = await stores.interviews.change(interview, {
-      set: {
-        erased_at: at,
-        candidate: { name: ERASED_NAME, email: '', phone: null },
-        answers: [],
-        assessment: null,
-        // The decisions stay on record (who decided what, and when); a note speaks of the person.
-        ...(interview.review ? { review: { ...interview.review, note: null } } : {}),
-        ...(interview.review_history ? { review_history: interview.review_history.map((r) => ({ ...r, note: null })) } : {}),
-      },
-    });
+    const erased = await stores.interviews.change(interview, { set: { erased_at: at, ...erasedInterview(interview) } });
     const removed = await Promise.all(recordings.map((id) => stores.recordings.removeById(id)));
     await Promise.all([
       stores.interviews.forgetAnswers(interview),

@@ -13,18 +13,24 @@ import { resourceStore, type ResourceEvent, type ResourceStore } from './resourc
 
 /** The claim that lets a candidate have one active call per project at a time; its holder is the call. */
 export const activeCallKey = (projectId: string, candidateId: string) => `call/${projectId}/${candidateId}`;
-/** What an erasure blanks of a call (operations/erasure.ts): a change that writes one lands only on a call not erased. */
-const PERSONAL_FIELDS: Array<keyof CallDoc> = [
-  'candidate',
-  'first_message',
-  'instructions',
-  'transcript',
-  'extracted_variables',
-  'extraction_notes',
-  'whatsapp',
-  'attempts',
-  'messages',
-];
+/**
+ * What an erasure leaves of a call's fields about the person (operations/erasure.ts), and what the store writes
+ * back over a change that lands on an erased call (stores/resource-store.ts).
+ */
+export function erasedCall(call: CallDoc): Partial<CallDoc> {
+  const blank = (t: CallDoc['whatsapp']['pre_call']) => (t ? { ...t, variables: {} } : null);
+  return {
+    candidate: { name: '', email: '', phone: '', custom_fields: {} },
+    first_message: '',
+    instructions: '',
+    transcript: null,
+    extracted_variables: null,
+    extraction_notes: [],
+    whatsapp: { pre_call: blank(call.whatsapp.pre_call), fallback: blank(call.whatsapp.fallback) },
+    attempts: call.attempts.map((a) => ({ ...a, recording_url: null })),
+    messages: call.messages.map((m) => ({ ...m, variables: {} })),
+  };
+}
 /** Where a WhatsApp message's delivery statuses find its call, by the provider's message id. */
 const messageRefId = (providerMessageId: string) => `whatsapp/${providerMessageId}`;
 
@@ -67,7 +73,7 @@ export function callStore({ db, announce }: { db: Database; announce: Announce }
       mayMove: callMayMove,
       announcement: callAnnouncement,
       announce,
-      personal: PERSONAL_FIELDS,
+      erasedForm: erasedCall,
       count: callMetering,
     }),
     get,

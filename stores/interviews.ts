@@ -85,8 +85,20 @@ export interface InterviewStore extends ResourceStore<InterviewDoc, InterviewSta
 }
 
 const ENDED: InterviewStatus[] = ['completed', 'expired', 'failed'];
-/** What an erasure blanks of an interview (operations/erasure.ts): a change that writes one lands only on one not erased. */
-const PERSONAL_FIELDS: Array<keyof InterviewDoc> = ['candidate', 'answers', 'assessment', 'review', 'review_history'];
+/**
+ * What an erasure leaves of an interview's fields about the person (operations/erasure.ts), and what the store
+ * writes back over a change that lands on an erased interview (stores/resource-store.ts). The decisions stay on
+ * record (who decided what, and when); a note speaks of the person.
+ */
+export function erasedInterview(interview: InterviewDoc): Partial<InterviewDoc> {
+  return {
+    candidate: { name: '', email: '', phone: null },
+    answers: [],
+    assessment: null,
+    ...(interview.review ? { review: { ...interview.review, note: null } } : {}),
+    ...(interview.review_history ? { review_history: interview.review_history.map((r) => ({ ...r, note: null })) } : {}),
+  };
+}
 const resendKey = (interviewId: string) => `resend/${interviewId}`;
 const reviewKey = (interviewId: string) => `review/${interviewId}`;
 /** Long enough for one review's write; a process that dies holding it frees the interview after it. */
@@ -124,7 +136,7 @@ export function interviewStore({
     mayMove: interviewMayMove,
     announcement: (interview, key) => interviewAnnouncement(interview, publicBaseUrl, key),
     announce,
-    personal: PERSONAL_FIELDS,
+    erasedForm: erasedInterview,
     count: interviewMetering,
   });
   const copyAnswers = async (interview: InterviewDoc) => store.change(interview, { set: { answers: await readAnswers(db, interview) } });

@@ -64,10 +64,10 @@ export interface ResourceSpec<T extends ListedItem, S extends string> {
   /** Hands the events a change recorded to the workspace's webhooks (infra/webhooks/events.ts). */
   announce: Announce;
   /**
-   * The fields that hold the person's data (what an erasure blanks): a change that writes one lands only on an
-   * item not erased.
+   * What an erasure leaves of the item's fields about the person: a change that writes one of them and finds
+   * the item erased is written over with it.
    */
-  personal: readonly string[];
+  erasedForm(doc: T): Record<string, unknown>;
   /**
    * Counts what happened in the service's metrics (infra/metrics.ts): each new item, and each change with the
    * events its write recorded first. A retried step finds its status moved and its events recorded already,
@@ -177,11 +177,13 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
         }
         return doc;
       }
-      // A change that writes what the person said or is (their details, answers, transcript…) lands only on an item
-      // not erased (docs/erasure.md): a step that read it before an erasure and writes after it changes nothing.
-      // A status move, a time or a reason still lands, so a call cancelled by the erasure shows it.
+      // A change that writes what the person said or is (their details, answers, transcript…) and lands on an item
+      // erased since it was read is written over with the erased form (docs/erasure.md). Checked on the document
+      // the write returns, so the write stays a match on `_id` alone, the one filter FerretDB answers from its
+      // index; a status move, a time or a reason is left as it landed.
+      const erasedForm = Object.keys(spec.erasedForm(doc));
       const aboutThePerson = [set, push].some((part) =>
-        Object.keys(part ?? {}).some((k) => k !== 'erased_at' && spec.personal.includes(k.split('.')[0])),
+        Object.keys(part ?? {}).some((k) => k !== 'erased_at' && erasedForm.includes(k.split('.')[0])),
       );
       const { item } = await list.update(
         doc,
@@ -193,14 +195,13 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
             ...(push ? { $push: push } : {}),
             ...(pop ? { $pop: pop } : {}),
           }) as unknown as UpdateFilter<T>,
-        { unlessErased: aboutThePerson },
       );
-      if (!item) {
-        // Erased since the caller read it: the change would have brought the person's data back.
-        if (aboutThePerson && (await collection.findOne({ _id: doc._id } as Filter<T>))?.erased_at) {
-          erasedWritesRefused.inc({ kind: spec.name === 'call' ? 'call' : 'interview' });
-        }
-        return item;
+      if (!item) return item;
+      if (aboutThePerson && item.erased_at && !(set && 'erased_at' in set)) {
+        // Erased since the caller read it: what the change brought back goes again, and it is not announced.
+        await touch(doc._id, { $set: spec.erasedForm(item) } as unknown as UpdateFilter<T>);
+        erasedWritesRefused.inc({ kind: spec.name === 'call' ? 'call' : 'interview' });
+        return null;
       }
       spec.count?.changed(
         doc,

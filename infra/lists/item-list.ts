@@ -38,12 +38,7 @@ export interface ItemList<T extends ListedItem> {
    * must become its `updated_at`; then its snapshot if it is settled. Returns `at`, and the item as the write
    * left it (null when it is gone), which spares a caller reading it again (an announcement's view).
    */
-  update(
-    item: T,
-    next: Partial<Fields>,
-    change: (at: Date) => UpdateFilter<T>,
-    opts?: { unlessErased?: boolean },
-  ): Promise<{ at: Date; item: T | null }>;
+  update(item: T, next: Partial<Fields>, change: (at: Date) => UpdateFilter<T>): Promise<{ at: Date; item: T | null }>;
   /**
    * A write that is not a change in the feed (an attempt's provider id or live status): the item and its
    * snapshot, and no entries. Returns the item as the write left it (null when it is gone).
@@ -98,7 +93,7 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
       });
     },
 
-    async update(item, next, change, { unlessErased = false } = {}) {
+    async update(item, next, change) {
       const before = spec.fields(item);
       const fields = { ...before, ...next } as Fields;
       // The lists' entries are written again when the fields move, and on any change of a settled item: the
@@ -110,9 +105,7 @@ export function itemList<T extends ListedItem>(index: TimeIndex, spec: ListSpec<
         // Entries are written whole (not only their value): an item its creator failed to list gets listed here.
         return [fed(item, value, at), ...(relist ? listed(item, value) : [])];
       });
-      // `unlessErased`: the write lands only on an item not erased (docs/erasure.md). Still one `_id`, so FerretDB
-      // reads one document; it decides on it without isolation, where MongoDB's write is atomic.
-      const filter = (unlessErased ? { _id: item._id, erased_at: { $exists: false } } : { _id: item._id }) as Filter<T>;
+      const filter = { _id: item._id } as Filter<T>;
       const changed = (await spec.collection.findOneAndUpdate(filter, change(new Date(at)), { returnDocument: 'after' })) as T | null;
       // Another writer's change landed after this one: the snapshot is theirs to store.
       if (spec.settled(fields) && changed?.updated_at.getTime() === at) await store(changed);
