@@ -177,14 +177,6 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
         }
         return doc;
       }
-      // A change that writes what the person said or is (their details, answers, transcript…) and lands on an item
-      // erased since it was read is written over with the erased form (docs/erasure.md). Checked on the document
-      // the write returns, so the write stays a match on `_id` alone, the one filter FerretDB answers from its
-      // index; a status move, a time or a reason is left as it landed.
-      const erasedForm = Object.keys(spec.erasedForm(doc));
-      const aboutThePerson = [set, push].some((part) =>
-        Object.keys(part ?? {}).some((k) => k !== 'erased_at' && erasedForm.includes(k.split('.')[0])),
-      );
       const { item } = await list.update(
         doc,
         to === undefined ? {} : { status: to },
@@ -197,8 +189,12 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
           }) as unknown as UpdateFilter<T>,
       );
       if (!item) return item;
-      if (aboutThePerson && item.erased_at && !(set && 'erased_at' in set)) {
-        // Erased since the caller read it: what the change brought back goes again, and it is not announced.
+      // A change that writes what the person said or is (their details, answers, transcript…) and lands on an item
+      // erased since it was read is written over with the erased form (docs/erasure.md). Checked on the document
+      // the write returns, so the write stays a match on `_id` alone, the one filter FerretDB answers from its
+      // index, and only for an erased item, so no other change pays for it; a status move, a time or a reason is
+      // left as it landed.
+      if (item.erased_at && !(set && 'erased_at' in set) && writesAbout(spec.erasedForm(item), set, push)) {
         await touch(doc._id, { $set: spec.erasedForm(item) } as unknown as UpdateFilter<T>);
         erasedWritesRefused.inc({ kind: spec.name === 'call' ? 'call' : 'interview' });
         return null;
@@ -227,6 +223,12 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
       collection.find((workspaceId ? { workspace_id: workspaceId } : {}) as Filter<T>).sort({ created_at: 1 }) as AsyncIterable<T>,
     entriesOfJob: (ws, job) => list.entriesOfJob(ws, job),
   };
+}
+
+/** Whether a change's `set` or `push` writes one of the fields of `erasedForm` (or a path inside one). */
+function writesAbout(erasedForm: Record<string, unknown>, set?: object, push?: object): boolean {
+  const fields = Object.keys(erasedForm);
+  return [set, push].some((part) => Object.keys(part ?? {}).some((k) => fields.includes(k.split('.')[0])));
 }
 
 /** A change of events alone (and the status they came with) that the item has all of: a repeat of one made. */
