@@ -35,8 +35,10 @@ export const ROUTES: RouteFactory[] = [
  * of the pages people open (web/, wired in composition/), served by the same server under their own paths.
  */
 export function createApp(deps: ApiDeps, pages: Router[] = []): Koa {
-  // X-Forwarded-* are a client's word unless a proxy in front is trusted to set them (TRUST_PROXY).
-  const app = new Koa({ proxy: deps.config.TRUST_PROXY });
+  // X-Forwarded-* are a client's word unless proxies in front are trusted to set them (TRUST_PROXY, their
+  // number). Koa's `ctx.ip` is then the entry that many hops from the right, which the outermost proxy wrote.
+  const hops = deps.config.TRUST_PROXY;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true; // errors are logged by the error middleware with their request id
   // First, so the request's log line is written inside its span and carries its ids.
   if (deps.config.OTEL_EXPORTER_OTLP_ENDPOINT) app.use(traceRequests());

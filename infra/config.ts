@@ -116,10 +116,12 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_ALLOW_PRIVATE: Bool(false),
 
   /**
-   * Trust `X-Forwarded-For`, `-Proto` and `-Host` from a reverse proxy in front: the client's address (for the
-   * per-IP limits and the logs) and whether the request came over https. Off, they are whatever a client says.
+   * How many reverse proxies stand in front (`true` is 1, `false` is 0). With N, the client's address (for the
+   * per-address limits and the logs) is the Nth entry of `X-Forwarded-For` from the right, the one the
+   * outermost proxy wrote, never an entry the client wrote; and `X-Forwarded-Proto` and `-Host` are believed.
+   * At 0 they are whatever a client says, and ignored.
    */
-  TRUST_PROXY: Bool(false),
+  TRUST_PROXY: Type.String({ pattern: '^(true|false|[0-9])$', default: 'false' }),
   /**
    * Dashboard and sign-in cookies are `Secure` and `__Host-` prefixed. On by default when PUBLIC_BASE_URL is
    * https; turn it off only to try the dashboard over plain http on another machine.
@@ -155,7 +157,13 @@ export const ConfigSchema = Type.Object({
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;
-export type Config = RawConfig & { PUBLIC_BASE_URL: string; COOKIE_SECURE: boolean; METRICS_PORT: number };
+export type Config = Omit<RawConfig, 'TRUST_PROXY'> & {
+  PUBLIC_BASE_URL: string;
+  COOKIE_SECURE: boolean;
+  METRICS_PORT: number;
+  /** The number of proxies in front (0: none). */
+  TRUST_PROXY: number;
+};
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -202,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     PUBLIC_BASE_URL: publicBaseUrl,
     COOKIE_SECURE: config.COOKIE_SECURE ?? publicBaseUrl.startsWith('https:'),
     METRICS_PORT: config.METRICS_PORT ?? (config.ROLE === 'worker' ? 9465 : 9464),
+    TRUST_PROXY: proxyHops(config.TRUST_PROXY),
   };
 }
 
@@ -209,6 +218,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function requiredFor(config: RawConfig, setting: keyof RawConfig, value: string, names: (keyof RawConfig)[]): string[] {
   if (config[setting] !== value) return [];
   return names.filter((n) => !config[n]).map((n) => `${n} is required when ${setting}=${value}`);
+}
+
+/** TRUST_PROXY as a number of hops: `true` (the setting of earlier releases) is one proxy, `false` none. */
+function proxyHops(value: string): number {
+  return value === 'true' ? 1 : value === 'false' ? 0 : Number(value);
 }
 
 export function isSecret(name: string): boolean {

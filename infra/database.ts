@@ -25,6 +25,12 @@ import { coalescedReads, type SharedRead } from './coalesced-reads';
 export interface Database {
   client: MongoClient;
   db: Db;
+  /**
+   * Which server answers: `ferretdb` (it says so in `buildInfo`) or `mongodb`. Only where the two must be
+   * used differently to stay correct and fast: counters (stores/limits.ts), since FerretDB's updates are not
+   * isolated.
+   */
+  engine: 'mongodb' | 'ferretdb';
   workspaces: Collection<WorkspaceDoc>;
   apiKeys: Collection<ApiKeyDoc>;
   projects: Collection<ProjectDoc>;
@@ -101,9 +107,11 @@ export async function connectDatabase(
   const workspaces = db.collection<WorkspaceDoc>('workspaces');
   const projects = db.collection<ProjectDoc>('projects');
   const webhookEndpoints = db.collection<WebhookEndpointsDoc>('webhook_endpoints');
+  const info = await db.admin().command({ buildInfo: 1 });
   const database: Database = {
     client,
     db,
+    engine: info.ferretdbVersion ? 'ferretdb' : 'mongodb',
     workspaces,
     apiKeys: db.collection<ApiKeyDoc>('api_keys'),
     projects,
@@ -168,9 +176,8 @@ async function ensureIndexes(d: Database): Promise<void> {
   await d.interviews.createIndex({ project_id: 1, candidate_id: 1 }, { unique: true, name: 'project_candidate_unique' });
   await d.interviews.createIndex({ token: 1 }, { unique: true, name: 'token_unique' });
   await d.emailLog.createIndex({ idempotency_key: 1 }, { unique: true, name: 'idempotency_key_unique' });
-  await d.limitEntries.createIndex({ key: 1, window_start: 1 }, { name: 'by_key_window' });
-  // MongoDB drops spent limit windows itself; FerretDB 1.x has no TTL indexes, and stores/limits.ts clears
-  // them as new windows begin.
+  // MongoDB drops spent limit windows itself; FerretDB 1.x has no TTL indexes, and the worker's housekeeping
+  // removes them (infra/housekeeping.ts).
   await d.limitEntries.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_ttl' }).catch((err: unknown) => {
     if (!(err instanceof MongoServerError && err.codeName === 'NotImplemented')) throw err;
   });

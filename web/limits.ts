@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { Limit, LimitStore } from '../stores/limits';
-import { RateLimitedError } from '../shared/errors';
+import { NotFoundError, RateLimitedError } from '../shared/errors';
+import { addressBucket } from './client-address';
 
 /**
  * The per-address and per-link limits of the routes that take no API key (OWASP API4:2023). The address is
- * the peer's, or X-Forwarded-For's when TRUST_PROXY says a proxy in front sets it (Koa's `ctx.ip`). A link's
- * key is a digest of its token, so the token is kept nowhere new. Taken before anything is read, a body
- * included; refused, the page says when to come back (web/page-errors.tsx).
+ * the peer's, or the one the proxies in front wrote into X-Forwarded-For when TRUST_PROXY says how many there
+ * are (Koa's `ctx.ip`); an IPv6 client is limited by its /64 (web/client-address.ts). A link's key is a
+ * digest of its token, so the token is kept nowhere new. Refused, the page says when to come back
+ * (web/page-errors.tsx).
  */
 
-/** `limit` per client address, under the key `ip:<address>/<name>`. */
+/** `limit` per client address, under the key `ip:<bucket>/<name>`, taken before anything is read. */
 export function perAddress(limit: Limit, name: string): Middleware {
   return async (ctx, next) => {
     await take(limit, addressKey(ctx, name));
@@ -18,17 +20,26 @@ export function perAddress(limit: Limit, name: string): Middleware {
   };
 }
 
-/** The candidate's link: its own limit whoever sends it, and the address's limit of all the links it opens. */
+/**
+ * A candidate's link (`/interview/…`, `/u/…`): its own limit whoever sends it, taken before anything is read.
+ * The address's limit is spent only by links that turn out unknown (a guess), so the many candidates behind
+ * one office address never lock each other out of their real links; past it, an unknown link is a 429, not
+ * a 404. Guessing a link stays hopeless anyway (an interview link holds 256 random bits, an unsubscribe link a MAC); the limit bounds its cost.
+ */
 export function linkLimits(limits: Pick<LimitStore, 'pagesPerIp' | 'pagesPerLink'>): Middleware {
   return async (ctx: Context, next) => {
     const token = String(ctx.params.token ?? '');
-    await take(limits.pagesPerIp, addressKey(ctx, 'pages'));
     await take(limits.pagesPerLink, `link:${createHash('sha256').update(token).digest('base64url').slice(0, 22)}/pages`);
-    await next();
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof NotFoundError) await take(limits.pagesPerIp, addressKey(ctx, 'pages'));
+      throw err;
+    }
   };
 }
 
-const addressKey = (ctx: Context, name: string) => `ip:${ctx.ip || 'unknown'}/${name}`;
+const addressKey = (ctx: Context, name: string) => `ip:${addressBucket(ctx.ip)}/${name}`;
 
 async function take(limit: Limit, key: string): Promise<void> {
   const decision = await limit.take(key);

@@ -1,0 +1,97 @@
+import { awayFromWindowEdge } from '../helpers/rate-limit';
+import { startStack, uniqueName, type Stack } from '../helpers/stack';
+import { interviewDoc, projectDoc } from '../helpers/interview-doc';
+import { newId } from '../../infra/ids';
+import { interviewToken } from '../../infra/documents/interviews';
+
+/**
+ * Whose budget a request spends, on the real API: the address the proxies in front wrote (TRUST_PROXY is
+ * their number), an IPv6 client's /64, and, on candidates' links, the address only for links that are
+ * unknown. Two API processes share one count, exactly, under concurrency.
+ */
+describe('client addresses and the limits they spend', () => {
+  let oneProxy: Stack;
+  let sameDatabase: Stack;
+  let twoProxies: Stack;
+  let guarded: Stack;
+  beforeAll(async () => {
+    const shared = { TRUST_PROXY: 'true', MONGODB_DB: uniqueName('addresses') };
+    [oneProxy, twoProxies, guarded] = await Promise.all([
+      startStack({ env: shared }),
+      startStack({ env: { TRUST_PROXY: '2' } }),
+      startStack({ env: { TRUST_PROXY: '1', PAGE_REQUESTS_PER_MINUTE_PER_IP: '5' } }),
+    ]);
+    // A second API process on the same database: the limits are counted there, not in a process.
+    sameDatabase = await startStack({ env: shared });
+  });
+  afterAll(async () => {
+    await sameDatabase?.stop();
+    await Promise.all([oneProxy?.stop(), twoProxies?.stop(), guarded?.stop()]);
+  });
+
+  const signIn = (stack: Stack, forwardedFor: string) =>
+    fetch(`${stack.url}/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: stack.url, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': forwardedFor },
+      body: 'key=nope&csrf=nope',
+    });
+
+  it('takes the address the proxy wrote, never one the client wrote before it', async () => {
+    await awayFromWindowEdge(60, 10);
+    // The client rotates what it writes; the proxy appends the address it saw, the same each time.
+    for (let i = 0; i < 10; i++) expect((await signIn(oneProxy, `10.1.2.${i}, 198.51.100.7`)).status).toBe(403);
+    expect((await signIn(oneProxy, '10.1.2.99, 198.51.100.7')).status).toBe(429);
+    // Naming another address (a victim's) spends the sender's own budget, nothing of the victim's.
+    for (let i = 0; i < 10; i++) expect((await signIn(oneProxy, '198.51.100.9, 198.51.100.8')).status).toBe(403);
+    expect((await signIn(oneProxy, '198.51.100.9, 198.51.100.8')).status).toBe(429);
+    expect((await signIn(oneProxy, '198.51.100.9')).status).toBe(403);
+  });
+
+  it('with two proxies, takes the second entry from the right', async () => {
+    await awayFromWindowEdge(60, 10);
+    for (let i = 0; i < 10; i++) expect((await signIn(twoProxies, `10.0.0.${i}, 203.0.113.20, 10.9.0.1`)).status).toBe(403);
+    expect((await signIn(twoProxies, '203.0.113.20, 10.9.0.2')).status).toBe(429);
+    expect((await signIn(twoProxies, '203.0.113.20, 203.0.113.21, 10.9.0.1')).status).toBe(403);
+  });
+
+  it('limits an IPv6 client by its /64, however it writes its addresses', async () => {
+    await awayFromWindowEdge(60, 10);
+    for (let i = 0; i < 10; i++) expect((await signIn(oneProxy, `2001:db8:7:7::${(i + 1).toString(16)}`)).status).toBe(403);
+    expect((await signIn(oneProxy, '2001:DB8:7:7:ffff:ffff:ffff:ffff')).status).toBe(429);
+    expect((await signIn(oneProxy, '2001:0db8:0007:0007:0000:0000:0000:00aa')).status).toBe(429);
+    expect((await signIn(oneProxy, '2001:db8:7:8::1')).status).toBe(403);
+  });
+
+  it('grants exactly 10 of 40 concurrent sign-ins from one address over two API processes, with no 5xx', async () => {
+    await awayFromWindowEdge(60, 15);
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => signIn(i % 2 ? oneProxy : sameDatabase, '192.0.2.40').then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 403)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+  });
+
+  it('spends the address budget on unknown links only, so real links behind one address stay open', async () => {
+    await awayFromWindowEdge(60, 15);
+    const ws = await guarded.newWorkspace('Office');
+    const project = projectDoc('prj-office', ws.id);
+    await guarded.db.projects.insertOne(project);
+    const id = newId('int');
+    const token = interviewToken(id);
+    await guarded.db.interviews.insertOne({ ...interviewDoc(id, project), token });
+    const office = { 'x-forwarded-for': '192.0.2.77' };
+    const open = (t: string) => fetch(`${guarded.url}/interview/${t}`, { headers: office });
+
+    // Guesses: 5 a minute from the address (the test's setting), then a 429 in place of the 404.
+    for (let i = 0; i < 5; i++) expect((await open(interviewToken(newId('int')))).status).toBe(404);
+    expect((await open(interviewToken(newId('int')))).status).toBe(429);
+    expect((await fetch(`${guarded.url}/u/x.y`, { headers: office })).status).toBe(429);
+    // A real link from the same address is served, 20 times over (its own limit is 60).
+    for (let i = 0; i < 20; i++) expect((await open(token)).status).toBe(200);
+    // Another address's guesses are its own.
+    expect(
+      (await fetch(`${guarded.url}/interview/${interviewToken(newId('int'))}`, { headers: { 'x-forwarded-for': '192.0.2.78' } })).status,
+    ).toBe(404);
+  });
+});

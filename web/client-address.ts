@@ -1,0 +1,32 @@
+import { isIP } from 'node:net';
+
+/**
+ * The bucket a client address is limited in. An IPv4 address is its own; an IPv6 client holds a whole /64
+ * (RFC 6177: one per site), so every address in it shares one budget, or a client could take a fresh budget
+ * per request. An IPv4 address written as IPv6 (`::ffff:192.0.2.1`, Node's dual-stack sockets) is the IPv4
+ * one. Anything else (no address at all) is one bucket, `unknown`.
+ */
+export function addressBucket(ip: string): string {
+  const address = ip.replace(/%.*$/, '').toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+  if (mapped) return mapped[1];
+  if (isIP(address) === 4) return address;
+  if (isIP(address) !== 6) return 'unknown';
+  return `${expandedGroups(address).slice(0, 4).join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address, each without leading zeros (an embedded IPv4 tail counts as two). */
+function expandedGroups(address: string): string[] {
+  const [head, tail] = address.includes('::') ? address.split('::') : [address, undefined];
+  const groupsOf = (part: string | undefined) => (part ? part.split(':').flatMap(ipv4Tail) : []);
+  const left = groupsOf(head);
+  const right = groupsOf(tail);
+  const middle = tail === undefined ? [] : Array.from({ length: 8 - left.length - right.length }, () => '0');
+  return [...left, ...middle, ...right].map((g) => parseInt(g, 16).toString(16));
+}
+
+const ipv4Tail = (group: string): string[] => {
+  if (!group.includes('.')) return [group];
+  const [a, b, c, d] = group.split('.').map(Number);
+  return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
+};
