@@ -25,6 +25,11 @@ export interface ApiDeps {
   interviewChanged(interview: InterviewDoc): Promise<void>;
   /** Sends a webhook delivery again now, through its endpoint's delivery workflow (composition/webhook-signals.ts). */
   retryDelivery(workspaceId: string, endpointId: string, eventId: string): Promise<void>;
+  /**
+   * Registers the search attributes the calls' and interviews' workflows are started with, where missing,
+   * and says whether they all exist (composition/search-attributes.ts); /readyz is 503 until they do.
+   */
+  searchAttributesReady(): Promise<boolean>;
 }
 
 export type RouteFactory = (deps: ApiDeps) => Router;

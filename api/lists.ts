@@ -6,6 +6,8 @@ import type { SignedTokenStore } from '../stores/signed-tokens';
 import { ValidationError } from '../shared/errors';
 import type { ListQueryParams } from '../shared/lists/schema';
 import { compileValidator } from '../shared/validation';
+import type { LimitStore } from '../stores/limits';
+import { listReads, withinLimits } from './limits';
 
 type Cursors = SignedTokenStore['cursors'];
 
@@ -20,6 +22,8 @@ export function listHandler<S extends TSchema, T extends ListedItem, V>(name: st
     list: { page(workspaceId: string, query: ListQuery): Promise<ListPage<T>> },
     tokens: { cursors: Cursors },
     ctx: Context,
+    /** The workspace's list reads, when a walking page should take from them (a list that always does takes its own). */
+    limits?: Pick<LimitStore, 'listReads'>,
   ) => {
     const workspaceId = ctx.state.workspace._id;
     const q = validate(queryObject(ctx)) as Static<S> & ListQueryParams;
@@ -27,13 +31,18 @@ export function listHandler<S extends TSchema, T extends ListedItem, V>(name: st
     // A cursor goes with the query that made it: any change of filter makes it foreign.
     const scope = JSON.stringify([workspaceId, name, created_since ?? null, updated_since ?? null, match]);
     const after = await cursorPosition(tokens.cursors, scope, cursor);
-    const page = await list.page(workspaceId, {
-      match: match as Record<string, string>,
-      createdSince: created_since ? new Date(created_since) : null,
-      updatedSince: updated_since ? new Date(updated_since) : null,
-      limit,
-      after,
-    });
+    const read = () =>
+      list.page(workspaceId, {
+        match: match as Record<string, string>,
+        createdSince: created_since ? new Date(created_since) : null,
+        updatedSince: updated_since ? new Date(updated_since) : null,
+        limit,
+        after,
+      });
+    // A page by job, or of everything, reads its own entries; a filter on anything else, and the change feed,
+    // walk the workspace's entries (up to 20,000 a page) and cost a list read.
+    const walks = updated_since !== undefined || Object.keys(match).some((field) => field !== 'ats_job_id');
+    const page = walks && limits ? await withinLimits(ctx, [listReads(limits)], read) : await read();
     return {
       success: true as const,
       data: await Promise.all(page.items.map(view)),

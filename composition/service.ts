@@ -17,7 +17,7 @@ import { webhookSignaller } from './webhook-signals';
 import type { WebDeps } from '../web/deps';
 import type { ActivityDeps } from '../activities/deps';
 import { startWorker, type RunningWorker } from '../worker/worker';
-import { ensureSearchAttributes } from '../worker/search-attributes';
+import { ensureSearchAttributes } from './search-attributes';
 import { buildActivityDeps } from './activity-deps';
 import { languageModel, whatsappTemplates } from './providers';
 import { ensureRetentionSchedule } from './retention';
@@ -76,6 +76,7 @@ export function buildApiDeps(
     llm: meteredLanguageModel(languageModel(config)),
     whatsappTemplates: whatsappTemplates(config),
     interviewChanged: interviewSignaller(base.temporal, config.TEMPORAL_TASK_QUEUE, { reopen: true }),
+    searchAttributesReady: () => ensureSearchAttributes(base.temporal, config.TEMPORAL_NAMESPACE, base.logger),
     ...overrides,
   };
 }
@@ -99,7 +100,9 @@ export async function startService(config: Config, logger: Logger, overrides: Se
   const engine = overrides.keepRuntime ? null : await engineMetricsAddress(config);
   if (config.ROLE !== 'api') {
     if (!overrides.keepRuntime) installTemporalRuntime(logger, { metricsAt: engine ?? undefined });
-    await ensureSearchAttributes(temporal, config.TEMPORAL_NAMESPACE, logger);
+    await ensureSearchAttributes(temporal, config.TEMPORAL_NAMESPACE, logger).catch((err: unknown) =>
+      logger.warn({ err }, 'search attributes not checked: Temporal unreachable'),
+    );
     // The worker's own connection also starts a bulk request's workflows (the fan-out's activity), so the
     // server hands each first workflow task straight to this worker (eager workflow start).
     const connection = await connectWorkerConnection(config);

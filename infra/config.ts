@@ -149,6 +149,8 @@ export const ConfigSchema = Type.Object({
   DELIVERY_RETRIES_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }),
   /** Reads of the expensive lists: projects (with their tallies) and deliveries filtered by status. */
   LIST_READS_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 600 }),
+  /** POST /candidates/erase, per minute: each looks up a person across the workspace and starts workflows. */
+  ERASURES_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }),
   // Per client address (TRUST_PROXY says whether X-Forwarded-For names it), for the routes without an API key:
   SIGN_INS_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 10 }),
   PAGE_REQUESTS_PER_MINUTE_PER_IP: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 300 }),

@@ -102,6 +102,6 @@ export const CALL_OPERATIONS: Operation[] = [
     'Calls',
     CallListQuery,
     CallListResponse,
-    callErrors(400, 401, 500, 503),
+    callErrors(400, 401, 429, 500, 503),
   ),
 ];

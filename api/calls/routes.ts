@@ -52,7 +52,7 @@ export function callRoutes(deps: ApiDeps): Router {
   });
 
   router.get('/calls', async (ctx) => {
-    ctx.body = await listCalls(stores.calls, stores.signedTokens, ctx);
+    ctx.body = await listCalls(stores.calls, stores.signedTokens, ctx, stores.limits);
   });
 
   // Before /calls/:id/cancel, so `cancel` is never taken for a call id.

@@ -29,7 +29,7 @@ export const ERASURE_OPERATIONS: Operation[] = [
       },
       ...callErrors(400, 401),
       409: { ...callErrors(409)[409], description: 'A call of the candidate has an attempt under way; erase once it has ended.' },
-      ...callErrors(413, 500, 503),
+      ...callErrors(413, 429, 500, 503),
     },
   },
 ];

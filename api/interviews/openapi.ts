@@ -116,6 +116,6 @@ export const INTERVIEW_OPERATIONS: Operation[] = [
     'Interviews',
     InterviewListQuery,
     InterviewListResponse,
-    jobErrors(401, 422, 500, 503),
+    jobErrors(401, 422, 429, 500, 503),
   ),
 ];

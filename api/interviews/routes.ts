@@ -38,7 +38,7 @@ export function interviewRoutes(deps: ApiDeps): Router {
 
   const listInterviews = listHandler('interviews', InterviewListQuery, (i: InterviewDoc) => interviewView(i, config.PUBLIC_BASE_URL));
   router.get('/interviews', async (ctx) => {
-    ctx.body = await listInterviews(stores.interviews, stores.signedTokens, ctx);
+    ctx.body = await listInterviews(stores.interviews, stores.signedTokens, ctx, stores.limits);
   });
   const owned = (ctx: { state: { workspace: { _id: string } } }, id: string) =>
     orNotFound(stores.interviews.owned(ctx.state.workspace._id, id), 'Interview not found');

@@ -59,7 +59,7 @@ export const EXAMPLES = {
     ],
   },
   health: { status: 'ok' },
-  readiness: { status: 'ready', checks: { database: 'ok', temporal: 'ok' } },
+  readiness: { status: 'ready', checks: { database: 'ok', temporal: 'ok', search_attributes: 'ok' } },
   workspace: {
     success: true,
     data: {

@@ -63,7 +63,7 @@ export const SUPPRESSION_OPERATIONS: Operation[] = [
         schema: SuppressionListResponse,
         example: { success: true, data: [ENTRY_EXAMPLE], next_cursor: null },
       },
-      ...callErrors(400, 401, 500, 503),
+      ...callErrors(400, 401, 429, 500, 503),
     },
   },
   {

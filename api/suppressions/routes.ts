@@ -1,3 +1,4 @@
+import { listReads, withinLimits } from '../limits';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ApiDeps } from '../deps';
@@ -63,7 +64,10 @@ export function suppressionRoutes(deps: ApiDeps): Router {
       filters.source ?? null,
     ]);
     const after = await cursorPosition(deps.stores.signedTokens.cursors, scope, cursor);
-    const page = await suppressions.page(workspaceId, { ...filters, limit, after });
+    const read = () => suppressions.page(workspaceId, { ...filters, limit, after });
+    // By phone or email, the entries filed under its keys are read; by source alone, the list is walked.
+    const walks = filters.source !== undefined && !filters.phone && !filters.email;
+    const page = walks ? await withinLimits(ctx, [listReads(deps.stores.limits)], read) : await read();
     ctx.body = {
       success: true,
       data: page.items.map(suppressionView),

@@ -15,6 +15,7 @@ const LIMITS = {
   DELIVERY_RETRIES_PER_MINUTE: '2',
   LIST_READS_PER_MINUTE: '3',
   AI_RATE_LIMIT: '2',
+  ERASURES_PER_MINUTE: '2',
 };
 
 /**
@@ -194,4 +195,42 @@ describe('workspace abuse limits', () => {
     expect(third.status).toBe(429);
     expect(third.body.message).toContain('2 delivery retries per minute has 0 left');
   }, 60_000);
+
+  it("limits erasures per minute over both processes, in the family's shape, and the refused one erases nothing", async () => {
+    const ws = await bench.stack.newWorkspace('Eraseco');
+    await awayFromWindowEdge(60, 15);
+    const erase = (base: string, email: string) => post(base, `${V1}/candidates/erase`, ws.key, { email });
+    expect((await erase(bench.stack.url, 'a@example.com')).status).toBe(200);
+    expect((await erase(second.url, 'b@example.com')).status).toBe(200);
+    // A request refused for its own mistake costs nothing.
+    expect((await post(bench.stack.url, `${V1}/candidates/erase`, ws.key, {})).status).toBe(400);
+    const refused = await erase(second.url, 'c@example.com');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.body).toMatchObject({ success: false, code: 'RATE_LIMITED', message: expect.stringContaining('2 erasures per minute') });
+    const entries = await bench.stack.request('GET', `${V1}/suppressions?email=c@example.com`, { key: ws.key });
+    expect(entries.body.data).toEqual([]);
+  });
+
+  it('takes a list read for a page that walks the workspace: a filter other than the job, or the change feed', async () => {
+    const ws = await bench.stack.newWorkspace('Walkco');
+    await awayFromWindowEdge(60, 15);
+    const get = (p: string) => bench.stack.request('GET', p, { key: ws.key });
+    // Unfiltered, by job, and by phone or email read their own entries: free.
+    for (let i = 0; i < 4; i++) {
+      expect((await get(`${V1}/calls`)).status).toBe(200);
+      expect((await get(`${V1}/interviews?ats_job_id=job-x`)).status).toBe(200);
+      expect((await get(`${V1}/suppressions?phone=%2B14155550100`)).status).toBe(200);
+    }
+    expect((await get(`${V1}/calls?status=completed`)).status).toBe(200);
+    expect((await get(`${V1}/interviews?updated_since=2026-01-01T00:00:00Z`)).status).toBe(200);
+    expect((await get(`${V1}/suppressions?source=api`)).status).toBe(200);
+    const calls = await get(`${V1}/calls?status=failed`);
+    expect(calls.status).toBe(429);
+    expect(calls.body).toMatchObject({ code: 'RATE_LIMITED' });
+    const interviews = await get(`${V1}/interviews?status=completed`);
+    expect(interviews.status).toBe(429);
+    expect(interviews.headers.get('retry-after')).toBeTruthy();
+    expect((await get(`${V1}/calls`)).status).toBe(200);
+  });
 });

@@ -64,7 +64,7 @@ describe('HTTP hygiene', () => {
   it('reports ready when the database and Temporal answer', async () => {
     const res = await stack.request('GET', '/readyz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ready', checks: { database: 'ok', temporal: 'ok' } });
+    expect(res.body).toEqual({ status: 'ready', checks: { database: 'ok', temporal: 'ok', search_attributes: 'ok' } });
   });
 
   it('answers JSON nested deeper than 64 levels with 400, on every route that reads JSON, and writes nothing', async () => {

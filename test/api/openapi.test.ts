@@ -53,6 +53,7 @@ describe('the OpenAPI document', () => {
       whatsappTemplates: null,
       interviewChanged: undefined as never,
       retryDelivery: undefined as never,
+      searchAttributesReady: undefined as never,
     };
     const mounted = new Set<string>();
     for (const factory of ROUTES) {

@@ -1,7 +1,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { TEST_SERVER_LAUNCHER } from '../../scripts/services';
 import { quietTemporalRuntime } from './stack';
-import { ensureSearchAttributes } from '../../worker/search-attributes';
+import { ensureSearchAttributes } from '../../composition/search-attributes';
 import { createLogger } from '../../infra/logger';
 
 /** Temporal's Java time-skipping test server, provisioned by scripts/provision.sh. */

@@ -11,7 +11,7 @@ import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
 import { buildActivityDeps } from '../../composition/activity-deps';
 import type { ActivityDeps } from '../../activities/deps';
 import type { SimulatorVoiceProvider } from '../../providers/voice/simulator';
-import { ensureSearchAttributes } from '../../worker/search-attributes';
+import { ensureSearchAttributes } from '../../composition/search-attributes';
 import { waitFor } from '../helpers/wait';
 
 /** Waiting for capacity: the workspace's calling slots and a busy provider (time-skipping server). */
