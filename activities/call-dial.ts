@@ -6,6 +6,7 @@ import type { AttemptResult } from '../shared/calls/retry';
 import type { CallStatus } from '../shared/calls/schema';
 import type { DialResult } from '../providers/voice/port';
 import type { CallActivityDeps, CallChanges } from './call-changes';
+import { maskedRefusal } from '../shared/contact-masking';
 
 export type AttemptCheck = { status: 'ended'; result: AttemptResult } | { status: 'going' } | { status: 'unknown' };
 
@@ -75,7 +76,7 @@ export function createCallDialActivities({ stores, logger, clock, voice, report 
       logger.info({ callId, attempt, retryAfterMs: result.retryAfterMs }, 'provider busy; the call waits for capacity');
       await calls.change(await load(callId), { to: 'waiting_for_capacity', pop: { attempts: 1 } });
     } else {
-      logger.warn({ callId, attempt, reason: result.reason, detail: result.detail }, 'provider refused the call');
+      logger.warn({ callId, attempt, reason: result.reason, detail: maskedRefusal(result.detail) }, 'provider refused the call');
       // The provider's own words go to the log only: clients read a reason from a bounded set.
       const endedReason = result.reason === 'invalid_number' ? 'provider-refused-number' : 'provider-refused-call';
       await calls.note(callId, { [`${path}.ended_reason`]: endedReason, [`${path}.failure_reason`]: result.reason });

@@ -4,6 +4,7 @@ import type { CallDoc, CallMessage, ResolvedTemplate } from '../infra/documents/
 import type { SendResult } from '../providers/whatsapp/port';
 import { callEvents } from '../stores/calls';
 import type { CallActivityDeps, CallChanges } from './call-changes';
+import { maskedRefusal } from '../shared/contact-masking';
 
 /** A call's WhatsApp templates: the pre-call message and the fallback, each sent and recorded once. */
 export function createCallMessageActivities({ stores, logger, clock, whatsapp }: CallActivityDeps, changes: CallChanges) {
@@ -79,7 +80,10 @@ export function createCallMessageActivities({ stores, logger, clock, whatsapp }:
         // Lets delivery callbacks find this message by the provider's id.
         await stores.calls.fileMessage(result.providerMessageId, callId, kind, clock());
       } else {
-        logger.warn({ callId, kind, code: result.code, error: result.error, detail: result.detail }, 'WhatsApp template not sent');
+        logger.warn(
+          { callId, kind, code: result.code, error: maskedRefusal(result.error), detail: maskedRefusal(result.detail) },
+          'WhatsApp template not sent',
+        );
       }
       await recordMessage(call, kind, template, result);
     },

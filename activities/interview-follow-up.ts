@@ -7,6 +7,7 @@ import { EMAIL_SUPPRESSED, emailSuppressed, linkEmail, loadInterview, sendInvita
 import { createInterviewStandingActivities, interviewStanding, resendPending, type InterviewStanding } from './interview-standing';
 import { NotAnnouncedError } from '../stores/resource-store';
 import type { ActivityDeps } from './deps';
+import { maskedRefusal } from '../shared/contact-masking';
 
 export type { InterviewStanding } from './interview-standing';
 
@@ -82,7 +83,8 @@ export function createInterviewFollowUpActivities(
       }
       const key = kind === 'reminder' ? `${interviewId}/reminder` : `${interviewId}/resend/${interview.resend!.requested_at.getTime()}`;
       const result = await email.send({ idempotencyKey: key, ...(await linkEmail(deps, interview, kind)) });
-      if (!result.sent) logger.warn({ interviewId, kind, provider: email.name, error: result.error }, 'interview link email refused');
+      if (!result.sent)
+        logger.warn({ interviewId, kind, provider: email.name, error: maskedRefusal(result.error) }, 'interview link email refused');
       await recordLinkEmail(interview, kind, result.sent ? null : result.error);
       return result.sent ? 'sent' : 'failed';
     },

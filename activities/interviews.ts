@@ -15,6 +15,7 @@ import type { Question } from '../shared/jobs/schema';
 import { providerFailureText, UpstreamError } from '../shared/errors';
 import { asActivityFailure } from './provider-failures';
 import type { ActivityDeps } from './deps';
+import { maskedRefusal } from '../shared/contact-masking';
 
 /** How long a question-generation claim holds before another invitation may take it over. */
 export const QUESTION_LEASE_MS = 3 * 60_000;
@@ -172,7 +173,10 @@ export async function sendInvitationEmail(
     });
     return { delivery: 'sent', interview: item ?? (await loadInterview(stores, interview._id)), earlier: false };
   }
-  logger.warn({ interviewId: interview._id, provider: email.name, error: result.error, detail: result.detail }, 'invitation email refused');
+  logger.warn(
+    { interviewId: interview._id, provider: email.name, error: maskedRefusal(result.error), detail: maskedRefusal(result.detail) },
+    'invitation email refused',
+  );
   const item = await interviews.change(interview, {
     to: 'failed',
     set: {

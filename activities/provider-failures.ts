@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { providerFailureText, UpstreamError } from '../shared/errors';
+import { withoutContacts } from '../shared/contact-masking';
 
 /**
  * A provider's failure as Temporal should treat it: retried unless it would fail the same way again. Its
@@ -15,12 +16,4 @@ export function asActivityFailure(err: unknown, kind: string): unknown {
     nonRetryable: !err.retryable,
     details: [withoutContacts(err.message)],
   });
-}
-
-/**
- * A provider's words without the phone numbers and email addresses they may quote back: they are kept in the
- * workflow's history, which an erasure does not rewrite (docs/erasure.md).
- */
-export function withoutContacts(text: string): string {
-  return text.replace(/[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[A-Za-z]{2,}/g, '<email>').replace(/\+?\d[\d\s().-]{6,}\d/g, '<number>');
 }

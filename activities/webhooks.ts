@@ -4,6 +4,7 @@ import { signedHeaders } from '../infra/webhooks/signing';
 import { answerMeans, DELIVERY_TIMEOUT_MS, nextDeliveryTime } from '../shared/webhooks/delivery-schedule';
 import type { ActivityDeps } from './deps';
 import { webhookDeliveries } from '../infra/metrics';
+import { maskedRefusal } from '../shared/contact-masking';
 
 export interface EndpointRef {
   workspaceId: string;
@@ -59,7 +60,10 @@ export function createWebhookActivities({
     const status: DeliveryState['status'] = means === 'delivered' ? 'delivered' : nextAt === null ? 'failed' : 'pending';
     const error = answer.error ?? (means === 'delivered' ? null : `the receiver answered ${answer.status}`);
     if (means !== 'delivered')
-      logger.info({ endpointId: endpoint.id, eventId, status: answer.status, error, attempts }, 'webhook not delivered');
+      logger.info(
+        { endpointId: endpoint.id, eventId, status: answer.status, error: maskedRefusal(error), attempts },
+        'webhook not delivered',
+      );
     await record(eventId, endpoint.id, {
       status,
       attempts,

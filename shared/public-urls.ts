@@ -25,18 +25,31 @@ export function recordingUrl(baseUrl: string, interviewId: string, index: number
   return `${baseUrl}/api/public/v1/interviews/${interviewId}/answers/${index}/recording`;
 }
 
+/** The routes whose segment after the first is a candidate's credential or names their page: masked whole. */
+const SECRET_ROUTES = new Set(['u', 'interview', 'jobs']);
+
 /**
- * A request path as it may be logged: an interview link's secret part (after the interview id) is left out,
- * since the link is the candidate's credential. Routes match whatever the path's case, and their parameters
- * are decoded, so the path is judged decoded and in any case: `/INTERVIEW/…` and `%2E` for the dot are
- * masked too, and so is any run of 32 or more token characters anywhere, a secret in whatever place.
+ * A request path as it may be logged or traced. The routes of candidates' links (`/u/{token}`,
+ * `/interview/{token}/…`, `/jobs/{id}`) have that segment replaced by `…`: routes match whatever the path's
+ * case, and their parameters are decoded, so the route is recognised decoded and in any case (`/INTERVIEW/`,
+ * `/%75/`), and the segment is taken before decoding, so an encoded slash cannot carry part of it past the
+ * mask. Anywhere else, a run of 32 or more token characters (a secret in whatever place) is masked too.
  */
 export function loggablePath(path: string): string {
-  let decoded = path;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    // A malformed escape: judged as it came.
+  const segments = path.split('/');
+  const first = segments.findIndex((s) => s !== '');
+  if (first >= 0 && SECRET_ROUTES.has(decoded(segments[first]).toLowerCase())) {
+    const secret = segments.findIndex((s, i) => i > first && s !== '');
+    if (secret > 0) segments[secret] = '…';
   }
-  return decoded.replace(/^(\/+interview\/+[^/.]*)\.[^/]*/i, '$1.…').replace(/[A-Za-z0-9_-]{32,}/g, '…');
+  return segments.map((s) => (s === '…' ? s : decoded(s).replace(/[A-Za-z0-9_-]{32,}/g, '…'))).join('/');
+}
+
+/** A segment percent-decoded; a malformed escape is judged as it came. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -53,8 +53,32 @@ describe('request logs', () => {
       expect({ path, status: (await fetch(service.apiUrl + path)).status }).toEqual({ path, status: 200 });
     }
     await new Promise((r) => setTimeout(r, 100));
-    const requests = lines.filter((l) => l.includes('"msg":"request"') && l.includes(id));
+    const requests = lines.filter((l) => l.includes('"msg":"request"') && /"path":"\/interview\/…"/i.test(l));
     expect(requests).toHaveLength(variants.length);
     for (const line of lines) expect(line).not.toContain(secret.slice(1, 30));
+  });
+
+  it('masks the token of an unsubscribe link and the id of a job page by their route, whatever their case', async () => {
+    const ws = await adminStores(service.db).workspaces.create({
+      name: 'Unsubco',
+      company: 'Unsubco',
+      senderFirstName: 'A',
+      senderLastName: 'L',
+    });
+    const project = projectDoc('prj-unsub', ws.workspace_id);
+    const id = newId('int');
+    await service.db.projects.insertOne(project);
+    await service.db.interviews.insertOne({ ...interviewDoc(id, project), token: interviewToken(id) });
+    const token = await service.stores.signedTokens.unsubscribeLinks.tokenFor(id);
+    for (const path of [`/u/${token}`, `/U/${token}`, `/u/${id}.short`, `/jobs/${project._id}`, `/JOBS/${project._id}`]) {
+      await fetch(service.apiUrl + path);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    const logged = lines.filter((l) => l.includes('"msg":"request"') && /"path":"\/(u|jobs)\/…"/i.test(l));
+    expect(logged).toHaveLength(5);
+    for (const line of lines) {
+      expect(line).not.toContain(id);
+      expect(line).not.toContain(project._id);
+    }
   });
 });
