@@ -6,7 +6,7 @@ import { InvalidJsonError, PayloadTooLargeError, UnauthorizedError } from '../sh
 import type { WorkspaceDoc } from '../infra/documents/workspaces';
 import { loggablePath } from '../shared/public-urls';
 import { httpRequestDuration, oneOf } from '../infra/metrics';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The methods a route may answer; anything else a client sends is `other` in the metrics' labels. */
@@ -49,15 +49,30 @@ export function requestContext(logger: Logger): Middleware {
   };
 }
 
+/** The routes that take a workspace's API key: the public API, but for the providers' callbacks. */
+const keyedRoute = (path: string) => /^\/api\/public\/v1\//i.test(path) && !/^\/api\/public\/v1\/providers\//i.test(path);
+
 /**
- * The request's server span, under the caller's `traceparent` when it sent one (W3C trace context), named
- * for its route's template, so a trace leads from the ATS's request through the workflow it started to the
- * providers' calls. Mounted only when tracing is on (docs/tracing.md); everything after it runs in the span.
+ * The request's server span, named for its route's template, so a trace leads from the ATS's request through
+ * the workflow it started to the providers' calls. Mounted only when tracing is on (docs/tracing.md);
+ * everything after it runs in the span.
+ *
+ * A caller's `traceparent` (W3C trace context, the one propagator registered: infra/tracing.ts) is taken only
+ * on a route that takes an API key, and only with a key that authenticates; pages, provider callbacks and
+ * anyone else start a trace of their own, so no one outside can join their spans to a trace of theirs or
+ * flood one. The key is checked here only when a `traceparent` came, and its answer kept for the route's
+ * own authentication, so it is read once.
  */
-export function traceRequests(): Middleware {
+export function traceRequests(authenticate: (key: string | undefined) => Promise<Readonly<WorkspaceDoc> | null>): Middleware {
   const tracer = trace.getTracer('hiring-integration/api');
   return async (ctx, next) => {
-    const parent = propagation.extract(context.active(), ctx.headers);
+    let parent = ROOT_CONTEXT;
+    if (ctx.get('traceparent') && keyedRoute(ctx.path)) {
+      const workspace = await authenticate(ctx.get('x-service-api-key') || undefined).catch(() => undefined);
+      // Unknown when the lookup failed: the route's authentication asks again and answers for it.
+      if (workspace !== undefined) ctx.state.authenticated = workspace;
+      if (workspace) parent = propagation.extract(ROOT_CONTEXT, ctx.headers);
+    }
     const span = tracer.startSpan(
       ctx.method,
       { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method, 'url.path': loggablePath(ctx.path) } },
@@ -110,7 +125,9 @@ export function parseJson(limit: string): Middleware {
 /** Resolves `x-service-api-key` to the caller's workspace, or throws UnauthorizedError. */
 export function authenticateWith(resolve: (key: string | undefined) => Promise<Readonly<WorkspaceDoc> | null>): Middleware {
   return async (ctx, next) => {
-    const workspace = await resolve(ctx.get('x-service-api-key') || undefined);
+    // Already looked up when the request came with a trace context to join (traceRequests).
+    const workspace =
+      ctx.state.authenticated !== undefined ? ctx.state.authenticated : await resolve(ctx.get('x-service-api-key') || undefined);
     if (!workspace) throw new UnauthorizedError();
     ctx.state.workspace = workspace;
     await next();

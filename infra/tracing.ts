@@ -7,6 +7,7 @@ import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { Config } from './config';
 
 /**
@@ -43,18 +44,30 @@ export function startTracing(
   });
   const spanProcessor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1_000 });
   const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
-  // W3C trace context (`traceparent`) in and out, and async context across awaits.
-  provider.register();
+  // W3C trace context (`traceparent`) in and out, and async context across awaits. W3C baggage is neither read
+  // nor sent: a caller's baggage would ride on to the ATS, Vapi and OpenAI with every outbound request.
+  provider.register({ propagator: new W3CTraceContextPropagator() });
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
       // Outbound calls only: the API's own server span is made with its route (api/middleware.ts), and the
       // exporter's own requests are not traced (they would trace themselves).
+      // A URL's query can hold a credential (a webhook's `?token=`): outbound spans keep the URL without it.
       new HttpInstrumentation({
         disableIncomingRequestInstrumentation: true,
         ignoreOutgoingRequestHook: (req) => String(req.path ?? '').startsWith('/v1/traces'),
+        startOutgoingSpanHook: (req) => {
+          const path = String(req.path ?? '/').split('?')[0];
+          const url = `${req.protocol ?? 'http:'}//${req.hostname ?? req.host ?? 'localhost'}${req.port ? `:${req.port}` : ''}${path}`;
+          return { 'http.url': url, 'http.target': path, 'url.full': url };
+        },
       }),
-      new UndiciInstrumentation(),
+      new UndiciInstrumentation({
+        startSpanHook: (req) => {
+          const url = new URL(req.path, req.origin);
+          return { 'url.full': `${url.origin}${url.pathname}`, 'url.query': undefined as never };
+        },
+      }),
     ],
   });
   // The instrumentation patches `http` and `https` when they are next required: the process loaded them long

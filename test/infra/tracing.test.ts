@@ -16,6 +16,7 @@ interface ExportedSpan {
   spanId: string;
   parentSpanId?: string;
   name: string;
+  attributes?: Array<{ key: string; value: { stringValue?: string } }>;
 }
 
 /**
@@ -78,7 +79,8 @@ describe('OpenTelemetry traces from the ATS request to the providers', () => {
   };
 
   it("follows one call under the ATS's trace id: API, workflow start, workflow, activities, webhook", async () => {
-    await request('/api/public/v1/webhooks', { url: `${receiver.url}/hooks`, events: ['call.completed'] });
+    // A receiver whose URL holds a credential in its query, as some ATSs' do.
+    await request('/api/public/v1/webhooks', { url: `${receiver.url}/hooks?token=query-secret-7`, events: ['call.completed'] });
     await request('/api/public/v1/campaigns', { ats_job_id: 'job-traced', name: 'Traced' });
     const traceId = randomBytes(16).toString('hex');
     const parent = randomBytes(8).toString('hex');
@@ -89,7 +91,7 @@ describe('OpenTelemetry traces from the ATS request to the providers', () => {
         instructions: 'Ask {{candidate_first_name}} about availability.',
         candidates: [{ id: 't1', name: 'Tia Trace', email: 'tia@example.com', phone: '+14155550171' }],
       },
-      { traceparent: `00-${traceId}-${parent}-01`, 'x-request-id': 'ats-req-42' },
+      { traceparent: `00-${traceId}-${parent}-01`, 'x-request-id': 'ats-req-42', baggage: 'user.id=ats-user-9,tenant=acme' },
     );
     expect(res.headers.get('x-request-id')).toBe('ats-req-42');
 
@@ -126,6 +128,18 @@ describe('OpenTelemetry traces from the ATS request to the providers', () => {
     expect(orphans(traced)).toEqual([]);
     const server = traced.find((s) => s.service === 'hiring-api' && s.name === 'POST /api/public/v1/call/initiate')!;
     expect(server.parentSpanId).toBe(parent);
+    // The outbound span keeps the URL without its query, and no baggage went on to the receiver.
+    const outbound = traced.find((s) => s.service === 'hiring-worker' && s.name === 'POST')!;
+    const urls = (outbound.attributes ?? []).filter((a) => /url|target/.test(a.key)).map((a) => a.value.stringValue);
+    expect(urls).toContain(`${receiver.url}/hooks`);
+    expect(JSON.stringify(outbound)).not.toContain('query-secret-7');
+    const delivered = receiver.requests.filter((r) => r.path.startsWith('/hooks'));
+    expect(delivered.length).toBeGreaterThan(0);
+    for (const r of delivered) {
+      expect(r.headers.baggage).toBeUndefined();
+      expect(r.headers.traceparent).toMatch(new RegExp(`^00-${traceId}-`));
+    }
+    expect(JSON.stringify(collector.requests.map((r) => r.body))).not.toContain('ats-user-9');
 
     const lines = readFileSync(join(logDir, 'api.log'), 'utf8')
       .split('\n')
@@ -134,4 +148,41 @@ describe('OpenTelemetry traces from the ATS request to the providers', () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line).toMatchObject({ trace_id: traceId, span_id: server.spanId });
   }, 120_000);
+
+  it('takes a trace context only on a keyed route with a key that authenticates; pages and callbacks start their own', async () => {
+    const given = () => ({ traceId: randomBytes(16).toString('hex'), parent: randomBytes(8).toString('hex') });
+    const base = `http://127.0.0.1:${env.PORT}`;
+    const page = given();
+    await fetch(`${base}/jobs/prj_nope`, { headers: { traceparent: `00-${page.traceId}-${page.parent}-01` } });
+    const callback = given();
+    await fetch(`${base}/api/public/v1/providers/vapi/events`, {
+      method: 'POST',
+      headers: { traceparent: `00-${callback.traceId}-${callback.parent}-01`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const badKey = given();
+    const refused = await fetch(`${base}/api/public/v1/calls`, {
+      headers: { traceparent: `00-${badKey.traceId}-${badKey.parent}-01`, 'x-service-api-key': 'hk_' + 'x'.repeat(43) },
+    });
+    expect(refused.status).toBe(401);
+    const keyed = given();
+    expect(
+      (
+        await fetch(`${base}/api/public/v1/calls`, {
+          headers: { traceparent: `00-${keyed.traceId}-${keyed.parent}-01`, 'x-service-api-key': key },
+        })
+      ).status,
+    ).toBe(200);
+
+    const serverSpans = await waitFor(
+      async () => spans().filter((s) => s.service === 'hiring-api' && /^(GET|POST) /.test(s.name)),
+      (found) => found.some((s) => s.traceId === keyed.traceId) && found.length >= 4,
+      30_000,
+    );
+    expect(serverSpans.find((s) => s.traceId === keyed.traceId)?.parentSpanId).toBe(keyed.parent);
+    for (const refusedContext of [page, callback, badKey]) {
+      expect(serverSpans.filter((s) => s.traceId === refusedContext.traceId || s.parentSpanId === refusedContext.parent)).toEqual([]);
+    }
+    expect(serverSpans.some((s) => s.name === 'GET unmatched' || s.name.startsWith('GET /jobs'))).toBe(true);
+  }, 60_000);
 });
