@@ -42,6 +42,11 @@ export const ConfigSchema = Type.Object({
   RECORDING_QUOTA_BYTES: Type.Integer({ minimum: 1_000, maximum: 10_000_000_000, default: 200_000_000 }),
   /** Recordings one API process takes at once; more are answered 503 with Retry-After. */
   MAX_CONCURRENT_UPLOADS: Type.Integer({ minimum: 1, maximum: 10_000, default: 16 }),
+  /** Of those, how many one workspace's candidates may hold at once, so one workspace cannot take them all. */
+  MAX_CONCURRENT_UPLOADS_PER_WORKSPACE: Type.Integer({ minimum: 1, maximum: 10_000, default: 4 }),
+  /** An upload that sends less than UPLOAD_MIN_BYTES in any UPLOAD_RATE_WINDOW_SECONDS is cut (408). */
+  UPLOAD_MIN_BYTES: Type.Integer({ minimum: 1, maximum: 100_000_000, default: 16_384 }),
+  UPLOAD_RATE_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3_600, default: 10 }),
 
   MONGODB_URI: Type.String({ pattern: '^mongodb(\\+srv)?://' }),
   MONGODB_DB: Text('hiring'),

@@ -164,6 +164,11 @@ export class ServiceUnavailableError extends DomainError {
   }
 }
 
+/** A request body that arrived too slowly and was cut (HTTP 408): it held a slot others were waiting for. */
+export class RequestTimeoutError extends DomainError {
+  readonly kind = 'request_timeout';
+}
+
 /** A provider callback whose signature or shared secret does not check out. */
 export class SignatureError extends DomainError {
   readonly kind = 'bad_signature';

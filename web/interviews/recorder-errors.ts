@@ -7,6 +7,7 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   RateLimitedError,
+  RequestTimeoutError,
   ServiceUnavailableError,
   UnsupportedMediaTypeError,
 } from '../../shared/errors';
@@ -41,6 +42,8 @@ function refusal(error: unknown, maxBytes: number): [number, string] {
   if (error instanceof UnsupportedMediaTypeError) return [415, `${error.message} Record again, or type your answer instead.`];
   if (error instanceof NotFoundError) return [404, 'This interview or question does not exist.'];
   if (error instanceof ForbiddenError || error instanceof ConflictError) return [error instanceof ConflictError ? 409 : 403, error.message];
+  if (error instanceof RequestTimeoutError)
+    return [408, 'The recording arrived too slowly and was stopped. Check your connection and submit it again.'];
   if (error instanceof RateLimitedError) return [429, 'Too many requests from this page. Please wait a minute and submit again.'];
   if (error instanceof ServiceUnavailableError)
     return [503, 'The recording could not be saved just now. Please try again in a few seconds.'];

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../shared/errors';
 import { RECORDING_TYPES, recordingType } from '../../shared/interviews/recordings';
-import { uploadGuard } from './uploads';
+import { paced, uploadGuard } from './uploads';
 import { recorderErrors } from './recorder-errors';
 import { ANSWER_GRACE_SECONDS, inTime, MAX_TEXT_ANSWER } from '../../shared/interviews/session';
 import { expiresAtOf, type InterviewDoc } from '../../infra/documents/interviews';
@@ -218,7 +218,13 @@ export function interviewRoutes({ stores, now, config, logger, interviewChanged 
         return;
       }
       const recording = await guardedUpload(interview, index, (id, maxBytes) =>
-        recordings.store(ctx.req, { id, interviewId: interview._id, index, type, maxBytes }),
+        recordings.store(paced(ctx.req, config.UPLOAD_MIN_BYTES, config.UPLOAD_RATE_WINDOW_SECONDS * 1000), {
+          id,
+          interviewId: interview._id,
+          index,
+          type,
+          maxBytes,
+        }),
       );
       const at = now();
       const answer = { index, type: question.type, text: null, answered_at: at };
