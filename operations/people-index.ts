@@ -12,7 +12,8 @@ export interface PeopleIndexed {
  * Files in the person index the calls and interviews made before it existed, so an erasure or a suppression
  * finds them (docs/erasure.md), and names their email claims by the address's keyed hash. Every record is walked,
  * oldest first, so a candidate ends with its latest details. Repeatable: a record filed already is filed again,
- * changing nothing. Run once after upgrading a deployment that has such records.
+ * changing nothing. Run once after upgrading a deployment that has such records. Filed under the current
+ * contact secret, a record's keys and claims made with an older one go (infra/contact-keys.ts).
  */
 export function peopleIndexing({ stores }: Pick<OperationDeps, 'stores'>) {
   return async function indexPeople(workspaceId: string | null): Promise<PeopleIndexed> {
@@ -29,6 +30,7 @@ export function peopleIndexing({ stores }: Pick<OperationDeps, 'stores'>) {
         { id: call.candidate_id, name, email, phone, custom_fields },
         { kind: 'calls', id: call._id },
       );
+      await stores.candidates.forgetOlderKeys(call.workspace_id, { candidateId: call.candidate_id, email, phone });
       done.calls++;
     }
     for await (const interview of stores.interviews.every(workspaceId)) {
@@ -42,6 +44,8 @@ export function peopleIndexing({ stores }: Pick<OperationDeps, 'stores'>) {
       // The email's claim, named by its keyed hash now; the one named by the address goes.
       await stores.candidates.claimEmails(interview.project_id, [{ email, candidateId: interview.candidate_id }]);
       await stores.candidates.forgetPlainEmailClaims([interview.project_id], [email]);
+      await stores.candidates.forgetOlderEmailClaims(interview.project_id, email);
+      await stores.candidates.forgetOlderKeys(interview.workspace_id, { candidateId: interview.candidate_id, email, phone });
       done.interviews++;
     }
     return done;

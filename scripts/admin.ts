@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { connectDatabase } from '../infra/database';
 import { adminStores, walkingStores } from '../composition/stores';
+import { contactRekeying } from '../operations/contact-rekeying';
 import { peopleIndexing } from '../operations/people-index';
 import type { WorkspaceSettings } from '../infra/documents/workspaces';
 import { LONGEST_CAPACITY_WAIT_MS, MAX_CONCURRENT_CALLS_LIMIT } from '../shared/calls/capacity';
@@ -10,6 +11,9 @@ import type { Client } from '@temporalio/client';
 import { loadConfig } from '../infra/config';
 import { connectClient } from '../infra/temporal';
 import { wakeCallsWaitingForCapacity } from '../composition/call-capacity';
+import { devContactSecret } from './dev-secret';
+import { provisioned } from './services';
+import { join } from 'node:path';
 
 /**
  * Admin CLI. Each command prints one JSON line on stdout; errors go to stderr with exit code 1 (2 for usage).
@@ -22,6 +26,7 @@ import { wakeCallsWaitingForCapacity } from '../composition/call-capacity';
  *   apikey:revoke (--key API_KEY | --id KEY_ID)
  *   email:show --interview ID      the invitation email the log provider (EMAIL_PROVIDER=log) kept
  *   people:index [--workspace ID]   files records made before the person index, so an erasure finds them
+ *   contacts:rekey [--workspace ID] files people's hashes again under the newest CONTACT_HASH_SECRETS entry
  * MONGODB_URI defaults to the database that `npm run dev` starts. A new --max-concurrent-calls is also told to
  * the calls waiting for capacity, through Temporal at TEMPORAL_ADDRESS (the worker's settings), so it takes
  * effect within a second; the line then says how many (`waiting_calls_told`, null when Temporal was not there).
@@ -34,7 +39,8 @@ const USAGE = `usage: npm run --silent admin -- <command> [options]
   apikey:list --workspace <workspace_id>
   apikey:revoke --key <api_key> | --id <key_id>
   email:show --interview <interview_id>
-  people:index [--workspace <workspace_id>]`;
+  people:index [--workspace <workspace_id>]
+  contacts:rekey [--workspace <workspace_id>]`;
 
 class UsageError extends Error {}
 
@@ -110,6 +116,7 @@ async function run(argv: string[]): Promise<unknown> {
       'apikey:revoke',
       'email:show',
       'people:index',
+      'contacts:rekey',
     ].includes(command ?? '')
   ) {
     throw new UsageError(command ? `unknown command ${command}` : 'no command given');
@@ -162,7 +169,9 @@ async function run(argv: string[]): Promise<unknown> {
         return { keys: await workspaces.listKeys(workspace) };
       }
       case 'people:index':
-        return await peopleIndexing({ stores: walkingStores(db, loadConfig()) })(values.workspace?.trim() || null);
+        return await peopleIndexing({ stores: walkingStores(db, serviceConfig()) })(values.workspace?.trim() || null);
+      case 'contacts:rekey':
+        return await contactRekeying({ stores: walkingStores(db, serviceConfig()) })(values.workspace?.trim() || null);
       case 'email:show': {
         const [interview] = required(values, 'interview');
         const mail = await providerLogs.email(interview);
@@ -189,3 +198,15 @@ run(process.argv.slice(2)).then(
     process.exitCode = usage ? 2 : 1;
   },
 );
+
+/**
+ * The service's settings, for the commands that write people's hashes: with no MONGODB_URI the database is the
+ * one `npm run dev` starts, and so is the contact secret, from its cache.
+ */
+function serviceConfig() {
+  const env = { ...process.env };
+  if (!env.MONGODB_URI && !env.CONTACT_HASH_SECRET && !env.CONTACT_HASH_SECRETS) {
+    env.CONTACT_HASH_SECRET = devContactSecret(join(provisioned().cacheDir, 'dev-data'));
+  }
+  return loadConfig({ MONGODB_URI: 'mongodb://127.0.0.1:27018', ...env });
+}

@@ -4,7 +4,7 @@ import { documentId, type CandidateDoc } from '../infra/documents/projects';
 import { claim, claimEach, claimOf, release } from '../infra/claims';
 import { bulkWriteEach, insertEach, type WriteResult } from '../infra/duplicate-key';
 import { personKeys, type Person } from '../infra/people';
-import { sharedKey } from '../infra/shared-keys';
+import { contactKeys, versionedPrefix, type ContactKeys, type VersionedKey } from '../infra/contact-keys';
 import { personIndex } from './person-index';
 
 export interface CandidateInput {
@@ -25,12 +25,10 @@ export interface SavedCandidate {
  * The claim that makes an email belong to one candidate id within a project, named by the email's keyed hash
  * (infra/people.ts), so the claims hold no address (docs/erasure.md).
  */
-export const emailKey = (secret: Buffer, projectId: string, email: string) =>
-  `email/${projectId}/${personKeys(secret, 'ec', projectId, { email }, ['email'])[0]}`;
+export const emailKey = (key: VersionedKey, projectId: string, email: string) =>
+  `email/${projectId}/${personKeys(key.secret, versionedPrefix('ec', key.version), projectId, { email }, ['email'])[0]}`;
 /** The name such a claim had before it was keyed: the address itself, which an erasure removes. */
 const plainEmailKey = (projectId: string, email: string) => `email/${projectId}/${email}`;
-/** The settings name of the secret the email claims are keyed with. */
-const EMAIL_CLAIM_SECRET = 'email_claim_secret';
 
 const ERASED = { name: '', email: '', phone: null, custom_fields: {} };
 
@@ -39,9 +37,10 @@ const ERASED = { name: '', email: '', phone: null, custom_fields: {} };
  * person index over them (stores/person-index.ts), where an erasure or a suppression finds a person's calls and
  * interviews; and the claims that give each email of a project to one candidate id.
  */
-export function candidateStore(db: Database) {
-  const index = personIndex(db);
-  const emailSecret = () => sharedKey(db, EMAIL_CLAIM_SECRET);
+export function candidateStore(db: Database, keys: ContactKeys = contactKeys(db, [])) {
+  const index = personIndex(db, keys);
+  // Claims are made under the current secret; `admin contacts:rekey` claims again the emails of older ones.
+  const emailSecret = () => keys.current('email-claims');
   return {
     /**
      * Creates or updates the project's candidates with the callers' ids (name, email, phone and, when given,
@@ -138,6 +137,9 @@ export function candidateStore(db: Database) {
       if (!filed) throw new Error(`the person of ${resource.id} could not be filed`);
     },
 
+    /** Removes a person's index keys made with an older secret, once filed under the current one (contacts:rekey). */
+    forgetOlderKeys: (workspaceId: string, person: Person) => index.forgetOlderKeys(workspaceId, person),
+
     /** The ids of a person's calls and interviews in the workspace, by any of their candidate id, email and phone. */
     findPerson: (workspaceId: string, person: Person) => index.find(workspaceId, person),
 
@@ -178,6 +180,12 @@ export function candidateStore(db: Database) {
      * An erasure's part of the claims: the person's email claims named by the address itself, as they were before
      * claims were keyed, go. Keyed claims stay, so the email still belongs to its candidate id in the project.
      */
+    /** The email's claims in the project made with an older secret go, once it is claimed under the current one (contacts:rekey). */
+    async forgetOlderEmailClaims(projectId: string, email: string): Promise<void> {
+      const [, ...older] = await keys.all('email-claims');
+      await Promise.all(older.map((key) => db.claims.deleteOne({ _id: emailKey(key, projectId, email) })));
+    },
+
     async forgetPlainEmailClaims(projectIds: string[], emails: string[]): Promise<void> {
       await Promise.all(projectIds.flatMap((p) => emails.map((e) => db.claims.deleteOne({ _id: plainEmailKey(p, e) }))));
     },

@@ -1,12 +1,10 @@
 import type { Database } from '../infra/database';
 import { claim, claimOf } from '../infra/claims';
 import { personKeys } from '../infra/people';
-import { sharedKey } from '../infra/shared-keys';
+import { contactKeys, versionedPrefix, type ContactKeys } from '../infra/contact-keys';
 
 /** A day, in which a phone takes at most the workspace's `max_dials_per_phone_per_day` dials. */
 export const DIAL_CAP_WINDOW_MS = 86_400_000;
-/** The settings name of the secret the phones' keys are hashed with (never the phone itself: docs/erasure.md). */
-const KEY_SECRET = 'dial_cap_secret';
 
 /** What the cap says of a dial: go, or wait until `at`, when the oldest dial of the last 24 hours leaves them. */
 export type DialCapDecision = { go: true } | { go: false; at: number };
@@ -23,12 +21,15 @@ export interface DialCapStore {
  * The dial cap as `cap` claims per phone and workspace (infra/claims.ts), each held by one dial for 24 hours:
  * a dial goes when it wins a free claim or one whose 24 hours are over. The unique `_id` decides between dials
  * at the same moment, on MongoDB and on FerretDB alike, so the cap holds under concurrency; every read is an
- * exact `_id`. The phone is in the claims only as a keyed hash.
+ * exact `_id`. The phone is in the claims only as a keyed hash (infra/contact-keys.ts).
  */
-export function dialCapStore(db: Database): DialCapStore {
+export function dialCapStore(db: Database, contacts: ContactKeys = contactKeys(db, [])): DialCapStore {
   return {
     async take(workspaceId, phone, dial, cap, now) {
-      const [phoneKey] = personKeys(await sharedKey(db, KEY_SECRET), 'dc', workspaceId, { phone }, ['phone']);
+      // Under the current secret only: a claim lasts a day, so on the day a new secret comes in a phone may
+      // take its cap once under each (docs/security.md).
+      const secret = await contacts.current('dial-caps');
+      const [phoneKey] = personKeys(secret.secret, versionedPrefix('dc', secret.version), workspaceId, { phone }, ['phone']);
       const keys = Array.from({ length: cap }, (_, n) => `dial-cap/${phoneKey}/${n}`);
       const held = await Promise.all(keys.map((key) => claimOf(db, key)));
       if (held.some((c) => c?.holder === dial)) return { go: true };

@@ -1,4 +1,5 @@
 import type { Config } from '../infra/config';
+import { configuredSecrets, contactKeys } from '../infra/contact-keys';
 import type { Database } from '../infra/database';
 import type { Announce } from '../infra/webhooks/events';
 import { callStore, type CallStore } from './calls';
@@ -71,18 +72,19 @@ export function createStores(db: Database, { announce, config }: StoreWiring): S
   const recordings = recordingStore(db, { interviewOf: (id) => interviews.get(id) });
   const idempotency = idempotencyStore(db);
   const limits = limitStore(db, config);
+  const keys = contactKeys(db, configuredSecrets(config));
   return {
     workspaces,
     sessions,
     projects: projectStore(db),
-    candidates: candidateStore(db),
+    candidates: candidateStore(db, keys),
     calls: callStore({ db, announce }),
     callReports: callReportStore(db),
     callSlots: callSlotStore(db),
-    dialCaps: dialCapStore(db),
+    dialCaps: dialCapStore(db, keys),
     interviews,
     recordings,
-    suppressions: suppressionStore(db, { workspaces }),
+    suppressions: suppressionStore(db, { workspaces, keys }),
     webhooks: webhookStore(db),
     idempotency,
     limits,

@@ -2,7 +2,7 @@ import type { AnyBulkWriteOperation } from 'mongodb';
 import type { Database } from '../infra/database';
 import { bulkWriteEach, insertEach } from '../infra/duplicate-key';
 import { personKeys, type Person } from '../infra/people';
-import { sharedKey } from '../infra/shared-keys';
+import { contactKeys, versionedPrefix, type ContactKeys, type VersionedKey } from '../infra/contact-keys';
 import type { PersonIndexDoc } from '../infra/documents/person-index';
 
 /**
@@ -16,12 +16,10 @@ import type { PersonIndexDoc } from '../infra/documents/person-index';
  * request, costs no write here: its keys list its document already. Only the candidates' store uses it.
  */
 
-const KEY_SECRET = 'person-index-key';
-
 /** Rounds of writes and read-backs that filing a key may take (addToKeys). */
 const ROUNDS = 10;
 
-export function personIndex(db: Database) {
+export function personIndex(db: Database, keys: ContactKeys = contactKeys(db, [])) {
   /**
    * Adds each key's candidates with `$addToSet`, then reads the keys back and adds again what is missing:
    * FerretDB rewrites a whole document per update, so two requests filing the same person at once can each
@@ -44,9 +42,13 @@ export function personIndex(db: Database) {
     return pending.length === 0;
   }
 
-  async function keysOf(workspaceId: string, p: Person): Promise<string[]> {
-    return personKeys(await sharedKey(db, KEY_SECRET), 'pi', workspaceId, p, ['candidate', 'email', 'phone']);
-  }
+  const keysUnder = (key: VersionedKey, workspaceId: string, p: Person) =>
+    personKeys(key.secret, versionedPrefix('pi', key.version), workspaceId, p, ['candidate', 'email', 'phone']);
+  /** The person's keys under the current secret: where they are filed. */
+  const keysOf = async (workspaceId: string, p: Person) => keysUnder(await keys.current('person-index'), workspaceId, p);
+  /** The person's keys under every secret they may have been filed with (infra/contact-keys.ts). */
+  const everyKeyOf = async (workspaceId: string, p: Person) =>
+    (await keys.all('person-index')).flatMap((key) => keysUnder(key, workspaceId, p));
 
   return {
     /**
@@ -70,14 +72,26 @@ export function personIndex(db: Database) {
 
     /** The ids of the person's calls and interviews in the workspace: their keys, then their candidate documents. */
     async find(workspaceId: string, p: Person): Promise<{ calls: string[]; interviews: string[] }> {
-      const keys = await Promise.all((await keysOf(workspaceId, p)).map((k) => db.personIndex.findOne({ _id: k })));
-      const candidateIds = [...new Set(keys.flatMap((d) => (d?.workspace_id === workspaceId ? d.candidates : [])))];
+      const found = await Promise.all((await everyKeyOf(workspaceId, p)).map((k) => db.personIndex.findOne({ _id: k })));
+      const candidateIds = [...new Set(found.flatMap((d) => (d?.workspace_id === workspaceId ? d.candidates : [])))];
       const candidates = await Promise.all(candidateIds.map((id) => db.candidates.findOne({ _id: id })));
       const mine = candidates.filter((r) => r?.workspace_id === workspaceId);
       return {
         calls: [...new Set(mine.flatMap((r) => r!.calls ?? []))],
         interviews: [...new Set(mine.flatMap((r) => r!.interviews ?? []))],
       };
+    },
+
+    /**
+     * Removes the person's keys made with an older secret (the person is filed under the current one first):
+     * `admin contacts:rekey`. The number removed.
+     */
+    async forgetOlderKeys(workspaceId: string, p: Person): Promise<number> {
+      const [current, ...older] = await keys.all('person-index');
+      if (!current) return 0;
+      const ids = older.flatMap((key) => keysUnder(key, workspaceId, p));
+      const gone = await Promise.all(ids.map((_id) => db.personIndex.deleteOne({ _id })));
+      return gone.reduce((n, r) => n + r.deletedCount, 0);
     },
   };
 }

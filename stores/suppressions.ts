@@ -4,7 +4,7 @@ import { keyedId, newId } from '../infra/ids';
 import { indexOf } from '../infra/lists/index-of';
 import type { Position } from '../infra/lists/time-index';
 import { normaliseEmail, personKeys, type Person } from '../infra/people';
-import { sharedKey } from '../infra/shared-keys';
+import { contactKeys, versionedPrefix, type ContactKeys, type VersionedKey } from '../infra/contact-keys';
 import type { KeyedEntry, SuppressionDoc, SuppressionKeyDoc } from '../infra/documents/suppressions';
 import type { WorkspaceDoc } from '../infra/documents/workspaces';
 import { SUPPRESSION_CHANNELS, type SuppressionChannel, type SuppressionSource } from '../shared/suppressions/schema';
@@ -29,8 +29,6 @@ export interface NewSuppression extends Pick<Person, 'phone' | 'email'> {
 
 export type SuppressionQuery = Pick<Person, 'phone' | 'email'> & { source?: SuppressionSource; limit: number; after: Position | null };
 
-/** The `settings` name of the secret its keys are hashed with: named when the list was a ledger, and kept, as keys depend on it. */
-const KEY_SECRET = 'suppression-ledger-key';
 const listKey = (workspaceId: string) => `suppressions|${workspaceId}`;
 /** A key's n-th slot: the first is named by the key itself, as the one document of a key was before slots. */
 const slotId = (key: string, n: number) => (n === 0 ? key : `${key}/${n}`);
@@ -42,10 +40,19 @@ const liveIn = (slot: SuppressionKeyDoc): KeyedEntry[] => [
   ...(slot.entry && !slot.removed_at ? [slot.entry] : []),
 ];
 
-export function suppressionStore(db: Database, { workspaces }: { workspaces: Pick<WorkspaceStore, 'markSuppressions'> }) {
-  /** The key documents of a person in a workspace: the phone's, then the email's, for those given. */
+export function suppressionStore(
+  db: Database,
+  { workspaces, keys = contactKeys(db, []) }: { workspaces: Pick<WorkspaceStore, 'markSuppressions'>; keys?: ContactKeys },
+) {
+  const keysUnder = (key: VersionedKey, workspaceId: string, person: Pick<Person, 'phone' | 'email'>) =>
+    personKeys(key.secret, versionedPrefix('sk', key.version), workspaceId, person, ['phone', 'email']);
+  /** The key documents of a person in a workspace, under the current secret: the phone's, then the email's. */
   async function keysOf(workspaceId: string, person: Pick<Person, 'phone' | 'email'>): Promise<string[]> {
-    return personKeys(await sharedKey(db, KEY_SECRET), 'sk', workspaceId, person, ['phone', 'email']);
+    return keysUnder(await keys.current('suppressions'), workspaceId, person);
+  }
+  /** The person's keys under every secret entries may have been filed with, one set per secret, the current first. */
+  async function keySetsOf(workspaceId: string, person: Pick<Person, 'phone' | 'email'>): Promise<string[][]> {
+    return (await keys.all('suppressions')).map((key) => keysUnder(key, workspaceId, person));
   }
   /** A key's slots, read in turn up to the first that does not exist (one read for a key never filed). */
   async function slotsOf(key: string): Promise<SuppressionKeyDoc[]> {
@@ -82,21 +89,23 @@ export function suppressionStore(db: Database, { workspaces }: { workspaces: Pic
   }
 
   /**
-   * Takes an entry out: its slots first, so it stops being enforced before it stops being listed. A slot is
-   * marked, never deleted, as the slots after it are found through it; one written before slots has the entry
-   * taken out of its array.
+   * Takes the entry out of a key's slots. A slot is marked, never deleted, as the slots after it are found
+   * through it; one written before slots has the entry taken out of its array.
+   */
+  async function takeOutOf(key: string, entryId: string): Promise<void> {
+    for (const slot of await slotsOf(key)) {
+      if (slot.entry?.id === entryId && !slot.removed_at)
+        await db.suppressionKeys.updateOne({ _id: slot._id }, { $set: { removed_at: new Date() } });
+      if (slot.entries?.some((e) => e.id === entryId))
+        await db.suppressionKeys.updateOne({ _id: slot._id }, { $set: { entries: slot.entries.filter((e) => e.id !== entryId) } });
+    }
+  }
+
+  /**
+   * Takes an entry out: its slots first, so it stops being enforced before it stops being listed.
    */
   async function remove(entry: SuppressionDoc): Promise<void> {
-    await Promise.all(
-      entry.keys.map(async (k) => {
-        for (const slot of await slotsOf(k)) {
-          if (slot.entry?.id === entry._id && !slot.removed_at)
-            await db.suppressionKeys.updateOne({ _id: slot._id }, { $set: { removed_at: new Date() } });
-          if (slot.entries?.some((e) => e.id === entry._id))
-            await db.suppressionKeys.updateOne({ _id: slot._id }, { $set: { entries: slot.entries.filter((e) => e.id !== entry._id) } });
-        }
-      }),
-    );
+    await Promise.all(entry.keys.map((k) => takeOutOf(k, entry._id)));
     await indexOf(db).remove([{ key: listKey(entry.workspace_id), id: entry._id, at: entry.created_at.getTime() }]);
     await db.suppressions.deleteOne({ _id: entry._id });
   }
@@ -107,7 +116,7 @@ export function suppressionStore(db: Database, { workspaces }: { workspaces: Pic
   ): Promise<Set<SuppressionChannel>> {
     const channels = new Set<SuppressionChannel>();
     if (!workspace?.has_suppressions) return channels;
-    for (const entries of await entriesUnder(await keysOf(workspace._id, person))) {
+    for (const entries of await entriesUnder((await keySetsOf(workspace._id, person)).flat())) {
       for (const e of entries) for (const c of e.channels) channels.add(c);
     }
     return channels;
@@ -159,6 +168,31 @@ export function suppressionStore(db: Database, { workspaces }: { workspaces: Pic
     remove,
 
     /**
+     * Files an entry again under the current secret's keys (`admin contacts:rekey`): under the new keys first,
+     * then out of the old ones, so it is enforced throughout. `current` when its keys are the current ones;
+     * `hashes-only` when it keeps nothing but its keys (an erasure's), which cannot be made again: its secret
+     * must stay configured for it to keep matching.
+     */
+    async rekey(entry: SuppressionDoc): Promise<'rekeyed' | 'current' | 'hashes-only'> {
+      if (entry.phone === null && entry.email === null) {
+        const prefix = `${versionedPrefix('sk', (await keys.current('suppressions')).version)}_`;
+        return entry.keys.every((k) => k.startsWith(prefix)) ? 'current' : 'hashes-only';
+      }
+      const fresh = await keysOf(entry.workspace_id, { phone: entry.phone, email: entry.email });
+      if (fresh.length === entry.keys.length && fresh.every((k) => entry.keys.includes(k))) return 'current';
+      const keyed = { id: entry._id, channels: entry.channels };
+      await Promise.all(fresh.map((k) => fileUnder(k, entry.workspace_id, keyed, true)));
+      await db.suppressions.updateOne({ _id: entry._id }, { $set: { keys: fresh } });
+      await Promise.all(entry.keys.filter((k) => !fresh.includes(k)).map((k) => takeOutOf(k, entry._id)));
+      return 'rekeyed';
+    },
+
+    /** Every entry, of one workspace or all, for an operator's command that walks them (contacts:rekey). */
+    async *every(workspaceId: string | null): AsyncGenerator<SuppressionDoc> {
+      yield* db.suppressions.find(workspaceId ? { workspace_id: workspaceId } : {}).sort({ _id: 1 });
+    },
+
+    /**
      * The id of the entry an email's unsubscribe link files, one per address and workspace: named by the email's
      * keyed hash, so the id says nothing of the address to anyone without the secret.
      */
@@ -175,10 +209,10 @@ export function suppressionStore(db: Database, { workspaces }: { workspaces: Pic
     async forgetPerson(workspaceId: string, person: { phones: string[]; emails: string[] }): Promise<void> {
       const keys = (
         await Promise.all([
-          ...person.phones.map((phone) => keysOf(workspaceId, { phone })),
-          ...person.emails.map((email) => keysOf(workspaceId, { email })),
+          ...person.phones.map((phone) => keySetsOf(workspaceId, { phone })),
+          ...person.emails.map((email) => keySetsOf(workspaceId, { email })),
         ])
-      ).flat();
+      ).flat(2);
       const ids = new Set((await entriesUnder(keys)).flat().map((e) => e.id));
       const plainIds = new Set(person.emails.map((e) => keyedId('sup', workspaceId, 'email_link', normaliseEmail(e))));
       await Promise.all(
@@ -216,13 +250,13 @@ export function suppressionStore(db: Database, { workspaces }: { workspaces: Pic
     async page(workspaceId: string, q: SuppressionQuery): Promise<{ items: SuppressionDoc[]; next: Position | null }> {
       const before = (e: { at: number; id: string }) => !q.after || e.at < q.after.at || (e.at === q.after.at && e.id < q.after.id);
       if (q.phone || q.email) {
-        const keys = await keysOf(workspaceId, q);
-        const ids = [...new Set((await entriesUnder(keys)).flat().map((e) => e.id))];
+        const sets = await keySetsOf(workspaceId, q);
+        const ids = [...new Set((await entriesUnder(sets.flat())).flat().map((e) => e.id))];
         const entries = (await Promise.all(ids.map((id) => db.suppressions.findOne({ _id: id })))).filter(
           (e): e is SuppressionDoc =>
             !!e &&
             e.workspace_id === workspaceId &&
-            keys.every((k) => e.keys.includes(k)) &&
+            sets.some((keys) => keys.every((k) => e.keys.includes(k))) &&
             (!q.source || e.source === q.source) &&
             before({ at: e.created_at.getTime(), id: e._id }),
         );

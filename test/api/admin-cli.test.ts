@@ -1,13 +1,19 @@
 import { connectDatabase, type Database } from '../../infra/database';
 import { adminStores, walkingStores } from '../../composition/stores';
-import { testConfig } from '../helpers/stack';
+import { TEST_CONTACT_SECRET, testConfig } from '../helpers/stack';
 import { callDoc } from '../helpers/call-doc';
 import { interviewDoc, projectDoc } from '../helpers/interview-doc';
 import { runAdmin } from '../helpers/admin-cli';
 import { uniqueName } from '../helpers/stack';
 
 const dbName = uniqueName('admin');
-const env = { MONGODB_URI: process.env.TEST_MONGODB_URI, MONGODB_DB: dbName, TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS };
+const env = {
+  MONGODB_URI: process.env.TEST_MONGODB_URI,
+  MONGODB_DB: dbName,
+  TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
+  // The services' own secret, as an operator gives the admin CLI the service's settings.
+  CONTACT_HASH_SECRET: TEST_CONTACT_SECRET,
+};
 const admin = (...args: string[]) => runAdmin(env, ...args);
 /** A new workspace's id, made with the CLI. */
 const newWorkspace = async (name: string): Promise<string> =>

@@ -83,7 +83,7 @@ describe('the production image, built as the Dockerfile says', () => {
     const ready = await fetch(`http://127.0.0.1:${env.PORT}/readyz`);
     expect({ status: ready.status, body: await ready.json() }).toEqual({
       status: 200,
-      body: { status: 'ready', checks: { database: 'ok', temporal: 'ok' } },
+      body: { status: 'ready', checks: { database: 'ok', temporal: 'ok', search_attributes: 'ok' } },
     });
     // The worker loads the bundle the build wrote: a bundle it cannot load never says this.
     const started = await waitFor(

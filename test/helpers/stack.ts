@@ -28,6 +28,9 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${randomBytes(6).toString('hex')}`;
 }
 
+/** The secret the tests' services key people's hashes with, as an operator gives one (infra/contact-keys.ts). */
+export const TEST_CONTACT_SECRET = 'test-contact-hash-secret-0123456789abcdef';
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     MONGODB_URI: process.env.TEST_MONGODB_URI,
@@ -41,6 +44,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     WEBHOOK_ALLOW_PRIVATE: 'true',
     // Many services run side by side here: none takes the default metrics port.
     METRICS_PORT: '0',
+    CONTACT_HASH_SECRET: TEST_CONTACT_SECRET,
     ...overrides,
   });
 }
@@ -57,6 +61,7 @@ export async function serviceProcessEnv(dbPrefix: string): Promise<Record<string
     PUBLIC_BASE_URL: 'https://hiring.test',
     WEBHOOK_ALLOW_PRIVATE: 'true',
     METRICS_PORT: '0',
+    CONTACT_HASH_SECRET: TEST_CONTACT_SECRET,
   };
 }
 

@@ -1,0 +1,90 @@
+import { createHmac } from 'node:crypto';
+import type { Database } from './database';
+import { sharedKey } from './shared-keys';
+
+/**
+ * The keys that name people's hashes (infra/people.ts): the suppression list's, the person index's, the dial
+ * caps' and the email claims'. Each is derived from a secret the operator gives (CONTACT_HASH_SECRET, or
+ * CONTACT_HASH_SECRETS for several versions, newest first), never kept in the database it protects: with the
+ * key beside the hashes, a dump of the database makes every phone hash guessable (E.164 numbers are few).
+ *
+ * Every hash carries its key's version (`sk2_…`), so a new secret can be added in front: new hashes use it,
+ * while lookups try every version, so nothing filed under an older one is forgotten. `admin contacts:rekey`
+ * files again under the newest what it can (docs/security.md); an older secret may go once it reports nothing
+ * left under it.
+ *
+ * Version 0 is the database's own random key of earlier releases (`sk_…`, no number): still read, where it
+ * exists, so that hashes filed before keep matching; and used for new hashes only when no secret is
+ * configured, which only a non-production process may do.
+ */
+
+export type ContactKeyUse = 'suppressions' | 'person-index' | 'dial-caps' | 'email-claims';
+
+/** The `settings` names of the database keys of earlier releases (version 0). */
+const LEGACY: Record<ContactKeyUse, string> = {
+  suppressions: 'suppression-ledger-key',
+  'person-index': 'person-index-key',
+  'dial-caps': 'dial_cap_secret',
+  'email-claims': 'email_claim_secret',
+};
+
+export interface VersionedKey {
+  version: number;
+  secret: Buffer;
+}
+
+export interface ContactKeys {
+  /** The key new hashes of `use` are made with. */
+  current(use: ContactKeyUse): Promise<VersionedKey>;
+  /** Every key hashes of `use` may have been made with, the current first. */
+  all(use: ContactKeyUse): Promise<VersionedKey[]>;
+}
+
+/** The operator's secrets, newest first, as CONTACT_HASH_SECRETS (`2:…,1:…`) or CONTACT_HASH_SECRET (version 1) give them. */
+export function configuredSecrets(config: { CONTACT_HASH_SECRET?: string; CONTACT_HASH_SECRETS?: string }): VersionedKey[] {
+  if (config.CONTACT_HASH_SECRETS) {
+    return config.CONTACT_HASH_SECRETS.split(',').map((item) => {
+      const at = item.indexOf(':');
+      return { version: Number(item.slice(0, at).trim()), secret: Buffer.from(item.slice(at + 1).trim()) };
+    });
+  }
+  return config.CONTACT_HASH_SECRET ? [{ version: 1, secret: Buffer.from(config.CONTACT_HASH_SECRET) }] : [];
+}
+
+export function contactKeys(db: Database, secrets: VersionedKey[]): ContactKeys {
+  const legacy = new Map<ContactKeyUse, Promise<VersionedKey | null>>();
+  /** The database's key of earlier releases, read once per process; made only when nothing else is configured. */
+  function legacyKey(use: ContactKeyUse): Promise<VersionedKey | null> {
+    let key = legacy.get(use);
+    if (!key) {
+      key =
+        secrets.length === 0
+          ? sharedKey(db, LEGACY[use]).then((secret) => ({ version: 0, secret }))
+          : db.settings
+              .findOne({ _id: LEGACY[use] })
+              .then((doc) => (doc ? { version: 0, secret: Buffer.from(doc.value, 'base64url') } : null));
+      key.catch(() => legacy.delete(use));
+      legacy.set(use, key);
+    }
+    return key;
+  }
+  const derived = (use: ContactKeyUse) =>
+    secrets.map(({ version, secret }) => ({
+      version,
+      // One secret, a key per use: a hash of one use never finds another's.
+      secret: createHmac('sha256', secret).update(`hiring-integration/contact-keys/${use}`).digest(),
+    }));
+  return {
+    async current(use) {
+      return derived(use)[0] ?? (await legacyKey(use))!;
+    },
+    async all(use) {
+      const old = await legacyKey(use);
+      const configured = derived(use);
+      return old && !configured.some((k) => k.version === 0) ? [...configured, old] : configured;
+    },
+  };
+}
+
+/** A hash's prefix with its key's version: `sk` for version 0 (as hashes were before versions), `sk2` after. */
+export const versionedPrefix = (prefix: string, version: number) => (version === 0 ? prefix : `${prefix}${version}`);
