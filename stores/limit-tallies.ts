@@ -1,4 +1,4 @@
-import type { Collection } from 'mongodb';
+import { MongoBulkWriteError, type Collection } from 'mongodb';
 import { isDuplicateKey } from '../infra/duplicate-key';
 import type { LimitEntryDoc } from '../infra/documents/coordination';
 
@@ -69,50 +69,114 @@ interface Head {
   total: number;
 }
 
+/** One take waiting in a process's queue for its key and window. */
+interface Waiting {
+  amount: number;
+  bound: number | null;
+  done(result: { granted: boolean; total: number }): void;
+  failed(err: unknown): void;
+}
+
 /**
  * FerretDB: entry n of a window has the `_id` (key, window, n) and holds the running total after it; a take
- * inserts the next one, and the unique `_id` lets exactly one insert win each place. A process queues its own
- * takes of one key, so they never race each other, and remembers the last entry it placed or saw: an
- * uncontended take is one insert, a refusal one read, and each take another process won costs one more read.
+ * inserts the next one, and the unique `_id` lets exactly one insert win each place. A process gathers the
+ * takes of one key that arrive while its last placement is under way and places them together, in order, in
+ * one ordered insert: those placed before a place another process won are granted, the rest try again from
+ * there. So a burst costs a process one round trip per group, not one per take (nor, as a read-then-insert
+ * per take would, about N²/2); it remembers the last entry it placed or saw, a refusal costs one read to
+ * confirm no give-back made room, and each place another process won costs one more read.
  */
 export class EntryTally implements Tally {
   private readonly seen = new Map<string, Head>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly waiting = new Map<string, Waiting[]>();
 
   constructor(private readonly entries: Collection<LimitEntryDoc>) {}
 
   add(key: string, window: Window, amount: number, bound: number | null): Promise<{ granted: boolean; total: number }> {
-    return this.queued(windowId(key, window), () => this.place(key, window, amount, bound));
+    const memo = windowId(key, window);
+    return new Promise((done, failed) => {
+      const queue = this.waiting.get(memo);
+      if (queue) return queue.push({ amount, bound, done, failed });
+      this.waiting.set(memo, [{ amount, bound, done, failed }]);
+      void this.drain(key, window, memo);
+    });
   }
 
   async total(key: string, window: Window): Promise<number> {
     return (await this.head(key, window)).total;
   }
 
-  private async place(key: string, window: Window, amount: number, bound: number | null) {
-    let head = this.seen.get(windowId(key, window)) ?? (await this.head(key, window));
-    for (let lost = 0; lost < MAX_LOST; lost++) {
-      const total = head.total + amount;
-      if (bound !== null && total > bound) {
-        // What this process saw may be behind: another's give-back can have made room since.
-        const latest = await this.head(key, window, head);
-        if (latest.seq === head.seq) return { granted: false, total: head.total };
-        head = latest;
-        continue;
+  /** Places the key's waiting takes, group after group, until none is left. */
+  private async drain(key: string, window: Window, memo: string): Promise<void> {
+    for (;;) {
+      const group = this.waiting.get(memo) ?? [];
+      if (group.length === 0) {
+        this.waiting.delete(memo);
+        return;
       }
-      const seq = head.seq + 1;
-      const entry: LimitEntryDoc = { _id: entryId(key, window, seq), key, window_start: window.start, expires_at: window.end, total };
+      this.waiting.set(memo, []);
       try {
-        await this.entries.insertOne(entry);
+        await this.place(key, window, group);
       } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
+        for (const take of group) take.failed(err);
+      }
+    }
+  }
+
+  /** Places a group of takes in arrival order; settles each. */
+  private async place(key: string, window: Window, group: Waiting[]): Promise<void> {
+    let head = this.seen.get(windowId(key, window)) ?? (await this.head(key, window));
+    let left = group;
+    for (let lost = 0; left.length > 0 && lost < MAX_LOST; lost++) {
+      let { seq, total } = head;
+      const placed: Array<{ take: Waiting; entry: LimitEntryDoc }> = [];
+      const refused: Waiting[] = [];
+      for (const take of left) {
+        if (take.bound !== null && total + take.amount > take.bound) {
+          refused.push(take);
+          continue;
+        }
+        seq++;
+        total += take.amount;
+        placed.push({ take, entry: { _id: entryId(key, window, seq), key, window_start: window.start, expires_at: window.end, total } });
+      }
+      const won = placed.length === 0 ? 0 : await this.insertInOrder(placed.map((p) => p.entry));
+      for (const { take, entry } of placed.slice(0, won)) take.done({ granted: true, total: entry.total });
+      if (won > 0) {
+        const last = placed[won - 1].entry;
+        head = { seq: head.seq + won, total: last.total };
+        this.remember(key, window, head);
+      }
+      if (won < placed.length) {
+        // Another process took the next place: read on from it, and try the rest again.
         head = await this.head(key, window, head);
+        left = [...placed.slice(won).map((p) => p.take), ...refused];
         continue;
       }
-      this.remember(key, window, { seq, total });
-      return { granted: true, total };
+      if (refused.length === 0) return;
+      // What this process saw may be behind: another's give-back can have made room since.
+      const latest = await this.head(key, window, head);
+      if (latest.seq === head.seq) {
+        for (const take of refused) take.done({ granted: false, total: head.total });
+        return;
+      }
+      head = latest;
+      left = refused;
     }
-    return { granted: false, total: head.total };
+    for (const take of left) take.done({ granted: false, total: head.total });
+  }
+
+  /** Inserts entries in order, stopping at the first place taken; how many were inserted. */
+  private async insertInOrder(docs: LimitEntryDoc[]): Promise<number> {
+    try {
+      await (docs.length === 1 ? this.entries.insertOne(docs[0]) : this.entries.insertMany(docs, { ordered: true }));
+      return docs.length;
+    } catch (err) {
+      if (isDuplicateKey(err)) return 0;
+      const first = err instanceof MongoBulkWriteError ? [err.writeErrors].flat()[0] : undefined;
+      if (first?.code === 11000) return first.index;
+      throw err;
+    }
   }
 
   /** The window's last entry: from the last one known, doubling the step while entries exist, then halving. */
@@ -146,17 +210,6 @@ export class EntryTally implements Tally {
     this.seen.delete(memo);
     this.seen.set(memo, head);
     if (this.seen.size > REMEMBERED) this.seen.delete(this.seen.keys().next().value!);
-  }
-
-  /** Runs `work` after this process's earlier takes of the same key and window. */
-  private queued<T>(memo: string, work: () => Promise<T>): Promise<T> {
-    const done = (this.queues.get(memo) ?? Promise.resolve()).then(work, work);
-    const settled = done.catch(() => undefined);
-    this.queues.set(memo, settled);
-    void settled.then(() => {
-      if (this.queues.get(memo) === settled) this.queues.delete(memo);
-    });
-    return done;
   }
 }
 

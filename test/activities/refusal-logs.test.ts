@@ -8,7 +8,7 @@ import { buildActivityDeps } from '../../composition/activity-deps';
 import { callDoc } from '../helpers/call-doc';
 import { VapiVoiceProvider } from '../../providers/voice/vapi';
 import { startHttpStub, type HttpStub } from '../helpers/http-stub';
-import { VAPI_PHONE_NUMBER_ID, vapiBadRequest } from '../helpers/provider-wire';
+import { vapiBadRequest, vapiOptions } from '../helpers/provider-wire';
 
 /**
  * A provider's refusal quotes the person back ("customer.number +1… is invalid"): the log line keeps the
@@ -33,16 +33,7 @@ describe('refusals in the log', () => {
       },
     });
     const logger = pino({ level: 'info' }, sink);
-    const voice = new VapiVoiceProvider({
-      apiKey: 'vapi-private-key',
-      baseUrl: vapi.url,
-      timeoutMs: 2_000,
-      phoneNumberId: VAPI_PHONE_NUMBER_ID,
-      webhookSecret: 'whsec-vapi',
-      maxCallSeconds: 900,
-      reportGraceSeconds: 60,
-      serverUrl: 'https://hiring.test/api/public/v1/providers/vapi/events',
-    });
+    const voice = new VapiVoiceProvider(vapiOptions(vapi.url));
     acts = createActivities(buildActivityDeps(testConfig(), { db, client: null as never, logger }, { voice, logger }));
   });
   afterAll(async () => {

@@ -42,6 +42,19 @@ export async function invitedInterview(stack: Stack, key: string, job: string, q
   return { id, path: new URL(interview.interview_url).pathname, get };
 }
 
+/** An invited interview started on its page (consent given): its first question is open; `url` is its link. */
+export async function startedInterview(stack: Stack, key: string, job: string, questions: unknown[]) {
+  const { id, path } = await invitedInterview(stack, key, job, questions);
+  const res = await fetch(`${stack.url}${path}/start`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: stack.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'consent=given',
+  });
+  if (res.status !== 303) throw new Error(`start answered ${res.status}`);
+  return { id, url: `${stack.url}${path}` };
+}
+
 /**
  * One invited candidate of a job of its own who answered each typed question with `answers` through the
  * interview page (consent given at Start), once the assessment is stored: as invitedInterview.

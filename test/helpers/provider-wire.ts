@@ -7,6 +7,18 @@ import type { TemplateDefinition } from '../../shared/calls/whatsapp-templates';
 export const VAPI_ORG = '6b1f3e2a-0c9d-4c51-9f0e-0d3c2b1a0f00';
 export const VAPI_PHONE_NUMBER_ID = 'b5c0d6e1-7f1a-4d5e-9a3b-2c4d5e6f7a8b';
 
+/** The Vapi adapter's options against a local server speaking Vapi's wire format. */
+export const vapiOptions = (baseUrl: string) => ({
+  apiKey: 'vapi-private-key',
+  baseUrl,
+  timeoutMs: 2_000,
+  phoneNumberId: VAPI_PHONE_NUMBER_ID,
+  webhookSecret: 'whsec-vapi',
+  maxCallSeconds: 900,
+  reportGraceSeconds: 60,
+  serverUrl: 'https://hiring.test/api/public/v1/providers/vapi/events',
+});
+
 /** The Call object Vapi returns from POST /call and GET /call/{id}. */
 export function vapiCall(fields: Record<string, unknown> = {}): Record<string, unknown> {
   const now = new Date().toISOString();

@@ -1,18 +1,9 @@
 import { VapiVoiceProvider } from '../../providers/voice/vapi';
 import type { DialRequest } from '../../providers/voice/port';
 import { startHttpStub, type HttpStub, type StubReply, type RecordedRequest } from '../helpers/http-stub';
-import { VAPI_PHONE_NUMBER_ID, vapiBadRequest, vapiCall, vapiCreateReply } from '../helpers/provider-wire';
+import { VAPI_PHONE_NUMBER_ID, vapiBadRequest, vapiCall, vapiCreateReply, vapiOptions } from '../helpers/provider-wire';
 
-const options = (baseUrl: string) => ({
-  apiKey: 'vapi-private-key',
-  baseUrl,
-  timeoutMs: 2_000,
-  phoneNumberId: VAPI_PHONE_NUMBER_ID,
-  webhookSecret: 'whsec-vapi',
-  maxCallSeconds: 900,
-  reportGraceSeconds: 60,
-  serverUrl: 'https://hiring.test/api/public/v1/providers/vapi/events',
-});
+const options = vapiOptions;
 
 const fullRequest: DialRequest = {
   callId: 'call_0123456789abcdef01234567',

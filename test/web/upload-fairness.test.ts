@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { startStack, type Stack } from '../helpers/stack';
-import { invitedInterview } from '../helpers/invite';
+import { startedInterview } from '../helpers/invite';
 
 /** WebM's leading bytes (an EBML header), then filler: what the recording store takes as audio/webm. */
 const webm = (bytes: number) => Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(bytes - 4, 7)]);
@@ -19,18 +19,8 @@ describe('upload slots under slow bodies', () => {
   });
   afterAll(() => stack?.stop());
 
-  async function started(key: string, job: string) {
-    const questions = [{ question: 'Spoken?', type: 'audio', time_limit_seconds: 300 }];
-    const { path } = await invitedInterview(stack, key, job, questions);
-    const res = await fetch(`${stack.url}${path}/start`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { origin: stack.url, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'consent=given',
-    });
-    expect(res.status).toBe(303);
-    return `${stack.url}${path}`;
-  }
+  const started = async (key: string, job: string) =>
+    (await startedInterview(stack, key, job, [{ question: 'Spoken?', type: 'audio', time_limit_seconds: 300 }])).url;
   const upload = (url: string, body: Buffer) =>
     fetch(`${url}/answers/0/recording?duration=5`, {
       method: 'POST',

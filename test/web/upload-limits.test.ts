@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { startStack, type Stack } from '../helpers/stack';
-import { invitedInterview } from '../helpers/invite';
+import { startedInterview } from '../helpers/invite';
 import { uploadKey } from '../../stores/recordings';
 
 /** WebM's leading bytes (an EBML header), then filler: what the recording store takes as audio/webm. */
@@ -23,18 +23,13 @@ describe('recording uploads', () => {
   afterAll(() => stack?.stop());
 
   /** An interview of two spoken questions, started: its first question is open. */
-  async function started(job: string) {
-    const questions = [1, 2].map((n) => ({ question: `Spoken ${n}?`, type: 'audio', time_limit_seconds: 300 }));
-    const { id, path } = await invitedInterview(stack, key, job, questions);
-    const res = await fetch(`${stack.url}${path}/start`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { origin: stack.url, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'consent=given',
-    });
-    expect(res.status).toBe(303);
-    return { id, url: `${stack.url}${path}` };
-  }
+  const started = (job: string) =>
+    startedInterview(
+      stack,
+      key,
+      job,
+      [1, 2].map((n) => ({ question: `Spoken ${n}?`, type: 'audio', time_limit_seconds: 300 })),
+    );
   const upload = (url: string, index: number, body: Buffer) =>
     fetch(`${url}/answers/${index}/recording?duration=5`, {
       method: 'POST',
