@@ -3,7 +3,7 @@ import { defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/
 /**
  * Custom search attributes set on every workflow, so operators can filter in the Temporal UI, for example
  * `WorkspaceId = "ws_…" AND AtsJobId = "job-42"`. scripts/services.ts registers them on the dev server and
- * infra/search-attributes.ts on any other cluster.
+ * composition/search-attributes.ts (the API and the worker, at start) on any other cluster.
  */
 /** Each key is named for its attribute plus `Key`, apart from the document fields and statuses of the same name. */
 export const WorkspaceIdKey = defineSearchAttributeKey('WorkspaceId', 'KEYWORD');
