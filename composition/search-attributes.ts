@@ -32,9 +32,11 @@ export async function ensureSearchAttributes(client: Client, namespace: string, 
     logger.info({ added: missing }, 'registered search attributes');
   } catch (err) {
     if (isUnreachable(err)) throw err;
-    // Added by another process a moment ago, or not ours to add (Cloud): listed again below.
-    if (listable) logger.warn({ err, attributes: missing }, 'could not register search attributes; add them as Keyword attributes');
+    // Added by another process a moment ago (listed again below), or not ours to add (Temporal Cloud).
+    logger.warn({ err, attributes: missing }, 'could not register search attributes; add them as Keyword attributes');
   }
+  // A server that cannot list them (the Java test server; a Cloud key without the permission) cannot be
+  // checked: the log above names what to add, and readiness does not wait for what it cannot see.
   if (!listable) return true;
   const now = await operator.listSearchAttributes({ namespace });
   return names.every((n) => n in (now.customAttributes ?? {}));
@@ -42,3 +44,21 @@ export async function ensureSearchAttributes(client: Client, namespace: string, 
 
 /** gRPC UNAVAILABLE or DEADLINE_EXCEEDED: the server, not the request, is the problem. */
 const isUnreachable = (err: unknown) => [4, 14].includes((err as { code?: number }).code ?? -1);
+
+/**
+ * The API's readiness check of the attributes: true once they exist. Registering is tried at most every
+ * 10 seconds while they are missing (each failed try logs a warning), and never again once it has worked.
+ */
+export function searchAttributesCheck(client: Client, namespace: string, logger: Logger): () => Promise<boolean> {
+  let ready = false;
+  let nextTry = 0;
+  return async () => {
+    if (ready || Date.now() < nextTry) return ready;
+    nextTry = Date.now() + 10_000;
+    ready = await ensureSearchAttributes(client, namespace, logger).catch((err: unknown) => {
+      nextTry = 0; // unreachable: asked again at the next look
+      throw err;
+    });
+    return ready;
+  };
+}

@@ -17,7 +17,7 @@ import { webhookSignaller } from './webhook-signals';
 import type { WebDeps } from '../web/deps';
 import type { ActivityDeps } from '../activities/deps';
 import { startWorker, type RunningWorker } from '../worker/worker';
-import { ensureSearchAttributes } from './search-attributes';
+import { ensureSearchAttributes, searchAttributesCheck } from './search-attributes';
 import { buildActivityDeps } from './activity-deps';
 import { languageModel, whatsappTemplates } from './providers';
 import { ensureRetentionSchedule } from './retention';
@@ -76,7 +76,7 @@ export function buildApiDeps(
     llm: meteredLanguageModel(languageModel(config)),
     whatsappTemplates: whatsappTemplates(config),
     interviewChanged: interviewSignaller(base.temporal, config.TEMPORAL_TASK_QUEUE, { reopen: true }),
-    searchAttributesReady: () => ensureSearchAttributes(base.temporal, config.TEMPORAL_NAMESPACE, base.logger),
+    searchAttributesReady: searchAttributesCheck(base.temporal, config.TEMPORAL_NAMESPACE, base.logger),
     ...overrides,
   };
 }
