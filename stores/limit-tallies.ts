@@ -172,9 +172,13 @@ export class EntryTally implements Tally {
       await (docs.length === 1 ? this.entries.insertOne(docs[0]) : this.entries.insertMany(docs, { ordered: true }));
       return docs.length;
     } catch (err) {
+      // A bulk write's error is also a server error with code 11000: its first failed write says how many went in.
+      if (err instanceof MongoBulkWriteError) {
+        const first = [err.writeErrors].flat()[0];
+        if (first?.code === 11000) return first.index;
+        throw err;
+      }
       if (isDuplicateKey(err)) return 0;
-      const first = err instanceof MongoBulkWriteError ? [err.writeErrors].flat()[0] : undefined;
-      if (first?.code === 11000) return first.index;
       throw err;
     }
   }
