@@ -13,8 +13,12 @@ const NEW = 'second-operator-secret-0123456789abcdefghi';
  * again what it can, and nothing is forgotten. Real API processes on one database, one secret set after another.
  */
 describe('contact hash secrets', () => {
-  const database = uniqueName('contact-keys');
   const stacks: Stack[] = [];
+  /** Each test has a database of its own, shared by the processes it starts one after another. */
+  let database = '';
+  beforeEach(() => {
+    database = uniqueName('contact-keys');
+  });
   const stackWith = async (env: Record<string, string>) => {
     const stack = await startStack({ env: { MONGODB_DB: database, CONTACT_HASH_SECRET: '', ...env } });
     stacks.push(stack);
