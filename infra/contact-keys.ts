@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Database } from './database';
 import { sharedKey } from './shared-keys';
+import { personKeys, type ContactKind, type Person } from './people';
 
 /**
  * The keys that name people's hashes (infra/people.ts): the suppression list's, the person index's, the dial
@@ -68,12 +69,19 @@ export function contactKeys(db: Database, secrets: VersionedKey[]): ContactKeys 
     }
     return key;
   }
-  const derived = (use: ContactKeyUse) =>
-    secrets.map(({ version, secret }) => ({
-      version,
-      // One secret, a key per use: a hash of one use never finds another's.
-      secret: createHmac('sha256', secret).update(`hiring-integration/contact-keys/${use}`).digest(),
-    }));
+  // One secret, a key per use: a hash of one use never finds another's. Derived once, not at every lookup.
+  const byUse = new Map<ContactKeyUse, VersionedKey[]>();
+  const derived = (use: ContactKeyUse) => {
+    let keys = byUse.get(use);
+    if (!keys) {
+      keys = secrets.map(({ version, secret }) => ({
+        version,
+        secret: createHmac('sha256', secret).update(`hiring-integration/contact-keys/${use}`).digest(),
+      }));
+      byUse.set(use, keys);
+    }
+    return keys;
+  };
   return {
     async current(use) {
       return derived(use)[0] ?? (await legacyKey(use))!;
@@ -88,3 +96,7 @@ export function contactKeys(db: Database, secrets: VersionedKey[]): ContactKeys 
 
 /** A hash's prefix with its key's version: `sk` for version 0 (as hashes were before versions), `sk2` after. */
 export const versionedPrefix = (prefix: string, version: number) => (version === 0 ? prefix : `${prefix}${version}`);
+
+/** The person's keyed hashes (infra/people.ts) made with `key`, each named with the key's version. */
+export const versionedKeys = (key: VersionedKey, prefix: string, scope: string, person: Person, kinds: readonly ContactKind[]) =>
+  personKeys(key.secret, versionedPrefix(prefix, key.version), scope, person, kinds);

@@ -3,8 +3,8 @@ import type { Database } from '../infra/database';
 import { documentId, type CandidateDoc } from '../infra/documents/projects';
 import { claim, claimEach, claimOf, release } from '../infra/claims';
 import { bulkWriteEach, insertEach, type WriteResult } from '../infra/duplicate-key';
-import { personKeys, type Person } from '../infra/people';
-import { contactKeys, versionedPrefix, type ContactKeys, type VersionedKey } from '../infra/contact-keys';
+import type { Person } from '../infra/people';
+import { contactKeys, versionedKeys, type ContactKeys, type VersionedKey } from '../infra/contact-keys';
 import { personIndex } from './person-index';
 
 export interface CandidateInput {
@@ -26,7 +26,7 @@ export interface SavedCandidate {
  * (infra/people.ts), so the claims hold no address (docs/erasure.md).
  */
 export const emailKey = (key: VersionedKey, projectId: string, email: string) =>
-  `email/${projectId}/${personKeys(key.secret, versionedPrefix('ec', key.version), projectId, { email }, ['email'])[0]}`;
+  `email/${projectId}/${versionedKeys(key, 'ec', projectId, { email }, ['email'])[0]}`;
 /** The name such a claim had before it was keyed: the address itself, which an erasure removes. */
 const plainEmailKey = (projectId: string, email: string) => `email/${projectId}/${email}`;
 

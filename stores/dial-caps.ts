@@ -1,7 +1,6 @@
 import type { Database } from '../infra/database';
 import { claim, claimOf } from '../infra/claims';
-import { personKeys } from '../infra/people';
-import { contactKeys, versionedPrefix, type ContactKeys } from '../infra/contact-keys';
+import { contactKeys, versionedKeys, type ContactKeys } from '../infra/contact-keys';
 
 /** A day, in which a phone takes at most the workspace's `max_dials_per_phone_per_day` dials. */
 export const DIAL_CAP_WINDOW_MS = 86_400_000;
@@ -29,7 +28,7 @@ export function dialCapStore(db: Database, contacts: ContactKeys = contactKeys(d
       // Under the current secret only: a claim lasts a day, so on the day a new secret comes in a phone may
       // take its cap once under each (docs/security.md).
       const secret = await contacts.current('dial-caps');
-      const [phoneKey] = personKeys(secret.secret, versionedPrefix('dc', secret.version), workspaceId, { phone }, ['phone']);
+      const [phoneKey] = versionedKeys(secret, 'dc', workspaceId, { phone }, ['phone']);
       const keys = Array.from({ length: cap }, (_, n) => `dial-cap/${phoneKey}/${n}`);
       const held = await Promise.all(keys.map((key) => claimOf(db, key)));
       if (held.some((c) => c?.holder === dial)) return { go: true };

@@ -1,8 +1,8 @@
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { Database } from '../infra/database';
 import { bulkWriteEach, insertEach } from '../infra/duplicate-key';
-import { personKeys, type Person } from '../infra/people';
-import { contactKeys, versionedPrefix, type ContactKeys, type VersionedKey } from '../infra/contact-keys';
+import type { Person } from '../infra/people';
+import { contactKeys, versionedKeys, type ContactKeys, type VersionedKey } from '../infra/contact-keys';
 import type { PersonIndexDoc } from '../infra/documents/person-index';
 
 /**
@@ -43,7 +43,7 @@ export function personIndex(db: Database, keys: ContactKeys = contactKeys(db, []
   }
 
   const keysUnder = (key: VersionedKey, workspaceId: string, p: Person) =>
-    personKeys(key.secret, versionedPrefix('pi', key.version), workspaceId, p, ['candidate', 'email', 'phone']);
+    versionedKeys(key, 'pi', workspaceId, p, ['candidate', 'email', 'phone']);
   /** The person's keys under the current secret: where they are filed. */
   const keysOf = async (workspaceId: string, p: Person) => keysUnder(await keys.current('person-index'), workspaceId, p);
   /** The person's keys under every secret they may have been filed with (infra/contact-keys.ts). */

@@ -3,8 +3,8 @@ import { insertOnce, isDuplicateKey } from '../infra/duplicate-key';
 import { keyedId, newId } from '../infra/ids';
 import { indexOf } from '../infra/lists/index-of';
 import type { Position } from '../infra/lists/time-index';
-import { normaliseEmail, personKeys, type Person } from '../infra/people';
-import { contactKeys, versionedPrefix, type ContactKeys, type VersionedKey } from '../infra/contact-keys';
+import { normaliseEmail, type Person } from '../infra/people';
+import { contactKeys, versionedKeys, versionedPrefix, type ContactKeys, type VersionedKey } from '../infra/contact-keys';
 import type { KeyedEntry, SuppressionDoc, SuppressionKeyDoc } from '../infra/documents/suppressions';
 import type { WorkspaceDoc } from '../infra/documents/workspaces';
 import { SUPPRESSION_CHANNELS, type SuppressionChannel, type SuppressionSource } from '../shared/suppressions/schema';
@@ -45,7 +45,7 @@ export function suppressionStore(
   { workspaces, keys = contactKeys(db, []) }: { workspaces: Pick<WorkspaceStore, 'markSuppressions'>; keys?: ContactKeys },
 ) {
   const keysUnder = (key: VersionedKey, workspaceId: string, person: Pick<Person, 'phone' | 'email'>) =>
-    personKeys(key.secret, versionedPrefix('sk', key.version), workspaceId, person, ['phone', 'email']);
+    versionedKeys(key, 'sk', workspaceId, person, ['phone', 'email']);
   /** The key documents of a person in a workspace, under the current secret: the phone's, then the email's. */
   async function keysOf(workspaceId: string, person: Pick<Person, 'phone' | 'email'>): Promise<string[]> {
     return keysUnder(await keys.current('suppressions'), workspaceId, person);
