@@ -120,11 +120,12 @@ module.exports = {
     {
       name: 'features-use-provider-ports',
       severity: 'error',
-      comment: "api/, web/, operations/ and activities/ see a provider through its port; vapi-reports reads Vapi's inbound messages.",
+      comment:
+        "api/, web/, operations/ and activities/ see a provider through its port; vapi-reports reads Vapi's inbound messages, vapi-call-backs answers its call-backs.",
       from: { path: '^(api|web|activities|operations)/' },
       to: {
         path: '^providers/',
-        pathNot: '^providers/[a-z]+/port\\.ts$|^providers/voice/vapi-reports\\.ts$|^providers/whatsapp/webhook\\.ts$',
+        pathNot: '^providers/[a-z]+/port\\.ts$|^providers/voice/vapi-(reports|call-backs)\\.ts$|^providers/whatsapp/webhook\\.ts$',
       },
     },
     {

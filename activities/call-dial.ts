@@ -1,7 +1,6 @@
-import { attemptPath, type CallAttempt, type CallDoc } from '../infra/documents/calls';
-import { companyOf } from '../infra/documents/projects';
-import { callDisclosureOf } from '../infra/documents/workspaces';
-import { openingLine } from '../shared/contact/disclosure';
+import { attemptPath, type CallAttempt } from '../infra/documents/calls';
+import { ownNumber } from '../infra/documents/workspaces';
+import { callScript } from '../operations/call-scripts';
 import type { AttemptResult } from '../shared/calls/retry';
 import type { CallStatus } from '../shared/calls/schema';
 import type { DialResult } from '../providers/voice/port';
@@ -17,22 +16,11 @@ export type Dialled = DialResult & { callStatus?: CallStatus };
 export function createCallDialActivities({ stores, logger, clock, voice, report }: CallActivityDeps, changes: CallChanges) {
   const { calls, load, loadWithReport } = changes;
 
-  /**
-   * The call's first words: the workspace's disclosure as it is set at the dial (an AI assistant is calling
-   * for the company, and the call is recorded), then the request's first_message (docs/contact-rules.md).
-   */
-  async function openingOf(call: CallDoc): Promise<string> {
-    const [workspace, project] = await Promise.all([stores.workspaces.get(call.workspace_id), stores.projects.get(call.project_id)]);
-    return openingLine(
-      callDisclosureOf(workspace),
-      companyOf(project, workspace) ?? workspace?.name ?? 'the hiring company',
-      call.first_message,
-    );
-  }
-
   /** Dials the attempt unless an earlier execution of the activity did: never the same attempt twice. */
   async function placeOnce(callId: string, attempt: number): Promise<DialResult> {
     const call = await load(callId);
+    const workspace = await stores.workspaces.get(call.workspace_id);
+    const fromNumberId = ownNumber(workspace, 'voice');
     const path = attemptPath(attempt);
     const existing = call.attempts.find((a) => a.number === attempt);
     if (existing?.provider_call_id) return { accepted: true, providerCallId: existing.provider_call_id };
@@ -40,7 +28,7 @@ export function createCallDialActivities({ stores, logger, clock, voice, report 
       return { accepted: false, reason: existing.failure_reason ?? 'provider_error', detail: existing.ended_reason };
     if (existing && voice.findDial) {
       // An earlier execution may have placed the call and died (or timed out) before recording its id.
-      const found = await voice.findDial(callId, attempt, existing.started_at);
+      const found = await voice.findDial(callId, attempt, existing.started_at, fromNumberId);
       if (found) {
         await calls.note(callId, { [`${path}.provider_call_id`]: found });
         return { accepted: true, providerCallId: found };
@@ -49,6 +37,7 @@ export function createCallDialActivities({ stores, logger, clock, voice, report 
     if (!existing) {
       const record: CallAttempt = {
         number: attempt,
+        direction: 'outbound',
         provider: voice.name,
         provider_call_id: null,
         started_at: clock(),
@@ -58,16 +47,12 @@ export function createCallDialActivities({ stores, logger, clock, voice, report 
       };
       await calls.change(call, { to: 'in_progress', push: { attempts: record }, set: { next_attempt_at: null } });
     }
+    // The workspace's disclosure as it is set at the dial (docs/contact-rules.md).
     const result = await voice.dial({
-      callId,
-      attempt,
+      ...(await callScript(stores, call, workspace, attempt, 'outbound')),
       to: call.candidate.phone,
-      candidateName: call.candidate.name,
-      firstMessage: await openingOf(call),
-      instructions: call.instructions,
-      assistantSettings: call.assistant_settings,
-      extractVariables: call.extract_variables,
       customFields: call.candidate.custom_fields,
+      fromNumberId,
     });
     if (result.accepted) {
       await calls.note(callId, { [`${path}.provider_call_id`]: result.providerCallId });

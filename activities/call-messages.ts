@@ -5,6 +5,7 @@ import type { SendResult } from '../providers/whatsapp/port';
 import { callEvents } from '../stores/calls';
 import type { CallActivityDeps, CallChanges } from './call-changes';
 import { maskedRefusal } from '../shared/contact-masking';
+import { ownNumber } from '../infra/documents/workspaces';
 
 /** A call's WhatsApp templates: the pre-call message and the fallback, each sent and recorded once. */
 export function createCallMessageActivities({ stores, logger, clock, whatsapp }: CallActivityDeps, changes: CallChanges) {
@@ -58,7 +59,8 @@ export function createCallMessageActivities({ stores, logger, clock, whatsapp }:
       if (!template) return;
       // The suppression list, read right before the send: a phone suppressed for WhatsApp gets no message, and
       // one suppressed for voice neither the call's announcement nor its fallback (docs/contact-rules.md).
-      const refused = await stores.suppressions.channelsFor(await stores.workspaces.get(call.workspace_id), {
+      const workspace = await stores.workspaces.get(call.workspace_id);
+      const refused = await stores.suppressions.channelsFor(workspace, {
         phone: call.candidate.phone,
         email: call.candidate.email,
       });
@@ -72,6 +74,7 @@ export function createCallMessageActivities({ stores, logger, clock, whatsapp }:
           templateName: template.template_name,
           variables: template.variables,
           language: call.assistant_settings?.language?.code ?? null,
+          fromNumberId: ownNumber(workspace, 'whatsapp'),
         })
         .catch((err: unknown) => {
           throw asActivityFailure(err, 'WhatsApp');

@@ -4,14 +4,15 @@ import { createCallCapacityActivities } from './call-capacity';
 import { createCallMessageActivities } from './call-messages';
 import { createCallBookkeepingActivities } from './call-bookkeeping';
 import { createCallContactActivities } from './call-contact';
+import { createCallBackActivities } from './call-backs';
 
 export type { AttemptCheck } from './call-dial';
 export type { ContactDecision, HeldContact } from './call-contact';
 
 /**
- * Call side effects, in five parts: the dial (call-dial.ts), the calling slots (call-capacity.ts), the WhatsApp
- * templates (call-messages.ts), the call's bookkeeping (call-bookkeeping.ts) and the contact rules decided at
- * each dial and message (call-contact.ts). Each is idempotent: a retried
+ * Call side effects, in six parts: the dial (call-dial.ts), the calling slots (call-capacity.ts), the WhatsApp
+ * templates (call-messages.ts), the call's bookkeeping (call-bookkeeping.ts), the contact rules decided at
+ * each dial and message (call-contact.ts) and the candidate's call-backs (call-backs.ts). Each is idempotent: a retried
  * or replayed activity leaves the same state. Every change of a call goes through its store (stores/calls.ts).
  */
 export function createCallActivities(deps: CallActivityDeps) {
@@ -22,6 +23,7 @@ export function createCallActivities(deps: CallActivityDeps) {
     ...createCallMessageActivities(deps, changes),
     ...createCallBookkeepingActivities(deps, changes),
     ...createCallContactActivities(deps, changes),
+    ...createCallBackActivities(deps, changes),
   };
 }
 

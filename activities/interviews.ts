@@ -4,7 +4,7 @@ import type { LimitDecision } from '../stores/limits';
 import { ApplicationFailure } from '@temporalio/activity';
 import { expiresAtOf, type InterviewDoc } from '../infra/documents/interviews';
 import { companyOf, type ProjectDoc } from '../infra/documents/projects';
-import type { WorkspaceDoc } from '../infra/documents/workspaces';
+import { ownEmailFrom, type WorkspaceDoc } from '../infra/documents/workspaces';
 import { newId } from '../infra/ids';
 import { composeInvitation, type InvitationKind } from '../shared/interviews/invitation-email';
 import type { InterviewStatus } from '../shared/interviews/schema';
@@ -245,7 +245,7 @@ export async function linkEmail(
     unsubscribeUrl: unsubscribe,
   });
   return {
-    from: { email: emailFrom.email, name: emailFrom.name ?? companyName },
+    from: ownEmailFrom(workspace) ?? { email: emailFrom.email, name: emailFrom.name ?? companyName },
     to: { email: interview.candidate.email, name: interview.candidate.name },
     ...message,
     headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },

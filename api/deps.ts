@@ -5,6 +5,7 @@ import type { Logger } from '../infra/logger';
 import type { InterviewDoc } from '../infra/documents/interviews';
 import type { LanguageModel } from '../providers/llm/port';
 import type { WhatsAppTemplateCheck } from '../providers/whatsapp/port';
+import type { VapiCallOptions } from '../providers/voice/vapi-call-backs';
 import type { Operations } from '../operations';
 import type { Stores } from '../stores';
 
@@ -30,6 +31,8 @@ export interface ApiDeps {
    * and says whether they all exist (composition/search-attributes.ts); /readyz is 503 until they do.
    */
   searchAttributesReady(): Promise<boolean>;
+  /** What the assistant answering a Vapi call-back carries from the settings (the dials' own). */
+  vapiCallOptions: VapiCallOptions;
 }
 
 export type RouteFactory = (deps: ApiDeps) => Router;

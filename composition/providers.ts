@@ -14,6 +14,7 @@ import { OpenAiTranscriber } from '../providers/transcription/openai';
 import type { ReportAttempt, VoiceProvider } from '../providers/voice/port';
 import { SimulatorVoiceProvider } from '../providers/voice/simulator';
 import { VapiVoiceProvider } from '../providers/voice/vapi';
+import type { VapiCallOptions } from '../providers/voice/vapi-assistant';
 import type { WhatsAppProvider } from '../providers/whatsapp/port';
 import { LogWhatsAppProvider } from '../providers/whatsapp/log';
 import { CloudWhatsAppProvider, WhatsAppTemplateCatalog, type CloudApiOptions } from '../providers/whatsapp/cloud';
@@ -101,14 +102,21 @@ export function voiceProvider(config: Config, { stores, client, ...deps }: Voice
     });
   }
   return new VapiVoiceProvider({
+    ...vapiCallOptions(config),
     apiKey: config.VAPI_API_KEY!,
     baseUrl: config.VAPI_BASE_URL,
     timeoutMs: config.VAPI_TIMEOUT_MS,
-    maxCallSeconds: config.VAPI_MAX_CALL_SECONDS,
     reportGraceSeconds: config.VAPI_REPORT_GRACE_SECONDS,
-    phoneNumberId: config.VAPI_PHONE_NUMBER_ID!,
-    webhookSecret: config.VAPI_WEBHOOK_SECRET!,
+  });
+}
+
+/** What every Vapi assistant of ours carries from the settings: its dials' and its call-backs' alike. */
+export function vapiCallOptions(config: Config): VapiCallOptions {
+  return {
+    maxCallSeconds: config.VAPI_MAX_CALL_SECONDS,
+    phoneNumberId: config.VAPI_PHONE_NUMBER_ID ?? '',
+    webhookSecret: config.VAPI_WEBHOOK_SECRET ?? '',
     serverUrl: config.VAPI_SERVER_URL ?? `${config.PUBLIC_BASE_URL}${VAPI_EVENTS_PATH}`,
     serverCredentialId: config.VAPI_SERVER_CREDENTIAL_ID,
-  });
+  };
 }

@@ -19,7 +19,7 @@ import type { ActivityDeps } from '../activities/deps';
 import { startWorker, type RunningWorker } from '../worker/worker';
 import { ensureSearchAttributes, searchAttributesCheck } from './search-attributes';
 import { buildActivityDeps } from './activity-deps';
-import { languageModel, whatsappTemplates } from './providers';
+import { languageModel, vapiCallOptions, whatsappTemplates } from './providers';
 import { ensureRetentionSchedule } from './retention';
 import { buildOperations, buildStores } from './stores';
 import { meteredLanguageModel } from './metered-providers';
@@ -77,6 +77,7 @@ export function buildApiDeps(
     whatsappTemplates: whatsappTemplates(config),
     interviewChanged: interviewSignaller(base.temporal, config.TEMPORAL_TASK_QUEUE, { reopen: true }),
     searchAttributesReady: searchAttributesCheck(base.temporal, config.TEMPORAL_NAMESPACE, base.logger),
+    vapiCallOptions: vapiCallOptions(config),
     ...overrides,
   };
 }

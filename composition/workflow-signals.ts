@@ -5,6 +5,7 @@ import type { WorkflowPort } from '../operations/deps';
 import { workflowStart } from '../shared/workflow-starts';
 import { attemptResultSignal, callWorkflowId, cancelCallSignal } from '../workflows/calls';
 import { callStart } from '../workflows/call-start';
+import { callBackAnswerQuery, callBackSignal } from '../workflows/call-backs';
 import { optOutWorkflow, optOutWorkflowId } from '../workflows/suppressions';
 import { providerDeletionWorkflow } from '../workflows/erasure';
 import { keyedId } from '../infra/ids';
@@ -66,6 +67,27 @@ export function workflowSignals(client: Client, taskQueue: string, logger: Logge
         summary: `Erasure: delete ${calls.length} ${calls.length === 1 ? 'call' : 'calls'} at the voice provider`,
       });
       await whileReachable(client, () => startEach(client, taskQueue, [start]));
+    },
+
+    async callBack(callId, providerCallId, withinMs) {
+      const handle = client.workflow.getHandle(callWorkflowId(callId));
+      const until = Date.now() + withinMs;
+      const inTime = <T>(p: Promise<T>) =>
+        Promise.race([p, new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, until - Date.now())).unref())]);
+      try {
+        await inTime(handle.signal(callBackSignal, { providerCallId, answerBy: until }));
+        // The workflow answers at its next task: asked until then (a few tens of ms when its worker is up).
+        while (Date.now() < until) {
+          const answer = await inTime(handle.query(callBackAnswerQuery, providerCallId));
+          if (answer) return answer;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        return null;
+      } catch (err) {
+        if (closed(err)) return null;
+        logger.warn({ callId, err: (err as Error).message }, 'call-back not taken: the call workflow could not be asked');
+        return null;
+      }
     },
 
     async endInterview(interview) {

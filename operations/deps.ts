@@ -6,6 +6,7 @@ import type { AttemptResult } from '../shared/calls/retry';
 import type { CancelReason } from '../shared/calls/schema';
 import type { Stores } from '../stores';
 import type { ProviderCallRef } from '../shared/erasure/schema';
+import type { CallBackAnswer } from '../workflows/call-backs';
 
 /**
  * What the use cases ask of the running workflows: the port composition/workflow-signals.ts implements with
@@ -27,6 +28,11 @@ export interface WorkflowPort {
    * provider answers (workflows/erasure.ts); started once per set of copies.
    */
   deleteProviderCopies(calls: ProviderCallRef[]): Promise<void>;
+  /**
+   * Signals a candidate's call-back to the call's workflow and waits up to `withinMs` for its answer: the
+   * attempt it became, or its refusal; null when the workflow has ended or did not answer in time.
+   */
+  callBack(callId: string, providerCallId: string, withinMs: number): Promise<CallBackAnswer | null>;
   /** Ends an interview's workflow, so nothing more is sent or written for it; one already closed is left. */
   endInterview(interview: InterviewDoc): Promise<void>;
 }
@@ -35,6 +41,6 @@ export interface WorkflowPort {
 export interface OperationDeps {
   stores: Stores;
   workflows: WorkflowPort;
-  config: Pick<Config, 'PUBLIC_BASE_URL'>;
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'VAPI_PHONE_NUMBER_ID'>;
   logger: Logger;
 }

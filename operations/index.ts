@@ -5,6 +5,7 @@ import type { OperationDeps } from './deps';
 import { erasure, type Erasure } from './erasure';
 import { suppressionFiling, type SuppressionFiling } from './suppressions';
 import { interviewReviews, type ReviewInterview } from './interview-reviews';
+import { callBackAnswering, type CallBackAnswering } from './call-backs';
 
 export type { OperationDeps, WorkflowPort } from './deps';
 
@@ -25,6 +26,8 @@ export interface Operations {
   erasure: Erasure;
   /** A person's decision on a finished interview (operations/interview-reviews.ts). */
   reviewInterview: ReviewInterview;
+  /** A candidate's call-back, taken by their open call (operations/call-backs.ts). */
+  callBacks: CallBackAnswering;
 }
 
 export function createOperations(deps: OperationDeps): Operations {
@@ -36,5 +39,6 @@ export function createOperations(deps: OperationDeps): Operations {
     reports: reportIntake(deps),
     erasure: erasure(deps, cancelCall),
     reviewInterview: interviewReviews(deps),
+    callBacks: callBackAnswering(deps),
   };
 }

@@ -58,13 +58,19 @@ export function suppressionFiling({ stores, workflows, logger }: Pick<OperationD
      * a form, as a STOP is rare). The entries' ids come from the message's, so
      * Meta's redelivery of it files nothing twice. Returns how many workspaces.
      */
-    async fileWhatsAppStop(message: { id: string; phone: string; text: string }): Promise<number> {
+    async fileWhatsAppStop(message: { id: string; phone: string; text: string; toNumberId?: string }): Promise<number> {
+      // A STOP to a workspace's own number is that workspace's alone; one to the service's shared number is
+      // filed in every workspace that knows the phone.
+      const owner = message.toNumberId ? await stores.workspaces.ofNumber('whatsapp', message.toNumberId) : null;
       // The sender's wa_id may be another form of the number the candidates are stored under: each form is
       // looked up, and the entry files the number as stored, so the list refuses what the calls dial.
       const filings: NewSuppression[] = [];
       const workspaces = new Set<string>();
       for (const phone of whatsAppNumberForms(message.phone)) {
-        for (const workspaceId of await stores.candidates.workspacesOfPhone(phone)) {
+        const known = await stores.candidates.workspacesOfPhone(phone);
+        // To its own number, the sender's form is filed even where the workspace does not know it (yet).
+        const filedIn = owner ? (known.includes(owner) || phone === message.phone ? [owner] : []) : known;
+        for (const workspaceId of filedIn) {
           workspaces.add(workspaceId);
           filings.push({
             // The sender's own form keeps the id it always had, so Meta's redelivery files nothing twice.

@@ -3,7 +3,8 @@ import { connectDatabase } from '../infra/database';
 import { adminStores, walkingStores } from '../composition/stores';
 import { contactRekeying } from '../operations/contact-rekeying';
 import { peopleIndexing } from '../operations/people-index';
-import type { WorkspaceSettings } from '../infra/documents/workspaces';
+import type { WorkspaceNumbers, WorkspaceSettings } from '../infra/documents/workspaces';
+import { PHONE_NUMBER_ID, parseEmailFrom } from '../shared/workspaces/numbers';
 import { LONGEST_CAPACITY_WAIT_MS, MAX_CONCURRENT_CALLS_LIMIT } from '../shared/calls/capacity';
 import { callingWindowProblem } from '../shared/contact/zones';
 import { isTimeZone } from '../shared/contact/time-zone-names';
@@ -20,6 +21,8 @@ import { join } from 'node:path';
  *   workspace:create --name N --company C --sender-first-name F --sender-last-name L
  *   workspace:update --workspace ID [--interview-reminders on|off] [--max-concurrent-calls N]
  *                    [--calling-window HH:MM-HH:MM|off] [--default-timezone ZONE]
+ *                    [--vapi-phone-number-id ID|default] [--whatsapp-phone-number-id ID|default]
+ *                    [--email-from "Name <address>"|default]   the operator's numbers for this workspace
  *                                  (workspace:settings is its earlier name)
  *   apikey:create --workspace ID
  *   apikey:list --workspace ID
@@ -35,6 +38,9 @@ const USAGE = `usage: npm run --silent admin -- <command> [options]
   workspace:create --name <name> --company <company> --sender-first-name <first> --sender-last-name <last>
   workspace:update --workspace <workspace_id> [--interview-reminders on|off] [--max-concurrent-calls <1-1000>]
                    [--calling-window <HH:MM-HH:MM>|off] [--default-timezone <IANA zone>]
+                   [--vapi-phone-number-id <id>|default] [--whatsapp-phone-number-id <id>|default]
+                   [--email-from "<Name> <address>"|default]
+  simulate:call-back --from <+E.164> --to <voice number id>
   apikey:create --workspace <workspace_id>
   apikey:list --workspace <workspace_id>
   apikey:revoke --key <api_key> | --id <key_id>
@@ -86,6 +92,31 @@ function contactSettings(window: string | undefined, zone: string | undefined): 
   return settings;
 }
 
+/** --vapi-phone-number-id, --whatsapp-phone-number-id and --email-from; `default` gives the service's back. */
+function numbersOf(values: Record<string, string | undefined>): WorkspaceNumbers {
+  const numbers: WorkspaceNumbers = {};
+  const given = (flag: string) => {
+    const v = values[flag]?.trim();
+    return v === undefined ? undefined : v === 'default' ? null : v;
+  };
+  for (const [flag, kind] of [
+    ['vapi-phone-number-id', 'voice'],
+    ['whatsapp-phone-number-id', 'whatsapp'],
+  ] as const) {
+    const id = given(flag);
+    if (id && !PHONE_NUMBER_ID.test(id))
+      throw new UsageError(`--${flag} takes the provider's phone number id (letters, digits, . _ : -) or default`);
+    if (id !== undefined) numbers[kind] = id;
+  }
+  const from = given('email-from');
+  if (from !== undefined) {
+    const parsed = from === null ? null : parseEmailFrom(from);
+    if (parsed === null && from !== null) throw new UsageError('--email-from takes "Name <address>", an address, or default');
+    numbers.email_from = parsed;
+  }
+  return numbers;
+}
+
 async function run(argv: string[]): Promise<unknown> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
@@ -103,6 +134,11 @@ async function run(argv: string[]): Promise<unknown> {
       'max-concurrent-calls': { type: 'string' },
       'calling-window': { type: 'string' },
       'default-timezone': { type: 'string' },
+      'vapi-phone-number-id': { type: 'string' },
+      'whatsapp-phone-number-id': { type: 'string' },
+      'email-from': { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
     },
     strict: true,
   });
@@ -117,6 +153,7 @@ async function run(argv: string[]): Promise<unknown> {
       'email:show',
       'people:index',
       'contacts:rekey',
+      'simulate:call-back',
     ].includes(command ?? '')
   ) {
     throw new UsageError(command ? `unknown command ${command}` : 'no command given');
@@ -152,12 +189,23 @@ async function run(argv: string[]): Promise<unknown> {
           settings.max_concurrent_calls = Number(cap);
         }
         Object.assign(settings, contactSettings(values['calling-window'], values['default-timezone']));
-        if (Object.keys(settings).length === 0) {
-          throw new UsageError('give --interview-reminders, --max-concurrent-calls, --calling-window or --default-timezone');
+        const numbers = numbersOf(values);
+        if (Object.keys(settings).length === 0 && Object.keys(numbers).length === 0) {
+          throw new UsageError(
+            'give --interview-reminders, --max-concurrent-calls, --calling-window, --default-timezone, --vapi-phone-number-id, --whatsapp-phone-number-id or --email-from',
+          );
         }
-        if (!(await workspaces.updateSettings(workspace, settings))) throw new Error('no such workspace');
-        if (settings.max_concurrent_calls === undefined) return { workspace_id: workspace, settings };
-        return { workspace_id: workspace, settings, waiting_calls_told: await tellWaitingCalls(workspace) };
+        if (Object.keys(numbers).length > 0) {
+          const done = await workspaces.setNumbers(workspace, numbers);
+          if ('missing' in done) throw new Error('no such workspace');
+          if ('taken' in done)
+            throw new Error(`that ${done.taken} number belongs to workspace ${done.by}; a number belongs to one workspace`);
+        }
+        if (Object.keys(settings).length > 0 && !(await workspaces.updateSettings(workspace, settings)))
+          throw new Error('no such workspace');
+        const shown = { workspace_id: workspace, settings, ...(Object.keys(numbers).length > 0 ? { numbers } : {}) };
+        if (settings.max_concurrent_calls === undefined) return shown;
+        return { ...shown, waiting_calls_told: await tellWaitingCalls(workspace) };
       }
       case 'apikey:create': {
         const [workspace] = required(values, 'workspace');

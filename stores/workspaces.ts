@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../infra/database';
 import { keyedId, newId, newToken } from '../infra/ids';
-import type { WorkspaceDoc, ApiKeyDoc, WorkspaceSettings } from '../infra/documents/workspaces';
+import type { WorkspaceDoc, ApiKeyDoc, WorkspaceNumbers, WorkspaceSettings } from '../infra/documents/workspaces';
+import { claim, claimOf, release } from '../infra/claims';
 import type { SessionStore } from './sessions';
 
 /**
@@ -16,6 +17,13 @@ const KEY_PREFIX = 'hk_';
 const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
 /** A key's document id: a hash of its hash, so it says nothing of the key. */
 const keyId = (hash: string) => keyedId('key', hash);
+
+/** The claim that gives a provider's number to one workspace: one exact `_id`, whoever asks. */
+const numberKey = (kind: NumberKind, id: string) => `number/${kind}/${id}`;
+export type NumberKind = 'voice' | 'whatsapp';
+
+/** What setNumbers did: the numbers set, or the number another workspace holds. */
+export type NumbersSet = { set: true } | { set: false; taken: NumberKind; by: string } | { set: false; missing: true };
 
 export interface NewWorkspace {
   name: string;
@@ -80,6 +88,33 @@ export function workspaceStore(db: Database, { sessions }: { sessions: Pick<Sess
       const $set = Object.fromEntries(Object.entries(settings).map(([k, v]) => [`settings.${k}`, v]));
       const result = await db.workspaces.updateOne({ _id: workspaceId }, { $set });
       return result.matchedCount === 1;
+    },
+
+    /**
+     * Gives the workspace its own numbers (null: the service's again). A voice or WhatsApp number is claimed
+     * for the workspace first (an insert with the number as `_id`, so two workspaces asking at once cannot
+     * both win), and the one it had before is given up once the new one is written.
+     */
+    async setNumbers(workspaceId: string, numbers: WorkspaceNumbers): Promise<NumbersSet> {
+      const workspace = await db.workspaces.findOne({ _id: workspaceId });
+      if (!workspace) return { set: false, missing: true };
+      const kinds = (['voice', 'whatsapp'] as const).filter((k) => typeof numbers[k] === 'string');
+      for (const kind of kinds) {
+        const holder = await claim(db, numberKey(kind, numbers[kind]!), workspaceId);
+        if (holder !== workspaceId) return { set: false, taken: kind, by: holder };
+      }
+      const $set = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [`numbers.${k}`, v]));
+      await db.workspaces.updateOne({ _id: workspaceId }, { $set });
+      for (const kind of ['voice', 'whatsapp'] as const) {
+        const before = workspace.numbers?.[kind];
+        if (before && numbers[kind] !== undefined && numbers[kind] !== before) await release(db, numberKey(kind, before), workspaceId);
+      }
+      return { set: true };
+    },
+
+    /** The workspace that owns this number of the operator's, or null (the service's own, or no one's). */
+    async ofNumber(kind: NumberKind, id: string): Promise<string | null> {
+      return (await claimOf(db, numberKey(kind, id)))?.holder ?? null;
     },
 
     /**

@@ -7,6 +7,7 @@ import { capacityWaitMs, LOST_REPORT_CHECKS, PROVIDER_BUSY_WAIT_MS } from '../sh
 import { nextRetryTime, type FailureReason, type AttemptResult } from '../shared/calls/retry';
 import type { CallStatus, CancelReason, RetryPolicy, WorkingHours } from '../shared/calls/schema';
 import { CallStatusKey } from './search-attributes';
+import { acceptCallBacks, type CallBack } from './call-backs';
 
 export interface CallWorkflowInput {
   callId: string;
@@ -70,6 +71,14 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   let capacityChanges = 0;
   setHandler(capacityChangedSignal, () => void capacityChanges++);
   setHandler(callProgressQuery, () => progress);
+  /** Attempt numbers used so far (dials and call-backs), and the dials among them, which the retry policy counts. */
+  let used = 0;
+  let dials = 0;
+  /** True only while the call waits for a dial time, shown scheduled: the one moment a call-back is taken. */
+  let waiting = false;
+  /** A call-back completed the call: nothing is written after it, whatever the wait it ended was for. */
+  let answered = false;
+  const callBacks = acceptCallBacks({ waiting: () => waiting && !cancelled, nextAttempt: () => used + 1 });
   // Each dial and message is checked against the workspace's calling window at its moment.
   const windowed = patched('calling-window');
   // The status shown is the one each activity wrote and returned, not one the workflow names beside it.
@@ -99,11 +108,46 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       await write();
     } else show(await write());
   };
-  /** Waits until `at`; true when the call was cancelled meanwhile. */
-  const waitUntil = async (at: number) => {
-    const ms = at - Date.now();
-    if (ms > 0) await condition(() => cancelled, ms);
-    return cancelled;
+  /**
+   * Waits until `at`; true when the call was cancelled meanwhile, or a call-back completed it (`answered`). A
+   * call-back taken meanwhile is its own attempt; one that does not complete the call leaves the wait as it was.
+   */
+  const waitUntil = async (at: number): Promise<boolean> => {
+    for (;;) {
+      const ms = at - Date.now();
+      waiting = progress.status === 'scheduled';
+      if (ms > 0) await condition(() => cancelled || callBacks.pending() !== null, ms);
+      waiting = false;
+      const callBack = callBacks.pending();
+      if (cancelled || !callBack) return cancelled;
+      if (await takeCallBack(callBack, at)) return true;
+    }
+  };
+  /**
+   * The candidate's call-back, as attempt `attempt` (inbound): its report decides it as a dial's would. True when
+   * it ended the wait: it completed the call, or the call was cancelled during it.
+   */
+  const takeCallBack = async ({ attempt, providerCallId }: Pick<CallBack, 'providerCallId'> & { attempt: number }, resumeAt: number) => {
+    const begun = await local.beginCallBack(callId, attempt, providerCallId, input.outcomeTimeoutMs, Date.now());
+    show(begun.status);
+    if (!begun.begun) {
+      callBacks.done();
+      return false;
+    }
+    used = progress.attempt = attempt;
+    progress.nextAttemptAt = null;
+    await awaitReport(attempt, input.outcomeTimeoutMs);
+    callBacks.done();
+    const result = results.get(attempt)?.result ?? 'no_outcome';
+    if (result === 'completed') {
+      show(await local.completeCall(callId, attempt, Date.now()));
+      return (answered = true);
+    }
+    show(await local.recordAttempt(callId, attempt, result, Date.now()));
+    if (cancelled) return true;
+    show(await local.markScheduled(callId, resumeAt));
+    progress.nextAttemptAt = resumeAt;
+    return false;
   };
   let shownCancelling = false;
   const showCancelling = async () => {
@@ -163,6 +207,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     }
   };
   const cancel = async (reason: CancelReason = cancelReason) => {
+    if (answered) return progress;
     await written('cancelled', () => local.finishCall(callId, 'cancelled', null, reason));
     return progress;
   };
@@ -216,7 +261,9 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   }
 
   let lastReason: FailureReason;
-  for (let attempt = 1; ; attempt++) {
+  for (;;) {
+    // A call-back may have taken numbers while the call waited: the dial takes the next one.
+    const attempt = used + 1;
     if (cancelled) return cancel();
     progress.attempt = attempt;
     progress.nextAttemptAt = null;
@@ -227,9 +274,10 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       // dial then: the same attempt looks for a slot again once the window opens.
       const window = await waitOut(take, 'dial');
       if (window !== 'waited') return cancel(endedBy(window));
-      attempt--;
       continue;
     }
+    used = attempt;
+    dials++;
     if (!fromActivities) setStatus('in_progress');
     // A provider that stays unreachable through every retry fails the attempt, not the whole call.
     const dial = await orOnFailure(dialer.dial(callId, attempt), { accepted: false as const, reason: 'provider_error' as const });
@@ -238,8 +286,9 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       // The provider's own cap: no attempt took place. The slot goes back, and the same attempt waits its turn.
       await local.releaseCallSlot(callId);
       if (!fromActivities) setStatus('waiting_for_capacity');
+      used = attempt - 1;
+      dials--;
       if (await waitUntil(Date.now() + (dial.retryAfterMs ?? PROVIDER_BUSY_WAIT_MS))) return cancel();
-      attempt--;
       continue;
     }
     if (dial.accepted) await awaitReport(attempt, dial.reportWithinMs ?? input.outcomeTimeoutMs);
@@ -256,7 +305,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     lastReason = result;
     const retryAt = nextRetryTime({
       policy: input.retryPolicy,
-      failedAttempt: attempt,
+      failedAttempt: dials,
       reason: result,
       failedAt: Date.now(),
       workingHours: input.workingHours,

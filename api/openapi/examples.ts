@@ -75,6 +75,7 @@ export const EXAMPLES = {
         voice_consent_required: false,
         max_dials_per_phone_per_day: null,
       },
+      numbers: { voice: 'a1b2c3d4-vapi-number', whatsapp: '106540352242922', email_from: 'Acme Hiring <jobs@acme.example>' },
     },
   },
   call: {
@@ -92,6 +93,7 @@ export const EXAMPLES = {
       attempts: [
         {
           number: 1,
+          direction: 'outbound',
           started_at: '2026-11-23T09:00:01.204Z',
           ended_at: '2026-11-23T09:03:12.880Z',
           outcome: 'completed',

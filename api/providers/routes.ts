@@ -24,8 +24,11 @@ export function providerRoutes(deps: ApiDeps): Router {
     if (!secret || !verifyVapi(ctx.headers, ctx.state.rawBody, secret, Date.now())) {
       throw new SignatureError('Vapi message signature or secret is missing or wrong');
     }
-    await handleVapiMessage({ reports: operations.reports, logger }, parseRawJson(ctx.state.rawBody));
-    ctx.body = { success: true };
+    const answer = await handleVapiMessage(
+      { reports: operations.reports, callBacks: operations.callBacks, callOptions: deps.vapiCallOptions, logger },
+      parseRawJson(ctx.state.rawBody),
+    );
+    ctx.body = answer ?? { success: true };
   });
 
   // Meta's subscription handshake: echo hub.challenge when hub.verify_token is ours.

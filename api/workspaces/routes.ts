@@ -3,7 +3,16 @@ import type { ApiDeps } from '../deps';
 import { callFamily } from '../errors';
 import { publicRouter } from '../public-router';
 import { compileValidator } from '../../shared/validation';
-import { callDisclosureOf, callingWindowOf, defaultTimezone, type WorkspaceDoc } from '../../infra/documents/workspaces';
+import {
+  callDisclosureOf,
+  callingWindowOf,
+  defaultTimezone,
+  ownEmailFrom,
+  ownNumber,
+  type WorkspaceDoc,
+} from '../../infra/documents/workspaces';
+import { formatEmailFrom } from '../../shared/workspaces/numbers';
+import type { Config } from '../../infra/config';
 import { WorkspaceUpdateRequest, workspaceUpdateRules, type WorkspaceResponse } from '../../shared/workspaces/schema';
 
 const validateUpdate = compileValidator(WorkspaceUpdateRequest, workspaceUpdateRules);
@@ -16,18 +25,18 @@ const validateUpdate = compileValidator(WorkspaceUpdateRequest, workspaceUpdateR
 export function workspaceRoutes(deps: ApiDeps): Router {
   const router = publicRouter(deps, callFamily, { bodies: true });
   router.get('/workspace', (ctx) => {
-    ctx.body = workspaceBody(ctx.state.workspace);
+    ctx.body = workspaceBody(ctx.state.workspace, deps.config);
   });
   router.patch('/workspace', async (ctx) => {
     const ws = ctx.state.workspace;
     const update = validateUpdate(ctx.request.body);
     await deps.stores.workspaces.updateSettings(ws._id, update);
-    ctx.body = workspaceBody({ ...ws, settings: { ...ws.settings, ...update } });
+    ctx.body = workspaceBody({ ...ws, settings: { ...ws.settings, ...update } }, deps.config);
   });
   return router;
 }
 
-function workspaceBody(ws: Readonly<WorkspaceDoc>): WorkspaceResponse {
+function workspaceBody(ws: Readonly<WorkspaceDoc>, config: Config): WorkspaceResponse {
   return {
     success: true,
     data: {
@@ -42,6 +51,11 @@ function workspaceBody(ws: Readonly<WorkspaceDoc>): WorkspaceResponse {
         contact_email: ws.settings?.contact_email ?? null,
         voice_consent_required: ws.settings?.voice_consent_required ?? false,
         max_dials_per_phone_per_day: ws.settings?.max_dials_per_phone_per_day ?? null,
+      },
+      numbers: {
+        voice: ownNumber(ws, 'voice') ?? config.VAPI_PHONE_NUMBER_ID ?? null,
+        whatsapp: ownNumber(ws, 'whatsapp') ?? config.WHATSAPP_PHONE_NUMBER_ID ?? null,
+        email_from: formatEmailFrom(ownEmailFrom(ws) ?? { email: config.EMAIL_FROM, name: config.EMAIL_FROM_NAME }),
       },
     },
   };

@@ -24,6 +24,8 @@ export function attemptPath(attempt: number): string {
 
 export interface CallAttempt {
   number: number;
+  /** Absent before call-backs, which is `outbound`: the service dialled. `inbound`: the candidate called back. */
+  direction?: 'outbound' | 'inbound';
   provider: string;
   provider_call_id: string | null;
   started_at: Date;

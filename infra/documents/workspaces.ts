@@ -12,9 +12,33 @@ export interface WorkspaceDoc {
   sender: { first_name: string; last_name: string; company: string };
   /** Set with the admin CLI (workspace:update); absent means every default. */
   settings?: WorkspaceSettings;
+  /**
+   * The operator's numbers and sender for this workspace (admin workspace:update); each absent or null is the
+   * service's own. A voice or WhatsApp number is claimed by one workspace at most (stores/workspaces.ts).
+   */
+  numbers?: WorkspaceNumbers;
   /** Set when the workspace's first suppression is filed, so a workspace without any reads no list at contact. */
   has_suppressions?: boolean;
   created_at: Date;
+}
+
+export interface WorkspaceNumbers {
+  /** The Vapi phone number id its calls are dialled from, and call-backs arrive at. */
+  voice?: string | null;
+  /** The WhatsApp Cloud API phone number id its templates are sent from, and STOP replies arrive at. */
+  whatsapp?: string | null;
+  /** The sender of its invitation emails. */
+  email_from?: { email: string; name?: string } | null;
+}
+
+/** The workspace's own number of this kind, or null where it uses the service's. */
+export function ownNumber(workspace: Pick<WorkspaceDoc, 'numbers'> | null, kind: 'voice' | 'whatsapp'): string | null {
+  return workspace?.numbers?.[kind] ?? null;
+}
+
+/** The workspace's own invitation sender, or null where it uses the service's. */
+export function ownEmailFrom(workspace: Pick<WorkspaceDoc, 'numbers'> | null): { email: string; name?: string } | null {
+  return workspace?.numbers?.email_from ?? null;
 }
 
 export interface WorkspaceSettings {

@@ -18,6 +18,7 @@ export function callView(call: CallDoc, sequence = sequenceOf(call)): CallView {
     consent: call.candidate.consent ? { ...call.candidate.consent, captured_at: call.candidate.consent.captured_at.toISOString() } : null,
     attempts: call.attempts.map((a) => ({
       number: a.number,
+      direction: a.direction ?? 'outbound',
       started_at: iso(a.started_at),
       ended_at: iso(a.ended_at),
       outcome: a.outcome,

@@ -11,6 +11,8 @@ export interface DialRequest {
   assistantSettings: AssistantSettings | null;
   extractVariables: ExtractVariable[];
   customFields: Record<string, string | number | boolean>;
+  /** The workspace's own number to call from (its provider's id); absent or null: the service's. */
+  fromNumberId?: string | null;
 }
 
 export type DialResult =
@@ -36,7 +38,7 @@ export interface VoiceProvider {
   readonly reportWithinMs?: number;
   dial(request: DialRequest): Promise<DialResult>;
   /** The provider's id of a call an interrupted earlier dial of this attempt placed, or null when it placed none. */
-  findDial?(callId: string, attempt: number, since: Date): Promise<string | null>;
+  findDial?(callId: string, attempt: number, since: Date, fromNumberId?: string | null): Promise<string | null>;
   /** Asks the provider how an attempt ended when its report never came; null while the call is still going. */
   fetchReport?(providerCallId: string, ids: { callId: string; attempt: number }): Promise<AttemptReport | null>;
   /**

@@ -32,8 +32,28 @@ export function vapiCallName(callId: string, attempt: number): string {
   return `${callId}#${attempt}`;
 }
 
+/** What the assistant of an attempt says and does, for a dial or a call-back. */
+export type AssistantScript = Omit<DialRequest, 'to' | 'fromNumberId' | 'customFields'>;
+
 /** `POST /call` with a transient assistant built from the stored call. */
 export function buildCreateCall(req: DialRequest, opts: VapiCallOptions): Vapi.CreateCallDto {
+  return {
+    name: vapiCallName(req.callId, req.attempt),
+    phoneNumberId: req.fromNumberId ?? opts.phoneNumberId,
+    customer: { number: req.to, name: req.candidateName },
+    assistant: transientAssistant(req, opts, 'outbound'),
+  };
+}
+
+/**
+ * The transient assistant of an attempt: the call's instructions, voice, transcriber and extraction schema,
+ * its server for the reports, and our call id, attempt and direction in its metadata.
+ */
+export function transientAssistant(
+  req: AssistantScript,
+  opts: VapiCallOptions,
+  direction: 'outbound' | 'inbound',
+): Vapi.CreateAssistantDto {
   const s = req.assistantSettings ?? {};
   const tools = (s.tools ?? []).map((t) => BUILT_IN_TOOLS[t.trim().toLowerCase()]).filter((t): t is string => Boolean(t));
   const llm = s.llm ?? DEFAULT_MODEL;
@@ -75,15 +95,10 @@ export function buildCreateCall(req: DialRequest, opts: VapiCallOptions): Vapi.C
     server: opts.serverCredentialId
       ? { url: opts.serverUrl, credentialId: opts.serverCredentialId }
       : { url: opts.serverUrl, headers: { 'x-vapi-secret': opts.webhookSecret } },
-    metadata: { call_id: req.callId, attempt: req.attempt },
+    metadata: { call_id: req.callId, attempt: req.attempt, direction },
   };
   if (!assistant.analysisPlan) delete assistant.analysisPlan;
-  return {
-    name: vapiCallName(req.callId, req.attempt),
-    phoneNumberId: opts.phoneNumberId,
-    customer: { number: req.to, name: req.candidateName },
-    assistant: assistant as Vapi.CreateAssistantDto,
-  };
+  return assistant as Vapi.CreateAssistantDto;
 }
 
 /** The JSON schema Vapi fills from the conversation: one property per extract variable, none required. */

@@ -61,9 +61,9 @@ export class VapiVoiceProvider implements VoiceProvider {
     }
   }
 
-  async findDial(callId: string, attempt: number, since: Date): Promise<string | null> {
+  async findDial(callId: string, attempt: number, since: Date, fromNumberId?: string | null): Promise<string | null> {
     const calls = await this.client.calls.list({
-      phoneNumberId: this.opts.phoneNumberId,
+      phoneNumberId: fromNumberId ?? this.opts.phoneNumberId,
       createdAtGe: new Date(since.getTime() - LOOKUP_SKEW_MS).toISOString(),
       limit: 1000,
     });

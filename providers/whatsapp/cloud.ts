@@ -124,7 +124,7 @@ export class CloudWhatsAppProvider implements WhatsAppProvider {
     try {
       const chosen = await this.templates.usable(m.templateName, Object.keys(m.variables), m.language);
       if ('problem' in chosen) return { sent: false, error: `Template "${m.templateName}" ${chosen.problem}` };
-      const res = (await graphRequest(this.opts, 'POST', `${this.opts.phoneNumberId}/messages`, {
+      const res = (await graphRequest(this.opts, 'POST', `${m.fromNumberId ?? this.opts.phoneNumberId}/messages`, {
         messaging_product: 'whatsapp',
         recipient_type: 'individual',
         to: m.to.replace(/^\+/, ''),

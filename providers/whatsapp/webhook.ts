@@ -34,6 +34,7 @@ const WhatsAppWebhook = Type.Object({
           value: Type.Object({
             statuses: Type.Optional(Type.Array(Type.Unknown())),
             messages: Type.Optional(Type.Array(Type.Unknown())),
+            metadata: Type.Optional(Type.Object({ phone_number_id: Type.Optional(Type.String()) })),
           }),
         }),
       ),
@@ -81,6 +82,8 @@ export interface WhatsAppInbound {
   /** E.164. */
   phone: string;
   text: string;
+  /** The phone number id of ours the message was sent to (`value.metadata.phone_number_id`), when Meta names it. */
+  toNumberId?: string;
 }
 
 /** The people's messages of a verified webhook delivery that carry words; other kinds (media, reactions) are left. */
@@ -93,7 +96,8 @@ export function inboundMessagesIn(body: unknown): WhatsAppInbound[] {
       for (const m of change.value.messages ?? []) {
         if (!checkInbound.Check(m)) continue;
         const text = m.text?.body ?? m.button?.text;
-        if (text !== undefined) found.push({ id: m.id, phone: `+${m.from}`, text });
+        const toNumberId = change.value.metadata?.phone_number_id;
+        if (text !== undefined) found.push({ id: m.id, phone: `+${m.from}`, text, ...(toNumberId ? { toNumberId } : {}) });
       }
     }
   }

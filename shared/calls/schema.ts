@@ -213,6 +213,10 @@ export const CallView = Type.Object({
   attempts: Type.Array(
     Type.Object({
       number: Type.Integer({ minimum: 1 }),
+      direction: Enum(['outbound', 'inbound'] as const, {
+        description:
+          "`outbound`: the service dialled the candidate; `inbound`: the candidate called the workspace's number back (docs/calls.md).",
+      }),
       started_at: Nullable(Instant),
       ended_at: Nullable(Instant),
       outcome: Nullable(Enum(['completed', 'failed'] as const)),

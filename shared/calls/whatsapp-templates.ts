@@ -16,6 +16,8 @@ export interface TemplateMessage {
   variables: Record<string, string>;
   /** The call's language code; picks among a template's approved languages. */
   language?: string | null;
+  /** The workspace's own WhatsApp number to send from (its phone number id); absent or null: the service's. */
+  fromNumberId?: string | null;
 }
 
 export interface TemplateDefinition {

@@ -12,3 +12,8 @@ export function openingLine(disclosure: string | null, company: string, firstMes
   if (!disclosure) return firstMessage;
   return `${disclosure.replace(/\{\{\s*company\s*\}\}/g, company).trim()} ${firstMessage}`;
 }
+
+/** A call-back's first words: the same disclosure, then thanks for returning the call, then the first_message. */
+export function returningCallLine(disclosure: string | null, company: string, firstMessage: string): string {
+  return openingLine(disclosure, company, `Thank you for returning our call from ${company}. ${firstMessage}`);
+}

@@ -91,6 +91,22 @@ export const WorkspaceResponse = Type.Object({
     name: Type.String(),
     sender: Type.Object({ first_name: Type.String(), last_name: Type.String(), company: Type.String() }),
     settings: Type.Object(Settings),
+    numbers: Type.Object(
+      {
+        voice: Type.Union([Type.String(), Type.Null()], {
+          description:
+            "The Vapi phone number id the workspace's calls are dialled from and call-backs reach; null where none is configured.",
+        }),
+        whatsapp: Type.Union([Type.String(), Type.Null()], {
+          description: 'The WhatsApp phone number id its templates are sent from and STOP replies reach; null where none is configured.',
+        }),
+        email_from: Type.String({ description: 'The sender of its invitation emails, `Name <address>` or the address alone.' }),
+      },
+      {
+        description:
+          "The numbers candidates see, the workspace's own where the operator gave it some (admin workspace:update), else the service's. Only the operator changes them.",
+      },
+    ),
   }),
 });
 export type WorkspaceResponse = Static<typeof WorkspaceResponse>;

@@ -54,6 +54,7 @@ describe('the OpenAPI document', () => {
       interviewChanged: undefined as never,
       retryDelivery: undefined as never,
       searchAttributesReady: undefined as never,
+      vapiCallOptions: undefined as never,
     };
     const mounted = new Set<string>();
     for (const factory of ROUTES) {

@@ -1,0 +1,62 @@
+import type { CallAttempt } from '../infra/documents/calls';
+import { maxConcurrentCalls } from '../infra/documents/workspaces';
+import { LOST_REPORT_CHECKS, slotLeaseMs } from '../shared/calls/capacity';
+import type { CallStatus } from '../shared/calls/schema';
+import { slotHolder } from '../stores/call-slots';
+import type { CallActivityDeps, CallChanges } from './call-changes';
+
+/**
+ * Slots above the workspace's cap a call-back may hold when every slot is taken: the candidate called, so the
+ * call-back is never refused for capacity, but it still counts (dials wait while it holds one of the cap's).
+ */
+const CALL_BACK_EXTRA_SLOTS = 16;
+
+/** A candidate's call-back to the workspace's number, taken by the call's workflow (workflows/call-backs.ts). */
+export function createCallBackActivities({ stores, clock, voice }: CallActivityDeps, changes: CallChanges) {
+  const { calls, load } = changes;
+  return {
+    /**
+     * Records the call-back as the call's attempt `attempt` (`direction: inbound`, under way), holding one of
+     * the workspace's calling slots. No calling window and no dial cap hold it: the candidate called. `begun`
+     * false when the call no longer waits (erased or ended meanwhile): nothing is recorded.
+     */
+    async beginCallBack(
+      callId: string,
+      attempt: number,
+      providerCallId: string,
+      reportWithinMs: number,
+      at: number,
+    ): Promise<{ begun: boolean; status: CallStatus }> {
+      const call = await load(callId);
+      // Recorded by an earlier execution of this activity.
+      if (call.attempts[attempt - 1]?.provider_call_id === providerCallId) return { begun: true, status: call.status };
+      if (call.erased_at || call.status !== 'scheduled' || call.attempts.length !== attempt - 1) {
+        return { begun: false, status: call.status };
+      }
+      const workspace = await stores.workspaces.get(call.workspace_id);
+      const now = new Date(at);
+      const leaseUntil = new Date(now.getTime() + slotLeaseMs(voice.reportWithinMs ?? reportWithinMs, LOST_REPORT_CHECKS));
+      const holder = slotHolder(callId, attempt);
+      const cap = maxConcurrentCalls(workspace);
+      const slot =
+        (await stores.callSlots.take(call.workspace_id, holder, cap, leaseUntil, now)) ??
+        (await stores.callSlots.take(call.workspace_id, holder, cap + CALL_BACK_EXTRA_SLOTS, leaseUntil, now));
+      const record: CallAttempt = {
+        number: attempt,
+        direction: 'inbound',
+        provider: voice.name,
+        provider_call_id: providerCallId,
+        started_at: clock(),
+        ended_at: null,
+        outcome: null,
+        failure_reason: null,
+      };
+      const changed = await calls.change(call, {
+        to: 'in_progress',
+        push: { attempts: record },
+        set: { next_attempt_at: null, capacity_slot: slot },
+      });
+      return { begun: true, status: changed?.status ?? 'in_progress' };
+    },
+  };
+}
