@@ -1,4 +1,7 @@
-import { defineQuery, defineSignal, setHandler } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, setHandler } from '@temporalio/workflow';
+import type { AttemptResult } from '../shared/calls/retry';
+import type { CallStatus } from '../shared/calls/schema';
+import { local } from './call-activities';
 
 /**
  * Call-backs (docs/calls.md): a candidate calls the workspace's number back while their call waits for its
@@ -24,27 +27,87 @@ export const callBackSignal = defineSignal<[CallBack]>('callBack');
 /** Null until the workflow has taken the signal of that call. */
 export const callBackAnswerQuery = defineQuery<CallBackAnswer | null, [string]>('callBackAnswer');
 
+/** What the call workflow (calls.ts) lends its call-backs: its state, and its own wait for a report. */
+export interface CallBackHost {
+  callId: string;
+  reportWithinMs: number;
+  /** Whether the call is shown scheduled: waiting for a dial time then is the one moment a call-back is taken. */
+  shownScheduled(): boolean;
+  cancelled(): boolean;
+  /** The number the next attempt takes, a dial's or a call-back's. */
+  nextAttempt(): number;
+  /** The call-back is attempt `attempt`, under way: the number is used. */
+  began(attempt: number): void;
+  /** It did not complete the call, which waits for `at` again. */
+  resumed(at: number): void;
+  show(status: CallStatus): void;
+  awaitReport(attempt: number, waitMs: number): Promise<void>;
+  resultOf(attempt: number): AttemptResult;
+}
+
 /**
- * The workflow's side: a call-back is taken only while `waiting()` says the call waits (shown `scheduled`),
- * and one at a time; it is numbered by `nextAttempt()`, which the caller then counts as used.
+ * The workflow's side of call-backs: taken only while the call waits for a dial time (its waits go through
+ * `waitUntil`), one at a time, and numbered as the next attempt; `take` then runs the taken one as that
+ * attempt (inbound), judged by its report as a dial is.
  */
-export function acceptCallBacks(opts: { waiting: () => boolean; nextAttempt: () => number }) {
+export function acceptCallBacks(host: CallBackHost) {
   const answers = new Map<string, CallBackAnswer>();
-  let pending: (CallBack & { attempt: number }) | null = null;
+  let pending: { providerCallId: string; attempt: number } | null = null;
+  let waiting = false;
+  let completed = false;
   setHandler(callBackSignal, (c) => {
     if (answers.has(c.providerCallId)) return;
-    if (pending || !opts.waiting() || Date.now() > c.answerBy) {
+    if (pending || !waiting || host.cancelled() || Date.now() > c.answerBy) {
       answers.set(c.providerCallId, { refused: true });
       return;
     }
-    pending = { ...c, attempt: opts.nextAttempt() };
+    pending = { providerCallId: c.providerCallId, attempt: host.nextAttempt() };
     answers.set(c.providerCallId, { attempt: pending.attempt });
   });
   setHandler(callBackAnswerQuery, (id) => answers.get(id) ?? null);
-  return {
-    /** The call-back taken and not yet handled. */
-    pending: () => pending,
-    /** The call-back has been handled (its attempt ended). */
-    done: () => void (pending = null),
-  };
+
+  /**
+   * The pending call-back as its attempt: `completed` ends the call; otherwise the attempt is recorded and the
+   * call waits for `resumeAt` again (`resumed`), unless it was cancelled meanwhile (`cancelled`). `refused`:
+   * the call no longer waited when its attempt was to be recorded (erased or ended), and nothing was.
+   */
+  async function take(resumeAt: number): Promise<'completed' | 'cancelled' | 'resumed' | 'refused'> {
+    const { callId, reportWithinMs } = host;
+    const { attempt, providerCallId } = pending!;
+    try {
+      const begun = await local.beginCallBack(callId, attempt, providerCallId, reportWithinMs, Date.now());
+      host.show(begun.status);
+      if (!begun.begun) return 'refused';
+      host.began(attempt);
+      await host.awaitReport(attempt, reportWithinMs);
+    } finally {
+      pending = null;
+    }
+    const result = host.resultOf(attempt);
+    if (result === 'completed') {
+      host.show(await local.completeCall(callId, attempt, Date.now()));
+      return 'completed';
+    }
+    host.show(await local.recordAttempt(callId, attempt, result, Date.now()));
+    if (host.cancelled()) return 'cancelled';
+    host.show(await local.markScheduled(callId, resumeAt));
+    host.resumed(resumeAt);
+    return 'resumed';
+  }
+
+  /** Waits until `at`, taking call-backs meanwhile; true when the call was cancelled, or a call-back completed it. */
+  async function waitUntil(at: number): Promise<boolean> {
+    for (;;) {
+      const ms = at - Date.now();
+      waiting = host.shownScheduled();
+      if (ms > 0) await condition(() => host.cancelled() || pending !== null, ms);
+      waiting = false;
+      if (host.cancelled() || !pending) return host.cancelled();
+      const taken = await take(at);
+      if (taken === 'completed') completed = true;
+      if (taken === 'completed' || taken === 'cancelled') return true;
+    }
+  }
+
+  return { waitUntil, completed: () => completed };
 }

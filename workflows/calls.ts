@@ -1,13 +1,12 @@
-import { condition, defineQuery, defineSignal, patched, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, patched, setHandler } from '@temporalio/workflow';
 import type { ContactDecision, HeldContact } from '../activities/calls';
 import { acts, dialer, local, orOnFailure, sendTemplate } from './call-activities';
 import { firstDialTime } from '../shared/calls/working-hours';
-import { callMayMove } from '../shared/calls/transitions';
 import { capacityWaitMs, LOST_REPORT_CHECKS, PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
 import { nextRetryTime, type FailureReason, type AttemptResult } from '../shared/calls/retry';
 import type { CallStatus, CancelReason, RetryPolicy, WorkingHours } from '../shared/calls/schema';
-import { CallStatusKey } from './search-attributes';
-import { acceptCallBacks, type CallBack } from './call-backs';
+import { statusDisplay } from './call-status';
+import { acceptCallBacks } from './call-backs';
 
 export interface CallWorkflowInput {
   callId: string;
@@ -74,81 +73,32 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   /** Attempt numbers used so far (dials and call-backs), and the dials among them, which the retry policy counts. */
   let used = 0;
   let dials = 0;
-  /** True only while the call waits for a dial time, shown scheduled: the one moment a call-back is taken. */
-  let waiting = false;
-  /** A call-back completed the call: nothing is written after it, whatever the wait it ended was for. */
-  let answered = false;
-  const callBacks = acceptCallBacks({ waiting: () => waiting && !cancelled, nextAttempt: () => used + 1 });
+  const callBacks = acceptCallBacks({
+    callId,
+    reportWithinMs: input.outcomeTimeoutMs,
+    shownScheduled: () => progress.status === 'scheduled',
+    cancelled: () => cancelled,
+    nextAttempt: () => used + 1,
+    began: (attempt) => {
+      used = progress.attempt = attempt;
+      progress.nextAttemptAt = null;
+    },
+    resumed: (at) => void (progress.nextAttemptAt = at),
+    show: (status) => show(status),
+    awaitReport: (attempt, ms) => awaitReport(attempt, ms),
+    resultOf: (attempt) => results.get(attempt)?.result ?? 'no_outcome',
+  });
   // Each dial and message is checked against the workspace's calling window at its moment.
   const windowed = patched('calling-window');
   // The status shown is the one each activity wrote and returned, not one the workflow names beside it.
   const fromActivities = patched('statuses-from-activities');
 
+  const { setStatus, show, written } = statusDisplay(callId, progress, fromActivities);
   /**
-   * Shows the call's status to operators (the CallStatus search attribute). It moves through the same table
-   * as the stored call (shared/calls/transitions.ts): a move the table refuses is a defect, and fails the
-   * workflow task, which Temporal retries and the UI shows, rather than labelling the call wrongly.
+   * Waits until `at`; true when the call was cancelled meanwhile, or a call-back completed it. A call-back
+   * meanwhile is its own attempt; one that does not complete the call leaves the wait as it was (call-backs.ts).
    */
-  const setStatus = (status: CallStatus) => {
-    if (!callMayMove(progress.status, status)) throw new Error(`call ${callId}: no move from ${progress.status} to ${status}`);
-    progress.status = status;
-    upsertSearchAttributes([{ key: CallStatusKey, value: status }]);
-  };
-  /** Shows the status an activity wrote and returned (patch 'statuses-from-activities'); the same again is not upserted. */
-  const show = (status: CallStatus) => {
-    if (status !== progress.status) setStatus(status);
-  };
-  /**
-   * A change of the call's status, written by `write`, which returns the status it left: shown from that. Before
-   * 'statuses-from-activities' the workflow named the status itself, and showed it before the write.
-   */
-  const written = async (named: CallStatus, write: () => Promise<CallStatus>) => {
-    if (!fromActivities) {
-      setStatus(named);
-      await write();
-    } else show(await write());
-  };
-  /**
-   * Waits until `at`; true when the call was cancelled meanwhile, or a call-back completed it (`answered`). A
-   * call-back taken meanwhile is its own attempt; one that does not complete the call leaves the wait as it was.
-   */
-  const waitUntil = async (at: number): Promise<boolean> => {
-    for (;;) {
-      const ms = at - Date.now();
-      waiting = progress.status === 'scheduled';
-      if (ms > 0) await condition(() => cancelled || callBacks.pending() !== null, ms);
-      waiting = false;
-      const callBack = callBacks.pending();
-      if (cancelled || !callBack) return cancelled;
-      if (await takeCallBack(callBack, at)) return true;
-    }
-  };
-  /**
-   * The candidate's call-back, as attempt `attempt` (inbound): its report decides it as a dial's would. True when
-   * it ended the wait: it completed the call, or the call was cancelled during it.
-   */
-  const takeCallBack = async ({ attempt, providerCallId }: Pick<CallBack, 'providerCallId'> & { attempt: number }, resumeAt: number) => {
-    const begun = await local.beginCallBack(callId, attempt, providerCallId, input.outcomeTimeoutMs, Date.now());
-    show(begun.status);
-    if (!begun.begun) {
-      callBacks.done();
-      return false;
-    }
-    used = progress.attempt = attempt;
-    progress.nextAttemptAt = null;
-    await awaitReport(attempt, input.outcomeTimeoutMs);
-    callBacks.done();
-    const result = results.get(attempt)?.result ?? 'no_outcome';
-    if (result === 'completed') {
-      show(await local.completeCall(callId, attempt, Date.now()));
-      return (answered = true);
-    }
-    show(await local.recordAttempt(callId, attempt, result, Date.now()));
-    if (cancelled) return true;
-    show(await local.markScheduled(callId, resumeAt));
-    progress.nextAttemptAt = resumeAt;
-    return false;
-  };
+  const waitUntil = (at: number) => callBacks.waitUntil(at);
   let shownCancelling = false;
   const showCancelling = async () => {
     if (shownCancelling) return;
@@ -207,7 +157,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     }
   };
   const cancel = async (reason: CancelReason = cancelReason) => {
-    if (answered) return progress;
+    // A call-back completed the call: nothing is written after it, whatever the wait it ended was for.
+    if (callBacks.completed()) return progress;
     await written('cancelled', () => local.finishCall(callId, 'cancelled', null, reason));
     return progress;
   };

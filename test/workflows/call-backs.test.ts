@@ -1,0 +1,135 @@
+import { Worker } from '@temporalio/worker';
+import type { WorkflowHandle } from '@temporalio/client';
+import { createActivities } from '../../activities';
+import { callProgressQuery, callWorkflow, type CallProgress } from '../../workflows/calls';
+import { callBackAnswerQuery, callBackSignal } from '../../workflows/call-backs';
+import { callWorkflowInput } from '../../workflows/call-start';
+import type { RetryPolicy } from '../../shared/calls/schema';
+import { workflowBundle } from '../helpers/stack';
+import { callWorkflowBench, HOUR } from '../helpers/call-workflow-bench';
+import { recordHistory } from '../helpers/histories';
+import type { CallDoc } from '../../infra/documents/calls';
+
+/**
+ * A candidate's call-back while the call waits for a retry (workflows/call-backs.ts): the workflow takes it as
+ * the next attempt, inbound, and its report decides it as a dial's would. Time skips only while the test waits
+ * for the result, so the retry's two hours pass only after the call-back has been played.
+ */
+describe('call workflow: call-backs (time-skipping server)', () => {
+  const bench = callWorkflowBench();
+  const policy: RetryPolicy = { conditions: ['missed'], intervals: [{ type: 'delay', duration: 2, unit: 'hours' }] } as RetryPolicy;
+
+  /** Runs the call, and once it waits for its retry after a missed first dial, plays a call-back that ends as `result`. */
+  async function callBackDuringRetry(call: CallDoc, result: 'completed' | 'missed') {
+    const worker = await Worker.create({
+      connection: bench.env.nativeConnection,
+      taskQueue: bench.taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities(bench.deps),
+    });
+    return worker.runUntil(async () => {
+      const handle = await bench.env.client.workflow.start(callWorkflow, {
+        taskQueue: bench.taskQueue,
+        workflowId: call.workflow_id,
+        args: [{ ...callWorkflowInput(call, 30 * 60_000), retryPolicy: policy, sendFallback: true }],
+      });
+      const waitingFrom = await until(handle, (p) => p.status === 'scheduled' && p.attempt === 1 && p.nextAttemptAt !== null);
+      const answerBy = (await bench.env.currentTimeMs()) + HOUR;
+      await handle.signal(callBackSignal, { providerCallId: `inbound-${call._id}`, answerBy });
+      // A repeated signal of the same inbound call changes nothing.
+      await handle.signal(callBackSignal, { providerCallId: `inbound-${call._id}`, answerBy });
+      let answer = null;
+      for (let i = 0; i < 200 && !answer; i++) answer = await handle.query(callBackAnswerQuery, `inbound-${call._id}`);
+      expect(answer).toEqual({ attempt: 2 });
+      await until(handle, (p) => p.status === 'in_progress' && p.attempt === 2);
+      const reported = await bench.deps.report({
+        callId: call._id,
+        attempt: 2,
+        result,
+        providerCallId: `inbound-${call._id}`,
+        endedReason: result === 'completed' ? 'assistant-ended-call' : 'customer-did-not-answer',
+        transcript: result === 'completed' ? [{ role: 'candidate', text: 'Five years.' }] : [],
+        extracted: result === 'completed' ? { years: 5 } : undefined,
+      });
+      expect(reported).toBe('recorded');
+      const progress = await handle.result();
+      const history = await handle.fetchHistory();
+      const stored = (await bench.db.calls.findOne({ _id: call._id }))!;
+      return { progress, stored, history, waitingFrom, handle };
+    });
+  }
+
+  it('completes a call waiting for its retry, with the retry timer cancelled and no fallback', async () => {
+    const call = await bench.newCall({ outcomes: 'missed,missed,missed', fallback: true });
+    const { progress, stored, history } = await callBackDuringRetry(call, 'completed');
+    expect(progress.status).toBe('completed');
+    expect(stored).toMatchObject({ status: 'completed', extracted_variables: { years: 5 }, messages: [], next_attempt_at: null });
+    expect(stored.attempts.map((a) => [a.number, a.direction, a.outcome, a.provider_call_id])).toEqual([
+      [1, 'outbound', 'failed', expect.any(String)],
+      [2, 'inbound', 'completed', `inbound-${call._id}`],
+    ]);
+    // One dial only: the call-back took the retry's place.
+    expect(bench.simulator.dials.filter((d) => d.callId === call._id)).toHaveLength(1);
+    const events = history.events ?? [];
+    expect(events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'callBack')).toHaveLength(2);
+    // The two-hour retry timer was started, then cancelled.
+    const retryTimer = events.find((e) => Number(e.timerStartedEventAttributes?.startToFireTimeout?.seconds ?? 0) > HOUR / 1000);
+    expect(retryTimer).toBeDefined();
+    expect(events.some((e) => e.timerCanceledEventAttributes?.startedEventId?.toString() === retryTimer!.eventId!.toString())).toBe(true);
+    expect(await bench.activeCall(call)).toBeNull();
+    await recordHistory(bench.env.client, call.workflow_id, 'call-back-completes-call');
+  });
+
+  it('leaves the retry as it was after a call-back that fails: the dial comes at its time, and the policy counts dials only', async () => {
+    const call = await bench.newCall({ outcomes: 'missed,missed,completed', fallback: true });
+    const { progress, stored } = await callBackDuringRetry(call, 'missed');
+    expect(progress.status).toBe('completed');
+    expect(stored.attempts.map((a) => [a.number, a.direction, a.outcome])).toEqual([
+      [1, 'outbound', 'failed'],
+      [2, 'inbound', 'failed'],
+      [3, 'outbound', 'completed'],
+    ]);
+    // The retry dial came two hours after the first attempt failed, not two hours after the call-back.
+    const retryAfter = stored.attempts[2].started_at.getTime() - stored.attempts[0].ended_at!.getTime();
+    expect(retryAfter).toBeGreaterThanOrEqual(2 * HOUR);
+    expect(retryAfter).toBeLessThan(2 * HOUR + 60_000);
+    await recordHistory(bench.env.client, call.workflow_id, 'call-back-fails-retry-kept');
+  });
+
+  it('refuses a call-back signalled after its answer time (the caller heard nothing was pending), and records nothing', async () => {
+    const call = await bench.newCall({ outcomes: 'missed', fallback: false });
+    const worker = await Worker.create({
+      connection: bench.env.nativeConnection,
+      taskQueue: bench.taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities(bench.deps),
+    });
+    await worker.runUntil(async () => {
+      const handle = await bench.env.client.workflow.start(callWorkflow, {
+        taskQueue: bench.taskQueue,
+        workflowId: call.workflow_id,
+        args: [{ ...callWorkflowInput(call, 30 * 60_000), retryPolicy: policy, scheduleAt: (await bench.env.currentTimeMs()) + HOUR }],
+      });
+      await until(handle, (p) => p.status === 'scheduled');
+      const late = { providerCallId: 'late', answerBy: (await bench.env.currentTimeMs()) - 1 };
+      await handle.signal(callBackSignal, late);
+      let answer = null;
+      for (let i = 0; i < 200 && !answer; i++) answer = await handle.query(callBackAnswerQuery, 'late');
+      expect(answer).toEqual({ refused: true });
+      await handle.signal('cancelCall');
+      expect((await handle.result()).status).toBe('cancelled');
+    });
+    const stored = (await bench.db.calls.findOne({ _id: call._id }))!;
+    expect(stored.attempts).toEqual([]);
+  });
+
+  /** Polls the workflow's progress until `ready`; the progress then. */
+  async function until(handle: WorkflowHandle, ready: (p: CallProgress) => boolean): Promise<CallProgress> {
+    for (let i = 0; i < 400; i++) {
+      const p = await handle.query(callProgressQuery);
+      if (ready(p)) return p;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('the call workflow never reached the state waited for');
+  }
+});
