@@ -6,7 +6,7 @@ import type { AttemptResult } from '../shared/calls/retry';
 import type { CancelReason } from '../shared/calls/schema';
 import type { Stores } from '../stores';
 import type { ProviderCallRef } from '../shared/erasure/schema';
-import type { CallBackAnswer } from '../workflows/call-backs';
+import type { CallBackAnswer } from '../shared/calls/call-backs';
 
 /**
  * What the use cases ask of the running workflows: the port composition/workflow-signals.ts implements with

@@ -2,6 +2,7 @@ import { condition, defineQuery, defineSignal, setHandler } from '@temporalio/wo
 import type { AttemptResult } from '../shared/calls/retry';
 import type { CallStatus } from '../shared/calls/schema';
 import { local } from './call-activities';
+import type { CallBack, CallBackAnswer } from '../shared/calls/call-backs';
 
 /**
  * Call-backs (docs/calls.md): a candidate calls the workspace's number back while their call waits for its
@@ -9,19 +10,6 @@ import { local } from './call-activities';
  * call) and asks it (`callBackAnswer`) which attempt the call-back is, or that it was refused. The workflow
  * decides both, at one moment of its own, so a call-back and a due dial never take one attempt twice.
  */
-
-export interface CallBack {
-  /** The voice provider's id of the inbound call. */
-  providerCallId: string;
-  /**
-   * Epoch ms after which the caller has been answered without it: a signal the workflow takes later (its
-   * worker was down) is refused, so no attempt waits for a call that went elsewhere.
-   */
-  answerBy: number;
-}
-
-/** The attempt a call-back became, or its refusal (the call was not waiting, or had one under way). */
-export type CallBackAnswer = { attempt: number } | { refused: true };
 
 export const callBackSignal = defineSignal<[CallBack]>('callBack');
 /** Null until the workflow has taken the signal of that call. */
