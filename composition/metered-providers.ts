@@ -1,4 +1,4 @@
-import { aiRequests, emails, oneOf } from '../infra/metrics';
+import { aiRequests, EMAIL_KINDS, emails, oneOf } from '../infra/metrics';
 import type { EmailProvider } from '../providers/email/port';
 import type { LanguageModel } from '../providers/llm/port';
 import type { Transcriber } from '../providers/transcription/port';
@@ -8,8 +8,6 @@ import type { Transcriber } from '../providers/transcription/port';
  * count requests, not outcomes: a request an activity retries is counted each time it is made, as the
  * provider sees it. Outcomes (a call's attempts, a message's status) are counted by their store.
  */
-
-const EMAIL_KINDS = ['invitation', 'reminder', 'resend'] as const;
 
 export function meteredEmail(provider: EmailProvider): EmailProvider {
   return {

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { FAILURE_REASONS, MESSAGE_KINDS, MESSAGE_STATUSES } from '../shared/calls/schema';
 
 /**
  * The service's Prometheus metrics (docs/metrics.md): one registry per process, served by
@@ -34,8 +35,8 @@ export const callsStarted = new Counter({
 
 export const callAttempts = new Counter({
   name: 'hiring_call_attempts_total',
-  help: 'Call attempts that ended, by outcome and failure reason ("none" for a completed attempt).',
-  labelNames: ['outcome', 'failure_reason'] as const,
+  help: 'Call attempts that ended, by direction (outbound: dialled; inbound: the candidate called back), outcome and failure reason ("none" for a completed attempt).',
+  labelNames: ['direction', 'outcome', 'failure_reason'] as const,
   registers,
 });
 
@@ -124,6 +125,32 @@ export function gaugeCallsFrom(count: (status: 'in_progress' | 'waiting_for_capa
     });
   }
 }
+
+/** The closed sets the counters' labels take (docs/metrics.md). */
+export const ATTEMPT_DIRECTIONS = ['outbound', 'inbound'] as const;
+export const CALL_ENDS = ['completed', 'failed', 'cancelled'] as const;
+export const INTERVIEW_STAGES = ['invited', 'started', 'completed', 'expired', 'failed'] as const;
+export const EMAIL_KINDS = ['invitation', 'reminder', 'resend'] as const;
+export const AI_OPERATIONS = ['parse_job_description', 'generate_questions', 'generate_script', 'assess_interview', 'transcribe'] as const;
+
+/**
+ * Every series of a known label set exists from the start, at 0: a panel reads 0 rather than "No data" before
+ * the first event, and `rate()` sees the first increment (a series born at 1 has no earlier sample to rise from).
+ */
+function startWhole(): void {
+  for (const direction of ATTEMPT_DIRECTIONS) {
+    callAttempts.inc({ direction, outcome: 'completed', failure_reason: 'none' }, 0);
+    for (const reason of FAILURE_REASONS) callAttempts.inc({ direction, outcome: 'failed', failure_reason: reason }, 0);
+  }
+  for (const status of CALL_ENDS) callsEnded.inc({ status }, 0);
+  for (const stage of INTERVIEW_STAGES) interviewsByStage.inc({ stage }, 0);
+  for (const kind of EMAIL_KINDS) for (const result of ['sent', 'refused', 'error']) emails.inc({ kind, result }, 0);
+  for (const kind of MESSAGE_KINDS) for (const result of MESSAGE_STATUSES) whatsappMessages.inc({ kind, result }, 0);
+  for (const result of ['delivered', 'retrying', 'failed']) webhookDeliveries.inc({ result }, 0);
+  for (const operation of AI_OPERATIONS) for (const result of ['ok', 'error']) aiRequests.inc({ operation, result }, 0);
+  for (const kind of ERASED_WRITE_KINDS) erasedWritesRefused.inc({ kind }, 0);
+}
+startWhole();
 
 /** The label a value from outside a closed set gets, so a new or unexpected value never makes a new series. */
 export const OTHER = 'other';

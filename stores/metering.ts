@@ -1,6 +1,16 @@
 import type { CallDoc } from '../infra/documents/calls';
 import type { InterviewDoc } from '../infra/documents/interviews';
-import { callAttempts, callsEnded, callsStarted, interviewsByStage, oneOf, whatsappMessages } from '../infra/metrics';
+import {
+  ATTEMPT_DIRECTIONS,
+  CALL_ENDS,
+  INTERVIEW_STAGES,
+  callAttempts,
+  callsEnded,
+  callsStarted,
+  interviewsByStage,
+  oneOf,
+  whatsappMessages,
+} from '../infra/metrics';
 import { FAILURE_REASONS, MESSAGE_KINDS, MESSAGE_STATUSES } from '../shared/calls/schema';
 import type { WebhookEventType } from '../shared/webhooks/schema';
 
@@ -9,9 +19,6 @@ import type { WebhookEventType } from '../shared/webhooks/schema';
  * door every change passes (stores/resource-store.ts): a status moved, and the events a write recorded first.
  */
 type FirstEvents = Array<{ type: WebhookEventType; key: string }>;
-
-const CALL_ENDS = ['completed', 'failed', 'cancelled'] as const;
-const INTERVIEW_STAGES = ['invited', 'started', 'completed', 'expired', 'failed'] as const;
 
 export const callMetering = {
   created: (calls: CallDoc[]) => callsStarted.inc(calls.length),
@@ -24,6 +31,7 @@ export const callMetering = {
         // The key's occurrence is the attempt's number (stores/calls.ts callEvents).
         const attempt = after.attempts[Number(key.slice(key.lastIndexOf('/') + 1)) - 1];
         callAttempts.inc({
+          direction: oneOf(attempt?.direction ?? 'outbound', ATTEMPT_DIRECTIONS),
           outcome: oneOf(attempt?.outcome, ['completed', 'failed'] as const),
           failure_reason: oneOf(attempt?.failure_reason, FAILURE_REASONS),
         });

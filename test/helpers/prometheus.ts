@@ -30,7 +30,7 @@ export async function scrape(url: string): Promise<Sample[]> {
 }
 
 /** The samples named `name` whose labels include `labels`. */
-const matching = (samples: Sample[], name: string, labels: Record<string, string>) =>
+export const matching = (samples: Sample[], name: string, labels: Record<string, string>) =>
   samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
 
 /** The value of the one sample named `name` whose labels include `labels`; 0 when there is none. */

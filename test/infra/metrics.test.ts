@@ -10,7 +10,7 @@ import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { serviceProcessEnv } from '../helpers/stack';
 import { readChecked } from '../helpers/api-contract';
 import { startHttpStub, type HttpStub } from '../helpers/http-stub';
-import { scrape, valueOf, type Sample } from '../helpers/prometheus';
+import { matching as matchingSamples, scrape, valueOf, type Sample } from '../helpers/prometheus';
 import { waitFor } from '../helpers/wait';
 
 const ROOT = join(__dirname, '..', '..');
@@ -64,6 +64,37 @@ describe('Prometheus metrics of the API and the worker', () => {
     const res = await fetch(api.metricsUrl!);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
   });
+
+  it('starts whole: every hiring_ series of a known label set is there at 0 before its first event', async () => {
+    // A process of its own, fresh: the suite's processes may have counted something already.
+    const fresh = await startServiceProcess(
+      'api',
+      { ...env, PORT: String(await freePort()), METRICS_PORT: String(await freePort()) },
+      join(logDir, 'api-fresh.log'),
+    );
+    try {
+      const samples = await scrape(fresh.metricsUrl!);
+      const at = (name: string, labels: Record<string, string>) => matchingSamples(samples, name, labels);
+      for (const [name, labels] of [
+        ['hiring_whatsapp_messages_total', { kind: 'pre_call', result: 'sent' }],
+        ['hiring_whatsapp_messages_total', { kind: 'fallback', result: 'read' }],
+        ['hiring_webhook_deliveries_total', { result: 'delivered' }],
+        ['hiring_webhook_deliveries_total', { result: 'failed' }],
+        ['hiring_call_attempts_total', { direction: 'inbound', outcome: 'completed', failure_reason: 'none' }],
+        ['hiring_call_attempts_total', { direction: 'outbound', outcome: 'failed', failure_reason: 'missed' }],
+        ['hiring_calls_ended_total', { status: 'cancelled' }],
+        ['hiring_interviews_total', { stage: 'expired' }],
+        ['hiring_emails_total', { kind: 'reminder', result: 'refused' }],
+        ['hiring_ai_requests_total', { operation: 'parse_job_description', result: 'error' }],
+        ['hiring_erased_writes_refused_total', { kind: 'report' }],
+      ] as const) {
+        expect({ name, labels, values: at(name, labels).map((s) => s.value) }).toEqual({ name, labels, values: [0] });
+      }
+      expect(samples.some((s) => s.name === 'hiring_calls_started_total' && s.value === 0)).toBe(true);
+    } finally {
+      await fresh.stop();
+    }
+  }, 120_000);
 
   /** One call and one invitation, run once for the tests that read their counts, in whatever order they run. */
   let work: ReturnType<typeof oneCallAndOneInvitation> | undefined;
@@ -125,7 +156,8 @@ describe('Prometheus metrics of the API and the worker', () => {
     expect(
       moved('api', 'http_server_request_duration_seconds_count', { method: 'GET', route: '/api/public/v1/calls/:id', status_code: '200' }),
     ).toBeGreaterThan(0);
-    expect(moved('worker', 'hiring_call_attempts_total', { outcome: 'completed', failure_reason: 'none' })).toBe(1);
+    expect(moved('worker', 'hiring_call_attempts_total', { direction: 'outbound', outcome: 'completed', failure_reason: 'none' })).toBe(1);
+    expect(moved('worker', 'hiring_call_attempts_total', { direction: 'inbound', outcome: 'completed', failure_reason: 'none' })).toBe(0);
     expect(moved('worker', 'hiring_calls_ended_total', { status: 'completed' })).toBe(1);
     expect(moved('worker', 'hiring_calls_ended_total', { status: 'failed' })).toBe(0);
     expect(moved('worker', 'hiring_whatsapp_messages_total', { kind: 'pre_call', result: 'sent' })).toBe(1);
@@ -135,7 +167,7 @@ describe('Prometheus metrics of the API and the worker', () => {
     expect(moved('worker', 'hiring_ai_requests_total', { operation: 'generate_questions', result: 'ok' })).toBe(1);
     // Nothing of this was counted in the other process.
     expect(moved('worker', 'hiring_calls_started_total')).toBe(0);
-    expect(moved('api', 'hiring_call_attempts_total', { outcome: 'completed', failure_reason: 'none' })).toBe(0);
+    expect(moved('api', 'hiring_call_attempts_total', { direction: 'outbound', outcome: 'completed', failure_reason: 'none' })).toBe(0);
   }, 120_000);
 
   it('labels routes by template and never by an id, an address or a job', async () => {
