@@ -12,6 +12,7 @@ import type { Client } from '@temporalio/client';
 import { loadConfig } from '../infra/config';
 import { connectClient } from '../infra/temporal';
 import { wakeCallsWaitingForCapacity } from '../composition/call-capacity';
+import { simulateCallBack } from '../composition/call-back-simulation';
 import { devContactSecret } from './dev-secret';
 import { provisioned } from './services';
 import { join } from 'node:path';
@@ -30,6 +31,7 @@ import { join } from 'node:path';
  *   email:show --interview ID      the invitation email the log provider (EMAIL_PROVIDER=log) kept
  *   people:index [--workspace ID]   files records made before the person index, so an erasure finds them
  *   contacts:rekey [--workspace ID] files people's hashes again under the newest CONTACT_HASH_SECRETS entry
+ *   simulate:call-back --from +E164 --to NUMBER_ID   a candidate calling a workspace's number back (simulator)
  * MONGODB_URI defaults to the database that `npm run dev` starts. A new --max-concurrent-calls is also told to
  * the calls waiting for capacity, through Temporal at TEMPORAL_ADDRESS (the worker's settings), so it takes
  * effect within a second; the line then says how many (`waiting_calls_told`, null when Temporal was not there).
@@ -220,6 +222,17 @@ async function run(argv: string[]): Promise<unknown> {
         return await peopleIndexing({ stores: walkingStores(db, serviceConfig()) })(values.workspace?.trim() || null);
       case 'contacts:rekey':
         return await contactRekeying({ stores: walkingStores(db, serviceConfig()) })(values.workspace?.trim() || null);
+      case 'simulate:call-back': {
+        const [from, to] = required(values, 'from', 'to');
+        if (!/^\+[1-9][0-9]{6,14}$/.test(from)) throw new UsageError("--from takes the caller's number in E.164, such as +14155550100");
+        const config = serviceConfig();
+        const client = await connectClient(config, 3_000);
+        try {
+          return await simulateCallBack(config, db, client, { from, to });
+        } finally {
+          await client.connection.close();
+        }
+      }
       case 'email:show': {
         const [interview] = required(values, 'interview');
         const mail = await providerLogs.email(interview);

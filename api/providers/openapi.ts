@@ -12,13 +12,19 @@ export const PROVIDER_OPERATIONS: Operation[] = [
     method: 'post',
     path: VAPI_EVENTS_PATH,
     operationId: 'vapiEvents',
-    summary: "Vapi's server messages (status updates and end-of-call reports)",
+    summary: "Vapi's server messages (status updates, end-of-call reports, call-backs' assistant requests)",
     description:
-      'Called by Vapi, not by an ATS: set it as the server URL of the Vapi phone number or assistant. Authenticated by X-Vapi-Signature (HMAC-SHA256 of timestamp and body) or X-Vapi-Secret; messages about calls that are not ours are acknowledged.',
+      "Called by Vapi, not by an ATS: set it as the server URL of the Vapi phone number or assistant. Authenticated by X-Vapi-Signature (HMAC-SHA256 of timestamp and body) or X-Vapi-Secret; messages about calls that are not ours are acknowledged. An `assistant-request` for an inbound call to a workspace's number is answered with the assistant of the caller's open call, or one that says nothing is pending (docs/calls.md).",
     tag: 'Provider callbacks',
     security: 'none',
     body: { schema: Type.Object({ message: Type.Object({ type: Type.String() }) }), example: EXAMPLES.vapiEvent },
-    responses: { 200: { description: 'Received.', schema: Success }, ...plainErrors(400, 401, 413, 500, 503) },
+    responses: {
+      200: {
+        description: "Received; for an `assistant-request`, Vapi's transient assistant for the call.",
+        schema: Type.Union([Success, Type.Object({ assistant: Type.Object({ firstMessage: Type.String() }) })]),
+      },
+      ...plainErrors(400, 401, 413, 500, 503),
+    },
   },
   {
     method: 'get',

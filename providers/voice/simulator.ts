@@ -88,6 +88,30 @@ export class SimulatorVoiceProvider implements VoiceProvider {
     return { accepted: true, providerCallId: id };
   }
 
+  /**
+   * A candidate's call-back, answered by the call's assistant (`script`, operations/call-backs.ts): the candidate
+   * called, so the conversation takes place, and its report comes `callSeconds` later by the same path a
+   * dial's does. `providerCallId`: the inbound call's id, which the call's attempt already names.
+   */
+  async answerCallBack(
+    script: Pick<DialRequest, 'callId' | 'attempt' | 'firstMessage' | 'candidateName' | 'extractVariables'>,
+    providerCallId: string,
+  ): Promise<void> {
+    const now = this.opts.clock();
+    const doc: SimulatedCallDoc = {
+      _id: providerCallId,
+      call_id: script.callId,
+      attempt: script.attempt,
+      placed_at: now,
+      ends_at: new Date(now.getTime() + this.opts.callSeconds * 1000),
+      report: { callId: script.callId, attempt: script.attempt, providerCallId, result: 'completed', ...conversation(script, now) },
+      delivered_at: null,
+    };
+    if (!(await this.opts.store.insertOnce(doc))) return;
+    if (this.opts.callSeconds === 0) await this.send(doc);
+    else await this.opts.deliverAt(providerCallId, doc.ends_at);
+  }
+
   async findDial(callId: string, attempt: number): Promise<string | null> {
     const placed = await this.opts.store.get(simulatedCallId(callId, attempt));
     return placed?._id ?? null;
@@ -121,8 +145,15 @@ export class SimulatorVoiceProvider implements VoiceProvider {
 function simulatedResult(req: DialRequest, now: Date): Pick<AttemptReport, 'result' | 'transcript' | 'extracted'> {
   const result = outcomeForAttempt(parseSimulatedOutcomes(req.customFields.simulated_outcomes).outcomes, req.attempt);
   if (result !== 'completed') return { result };
+  return { result, ...conversation(req, now) };
+}
+
+/** A completed conversation's short transcript and a value of each extract variable's type. */
+function conversation(
+  req: Pick<DialRequest, 'firstMessage' | 'candidateName' | 'extractVariables'>,
+  now: Date,
+): Pick<AttemptReport, 'transcript' | 'extracted'> {
   return {
-    result,
     transcript: [
       { role: 'assistant', text: req.firstMessage },
       { role: 'candidate', text: `Hi, this is ${req.candidateName}. Yes, I have a few minutes.` },

@@ -231,10 +231,34 @@ export function statusWebhook(messageId: string, status: string, extra: Record<s
 }
 
 /** An inbound text message webhook, as Meta sends a candidate's reply: from an E.164 phone (its wa_id is the digits). */
-export function inboundTextWebhook(phone: string, messageId: string, text: string, name = 'Candidate') {
+export function inboundTextWebhook(phone: string, messageId: string, text: string, name = 'Candidate', toNumberId = WA_PHONE_NUMBER_ID) {
   const waId = phone.replace(/^\+/, '');
   return messagesWebhook({
+    metadata: { display_phone_number: '15550783881', phone_number_id: toNumberId },
     contacts: [{ profile: { name }, wa_id: waId }],
     messages: [{ from: waId, id: messageId, timestamp: '1764000000', type: 'text', text: { body: text } }],
   });
+}
+
+/**
+ * The `assistant-request` Vapi sends when someone calls one of our Vapi numbers (an inbound phone call): the
+ * number called, and the caller.
+ */
+export function assistantRequest(args: { numberId: string; from: string; providerCallId?: string }) {
+  const id = args.providerCallId ?? randomUUID();
+  return {
+    message: {
+      type: 'assistant-request',
+      timestamp: Date.now(),
+      call: vapiCall({
+        id,
+        type: 'inboundPhoneCall',
+        status: 'ringing',
+        phoneNumberId: args.numberId,
+        customer: { number: args.from },
+      }),
+      phoneNumber: { id: args.numberId, number: '+15550100000' },
+      customer: { number: args.from },
+    },
+  };
 }

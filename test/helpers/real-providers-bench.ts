@@ -52,7 +52,7 @@ export const initiate = (i: number, settings: Record<string, unknown>) => ({
  * speak Vapi's and the WhatsApp Cloud API's wire formats.
  */
 export function realProvidersBench() {
-  const bench = {} as { stack: Stack; key: string; vapi: HttpStub; graph: HttpStub };
+  const bench = {} as { stack: Stack; key: string; workspaceId: string; vapi: HttpStub; graph: HttpStub };
   /** What GET /call/{id} answers for each Vapi call id; a call not listed is still in progress. */
   const vapiState = new Map<string, Record<string, unknown>>();
   /** How many create-calls to a customer number Vapi refuses as over its concurrency cap (429) first. */
@@ -132,7 +132,9 @@ export function realProvidersBench() {
         VAPI_REPORT_GRACE_SECONDS: '2',
       },
     });
-    bench.key = (await bench.stack.newWorkspace('Acme')).key;
+    const workspace = await bench.stack.newWorkspace('Acme');
+    bench.key = workspace.key;
+    bench.workspaceId = workspace.id;
     const campaign = await bench.stack.request('POST', '/api/public/v1/campaigns', {
       key: bench.key,
       body: { ats_job_id: job, name: 'Support', company_name: 'Acme Robotics' },
