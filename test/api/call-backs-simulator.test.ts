@@ -1,0 +1,113 @@
+import { startStack, TEST_CONTACT_SECRET, type Stack } from '../helpers/stack';
+import { runAdmin } from '../helpers/admin-cli';
+import { waitFor } from '../helpers/wait';
+
+/**
+ * The operator's side of numbers and call-backs through the admin CLI, run as a process of its own against a
+ * real stack: `workspace:update` gives a workspace its numbers (one workspace per number), and
+ * `simulate:call-back` plays a candidate calling one back through the simulator (docs/calls.md).
+ */
+describe('admin CLI: numbers and simulate:call-back', () => {
+  let stack: Stack;
+  let env: Record<string, string | undefined>;
+  const admin = (...args: string[]) => runAdmin(env, ...args);
+  const json = (run: { stdout: string }) => JSON.parse(run.stdout);
+
+  beforeAll(async () => {
+    stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '1' } });
+    env = {
+      MONGODB_URI: stack.config.MONGODB_URI,
+      MONGODB_DB: stack.config.MONGODB_DB,
+      TEMPORAL_ADDRESS: stack.config.TEMPORAL_ADDRESS,
+      TEMPORAL_NAMESPACE: stack.config.TEMPORAL_NAMESPACE,
+      TEMPORAL_TASK_QUEUE: stack.config.TEMPORAL_TASK_QUEUE,
+      CONTACT_HASH_SECRET: TEST_CONTACT_SECRET,
+      SIMULATOR_CALL_SECONDS: '1',
+    };
+  }, 120_000);
+  afterAll(() => stack?.stop());
+
+  it('gives a workspace its numbers, refuses one another workspace holds, and gives a number up when it changes', async () => {
+    const a = await stack.newWorkspace('Numbered');
+    const b = await stack.newWorkspace('Second');
+    const set = await admin(
+      'workspace:update',
+      '--workspace',
+      a.id,
+      '--vapi-phone-number-id',
+      'num-a',
+      '--whatsapp-phone-number-id',
+      'wa-a',
+      '--email-from',
+      'Numbered Hiring <hiring@numbered.example>',
+    );
+    expect(set.status).toBe(0);
+    expect(json(set)).toEqual({
+      workspace_id: a.id,
+      settings: {},
+      numbers: { voice: 'num-a', whatsapp: 'wa-a', email_from: { email: 'hiring@numbered.example', name: 'Numbered Hiring' } },
+    });
+    const taken = await admin('workspace:update', '--workspace', b.id, '--vapi-phone-number-id', 'num-a');
+    expect(taken.status).toBe(1);
+    expect(taken.stderr).toContain(`that voice number belongs to workspace ${a.id}`);
+    expect((await stack.db.workspaces.findOne({ _id: b.id }))?.numbers).toBeUndefined();
+    for (const bad of [
+      ['--vapi-phone-number-id', 'has spaces'],
+      ['--email-from', 'Name <not an address>'],
+      ['--email-from', 'Bad\nName <a@b.example>'],
+    ]) {
+      expect((await admin('workspace:update', '--workspace', b.id, ...bad)).status).toBe(2);
+    }
+    // A new number for A frees its old one, which B can then take; `default` gives the service's back.
+    expect((await admin('workspace:update', '--workspace', a.id, '--vapi-phone-number-id', 'num-a2')).status).toBe(0);
+    expect((await admin('workspace:update', '--workspace', b.id, '--vapi-phone-number-id', 'num-a')).status).toBe(0);
+    expect((await admin('workspace:update', '--workspace', a.id, '--email-from', 'default')).status).toBe(0);
+    const shown = await stack.request('GET', '/api/public/v1/workspace', { key: a.key });
+    expect(shown.body.data.numbers).toEqual({ voice: 'num-a2', whatsapp: 'wa-a', email_from: 'interviews@example.com' });
+    expect(await stack.stores.workspaces.ofNumber('voice', 'num-a')).toBe(b.id);
+    expect(await stack.stores.workspaces.ofNumber('voice', 'num-a2')).toBe(a.id);
+  });
+
+  it('plays a call-back with simulate:call-back: the call waiting for its retry completes as an inbound attempt', async () => {
+    const w = await stack.newWorkspace('Calling back');
+    expect((await admin('workspace:update', '--workspace', w.id, '--vapi-phone-number-id', 'sim-voice-w')).status).toBe(0);
+    await stack.request('POST', '/api/public/v1/campaigns', { key: w.key, body: { ats_job_id: 'job-cb', name: 'Call-backs' } });
+    const res = await stack.request('POST', '/api/public/v1/call/initiate', {
+      key: w.key,
+      body: {
+        ats_job_id: 'job-cb',
+        candidates: [
+          {
+            id: 'cb-1',
+            name: 'Cal Back',
+            email: 'cal@example.com',
+            phone: '+14155557001',
+            custom_fields: { simulated_outcomes: 'missed' },
+          },
+        ],
+        first_message: 'Hi Cal',
+        instructions: 'Ask about availability.',
+        extract_variables: [{ label: 'available', type: 'boolean', description: 'Available?' }],
+        call_settings: { retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 2, unit: 'hours' }] } },
+      },
+    });
+    const callId = res.body.data.calls[0].id as string;
+    const get = () => stack.request('GET', `/api/public/v1/calls/${callId}`, { key: w.key }).then((r) => r.body.data);
+    await waitFor(get, (c) => c.status === 'scheduled' && c.attempts.length === 1 && c.next_attempt_at !== null, 30_000);
+
+    expect(json(await admin('simulate:call-back', '--from', '+14155557999', '--to', 'sim-voice-w'))).toEqual({
+      answered: 'nothing_pending',
+    });
+    const played = await admin('simulate:call-back', '--from', '+14155557001', '--to', 'sim-voice-w');
+    expect(played.status).toBe(0);
+    expect(json(played)).toMatchObject({ answered: 'call', call_id: callId, attempt: 2, report_in_seconds: 1 });
+    expect(json(played).first_message).toContain('Thank you for returning our call');
+    const done = await waitFor(get, (c) => c.status === 'completed', 30_000);
+    expect(done.attempts).toMatchObject([
+      { number: 1, direction: 'outbound', outcome: 'failed', failure_reason: 'missed' },
+      { number: 2, direction: 'inbound', outcome: 'completed' },
+    ]);
+    expect(done.extracted_variables).toEqual({ available: true });
+    expect((await admin('simulate:call-back', '--from', 'not-a-number', '--to', 'sim-voice-w')).status).toBe(2);
+  }, 60_000);
+});
