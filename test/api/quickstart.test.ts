@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startStack, type Stack } from '../helpers/stack';
+import { startStack, TEST_CONTACT_SECRET, type Stack } from '../helpers/stack';
 
 /**
  * README's quickstart, run as written: every ```sh block between the quickstart markers goes to one bash
@@ -62,7 +62,18 @@ describe("README's quickstart", () => {
   it('prints what README says, step by step, and the call it placed ran as a workflow', async () => {
     const blocks = quickstartBlocks();
     expect(blocks.length).toBeGreaterThanOrEqual(5);
-    const session = shell({ ...process.env, MONGODB_URI: stack.config.MONGODB_URI, MONGODB_DB: stack.config.MONGODB_DB });
+    const { config } = stack;
+    // The admin CLI reaches the stack as `npm run dev`'s: its database, Temporal, queue and contact secret.
+    const session = shell({
+      ...process.env,
+      MONGODB_URI: config.MONGODB_URI,
+      MONGODB_DB: config.MONGODB_DB,
+      TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS,
+      TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE,
+      TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE,
+      CONTACT_HASH_SECRET: TEST_CONTACT_SECRET,
+      SIMULATOR_CALL_SECONDS: String(config.SIMULATOR_CALL_SECONDS),
+    });
     try {
       for (const block of blocks) {
         const script = block.script.replace('export API=http://localhost:3000', `export API=${stack.url}`);
