@@ -67,15 +67,7 @@ export class SimulatorVoiceProvider implements VoiceProvider {
     const now = this.opts.clock();
     this.dials.push({ callId: req.callId, attempt: req.attempt, at: now });
     const id = simulatedCallId(req.callId, req.attempt);
-    const doc: SimulatedCallDoc = {
-      _id: id,
-      call_id: req.callId,
-      attempt: req.attempt,
-      placed_at: now,
-      ends_at: new Date(now.getTime() + this.opts.callSeconds * 1000),
-      report: { callId: req.callId, attempt: req.attempt, providerCallId: id, ...simulatedResult(req, now) },
-      delivered_at: null,
-    };
+    const doc = this.placed(id, req, now, simulatedResult(req, now));
     const placedNow = await this.opts.store.insertOnce(doc);
     if (!placedNow) {
       // Like a provider's idempotency key: the same attempt dialled again is the call already placed.
@@ -98,18 +90,22 @@ export class SimulatorVoiceProvider implements VoiceProvider {
     providerCallId: string,
   ): Promise<void> {
     const now = this.opts.clock();
-    const doc: SimulatedCallDoc = {
-      _id: providerCallId,
-      call_id: script.callId,
-      attempt: script.attempt,
-      placed_at: now,
-      ends_at: new Date(now.getTime() + this.opts.callSeconds * 1000),
-      report: { callId: script.callId, attempt: script.attempt, providerCallId, result: 'completed', ...conversation(script, now) },
-      delivered_at: null,
-    };
+    const doc = this.placed(providerCallId, script, now, { result: 'completed', ...conversation(script, now) });
     if (!(await this.opts.store.insertOnce(doc))) return;
     if (this.opts.callSeconds === 0) await this.send(doc);
     else await this.opts.deliverAt(providerCallId, doc.ends_at);
+  }
+
+  /** A call placed now under `id`, ending `callSeconds` later with `ended` as its report. */
+  private placed(
+    id: string,
+    { callId, attempt }: { callId: string; attempt: number },
+    now: Date,
+    ended: Pick<AttemptReport, 'result' | 'transcript' | 'extracted'>,
+  ): SimulatedCallDoc {
+    const ends_at = new Date(now.getTime() + this.opts.callSeconds * 1000);
+    const report = { callId, attempt, providerCallId: id, ...ended };
+    return { _id: id, call_id: callId, attempt, placed_at: now, ends_at, report, delivered_at: null };
   }
 
   async findDial(callId: string, attempt: number): Promise<string | null> {

@@ -58,6 +58,19 @@ describe("a workspace's own numbers, and call-backs to them", () => {
     return callId;
   }
 
+  /** A workspace of its own, with one call to `candidate` of a campaign job of its own: its key and the call's id. */
+  async function workspaceWithCall(name: string, candidate: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+    const ws = await bench.stack.newWorkspace(name);
+    const job = `job-${name.toLowerCase().replace(/\W+/g, '-')}`;
+    await bench.stack.request('POST', '/api/public/v1/campaigns', { key: ws.key, body: { ats_job_id: job, name } });
+    const res = await bench.stack.request('POST', '/api/public/v1/call/initiate', {
+      key: ws.key,
+      body: { ats_job_id: job, candidates: [candidate], first_message: 'Hi', instructions: 'Ask about availability.', ...extra },
+    });
+    expect(res.body).toMatchObject({ success: true });
+    return { key: ws.key, callId: res.body.data.calls[0].id as string };
+  }
+
   it('shows the numbers in GET /workspace, and sends dials, templates and invitations from them', async () => {
     const shown = await bench.stack.request('GET', '/api/public/v1/workspace', { key: bench.key });
     expect(shown.body.data.numbers).toEqual({ voice: VOICE, whatsapp: WHATSAPP, email_from: 'Acme Hiring <jobs@acme.example>' });
@@ -120,20 +133,12 @@ describe("a workspace's own numbers, and call-backs to them", () => {
   });
 
   it('takes a call-back to the service number for a workspace without its own, while its call waits for its schedule', async () => {
-    const shared = await bench.stack.newWorkspace('Shared');
-    await bench.stack.request('POST', '/api/public/v1/campaigns', { key: shared.key, body: { ats_job_id: 'job-shared', name: 'Shared' } });
-    const res = await bench.stack.request('POST', '/api/public/v1/call/initiate', {
-      key: shared.key,
-      body: {
-        ats_job_id: 'job-shared',
-        candidates: [{ id: 's-1', name: 'Sam Shared', email: 'sam@example.com', phone: '+14155553101' }],
-        first_message: 'Hi Sam',
-        instructions: 'Ask about availability.',
-        schedule_at: new Date(Date.now() + 3 * 3_600_000).toISOString(),
-      },
-    });
-    expect(res.body).toMatchObject({ success: true });
-    const callId = res.body.data.calls[0].id as string;
+    const shared = await workspaceWithCall(
+      'Shared',
+      { id: 's-1', name: 'Sam Shared', email: 'sam@example.com', phone: '+14155553101' },
+      { schedule_at: new Date(Date.now() + 3 * 3_600_000).toISOString() },
+    );
+    const callId = shared.callId;
     const waiting = await waitFor(
       () => bench.stack.request('GET', `/api/public/v1/calls/${callId}`, { key: shared.key }).then((r) => r.body.data),
       (c) => c.status === 'scheduled' && c.next_attempt_at !== null,
@@ -192,18 +197,7 @@ describe("a workspace's own numbers, and call-backs to them", () => {
   it("files a WhatsApp STOP to the workspace's own number in that workspace only", async () => {
     const phone = candidate(64).phone;
     await start(64, {});
-    const other = await bench.stack.newWorkspace('Knows too');
-    await bench.stack.request('POST', '/api/public/v1/campaigns', { key: other.key, body: { ats_job_id: 'job-too', name: 'Too' } });
-    const known = await bench.stack.request('POST', '/api/public/v1/call/initiate', {
-      key: other.key,
-      body: {
-        ats_job_id: 'job-too',
-        candidates: [{ id: 't-1', name: 'Grace', email: 'grace.t1@example.com', phone }],
-        first_message: 'Hi',
-        instructions: 'Ask.',
-      },
-    });
-    expect(known.body).toMatchObject({ success: true });
+    const other = await workspaceWithCall('Knows too', { id: 't-1', name: 'Grace', email: 'grace.t1@example.com', phone });
     expect((await signedWa(inboundTextWebhook(phone, 'wamid.stop-own', 'STOP', 'Grace', WHATSAPP))).status).toBe(200);
     const listed = async (key: string) =>
       (await bench.stack.request('GET', `/api/public/v1/suppressions?source=whatsapp`, { key })).body.data as Array<{

@@ -103,7 +103,7 @@ describe("Vapi adapter against a local server speaking Vapi's API", () => {
         },
         serverMessages: ['end-of-call-report', 'status-update'],
         server: { url: 'https://hiring.test/api/public/v1/providers/vapi/events', headers: { 'x-vapi-secret': 'whsec-vapi' } },
-        metadata: { call_id: 'call_0123456789abcdef01234567', attempt: 2 },
+        metadata: { call_id: 'call_0123456789abcdef01234567', attempt: 2, direction: 'outbound' },
       },
     });
   });
