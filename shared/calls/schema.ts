@@ -99,9 +99,8 @@ export const RetryPolicySchema = Strict({
   intervals: Type.Optional(Type.Array(RetryIntervalSchema, { maxItems: 10 })),
 });
 
-/** Where a call stands (GET /calls/:id `status`, the CallStatus search attribute). */
 /**
- * A call's life: `scheduled` (waiting for its next dial) → `in_progress` (an attempt under way) → `completed`,
+ * Where a call stands (GET /calls/:id `status`, the CallStatus search attribute). A call's life: `scheduled` (waiting for its next dial) → `in_progress` (an attempt under way) → `completed`,
  * `failed` or `cancelled`. `waiting_for_capacity`: due, and waiting for one of the workspace's calling slots
  * (max_concurrent_calls) or for a busy provider. `cancelling`: cancelled during an attempt, which finishes
  * first; no retry follows.
@@ -125,7 +124,6 @@ export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 /** A WhatsApp message's delivery status, as the provider's status updates move it on. */
 export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed', 'skipped'] as const;
-
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export const WhatsAppTemplate = Strict({
@@ -213,10 +211,7 @@ export const CallView = Type.Object({
   attempts: Type.Array(
     Type.Object({
       number: Type.Integer({ minimum: 1 }),
-      direction: Enum(['outbound', 'inbound'] as const, {
-        description:
-          "`outbound`: the service dialled the candidate; `inbound`: the candidate called the workspace's number back (docs/calls.md).",
-      }),
+      direction: Enum(['outbound', 'inbound'] as const, { description: '`outbound`: dialled; `inbound`: a call-back (docs/calls.md).' }),
       started_at: Nullable(Instant),
       ended_at: Nullable(Instant),
       outcome: Nullable(Enum(['completed', 'failed'] as const)),
