@@ -3,19 +3,10 @@ import { ownNumber } from '../infra/documents/workspaces';
 import { normalisePhone } from '../infra/people';
 import type { OperationDeps } from './deps';
 import { callScript, type CallScript } from './call-scripts';
+import type { InboundCall } from '../providers/voice/port';
 
 /** How long the call's workflow has to take a call-back: Vapi gives up on an answer after 7.5 s; we answer within 3. */
 export const CALL_BACK_DECISION_MS = 2_000;
-
-/** What an inbound call is, as the voice provider tells it. */
-export interface InboundCall {
-  /** The provider's id of the number called. */
-  numberId: string;
-  /** The caller, E.164. */
-  from: string;
-  /** The provider's id of the inbound call. */
-  providerCallId: string;
-}
 
 /**
  * A candidate's call-back (docs/calls.md): the number called names the workspace (its own, given by the

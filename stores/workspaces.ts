@@ -99,9 +99,16 @@ export function workspaceStore(db: Database, { sessions }: { sessions: Pick<Sess
       const workspace = await db.workspaces.findOne({ _id: workspaceId });
       if (!workspace) return { set: false, missing: true };
       const kinds = (['voice', 'whatsapp'] as const).filter((k) => typeof numbers[k] === 'string');
+      const claimed: string[] = [];
       for (const kind of kinds) {
-        const holder = await claim(db, numberKey(kind, numbers[kind]!), workspaceId);
-        if (holder !== workspaceId) return { set: false, taken: kind, by: holder };
+        const key = numberKey(kind, numbers[kind]!);
+        const holder = await claim(db, key, workspaceId);
+        if (holder !== workspaceId) {
+          // Nothing is set: the numbers this call claimed afresh are given up again.
+          for (const k of claimed) await release(db, k, workspaceId);
+          return { set: false, taken: kind, by: holder };
+        }
+        if (workspace.numbers?.[kind] !== numbers[kind]) claimed.push(key);
       }
       const $set = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [`numbers.${k}`, v]));
       await db.workspaces.updateOne({ _id: workspaceId }, { $set });

@@ -71,3 +71,13 @@ export type AttemptReport = {
 /** `erased`: the report's call was erased, and nothing of the report is kept (docs/erasure.md). */
 export type ReportResult = 'recorded' | 'duplicate' | 'unknown' | 'erased';
 export type ReportAttempt = (report: AttemptReport) => Promise<ReportResult>;
+
+/** A call someone made to one of our numbers, as the voice provider tells it (a call-back: docs/calls.md). */
+export interface InboundCall {
+  /** The provider's id of the number called. */
+  numberId: string;
+  /** The caller, E.164. */
+  from: string;
+  /** The provider's id of the inbound call. */
+  providerCallId: string;
+}

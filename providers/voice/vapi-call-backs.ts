@@ -1,4 +1,5 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
+import type { InboundCall } from './port';
 import {
   DEFAULT_MODEL,
   DEFAULT_TRANSCRIBER,
@@ -15,16 +16,6 @@ import {
  */
 
 export type { VapiCallOptions };
-
-/** What an `assistant-request` says about an inbound call; null for any other message or call. */
-export interface InboundCall {
-  /** Vapi's id of the number called. */
-  numberId: string;
-  /** The caller's number, E.164. */
-  from: string;
-  /** Vapi's id of the inbound call. */
-  providerCallId: string;
-}
 
 type Loose = Record<string, unknown> | undefined;
 const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);

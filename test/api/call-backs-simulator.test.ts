@@ -51,6 +51,18 @@ describe('admin CLI: numbers and simulate:call-back', () => {
     expect(taken.status).toBe(1);
     expect(taken.stderr).toContain(`that voice number belongs to workspace ${a.id}`);
     expect((await stack.db.workspaces.findOne({ _id: b.id }))?.numbers).toBeUndefined();
+    // Refused for one number, it keeps none of the others it asked for.
+    const half = await admin(
+      'workspace:update',
+      '--workspace',
+      b.id,
+      '--vapi-phone-number-id',
+      'num-b',
+      '--whatsapp-phone-number-id',
+      'wa-a',
+    );
+    expect(half.status).toBe(1);
+    expect(await stack.stores.workspaces.ofNumber('voice', 'num-b')).toBeNull();
     for (const bad of [
       ['--vapi-phone-number-id', 'has spaces'],
       ['--email-from', 'Name <not an address>'],
