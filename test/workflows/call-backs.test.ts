@@ -19,14 +19,18 @@ describe('call workflow: call-backs (time-skipping server)', () => {
   const bench = callWorkflowBench();
   const policy: RetryPolicy = { conditions: ['missed'], intervals: [{ type: 'delay', duration: 2, unit: 'hours' }] } as RetryPolicy;
 
-  /** Runs the call, and once it waits for its retry after a missed first dial, plays a call-back that ends as `result`. */
-  async function callBackDuringRetry(call: CallDoc, result: 'completed' | 'missed') {
-    const worker = await Worker.create({
+  /** A worker of the real activities on the test's own task queue. */
+  const callWorker = async () =>
+    Worker.create({
       connection: bench.env.nativeConnection,
       taskQueue: bench.taskQueue,
       workflowBundle: await workflowBundle(),
       activities: createActivities(bench.deps),
     });
+
+  /** Runs the call, and once it waits for its retry after a missed first dial, plays a call-back that ends as `result`. */
+  async function callBackDuringRetry(call: CallDoc, result: 'completed' | 'missed') {
+    const worker = await callWorker();
     return worker.runUntil(async () => {
       const handle = await bench.env.client.workflow.start(callWorkflow, {
         taskQueue: bench.taskQueue,
@@ -98,12 +102,7 @@ describe('call workflow: call-backs (time-skipping server)', () => {
 
   it('refuses a call-back signalled after its answer time (the caller heard nothing was pending), and records nothing', async () => {
     const call = await bench.newCall({ outcomes: 'missed', fallback: false });
-    const worker = await Worker.create({
-      connection: bench.env.nativeConnection,
-      taskQueue: bench.taskQueue,
-      workflowBundle: await workflowBundle(),
-      activities: createActivities(bench.deps),
-    });
+    const worker = await callWorker();
     await worker.runUntil(async () => {
       const handle = await bench.env.client.workflow.start(callWorkflow, {
         taskQueue: bench.taskQueue,
