@@ -1,6 +1,6 @@
 import { attemptPath, type CallAttempt } from '../infra/documents/calls';
 import { ownNumber } from '../infra/documents/workspaces';
-import { callScript } from '../operations/call-scripts';
+import { callScript, scriptSources } from '../operations/call-scripts';
 import type { AttemptResult } from '../shared/calls/retry';
 import type { CallStatus } from '../shared/calls/schema';
 import type { DialResult } from '../providers/voice/port';
@@ -19,13 +19,14 @@ export function createCallDialActivities({ stores, logger, clock, voice, report 
   /** Dials the attempt unless an earlier execution of the activity did: never the same attempt twice. */
   async function placeOnce(callId: string, attempt: number): Promise<DialResult> {
     const call = await load(callId);
-    const workspace = await stores.workspaces.get(call.workspace_id);
-    const fromNumberId = ownNumber(workspace, 'voice');
     const path = attemptPath(attempt);
     const existing = call.attempts.find((a) => a.number === attempt);
     if (existing?.provider_call_id) return { accepted: true, providerCallId: existing.provider_call_id };
     if (existing?.ended_reason)
       return { accepted: false, reason: existing.failure_reason ?? 'provider_error', detail: existing.ended_reason };
+    // The workspace's number and disclosure as they are set at the dial (docs/contact-rules.md).
+    const sources = await scriptSources(stores, call);
+    const fromNumberId = ownNumber(sources.workspace, 'voice');
     if (existing && voice.findDial) {
       // An earlier execution may have placed the call and died (or timed out) before recording its id.
       const found = await voice.findDial(callId, attempt, existing.started_at, fromNumberId);
@@ -47,9 +48,8 @@ export function createCallDialActivities({ stores, logger, clock, voice, report 
       };
       await calls.change(call, { to: 'in_progress', push: { attempts: record }, set: { next_attempt_at: null } });
     }
-    // The workspace's disclosure as it is set at the dial (docs/contact-rules.md).
     const result = await voice.dial({
-      ...(await callScript(stores, call, workspace, attempt, 'outbound')),
+      ...callScript(call, sources, attempt, 'outbound'),
       to: call.candidate.phone,
       customFields: call.candidate.custom_fields,
       fromNumberId,

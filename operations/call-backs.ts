@@ -2,7 +2,7 @@ import type { CallDoc } from '../infra/documents/calls';
 import { ownNumber } from '../infra/documents/workspaces';
 import { normalisePhone } from '../infra/people';
 import type { OperationDeps } from './deps';
-import { callScript, type CallScript } from './call-scripts';
+import { callScript, scriptSources, type CallScript } from './call-scripts';
 import type { InboundCall } from '../providers/voice/port';
 
 /** How long the call's workflow has to take a call-back: Vapi gives up on an answer after 7.5 s; we answer within 3. */
@@ -50,8 +50,7 @@ export function callBackAnswering({ stores, workflows, config, logger }: Operati
           const taken = await workflows.callBack(open._id, call.providerCallId, Math.max(0, until - Date.now()));
           if (!taken || !('attempt' in taken)) continue;
           log.info({ callId: open._id, attempt: taken.attempt }, 'call-back taken as an attempt of its call');
-          const workspace = await stores.workspaces.get(workspaceId);
-          return { ...(await callScript(stores, open, workspace, taken.attempt, 'inbound')), workspaceId };
+          return { ...callScript(open, await scriptSources(stores, open), taken.attempt, 'inbound'), workspaceId };
         }
       }
       log.info({ provider_call_id: call.providerCallId }, 'call-back with nothing pending');

@@ -1,5 +1,5 @@
 import type { CallDoc } from '../infra/documents/calls';
-import { companyOf } from '../infra/documents/projects';
+import { companyOf, type ProjectDoc } from '../infra/documents/projects';
 import { callDisclosureOf, type WorkspaceDoc } from '../infra/documents/workspaces';
 import { openingLine, returningCallLine } from '../shared/contact/disclosure';
 import type { Stores } from '../stores';
@@ -10,14 +10,7 @@ import type { Stores } from '../stores';
  * request's first_message, or for a call-back the thanks for returning the call), its instructions, settings
  * and the values it extracts.
  */
-export async function callScript(
-  stores: Pick<Stores, 'projects'>,
-  call: CallDoc,
-  workspace: Readonly<WorkspaceDoc> | null,
-  attempt: number,
-  direction: 'outbound' | 'inbound',
-) {
-  const project = await stores.projects.get(call.project_id);
+export function callScript(call: CallDoc, { workspace, project }: ScriptSources, attempt: number, direction: 'outbound' | 'inbound') {
   const company = companyOf(project, workspace) ?? workspace?.name ?? 'the hiring company';
   const disclosure = callDisclosureOf(workspace);
   return {
@@ -34,4 +27,15 @@ export async function callScript(
   };
 }
 
-export type CallScript = Awaited<ReturnType<typeof callScript>>;
+export type CallScript = ReturnType<typeof callScript>;
+
+export interface ScriptSources {
+  workspace: Readonly<WorkspaceDoc> | null;
+  project: Readonly<ProjectDoc> | null;
+}
+
+/** The workspace and the project a call's script is made from, read at once: one round trip per attempt. */
+export async function scriptSources(stores: Pick<Stores, 'workspaces' | 'projects'>, call: CallDoc): Promise<ScriptSources> {
+  const [workspace, project] = await Promise.all([stores.workspaces.get(call.workspace_id), stores.projects.get(call.project_id)]);
+  return { workspace, project };
+}

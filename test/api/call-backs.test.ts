@@ -185,6 +185,27 @@ describe("a workspace's own numbers, and call-backs to them", () => {
     expect(after.attempts).toHaveLength(1);
   });
 
+  it('says nothing is pending to a person erased while their call waited, and writes nothing of them', async () => {
+    const callId = await waitingForRetry(65);
+    const erased = await bench.stack.request('POST', '/api/public/v1/candidates/erase', {
+      key: bench.key,
+      body: { phone: candidate(65).phone },
+    });
+    expect(erased.status).toBe(200);
+    expect(erased.body.data).toMatchObject({ calls: 1 });
+    const gone = await waitFor(
+      () => bench.stack.db.calls.findOne({ _id: callId }),
+      (c) => c?.status === 'cancelled' && !!c.erased_at,
+    );
+
+    const answer = await callIn(VOICE, candidate(65).phone, 'inbound-erased');
+    nothingPending(answer);
+    expect(JSON.stringify(answer)).not.toContain(candidate(65).phone);
+    // Nothing of the person came back: the record is as the erasure left it, with no attempt of the call-back.
+    expect(await bench.stack.db.calls.findOne({ _id: callId })).toEqual(gone);
+    expect(gone!.attempts.map((a) => a.provider_call_id)).not.toContain('inbound-erased');
+  });
+
   it('refuses an assistant-request that is not signed, and answers nothing of it', async () => {
     const body = assistantRequest({ numberId: VOICE, from: candidate(61).phone });
     for (const headers of [{}, { 'x-vapi-secret': 'nope' }] as Array<Record<string, string>>) {
