@@ -227,8 +227,6 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       if (window !== 'waited') return cancel(endedBy(window));
       continue;
     }
-    used = attempt;
-    dials++;
     if (!fromActivities) setStatus('in_progress');
     // A provider that stays unreachable through every retry fails the attempt, not the whole call.
     const dial = await orOnFailure(dialer.dial(callId, attempt), { accepted: false as const, reason: 'provider_error' as const });
@@ -237,11 +235,13 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       // The provider's own cap: no attempt took place. The slot goes back, and the same attempt waits its turn.
       await local.releaseCallSlot(callId);
       if (!fromActivities) setStatus('waiting_for_capacity');
-      used = attempt - 1;
-      dials--;
       if (await waitUntil(Date.now() + (dial.retryAfterMs ?? PROVIDER_BUSY_WAIT_MS))) return cancel();
       continue;
     }
+    // Past a busy provider the attempt took place: its number is used, and it is a dial the retry policy counts.
+    // (A call-back is taken only while the call waits, never during the dial, so none can take it meanwhile.)
+    used = attempt;
+    dials++;
     if (dial.accepted) await awaitReport(attempt, dial.reportWithinMs ?? input.outcomeTimeoutMs);
     const result = dial.accepted ? (results.get(attempt)?.result ?? 'no_outcome') : dial.reason;
     // A conversation that took place completes the call, even one cancelled during it (its data is kept).
