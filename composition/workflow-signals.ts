@@ -72,8 +72,9 @@ export function workflowSignals(client: Client, taskQueue: string, logger: Logge
     async callBack(callId, providerCallId, withinMs) {
       const handle = client.workflow.getHandle(callWorkflowId(callId));
       const until = Date.now() + withinMs;
-      const inTime = <T>(p: Promise<T>) =>
-        Promise.race([p, new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, until - Date.now())).unref())]);
+      // One deadline for the signal and every query: each is raced against it.
+      const deadline = new Promise<null>((resolve) => setTimeout(() => resolve(null), withinMs).unref());
+      const inTime = <T>(p: Promise<T>) => Promise.race([p, deadline]);
       try {
         await inTime(handle.signal(callBackSignal, { providerCallId, answerBy: until }));
         // The workflow answers at its next task: asked until then (a few tens of ms when its worker is up).
