@@ -17,6 +17,8 @@ module.exports = {
       },
     ],
   },
+  // The default reporter, then the slowest files (test/slowest-files-reporter.js) at the end of every run.
+  reporters: [['<rootDir>/test/slowest-files-reporter.js', { count: 10, budgetSeconds: 30 }], 'default'],
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 60_000,
