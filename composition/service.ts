@@ -99,6 +99,8 @@ export async function startService(config: Config, logger: Logger, overrides: Se
 
   // The SDK's exporter is part of the runtime, which tests install once per process themselves (keepRuntime).
   const engine = overrides.keepRuntime ? null : await engineMetricsAddress(config);
+  // Listening before the worker and the API say they started: whoever waits for those lines can scrape at once.
+  const metrics = await startMetrics(config, logger, temporal, engine);
   if (config.ROLE !== 'api') {
     if (!overrides.keepRuntime) installTemporalRuntime(logger, { metricsAt: engine ?? undefined });
     await ensureSearchAttributes(temporal, config.TEMPORAL_NAMESPACE, logger).catch((err: unknown) =>
@@ -141,8 +143,6 @@ export async function startService(config: Config, logger: Logger, overrides: Se
     stops.unshift(() => running.stop(config.SHUTDOWN_TIMEOUT_MS));
     logger.info({ url: running.url }, 'API listening');
   }
-
-  const metrics = await startMetrics(config, logger, temporal, engine);
   if (metrics) stops.push(metrics.stop);
 
   return {
