@@ -13,7 +13,7 @@ import type { Transcriber } from '../providers/transcription/port';
 import { OpenAiTranscriber } from '../providers/transcription/openai';
 import type { ReportAttempt, VoiceProvider } from '../providers/voice/port';
 import { SimulatorVoiceProvider } from '../providers/voice/simulator';
-import { VapiVoiceProvider } from '../providers/voice/vapi';
+import type * as VapiAdapter from '../providers/voice/vapi';
 import type { VapiCallOptions } from '../providers/voice/vapi-assistant';
 import type { WhatsAppProvider } from '../providers/whatsapp/port';
 import { LogWhatsAppProvider } from '../providers/whatsapp/log';
@@ -101,6 +101,10 @@ export function voiceProvider(config: Config, { stores, client, ...deps }: Voice
       },
     });
   }
+  // Required here, not imported: Vapi's SDK takes about 0.5 s of CPU to load (in a test file 0.8), which a
+  // process on the simulator never needs.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { VapiVoiceProvider } = require('../providers/voice/vapi') as typeof VapiAdapter;
   return new VapiVoiceProvider({
     ...vapiCallOptions(config),
     apiKey: config.VAPI_API_KEY!,
