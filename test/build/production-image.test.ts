@@ -70,7 +70,8 @@ describe('the production image, built as the Dockerfile says', () => {
     // The build bundles the workflows, so the worker never runs webpack.
     expect(existsSync(join(image, 'dist', 'workflow-bundle.js'))).toBe(true);
 
-    const env = await serviceProcessEnv('image');
+    // The image's own bundle, not the one the test run made (serviceProcessEnv names it).
+    const { WORKFLOW_BUNDLE_PATH: _runBundle, ...env } = await serviceProcessEnv('image');
     const api = startImage(image, { ...env, ROLE: 'api' });
     const worker = startImage(image, { ...env, ROLE: 'worker' });
     running.push(api.child, worker.child);

@@ -14,6 +14,7 @@ import {
   WA_VERSION,
 } from '../helpers/provider-wire';
 import { startFakeVapi, type FakeVapi } from './fake-vapi';
+import { writeWorkflowBundle } from '../../scripts/bundle-workflows';
 
 export const VAPI_SECRET = 'chaos-vapi-secret';
 export const WA_APP_SECRET = 'chaos-app-secret';
@@ -52,10 +53,16 @@ export class ChaosStack {
 
   async start(): Promise<void> {
     mkdirSync(join(this.dir, 'logs'), { recursive: true });
+    // Bundled once while the servers start, so each of the suite's dozen worker starts (several are restarts
+    // after a kill) loads it, as a production worker loads the bundle `npm run build` wrote.
+    const bundle = join(this.dir, 'workflow-bundle.js');
+    const bundled = writeWorkflowBundle(bundle);
+    bundled.catch(() => undefined);
     this.dbPort = await freePort();
     this.temporalPort = await freePort();
     await this.startDb();
     await this.startTemporal();
+    await bundled;
     this.vapi = await startFakeVapi({ callMs: 1_500 });
     this.graph = await startHttpStub((req) => (req.method === 'GET' ? templateListReply(req) : messageAccepted(req)));
     const port = await freePort();
@@ -89,6 +96,7 @@ export class ChaosStack {
       WEBHOOK_ALLOW_PRIVATE: 'true',
       // Keeps the database driver's heartbeat and pool events in the logs, for reading how an outage was survived.
       LOG_LEVEL: 'debug',
+      WORKFLOW_BUNDLE_PATH: bundle,
     };
     this.store = await connectDatabase(this.env.MONGODB_URI, this.env.MONGODB_DB);
     this.key = (

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { bundleWorkflowCode, DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { WorkflowBundlePath } from '@temporalio/worker';
 import { installTemporalRuntime } from '../../infra/temporal-runtime';
 import type { Client } from '@temporalio/client';
 import { loadConfig, type Config } from '../../infra/config';
 import { createLogger } from '../../infra/logger';
 import type { Database } from '../../infra/database';
 import type { RunningApi } from '../../api/server';
-import { workflowsPath } from '../../worker/worker';
 import type { Stores } from '../../stores';
 import { startService } from '../../composition/service';
 import { readChecked } from './api-contract';
@@ -17,11 +16,14 @@ export function quietTemporalRuntime(): void {
   installTemporalRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'error'), { level: 'WARN', coreLevel: 'ERROR' });
 }
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-/** Bundled once per test file (jest gives each file its own module registry). */
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
-  return bundle;
+/**
+ * The workflows as test/global-setup.ts bundled them once for the run (`traced`: with tracing's workflow
+ * interceptors), for a worker of a test's own; a stack's worker and the service processes use the plain one.
+ */
+export function workflowBundle(opts: { traced?: boolean } = {}): Promise<WorkflowBundlePath> {
+  const codePath = opts.traced ? process.env.TEST_WORKFLOW_BUNDLE_TRACED : process.env.TEST_WORKFLOW_BUNDLE;
+  if (!codePath) throw new Error('no workflow bundle: test/global-setup.ts writes it when jest starts');
+  return Promise.resolve({ codePath });
 }
 
 export function uniqueName(prefix: string): string {
@@ -62,6 +64,8 @@ export async function serviceProcessEnv(dbPrefix: string): Promise<Record<string
     WEBHOOK_ALLOW_PRIVATE: 'true',
     METRICS_PORT: '0',
     CONTACT_HASH_SECRET: TEST_CONTACT_SECRET,
+    // The run's bundle (test/global-setup.ts), as a production worker loads the one `npm run build` wrote.
+    WORKFLOW_BUNDLE_PATH: (await workflowBundle()).codePath,
   };
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
 import { adminStores } from '../../composition/stores';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
-import { serviceProcessEnv } from '../helpers/stack';
+import { serviceProcessEnv, workflowBundle } from '../helpers/stack';
 import { readChecked } from '../helpers/api-contract';
 import { startHttpStub, type HttpStub } from '../helpers/http-stub';
 import { waitFor } from '../helpers/wait';
@@ -43,6 +43,8 @@ describe('OpenTelemetry traces from the ATS request to the providers', () => {
       SIMULATOR_CALL_SECONDS: '0',
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      // A traced worker loads the bundle made with tracing's workflow interceptors.
+      WORKFLOW_BUNDLE_PATH: (await workflowBundle({ traced: true })).codePath,
     };
     db = await connectDatabase(env.MONGODB_URI, env.MONGODB_DB);
     key = (await adminStores(db).workspaces.create({ name: 'Traced', company: 'Traced Inc', senderFirstName: 'Ada', senderLastName: 'L' }))

@@ -1,11 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import { Resource } from '@opentelemetry/resources';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { TRACING_WORKFLOW_MODULES } from '../../scripts/bundle-workflows';
-import { workflowsPath } from '../../worker/worker';
 import { quietTemporalRuntime, workflowBundle } from '../helpers/stack';
 import { patchMarkers, recordedHistories } from '../helpers/histories';
 import * as workflows from '../../workflows';
@@ -49,12 +47,9 @@ describe('workflow code replays recorded histories', () => {
   // tracing on (docs/tracing.md) replays every history too, and its workflows' spans come out of the sink.
   it('replays every recorded history with the tracing interceptors installed', async () => {
     const exporter = new InMemorySpanExporter();
-    const bundle = await bundleWorkflowCode({
-      workflowsPath: workflowsPath(),
-      workflowInterceptorModules: TRACING_WORKFLOW_MODULES,
-      logger: new DefaultLogger('WARN'),
-    });
-    expect(bundle.code).toContain('OpenTelemetryInboundInterceptor');
+    // The bundle a traced worker loads (scripts/bundle-workflows.ts, written once for the run by test/global-setup.ts).
+    const bundle = await workflowBundle({ traced: true });
+    expect(readFileSync(bundle.codePath, 'utf8')).toContain('OpenTelemetryInboundInterceptor');
     const plugin = new OpenTelemetryPlugin({
       resource: new Resource({ 'service.name': 'replay' }),
       spanProcessor: new SimpleSpanProcessor(exporter),
