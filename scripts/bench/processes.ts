@@ -23,11 +23,20 @@ export interface ServiceProcess {
 const MAIN = join(__dirname, '..', '..', 'main.ts');
 const READY = { api: '"msg":"API listening"', worker: '"msg":"worker started"' } as const;
 
-export async function startServiceProcess(role: 'api' | 'worker', env: Record<string, string>, logFile: string): Promise<ServiceProcess> {
+/**
+ * Starts `main.ts` with tsx, or `opts.main`: the same sources transpiled beforehand (scripts/transpile.ts), which
+ * start without tsx's loader, as the test suite and the chaos suite start theirs.
+ */
+export async function startServiceProcess(
+  role: 'api' | 'worker',
+  env: Record<string, string>,
+  logFile: string,
+  opts: { main?: string } = {},
+): Promise<ServiceProcess> {
   const out = openSync(logFile, 'a');
   // Metrics on, as in production, each process on a port of its own unless the caller chose.
   const metricsPort = env.METRICS_PORT ?? String(await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, opts.main ? [opts.main] : ['--import', 'tsx', MAIN], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env, METRICS_PORT: metricsPort, ROLE: role },
     stdio: ['ignore', out, out],
   });

@@ -4,11 +4,11 @@ import { connectDatabase, type Database } from '../../infra/database';
 import { adminStores } from '../../composition/stores';
 import { keyedId } from '../../infra/ids';
 import { waitFor } from '../helpers/wait';
-import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
+import type { ServiceProcess } from '../../scripts/bench/processes';
 import { freePort } from '../../scripts/services';
 import { readChecked } from '../helpers/api-contract';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
-import { serviceProcessEnv, startStack, type Stack } from '../helpers/stack';
+import { serviceProcessEnv, startStack, type Stack, startServiceFromBuild } from '../helpers/stack';
 
 const V1 = '/api/public/v1';
 const calls = (ids: string[]) => ({
@@ -143,8 +143,8 @@ describe('Idempotency-Key across two API processes', () => {
     key = ws.api_key;
     workspaceId = ws.workspace_id;
     const logDir = mkdtempSync(join(process.env.TEST_SERVICES_DIR ?? '/tmp', 'idem-'));
-    running.push(await startServiceProcess('api', held, join(logDir, 'held.log')));
-    running.push(await startServiceProcess('api', free, join(logDir, 'free.log')));
+    running.push(await startServiceFromBuild('api', held, join(logDir, 'held.log')));
+    running.push(await startServiceFromBuild('api', free, join(logDir, 'free.log')));
   }, 180_000);
   afterAll(async () => {
     for (const p of running) await p.kill();

@@ -15,6 +15,7 @@ import {
 } from '../helpers/provider-wire';
 import { startFakeVapi, type FakeVapi } from './fake-vapi';
 import { writeWorkflowBundle } from '../../scripts/bundle-workflows';
+import { transpileSources } from '../../scripts/transpile';
 
 export const VAPI_SECRET = 'chaos-vapi-secret';
 export const WA_APP_SECRET = 'chaos-app-secret';
@@ -42,6 +43,8 @@ export class ChaosStack {
   key!: string;
   env!: Record<string, string>;
   private n = 0;
+  /** The transpiled main.js the service processes start from. */
+  private main?: string;
   private dbPort = 0;
   private temporalPort = 0;
 
@@ -53,16 +56,16 @@ export class ChaosStack {
 
   async start(): Promise<void> {
     mkdirSync(join(this.dir, 'logs'), { recursive: true });
-    // Bundled once while the servers start, so each of the suite's dozen worker starts (several are restarts
-    // after a kill) loads it, as a production worker loads the bundle `npm run build` wrote.
+    // Bundled and transpiled once while the servers start: each of the suite's twenty process starts (several
+    // are restarts after a kill) then skips webpack and tsx's loader, as a production process does.
     const bundle = join(this.dir, 'workflow-bundle.js');
-    const bundled = writeWorkflowBundle(bundle);
-    bundled.catch(() => undefined);
+    const built = Promise.all([writeWorkflowBundle(bundle), transpileSources(join(this.dir, 'build'))]);
+    built.catch(() => undefined);
     this.dbPort = await freePort();
     this.temporalPort = await freePort();
     await this.startDb();
     await this.startTemporal();
-    await bundled;
+    this.main = (await built)[1].main;
     this.vapi = await startFakeVapi({ callMs: 1_500 });
     this.graph = await startHttpStub((req) => (req.method === 'GET' ? templateListReply(req) : messageAccepted(req)));
     const port = await freePort();
@@ -112,7 +115,7 @@ export class ChaosStack {
   }
 
   async startProcess(role: 'api' | 'worker', extra: Record<string, string> = {}): Promise<ServiceProcess> {
-    return startServiceProcess(role, { ...this.env, ...extra }, join(this.dir, 'logs', `${role}-${++this.n}.log`));
+    return startServiceProcess(role, { ...this.env, ...extra }, join(this.dir, 'logs', `${role}-${++this.n}.log`), { main: this.main });
   }
 
   logFile(role: 'api' | 'worker'): string {

@@ -10,6 +10,7 @@ import type { Stores } from '../../stores';
 import { startService } from '../../composition/service';
 import { readChecked } from './api-contract';
 import { freePort } from '../../scripts/services';
+import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
 
 /** The SDK's own logs only matter in tests when something is wrong. */
 export function quietTemporalRuntime(): void {
@@ -67,6 +68,14 @@ export async function serviceProcessEnv(dbPrefix: string): Promise<Record<string
     // The run's bundle (test/global-setup.ts), as a production worker loads the one `npm run build` wrote.
     WORKFLOW_BUNDLE_PATH: (await workflowBundle()).codePath,
   };
+}
+
+/**
+ * A service process (`ROLE=api|worker`, as `npm start` runs one) started from the sources the run transpiled
+ * once (test/global-setup.ts), so it starts without tsx's loader.
+ */
+export function startServiceFromBuild(role: 'api' | 'worker', env: Record<string, string>, logFile: string): Promise<ServiceProcess> {
+  return startServiceProcess(role, env, logFile, { main: process.env.TEST_SERVICE_MAIN });
 }
 
 export interface Stack {

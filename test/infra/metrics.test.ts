@@ -4,10 +4,10 @@ import { loadConfig } from '../../infra/config';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
 import { adminStores } from '../../composition/stores';
-import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
+import type { ServiceProcess } from '../../scripts/bench/processes';
 import { freePort } from '../../infra/free-port';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
-import { serviceProcessEnv } from '../helpers/stack';
+import { serviceProcessEnv, startServiceFromBuild } from '../helpers/stack';
 import { readChecked } from '../helpers/api-contract';
 import { startHttpStub, type HttpStub } from '../helpers/http-stub';
 import { matching as matchingSamples, scrape, valueOf, type Sample } from '../helpers/prometheus';
@@ -37,8 +37,8 @@ describe('Prometheus metrics of the API and the worker', () => {
     ).api_key;
     receiver = await startHttpStub(() => ({ status: 200, body: { ok: true } }));
     [api, worker] = await Promise.all([
-      startServiceProcess('api', { ...env, METRICS_PORT: String(await freePort()) }, join(logDir, 'api.log')),
-      startServiceProcess('worker', { ...env, METRICS_PORT: String(await freePort()) }, join(logDir, 'worker.log')),
+      startServiceFromBuild('api', { ...env, METRICS_PORT: String(await freePort()) }, join(logDir, 'api.log')),
+      startServiceFromBuild('worker', { ...env, METRICS_PORT: String(await freePort()) }, join(logDir, 'worker.log')),
     ]);
   }, 180_000);
   afterAll(async () => {
@@ -67,7 +67,7 @@ describe('Prometheus metrics of the API and the worker', () => {
 
   it('starts whole: every hiring_ series of a known label set is there at 0 before its first event', async () => {
     // A process of its own, fresh: the suite's processes may have counted something already.
-    const fresh = await startServiceProcess(
+    const fresh = await startServiceFromBuild(
       'api',
       { ...env, PORT: String(await freePort()), METRICS_PORT: String(await freePort()) },
       join(logDir, 'api-fresh.log'),

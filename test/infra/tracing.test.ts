@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
 import { adminStores } from '../../composition/stores';
-import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
-import { serviceProcessEnv, workflowBundle } from '../helpers/stack';
+import type { ServiceProcess } from '../../scripts/bench/processes';
+import { serviceProcessEnv, workflowBundle, startServiceFromBuild } from '../helpers/stack';
 import { readChecked } from '../helpers/api-contract';
 import { startHttpStub, type HttpStub } from '../helpers/http-stub';
 import { waitFor } from '../helpers/wait';
@@ -50,8 +50,8 @@ describe('OpenTelemetry traces from the ATS request to the providers', () => {
     key = (await adminStores(db).workspaces.create({ name: 'Traced', company: 'Traced Inc', senderFirstName: 'Ada', senderLastName: 'L' }))
       .api_key;
     [api, worker] = await Promise.all([
-      startServiceProcess('api', { ...env, OTEL_SERVICE_NAME: 'hiring-api' }, join(logDir, 'api.log')),
-      startServiceProcess('worker', { ...env, OTEL_SERVICE_NAME: 'hiring-worker' }, join(logDir, 'worker.log')),
+      startServiceFromBuild('api', { ...env, OTEL_SERVICE_NAME: 'hiring-api' }, join(logDir, 'api.log')),
+      startServiceFromBuild('worker', { ...env, OTEL_SERVICE_NAME: 'hiring-worker' }, join(logDir, 'worker.log')),
     ]);
   }, 240_000);
   afterAll(async () => {
