@@ -14,6 +14,7 @@ import { CallInitiateRequest, CampaignRequest } from '../../shared/calls/schema'
 import { InviteRequest } from '../../shared/interviews/schema';
 import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/ai/schema';
 import { startStack, type Stack } from '../helpers/stack';
+import { SCHEMATHESIS_GROUPS } from '../helpers/schemathesis';
 
 /** GET /openapi.json: a valid OpenAPI 3.1 document that describes every route the API has. */
 describe('the OpenAPI document', () => {
@@ -69,6 +70,11 @@ describe('the OpenAPI document', () => {
       Object.entries(document.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m} ${path}`)),
     );
     expect([...mounted].sort()).toEqual([...documented].sort());
+  });
+
+  it("puts every operation in exactly one of schemathesis's groups, so the groups fuzz every operation once", () => {
+    const groups = Object.values(SCHEMATHESIS_GROUPS);
+    expect(OPERATIONS.filter((op) => groups.filter((inGroup) => inGroup(op)).length !== 1).map((op) => op.operationId)).toEqual([]);
   });
 
   it('gives every operation of an API key a 401, and every operation its 500', () => {

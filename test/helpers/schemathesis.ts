@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { provisioned } from '../../scripts/services';
+import { OPERATIONS } from '../../api/openapi/operations';
+import type { Operation } from '../../api/openapi/operation';
+import { startStack, type Stack } from './stack';
+
+/**
+ * The service fuzzed against its own OpenAPI document by schemathesis (installed by scripts/provision.sh into
+ * a virtual environment of its own): every phase (the document's examples, coverage of each schema keyword,
+ * then generated data, positive and negative), with a fixed seed and a bounded number of examples per
+ * operation. Zero failures: no 5xx, only documented statuses, content types and bodies, and every request that
+ * breaks the schema refused.
+ *
+ * The operations are run in groups, a test file each (test/api/schemathesis-*.test.ts), so the groups run
+ * side by side and no file runs for minutes; every operation is in exactly one group, which
+ * test/api/openapi.test.ts checks. A group names its operations by tag, and call/initiate has one of its own:
+ * its generated batches start calls, and it took as long as the rest of the calls' operations together.
+ */
+const tagged =
+  (...tags: string[]) =>
+  (op: Operation) =>
+    tags.includes(op.tag) && op.operationId !== 'initiateCalls';
+export const SCHEMATHESIS_GROUPS = {
+  'call-initiate': (op: Operation) => op.operationId === 'initiateCalls',
+  calls: tagged('Calls'),
+  interviews: tagged('Interviews'),
+  ai: tagged('AI'),
+  webhooks: tagged('Webhooks', 'Provider callbacks', 'Reference', 'Health'),
+  workspace: tagged('Workspace', 'Projects', 'Suppressions'),
+};
+
+const CHECKS = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+  'negative_data_rejection',
+];
+
+/** Registers the group's test in the calling file: its own stack, schemathesis over the group's operations. */
+export function schemathesisGroup(group: keyof typeof SCHEMATHESIS_GROUPS): void {
+  const ids = OPERATIONS.filter(SCHEMATHESIS_GROUPS[group]).map((op) => op.operationId);
+  const operations = ids.length;
+
+  describe(`schemathesis against /openapi.json: ${group}`, () => {
+    let stack: Stack;
+    beforeAll(async () => {
+      // The AI budget is raised so generated requests reach validation instead of stopping at 429.
+      stack = await startStack({ worker: true, env: { AI_RATE_LIMIT: '10000', SIMULATOR_CALL_SECONDS: '0' } });
+    });
+    afterAll(() => stack?.stop());
+
+    it(`finds no failure in 20 examples per operation of ${operations} (seed 42)`, async () => {
+      const { key } = await stack.newWorkspace('Fuzz');
+      const st = join(provisioned().schemathesisVenv, 'bin', 'st');
+      const args = [
+        'run',
+        `${stack.url}/openapi.json`,
+        ...ids.flatMap((id) => ['--include-operation-id', id]),
+        '--checks',
+        CHECKS.join(','),
+        '--seed',
+        '42',
+        '--max-examples',
+        '20',
+        '--header',
+        `x-service-api-key: ${key}`,
+        '--generation-database',
+        'none',
+        // One worker: hypothesis's lambda descriptions are not thread-safe on Python 3.11.
+        '--workers',
+        '1',
+        '--no-color',
+      ];
+      const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+        // schemathesis keeps a cache in its working directory (.schemathesis/): a scratch one keeps the tree clean.
+        const cwd = mkdtempSync(join(tmpdir(), 'schemathesis-'));
+        const child = spawn(st, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+        let output = '';
+        child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+        child.on('error', reject);
+        child.on('close', (c) => resolve({ code: c, output }));
+      });
+      const summary = output.slice(output.lastIndexOf('SUMMARY'));
+      if (code !== 0) throw new Error(`schemathesis exited with ${code}:\n${output.slice(-20_000)}`);
+      // Every operation of the group's tags was selected and tested, and every generated case passed.
+      expect(summary).toMatch(new RegExp(`Selected: ${operations}/\\d+\\b`));
+      expect(summary).toContain(`Tested: ${operations}`);
+      expect(summary).toMatch(/(\d+) generated, \1 passed/);
+      expect(summary).not.toMatch(/Failures:|Errors:/);
+    }, 900_000);
+  });
+}
