@@ -14,13 +14,13 @@ const LIMITS = {
   INTERVIEW_RESENDS_PER_HOUR: '1',
   DELIVERY_RETRIES_PER_MINUTE: '2',
   LIST_READS_PER_MINUTE: '3',
-  AI_RATE_LIMIT: '2',
   ERASURES_PER_MINUTE: '2',
 };
 
 /**
  * The workspace budgets (OWASP API4:2023) on the real stack, with small limits so they can be reached: each
  * refusal is a 429 with Retry-After in the family's shape, changes nothing, and is shared by every API process.
+ * The AI budget's part in invitations is test/api/abuse-limits-ai.test.ts.
  */
 describe('workspace abuse limits', () => {
   const bench = webhookBench(LIMITS);
@@ -127,39 +127,6 @@ describe('workspace abuse limits', () => {
     expect(more.body.message).toContain('5 emails per day has 0 left');
     expect(await bench.stack.db.interviews.countDocuments({ workspace_id: ws.id })).toBe(4);
   });
-
-  it('spends the AI budget on the questions of a new ats_job_id, and an accepted invitation waits for the budget', async () => {
-    const ws = await bench.stack.newWorkspace('Askco');
-    await awayFromWindowEdge(60, 25);
-    const invite = (job: string, extra: Record<string, unknown> = {}) =>
-      post(bench.stack.url, `${V1}/interview/invite`, ws.key, inviteBody([inviteCandidate(1)], { ats_job_id: job, ...extra }));
-    const questionsOf = async (job: string) =>
-      (await bench.stack.db.projects.findOne({ workspace_id: ws.id, ats_job_id: job }))?.question_set ?? null;
-    expect((await invite('new-1')).status).toBe(200);
-    await waitFor(() => questionsOf('new-1'), Boolean, 15_000);
-    // The caller's own questions and a known job generate nothing.
-    expect((await invite('own', { questions: [{ question: 'Why us?', type: 'text', time_limit_seconds: 60 }] })).status).toBe(200);
-    expect((await invite('new-1', { candidates: [inviteCandidate(2)] })).status).toBe(200);
-    // The generation took one of the two: the endpoint has one left, and takes it.
-    const generate = () =>
-      post(bench.stack.url, `${V1}/ai/generate-questions`, ws.key, {
-        job_title: 'Baker',
-        job_description: 'Bake bread at dawn for our shop.',
-      });
-    const last = await generate();
-    expect(last.status).toBe(200);
-    expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
-    // A new job now is accepted, and its questions wait for the next window instead of passing the limit.
-    const waiting = await invite('new-2');
-    expect(waiting.status).toBe(200);
-    expect(waiting.body.data.interviews[0].status).toBe('success');
-    await new Promise((r) => setTimeout(r, 3_000));
-    expect(await questionsOf('new-2')).toBeNull();
-    const reset = Number(last.headers.get('x-ratelimit-reset')) * 1000;
-    await new Promise((r) => setTimeout(r, Math.max(0, reset - Date.now())));
-    await waitFor(() => questionsOf('new-2'), Boolean, 45_000);
-    expect((await generate()).headers.get('x-ratelimit-remaining')).toBe('0');
-  }, 120_000);
 
   it('limits the expensive list reads and the delivery retries per minute', async () => {
     const ws = await bench.stack.newWorkspace('Readco');
