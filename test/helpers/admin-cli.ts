@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { connectDatabase, type Database } from '../../infra/database';
+import { TEST_CONTACT_SECRET, uniqueName } from './stack';
 
 export interface AdminRun {
   status: number | null;
@@ -25,4 +27,41 @@ export function runAdmin(env: Record<string, string | undefined>, ...args: strin
       },
     );
   });
+}
+
+/**
+ * The admin CLI on a database of its own, for a file of tests (its hooks registered in the calling file):
+ * `admin(...)` runs a command with the settings an operator gives it, `newWorkspace` makes one with it, and
+ * `db` reads what it wrote.
+ */
+export function adminCliDatabase() {
+  const env = {
+    MONGODB_URI: process.env.TEST_MONGODB_URI,
+    MONGODB_DB: uniqueName('admin'),
+    TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
+    // The services' own secret, as an operator gives the admin CLI the service's settings.
+    CONTACT_HASH_SECRET: TEST_CONTACT_SECRET,
+  };
+  const state = { db: undefined as unknown as Database };
+  beforeAll(async () => {
+    state.db = await connectDatabase(process.env.TEST_MONGODB_URI!, env.MONGODB_DB);
+  });
+  afterAll(async () => {
+    await state.db?.db.dropDatabase();
+    await state.db?.close();
+  });
+  const admin = (...args: string[]) => runAdmin(env, ...args);
+  return {
+    env,
+    admin,
+    get db() {
+      return state.db;
+    },
+    /** A new workspace's id, made with the CLI. */
+    newWorkspace: async (name: string): Promise<string> =>
+      JSON.parse(
+        (await admin('workspace:create', '--name', name, '--company', `${name} Co`, '--sender-first-name', 'A', '--sender-last-name', 'B'))
+          .stdout,
+      ).workspace_id,
+  };
 }

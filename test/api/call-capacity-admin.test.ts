@@ -1,0 +1,95 @@
+import { adminStores } from '../../composition/stores';
+import { claim, release } from '../../infra/claims';
+import { startStack, type Stack } from '../helpers/stack';
+import { waitFor } from '../helpers/wait';
+import { attemptsAtOnce } from '../helpers/attempts-at-once';
+import { runAdmin } from '../helpers/admin-cli';
+
+const V1 = '/api/public/v1';
+
+/**
+ * max_concurrent_calls on the real stack, with the simulator's one-second calls: a cap the admin set, and one
+ * raised with workspace:update while calls wait (the default cap over 50 calls is test/api/call-capacity.test.ts).
+ */
+describe("a workspace's calling cap, as the admin sets it", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '1' } });
+  });
+  afterAll(() => stack?.stop());
+
+  async function callMany(key: string, job: string, n: number): Promise<string[]> {
+    await stack.request('POST', `${V1}/campaigns`, { key, body: { ats_job_id: job, name: job, company_name: 'Acme' } });
+    const res = await stack.request('POST', `${V1}/call/initiate`, {
+      key,
+      body: {
+        ats_job_id: job,
+        first_message: 'Hi',
+        instructions: 'Ask about availability.',
+        candidates: Array.from({ length: n }, (_, i) => ({
+          id: `c${i}`,
+          name: 'Ada Lovelace',
+          email: `c${i}@example.com`,
+          phone: `+1415555${3000 + i}`,
+        })),
+      },
+    });
+    expect(res.status).toBe(200);
+    return res.body.data.calls.map((c: { id: string }) => c.id);
+  }
+  const stored = (ids: string[]) => stack.db.calls.find({ _id: { $in: ids } }).toArray();
+
+  it('holds to a cap the admin set', async () => {
+    const ws = await stack.newWorkspace('Initech');
+    await adminStores(stack.db).workspaces.updateSettings(ws.id, { max_concurrent_calls: 1 });
+    const ids = await callMany(ws.key, 'job-one', 3);
+    const calls = await waitFor(
+      () => stored(ids),
+      (cs) => cs.every((c) => c.status === 'completed'),
+      60_000,
+    );
+    expect(attemptsAtOnce(calls)).toBe(1);
+  }, 90_000);
+
+  it('lets the calls waiting for capacity through within a second once workspace:update raises the cap', async () => {
+    const ws = await stack.newWorkspace('Hooli');
+    await adminStores(stack.db).workspaces.updateSettings(ws.id, { max_concurrent_calls: 1 });
+    // The workspace's one slot is held by something else: every call waits.
+    const held = { key: `call-slot/${ws.id}/0`, holder: 'held-by-the-test' };
+    await claim(stack.db, held.key, held.holder, { expiresAt: new Date(Date.now() + 3_600_000) });
+    try {
+      const ids = await callMany(ws.key, 'job-wait', 4);
+      await waitFor(
+        async () => (await stored(ids)).filter((c) => c.status === 'waiting_for_capacity').length,
+        (n) => n === 4,
+        20_000,
+      );
+      // Each waiter looks again 1, 3, 7 and 15 s after it began waiting (each a quarter later at most): after
+      // 8 s, its next look is 7 s or more away, so only being told makes it start within a second.
+      await new Promise((r) => setTimeout(r, 8_000));
+      const { config } = stack;
+      const raised = await runAdmin(
+        { MONGODB_URI: config.MONGODB_URI, MONGODB_DB: config.MONGODB_DB, TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS },
+        'workspace:update',
+        '--workspace',
+        ws.id,
+        '--max-concurrent-calls',
+        '3',
+      );
+      const toldAt = Date.now();
+      expect(raised.status).toBe(0);
+      expect(JSON.parse(raised.stdout).waiting_calls_told).toBe(4);
+      // Slots 1 and 2 are free now: two calls start, together, within a second of being told.
+      const calls = await waitFor(
+        () => stored(ids),
+        (cs) => cs.filter((c) => c.attempts.length > 0).length >= 2,
+        10_000,
+      );
+      const started = calls.filter((c) => c.attempts.length > 0).map((c) => c.attempts[0].started_at.getTime());
+      expect(started).toHaveLength(2);
+      expect(Math.max(...started) - toldAt).toBeLessThan(1_000);
+    } finally {
+      await release(stack.db, held.key, held.holder);
+    }
+  }, 60_000);
+});
