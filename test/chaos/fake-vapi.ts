@@ -20,6 +20,13 @@ export interface FakeVapi {
   plan: Map<string, string[]>;
   /** Refuse every dial with this status until `until` (epoch ms). */
   failDials(status: 500 | 429, until: number): void;
+  /**
+   * Calls placed from now on stay in progress until `release()`: a scenario that kills a process while
+   * attempts hold their calling slots waits for those calls, which cannot end before the kill.
+   */
+  hold(): void;
+  /** Ends the held calls `callMs` from now, each as its plan says, and lets the next calls end as usual. */
+  release(): void;
   refusedDials: number;
   close(): Promise<void>;
 }
@@ -28,6 +35,8 @@ export async function startFakeVapi(opts: { callMs: number }): Promise<FakeVapi>
   const calls = new Map<string, Record<string, unknown>>();
   let failing: { status: number; until: number } | null = null;
   let closed = false;
+  let holding = false;
+  let held: Array<() => void> = [];
   const fake: Omit<FakeVapi, 'url' | 'close'> & { url?: string } = {
     dials: [],
     delivered: 0,
@@ -35,6 +44,12 @@ export async function startFakeVapi(opts: { callMs: number }): Promise<FakeVapi>
     refusedDials: 0,
     plan: new Map(),
     failDials: (status, until) => (failing = { status, until }),
+    hold: () => void (holding = true),
+    release: () => {
+      holding = false;
+      for (const end of held) setTimeout(end, opts.callMs);
+      held = [];
+    },
   };
 
   const deliver = async (call: Record<string, unknown>, server: { url: string; headers?: Record<string, string> }) => {
@@ -98,17 +113,20 @@ export async function startFakeVapi(opts: { callMs: number }): Promise<FakeVapi>
     fake.dials.push({ callId: meta.call_id, attempt: meta.attempt, providerCallId: call.id as string, number });
     const reasons = fake.plan.get(number) ?? ['assistant-ended-call'];
     const endedReason = reasons[Math.min(meta.attempt, reasons.length) - 1];
-    setTimeout(() => {
+    const placedAt = Date.now();
+    const end = () => {
       const ended = {
         ...call,
         status: 'ended',
         endedReason,
-        startedAt: new Date(Date.now() - opts.callMs).toISOString(),
+        startedAt: new Date(placedAt).toISOString(),
         endedAt: new Date().toISOString(),
       };
       calls.set(call.id as string, ended);
       void deliver(ended, req.body.assistant.server);
-    }, opts.callMs);
+    };
+    if (holding) held.push(end);
+    else setTimeout(end, opts.callMs);
     return { status: 201, body: call };
   };
 

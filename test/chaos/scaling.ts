@@ -3,6 +3,7 @@ import { freePort } from '../../scripts/services';
 import type { ServiceProcess } from '../../scripts/bench/processes';
 import type { ChaosStack } from './stack';
 import { scrape, sumOf } from '../helpers/prometheus';
+import { awayFromWindowEdge } from '../helpers/rate-limit';
 import { Checks, candidates, dialCounts, initiateBody, until } from './checks';
 
 /** The most intervals open at one moment. */
@@ -99,7 +100,9 @@ export async function severalProcesses(stack: ChaosStack, opts: { calls: number;
     const most = mostAtOnce(intervals);
     checks.that(most <= opts.cap, `the cap held across both workers: at most ${most} attempts at once (cap ${opts.cap})`, { most });
 
-    // The AI limit (AI_RATE_LIMIT=5 a minute per workspace): five requests through either API, then a sixth refused.
+    // The AI limit (AI_RATE_LIMIT=5 a minute per workspace): five requests through either API, then a sixth
+    // refused, all in one minute's window (a run that straddled two would see six granted).
+    await awayFromWindowEdge(60, 10);
     const parse = (api: string) => ask(api, '/api/public/v1/ai/parse-jd', { job_description: 'Senior Python engineer, 5+ years, remote.' });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await parse(apis[i % 2])).status);

@@ -44,25 +44,33 @@ export async function webhookKills(stack: ChaosStack, opts: { calls: number; cap
 
     let before: string[] = [];
     for (let k = 0; k < opts.kills; k++) {
-      // Killed while attempts hold slots, each kill during attempts the worker before it did not start (a
-      // wave of calls lasts about 2 s, and waiters look again seconds later, so a fixed pause would often
-      // fall between waves), and while events still wait for delivery.
+      // Killed while attempts hold slots with their calls placed, each kill during attempts the worker before
+      // it did not start, and while events still wait for delivery. The provider holds the calls placed from
+      // here until the worker is back: a wave of calls lasts about 2 s and waiters look again seconds later,
+      // so without the hold a kill could fall between waves, with no slot held (it did, once, and failed a
+      // CI run); and a slot counts once its dial has reached the provider, not when it is taken, or the kill
+      // could cut off the dial instead.
+      stack.vapi.hold();
+      const placed = () => new Set(stack.vapi.dials.map((d) => `${d.callId}/${d.attempt}`));
       const held =
         (await until(
-          () => slotHolders(stack, workspaceId, opts.cap),
-          (holders) => holders.some((h) => !before.includes(h)),
-          30_000,
+          async () => (await slotHolders(stack, workspaceId, opts.cap)).filter((h) => placed().has(h)),
+          (calls) => calls.some((h) => !before.includes(h)),
+          // After a kill, the next wave waits for the reports of the last one (their workflows' tasks wait out
+          // the dead worker's sticky queue first) and then for the waiters' next look, up to 19 s later.
+          60_000,
           100,
         )) ?? [];
       await stack.worker.kill();
       const delivered = [...tries.values()].filter((n) => n >= 2).length;
       checks.that(
         held.some((h) => !before.includes(h)) && delivered < opts.calls * COMPLETED_CALL.length,
-        `kill ${k + 1} with ${held.length} of ${opts.cap} slots held by new attempts and ${delivered} events delivered of ${opts.calls * COMPLETED_CALL.length}`,
+        `kill ${k + 1} with ${held.length} of ${opts.cap} slots held by new attempts on placed calls and ${delivered} events delivered of ${opts.calls * COMPLETED_CALL.length}`,
         held,
       );
       before = held;
       stack.worker = await stack.startProcess('worker');
+      stack.vapi.release();
     }
 
     const by = await until(
