@@ -1,44 +1,19 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { buildImage, prebuiltImage } from './image';
 import { stopProcess } from '../../scripts/services';
 import { serviceProcessEnv } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 
 /**
- * The production image without a Docker engine: the Dockerfile's build stage, step by step as it is written
- * (its COPY and RUN lines, read from the file), in a scratch directory; then what its final stage keeps
- * (node_modules, dist, package.json) in a directory of its own, started as the image's CMD with ROLE=api and
- * ROLE=worker against the test servers. A lock file `npm ci` refuses, a build that emits nothing runnable, or
- * a module that production needs among the devDependencies fails here.
+ * The production image without a Docker engine (test/build/image.ts): the Dockerfile's build stage as it is
+ * written, in a scratch directory, then what its final stage keeps, started as the image's CMD with ROLE=api
+ * and ROLE=worker against the test servers. A lock file `npm ci` refuses, a build that emits nothing runnable,
+ * or a module that production needs among the devDependencies fails here. `.ci/run` builds the image beside
+ * its type check and lint and names it in TEST_IMAGE_DIR; a build of another tree than this one is not taken.
  */
-const ROOT = join(__dirname, '..', '..');
-
-/** The build stage's instructions, in order: `COPY <src…> <dest>` and `RUN <shell command>`. */
-type Step = { copy: string[] } | { run: string };
-function buildSteps(): Step[] {
-  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
-  const stage = dockerfile.split(/^FROM /m)[1];
-  return stage.split('\n').flatMap((line): Step[] => {
-    const copy = /^COPY (?!--)(.+)$/.exec(line);
-    if (copy) return [{ copy: copy[1].trim().split(/\s+/).slice(0, -1) }];
-    const run = /^RUN (.+)$/.exec(line);
-    return run ? [{ run: run[1] }] : [];
-  });
-}
-
-/** What `COPY <src> ./` brings into the build context: the tracked files (the .dockerignored ones are not tracked). */
-function copyIntoContext(sources: string[], to: string): void {
-  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
-  const wanted = sources.includes('.') ? tracked : sources;
-  for (const file of wanted) {
-    if (!existsSync(join(ROOT, file))) continue; // deleted in the work tree, not yet committed
-    mkdirSync(dirname(join(to, file)), { recursive: true });
-    cpSync(join(ROOT, file), join(to, file));
-  }
-}
-
 function startImage(image: string, env: Record<string, string>): { child: ChildProcess; output: () => string } {
   let output = '';
   const child = spawn(process.execPath, ['dist/main.js'], { cwd: image, env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env } });
@@ -56,16 +31,8 @@ describe('the production image, built as the Dockerfile says', () => {
   });
 
   it('installs with npm ci, builds, prunes the dev dependencies, and starts the API and the worker', async () => {
-    const build = join(scratch, 'build');
-    mkdirSync(build);
-    for (const step of buildSteps()) {
-      if ('copy' in step) copyIntoContext(step.copy, build);
-      else execFileSync('sh', ['-c', step.run], { cwd: build, stdio: 'pipe', timeout: 600_000 });
-    }
-    // The final stage: only what it copies from the build stage.
-    const image = join(scratch, 'image');
-    mkdirSync(image);
-    for (const kept of ['node_modules', 'dist', 'package.json']) renameSync(join(build, kept), join(image, kept));
+    const given = process.env.TEST_IMAGE_DIR;
+    const image = (given && prebuiltImage(given)) || buildImage(scratch);
     expect(existsSync(join(image, 'node_modules', 'typescript'))).toBe(false);
     // The build bundles the workflows, so the worker never runs webpack.
     expect(existsSync(join(image, 'dist', 'workflow-bundle.js'))).toBe(true);
