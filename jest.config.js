@@ -17,8 +17,10 @@ module.exports = {
       },
     ],
   },
-  // The default reporter, then the slowest files (test/slowest-files-reporter.js) at the end of every run.
-  reporters: [['<rootDir>/test/slowest-files-reporter.js', { count: 10, budgetSeconds: 30 }], 'default'],
+  // The default reporter, then the slowest files (test/setup/slowest-files-reporter.js) at the end of every run.
+  reporters: [['<rootDir>/test/setup/slowest-files-reporter.js', { count: 10, budgetSeconds: 30 }], 'default'],
+  // Before each file: the AsyncLocalStorage instances of the files before it are disabled (test/setup/async-context.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/setup/async-context.ts'],
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 60_000,
