@@ -112,6 +112,14 @@ module.exports = {
       to: { path: '^(api|activities|worker|composition|scripts|test)/|^main\\.ts$' },
     },
     {
+      name: 'one-way-to-the-workflows',
+      severity: 'error',
+      comment:
+        "The API, the pages and the use cases reach Temporal only through the WorkflowPort (operations/deps.ts), which composition/workflow-port.ts implements: never the workflows' code or Temporal's client.",
+      from: { path: '^(api|web|operations)/' },
+      to: { path: '^workflows/|node_modules/@temporalio/(client|workflow|worker)/' },
+    },
+    {
       name: 'the-api-renders-no-pages',
       severity: 'error',
       from: { path: '^api/' },
@@ -138,7 +146,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist)/' },
+    exclude: { path: '^dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

@@ -16,7 +16,7 @@ export function createCallCapacityActivities({ stores, clock, voice }: CallActiv
      * capacity. `reportWithinMs`: the workflow's report wait, for a provider that does not give its own.
      * `dialAt`: a call that dials at once is shown scheduled (`markScheduled`) in this write, not one of its own;
      * the workflow gives it to a take's first look only.
-     * `windowAt` (the workflow's clock; patch `calling-window`): the calling window is decided first
+     * `windowAt` (the workflow's clock): the calling window is decided first
      * (call-contact.ts), and a dial it holds back takes no slot. A phone suppressed for voice takes none either.
      * `status`: the call's, as the take left it (the workflow shows it operators).
      */
@@ -24,19 +24,17 @@ export function createCallCapacityActivities({ stores, clock, voice }: CallActiv
       callId: string,
       attempt: number,
       reportWithinMs: number,
-      dialAt?: number | null,
-      windowAt?: number,
+      dialAt: number | null,
+      windowAt: number,
     ): Promise<{ taken: boolean; held?: HeldContact; status: CallStatus }> {
       const call = await load(callId);
-      // Arguments cross as JSON: an absent dialAt before windowAt arrives as null.
-      dialAt = dialAt ?? undefined;
       // The first look of a take (the only one given dialAt) that finds the call shown scheduled already runs
       // again after an execution that wrote it and may have stopped before announcing it (its worker died): it
       // repeats the change that showed it, which the store finds made and announces again (nothing is made
       // twice). Otherwise no later write would, and the event was lost.
       const shown = callEvents.scheduled(call);
       const showAgain = async () => {
-        if (dialAt !== undefined && calls.hasRecorded(call, shown)) await calls.change(call, { events: [shown] });
+        if (dialAt !== null && calls.hasRecorded(call, shown)) await calls.change(call, { events: [shown] });
       };
       // Taken by an earlier execution of this activity (a retry, or a replayed workflow task).
       if (call.capacity_slot?.holder === slotHolder(callId, attempt)) {
@@ -44,17 +42,15 @@ export function createCallCapacityActivities({ stores, clock, voice }: CallActiv
         return { taken: true, status: call.status };
       }
       const workspace = await stores.workspaces.get(call.workspace_id);
-      // The suppression list, read right before each dial whatever the workflow's version: a phone suppressed
-      // for voice while the call waited is never dialled.
+      // The suppression list, read right before each dial: a phone suppressed for voice while the call waited
+      // is never dialled.
       if (await rules.suppressed(call, workspace, ['voice'])) return { taken: false, held: SUPPRESSED, status: call.status };
-      if (windowAt !== undefined) {
-        // The calling window, looked at each time the call looks for a slot: one due at night waits for morning.
-        const decision = await rules.decide(call, workspace, 'dial', windowAt);
-        if (!decision.go) return { taken: false, held: decision, status: ('status' in decision && decision.status) || call.status };
-        // Then the workspace's cap of dials to the phone in 24 hours, which holds the dial the same way.
-        const capped = await rules.capDial(call, workspace, attempt, windowAt);
-        if (!capped.go) return { taken: false, held: capped, status: ('status' in capped && capped.status) || call.status };
-      }
+      // The calling window, looked at each time the call looks for a slot: one due at night waits for morning.
+      const decision = await rules.decide(call, workspace, 'dial', windowAt);
+      if (!decision.go) return { taken: false, held: decision, status: ('status' in decision && decision.status) || call.status };
+      // Then the workspace's cap of dials to the phone in 24 hours, which holds the dial the same way.
+      const capped = await rules.capDial(call, workspace, attempt, windowAt);
+      if (!capped.go) return { taken: false, held: capped, status: ('status' in capped && capped.status) || call.status };
       const lease = slotLeaseMs(voice.reportWithinMs ?? reportWithinMs, LOST_REPORT_CHECKS);
       const now = clock();
       const slot = await stores.callSlots.take(
@@ -65,7 +61,7 @@ export function createCallCapacityActivities({ stores, clock, voice }: CallActiv
         now,
       );
       // Recorded once: a later look, or a retry after the write, finds it.
-      const schedule = dialAt !== undefined && call.scheduled_for === null ? scheduled(call, new Date(dialAt)) : null;
+      const schedule = dialAt !== null && call.scheduled_for === null ? scheduled(call, new Date(dialAt)) : null;
       if (slot && !schedule) {
         await calls.note(callId, { capacity_slot: slot });
         await showAgain();

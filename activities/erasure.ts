@@ -46,19 +46,19 @@ export function createErasureActivities({
     /**
      * Erases up to PER_STEP candidates of the workspace whose calls and interviews all ended before `nowMs` less
      * `days`: a candidate with any newer, or not ended, is kept whole. Found from the ended ones (MongoDB's
-     * indexes; FerretDB reads through, once a day), in candidate id order from `after` (patch `retention-cursor`):
+     * indexes; FerretDB reads through, once a day), in candidate id order from `after`:
      * candidates kept whole stay in what is found, so a step that started over would look at them again, and a
      * hundred of them ahead of an expired one would hide it for good.
      */
-    async sweepRetention(workspaceId: string, days: number, nowMs: number, after?: string | null): Promise<SweepStep> {
+    async sweepRetention(workspaceId: string, days: number, nowMs: number, after: string | null): Promise<SweepStep> {
       const cutoff = new Date(nowMs - days * 86_400_000);
       const [calls, interviews] = await Promise.all([
         stores.calls.candidatesEndedBefore(workspaceId, cutoff),
         stores.interviews.candidatesEndedBefore(workspaceId, cutoff),
       ]);
       const found = [...new Set([...calls, ...interviews])];
-      // Before the cursor, the order found; with it, candidate id order after it.
-      const candidates = after === undefined ? found : found.sort().filter((id) => after === null || id > after);
+      // In candidate id order, after the cursor.
+      const candidates = found.sort().filter((id) => after === null || id > after);
       const step: SweepStep = { candidates: 0, calls: 0, interviews: 0, recordings: 0, more: false, next: null };
       let looked = 0;
       for (const candidateId of candidates) {

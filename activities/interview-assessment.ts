@@ -116,22 +116,17 @@ export function createInterviewAssessmentActivities({
   }
 
   return {
-    /** Before patch `transcripts-kept`: the transcript itself, which then crossed the workflow's history. */
-    transcribeAnswer: transcribe,
-    /** Before patch `transcripts-kept`: the transcripts as the workflow handed them. */
-    assessInterview: assess,
-
     /**
      * Transcribes a recorded answer and keeps the text with the answer (stores/interview-answers.ts): the
      * workflow learns only whether there is one, so no transcript is ever in its history (docs/erasure.md).
      */
-    async transcribeAnswerKept(interviewId: string, index: number): Promise<boolean> {
+    async transcribeAnswer(interviewId: string, index: number): Promise<boolean> {
       const text = await transcribe(interviewId, index);
       return text !== null && (await interviews.keepTranscript(interviewId, index, text));
     },
 
     /** Assesses the interview with the transcripts kept for it, read here rather than passed through the workflow. */
-    async assessInterviewKept(interviewId: string): Promise<'completed' | 'failed'> {
+    async assessInterview(interviewId: string): Promise<'completed' | 'failed'> {
       return assess(interviewId, await interviews.transcripts(await load(interviewId)));
     },
 

@@ -83,11 +83,6 @@ export function createInterviewStandingActivities(deps: Pick<ActivityDeps, 'stor
   const { standing } = interviewStanding(deps);
   const load = (interviewId: string) => loadInterview(deps.stores, interviewId);
   return {
-    /** Where the interview stands (the workflow's first version, which announced what it found itself). */
-    async interviewStanding(interviewId: string): Promise<InterviewStanding> {
-      return standing(await load(interviewId));
-    },
-
     /**
      * Where the interview stands, once the changes that moved it past the stage the workflow shows (`shown`)
      * are repeated: the store finds each made and announces it again, so an event whose first announcement did
@@ -98,16 +93,6 @@ export function createInterviewStandingActivities(deps: Pick<ActivityDeps, 'stor
       const interview = await load(interviewId);
       for (const event of movesSince(shown, interview)) await interviews.change(interview, { events: [event] });
       return standing(interview);
-    },
-
-    /**
-     * Announces an event of the interview (the workflow's first version; now a repeat of the change that made
-     * it, which the store finds made and announces again). Each happens once (an expiry once per deadline, as a
-     * resend may open the link again), however often asked.
-     */
-    async announceInterview(interviewId: string, type: InterviewEventType): Promise<void> {
-      const interview = await load(interviewId);
-      await interviews.change(interview, { events: [interviewEvent(type, interview)] });
     },
   };
 }

@@ -26,15 +26,10 @@ export function createSuppressionActivities({ stores, operations }: Pick<Activit
   }
 
   return {
-    /** The ids of those calls (the suppression workflow's first version, which signalled each itself). */
-    async callsToStop(suppressionIds: string[]): Promise<string[]> {
-      return (await callsOf(suppressionIds)).map((c) => c._id);
-    },
-
     /** Cancels those calls through the one cancel (`opted_out`); how many were signalled. */
     async stopCalls(suppressionIds: string[]): Promise<{ cancelled: number }> {
-      const signalled = await Promise.all((await callsOf(suppressionIds)).map((call) => operations.cancelCall(call, 'opted_out')));
-      return { cancelled: signalled.filter(Boolean).length };
+      const cancels = await Promise.all((await callsOf(suppressionIds)).map((call) => operations.cancelCall(call, 'opted_out')));
+      return { cancelled: cancels.filter((c) => c.sent).length };
     },
   };
 }

@@ -24,19 +24,15 @@ const FRESH_MS = 1_000;
  * request in its second, and by the requests that come while it is taken: a flood of probes costs the
  * database and Temporal at most one round trip a second each, not one per request.
  */
-export function healthRoutes({ stores, temporal, config, searchAttributesReady }: ApiDeps): Router {
+export function healthRoutes({ stores, workflows }: ApiDeps): Router {
   const router = new Router();
   let registered = false;
   const look = async (): Promise<Readiness> => {
     const [database, temporalCheck, attributes] = await Promise.all([
       probe(() => stores.ping()),
-      probe(() =>
-        temporal.connection.withDeadline(Date.now() + 2_000, () =>
-          temporal.connection.workflowService.describeNamespace({ namespace: config.TEMPORAL_NAMESPACE }),
-        ),
-      ),
+      probe(() => workflows.namespaceReachable()),
       // Once there, they stay: registering is asked again only until it has worked.
-      registered ? true : probe(searchAttributesReady),
+      registered ? true : probe(() => workflows.searchAttributesReady()),
     ]);
     registered = attributes === true;
     const search_attributes = attributes === 'unreachable' ? attributes : attributes ? 'ok' : 'missing';

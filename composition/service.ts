@@ -12,12 +12,11 @@ import { pageRoutes } from '../web/routes';
 import { startHousekeeping } from '../infra/housekeeping';
 import type { Operations } from '../operations';
 import type { Stores } from '../stores';
-import { interviewSignaller } from './interview-signals';
-import { webhookSignaller } from './webhook-signals';
+import { workflowPort } from './workflow-port';
 import type { WebDeps } from '../web/deps';
 import type { ActivityDeps } from '../activities/deps';
 import { startWorker, type RunningWorker } from '../worker/worker';
-import { ensureSearchAttributes, searchAttributesCheck } from './search-attributes';
+import { ensureSearchAttributes } from './search-attributes';
 import { buildActivityDeps } from './activity-deps';
 import { languageModel, vapiCallOptions, whatsappTemplates } from './providers';
 import { ensureRetentionSchedule } from './retention';
@@ -59,10 +58,9 @@ export interface RunningService {
 /** The API's dependencies from the configuration: the one place the API's adapters are chosen. */
 export function buildApiDeps(
   config: Config,
-  base: Pick<ApiDeps, 'temporal' | 'logger'> & { db: Database } & Partial<Pick<ApiDeps, 'stores' | 'operations'>>,
+  base: Pick<ApiDeps, 'logger'> & { db: Database; temporal: Client } & Partial<Pick<ApiDeps, 'stores' | 'operations'>>,
   overrides: ServiceOverrides['api'] = {},
 ): ApiDeps {
-  const webhooks = webhookSignaller(base.temporal, config.TEMPORAL_TASK_QUEUE);
   // Another API of its own beside a service's (tests of several processes) builds its stores here.
   const stores = base.stores ?? buildStores(config, base.db, base.temporal);
   const operations = base.operations ?? buildOperations(config, stores, base.temporal, base.logger);
@@ -70,13 +68,10 @@ export function buildApiDeps(
     config,
     stores,
     operations,
-    temporal: base.temporal,
+    workflows: workflowPort(base.temporal, config, base.logger),
     logger: base.logger,
-    retryDelivery: webhooks.retry,
     llm: meteredLanguageModel(languageModel(config)),
     whatsappTemplates: whatsappTemplates(config),
-    interviewChanged: interviewSignaller(base.temporal, config.TEMPORAL_TASK_QUEUE, { reopen: true }),
-    searchAttributesReady: searchAttributesCheck(base.temporal, config.TEMPORAL_NAMESPACE, base.logger),
     vapiCallOptions: vapiCallOptions(config),
     ...overrides,
   };
@@ -134,7 +129,7 @@ export async function startService(config: Config, logger: Logger, overrides: Se
         operations,
         logger,
         now: () => new Date(),
-        interviewChanged: interviewSignaller(temporal, config.TEMPORAL_TASK_QUEUE, { reopen: false }),
+        workflows: apiDeps.workflows,
         ...overrides.pages,
       }),
     );

@@ -7,7 +7,7 @@ import { createOperations, type Operations } from '../operations';
 import { createStores, workspaceStores, type Stores } from '../stores';
 import { providerLogStore } from '../stores/provider-logs';
 import { announcer } from './webhook-signals';
-import { workflowSignals } from './workflow-signals';
+import { workflowPort } from './workflow-port';
 
 /**
  * The stores and the use cases of a process, built once here (startService) and handed to the API, the pages
@@ -25,7 +25,7 @@ export function buildStores(
 }
 
 export function buildOperations(config: Config, stores: Stores, temporal: Client, logger: Logger): Operations {
-  const workflows = workflowSignals(temporal, config.TEMPORAL_TASK_QUEUE, logger);
+  const workflows = workflowPort(temporal, config, logger);
   return createOperations({ stores, workflows, config, logger });
 }
 

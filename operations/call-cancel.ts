@@ -1,5 +1,5 @@
 import type { CallDoc } from '../infra/documents/calls';
-import type { CancelReason } from '../shared/calls/schema';
+import type { CallStatus, CancelReason } from '../shared/calls/schema';
 import type { OperationDeps } from './deps';
 
 /**
@@ -10,9 +10,21 @@ import type { OperationDeps } from './deps';
  * (or completed, when the candidate was reached). A call whose workflow call/initiate's fan-out has not
  * started yet is started with the cancel, so it ends cancelled at its first step. False when the call has
  * ended already.
+ *
+ * `wait`: the caller's wait for the cancel's outcome (an Update to the workflow, after the signal): until the
+ * cancel has `taken` or the call has `ended`, for up to `withinMs`; `outcome` is then the call's status, or
+ * null when the workflow did not answer in time (the cancel, sent, still happens).
  */
 export function callCancel({ workflows }: Pick<OperationDeps, 'workflows'>) {
-  return (call: CallDoc, reason: CancelReason): Promise<boolean> => workflows.cancelCall(call, reason);
+  return async (
+    call: CallDoc,
+    reason: CancelReason,
+    wait?: { until: 'taken' | 'ended'; withinMs: number },
+  ): Promise<{ sent: boolean; outcome: CallStatus | null }> => {
+    const sent = await workflows.cancelCall(call, reason);
+    const outcome = sent && wait ? await workflows.cancelOutcome(call._id, wait.until, wait.withinMs) : null;
+    return { sent, outcome };
+  };
 }
 
 export type CancelCall = ReturnType<typeof callCancel>;

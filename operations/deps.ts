@@ -3,22 +3,56 @@ import type { Logger } from '../infra/logger';
 import type { CallDoc } from '../infra/documents/calls';
 import type { InterviewDoc } from '../infra/documents/interviews';
 import type { AttemptResult } from '../shared/calls/retry';
-import type { CancelReason } from '../shared/calls/schema';
+import type { CallStatus, CancelReason } from '../shared/calls/schema';
 import type { Stores } from '../stores';
 import type { ProviderCallRef } from '../shared/erasure/schema';
 import type { CallBackAnswer } from '../shared/calls/call-backs';
 
+/** One bulk request's workflows as operators see them: its summary, and the project it is for. */
+export interface BulkStart {
+  summary: string;
+  project: { workspace_id: string; _id: string; ats_job_id: string };
+}
+
 /**
- * What the use cases ask of the running workflows: the port composition/workflow-signals.ts implements with
- * Temporal's client (signals, starts, a termination), so the use cases hold the rules and not the engine.
- * Each fails with ServiceUnavailableError when Temporal cannot be reached.
+ * What the API, the pages and the use cases ask of the workflows: the one way to Temporal outside the worker,
+ * which composition/workflow-port.ts implements with Temporal's client (starts, signals, Updates, a
+ * termination), so the callers hold the rules and not the engine. Each fails with ServiceUnavailableError
+ * when Temporal cannot be reached.
  */
 export interface WorkflowPort {
+  /**
+   * Starts the workflows of a bulk request's calls or invitations (several through one fan-out workflow);
+   * once this returns they will exist. When it throws, a start may still reach Temporal later: the caller takes
+   * back the records (operations/workflow-starts.ts), so such a workflow fails at its first step.
+   */
+  startCalls(calls: CallDoc[], request: BulkStart | null): Promise<void>;
+  startInvitations(interviews: InterviewDoc[], request: BulkStart): Promise<void>;
+  /**
+   * Tells an interview's workflow the interview changed (started, finished, a resend). `reopen`: a closed
+   * workflow starts again under its id (the API's resend of an expired link); the pages never reopen one.
+   */
+  interviewChanged(interview: InterviewDoc, opts: { reopen: boolean }): Promise<void>;
+  /** Sends a webhook delivery again now, through its endpoint's delivery workflow. */
+  retryDelivery(workspaceId: string, endpointId: string, eventId: string): Promise<void>;
+  /**
+   * Registers the search attributes the calls' and interviews' workflows are started with, where missing,
+   * and says whether they all exist; /readyz is 503 until they do.
+   */
+  searchAttributesReady(): Promise<boolean>;
+  /** Resolves when the namespace answers within 2 s; /readyz's look at Temporal. */
+  namespaceReachable(): Promise<void>;
   /**
    * Signals the call's workflow to cancel, with why, starting it with the cancel when it has not started yet;
    * false when it has ended (a closed workflow is never started again for a cancel).
    */
   cancelCall(call: CallDoc, reason: CancelReason): Promise<boolean>;
+  /**
+   * Asks the call's workflow (an Update) for the call's status once a cancel sent to it has taken (`taken`:
+   * cancelled, or cancelling while an attempt finishes) or once the call has ended (`ended`); null when it
+   * did not answer within `withinMs` or has closed.
+   */
+  cancelOutcome(callId: string, until: 'taken' | 'ended', withinMs: number): Promise<CallStatus | null>;
   /** Signals an attempt's result to its call's workflow; false when the workflow is not running. */
   attemptEnded(ended: { callId: string; attempt: number; result: AttemptResult }): Promise<boolean>;
   /** Starts the workflow that cancels the waiting calls of new suppressions (workflows/suppressions.ts). */
@@ -29,8 +63,8 @@ export interface WorkflowPort {
    */
   deleteProviderCopies(calls: ProviderCallRef[]): Promise<void>;
   /**
-   * Signals a candidate's call-back to the call's workflow and waits up to `withinMs` for its answer: the
-   * attempt it became, or its refusal; null when the workflow has ended or did not answer in time.
+   * Asks the call's workflow (an Update) to take a candidate's call-back, waiting up to `withinMs` for its
+   * answer: the attempt it became, or its refusal; null when the workflow has ended or did not answer in time.
    */
   callBack(callId: string, providerCallId: string, withinMs: number): Promise<CallBackAnswer | null>;
   /** Ends an interview's workflow, so nothing more is sent or written for it; one already closed is left. */

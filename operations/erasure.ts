@@ -61,12 +61,7 @@ export function erasure({ stores, workflows, config }: Pick<OperationDeps, 'stor
    */
   async function ended(call: CallDoc): Promise<CallDoc> {
     if (FINAL.has(call.status)) return call;
-    await cancel(call, 'opted_out');
-    for (let waited = 0; waited < SETTLE_MS; waited += 100) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const now = await stores.calls.get(call._id);
-      if (!now || FINAL.has(now.status)) return now ?? call;
-    }
+    await cancel(call, 'opted_out', { until: 'ended', withinMs: SETTLE_MS });
     return (await stores.calls.get(call._id)) ?? call;
   }
 

@@ -26,3 +26,13 @@ export interface FanOutResult {
   /** Already there: a retried request, or a recovery, started them before. */
   existing: number;
 }
+
+/** The workflow of a call, under an id from the call's own: a second start of it is refused (docs/calls.md). */
+export function callWorkflowId(callId: string): string {
+  return `call-${callId}`;
+}
+
+/** The workflow of an invitation, under an id from the interview's own. */
+export function interviewWorkflowId(interviewId: string): string {
+  return `interview-${interviewId}`;
+}

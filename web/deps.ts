@@ -1,7 +1,6 @@
 import type { Config } from '../infra/config';
 import type { Logger } from '../infra/logger';
-import type { InterviewDoc } from '../infra/documents/interviews';
-import type { Operations } from '../operations';
+import type { Operations, WorkflowPort } from '../operations';
 import type { Stores } from '../stores';
 
 /** What the pages are built from (composition/ wires them beside the API, on the same server). */
@@ -14,6 +13,6 @@ export interface WebDeps {
   logger: Logger;
   /** The clock that decides whether an answer is in time. */
   now(): Date;
-  /** Signals the interview's workflow that the candidate started or finished (composition/interview-signals.ts). */
-  interviewChanged(interview: InterviewDoc): Promise<void>;
+  /** The way to the workflows: the interview's is told when the candidate starts or finishes. */
+  workflows: Pick<WorkflowPort, 'interviewChanged'>;
 }

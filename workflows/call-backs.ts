@@ -1,4 +1,4 @@
-import { condition, defineQuery, defineSignal, setHandler } from '@temporalio/workflow';
+import { condition, defineUpdate, setHandler } from '@temporalio/workflow';
 import type { AttemptResult } from '../shared/calls/retry';
 import type { CallStatus } from '../shared/calls/schema';
 import { local } from './call-activities';
@@ -6,14 +6,12 @@ import type { CallBack, CallBackAnswer } from '../shared/calls/call-backs';
 
 /**
  * Call-backs (docs/calls.md): a candidate calls the workspace's number back while their call waits for its
- * schedule or a retry. The API signals the call's workflow (`callBack`, which the Temporal UI shows on the
- * call) and asks it (`callBackAnswer`) which attempt the call-back is, or that it was refused. The workflow
- * decides both, at one moment of its own, so a call-back and a due dial never take one attempt twice.
+ * schedule or a retry. The API asks the call's workflow with an Update (`callBack`, which the Temporal UI shows
+ * on the call, with its answer): which attempt the call-back is, or that it was refused. The workflow decides,
+ * at one moment of its own, so a call-back and a due dial never take one attempt twice. The same inbound call
+ * asked again gets the same answer.
  */
-
-export const callBackSignal = defineSignal<[CallBack]>('callBack');
-/** Null until the workflow has taken the signal of that call. */
-export const callBackAnswerQuery = defineQuery<CallBackAnswer | null, [string]>('callBackAnswer');
+export const callBackUpdate = defineUpdate<CallBackAnswer, [CallBack]>('callBack');
 
 /** What the call workflow (calls.ts) lends its call-backs: its state, and its own wait for a report. */
 export interface CallBackHost {
@@ -43,16 +41,26 @@ export function acceptCallBacks(host: CallBackHost) {
   let pending: { providerCallId: string; attempt: number } | null = null;
   let waiting = false;
   let completed = false;
-  setHandler(callBackSignal, (c) => {
-    if (answers.has(c.providerCallId)) return;
-    if (pending || !waiting || host.cancelled() || Date.now() > c.answerBy) {
-      answers.set(c.providerCallId, { refused: true });
-      return;
-    }
+  const decide = (c: CallBack): CallBackAnswer => {
+    if (pending || !waiting || host.cancelled() || Date.now() > c.answerBy) return { refused: true };
     pending = { providerCallId: c.providerCallId, attempt: host.nextAttempt() };
-    answers.set(c.providerCallId, { attempt: pending.attempt });
-  });
-  setHandler(callBackAnswerQuery, (id) => answers.get(id) ?? null);
+    return { attempt: pending.attempt };
+  };
+  setHandler(
+    callBackUpdate,
+    (c) => {
+      const answer = answers.get(c.providerCallId) ?? decide(c);
+      answers.set(c.providerCallId, answer);
+      return answer;
+    },
+    {
+      // Refused before it reaches the history: a call-back names its inbound call and when its answer is due.
+      validator: (c) => {
+        if (typeof c?.providerCallId !== 'string' || c.providerCallId === '' || !Number.isFinite(c.answerBy))
+          throw new TypeError('a call-back names its inbound call (providerCallId) and its answer time (answerBy)');
+      },
+    },
+  );
 
   /**
    * The pending call-back as its attempt: `completed` ends the call; otherwise the attempt is recorded and the

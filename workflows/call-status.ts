@@ -4,7 +4,7 @@ import type { CallStatus } from '../shared/calls/schema';
 import { CallStatusKey } from './search-attributes';
 
 /** How the call workflow (calls.ts) shows a call's status to operators: its CallStatus search attribute. */
-export function statusDisplay(callId: string, progress: { status: CallStatus }, fromActivities: boolean) {
+export function statusDisplay(callId: string, progress: { status: CallStatus }) {
   /**
    * Shows the call's status to operators (the CallStatus search attribute). It moves through the same table
    * as the stored call (shared/calls/transitions.ts): a move the table refuses is a defect, and fails the
@@ -15,19 +15,11 @@ export function statusDisplay(callId: string, progress: { status: CallStatus }, 
     progress.status = status;
     upsertSearchAttributes([{ key: CallStatusKey, value: status }]);
   };
-  /** Shows the status an activity wrote and returned (patch 'statuses-from-activities'); the same again is not upserted. */
+  /** Shows the status an activity wrote and returned; the same again is not upserted. */
   const show = (status: CallStatus) => {
     if (status !== progress.status) setStatus(status);
   };
-  /**
-   * A change of the call's status, written by `write`, which returns the status it left: shown from that. Before
-   * 'statuses-from-activities' the workflow named the status itself, and showed it before the write.
-   */
-  const written = async (named: CallStatus, write: () => Promise<CallStatus>) => {
-    if (!fromActivities) {
-      setStatus(named);
-      await write();
-    } else show(await write());
-  };
-  return { setStatus, show, written };
+  /** A change of the call's status, written by `write`, which returns the status it left: shown from that. */
+  const written = async (write: () => Promise<CallStatus>) => show(await write());
+  return { show, written };
 }

@@ -1,4 +1,4 @@
-import { condition, defineQuery, defineSignal, patched, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, defineQuery, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
 import type { ContactDecision, HeldContact } from '../activities/calls';
 import { acts, dialer, local, orOnFailure, sendTemplate } from './call-activities';
 import { firstDialTime } from '../shared/calls/working-hours';
@@ -39,21 +39,35 @@ export interface CallProgress {
 }
 
 export const attemptResultSignal = defineSignal<[AttemptEnded]>('attemptResult');
-/** Cancels the call: `requested` through the API (the default), or `opted_out` when its phone was suppressed. */
+/**
+ * Cancels the call: `requested` through the API (the default), or `opted_out` when its phone was suppressed.
+ * A signal, so the cancel is kept in the history once sent, whether or not a worker is up to take it.
+ */
 export const cancelCallSignal = defineSignal<[CancelReason?]>('cancelCall');
+/**
+ * The call's status once a cancel has taken (`taken`: cancelled, or `cancelling` while an attempt under way
+ * finishes) or once the call has ended (`ended`); `completed` or `failed` when it ended first. The caller of a
+ * cancel asks this after its signal, and answers its own caller with what it found.
+ */
+export const cancelOutcomeUpdate = defineUpdate<CallStatus, ['taken' | 'ended']>('cancelOutcome');
+const ENDED: ReadonlySet<CallStatus> = new Set(['cancelled', 'completed', 'failed']);
+const CANCEL_TAKEN: ReadonlySet<CallStatus> = new Set([...ENDED, 'cancelling']);
 /** The workspace's calling cap was raised (`workspace:update`): a call waiting for capacity looks again now. */
 export const capacityChangedSignal = defineSignal('capacityChanged');
 export const callProgressQuery = defineQuery<CallProgress>('callProgress');
-
-export function callWorkflowId(callId: string): string {
-  return `call-${callId}`;
-}
 
 /**
  * One call to one candidate: wait for the first dial time, send the pre-call template, dial, wait for the
  * attempt's result, retry on the policy's reasons, and send the fallback template when the call finally fails.
  */
 export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgress> {
+  const progress = await runCall(input);
+  // Every outcome asked for is answered before the workflow closes.
+  await condition(allHandlersFinished);
+  return progress;
+}
+
+async function runCall(input: CallWorkflowInput): Promise<CallProgress> {
   const { callId } = input;
   const progress: CallProgress = { status: 'scheduled', attempt: 0, nextAttemptAt: null };
   const results = new Map<number, AttemptEnded>();
@@ -67,6 +81,19 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     if (!cancelled && reason) cancelReason = reason;
     cancelled = true;
   });
+  setHandler(
+    cancelOutcomeUpdate,
+    async (until) => {
+      const reached = until === 'ended' ? ENDED : CANCEL_TAKEN;
+      await condition(() => reached.has(progress.status));
+      return progress.status;
+    },
+    {
+      validator: (until) => {
+        if (until !== 'taken' && until !== 'ended') throw new TypeError(`a cancel's outcome is 'taken' or 'ended', not ${String(until)}`);
+      },
+    },
+  );
   let capacityChanges = 0;
   setHandler(capacityChangedSignal, () => void capacityChanges++);
   setHandler(callProgressQuery, () => progress);
@@ -88,12 +115,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     awaitReport: (attempt, ms) => awaitReport(attempt, ms),
     resultOf: (attempt) => results.get(attempt)?.result ?? 'no_outcome',
   });
-  // Each dial and message is checked against the workspace's calling window at its moment.
-  const windowed = patched('calling-window');
   // The status shown is the one each activity wrote and returned, not one the workflow names beside it.
-  const fromActivities = patched('statuses-from-activities');
-
-  const { setStatus, show, written } = statusDisplay(callId, progress, fromActivities);
+  const { show, written } = statusDisplay(callId, progress);
   /**
    * Waits until `at`; true when the call was cancelled meanwhile, or a call-back completed it. A call-back
    * meanwhile is its own attempt; one that does not complete the call leaves the wait as it was (call-backs.ts).
@@ -103,7 +126,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   const showCancelling = async () => {
     if (shownCancelling) return;
     shownCancelling = true;
-    await written('cancelling', () => local.markCancelling(callId));
+    await written(() => local.markCancelling(callId));
   };
   /**
    * Waits for the attempt's report; when it does not come in time, asks the provider, and waits again while
@@ -136,7 +159,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   /**
    * Waits for one of the workspace's calling slots (max_concurrent_calls), `waiting_for_capacity` meanwhile,
    * looking again on a timer, or at once when the cap is raised. False when the call was cancelled while it
-   * waited; the calling window's answer when it holds the dial (patch 'calling-window': the take decides it).
+   * waited; the calling window's answer when it holds the dial (each dial is checked against the workspace's
+   * calling window at its moment: the take decides it).
    */
   const takeSlot = async (attempt: number, dialAt?: number): Promise<boolean | HeldContact> => {
     for (let n = 0; ; n++) {
@@ -144,13 +168,10 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       // that again) from a later look. A replay takes a local activity's result from its marker and compares
       // no arguments: no patch is needed.
       const at = n === 0 ? dialAt : undefined;
-      const take = windowed
-        ? await local.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, at ?? null, Date.now())
-        : await local.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, at);
-      if (fromActivities) show(take.status);
+      const take = await local.takeCallSlot(callId, attempt, input.outcomeTimeoutMs, at ?? null, Date.now());
+      show(take.status);
       if (take.taken) return true;
       if (take.held) return take.held;
-      if (n === 0 && !fromActivities) setStatus('waiting_for_capacity');
       const seen = capacityChanges;
       await condition(() => cancelled || capacityChanges !== seen, capacityWaitMs(n, spread));
       if (cancelled) return false;
@@ -159,11 +180,11 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   const cancel = async (reason: CancelReason = cancelReason) => {
     // A call-back completed the call: nothing is written after it, whatever the wait it ended was for.
     if (callBacks.completed()) return progress;
-    await written('cancelled', () => local.finishCall(callId, 'cancelled', null, reason));
+    await written(() => local.finishCall(callId, 'cancelled', null, reason));
     return progress;
   };
   /**
-   * Waits out a contact the calling window holds (patch 'calling-window'): `waited` until the moment it named
+   * Waits out a contact the calling window holds: `waited` until the moment it named
    * (the caller looks again, as the window may have changed meanwhile), `cancelled` meanwhile, or `never` when
    * the candidate's zones share no moment of the window. A held dial or pre-call message shows the call scheduled.
    */
@@ -171,8 +192,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     if (!('at' in held)) return held.optedOut ? ('opted_out' as const) : ('never' as const);
     if (kind !== 'fallback') {
       // The deferral's write showed the call scheduled.
-      if (fromActivities && held.status) show(held.status);
-      else setStatus('scheduled');
+      if (held.status) show(held.status);
       progress.nextAttemptAt = held.at;
     }
     return (await waitUntil(held.at)) ? ('cancelled' as const) : ('waited' as const);
@@ -185,7 +205,6 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
    * meanwhile, or the zones share no moment of it. `held`: its first answer, had already.
    */
   const windowOpens = async (kind: 'pre_call' | 'fallback', held?: HeldContact) => {
-    if (!windowed) return 'go' as const;
     for (let look: ContactDecision = held ?? (await local.contactWindow(callId, kind, Date.now())); ;) {
       if (look.go) return 'go' as const;
       const window = await waitOut(look, kind);
@@ -200,8 +219,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   // the take of its first slot, in that write: one local activity, a read and a write less.
   const scheduledBySlot = firstDial <= Date.now();
   if (!scheduledBySlot) {
-    const status = await local.markScheduled(callId, firstDial);
-    if (fromActivities) show(status);
+    show(await local.markScheduled(callId, firstDial));
   }
   if (await waitUntil(firstDial)) return cancel();
 
@@ -227,14 +245,12 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
       if (window !== 'waited') return cancel(endedBy(window));
       continue;
     }
-    if (!fromActivities) setStatus('in_progress');
     // A provider that stays unreachable through every retry fails the attempt, not the whole call.
     const dial = await orOnFailure(dialer.dial(callId, attempt), { accepted: false as const, reason: 'provider_error' as const });
-    if (fromActivities && 'callStatus' in dial && dial.callStatus) show(dial.callStatus);
+    if ('callStatus' in dial && dial.callStatus) show(dial.callStatus);
     if (!dial.accepted && 'busy' in dial && dial.busy) {
       // The provider's own cap: no attempt took place. The slot goes back, and the same attempt waits its turn.
       await local.releaseCallSlot(callId);
-      if (!fromActivities) setStatus('waiting_for_capacity');
       if (await waitUntil(Date.now() + (dial.retryAfterMs ?? PROVIDER_BUSY_WAIT_MS))) return cancel();
       continue;
     }
@@ -246,11 +262,10 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     const result = dial.accepted ? (results.get(attempt)?.result ?? 'no_outcome') : dial.reason;
     // A conversation that took place completes the call, even one cancelled during it (its data is kept).
     if (result === 'completed') {
-      await written('completed', () => local.completeCall(callId, attempt, Date.now()));
+      await written(() => local.completeCall(callId, attempt, Date.now()));
       return progress;
     }
-    const recorded = await local.recordAttempt(callId, attempt, result, Date.now());
-    if (fromActivities) show(recorded);
+    show(await local.recordAttempt(callId, attempt, result, Date.now()));
     // A cancel during the attempt: no retry and no fallback.
     if (cancelled) return cancel();
     lastReason = result;
@@ -264,16 +279,16 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
     });
     if (retryAt === null) break;
     progress.nextAttemptAt = retryAt;
-    await written('scheduled', () => local.markScheduled(callId, retryAt));
+    await written(() => local.markScheduled(callId, retryAt));
     if (await waitUntil(retryAt)) return cancel();
   }
 
   if (input.sendFallback) {
-    const window = windowed ? await local.contactWindow(callId, 'fallback', Date.now()) : null;
-    if (window && !window.go) return failThenFallback(lastReason, window);
+    const window = await local.contactWindow(callId, 'fallback', Date.now());
+    if (!window.go) return failThenFallback(lastReason, window);
     await sendTemplate(callId, 'fallback');
   }
-  await written('failed', () => local.finishCall(callId, 'failed', lastReason));
+  await written(() => local.finishCall(callId, 'failed', lastReason));
   return progress;
 
   /**
@@ -281,7 +296,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
    * window opens, or is recorded as not sent when the candidate's zones share no moment of it.
    */
   async function failThenFallback(reason: FailureReason, held: HeldContact): Promise<CallProgress> {
-    await written('failed', () => local.finishCall(callId, 'failed', reason));
+    await written(() => local.finishCall(callId, 'failed', reason));
     const window = await windowOpens('fallback', held);
     if (window === 'go') await sendTemplate(callId, 'fallback');
     if (window === 'never') await local.recordMessageFailure(callId, 'fallback', NO_WINDOW_MOMENT);

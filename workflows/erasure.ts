@@ -1,4 +1,4 @@
-import { patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { ErasureActivities, SweepStep } from '../activities/erasure';
 import type { ProviderCallRef } from '../shared/erasure/schema';
 
@@ -27,13 +27,12 @@ export async function retentionSweepWorkflow(): Promise<RetentionSweepResult> {
   // The schedule's own time for this run: a run delayed or retried erases by the day it was meant for.
   const now = workflowInfo().startTime.getTime();
   const total: RetentionSweepResult = { workspaces: 0, candidates: 0, calls: 0, interviews: 0, recordings: 0 };
-  // Each workspace's steps go on from where the last one stopped, past the candidates it kept.
-  const cursor = patched('retention-cursor');
   for (const { id, days } of await acts.retentionWorkspaces()) {
     total.workspaces++;
     let after: string | null = null;
     for (let more = true; more;) {
-      const step: SweepStep = cursor ? await acts.sweepRetention(id, days, now, after) : await acts.sweepRetention(id, days, now);
+      // Each step goes on from where the last one stopped, past the candidates it kept.
+      const step: SweepStep = await acts.sweepRetention(id, days, now, after);
       after = step.next ?? null;
       total.candidates += step.candidates;
       total.calls += step.calls;

@@ -4,7 +4,6 @@ import {
   condition,
   defineQuery,
   defineSignal,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -13,8 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { InterviewActivities } from '../activities/interviews';
 import type { InterviewStanding, InterviewFollowUpActivities, LinkEmailKind } from '../activities/interview-follow-up';
-import type { InterviewAssessmentActivities, Transcripts } from '../activities/interview-assessment';
-import type { InterviewEventType } from '../shared/webhooks/schema';
+import type { InterviewAssessmentActivities } from '../activities/interview-assessment';
 import { candidateSearchAttributes, InterviewStatusKey, type CandidateResource } from './search-attributes';
 import { interviewStageMayMove, type InterviewStage } from '../shared/interviews/transitions';
 import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
@@ -38,10 +36,6 @@ export const interviewProgressQuery = defineQuery<InterviewProgress>('interviewP
  * (it expired, or ran before deadlines existed) gets a new run, which finds the email sent and carries on.
  */
 export const interviewChangedSignal = defineSignal('interviewChanged');
-
-export function interviewWorkflowId(interviewId: string): string {
-  return `interview-${interviewId}`;
-}
 
 // The model gets about nine minutes of attempts (its outages, rate limits, malformed answers) before the
 // invitation is given up.
@@ -86,19 +80,9 @@ const assessment = proxyActivities<InterviewAssessmentActivities>({
  */
 export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput): Promise<InterviewProgress> {
   const progress: InterviewProgress = { status: 'queued', questionsCount: null, error: null };
-  /**
-   * The status shown is the one each activity wrote and returned, and the workflow announces nothing itself:
-   * each step's change, and its repeat when the step runs again or the workflow reads where the interview
-   * stands (followInterview), announces what it made.
-   */
-  const fromActivities = patched('statuses-from-activities');
-  /**
-   * Before 'statuses-from-activities': announces an event again, in case the change that made it could not
-   * (the candidate's page, or a step that stopped between its write and its announcement).
-   */
-  const announce = async (type: InterviewEventType) => {
-    if (!fromActivities) await followUp.bookkeeping.announceInterview(interviewId, type);
-  };
+  // The status shown is the one each activity wrote and returned, and the workflow announces nothing itself:
+  // each step's change, and its repeat when the step runs again or the workflow reads where the interview
+  // stands (followInterview), announces what it made.
   setHandler(interviewProgressQuery, () => progress);
   let changed = false;
   setHandler(interviewChangedSignal, () => void (changed = true));
@@ -120,13 +104,7 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
   };
   const fail = async (stage: 'questions' | 'email', error: string) => {
     progress.error = error;
-    if (fromActivities) {
-      show(await bookkeeping.failInterview(interviewId, stage, error));
-      return progress;
-    }
-    setStatus('failed');
-    await bookkeeping.failInterview(interviewId, stage, error);
-    await announce('interview.failed');
+    show(await bookkeeping.failInterview(interviewId, stage, error));
     return progress;
   };
 
@@ -159,41 +137,30 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
     const sent = await followUp.mail.deliverInvitation(interviewId);
     if (sent.delivery === 'failed') return fail('email', 'The invitation email could not be delivered');
     first = sent.standing;
-    if (fromActivities) show(sent.status ?? 'invited');
+    show(sent.status ?? 'invited');
   } catch (err) {
     return fail('email', `The invitation email could not be sent: ${reason(err)}`);
   }
-  if (!fromActivities) setStatus('invited');
-  // The step could not announce or read: it is done here, apart. Since 'statuses-from-activities', by the
-  // repeat of the moves past the email's step, which announces the invitation again.
-  if (!first && fromActivities) first = await followUp.bookkeeping.followInterview(interviewId, 'emailing');
-  if (!first) await announce('interview.invited');
+  // The step could not announce or read: it is done here, apart, by the repeat of the moves past the
+  // email's step, which announces the invitation again.
+  first ??= await followUp.bookkeeping.followInterview(interviewId, 'emailing');
 
   for (;;) {
     let standing = first;
     first = null;
     if (!standing) {
       changed = false;
-      standing = fromActivities
-        ? await followUp.bookkeeping.followInterview(interviewId, progress.status)
-        : await followUp.bookkeeping.interviewStanding(interviewId);
+      standing = await followUp.bookkeeping.followInterview(interviewId, progress.status);
     }
     if (standing.resendPending) {
       await sendLink(interviewId, 'resend');
       continue;
     }
-    if (fromActivities) show(standing.status);
-    else if (standing.status !== progress.status) {
-      setStatus(standing.status);
-      // A candidate who started and finished between two reads was still started first.
-      if (standing.status === 'started' || standing.status === 'completed') await announce('interview.started');
-      if (standing.status === 'expired') await announce('interview.expired');
-    }
+    show(standing.status);
     if (standing.status === 'completed') {
-      if (standing.toAssess) await assess(interviewId, standing.toTranscribe, setStatus, standing.status);
       // With its assessment, so the receiver has the whole result in one event (the assessment's own change
-      // announces it, since 'statuses-from-activities').
-      await announce('interview.completed');
+      // announces it).
+      if (standing.toAssess) await assess(interviewId, standing.toTranscribe, setStatus, standing.status);
       return progress;
     }
     if (standing.status !== 'invited' && standing.status !== 'started') return progress;
@@ -228,19 +195,8 @@ async function assess(
   try {
     // The transcripts stay in the database, with the answers an erasure removes: the history carries only
     // ids and whether a transcript was kept (docs/erasure.md).
-    if (patched('transcripts-kept')) {
-      await Promise.all(recorded.map((index) => assessment.transcribeAnswerKept(interviewId, index).catch(() => false)));
-      await assessment.assessInterviewKept(interviewId);
-    } else {
-      const transcripts: Transcripts = {};
-      await Promise.all(
-        recorded.map(async (index) => {
-          const text = await assessment.transcribeAnswer(interviewId, index).catch(() => null);
-          if (text !== null) transcripts[index] = text;
-        }),
-      );
-      await assessment.assessInterview(interviewId, transcripts);
-    }
+    await Promise.all(recorded.map((index) => assessment.transcribeAnswer(interviewId, index).catch(() => false)));
+    await assessment.assessInterview(interviewId);
   } catch (err) {
     await assessment.failAssessment(interviewId, `The interview could not be assessed: ${reason(err)}`);
   }

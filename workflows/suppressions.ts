@@ -1,6 +1,5 @@
-import { getExternalWorkflowHandle, patched, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { SuppressionActivities } from '../activities/suppressions';
-import { callWorkflowId, cancelCallSignal } from './calls';
 
 const acts = proxyActivities<SuppressionActivities>({
   startToCloseTimeout: '2 minutes',
@@ -21,17 +20,5 @@ export function optOutWorkflowId(firstSuppressionId: string): string {
  * name it.)
  */
 export async function optOutWorkflow(suppressionIds: string[]): Promise<{ cancelled: number }> {
-  if (patched('one-cancel')) return acts.stopCalls(suppressionIds);
-  // Before 'one-cancel': the workflow signalled each call itself.
-  const callIds = await acts.callsToStop(suppressionIds);
-  let cancelled = 0;
-  for (const id of callIds) {
-    try {
-      await getExternalWorkflowHandle(callWorkflowId(id)).signal(cancelCallSignal, 'opted_out');
-      cancelled++;
-    } catch {
-      // The call ended meanwhile: there is nothing left to stop.
-    }
-  }
-  return { cancelled };
+  return acts.stopCalls(suppressionIds);
 }

@@ -25,15 +25,12 @@ export async function cancelCall({ stores, operations }: CancelDeps, workspace: 
   const call = await orNotFound(stores.calls.owned(workspace._id, callId), 'Call not found');
   if (FINAL_CALL_STATUSES.includes(call.status)) throw new ConflictError(ended(call.status));
   if (call.status === 'cancelling') return call;
-  const signalled = await operations.cancelCall(call, 'requested');
-  const deadline = Date.now() + TAKEN_WITHIN_MS;
-  for (;;) {
-    const now = (await stores.calls.get(callId))!;
-    // It ended on its own just before the cancel reached it.
-    if (now.status === 'completed' || now.status === 'failed') throw new ConflictError(ended(now.status));
-    if (now.status === 'cancelled' || now.status === 'cancelling' || !signalled || Date.now() > deadline) return now;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await operations.cancelCall(call, 'requested', { until: 'taken', withinMs: TAKEN_WITHIN_MS });
+  // As the workflow left it (its status is written before the workflow answers), or as it is after 5 s.
+  const now = (await stores.calls.get(callId))!;
+  // It ended on its own just before the cancel reached it.
+  if (now.status === 'completed' || now.status === 'failed') throw new ConflictError(ended(now.status));
+  return now;
 }
 
 /**
@@ -61,7 +58,7 @@ export async function cancelCalls(
     const signalled = await Promise.all(
       toCancel.slice(i, i + PARALLEL_SIGNALS).map(async (id) => {
         const call = await stores.calls.get(id);
-        return !!call && !FINAL_CALL_STATUSES.includes(call.status) && (await operations.cancelCall(call, 'requested'));
+        return !!call && !FINAL_CALL_STATUSES.includes(call.status) && (await operations.cancelCall(call, 'requested')).sent;
       }),
     );
     cancelled += signalled.filter(Boolean).length;

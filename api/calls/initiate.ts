@@ -10,10 +10,8 @@ import { holdAt } from '../../infra/fault-points';
 import { titleCase } from '../../shared/names';
 import { renderTemplate, templateContext, type TemplateContext } from '../../shared/template-variables';
 import type { CallInitiateRequest, CallInitiateResponse, CallResult, WhatsAppTemplate } from '../../shared/calls/schema';
-import { callWorkflowId } from '../../workflows/calls';
-import { callStart } from '../../workflows/call-start';
-import { projectSearchAttributes } from '../../workflows/search-attributes';
-import { startAll, startOrTakeBack } from '../workflow-starts';
+import { callWorkflowId } from '../../shared/workflow-starts';
+import { startOrTakeBack } from '../../operations/workflow-starts';
 import { projectUrl } from '../../shared/public-urls';
 
 /** A claim on a candidate whose call was never recorded is considered abandoned after this long. */
@@ -122,10 +120,15 @@ async function scheduleAll(
     ]);
     const ready = candidates.indexed ? won.filter((_, n) => candidates.saved[n].write === 'written' && callWrites[n] === 'written') : [];
     await holdAt(deps.config, 'call-initiate:after-records', deps.logger);
+    const request = { summary: `call/initiate: ${ready.length} calls for ${project.ats_job_id}`, project };
     const started = await startOrTakeBack(
       deps,
-      ready.map((i) => callStart(calls[i])),
-      { summary: `call/initiate: ${ready.length} calls for ${project.ats_job_id}`, searchAttributes: projectSearchAttributes(project) },
+      () =>
+        deps.workflows.startCalls(
+          ready.map((i) => calls[i]),
+          request,
+        ),
+      { summary: request.summary, workflows: ready.length },
       () => Promise.all(won.map((i) => abandon(deps, calls[i]))),
     );
     for (const i of won) {
@@ -262,6 +265,6 @@ function buildCall(
 }
 
 /** Starts the call's workflow; starting it again is a no-op. */
-export async function startCallWorkflow(deps: Pick<CallDeps, 'temporal' | 'config'>, call: CallDoc): Promise<void> {
-  await startAll(deps, [callStart(call)], { summary: '', searchAttributes: [] });
+export async function startCallWorkflow(deps: Pick<CallDeps, 'workflows'>, call: CallDoc): Promise<void> {
+  await deps.workflows.startCalls([call], null);
 }

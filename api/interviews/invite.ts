@@ -7,9 +7,8 @@ import { normaliseEmail } from '../../infra/people';
 import { titleCase } from '../../shared/names';
 import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../../shared/jobs/schema';
 import type { CustomQuestion, InterviewResult, InviteRequest, InviteResponse } from '../../shared/interviews/schema';
-import { interviewStart, interviewWorkflowId } from '../../workflows/interviews';
-import { projectSearchAttributes } from '../../workflows/search-attributes';
-import { startOrTakeBack } from '../workflow-starts';
+import { interviewWorkflowId } from '../../shared/workflow-starts';
+import { startOrTakeBack } from '../../operations/workflow-starts';
 import { jobUrl, projectUrl } from '../../shared/public-urls';
 import { ensureInterviewProject } from './interview-projects';
 import { EXPIRES_IN_DAYS, expiryAfter } from '../../shared/interviews/deadlines';
@@ -175,17 +174,15 @@ async function startInvitations(
   written: WriteResult[],
 ): Promise<EntryResult[]> {
   const ready = docs.map((_, n) => candidates[n] === 'written' && written[n] !== 'error');
-  const starts = docs.filter((_, n) => ready[n]).map(interviewStart);
+  const starts = docs.filter((_, n) => ready[n]);
   /** Deletes the interviews this request wrote among `which`, and their list entries, so that a retry invites afresh. */
   const takeBack = (which: (n: number) => boolean) =>
     deps.stores.interviews.takeBack(docs.filter((_, n) => which(n) && written[n] === 'written')).catch(() => undefined);
+  const request = { summary: `interview/invite: ${starts.length} invitations for ${project.ats_job_id}`, project };
   const started = await startOrTakeBack(
     deps,
-    starts,
-    {
-      summary: `interview/invite: ${starts.length} invitations for ${project.ats_job_id}`,
-      searchAttributes: projectSearchAttributes(project),
-    },
+    () => deps.workflows.startInvitations(starts, request),
+    { summary: request.summary, workflows: starts.length },
     () => takeBack(() => true),
   );
   if (started) await takeBack((n) => !ready[n]);

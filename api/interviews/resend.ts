@@ -19,7 +19,7 @@ const REFUSED: Partial<Record<InterviewStatus, string>> = {
  * One resend per interview a minute: a claim whose lease is the cooldown, so two at once cannot both pass.
  */
 export async function resendInterview(
-  { stores, interviewChanged }: Pick<ApiDeps, 'stores' | 'interviewChanged'>,
+  { stores, workflows }: Pick<ApiDeps, 'stores' | 'workflows'>,
   workspace: Readonly<WorkspaceDoc>,
   interviewId: string,
 ): Promise<InterviewDoc> {
@@ -42,7 +42,7 @@ export async function resendInterview(
   const { status, ...set } = next;
   const resent = (await interviews.change(interview, { to: status, set })) ?? { ...interview, ...next };
   try {
-    await interviewChanged(resent);
+    await workflows.interviewChanged(resent, { reopen: true });
   } catch (err) {
     // The workflow did not hear of it: the request is taken back whole, so a retry is not refused as too soon.
     const before = { expires_at: expiresAtOf(interview), resend: interview.resend ?? null };

@@ -64,7 +64,7 @@ export async function retryDelivery(deps: ApiDeps, workspaceId: string, endpoint
   const now = new Date();
   await webhooks.setDelivery(event._id, endpointId, { status: 'pending', next_attempt_at: now });
   try {
-    await deps.retryDelivery(workspaceId, endpointId, event._id);
+    await deps.workflows.retryDelivery(workspaceId, endpointId, event._id);
   } catch (err) {
     const { status, next_attempt_at } = delivery;
     await webhooks.setDelivery(event._id, endpointId, { status, next_attempt_at }).catch(() => undefined);

@@ -144,7 +144,7 @@ describe('calling slot take run again after its announcement was lost', () => {
   }
   // The SDK's own log of the failed runs stays out of the test's output.
   const env = () => new MockActivityEnvironment(undefined, { logger: new DefaultLogger('ERROR') });
-  const take = (id: string, dialAt?: number) => env().run(acts.takeCallSlot, id, 1, 60_000, dialAt ?? null, undefined);
+  const take = (id: string, dialAt?: number) => env().run(acts.takeCallSlot, id, 1, 60_000, dialAt ?? null, Date.now());
 
   it('announces call.scheduled again when the run that took the slot died before announcing it', async () => {
     const id = await newCall();

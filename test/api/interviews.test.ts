@@ -1,7 +1,7 @@
 import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
-import { interviewWorkflowId } from '../../workflows/interviews';
+import { interviewWorkflowId } from '../../shared/workflow-starts';
 import { AtsJobIdKey, InterviewStatusKey } from '../../workflows/search-attributes';
 
 const INVITE = '/api/public/v1/interview/invite';

@@ -48,13 +48,10 @@ describe('the OpenAPI document', () => {
       config: stack.config,
       stores: stack.stores,
       operations: undefined as never,
-      temporal: stack.temporal,
+      workflows: undefined as never,
       logger: undefined as never,
       llm: undefined as never,
       whatsappTemplates: null,
-      interviewChanged: undefined as never,
-      retryDelivery: undefined as never,
-      searchAttributesReady: undefined as never,
       vapiCallOptions: undefined as never,
     };
     const mounted = new Set<string>();

@@ -1,5 +1,5 @@
 import type { CallDoc } from '../../infra/documents/calls';
-import { callWorkflowId } from '../../workflows/calls';
+import { callWorkflowId } from '../../shared/workflow-starts';
 
 /** A stored call as call/initiate writes it, not yet scheduled; each test bends the fields it is about. */
 export function callDoc(id: string, overrides: Partial<CallDoc> = {}): CallDoc {

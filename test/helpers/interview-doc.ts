@@ -2,7 +2,7 @@ import type { InterviewDoc } from '../../infra/documents/interviews';
 import type { WorkspaceDoc } from '../../infra/documents/workspaces';
 import type { ProjectDoc } from '../../infra/documents/projects';
 import type { Question } from '../../shared/jobs/schema';
-import { interviewWorkflowId } from '../../workflows/interviews';
+import { interviewWorkflowId } from '../../shared/workflow-starts';
 import { jobDetails } from './job';
 
 /** The workspace whose sender company an invitation names when its project gives none. */

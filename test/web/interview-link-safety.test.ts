@@ -3,7 +3,7 @@ import { startStack, type Stack } from '../helpers/stack';
 import { invitedInterview } from '../helpers/invite';
 import { waitFor } from '../helpers/wait';
 import { ANSWER_GRACE_SECONDS } from '../../shared/interviews/session';
-import { interviewWorkflowId } from '../../workflows/interviews';
+import { interviewWorkflowId } from '../../shared/workflow-starts';
 
 /**
  * What a candidate's link does when something other than the candidate's own steps reach it: a mail scanner

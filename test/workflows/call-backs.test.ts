@@ -2,7 +2,7 @@ import { Worker } from '@temporalio/worker';
 import type { WorkflowHandle } from '@temporalio/client';
 import { createActivities } from '../../activities';
 import { callProgressQuery, callWorkflow, type CallProgress } from '../../workflows/calls';
-import { callBackAnswerQuery, callBackSignal } from '../../workflows/call-backs';
+import { callBackUpdate } from '../../workflows/call-backs';
 import { callWorkflowInput } from '../../workflows/call-start';
 import type { RetryPolicy } from '../../shared/calls/schema';
 import { workflowBundle } from '../helpers/stack';
@@ -39,12 +39,10 @@ describe('call workflow: call-backs (time-skipping server)', () => {
       });
       const waitingFrom = await until(handle, (p) => p.status === 'scheduled' && p.attempt === 1 && p.nextAttemptAt !== null);
       const answerBy = (await bench.env.currentTimeMs()) + HOUR;
-      await handle.signal(callBackSignal, { providerCallId: `inbound-${call._id}`, answerBy });
-      // A repeated signal of the same inbound call changes nothing.
-      await handle.signal(callBackSignal, { providerCallId: `inbound-${call._id}`, answerBy });
-      let answer = null;
-      for (let i = 0; i < 200 && !answer; i++) answer = await handle.query(callBackAnswerQuery, `inbound-${call._id}`);
-      expect(answer).toEqual({ attempt: 2 });
+      const callBack = () => handle.executeUpdate(callBackUpdate, { args: [{ providerCallId: `inbound-${call._id}`, answerBy }] });
+      expect(await callBack()).toEqual({ attempt: 2 });
+      // The same inbound call asked again changes nothing, and gets the same answer.
+      expect(await callBack()).toEqual({ attempt: 2 });
       await until(handle, (p) => p.status === 'in_progress' && p.attempt === 2);
       const reported = await bench.deps.report({
         callId: call._id,
@@ -75,7 +73,9 @@ describe('call workflow: call-backs (time-skipping server)', () => {
     // One dial only: the call-back took the retry's place.
     expect(bench.simulator.dials.filter((d) => d.callId === call._id)).toHaveLength(1);
     const events = history.events ?? [];
-    expect(events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'callBack')).toHaveLength(2);
+    expect(
+      events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'callBack'),
+    ).toHaveLength(2);
     // The two-hour retry timer was started, then cancelled.
     const retryTimer = events.find((e) => Number(e.timerStartedEventAttributes?.startToFireTimeout?.seconds ?? 0) > HOUR / 1000);
     expect(retryTimer).toBeDefined();
@@ -100,7 +100,7 @@ describe('call workflow: call-backs (time-skipping server)', () => {
     await recordHistory(bench.env.client, call.workflow_id, 'call-back-fails-retry-kept');
   });
 
-  it('refuses a call-back signalled after its answer time (the caller heard nothing was pending), and records nothing', async () => {
+  it('refuses a call-back asked after its answer time (the caller heard nothing was pending), and records nothing', async () => {
     const call = await bench.newCall({ outcomes: 'missed', fallback: false });
     const worker = await callWorker();
     await worker.runUntil(async () => {
@@ -111,10 +111,14 @@ describe('call workflow: call-backs (time-skipping server)', () => {
       });
       await until(handle, (p) => p.status === 'scheduled');
       const late = { providerCallId: 'late', answerBy: (await bench.env.currentTimeMs()) - 1 };
-      await handle.signal(callBackSignal, late);
-      let answer = null;
-      for (let i = 0; i < 200 && !answer; i++) answer = await handle.query(callBackAnswerQuery, 'late');
-      expect(answer).toEqual({ refused: true });
+      expect(await handle.executeUpdate(callBackUpdate, { args: [late] })).toEqual({ refused: true });
+      // One that names no inbound call is refused by the Update's validator, before it reaches the history.
+      await expect(handle.executeUpdate(callBackUpdate, { args: [{ providerCallId: '', answerBy: late.answerBy }] })).rejects.toMatchObject(
+        {
+          name: 'WorkflowUpdateFailedError',
+          cause: { message: expect.stringMatching(/names its inbound call/) },
+        },
+      );
       await handle.signal('cancelCall');
       expect((await handle.result()).status).toBe('cancelled');
     });

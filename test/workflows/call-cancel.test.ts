@@ -4,7 +4,7 @@ import { createActivities } from '../../activities';
 import type { VoiceProvider } from '../../providers/voice/port';
 import type { RetryPolicy } from '../../shared/calls/schema';
 import type { AttemptResult } from '../../shared/calls/retry';
-import { callProgressQuery, callWorkflow, cancelCallSignal } from '../../workflows/calls';
+import { callProgressQuery, callWorkflow, cancelCallSignal, cancelOutcomeUpdate } from '../../workflows/calls';
 import { callWorkflowInput } from '../../workflows/call-start';
 import { callWorkflowBench } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
@@ -47,7 +47,10 @@ describe('call workflow: cancel', () => {
       ...(result === 'completed' ? { transcript: [{ role: 'candidate' as const, text: 'Three years.' }], extracted: { years: 3 } } : {}),
     });
   const storedStatus = async (call: CallDoc) => (await bench.db.calls.findOne({ _id: call._id }))!.status;
-  /** Once the attempt is under way, the cancel; the call's stored status once it shows it (or after 20 s). */
+  /**
+   * Once the attempt is under way, the cancel, and its outcome asked (the Update the API asks after its signal):
+   * the status the workflow answered with, which is the call's stored one by then.
+   */
   const cancelDuringAttempt = async (handle: WorkflowHandle<typeof callWorkflow>, call: CallDoc) => {
     await waitFor(
       () => handle.query(callProgressQuery),
@@ -55,11 +58,9 @@ describe('call workflow: cancel', () => {
       20_000,
     );
     await handle.signal(cancelCallSignal);
-    return waitFor(
-      () => storedStatus(call),
-      (s) => s === 'cancelling',
-      20_000,
-    );
+    const answered = await handle.executeUpdate(cancelOutcomeUpdate, { args: ['taken'] });
+    expect(await storedStatus(call)).toBe(answered);
+    return answered;
   };
   const freed = (call: CallDoc) => bench.activeCall(call);
 
@@ -97,6 +98,8 @@ describe('call workflow: cancel', () => {
         20_000,
       );
       await handle.signal(cancelCallSignal);
+      // Asked until the call has ended: a call waiting for its retry ends at once.
+      expect(await handle.executeUpdate(cancelOutcomeUpdate, { args: ['ended'] })).toBe('cancelled');
     });
     expect(progress.status).toBe('cancelled');
     expect(stored).toMatchObject({ status: 'cancelled', messages: [], next_attempt_at: null });

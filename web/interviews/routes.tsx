@@ -23,7 +23,7 @@ import { CompletedPage, ContinuePage, ExpiredPage, FinishPage, NotReadyPage, Wel
  * and is answered with a redirect to the interview's one page, which shows whatever comes next (so a reload
  * or the back button never sends an answer twice).
  */
-export function interviewRoutes({ stores, now, config, logger, interviewChanged }: WebDeps): Router {
+export function interviewRoutes({ stores, now, config, logger, workflows }: WebDeps): Router {
   const router = new Router();
   const { interviews, recordings } = stores;
   const limited = linkLimits(stores.limits);
@@ -72,7 +72,10 @@ export function interviewRoutes({ stores, now, config, logger, interviewChanged 
   const expired = (i: InterviewDoc) => linkExpired(i.status, expiresAtOf(i), now());
   /** Signals the interview's workflow of a change; one it cannot hear now hears it when it next wakes (docs/pages.md). */
   const signal = (i: InterviewDoc) =>
-    interviewChanged(i).catch((err: unknown) => logger.warn({ err, interviewId: i._id }, 'interview workflow not signalled of a change'));
+    // A link posted to after its interview ended reopens nothing.
+    workflows
+      .interviewChanged(i, { reopen: false })
+      .catch((err: unknown) => logger.warn({ err, interviewId: i._id }, 'interview workflow not signalled of a change'));
   const backTo = (ctx: Context, path: string, query = '') => {
     ctx.status = 303;
     ctx.redirect(path + query);

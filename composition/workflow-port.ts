@@ -1,0 +1,150 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { startEach, startOptions, whileReachable } from '../infra/temporal';
+import type { Config } from '../infra/config';
+import type { Logger } from '../infra/logger';
+import type { WorkflowPort } from '../operations/deps';
+import { workflowStart } from '../shared/workflow-starts';
+import { attemptResultSignal, cancelCallSignal, cancelOutcomeUpdate } from '../workflows/calls';
+import { callWorkflowId } from '../shared/workflow-starts';
+import { callStart } from '../workflows/call-start';
+import { callBackUpdate } from '../workflows/call-backs';
+import { optOutWorkflow, optOutWorkflowId } from '../workflows/suppressions';
+import { providerDeletionWorkflow } from '../workflows/erasure';
+import { keyedId } from '../infra/ids';
+import { interviewStart } from '../workflows/interviews';
+import { projectSearchAttributes } from '../workflows/search-attributes';
+import { startAll } from './workflow-starts';
+import { interviewSignaller } from './interview-signals';
+import { webhookSignaller } from './webhook-signals';
+import { searchAttributesCheck } from './search-attributes';
+
+/**
+ * The workflow port (operations/deps.ts), through Temporal's client: the one place the API, the pages and the
+ * use cases reach the workflows (starts, a call's cancel, an attempt's result, a call-back, a suppression's or
+ * an erasure's stops, an interview's changes, a delivery's retry, readiness).
+ */
+export function workflowPort(
+  client: Client,
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_NAMESPACE'>,
+  logger: Logger,
+): WorkflowPort {
+  const taskQueue = config.TEMPORAL_TASK_QUEUE;
+  const closed = (err: unknown) => err instanceof WorkflowNotFoundError;
+  const interviewChanged = {
+    reopening: interviewSignaller(client, taskQueue, { reopen: true }),
+    keepingClosed: interviewSignaller(client, taskQueue, { reopen: false }),
+  };
+  const batch = (request: { summary: string; project: Parameters<typeof projectSearchAttributes>[0] } | null) => ({
+    summary: request?.summary ?? '',
+    searchAttributes: request ? projectSearchAttributes(request.project) : [],
+  });
+  /**
+   * An Update's answer, or null when it did not come within `withinMs` (the workflow's worker is down or busy)
+   * or the workflow has closed. The Update itself is left to the server, which gives it to the workflow when a
+   * worker takes its next task; what it asks is safe to answer late (a call-back answers by its own time).
+   */
+  async function answerWithin<R>(ask: () => Promise<R>, withinMs: number, what: Record<string, unknown>): Promise<R | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), withinMs)));
+    const asked = ask();
+    asked.catch(() => undefined);
+    try {
+      return await Promise.race([asked, deadline]);
+    } catch (err) {
+      if (!closed(err)) logger.warn({ ...what, err: (err as Error).message }, 'the workflow could not be asked');
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return {
+    startCalls: (calls, request) => startAll(client, taskQueue, calls.map(callStart), batch(request)),
+    startInvitations: (interviews, request) => startAll(client, taskQueue, interviews.map(interviewStart), batch(request)),
+    interviewChanged: (interview, { reopen }) => (reopen ? interviewChanged.reopening : interviewChanged.keepingClosed)(interview),
+    retryDelivery: webhookSignaller(client, taskQueue).retry,
+    searchAttributesReady: searchAttributesCheck(client, config.TEMPORAL_NAMESPACE, logger),
+    async namespaceReachable() {
+      await client.connection.withDeadline(Date.now() + 2_000, () =>
+        client.connection.workflowService.describeNamespace({ namespace: config.TEMPORAL_NAMESPACE }),
+      );
+    },
+
+    async cancelCall(call, reason) {
+      const start = callStart(call);
+      try {
+        await whileReachable(client, () =>
+          client.workflow.signalWithStart(start.workflowType, {
+            ...startOptions(start, taskQueue),
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+            signal: cancelCallSignal,
+            signalArgs: [reason],
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
+        throw err;
+      }
+    },
+
+    async attemptEnded({ callId, attempt, result }) {
+      try {
+        await whileReachable(client, () =>
+          client.workflow.getHandle(callWorkflowId(callId)).signal(attemptResultSignal, { attempt, result }),
+        );
+        return true;
+      } catch (err) {
+        if (!closed(err)) throw err;
+        return false;
+      }
+    },
+
+    async stopCallsOf(ids) {
+      const start = workflowStart(optOutWorkflow, {
+        workflowId: optOutWorkflowId(ids[0]),
+        args: [ids],
+        searchAttributes: [],
+        summary: `Suppressions: stop the calls of ${ids.length} new ${ids.length === 1 ? 'entry' : 'entries'}`,
+      });
+      await whileReachable(client, () => startEach(client, taskQueue, [start]));
+    },
+
+    async deleteProviderCopies(calls) {
+      if (calls.length === 0) return;
+      const start = workflowStart(providerDeletionWorkflow, {
+        // One per set of copies: an erasure repeated after a failure starts nothing twice.
+        workflowId: `provider-deletions-${keyedId('pd', ...calls.map((c) => `${c.provider}:${c.providerCallId}`))}`,
+        args: [calls],
+        searchAttributes: [],
+        summary: `Erasure: delete ${calls.length} ${calls.length === 1 ? 'call' : 'calls'} at the voice provider`,
+      });
+      await whileReachable(client, () => startEach(client, taskQueue, [start]));
+    },
+
+    cancelOutcome(callId, until, withinMs) {
+      const handle = client.workflow.getHandle(callWorkflowId(callId));
+      return answerWithin(() => handle.executeUpdate(cancelOutcomeUpdate, { args: [until] }), withinMs, { callId });
+    },
+
+    callBack(callId, providerCallId, withinMs) {
+      const handle = client.workflow.getHandle(callWorkflowId(callId));
+      // The inbound call's own Update id: the same call-back asked twice is one Update, answered once.
+      const ask = () =>
+        handle.executeUpdate(callBackUpdate, {
+          args: [{ providerCallId, answerBy: Date.now() + withinMs }],
+          updateId: `call-back-${providerCallId}`,
+        });
+      return answerWithin(ask, withinMs, { callId });
+    },
+
+    async endInterview(interview) {
+      await client.workflow
+        .getHandle(interview.workflow_id)
+        .terminate('The candidate was erased')
+        .catch((err: unknown) => {
+          if (!closed(err)) throw err;
+          logger.debug({ interviewId: interview._id }, 'interview workflow closed already');
+        });
+    },
+  };
+}
