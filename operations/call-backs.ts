@@ -2,7 +2,8 @@ import type { CallDoc } from '../infra/documents/calls';
 import { ownNumber } from '../infra/documents/workspaces';
 import { normalisePhone } from '../infra/people';
 import type { OperationDeps } from './deps';
-import { callScript, scriptSources, type CallScript } from './call-scripts';
+import { callScript, scriptSources } from './call-scripts';
+import type { AssistantScript } from '../providers/voice/port';
 import type { InboundCall } from '../providers/voice/port';
 
 /** How long the call's workflow has to take a call-back: Vapi gives up on an answer after 7.5 s; we answer within 3. */
@@ -42,7 +43,7 @@ export function callBackAnswering({ stores, workflows, config, logger }: Operati
   }
 
   return {
-    async answer(call: InboundCall): Promise<(CallScript & { workspaceId: string }) | null> {
+    async answer(call: InboundCall): Promise<(AssistantScript & { workspaceId: string }) | null> {
       const phone = normalisePhone(call.from);
       const until = Date.now() + CALL_BACK_DECISION_MS;
       for (const workspaceId of await workspacesOf(call)) {

@@ -3,6 +3,7 @@ import { companyOf, type ProjectDoc } from '../infra/documents/projects';
 import { callDisclosureOf, type WorkspaceDoc } from '../infra/documents/workspaces';
 import { openingLine, returningCallLine } from '../shared/contact/disclosure';
 import type { Stores } from '../stores';
+import type { AssistantScript } from '../providers/voice/port';
 
 /**
  * What the assistant of a call's attempt says and does, for a dial (activities/call-dial.ts) and a call-back
@@ -10,7 +11,12 @@ import type { Stores } from '../stores';
  * request's first_message, or for a call-back the thanks for returning the call), its instructions, settings
  * and the values it extracts.
  */
-export function callScript(call: CallDoc, { workspace, project }: ScriptSources, attempt: number, direction: 'outbound' | 'inbound') {
+export function callScript(
+  call: CallDoc,
+  { workspace, project }: ScriptSources,
+  attempt: number,
+  direction: 'outbound' | 'inbound',
+): AssistantScript {
   const company = companyOf(project, workspace) ?? workspace?.name ?? 'the hiring company';
   const disclosure = callDisclosureOf(workspace);
   return {
@@ -26,8 +32,6 @@ export function callScript(call: CallDoc, { workspace, project }: ScriptSources,
     extractVariables: call.extract_variables,
   };
 }
-
-export type CallScript = ReturnType<typeof callScript>;
 
 export interface ScriptSources {
   workspace: Readonly<WorkspaceDoc> | null;

@@ -15,6 +15,13 @@ export interface DialRequest {
   fromNumberId?: string | null;
 }
 
+/**
+ * What the assistant of an attempt says and does, for a dial and a call-back alike: its first words, its
+ * instructions, settings and the values it extracts (built from the stored call by operations/call-scripts.ts).
+ * `CallScript` is another thing: the script an ATS asks the ai operations to write (shared/ai/schema.ts).
+ */
+export type AssistantScript = Omit<DialRequest, 'to' | 'fromNumberId' | 'customFields'>;
+
 export type DialResult =
   /** `reportWithinMs`: how long after the dial its report can still come (the provider's longest call plus a grace). */
   | { accepted: true; providerCallId: string; reportWithinMs?: number }

@@ -1,6 +1,6 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { ExtractVariable } from '../../shared/calls/schema';
-import type { DialRequest } from './port';
+import type { AssistantScript, DialRequest } from './port';
 
 /** What a call needs from the deployment rather than the request. */
 export interface VapiCallOptions {
@@ -31,9 +31,6 @@ export const SERVER_MESSAGES = ['end-of-call-report', 'status-update'] as const;
 export function vapiCallName(callId: string, attempt: number): string {
   return `${callId}#${attempt}`;
 }
-
-/** What the assistant of an attempt says and does, for a dial or a call-back. */
-export type AssistantScript = Omit<DialRequest, 'to' | 'fromNumberId' | 'customFields'>;
 
 /** `POST /call` with a transient assistant built from the stored call. */
 export function buildCreateCall(req: DialRequest, opts: VapiCallOptions): Vapi.CreateCallDto {

@@ -1,13 +1,6 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
-import type { InboundCall } from './port';
-import {
-  DEFAULT_MODEL,
-  DEFAULT_TRANSCRIBER,
-  DEFAULT_VOICES,
-  transientAssistant,
-  type AssistantScript,
-  type VapiCallOptions,
-} from './vapi-assistant';
+import type { AssistantScript, InboundCall } from './port';
+import { DEFAULT_MODEL, DEFAULT_TRANSCRIBER, DEFAULT_VOICES, transientAssistant, type VapiCallOptions } from './vapi-assistant';
 
 /**
  * A candidate calling a workspace's Vapi number back (docs/calls.md): Vapi asks our server which assistant
