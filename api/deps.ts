@@ -26,6 +26,3 @@ export interface ApiDeps {
 }
 
 export type RouteFactory = (deps: ApiDeps) => Router;
-
-/** What a bulk request (call/initiate, interview/invite) needs: the stores, candidate filing, workflow starts. */
-export type BulkRequestDeps = Pick<ApiDeps, 'stores' | 'operations' | 'workflows' | 'config' | 'logger'>;

@@ -1,23 +1,25 @@
-import type { BulkRequestDeps } from '../deps';
-import type { ProjectDoc } from '../../infra/documents/projects';
-import { type CallDoc, type ResolvedTemplate } from '../../infra/documents/calls';
-import { defaultTimezone, type WorkspaceDoc } from '../../infra/documents/workspaces';
-import { candidateZones } from '../../infra/phone-zones';
-import { newId } from '../../infra/ids';
-import { normaliseEmail } from '../../infra/people';
-import { ValidationError } from '../../shared/errors';
-import { holdAt } from '../../infra/fault-points';
-import { titleCase } from '../../shared/names';
-import { renderTemplate, templateContext, type TemplateContext } from '../../shared/template-variables';
-import type { CallInitiateRequest, CallInitiateResponse, CallResult, WhatsAppTemplate } from '../../shared/calls/schema';
-import { callWorkflowId } from '../../shared/workflow-starts';
-import { startOrTakeBack } from '../../operations/workflow-starts';
-import { projectUrl } from '../../shared/public-urls';
+import type { OperationDeps } from './deps';
+import type { FileCandidates } from './candidates';
+import type { ProjectDoc } from '../infra/documents/projects';
+import { type CallDoc, type ResolvedTemplate } from '../infra/documents/calls';
+import { defaultTimezone, type WorkspaceDoc } from '../infra/documents/workspaces';
+import { candidateZones } from '../infra/phone-zones';
+import { newId } from '../infra/ids';
+import { normaliseEmail } from '../infra/people';
+import { ValidationError } from '../shared/errors';
+import { holdAt } from '../infra/fault-points';
+import { titleCase } from '../shared/names';
+import { renderTemplate, templateContext, type TemplateContext } from '../shared/template-variables';
+import type { CallInitiateRequest, CallInitiateResponse, CallResult, WhatsAppTemplate } from '../shared/calls/schema';
+import { callWorkflowId } from '../shared/workflow-starts';
+import { startOrTakeBack } from './workflow-starts';
+import { projectUrl } from '../shared/public-urls';
 
 /** A claim on a candidate whose call was never recorded is considered abandoned after this long. */
 const ABANDONED_CLAIM_MS = 60_000;
 
-type CallDeps = BulkRequestDeps;
+/** What a bulk request runs on: the stores, the workflow port, and the filing of its candidates. */
+type CallDeps = OperationDeps & { fileCandidates: FileCandidates };
 
 type Candidate = CallInitiateRequest['candidates'][number];
 /** What the response says of one entry of the request. */
@@ -101,7 +103,7 @@ async function scheduleAll(
   cands: Candidate[],
   depth: number,
 ): Promise<EntryResult[]> {
-  const { stores, operations } = deps;
+  const { stores, fileCandidates } = deps;
   const calls = cands.map((c) => buildCall(newId('call'), ws, project, req, c));
   const claims = await stores.calls.claimCandidates(calls);
   const won = calls.flatMap((call, i) => (claims[i] === 'written' ? [i] : []));
@@ -110,7 +112,7 @@ async function scheduleAll(
   const winners = async () => {
     // The candidates, where an erasure or a suppression finds the calls, filed before they start.
     const [candidates, callWrites] = await Promise.all([
-      operations.fileCandidates(
+      fileCandidates(
         ws._id,
         project._id,
         won.map((i) => cands[i]),

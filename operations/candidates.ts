@@ -26,3 +26,5 @@ export function candidateFiling({ stores }: Pick<OperationDeps, 'stores'>) {
     return { saved, indexed };
   };
 }
+
+export type FileCandidates = ReturnType<typeof candidateFiling>;

@@ -75,6 +75,6 @@ export interface WorkflowPort {
 export interface OperationDeps {
   stores: Stores;
   workflows: WorkflowPort;
-  config: Pick<Config, 'PUBLIC_BASE_URL' | 'VAPI_PHONE_NUMBER_ID'>;
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'VAPI_PHONE_NUMBER_ID' | 'FAULT_HOLD_AT'>;
   logger: Logger;
 }

@@ -1,6 +1,11 @@
 import { callCancel, type CancelCall } from './call-cancel';
 import { reportIntake, type ReportIntake } from './call-reports';
-import { candidateFiling } from './candidates';
+import { candidateFiling, type FileCandidates } from './candidates';
+import { initiateCalls } from './call-initiation';
+import { inviteCandidates } from './invitations';
+import type { WorkspaceDoc } from '../infra/documents/workspaces';
+import type { CallInitiateRequest, CallInitiateResponse } from '../shared/calls/schema';
+import type { InviteRequest, InviteResponse } from '../shared/interviews/schema';
 import type { OperationDeps } from './deps';
 import { erasure, type Erasure } from './erasure';
 import { suppressionFiling, type SuppressionFiling } from './suppressions';
@@ -17,7 +22,11 @@ export interface Operations {
   /** A call's one cancel, with its reason (operations/call-cancel.ts). */
   cancelCall: CancelCall;
   /** A bulk request's candidates filed, with the person index (operations/candidates.ts). */
-  fileCandidates: ReturnType<typeof candidateFiling>;
+  fileCandidates: FileCandidates;
+  /** call/initiate: a campaign's candidates called, each once (operations/call-initiation.ts). */
+  initiateCalls(workspace: Readonly<WorkspaceDoc>, req: CallInitiateRequest): Promise<CallInitiateResponse>;
+  /** interview/invite: a job's candidates invited, each once (operations/invitations.ts). */
+  inviteCandidates(workspace: Readonly<WorkspaceDoc>, req: InviteRequest): Promise<InviteResponse>;
   /** Suppressions filed, and the person's waiting calls stopped (operations/suppressions.ts). */
   suppressions: SuppressionFiling;
   /** A provider's report of an attempt, taken in (operations/call-reports.ts). */
@@ -32,9 +41,12 @@ export interface Operations {
 
 export function createOperations(deps: OperationDeps): Operations {
   const cancelCall = callCancel(deps);
+  const bulk = { ...deps, fileCandidates: candidateFiling(deps) };
   return {
     cancelCall,
-    fileCandidates: candidateFiling(deps),
+    fileCandidates: bulk.fileCandidates,
+    initiateCalls: (workspace, req) => initiateCalls(bulk, workspace, req),
+    inviteCandidates: (workspace, req) => inviteCandidates(bulk, workspace, req),
     suppressions: suppressionFiling(deps),
     reports: reportIntake(deps),
     erasure: erasure(deps, cancelCall),

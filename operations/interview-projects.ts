@@ -1,8 +1,8 @@
-import type { ProjectStore } from '../../stores/projects';
-import { documentId, type ProjectDoc } from '../../infra/documents/projects';
-import { ConflictError } from '../../shared/errors';
-import type { JobDetails } from '../../shared/jobs/schema';
-import type { InviteRequest } from '../../shared/interviews/schema';
+import type { ProjectStore } from '../stores/projects';
+import { documentId, type ProjectDoc } from '../infra/documents/projects';
+import { ConflictError } from '../shared/errors';
+import type { JobDetails } from '../shared/jobs/schema';
+import type { InviteRequest } from '../shared/interviews/schema';
 
 export function jobDetails(req: InviteRequest): JobDetails {
   return {

@@ -1,19 +1,20 @@
-import type { BulkRequestDeps } from '../deps';
-import { documentId, type CandidateDoc, type ProjectDoc } from '../../infra/documents/projects';
-import { interviewToken, type InterviewDoc } from '../../infra/documents/interviews';
-import type { WorkspaceDoc } from '../../infra/documents/workspaces';
-import type { WriteResult } from '../../infra/duplicate-key';
-import { normaliseEmail } from '../../infra/people';
-import { titleCase } from '../../shared/names';
-import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../../shared/jobs/schema';
-import type { CustomQuestion, InterviewResult, InviteRequest, InviteResponse } from '../../shared/interviews/schema';
-import { interviewWorkflowId } from '../../shared/workflow-starts';
-import { startOrTakeBack } from '../../operations/workflow-starts';
-import { jobUrl, projectUrl } from '../../shared/public-urls';
+import type { OperationDeps } from './deps';
+import type { FileCandidates } from './candidates';
+import { documentId, type CandidateDoc, type ProjectDoc } from '../infra/documents/projects';
+import { interviewToken, type InterviewDoc } from '../infra/documents/interviews';
+import type { WorkspaceDoc } from '../infra/documents/workspaces';
+import type { WriteResult } from '../infra/duplicate-key';
+import { normaliseEmail } from '../infra/people';
+import { titleCase } from '../shared/names';
+import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../shared/jobs/schema';
+import type { CustomQuestion, InterviewResult, InviteRequest, InviteResponse } from '../shared/interviews/schema';
+import { interviewWorkflowId } from '../shared/workflow-starts';
+import { startOrTakeBack } from './workflow-starts';
+import { jobUrl, projectUrl } from '../shared/public-urls';
 import { ensureInterviewProject } from './interview-projects';
-import { EXPIRES_IN_DAYS, expiryAfter } from '../../shared/interviews/deadlines';
+import { EXPIRES_IN_DAYS, expiryAfter } from '../shared/interviews/deadlines';
 
-type InviteDeps = BulkRequestDeps;
+type InviteDeps = OperationDeps & { fileCandidates: FileCandidates };
 
 const MESSAGES = {
   queued: 'Interview invitation is being processed',
@@ -100,7 +101,7 @@ async function inviteAll(
   cands: Candidate[],
   terms: InvitationTerms,
 ): Promise<EntryResult[]> {
-  const { stores, operations } = deps;
+  const { stores, fileCandidates } = deps;
   const claims = await stores.candidates.claimEmails(
     project._id,
     cands.map((c) => ({ email: c.email, candidateId: c.id })),
@@ -120,7 +121,7 @@ async function inviteAll(
   const inputs = ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null }));
   // The candidates, where an erasure or a suppression finds the interviews, filed before they start.
   const [candidates, interviewWrites] = await Promise.all([
-    operations.fileCandidates(ws._id, project._id, inputs, { kind: 'interviews', ids: docs.map((d) => d._id) }),
+    fileCandidates(ws._id, project._id, inputs, { kind: 'interviews', ids: docs.map((d) => d._id) }),
     stores.interviews.create(docs),
   ]);
   const [started] = await Promise.all([
@@ -161,7 +162,7 @@ async function releaseOldEmails(
 }
 
 /**
- * Starts the invitations whose candidate and interview are written, in one start (api/workflow-starts.ts). An
+ * Starts the invitations whose candidate and interview are written, in one start (the WorkflowPort's startInvitations). An
  * interview that already existed (a re-invite, or an earlier request that stopped before starting it) is
  * started too, which is a no-op when it ran. When the start fails, the entries fail and take back the
  * interviews they wrote, so the retry invites afresh.

@@ -15,7 +15,6 @@ import {
 } from '../../shared/calls/schema';
 import { cancelCall, cancelCalls } from './cancel';
 import { callInitiateRules } from '../../shared/calls/rules';
-import { initiateCalls } from './initiate';
 import { ensureCampaign } from './campaigns';
 import { projectUrl } from '../../shared/public-urls';
 import { callView } from '../../infra/views/calls';
@@ -48,7 +47,7 @@ export function callRoutes(deps: ApiDeps): Router {
     const req = validateInitiate(ctx.request.body);
     if (templates) await checkWhatsAppTemplates(templates, req);
     const take = { limit: stores.limits.candidates, name: 'candidates', amount: req.candidates.length, counts: 'candidates per hour' };
-    ctx.body = await withinLimits(ctx, [take], () => initiateCalls(deps, ctx.state.workspace, req));
+    ctx.body = await withinLimits(ctx, [take], () => deps.operations.initiateCalls(ctx.state.workspace, req));
   });
 
   router.get('/calls', async (ctx) => {

@@ -7,7 +7,6 @@ import type { InterviewDoc } from '../../infra/documents/interviews';
 import { orNotFound } from '../owned';
 import { InviteRequest, type InterviewViewResponse } from '../../shared/interviews/schema';
 import { inviteRules } from '../../shared/interviews/rules';
-import { inviteCandidates } from './invite';
 import { interviewView } from '../../infra/views/interviews';
 import { resendInterview } from './resend';
 import { listHandler } from '../lists';
@@ -33,7 +32,7 @@ export function interviewRoutes(deps: ApiDeps): Router {
       { limit: limits.emails, name: 'emails', amount: n, counts: 'emails per day' },
     ];
     // A new job's questions take from the AI limit when they are generated (activities/interviews.ts).
-    ctx.body = await withinLimits(ctx, takes, () => inviteCandidates(deps, ctx.state.workspace, req));
+    ctx.body = await withinLimits(ctx, takes, () => deps.operations.inviteCandidates(ctx.state.workspace, req));
   });
 
   const listInterviews = listHandler('interviews', InterviewListQuery, (i: InterviewDoc) => interviewView(i, config.PUBLIC_BASE_URL));

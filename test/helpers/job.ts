@@ -1,4 +1,4 @@
-import { jobDetails as jobOf } from '../../api/interviews/interview-projects';
+import { jobDetails as jobOf } from '../../operations/interview-projects';
 import { EXAMPLES } from '../../api/openapi/examples';
 import type { JobDetails } from '../../shared/jobs/schema';
 import type { InviteRequest } from '../../shared/interviews/schema';
