@@ -1,4 +1,4 @@
-import { callCancel, type CancelCall } from './call-cancel';
+import { callCancel, requestedCancels, type CancelCall, type RequestedCancels } from './call-cancel';
 import { reportIntake, type ReportIntake } from './call-reports';
 import { candidateFiling, type FileCandidates } from './candidates';
 import { initiateCalls } from './call-initiation';
@@ -21,6 +21,8 @@ export type { OperationDeps, WorkflowPort } from './deps';
 export interface Operations {
   /** A call's one cancel, with its reason (operations/call-cancel.ts). */
   cancelCall: CancelCall;
+  /** The API's cancels of one call and of a job's calls, through that one (operations/call-cancel.ts). */
+  cancels: RequestedCancels;
   /** A bulk request's candidates filed, with the person index (operations/candidates.ts). */
   fileCandidates: FileCandidates;
   /** call/initiate: a campaign's candidates called, each once (operations/call-initiation.ts). */
@@ -44,6 +46,7 @@ export function createOperations(deps: OperationDeps): Operations {
   const bulk = { ...deps, fileCandidates: candidateFiling(deps) };
   return {
     cancelCall,
+    cancels: requestedCancels(deps, cancelCall),
     fileCandidates: bulk.fileCandidates,
     initiateCalls: (workspace, req) => initiateCalls(bulk, workspace, req),
     inviteCandidates: (workspace, req) => inviteCandidates(bulk, workspace, req),

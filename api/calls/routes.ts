@@ -13,7 +13,6 @@ import {
   type CallViewResponse,
   type CampaignResponse,
 } from '../../shared/calls/schema';
-import { cancelCall, cancelCalls } from './cancel';
 import { callInitiateRules } from '../../shared/calls/rules';
 import { ensureCampaign } from './campaigns';
 import { projectUrl } from '../../shared/public-urls';
@@ -58,13 +57,16 @@ export function callRoutes(deps: ApiDeps): Router {
   router.post('/calls/cancel', async (ctx) => {
     const body: CallCancelResponse = {
       success: true,
-      data: await cancelCalls(deps, ctx.state.workspace, validateCancel(ctx.request.body)),
+      data: await deps.operations.cancels.cancelOfJob(ctx.state.workspace, validateCancel(ctx.request.body)),
     };
     ctx.body = body;
   });
 
   router.post('/calls/:id/cancel', async (ctx) => {
-    const body: CallViewResponse = { success: true, data: callView(await cancelCall(deps, ctx.state.workspace, ctx.params.id)) };
+    const body: CallViewResponse = {
+      success: true,
+      data: callView(await deps.operations.cancels.cancelRequested(ctx.state.workspace, ctx.params.id)),
+    };
     ctx.body = body;
   });
 
