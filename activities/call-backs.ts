@@ -11,7 +11,7 @@ import type { CallActivityDeps, CallChanges } from './call-changes';
  */
 const CALL_BACK_EXTRA_SLOTS = 16;
 
-/** A candidate's call-back to the workspace's number, taken by the call's workflow (workflows/call-backs.ts). */
+/** A candidate's call-back to the workspace's number, taken by the call's workflow (workflows/call-state.ts). */
 export function createCallBackActivities({ stores, clock, voice }: CallActivityDeps, changes: CallChanges) {
   const { calls, load } = changes;
   return {

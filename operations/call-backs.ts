@@ -14,7 +14,7 @@ export const CALL_BACK_DECISION_MS = 2_000;
  * operator; the service's shared number stands for every workspace without one that knows the caller), and
  * in it the caller's open call, the most recent first: one shown `scheduled`, waiting for its schedule or a
  * retry, not erased, and whose phone the workspace's suppression list does not refuse for voice. Its workflow
- * takes the call-back as the call's next attempt (workflows/call-backs.ts), and the script of that attempt is
+ * takes the call-back as the call's next attempt (workflows/call-state.ts), and the script of that attempt is
  * the answer. Null: nothing is pending for this caller at this number, and nothing is recorded.
  */
 export function callBackAnswering({ stores, workflows, config, logger }: OperationDeps) {

@@ -1,4 +1,4 @@
-/** A candidate's call-back as the API tells it to the call's workflow (workflows/call-backs.ts), and its answer. */
+/** A candidate's call-back as the API tells it to the call's workflow (its Update, workflows/calls.ts), and its answer. */
 
 export interface CallBack {
   /** The voice provider's id of the inbound call. */

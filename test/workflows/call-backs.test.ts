@@ -2,7 +2,7 @@ import { Worker } from '@temporalio/worker';
 import type { WorkflowHandle } from '@temporalio/client';
 import { createActivities } from '../../activities';
 import { callProgressQuery, callWorkflow, type CallProgress } from '../../workflows/calls';
-import { callBackUpdate } from '../../workflows/call-backs';
+import { callBackUpdate } from '../../workflows/calls';
 import { callWorkflowInput } from '../../workflows/call-start';
 import type { RetryPolicy } from '../../shared/calls/schema';
 import { workflowBundle } from '../helpers/stack';
@@ -11,7 +11,7 @@ import { recordHistory } from '../helpers/histories';
 import type { CallDoc } from '../../infra/documents/calls';
 
 /**
- * A candidate's call-back while the call waits for a retry (workflows/call-backs.ts): the workflow takes it as
+ * A candidate's call-back while the call waits for a retry (workflows/call-state.ts): the workflow takes it as
  * the next attempt, inbound, and its report decides it as a dial's would. Time skips only while the test waits
  * for the result, so the retry's two hours pass only after the call-back has been played.
  */

@@ -1,0 +1,286 @@
+import { condition, upsertSearchAttributes } from '@temporalio/workflow';
+import type { ContactDecision, HeldContact } from '../activities/calls';
+import { acts, local, orOnFailure } from './call-activities';
+import { capacityWaitMs, LOST_REPORT_CHECKS } from '../shared/calls/capacity';
+import type { AttemptResult } from '../shared/calls/retry';
+import type { CallStatus, CancelReason, RetryPolicy, WorkingHours } from '../shared/calls/schema';
+import { callMayMove } from '../shared/calls/transitions';
+import type { CallBack, CallBackAnswer } from '../shared/calls/call-backs';
+import { CallStatusKey } from './search-attributes';
+
+export interface CallWorkflowInput {
+  callId: string;
+  /** Epoch ms of schedule_at, used as given; null to dial now, within working hours. */
+  scheduleAt: number | null;
+  workingHours: WorkingHours | null;
+  /** The zones the working hours are in: absent for UTC (working_hours.timezone). */
+  hoursZones?: string[];
+  retryPolicy: RetryPolicy | null;
+  sendPreCall: boolean;
+  sendFallback: boolean;
+  /**
+   * How long to wait for an attempt's report when the dial does not say (`reportWithinMs`: the provider's
+   * longest call plus a grace). Then the provider is asked (when it can be); a call it says is still going
+   * gets another wait, up to LOST_REPORT_CHECKS times, before the attempt counts as no_outcome.
+   */
+  outcomeTimeoutMs: number;
+}
+
+/** How one attempt ended, as its provider reported it; carried in by the provider-callback path. */
+export interface AttemptEnded {
+  attempt: number;
+  result: AttemptResult;
+}
+
+export interface CallProgress {
+  status: CallStatus;
+  attempt: number;
+  nextAttemptAt: number | null;
+}
+
+const ENDED: ReadonlySet<CallStatus> = new Set(['cancelled', 'completed', 'failed']);
+const CANCEL_TAKEN: ReadonlySet<CallStatus> = new Set([...ENDED, 'cancelling']);
+
+/** How a held contact's wait ended: `waited` until its moment, or why not. */
+export type WindowWait = 'waited' | 'cancelled' | 'never' | 'opted_out';
+
+/**
+ * The state of one call's workflow (workflows/calls.ts), with the handlers of its messages and the waits its
+ * main function is made of. The workflow function sets each handler to one method here; the methods decide,
+ * in the workflow's own time, so a call-back, a cancel and a due dial never take one attempt twice.
+ */
+export class CallState {
+  readonly callId: string;
+  readonly progress: CallProgress = { status: 'scheduled', attempt: 0, nextAttemptAt: null };
+  /** The first report of each attempt. */
+  private readonly results = new Map<number, AttemptEnded>();
+  cancelled = false;
+  cancelReason: CancelReason = 'requested';
+  private capacityChanges = 0;
+  /** Attempt numbers used so far (dials and call-backs), and the dials among them, which the retry policy counts. */
+  used = 0;
+  dials = 0;
+  private shownCancelling = false;
+  /** Call-backs: each inbound call's answer, the one taken and not yet run, whether the call waits for a dial time. */
+  private readonly callBackAnswers = new Map<string, CallBackAnswer>();
+  private pendingCallBack: { providerCallId: string; attempt: number } | null = null;
+  private waitingForDialTime = false;
+  /** A call-back completed the call: nothing is written after it, whatever the wait it ended was for. */
+  completedByCallBack = false;
+  /** The call's own place among waiters' look times, from its id: deterministic, so replays wait the same. */
+  private readonly spread: number;
+
+  constructor(readonly input: CallWorkflowInput) {
+    this.callId = input.callId;
+    this.spread = [...input.callId].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1_000, 0) / 1_000;
+  }
+
+  // The handlers of the workflow's messages.
+
+  /** attemptResult: the first report of an attempt wins; duplicates and reports of other attempts change nothing. */
+  reported = (r: AttemptEnded): void => {
+    if (!this.results.has(r.attempt)) this.results.set(r.attempt, r);
+  };
+
+  /** cancelCall: the first reason given stands. */
+  cancelAsked = (reason?: CancelReason): void => {
+    if (!this.cancelled && reason) this.cancelReason = reason;
+    this.cancelled = true;
+  };
+
+  /** cancelOutcome: the status once the cancel has taken, or once the call has ended. */
+  cancelOutcome = async (until: 'taken' | 'ended'): Promise<CallStatus> => {
+    const reached = until === 'ended' ? ENDED : CANCEL_TAKEN;
+    await condition(() => reached.has(this.progress.status));
+    return this.progress.status;
+  };
+
+  /** capacityChanged: a call waiting for capacity looks again now. */
+  capacityChanged = (): void => void this.capacityChanges++;
+
+  /**
+   * callBack: taken only while the call waits for a dial time, one at a time, and numbered as the next attempt;
+   * the same inbound call asked again gets the same answer.
+   */
+  callBackAsked = (c: CallBack): CallBackAnswer => {
+    const answer = this.callBackAnswers.get(c.providerCallId) ?? this.decideCallBack(c);
+    this.callBackAnswers.set(c.providerCallId, answer);
+    return answer;
+  };
+
+  private decideCallBack(c: CallBack): CallBackAnswer {
+    if (this.pendingCallBack || !this.waitingForDialTime || this.cancelled || Date.now() > c.answerBy) return { refused: true };
+    this.pendingCallBack = { providerCallId: c.providerCallId, attempt: this.used + 1 };
+    return { attempt: this.pendingCallBack.attempt };
+  }
+
+  // What operators see: the CallStatus search attribute.
+
+  /**
+   * Shows the status an activity wrote and returned; the same again is not upserted. It moves through the same
+   * table as the stored call (shared/calls/transitions.ts): a move the table refuses is a defect, and fails the
+   * workflow task, which Temporal retries and the UI shows, rather than labelling the call wrongly.
+   */
+  show(status: CallStatus): void {
+    if (status === this.progress.status) return;
+    if (!callMayMove(this.progress.status, status))
+      throw new Error(`call ${this.callId}: no move from ${this.progress.status} to ${status}`);
+    this.progress.status = status;
+    upsertSearchAttributes([{ key: CallStatusKey, value: status }]);
+  }
+
+  /** A change of the call's status, written by `write`, which returns the status it left: shown from that. */
+  async written(write: () => Promise<CallStatus>): Promise<void> {
+    this.show(await write());
+  }
+
+  // The waits.
+
+  /**
+   * Waits until `at`; true when the call was cancelled meanwhile, or a call-back completed it. A call-back
+   * meanwhile is its own attempt; one that does not complete the call leaves the wait as it was.
+   */
+  async waitUntil(at: number): Promise<boolean> {
+    for (;;) {
+      const ms = at - Date.now();
+      this.waitingForDialTime = this.progress.status === 'scheduled';
+      if (ms > 0) await condition(() => this.cancelled || this.pendingCallBack !== null, ms);
+      this.waitingForDialTime = false;
+      if (this.cancelled || !this.pendingCallBack) return this.cancelled;
+      const taken = await this.takeCallBack(at);
+      if (taken === 'completed') this.completedByCallBack = true;
+      if (taken === 'completed' || taken === 'cancelled') return true;
+    }
+  }
+
+  /**
+   * The pending call-back as its attempt (inbound), judged by its report as a dial is: `completed` ends the
+   * call; otherwise the attempt is recorded and the call waits for `resumeAt` again (`resumed`), unless it was
+   * cancelled meanwhile (`cancelled`). `refused`: the call no longer waited when its attempt was to be recorded
+   * (erased or ended), and nothing was.
+   */
+  private async takeCallBack(resumeAt: number): Promise<'completed' | 'cancelled' | 'resumed' | 'refused'> {
+    const { callId } = this;
+    const reportWithinMs = this.input.outcomeTimeoutMs;
+    const { attempt, providerCallId } = this.pendingCallBack!;
+    try {
+      const begun = await local.beginCallBack(callId, attempt, providerCallId, reportWithinMs, Date.now());
+      this.show(begun.status);
+      if (!begun.begun) return 'refused';
+      this.used = this.progress.attempt = attempt;
+      this.progress.nextAttemptAt = null;
+      await this.awaitReport(attempt, reportWithinMs);
+    } finally {
+      this.pendingCallBack = null;
+    }
+    const result = this.resultOf(attempt);
+    if (result === 'completed') {
+      this.show(await local.completeCall(callId, attempt, Date.now()));
+      return 'completed';
+    }
+    this.show(await local.recordAttempt(callId, attempt, result, Date.now()));
+    if (this.cancelled) return 'cancelled';
+    this.show(await local.markScheduled(callId, resumeAt));
+    this.progress.nextAttemptAt = resumeAt;
+    return 'resumed';
+  }
+
+  /** The attempt's result as reported, or `no_outcome` when no report came. */
+  resultOf(attempt: number): AttemptResult {
+    return this.results.get(attempt)?.result ?? 'no_outcome';
+  }
+
+  /**
+   * Waits for the attempt's report; when it does not come in time, asks the provider, and waits again while
+   * the provider says the call is still going. A cancel meanwhile is shown as `cancelling`: the attempt
+   * finishes, and no retry follows.
+   */
+  async awaitReport(attempt: number, waitMs: number): Promise<void> {
+    const reported = () => this.results.has(attempt);
+    /** Waits up to `ms` for the report; a cancel meanwhile is shown as `cancelling`, and the wait goes on. */
+    const wait = async (ms: number) => {
+      const until = Date.now() + ms;
+      await condition(() => reported() || this.cancelled, ms);
+      if (reported() || !this.cancelled) return;
+      await this.showCancelling();
+      if (until > Date.now()) await condition(reported, until - Date.now());
+    };
+    await wait(waitMs);
+    for (let n = 0; n < LOST_REPORT_CHECKS && !reported(); n++) {
+      const check = await orOnFailure(acts.checkAttempt(this.callId, attempt), { status: 'unknown' as const });
+      if (check.status === 'unknown') break;
+      if (check.status === 'ended') {
+        if (!reported()) this.results.set(attempt, { attempt, result: check.result });
+        break;
+      }
+      await wait(waitMs);
+    }
+  }
+
+  private async showCancelling(): Promise<void> {
+    if (this.shownCancelling) return;
+    this.shownCancelling = true;
+    await this.written(() => local.markCancelling(this.callId));
+  }
+
+  /**
+   * Waits for one of the workspace's calling slots (max_concurrent_calls), `waiting_for_capacity` meanwhile,
+   * looking again on a timer, or at once when the cap is raised. False when the call was cancelled while it
+   * waited; the calling window's answer when it holds the dial (each dial is checked against the workspace's
+   * calling window at its moment: the take decides it).
+   */
+  async takeSlot(attempt: number, dialAt?: number): Promise<boolean | HeldContact> {
+    for (let n = 0; ; n++) {
+      // Only the first look shows the call scheduled, so the activity tells a rerun of it (which announces
+      // that again) from a later look.
+      const at = n === 0 ? dialAt : undefined;
+      const take = await local.takeCallSlot(this.callId, attempt, this.input.outcomeTimeoutMs, at ?? null, Date.now());
+      this.show(take.status);
+      if (take.taken) return true;
+      if (take.held) return take.held;
+      const seen = this.capacityChanges;
+      await condition(() => this.cancelled || this.capacityChanges !== seen, capacityWaitMs(n, this.spread));
+      if (this.cancelled) return false;
+    }
+  }
+
+  /**
+   * Waits out a contact the calling window holds: `waited` until the moment it named (the caller looks again,
+   * as the window may have changed meanwhile), `cancelled` meanwhile, or `never` when the candidate's zones
+   * share no moment of the window. A held dial or pre-call message shows the call scheduled.
+   */
+  async waitOut(held: HeldContact, kind: 'dial' | 'pre_call' | 'fallback'): Promise<WindowWait> {
+    if (!('at' in held)) return held.optedOut ? 'opted_out' : 'never';
+    if (kind !== 'fallback') {
+      // The deferral's write showed the call scheduled.
+      if (held.status) this.show(held.status);
+      this.progress.nextAttemptAt = held.at;
+    }
+    return (await this.waitUntil(held.at)) ? 'cancelled' : 'waited';
+  }
+
+  /**
+   * Looks at the calling window for a message due now until it lets the message go, the call is cancelled
+   * meanwhile, or the zones share no moment of it. `held`: its first answer, had already.
+   */
+  async windowOpens(kind: 'pre_call' | 'fallback', held?: HeldContact): Promise<'go' | Exclude<WindowWait, 'waited'>> {
+    for (let look: ContactDecision = held ?? (await local.contactWindow(this.callId, kind, Date.now())); ;) {
+      if (look.go) return 'go';
+      const window = await this.waitOut(look, kind);
+      if (window !== 'waited') return window;
+      look = await local.contactWindow(this.callId, kind, Date.now());
+    }
+  }
+
+  /** Why the call ends when a held contact's wait does not end in `waited`. */
+  endedBy(window: Exclude<WindowWait, 'waited'>): CancelReason {
+    return window === 'cancelled' ? this.cancelReason : window === 'never' ? 'outside_calling_window' : window;
+  }
+
+  /** The call cancelled, with `reason` (the one asked for by default); after a call-back completed it, nothing. */
+  async cancel(reason: CancelReason = this.cancelReason): Promise<CallProgress> {
+    if (this.completedByCallBack) return this.progress;
+    await this.written(() => local.finishCall(this.callId, 'cancelled', null, reason));
+    return this.progress;
+  }
+}
