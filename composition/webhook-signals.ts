@@ -3,7 +3,8 @@ import { startOptions, whileReachable } from '../infra/temporal';
 import { pacedBatches } from '../infra/paced-batches';
 import { workflowStart } from '../shared/workflow-starts';
 import type { Database } from '../infra/database';
-import { webhookAnnouncer, type Announce, type SignalDelivery } from '../infra/webhooks/events';
+import type { Announce, SignalDelivery } from '../infra/webhooks/events';
+import { webhookAnnouncer } from '../stores/webhook-announcer';
 import { WorkspaceIdKey } from '../workflows/search-attributes';
 import { retryDeliverySignal, webhookDeliveryWorkflow, webhookEventSignal, webhookWorkflowId } from '../workflows/webhooks';
 

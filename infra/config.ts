@@ -138,7 +138,7 @@ export const ConfigSchema = Type.Object({
 
   /**
    * The secret people's hashes are keyed with (the suppression list, the person index, the dial caps, the
-   * email claims: infra/contact-keys.ts), at least 32 characters; required in production. Or
+   * email claims: stores/contact-keys.ts), at least 32 characters; required in production. Or
    * CONTACT_HASH_SECRETS, `version:secret` items, newest first, to add a new one while hashes under the older
    * ones keep matching (`admin contacts:rekey` files them again under the newest).
    */

@@ -15,7 +15,7 @@ export interface ContactsRekeyed {
 }
 
 /**
- * Files people's hashes again under the newest contact secret (infra/contact-keys.ts), after a new one was
+ * Files people's hashes again under the newest contact secret (stores/contact-keys.ts), after a new one was
  * put in front of CONTACT_HASH_SECRETS: the person index and the email claims (admin people:index's walk), and
  * every suppression entry that still has its phone or email. Nothing is dropped that could not be made again:
  * an entry of hashes only stays as it is, and keeps matching while its secret is configured. Repeatable.

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
 /**
- * The development stack's contact hash secret (infra/contact-keys.ts), generated on its first start into the
+ * The development stack's contact hash secret (stores/contact-keys.ts), generated on its first start into the
  * dev cache beside the stack's data (mode 600) and read after: `npm run dev` and the admin CLI aimed at its
  * database key people's hashes alike, and never with a key kept in the database.
  */

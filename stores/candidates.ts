@@ -4,7 +4,7 @@ import { documentId, type CandidateDoc } from '../infra/documents/projects';
 import { claim, claimEach, claimOf, release } from '../infra/claims';
 import { bulkWriteEach, insertEach, type WriteResult } from '../infra/duplicate-key';
 import type { Person } from '../infra/people';
-import { contactKeys, versionedKeys, type ContactKeys, type VersionedKey } from '../infra/contact-keys';
+import { contactKeys, versionedKeys, type ContactKeys, type VersionedKey } from './contact-keys';
 import { personIndex } from './person-index';
 
 export interface CandidateInput {

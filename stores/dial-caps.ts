@@ -1,6 +1,6 @@
 import type { Database } from '../infra/database';
 import { claim, claimOf } from '../infra/claims';
-import { contactKeys, versionedKeys, type ContactKeys } from '../infra/contact-keys';
+import { contactKeys, versionedKeys, type ContactKeys } from './contact-keys';
 
 /** A day, in which a phone takes at most the workspace's `max_dials_per_phone_per_day` dials. */
 export const DIAL_CAP_WINDOW_MS = 86_400_000;
@@ -20,7 +20,7 @@ export interface DialCapStore {
  * The dial cap as `cap` claims per phone and workspace (infra/claims.ts), each held by one dial for 24 hours:
  * a dial goes when it wins a free claim or one whose 24 hours are over. The unique `_id` decides between dials
  * at the same moment, on MongoDB and on FerretDB alike, so the cap holds under concurrency; every read is an
- * exact `_id`. The phone is in the claims only as a keyed hash (infra/contact-keys.ts).
+ * exact `_id`. The phone is in the claims only as a keyed hash (stores/contact-keys.ts).
  */
 export function dialCapStore(db: Database, contacts: ContactKeys = contactKeys(db, [])): DialCapStore {
   return {

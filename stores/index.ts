@@ -1,5 +1,5 @@
 import type { Config } from '../infra/config';
-import { configuredSecrets, contactKeys } from '../infra/contact-keys';
+import { configuredSecrets, contactKeys } from './contact-keys';
 import type { Database } from '../infra/database';
 import type { Announce } from '../infra/webhooks/events';
 import { callStore, type CallStore } from './calls';

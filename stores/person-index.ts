@@ -2,7 +2,7 @@ import type { AnyBulkWriteOperation } from 'mongodb';
 import type { Database } from '../infra/database';
 import { bulkWriteEach, insertEach } from '../infra/duplicate-key';
 import type { Person } from '../infra/people';
-import { contactKeys, versionedKeys, type ContactKeys, type VersionedKey } from '../infra/contact-keys';
+import { contactKeys, versionedKeys, type ContactKeys, type VersionedKey } from './contact-keys';
 import type { PersonIndexDoc } from '../infra/documents/person-index';
 
 /**
@@ -46,7 +46,7 @@ export function personIndex(db: Database, keys: ContactKeys = contactKeys(db, []
     versionedKeys(key, 'pi', workspaceId, p, ['candidate', 'email', 'phone']);
   /** The person's keys under the current secret: where they are filed. */
   const keysOf = async (workspaceId: string, p: Person) => keysUnder(await keys.current('person-index'), workspaceId, p);
-  /** The person's keys under every secret they may have been filed with (infra/contact-keys.ts). */
+  /** The person's keys under every secret they may have been filed with (stores/contact-keys.ts). */
   const everyKeyOf = async (workspaceId: string, p: Person) =>
     (await keys.all('person-index')).flatMap((key) => keysUnder(key, workspaceId, p));
 

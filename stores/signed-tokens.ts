@@ -2,10 +2,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../infra/database';
 import { decodeCursor, encodeCursor, type CursorState } from '../infra/lists/cursor';
 import type { Position } from '../infra/lists/time-index';
-import { sharedKey } from '../infra/shared-keys';
+import { sharedKey } from './shared-keys';
 
 /**
- * Tokens the service signs with secrets the processes share (kept in `settings`, infra/shared-keys.ts), checked
+ * Tokens the service signs with secrets the processes share (kept in `settings`, stores/shared-keys.ts), checked
  * without a read of what they name:
  * - list cursors (infra/lists/cursor.ts), bound to the workspace, the list and the query that made them;
  * - the token of an email's unsubscribe link: the interview's id, a dot, and an HMAC of it. Every email the
@@ -14,14 +14,16 @@ import { sharedKey } from '../infra/shared-keys';
  */
 
 const UNSUBSCRIBE_KEY = 'unsubscribe-link-key';
+const CURSOR_KEY = 'list-cursor-key';
 const mac = (key: Buffer, interviewId: string) => createHmac('sha256', key).update(`unsubscribe\n${interviewId}`).digest().subarray(0, 18);
 
 export function signedTokenStore(db: Database) {
   return {
     cursors: {
-      encode: (state: CursorState): Promise<string> => encodeCursor(db, state),
+      encode: async (state: CursorState): Promise<string> => encodeCursor(await sharedKey(db, CURSOR_KEY), state),
       /** The position in `cursor`, or null when it is not one this service signed for `scope`. */
-      decode: (scope: string, cursor: string): Promise<Position | null> => decodeCursor(db, scope, cursor),
+      decode: async (scope: string, cursor: string): Promise<Position | null> =>
+        decodeCursor(await sharedKey(db, CURSOR_KEY), scope, cursor),
     },
 
     unsubscribeLinks: {

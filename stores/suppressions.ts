@@ -4,7 +4,7 @@ import { keyedId, newId } from '../infra/ids';
 import { indexOf } from '../infra/lists/index-of';
 import type { Position } from '../infra/lists/time-index';
 import { normaliseEmail, type Person } from '../infra/people';
-import { contactKeys, versionedKeys, versionedPrefix, type ContactKeys, type VersionedKey } from '../infra/contact-keys';
+import { contactKeys, versionedKeys, versionedPrefix, type ContactKeys, type VersionedKey } from './contact-keys';
 import type { KeyedEntry, SuppressionDoc, SuppressionKeyDoc } from '../infra/documents/suppressions';
 import type { WorkspaceDoc } from '../infra/documents/workspaces';
 import { SUPPRESSION_CHANNELS, type SuppressionChannel, type SuppressionSource } from '../shared/suppressions/schema';

@@ -7,7 +7,7 @@ import {
   type WebhookEndpointsDoc,
   type WebhookEventDoc,
 } from '../infra/documents/webhooks';
-import { pageDeliveries, type DeliveryPage } from '../infra/webhooks/delivery-log';
+import { pageDeliveries, type DeliveryPage } from './delivery-log';
 import { eventId, sequenceOf, type EventRecord } from '../infra/webhooks/events';
 import type { DeliveryStatus } from '../shared/webhooks/schema';
 
@@ -71,7 +71,7 @@ export function webhookStore(db: Database) {
       await db.webhookEvents.updateOne({ _id: eventId }, deliveryUpdate(endpointId, state));
     },
 
-    /** An endpoint's deliveries, newest first, by status if asked (infra/webhooks/delivery-log.ts). */
+    /** An endpoint's deliveries, newest first, by status if asked (stores/delivery-log.ts). */
     pageDeliveries: (
       workspaceId: string,
       endpointId: string,

@@ -1,11 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Database } from '../database';
-import { sharedKey } from '../shared-keys';
 import type { Position } from './time-index';
 
 /**
  * Opaque, tamper-proof list cursors: the place a page ended, bound to the workspace, the list and the query
- * that produced it, and signed with a key the processes share (infra/shared-keys.ts). A cursor
+ * that produced it, and signed with a key the processes share (`key`: stores/signed-tokens.ts reads it). A cursor
  * that was altered, or belongs to another workspace, list or query, fails verification.
  */
 export interface CursorState {
@@ -14,22 +12,19 @@ export interface CursorState {
   position: Position;
 }
 
-const KEY_ID = 'list-cursor-key';
-const signingKey = (db: Database) => sharedKey(db, KEY_ID);
-
 const mac = (key: Buffer, scope: string, body: string) => createHmac('sha256', key).update(`${scope}\n${body}`).digest().subarray(0, 16);
 
-export async function encodeCursor(db: Database, state: CursorState): Promise<string> {
+export async function encodeCursor(key: Buffer, state: CursorState): Promise<string> {
   const body = Buffer.from(JSON.stringify([state.position.at, state.position.id])).toString('base64url');
-  return `${body}.${mac(await signingKey(db), state.scope, body).toString('base64url')}`;
+  return `${body}.${mac(key, state.scope, body).toString('base64url')}`;
 }
 
 /** The position in `cursor`, or null when it is not one this service signed for `scope`. */
-export async function decodeCursor(db: Database, scope: string, cursor: string): Promise<Position | null> {
+export async function decodeCursor(key: Buffer, scope: string, cursor: string): Promise<Position | null> {
   const [body, sig, extra] = cursor.split('.');
   if (!body || !sig || extra !== undefined) return null;
   const given = Buffer.from(sig, 'base64url');
-  const expected = mac(await signingKey(db), scope, body);
+  const expected = mac(key, scope, body);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
     const [at, id] = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown[];

@@ -4,7 +4,7 @@ import { documentId, type CandidateDoc, type ProjectDoc } from '../../infra/docu
 import { type CallDoc } from '../../infra/documents/calls';
 import { type InterviewDoc } from '../../infra/documents/interviews';
 import { emailKey } from '../../stores/candidates';
-import { contactKeys } from '../../infra/contact-keys';
+import { contactKeys } from '../../stores/contact-keys';
 import type { ClaimDoc } from '../../infra/documents/coordination';
 
 /**

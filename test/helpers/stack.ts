@@ -31,7 +31,7 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${randomBytes(6).toString('hex')}`;
 }
 
-/** The secret the tests' services key people's hashes with, as an operator gives one (infra/contact-keys.ts). */
+/** The secret the tests' services key people's hashes with, as an operator gives one (stores/contact-keys.ts). */
 export const TEST_CONTACT_SECRET = 'test-contact-hash-secret-0123456789abcdef';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {

@@ -8,7 +8,7 @@ import { webhookSignaller } from '../../composition/webhook-signals';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import type { DeliveryState } from '../../infra/documents/webhooks';
-import { webhookAnnouncer } from '../../infra/webhooks/events';
+import { webhookAnnouncer } from '../../stores/webhook-announcer';
 import { newWebhookSecret } from '../../infra/webhooks/signing';
 import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_MS } from '../../shared/webhooks/delivery-schedule';
 import { webhookWorkflowId } from '../../workflows/webhooks';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import type { Database } from './database';
+import type { Database } from '../infra/database';
 import { sharedKey } from './shared-keys';
-import { personKeys, type ContactKind, type Person } from './people';
+import { personKeys, type ContactKind, type Person } from '../infra/people';
 
 /**
  * The keys that name people's hashes (infra/people.ts): the suppression list's, the person index's, the dial

@@ -1,9 +1,9 @@
-import type { Database } from '../database';
-import { keyedId } from '../ids';
-import { indexOf } from '../lists/index-of';
-import type { Position } from '../lists/time-index';
-import type { DeliveryState, WebhookEventDoc } from '../documents/webhooks';
-import type { DeliveryStatus } from '../../shared/webhooks/schema';
+import type { Database } from '../infra/database';
+import { keyedId } from '../infra/ids';
+import { indexOf } from '../infra/lists/index-of';
+import type { Position } from '../infra/lists/time-index';
+import type { DeliveryState, WebhookEventDoc } from '../infra/documents/webhooks';
+import type { DeliveryStatus } from '../shared/webhooks/schema';
 
 /**
  * Each endpoint's deliveries, newest first (GET /webhooks/:id/deliveries): one entry per event in the time

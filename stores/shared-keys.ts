@@ -1,6 +1,6 @@
-import type { Database } from './database';
-import { insertOnce } from './duplicate-key';
-import { newToken } from './ids';
+import type { Database } from '../infra/database';
+import { insertOnce } from '../infra/duplicate-key';
+import { newToken } from '../infra/ids';
 
 const keys = new WeakMap<Database, Map<string, Promise<Buffer>>>();
 
