@@ -129,7 +129,6 @@ export async function startService(config: Config, logger: Logger, overrides: Se
         operations,
         logger,
         now: () => new Date(),
-        workflows: apiDeps.workflows,
         ...overrides.pages,
       }),
     );

@@ -11,6 +11,7 @@ import { erasure, type Erasure } from './erasure';
 import { suppressionFiling, type SuppressionFiling } from './suppressions';
 import { interviewReviews, type ReviewInterview } from './interview-reviews';
 import { callBackAnswering, type CallBackAnswering } from './call-backs';
+import { interviewSteps, type InterviewSteps } from './interview-steps';
 
 export type { OperationDeps, WorkflowPort } from './deps';
 
@@ -39,6 +40,8 @@ export interface Operations {
   reviewInterview: ReviewInterview;
   /** A candidate's call-back, taken by their open call (operations/call-backs.ts). */
   callBacks: CallBackAnswering;
+  /** The candidate's steps on the interview page: start, next, answer, record, finish, decline AI (operations/interview-steps.ts). */
+  interviewSteps: InterviewSteps;
 }
 
 export function createOperations(deps: OperationDeps): Operations {
@@ -55,5 +58,6 @@ export function createOperations(deps: OperationDeps): Operations {
     erasure: erasure(deps, cancelCall),
     reviewInterview: interviewReviews(deps),
     callBacks: callBackAnswering(deps),
+    interviewSteps: interviewSteps(deps),
   };
 }

@@ -1,8 +1,46 @@
 import type { Context } from 'koa';
 import type { Question } from '../../shared/jobs/schema';
 import { secondsLeft } from '../../shared/interviews/session';
+import { dayOf } from '../../shared/interviews/invitation-email';
+import { expiresAtOf, type InterviewDoc } from '../../infra/documents/interviews';
+import type { LinkPage } from '../../operations/interview-steps';
 import { sendPage } from '../layout';
-import { QuestionPage, type InterviewFrame } from './pages';
+import {
+  CompletedPage,
+  ContinuePage,
+  ExpiredPage,
+  FinishPage,
+  NotReadyPage,
+  QuestionPage,
+  WelcomePage,
+  type InterviewFrame,
+} from './pages';
+
+/** The link's page for where the candidate stands (operations/interview-steps.ts); `late`: the query's notice. */
+export function showStanding(
+  ctx: Context,
+  stands: LinkPage,
+  { interview, frame, at, late: asked }: { interview: InterviewDoc; frame: InterviewFrame; at: Date; late: unknown },
+): void {
+  const questions = interview.questions ?? [];
+  const late = lateNotice(asked, questions.length);
+  switch (stands.page) {
+    case 'question':
+      return showQuestion(ctx, 200, { frame, questions, index: stands.index, served: stands.served, at, notice: late });
+    case 'expired':
+      return sendPage(ctx, 200, <ExpiredPage frame={frame} expiredOn={dayOf(expiresAtOf(interview))} />);
+    case 'not_ready':
+      return sendPage(ctx, 200, <NotReadyPage frame={frame} failed={stands.failed} />);
+    case 'welcome':
+      return sendPage(ctx, 200, <WelcomePage frame={frame} questions={questions} />);
+    case 'completed':
+      return sendPage(ctx, 200, <CompletedPage frame={frame} />);
+    case 'finish':
+      return sendPage(ctx, 200, <FinishPage frame={frame} notice={late} />);
+    case 'continue':
+      return sendPage(ctx, 200, <ContinuePage frame={frame} index={stands.index} total={questions.length} timedOut={stands.timedOut} />);
+  }
+}
 
 /** A question's page, with the time it has left by the server's clock. */
 export function showQuestion(

@@ -1,7 +1,15 @@
+import type { Context } from 'koa';
 import type { Config } from '../../infra/config';
-import type { InterviewDoc } from '../../infra/documents/interviews';
+import type { InterviewDoc, RecordingDoc } from '../../infra/documents/interviews';
 import type { RecordingStore } from '../../stores/recordings';
-import { ConflictError, PayloadTooLargeError, RequestTimeoutError, ServiceUnavailableError } from '../../shared/errors';
+import {
+  ConflictError,
+  PayloadTooLargeError,
+  RequestTimeoutError,
+  ServiceUnavailableError,
+  UnsupportedMediaTypeError,
+} from '../../shared/errors';
+import { RECORDING_TYPES, recordingType, type RecordingType } from '../../shared/interviews/recordings';
 
 /**
  * An upload, guarded before its body is read: one per question at a time (a second is a 409, whichever
@@ -46,6 +54,30 @@ export function uploadGuard({ recordings, config, now }: { recordings: Recording
       await recordings.releaseUpload(interview._id, index, id);
     }
   };
+}
+
+/** A recording's type from its Content-Type, refused (415, 413) before its body is read when it is none of ours or too long. */
+export function recordingOf(ctx: Context, config: Pick<Config, 'RECORDING_MAX_BYTES'>): RecordingType {
+  const type = recordingType(ctx.get('Content-Type'));
+  if (!type) throw new UnsupportedMediaTypeError(`A recording is one of ${RECORDING_TYPES.join(', ')}.`);
+  if (Number(ctx.get('Content-Length')) > config.RECORDING_MAX_BYTES) throw new PayloadTooLargeError('the recording limit');
+  return type;
+}
+
+/** The request's body stored as the recording of question `index`, guarded (above) and paced (below). */
+export function recordingReceiver(deps: { recordings: RecordingStore; config: Config; now: () => Date }) {
+  const guardedUpload = uploadGuard(deps);
+  const { recordings, config } = deps;
+  return (ctx: Context, interview: InterviewDoc, index: number, type: RecordingType): Promise<RecordingDoc> =>
+    guardedUpload(interview, index, (id, maxBytes) =>
+      recordings.store(paced(ctx.req, config.UPLOAD_MIN_BYTES, config.UPLOAD_RATE_WINDOW_SECONDS * 1000), {
+        id,
+        interviewId: interview._id,
+        index,
+        type,
+        maxBytes,
+      }),
+    );
 }
 
 const TICK = Symbol('tick');
