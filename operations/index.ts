@@ -12,6 +12,7 @@ import { suppressionFiling, type SuppressionFiling } from './suppressions';
 import { interviewReviews, type ReviewInterview } from './interview-reviews';
 import { callBackAnswering, type CallBackAnswering } from './call-backs';
 import { interviewSteps, type InterviewSteps } from './interview-steps';
+import { candidateOptOuts, type CandidateOptOuts } from './candidate-opt-outs';
 
 export type { OperationDeps, WorkflowPort } from './deps';
 
@@ -32,6 +33,8 @@ export interface Operations {
   inviteCandidates(workspace: Readonly<WorkspaceDoc>, req: InviteRequest): Promise<InviteResponse>;
   /** Suppressions filed, and the person's waiting calls stopped (operations/suppressions.ts). */
   suppressions: SuppressionFiling;
+  /** The candidate's own: an email's unsubscribe link, the interview page's opt-out (operations/candidate-opt-outs.ts). */
+  optOuts: CandidateOptOuts;
   /** A provider's report of an attempt, taken in (operations/call-reports.ts). */
   reports: ReportIntake;
   /** A person's data out of a workspace (operations/erasure.ts). */
@@ -47,13 +50,15 @@ export interface Operations {
 export function createOperations(deps: OperationDeps): Operations {
   const cancelCall = callCancel(deps);
   const bulk = { ...deps, fileCandidates: candidateFiling(deps) };
+  const suppressions = suppressionFiling(deps);
   return {
     cancelCall,
     cancels: requestedCancels(deps, cancelCall),
     fileCandidates: bulk.fileCandidates,
     initiateCalls: (workspace, req) => initiateCalls(bulk, workspace, req),
     inviteCandidates: (workspace, req) => inviteCandidates(bulk, workspace, req),
-    suppressions: suppressionFiling(deps),
+    suppressions,
+    optOuts: candidateOptOuts(deps, suppressions),
     reports: reportIntake(deps),
     erasure: erasure(deps, cancelCall),
     reviewInterview: interviewReviews(deps),

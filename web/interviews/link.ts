@@ -5,6 +5,15 @@ import { NotFoundError } from '../../shared/errors';
 import type { WebDeps } from '../deps';
 import type { InterviewFrame } from './pages';
 
+/** The hiring company an interview's pages name: the project's, or the workspace's. */
+export async function companyOfInterview(stores: WebDeps['stores'], interview: InterviewDoc): Promise<string | null> {
+  const [project, workspace] = await Promise.all([
+    stores.projects.get(interview.project_id),
+    stores.workspaces.get(interview.workspace_id),
+  ]);
+  return companyOf(project, workspace);
+}
+
 /** The interview a link opens, and what its pages show of the job (web/interviews/routes.tsx). */
 export function interviewLink({ stores, config }: Pick<WebDeps, 'stores' | 'config'>) {
   return {

@@ -5,16 +5,13 @@ import { sendPage } from '../layout';
 import { formBody, sameOrigin } from '../forms';
 import { linkLimits } from '../limits';
 import { NotFoundError } from '../../shared/errors';
-import { keyedId } from '../../infra/ids';
-import { normaliseEmail } from '../../infra/people';
-import { companyOf } from '../../infra/documents/projects';
+import { companyOfInterview } from '../interviews/link';
 import type { InterviewDoc } from '../../infra/documents/interviews';
 import { SUPPRESSION_CHANNELS } from '../../shared/suppressions/schema';
 import { ConfirmOptOutPage, maskedEmail, OptedOutPage } from './pages';
 
 /**
- * The candidate's own ways into the suppression list (docs/contact-rules.md), filed through the one filing
- * (operations/suppressions.ts):
+ * The candidate's own ways into the suppression list (docs/contact-rules.md), filed by operations/candidate-opt-outs.ts:
  * - `/u/{token}`, every email's unsubscribe link: a GET shows a confirmation and changes nothing (mail
  *   scanners follow links); a POST suppresses email for the address, the confirmation's button or a mail
  *   client's RFC 8058 one-click POST (`List-Unsubscribe=One-Click`), which carries no cookie and no Origin;
@@ -23,37 +20,24 @@ import { ConfirmOptOutPage, maskedEmail, OptedOutPage } from './pages';
  * A POST from another site's page is refused (`sameOrigin`); the link's token is the credential, as for the
  * interview itself, and the pages send no Referer (`Referrer-Policy`).
  */
-export function suppressionRoutes({ stores, operations, logger }: WebDeps): Router {
+export function suppressionRoutes({ stores, operations }: WebDeps): Router {
   const router = new Router();
   const limited = linkLimits(stores.limits);
-  const { interviews, suppressions } = stores;
+  const { optOuts } = operations;
 
-  async function companyOfInterview(interview: InterviewDoc): Promise<string> {
-    const [project, workspace] = await Promise.all([
-      stores.projects.get(interview.project_id),
-      stores.workspaces.get(interview.workspace_id),
-    ]);
-    return companyOf(project, workspace) ?? 'The hiring team';
-  }
+  const companyFor = async (interview: InterviewDoc) => (await companyOfInterview(stores, interview)) ?? 'The hiring team';
   async function unsubscribing(ctx: Context): Promise<InterviewDoc> {
-    const id = await stores.signedTokens.unsubscribeLinks.interviewOf(String(ctx.params.token));
-    const interview = id ? await interviews.get(id) : null;
+    const interview = await optOuts.ofUnsubscribeLink(String(ctx.params.token));
     // An erased candidate's interview keeps no address: nothing is left to unsubscribe.
-    if (!interview?.candidate.email) throw new NotFoundError('unsubscribe link not found');
+    if (!interview) throw new NotFoundError('unsubscribe link not found');
     return interview;
-  }
-  /** Whether the list already refuses every one of `channels` to the candidate. */
-  async function refused(interview: InterviewDoc, channels: readonly string[]): Promise<boolean> {
-    const workspace = await stores.workspaces.get(interview.workspace_id);
-    const now = await suppressions.channelsFor(workspace, { email: interview.candidate.email, phone: interview.candidate.phone });
-    return channels.every((c) => now.has(c as never));
   }
 
   router.get('/u/:token', limited, async (ctx) => {
     const interview = await unsubscribing(ctx);
-    const company = await companyOfInterview(interview);
+    const company = await companyFor(interview);
     const who = maskedEmail(interview.candidate.email);
-    if (await refused(interview, ['email'])) {
+    if (await optOuts.refused(interview, ['email'])) {
       return sendPage(
         ctx,
         200,
@@ -79,17 +63,7 @@ export function suppressionRoutes({ stores, operations, logger }: WebDeps): Rout
 
   router.post('/u/:token', limited, sameOrigin, formBody, async (ctx) => {
     const interview = await unsubscribing(ctx);
-    const email = normaliseEmail(interview.candidate.email);
-    // One entry per address and workspace, however often the link is used.
-    await operations.suppressions.file({
-      id: await suppressions.emailLinkEntryId(interview.workspace_id, email),
-      workspaceId: interview.workspace_id,
-      email,
-      channels: ['email'],
-      source: 'email_link',
-      reason: 'Unsubscribe link in an email',
-    });
-    logger.info({ interviewId: interview._id }, 'email address unsubscribed by its link');
+    await optOuts.unsubscribe(interview);
     // A mail client's one-click POST reads only the status; the confirmation's button is shown where it stands.
     if ((ctx.request.body as Record<string, unknown> | undefined)?.['List-Unsubscribe'] === 'One-Click') {
       ctx.status = 200;
@@ -102,15 +76,15 @@ export function suppressionRoutes({ stores, operations, logger }: WebDeps): Rout
   });
 
   async function candidateOf(ctx: Context): Promise<{ interview: InterviewDoc; path: string }> {
-    const interview = await interviews.ofToken(String(ctx.params.token));
+    const interview = await stores.interviews.ofToken(String(ctx.params.token));
     if (!interview?.candidate.email) throw new NotFoundError('interview not found');
     return { interview, path: `/interview/${ctx.params.token}` };
   }
 
   router.get('/interview/:token/opt-out', limited, async (ctx) => {
     const { interview, path } = await candidateOf(ctx);
-    const company = await companyOfInterview(interview);
-    if (await refused(interview, SUPPRESSION_CHANNELS)) {
+    const company = await companyFor(interview);
+    if (await optOuts.refused(interview, SUPPRESSION_CHANNELS)) {
       return sendPage(
         ctx,
         200,
@@ -135,16 +109,7 @@ export function suppressionRoutes({ stores, operations, logger }: WebDeps): Rout
 
   router.post('/interview/:token/opt-out', limited, sameOrigin, async (ctx) => {
     const { interview, path } = await candidateOf(ctx);
-    await operations.suppressions.file({
-      id: keyedId('sup', interview.workspace_id, 'interview_page', interview._id),
-      workspaceId: interview.workspace_id,
-      email: interview.candidate.email,
-      phone: interview.candidate.phone,
-      channels: SUPPRESSION_CHANNELS,
-      source: 'interview_page',
-      reason: 'The candidate\'s "Don\'t contact me again" on the interview page',
-    });
-    logger.info({ interviewId: interview._id }, 'candidate opted out on the interview page');
+    await optOuts.optOut(interview);
     ctx.status = 303;
     ctx.redirect(`${path}/opt-out`);
   });

@@ -1,0 +1,60 @@
+import type { InterviewDoc } from '../infra/documents/interviews';
+import { keyedId } from '../infra/ids';
+import { normaliseEmail } from '../infra/people';
+import { SUPPRESSION_CHANNELS, type SuppressionChannel } from '../shared/suppressions/schema';
+import type { OperationDeps } from './deps';
+import type { SuppressionFiling } from './suppressions';
+
+/**
+ * The candidate's own ways into the suppression list (docs/contact-rules.md), filed through the one filing
+ * (operations/suppressions.ts): an email's unsubscribe link (email, for the address) and the interview page's
+ * "Don't contact me again" (every channel, for the candidate's email and phone). Each files one entry however
+ * often it is used. The pages (web/suppressions/routes.tsx) confirm first and show where the candidate stands.
+ */
+export function candidateOptOuts({ stores, logger }: Pick<OperationDeps, 'stores' | 'logger'>, suppressions: SuppressionFiling) {
+  return {
+    /** The interview an unsubscribe link's token was signed for; null when it is none, or keeps no address (erased). */
+    async ofUnsubscribeLink(token: string): Promise<InterviewDoc | null> {
+      const id = await stores.signedTokens.unsubscribeLinks.interviewOf(token);
+      const interview = id ? await stores.interviews.get(id) : null;
+      return interview?.candidate.email ? interview : null;
+    },
+
+    /** Whether the list already refuses every one of `channels` to the interview's candidate. */
+    async refused(interview: InterviewDoc, channels: readonly SuppressionChannel[]): Promise<boolean> {
+      const workspace = await stores.workspaces.get(interview.workspace_id);
+      const now = await stores.suppressions.channelsFor(workspace, { email: interview.candidate.email, phone: interview.candidate.phone });
+      return channels.every((c) => now.has(c));
+    },
+
+    /** The unsubscribe link used: email refused to the address, one entry per address and workspace. */
+    async unsubscribe(interview: InterviewDoc): Promise<void> {
+      const email = normaliseEmail(interview.candidate.email);
+      await suppressions.file({
+        id: await stores.suppressions.emailLinkEntryId(interview.workspace_id, email),
+        workspaceId: interview.workspace_id,
+        email,
+        channels: ['email'],
+        source: 'email_link',
+        reason: 'Unsubscribe link in an email',
+      });
+      logger.info({ interviewId: interview._id }, 'email address unsubscribed by its link');
+    },
+
+    /** The interview page's "Don't contact me again": every channel refused to the candidate's email and phone. */
+    async optOut(interview: InterviewDoc): Promise<void> {
+      await suppressions.file({
+        id: keyedId('sup', interview.workspace_id, 'interview_page', interview._id),
+        workspaceId: interview.workspace_id,
+        email: interview.candidate.email,
+        phone: interview.candidate.phone,
+        channels: SUPPRESSION_CHANNELS,
+        source: 'interview_page',
+        reason: 'The candidate\'s "Don\'t contact me again" on the interview page',
+      });
+      logger.info({ interviewId: interview._id }, 'candidate opted out on the interview page');
+    },
+  };
+}
+
+export type CandidateOptOuts = ReturnType<typeof candidateOptOuts>;
