@@ -13,6 +13,7 @@ import { interviewReviews, type ReviewInterview } from './interview-reviews';
 import { callBackAnswering, type CallBackAnswering } from './call-backs';
 import { interviewSteps, type InterviewSteps } from './interview-steps';
 import { candidateOptOuts, type CandidateOptOuts } from './candidate-opt-outs';
+import { projectViews, type ProjectViews } from './project-views';
 
 export type { OperationDeps, WorkflowPort } from './deps';
 
@@ -41,6 +42,8 @@ export interface Operations {
   erasure: Erasure;
   /** A person's decision on a finished interview (operations/interview-reviews.ts). */
   reviewInterview: ReviewInterview;
+  /** The dashboard's view of a project: its counts and a page of its candidates (operations/project-views.ts). */
+  projectView: ProjectViews;
   /** A candidate's call-back, taken by their open call (operations/call-backs.ts). */
   callBacks: CallBackAnswering;
   /** The candidate's steps on the interview page: start, next, answer, record, finish, decline AI (operations/interview-steps.ts). */
@@ -62,6 +65,7 @@ export function createOperations(deps: OperationDeps): Operations {
     reports: reportIntake(deps),
     erasure: erasure(deps, cancelCall),
     reviewInterview: interviewReviews(deps),
+    projectView: projectViews(deps),
     callBacks: callBackAnswering(deps),
     interviewSteps: interviewSteps(deps),
   };

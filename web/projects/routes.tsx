@@ -1,11 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Position } from '../../infra/lists/time-index';
-import type { CallDoc } from '../../infra/documents/calls';
-import type { InterviewDoc } from '../../infra/documents/interviews';
 import { NotFoundError } from '../../shared/errors';
-import { CALL_STATUSES } from '../../shared/calls/schema';
-import { INTERVIEW_STATUSES } from '../../shared/interviews/schema';
 import type { WebDeps } from '../deps';
 import { sendPage } from '../layout';
 import { checkCsrf, requireSession, signedIn } from '../sessions/guard';
@@ -66,41 +62,14 @@ export function projectRoutes(deps: WebDeps): Router {
 
   router.get('/projects/:id', async (ctx) => {
     const ws = signedIn(ctx).workspace._id;
-    // Another workspace's project is the same "not found" as an unknown one.
-    const project = await stores.projects.owned(ws, ctx.params.id);
-    if (!project) throw new NotFoundError('project not found');
-    const statuses: readonly string[] = project.kind === 'campaign' ? CALL_STATUSES : INTERVIEW_STATUSES;
-    const status = typeof ctx.query.status === 'string' && statuses.includes(ctx.query.status) ? ctx.query.status : null;
-    const scope = JSON.stringify([ws, 'dashboard', project._id, status]);
-    const query = {
-      match: { ats_job_id: project.ats_job_id, ...(status ? { status } : {}) },
-      createdSince: null,
-      updatedSince: null,
-      limit: PAGE,
-      after: await positionOf(ctx, scope),
-    };
-    // The counts read the whole list and the rows only their page: read at once, the page waits for the longer.
-    const [counts, page] = await Promise.all([
-      stores.projects.counts(project),
-      project.kind === 'campaign'
-        ? stores.calls.page(ws, query).then((p) => ({ kind: 'calls' as const, ...p }))
-        : stores.interviews.page(ws, query).then((p) => ({ kind: 'interviews' as const, ...p })),
-    ]);
-    const cursor = page.next ? await cursors.encode({ scope, position: page.next }) : null;
+    const scopeOf = (status: string | null) => JSON.stringify([ws, 'dashboard', ctx.params.id, status]);
+    const view = await deps.operations.projectView(ws, ctx.params.id, ctx.query.status, PAGE, (status) => positionOf(ctx, scopeOf(status)));
+    if (!view) throw new NotFoundError('project not found');
+    const { project, status, next } = view;
+    const cursor = next ? await cursors.encode({ scope: scopeOf(status), position: next }) : null;
     const params = new URLSearchParams({ ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
-    sendPage(
-      ctx,
-      200,
-      <ProjectPage
-        frame={frameOf(ctx)}
-        project={project}
-        counts={counts}
-        status={status}
-        calls={page.kind === 'calls' ? (page.items as CallDoc[]) : []}
-        interviews={page.kind === 'interviews' ? (page.items as InterviewDoc[]) : []}
-        next={cursor ? `/projects/${project._id}?${params}` : null}
-      />,
-    );
+    const more = cursor ? `/projects/${project._id}?${params}` : null;
+    sendPage(ctx, 200, <ProjectPage frame={frameOf(ctx)} {...view} next={more} />);
   });
   // A recorded answer, for the players on the project's page: the signed-in workspace's own only.
   router.get('/projects/:id/interviews/:interviewId/answers/:index/recording', async (ctx) => {
