@@ -14,6 +14,9 @@ import { callBackAnswering, type CallBackAnswering } from './call-backs';
 import { interviewSteps, type InterviewSteps } from './interview-steps';
 import { candidateOptOuts, type CandidateOptOuts } from './candidate-opt-outs';
 import { projectViews, type ProjectViews } from './project-views';
+import { interviewResend } from './interview-resend';
+import { handleWhatsAppEvent } from './whatsapp-statuses';
+import { deliveryRetries } from './delivery-retries';
 
 export type { OperationDeps, WorkflowPort } from './deps';
 
@@ -42,6 +45,12 @@ export interface Operations {
   erasure: Erasure;
   /** A person's decision on a finished interview (operations/interview-reviews.ts). */
   reviewInterview: ReviewInterview;
+  /** POST /interviews/:id/resend: the link sent again, an expired one opened again (operations/interview-resend.ts). */
+  resendInterview: ReturnType<typeof interviewResend>;
+  /** A verified WhatsApp Cloud delivery: its message statuses applied, its STOP replies filed (operations/whatsapp-statuses.ts). */
+  whatsAppEvent(body: unknown): Promise<number>;
+  /** A webhook delivery tried again now (operations/delivery-retries.ts). */
+  retryDelivery: ReturnType<typeof deliveryRetries>;
   /** The dashboard's view of a project: its counts and a page of its candidates (operations/project-views.ts). */
   projectView: ProjectViews;
   /** A candidate's call-back, taken by their open call (operations/call-backs.ts). */
@@ -66,6 +75,9 @@ export function createOperations(deps: OperationDeps): Operations {
     erasure: erasure(deps, cancelCall),
     reviewInterview: interviewReviews(deps),
     projectView: projectViews(deps),
+    resendInterview: interviewResend(deps),
+    retryDelivery: deliveryRetries(deps),
+    whatsAppEvent: (body) => handleWhatsAppEvent({ stores: deps.stores, suppressions, logger: deps.logger }, body),
     callBacks: callBackAnswering(deps),
     interviewSteps: interviewSteps(deps),
   };

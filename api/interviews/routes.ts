@@ -8,7 +8,6 @@ import { orNotFound } from '../owned';
 import { InviteRequest, type InterviewViewResponse } from '../../shared/interviews/schema';
 import { inviteRules } from '../../shared/interviews/rules';
 import { interviewView } from '../../infra/views/interviews';
-import { resendInterview } from './resend';
 import { listHandler } from '../lists';
 import { InterviewListQuery } from '../../shared/lists/schema';
 import { NotFoundError } from '../../shared/errors';
@@ -56,7 +55,7 @@ export function interviewRoutes(deps: ApiDeps): Router {
       { limit: limits.resends, name: 'resends', counts: 'interview resends per hour' },
       { limit: limits.emails, name: 'emails', counts: 'emails per day' },
     ];
-    const resent = await withinLimits(ctx, takes, () => resendInterview(deps, ctx.state.workspace, ctx.params.id));
+    const resent = await withinLimits(ctx, takes, () => deps.operations.resendInterview(ctx.state.workspace, ctx.params.id));
     const body: InterviewViewResponse = { success: true, data: interviewView(resent, config.PUBLIC_BASE_URL) };
     ctx.body = body;
   });

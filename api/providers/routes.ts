@@ -4,7 +4,6 @@ import { handleErrors, plainFamily } from '../errors';
 import { parseRawJson, readRawBody } from '../middleware';
 import { safeEqual, verifyHubSignature, verifyVapi } from './signatures';
 import { handleVapiMessage } from './vapi-events';
-import { handleWhatsAppEvent } from './whatsapp-events';
 import { ForbiddenError, SignatureError } from '../../shared/errors';
 import { VAPI_EVENTS_PATH, WHATSAPP_EVENTS_PATH } from '../../shared/public-urls';
 
@@ -14,7 +13,7 @@ import { VAPI_EVENTS_PATH, WHATSAPP_EVENTS_PATH } from '../../shared/public-urls
  * every message is refused.
  */
 export function providerRoutes(deps: ApiDeps): Router {
-  const { config, stores, operations } = deps;
+  const { config, operations } = deps;
   const logger = deps.logger.child({ component: 'provider-callbacks' });
   const router = new Router();
   router.use(handleErrors(plainFamily));
@@ -47,7 +46,7 @@ export function providerRoutes(deps: ApiDeps): Router {
     if (!secret || !verifyHubSignature(ctx.headers, ctx.state.rawBody, secret)) {
       throw new SignatureError('X-Hub-Signature-256 is missing or wrong');
     }
-    await handleWhatsAppEvent({ stores, operations, logger }, parseRawJson(ctx.state.rawBody));
+    await operations.whatsAppEvent(parseRawJson(ctx.state.rawBody));
     ctx.body = { success: true };
   });
   return router;

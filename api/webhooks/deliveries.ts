@@ -3,8 +3,7 @@ import { listReads, withinLimits } from '../limits';
 import type { ApiDeps } from '../deps';
 import { compileValidator } from '../../shared/validation';
 import { cursorPosition, queryObject } from '../lists';
-import { deliveryId, parseDeliveryId, type DeliveryState, type WebhookEventDoc } from '../../infra/documents/webhooks';
-import { ConflictError, NotFoundError } from '../../shared/errors';
+import { deliveryId, type DeliveryState, type WebhookEventDoc } from '../../infra/documents/webhooks';
 import { WebhookDeliveryListQuery, type WebhookDeliveryView } from '../../shared/webhooks/schema';
 import { findEndpoint } from './endpoints';
 
@@ -46,29 +45,4 @@ export async function listDeliveries(deps: ApiDeps, workspaceId: string, endpoin
     data: page.items.map(({ event, delivery }) => deliveryView(endpointId, event, delivery)),
     next_cursor: page.next ? await deps.stores.signedTokens.cursors.encode({ scope, position: page.next }) : null,
   };
-}
-
-/**
- * POST …/deliveries/:delivery_id/retry: one more try now, whatever the delivery's state (a receiver that lost a
- * delivered event asks for it again). The delivery is pending again, and its endpoint's workflow is signalled; if
- * Temporal cannot be reached the delivery is put back as it was and the request fails (503).
- */
-export async function retryDelivery(deps: ApiDeps, workspaceId: string, endpointId: string, id: string): Promise<WebhookDeliveryView> {
-  const endpoint = await findEndpoint(deps, workspaceId, endpointId);
-  const ids = parseDeliveryId(id);
-  const { webhooks } = deps.stores;
-  const event = ids?.endpointId === endpointId ? await webhooks.event(ids.eventId) : null;
-  const delivery = event?.workspace_id === workspaceId ? event.deliveries[endpointId] : undefined;
-  if (!event || !delivery) throw new NotFoundError('Delivery not found');
-  if (endpoint.status !== 'enabled') throw new ConflictError(`The endpoint is disabled (${endpoint.disabled_reason}); register it again`);
-  const now = new Date();
-  await webhooks.setDelivery(event._id, endpointId, { status: 'pending', next_attempt_at: now });
-  try {
-    await deps.workflows.retryDelivery(workspaceId, endpointId, event._id);
-  } catch (err) {
-    const { status, next_attempt_at } = delivery;
-    await webhooks.setDelivery(event._id, endpointId, { status, next_attempt_at }).catch(() => undefined);
-    throw err;
-  }
-  return deliveryView(endpointId, event, { ...delivery, status: 'pending', next_attempt_at: now });
 }

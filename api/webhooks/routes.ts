@@ -5,7 +5,7 @@ import { callFamily } from '../errors';
 import { compileValidator } from '../../shared/validation';
 import { WebhookCreateRequest, WebhookRotateRequest } from '../../shared/webhooks/schema';
 import { createEndpoint, deleteEndpoint, endpointView, findEndpoint, listEndpoints, rotateSecret } from './endpoints';
-import { listDeliveries, retryDelivery } from './deliveries';
+import { deliveryView, listDeliveries } from './deliveries';
 import { withinLimits } from '../limits';
 
 const validateCreate = compileValidator(WebhookCreateRequest);
@@ -54,7 +54,10 @@ export function webhookRoutes(deps: ApiDeps): Router {
 
   router.post('/webhooks/:id/deliveries/:delivery_id/retry', async (ctx) => {
     const take = { limit: deps.stores.limits.deliveryRetries, name: 'delivery-retries', counts: 'delivery retries per minute' };
-    const delivery = await withinLimits(ctx, [take], () => retryDelivery(deps, workspaceOf(ctx), ctx.params.id, ctx.params.delivery_id));
+    const retried = await withinLimits(ctx, [take], () =>
+      deps.operations.retryDelivery(workspaceOf(ctx), ctx.params.id, ctx.params.delivery_id),
+    );
+    const delivery = deliveryView(ctx.params.id, retried.event, retried.delivery);
     ctx.status = 202;
     ctx.body = { success: true, data: delivery };
   });

@@ -40,7 +40,7 @@ describe('interview deadlines on the time-skipping server', () => {
     await follow(interview, async ({ handle, taskQueue }) => {
       await bench.env.sleep(DAY + 60_000);
       expect(await closed(handle)).toMatchObject({ status: 'expired' });
-      // What POST /interviews/:id/resend records before it tells the workflow (api/interviews/resend.ts).
+      // What POST /interviews/:id/resend records before it tells the workflow (operations/interview-resend.ts).
       const now = new Date(await bench.env.currentTimeMs());
       await bench.db.interviews.updateOne(
         { _id: interview._id },

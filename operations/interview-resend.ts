@@ -1,11 +1,10 @@
-import type { ApiDeps } from '../deps';
-import { newId } from '../../infra/ids';
-import { expiresAtOf, type InterviewDoc } from '../../infra/documents/interviews';
-import type { WorkspaceDoc } from '../../infra/documents/workspaces';
-import { orNotFound } from '../owned';
-import { ConflictError, RateLimitedError } from '../../shared/errors';
-import { expiryAfter, hasExpired, RESEND_COOLDOWN_SECONDS } from '../../shared/interviews/deadlines';
-import type { InterviewStatus } from '../../shared/interviews/schema';
+import type { OperationDeps } from './deps';
+import { newId } from '../infra/ids';
+import { expiresAtOf, type InterviewDoc } from '../infra/documents/interviews';
+import type { WorkspaceDoc } from '../infra/documents/workspaces';
+import { ConflictError, NotFoundError, RateLimitedError } from '../shared/errors';
+import { expiryAfter, hasExpired, RESEND_COOLDOWN_SECONDS } from '../shared/interviews/deadlines';
+import type { InterviewStatus } from '../shared/interviews/schema';
 
 const REFUSED: Partial<Record<InterviewStatus, string>> = {
   queued: 'The invitation is still being sent; resend it once its status is invited',
@@ -18,13 +17,18 @@ const REFUSED: Partial<Record<InterviewStatus, string>> = {
  * again. The interview's workflow sends the email (durably, once); this records the request and signals it.
  * One resend per interview a minute: a claim whose lease is the cooldown, so two at once cannot both pass.
  */
-export async function resendInterview(
-  { stores, workflows }: Pick<ApiDeps, 'stores' | 'workflows'>,
+export function interviewResend({ stores, workflows }: Pick<OperationDeps, 'stores' | 'workflows'>) {
+  return (workspace: Readonly<WorkspaceDoc>, interviewId: string) => resend({ stores, workflows }, workspace, interviewId);
+}
+
+async function resend(
+  { stores, workflows }: Pick<OperationDeps, 'stores' | 'workflows'>,
   workspace: Readonly<WorkspaceDoc>,
   interviewId: string,
 ): Promise<InterviewDoc> {
   const { interviews } = stores;
-  const interview = await orNotFound(interviews.owned(workspace._id, interviewId), 'Interview not found');
+  const interview = await interviews.owned(workspace._id, interviewId);
+  if (!interview) throw new NotFoundError('Interview not found');
   const refused = REFUSED[interview.status];
   if (refused) throw new ConflictError(refused);
   const now = new Date();

@@ -1,15 +1,15 @@
-import type { Logger } from '../../infra/logger';
-import type { Operations } from '../../operations';
-import type { Stores } from '../../stores';
-import { callEvents } from '../../stores/calls';
-import { inboundMessagesIn, statusUpdatesIn, type WhatsAppStatusUpdate } from '../../providers/whatsapp/webhook';
-import type { MessageStatus } from '../../shared/calls/schema';
-import { isStopWord } from '../../shared/suppressions/schema';
+import type { Logger } from '../infra/logger';
+import type { Stores } from '../stores';
+import { callEvents } from '../stores/calls';
+import { inboundMessagesIn, statusUpdatesIn, type WhatsAppStatusUpdate } from '../providers/whatsapp/webhook';
+import type { MessageStatus } from '../shared/calls/schema';
+import { isStopWord } from '../shared/suppressions/schema';
+import type { SuppressionFiling } from './suppressions';
 
 /** Statuses only move forward; a late "delivered" after "read" changes nothing. A failure ends the message. */
 const RANK: Record<MessageStatus, number> = { sent: 1, delivered: 2, read: 3, failed: 4, skipped: 5 };
 
-type Deps = { stores: Pick<Stores, 'calls'>; operations: Pick<Operations, 'suppressions'>; logger: Logger };
+type Deps = { stores: Pick<Stores, 'calls'>; suppressions: Pick<SuppressionFiling, 'fileWhatsAppStop'>; logger: Logger };
 
 /**
  * Applies every message status in one verified webhook delivery, and files a suppression for every reply in it
@@ -23,7 +23,7 @@ export async function handleWhatsAppEvent(deps: Deps, body: unknown): Promise<nu
   for (const status of updates) if (await applyStatus(deps, status)) applied++;
   for (const message of inboundMessagesIn(body)) {
     if (!isStopWord(message.text)) continue;
-    const workspaces = await deps.operations.suppressions.fileWhatsAppStop(message);
+    const workspaces = await deps.suppressions.fileWhatsAppStop(message);
     deps.logger.info({ whatsapp_message_id: message.id, workspaces }, 'WhatsApp STOP filed');
   }
   return applied;
