@@ -12,7 +12,7 @@ import { EXAMPLES } from '../openapi/examples';
 import type { Operation } from '../openapi/operation';
 import { V1 } from '../openapi/operation-builders';
 
-/** The AI operations of the reference (api/openapi/operations.ts), each under its full and its short path. */
+/** The AI operations of the reference (api/openapi/operation-table.ts), each under its full and its short path. */
 
 function aiOperation(
   path: string,

@@ -8,7 +8,7 @@ import { jobFamily } from '../errors';
 import { compileValidator } from '../../shared/validation';
 import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/ai/schema';
 import { jobBriefRules } from '../../shared/ai/rules';
-import { generateQuestions, generateScript, parseJd } from './operations';
+import { generateQuestions, generateScript, parseJd } from '../../operations/ai';
 import { reportLimit, takeLimit } from '../limits';
 
 /** The spec lists the generate endpoints under /ai and parse-jd under the versioned prefix; all work under both. */

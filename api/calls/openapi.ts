@@ -13,7 +13,7 @@ import { CANCELLED_CALL_EXAMPLE, EXAMPLES } from '../openapi/examples';
 import type { Operation } from '../openapi/operation';
 import { id, listOperation, V1 } from '../openapi/operation-builders';
 
-/** The call operations of the reference (api/openapi/operations.ts), in the call family's error shapes. */
+/** The call operations of the reference (api/openapi/operation-table.ts), in the call family's error shapes. */
 
 export const CALL_OPERATIONS: Operation[] = [
   {

@@ -3,7 +3,7 @@ import { callErrors } from '../openapi/error-responses';
 import type { Operation } from '../openapi/operation';
 import { V1 } from '../openapi/operation-builders';
 
-/** The erasure operation of the reference (api/openapi/operations.ts), in the call family's error shapes. */
+/** The erasure operation of the reference (api/openapi/operation-table.ts), in the call family's error shapes. */
 export const ERASURE_OPERATIONS: Operation[] = [
   {
     method: 'post',

@@ -10,7 +10,7 @@ import { InterviewReviewRequest } from '../../shared/interviews/review';
 import type { Operation } from '../openapi/operation';
 import { id, listOperation, V1 } from '../openapi/operation-builders';
 
-/** The interview operations of the reference (api/openapi/operations.ts), in the job family's error shapes. */
+/** The interview operations of the reference (api/openapi/operation-table.ts), in the job family's error shapes. */
 
 export const INTERVIEW_OPERATIONS: Operation[] = [
   {

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { OPERATIONS } from './operations';
+import { OPERATIONS } from './operation-table';
 import { EVENT_BODIES, EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/schema';
 import type { Operation, Response } from './operation';
 

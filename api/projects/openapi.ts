@@ -4,7 +4,7 @@ import { EXAMPLES } from '../openapi/examples';
 import type { Operation } from '../openapi/operation';
 import { id, listOperation, V1 } from '../openapi/operation-builders';
 
-/** The project operations of the reference (api/openapi/operations.ts), in the call family's error shapes. */
+/** The project operations of the reference (api/openapi/operation-table.ts), in the call family's error shapes. */
 
 export const PROJECT_OPERATIONS: Operation[] = [
   listOperation(

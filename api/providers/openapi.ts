@@ -5,7 +5,7 @@ import { EXAMPLES } from '../openapi/examples';
 import type { Operation } from '../openapi/operation';
 import { Success } from '../openapi/operation-builders';
 
-/** The provider callbacks of the reference (api/openapi/operations.ts): called by Vapi and Meta, not by an ATS. */
+/** The provider callbacks of the reference (api/openapi/operation-table.ts): called by Vapi and Meta, not by an ATS. */
 
 export const PROVIDER_OPERATIONS: Operation[] = [
   {

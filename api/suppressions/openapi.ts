@@ -8,7 +8,7 @@ import { callErrors } from '../openapi/error-responses';
 import type { Operation } from '../openapi/operation';
 import { id, queryParameters, V1 } from '../openapi/operation-builders';
 
-/** The suppression list's operations of the reference (api/openapi/operations.ts), in the call family's error shapes. */
+/** The suppression list's operations of the reference (api/openapi/operation-table.ts), in the call family's error shapes. */
 
 const ENTRY_EXAMPLE = {
   id: 'sup_3c2b1a09f8e7d6c5b4a39281',

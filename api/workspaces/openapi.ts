@@ -4,7 +4,7 @@ import { EXAMPLES } from '../openapi/examples';
 import type { Operation } from '../openapi/operation';
 import { V1 } from '../openapi/operation-builders';
 
-/** The workspace operations of the reference (api/openapi/operations.ts), in the call family's error shapes. */
+/** The workspace operations of the reference (api/openapi/operation-table.ts), in the call family's error shapes. */
 
 export const WORKSPACE_OPERATIONS: Operation[] = [
   {

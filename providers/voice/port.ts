@@ -18,7 +18,7 @@ export interface DialRequest {
 /**
  * What the assistant of an attempt says and does, for a dial and a call-back alike: its first words, its
  * instructions, settings and the values it extracts (built from the stored call by operations/call-scripts.ts).
- * `CallScript` is another thing: the script an ATS asks the ai operations to write (shared/ai/schema.ts).
+ * `CallScript` is another thing: the script an ATS asks the ai endpoints to write (shared/ai/schema.ts).
  */
 export type AssistantScript = Omit<DialRequest, 'to' | 'fromNumberId' | 'customFields'>;
 

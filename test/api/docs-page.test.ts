@@ -1,7 +1,7 @@
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { provisioned } from '../../scripts/services';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/schema';
-import { OPERATIONS } from '../../api/openapi/operations';
+import { OPERATIONS } from '../../api/openapi/operation-table';
 import { startStack, type Stack } from '../helpers/stack';
 
 /**

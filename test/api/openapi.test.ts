@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import '../../shared/formats';
 import { ROUTES } from '../../api/app';
-import { OPERATIONS } from '../../api/openapi/operations';
+import { OPERATIONS } from '../../api/openapi/operation-table';
 import { compileValidator } from '../../shared/validation';
 import { callInitiateRules } from '../../shared/calls/rules';
 import { inviteRules } from '../../shared/interviews/rules';

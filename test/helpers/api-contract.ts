@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import '../../shared/formats';
-import { OPERATIONS } from '../../api/openapi/operations';
+import { OPERATIONS } from '../../api/openapi/operation-table';
 import type { Operation } from '../../api/openapi/operation';
 import { PlainErrorBody } from '../../api/error-bodies';
 

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { provisioned } from '../../scripts/services';
-import { OPERATIONS } from '../../api/openapi/operations';
+import { OPERATIONS } from '../../api/openapi/operation-table';
 import type { Operation } from '../../api/openapi/operation';
 import { startStack, type Stack } from './stack';
 

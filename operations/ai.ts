@@ -1,7 +1,7 @@
-import { UpstreamError, ValidationError } from '../../shared/errors';
-import type { LanguageModel } from '../../providers/llm/port';
-import { DEFAULT_QUESTION_COUNT } from '../../shared/interviews/question-generator';
-import type { JobBrief } from '../../shared/jobs/schema';
+import { UpstreamError, ValidationError } from '../shared/errors';
+import type { LanguageModel } from '../providers/llm/port';
+import { DEFAULT_QUESTION_COUNT } from '../shared/interviews/question-generator';
+import type { JobBrief } from '../shared/jobs/schema';
 import {
   NOT_A_JOB_DESCRIPTION,
   PARSE_JD_SUCCESS,
@@ -11,7 +11,7 @@ import {
   type GenerateScriptResponse,
   type ParseJdRequest,
   type ParseJdResponse,
-} from '../../shared/ai/schema';
+} from '../shared/ai/schema';
 
 /**
  * The three language-model operations behind the API: request in, response body out. Model failures become
