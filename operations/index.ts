@@ -21,8 +21,9 @@ import { deliveryRetries } from './delivery-retries';
 export type { OperationDeps, WorkflowPort } from './deps';
 
 /**
- * What happens when, in one place each: the use cases that the API, the pages and the worker all run, on the
- * stores (docs/architecture.md). Built once per process by composition/stores.ts.
+ * What happens when, in one place each: every use case, whatever door runs it (the API, the pages, the
+ * worker), on the stores and the workflow port (docs/architecture.md). Built once per process by
+ * composition/stores.ts.
  */
 export interface Operations {
   /** A call's one cancel, with its reason (operations/call-cancel.ts). */
