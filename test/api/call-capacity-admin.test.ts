@@ -3,9 +3,8 @@ import { claim, release } from '../../infra/claims';
 import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { attemptsAtOnce } from '../helpers/attempts-at-once';
+import { callMany, storedCalls } from '../helpers/call-capacity';
 import { runAdmin } from '../helpers/admin-cli';
-
-const V1 = '/api/public/v1';
 
 /**
  * max_concurrent_calls on the real stack, with the simulator's one-second calls: a cap the admin set, and one
@@ -18,31 +17,12 @@ describe("a workspace's calling cap, as the admin sets it", () => {
   });
   afterAll(() => stack?.stop());
 
-  async function callMany(key: string, job: string, n: number): Promise<string[]> {
-    await stack.request('POST', `${V1}/campaigns`, { key, body: { ats_job_id: job, name: job, company_name: 'Acme' } });
-    const res = await stack.request('POST', `${V1}/call/initiate`, {
-      key,
-      body: {
-        ats_job_id: job,
-        first_message: 'Hi',
-        instructions: 'Ask about availability.',
-        candidates: Array.from({ length: n }, (_, i) => ({
-          id: `c${i}`,
-          name: 'Ada Lovelace',
-          email: `c${i}@example.com`,
-          phone: `+1415555${3000 + i}`,
-        })),
-      },
-    });
-    expect(res.status).toBe(200);
-    return res.body.data.calls.map((c: { id: string }) => c.id);
-  }
-  const stored = (ids: string[]) => stack.db.calls.find({ _id: { $in: ids } }).toArray();
+  const stored = (ids: string[]) => storedCalls(stack, ids);
 
   it('holds to a cap the admin set', async () => {
     const ws = await stack.newWorkspace('Initech');
     await adminStores(stack.db).workspaces.updateSettings(ws.id, { max_concurrent_calls: 1 });
-    const ids = await callMany(ws.key, 'job-one', 3);
+    const ids = await callMany(stack, ws.key, 'job-one', 3);
     const calls = await waitFor(
       () => stored(ids),
       (cs) => cs.every((c) => c.status === 'completed'),
@@ -58,7 +38,7 @@ describe("a workspace's calling cap, as the admin sets it", () => {
     const held = { key: `call-slot/${ws.id}/0`, holder: 'held-by-the-test' };
     await claim(stack.db, held.key, held.holder, { expiresAt: new Date(Date.now() + 3_600_000) });
     try {
-      const ids = await callMany(ws.key, 'job-wait', 4);
+      const ids = await callMany(stack, ws.key, 'job-wait', 4);
       await waitFor(
         async () => (await stored(ids)).filter((c) => c.status === 'waiting_for_capacity').length,
         (n) => n === 4,

@@ -1,8 +1,7 @@
 import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { attemptsAtOnce } from '../helpers/attempts-at-once';
-
-const V1 = '/api/public/v1';
+import { callMany, storedCalls } from '../helpers/call-capacity';
 
 /**
  * max_concurrent_calls on the real stack, with the simulator's one-second calls: the default cap over 50 calls
@@ -15,30 +14,11 @@ describe("a workspace's calling cap", () => {
   });
   afterAll(() => stack?.stop());
 
-  async function callMany(key: string, job: string, n: number): Promise<string[]> {
-    await stack.request('POST', `${V1}/campaigns`, { key, body: { ats_job_id: job, name: job, company_name: 'Acme' } });
-    const res = await stack.request('POST', `${V1}/call/initiate`, {
-      key,
-      body: {
-        ats_job_id: job,
-        first_message: 'Hi',
-        instructions: 'Ask about availability.',
-        candidates: Array.from({ length: n }, (_, i) => ({
-          id: `c${i}`,
-          name: 'Ada Lovelace',
-          email: `c${i}@example.com`,
-          phone: `+1415555${3000 + i}`,
-        })),
-      },
-    });
-    expect(res.status).toBe(200);
-    return res.body.data.calls.map((c: { id: string }) => c.id);
-  }
-  const stored = (ids: string[]) => stack.db.calls.find({ _id: { $in: ids } }).toArray();
+  const stored = (ids: string[]) => storedCalls(stack, ids);
 
   it('never has more than 10 of 50 calls in an attempt at once by default, and the rest wait their turn', async () => {
     const ws = await stack.newWorkspace('Acme');
-    const ids = await callMany(ws.key, 'job-cap', 50);
+    const ids = await callMany(stack, ws.key, 'job-cap', 50);
     const seenWaiting = await waitFor(
       async () => (await stored(ids)).filter((c) => c.status === 'waiting_for_capacity').length,
       (n) => n > 0,
