@@ -5,12 +5,6 @@ import type { CallStatus } from '../shared/calls/schema';
 import { slotHolder } from '../stores/call-slots';
 import type { CallActivityDeps, CallChanges } from './call-changes';
 
-/**
- * Slots above the workspace's cap a call-back may hold when every slot is taken: the candidate called, so the
- * call-back is never refused for capacity, but it still counts (dials wait while it holds one of the cap's).
- */
-const CALL_BACK_EXTRA_SLOTS = 16;
-
 /** A candidate's call-back to the workspace's number, taken by the call's workflow (workflows/call-state.ts). */
 export function createCallBackActivities({ stores, clock, voice }: CallActivityDeps, changes: CallChanges) {
   const { calls, load } = changes;
@@ -18,7 +12,9 @@ export function createCallBackActivities({ stores, clock, voice }: CallActivityD
     /**
      * Records the call-back as the call's attempt `attempt` (`direction: inbound`, under way), holding one of
      * the workspace's calling slots. No calling window and no dial cap hold it: the candidate called. `begun`
-     * false when the call no longer waits (erased or ended meanwhile): nothing is recorded.
+     * false when the call no longer waits (erased or ended meanwhile), when it was never dialled, or when every
+     * slot of max_concurrent_calls is held (operations/call-backs.ts looked for a free one; another took it
+     * since): nothing is recorded, and the gate's identity check then finds no attempt and ends the call.
      */
     async beginCallBack(
       callId: string,
@@ -30,7 +26,8 @@ export function createCallBackActivities({ stores, clock, voice }: CallActivityD
       const call = await load(callId);
       // Recorded by an earlier execution of this activity.
       if (call.attempts[attempt - 1]?.provider_call_id === providerCallId) return { begun: true, status: call.status };
-      if (call.erased_at || call.status !== 'scheduled' || call.attempts.length !== attempt - 1) {
+      const dialled = call.attempts.some((a) => (a.direction ?? 'outbound') === 'outbound');
+      if (call.erased_at || call.status !== 'scheduled' || call.attempts.length !== attempt - 1 || !dialled) {
         return { begun: false, status: call.status };
       }
       const workspace = await stores.workspaces.get(call.workspace_id);
@@ -38,9 +35,8 @@ export function createCallBackActivities({ stores, clock, voice }: CallActivityD
       const leaseUntil = new Date(now.getTime() + slotLeaseMs(voice.reportWithinMs ?? reportWithinMs, LOST_REPORT_CHECKS));
       const holder = slotHolder(callId, attempt);
       const cap = maxConcurrentCalls(workspace);
-      const slot =
-        (await stores.callSlots.take(call.workspace_id, holder, cap, leaseUntil, now)) ??
-        (await stores.callSlots.take(call.workspace_id, holder, cap + CALL_BACK_EXTRA_SLOTS, leaseUntil, now));
+      const slot = await stores.callSlots.take(call.workspace_id, holder, cap, leaseUntil, now);
+      if (!slot) return { begun: false, status: call.status };
       const record: CallAttempt = {
         number: attempt,
         direction: 'inbound',

@@ -95,9 +95,15 @@ export function createCallDialActivities({ stores, logger, clock, voice, report 
       if (!a?.provider_call_id || !voice.fetchReport) return { status: 'unknown' };
       const fetched = await voice.fetchReport(a.provider_call_id, { callId, attempt });
       if (!fetched) return { status: 'going' };
+      if (fetched === 'foreign') {
+        logger.warn({ callId, attempt }, "the provider's call names another call than this attempt; nothing of it kept");
+        return { status: 'unknown' };
+      }
       logger.warn({ callId, attempt, result: fetched.result }, 'end-of-call report was lost; its result fetched from the provider');
       await report(fetched);
-      return { status: 'ended', result: fetched.result };
+      // The result as the intake judged it (a call-back's screening: operations/call-reports.ts).
+      const kept = await loadWithReport(callId, attempt);
+      return { status: 'ended', result: kept.report?.result ?? fetched.result };
     },
   };
 }

@@ -7,12 +7,23 @@ import { SimulatorVoiceProvider } from '../providers/voice/simulator';
 import { voiceProvider } from './providers';
 import { buildOperations, buildStores } from './stores';
 
+/** How long the simulated caller waits for the call's workflow to record the call-back before giving a name. */
+const ATTEMPT_RECORDED_WITHIN_MS = 10_000;
+
 /**
- * `admin simulate:call-back --from … --to …`: a candidate's call to a workspace's voice number, played through
- * the path a Vapi `assistant-request` takes (operations/call-backs.ts), then answered as the simulator's
- * candidate would: the conversation completes, and its report comes SIMULATOR_CALL_SECONDS later.
+ * `admin simulate:call-back --from … --to … [--caller-name …]`: a candidate's call to a workspace's voice
+ * number, played through the path a Vapi `assistant-request` takes (operations/call-backs.ts): the same rules
+ * decide whether anything is pending. The caller then gives a name (by default the candidate's own) to the
+ * gate's identity check, as a caller answers its question a few seconds in; confirmed, the conversation
+ * completes with the call's values, otherwise the gate ends it with nothing extracted (`call_back_incomplete`).
+ * Its report comes SIMULATOR_CALL_SECONDS later.
  */
-export async function simulateCallBack(config: Config, db: Database, client: Client, call: { from: string; to: string }) {
+export async function simulateCallBack(
+  config: Config,
+  db: Database,
+  client: Client,
+  call: { from: string; to: string; callerName?: string },
+) {
   if (config.VOICE_PROVIDER !== 'simulator') {
     throw new Error('simulate:call-back plays a call-back through the simulator; with VOICE_PROVIDER=vapi, call the number');
   }
@@ -20,8 +31,17 @@ export async function simulateCallBack(config: Config, db: Database, client: Cli
   const stores = buildStores(config, db, client);
   const operations = buildOperations(config, stores, client, logger);
   const providerCallId = `sim_in_${newToken(12)}`;
-  const script = await operations.callBacks.answer({ numberId: call.to, from: call.from, providerCallId });
-  if (!script) return { answered: 'nothing_pending' as const };
+  const gate = await operations.callBacks.answer({ numberId: call.to, from: call.from, providerCallId });
+  if (!gate) return { answered: 'nothing_pending' as const };
+  // The workflow records the attempt right after it took the call-back; a real caller speaks seconds later.
+  const until = Date.now() + ATTEMPT_RECORDED_WITHIN_MS;
+  let stored = await stores.calls.get(gate.callId);
+  while (stored?.attempts[gate.attempt - 1]?.provider_call_id !== providerCallId && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    stored = await stores.calls.get(gate.callId);
+  }
+  const name = call.callerName ?? stored?.candidate.name ?? '';
+  const identity = await operations.callBacks.confirmIdentity({ callId: gate.callId, attempt: gate.attempt, providerCallId, name });
   const simulator = voiceProvider(config, {
     stores,
     client,
@@ -29,12 +49,13 @@ export async function simulateCallBack(config: Config, db: Database, client: Cli
     report: (r) => operations.reports.take(r),
     clock: () => new Date(),
   }) as SimulatorVoiceProvider;
-  await simulator.answerCallBack(script, providerCallId);
+  await simulator.answerCallBack(gate, providerCallId, { name, confirmed: identity.confirmed ? identity.script : null });
   return {
     answered: 'call' as const,
-    call_id: script.callId,
-    attempt: script.attempt,
-    first_message: script.firstMessage,
+    call_id: gate.callId,
+    attempt: gate.attempt,
+    first_message: gate.firstMessage,
+    identity: identity.confirmed ? ('confirmed' as const) : ('not_confirmed' as const),
     report_in_seconds: config.SIMULATOR_CALL_SECONDS,
   };
 }

@@ -91,6 +91,34 @@ export const erasedWritesRefused = new Counter({
   registers,
 });
 
+/** Why a call-back was answered "nothing pending", or ended at its identity check (docs/calls.md): a bounded set. */
+export const CALL_BACK_REFUSALS = [
+  'never_dialled',
+  'not_missed',
+  'too_old',
+  'too_many',
+  'under_way',
+  'no_consent',
+  'suppressed',
+  'no_slot',
+  'no_attempt',
+  'identity',
+] as const;
+export const callBacksRefused = new Counter({
+  name: 'hiring_call_backs_refused_total',
+  help: 'Call-backs refused, by reason: a call that may not take one (never dialled, not missed, missed too long ago, too many today, an attempt under way, no consent, suppressed), no free calling slot, or a caller whose name was not the candidate\'s.',
+  labelNames: ['reason'] as const,
+  registers,
+});
+
+/** Provider reports that named no call of ours, or another call than the one they were fetched for: kept nowhere. */
+export const foreignReports = new Counter({
+  name: 'hiring_provider_reports_foreign_total',
+  help: "Provider reports kept nowhere because the assistant's metadata did not name the call and attempt they were for.",
+  labelNames: ['provider'] as const,
+  registers,
+});
+
 /**
  * Calls in a status right now, across every process (`hiring_calls_in_progress`,
  * `hiring_calls_waiting_for_capacity`): registered by a worker, which reads them from `count` at scrape
@@ -149,6 +177,8 @@ function startWhole(): void {
   for (const result of ['delivered', 'retrying', 'failed']) webhookDeliveries.inc({ result }, 0);
   for (const operation of AI_OPERATIONS) for (const result of ['ok', 'error']) aiRequests.inc({ operation, result }, 0);
   for (const kind of ERASED_WRITE_KINDS) erasedWritesRefused.inc({ kind }, 0);
+  for (const reason of CALL_BACK_REFUSALS) callBacksRefused.inc({ reason }, 0);
+  for (const provider of ['vapi', 'simulator']) foreignReports.inc({ provider }, 0);
 }
 startWhole();
 

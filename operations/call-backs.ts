@@ -1,61 +1,121 @@
 import type { CallDoc } from '../infra/documents/calls';
-import { ownNumber } from '../infra/documents/workspaces';
+import { callBackLimits, maxConcurrentCalls, ownNumber, type WorkspaceDoc } from '../infra/documents/workspaces';
 import { normalisePhone } from '../infra/people';
+import { callBackRefusal, namesMatch } from '../shared/calls/call-backs';
+import { callBacksRefused } from '../infra/metrics';
 import type { OperationDeps } from './deps';
-import { callScript, scriptSources } from './call-scripts';
-import type { AssistantScript } from '../providers/voice/port';
-import type { InboundCall } from '../providers/voice/port';
+import { callBackGate, callScript, scriptSources } from './call-scripts';
+import type { AssistantScript, CallBackGate, InboundCall } from '../providers/voice/port';
 
 /** How long the call's workflow has to take a call-back: Vapi gives up on an answer after 7.5 s; we answer within 3. */
 export const CALL_BACK_DECISION_MS = 2_000;
 
+/** What the caller's confirmed identity opens: the call's script, or nothing (the assistant ends the call). */
+export type IdentityAnswer = { confirmed: true; script: AssistantScript; opening: string } | { confirmed: false };
+
 /**
  * A candidate's call-back (docs/calls.md): the number called names the workspace (its own, given by the
  * operator; the service's shared number stands for every workspace without one that knows the caller), and
- * in it the caller's open call, the most recent first: one shown `scheduled`, waiting for its schedule or a
- * retry, not erased, and whose phone the workspace's suppression list does not refuse for voice. Its workflow
- * takes the call-back as the call's next attempt (workflows/call-state.ts), and the script of that attempt is
- * the answer. Null: nothing is pending for this caller at this number, and nothing is recorded.
+ * in it the caller's calls that may take one, the most recent first: dialled and missed within the
+ * workspace's `call_back_days`, waiting for a retry, under `call_backs_per_day`, not erased, consented where
+ * the workspace requires it, and neither the phone nor the email refused for voice. A free calling slot is
+ * needed too: a call-back never goes beyond `max_concurrent_calls`. The call's workflow takes the call-back as
+ * its next attempt (workflows/call-state.ts), and the answer is a gate: it names the company and asks the
+ * caller's name, and only `confirmIdentity` gives the assistant the call's script. Null: nothing is pending
+ * for this caller at this number, and nothing is recorded.
  */
 export function callBackAnswering({ stores, workflows, config, logger }: OperationDeps) {
   const log = logger.child({ component: 'call-backs' });
 
   /** The workspaces whose calls a call to this number may be about. */
-  async function workspacesOf(call: InboundCall): Promise<string[]> {
+  async function workspacesOf(call: InboundCall): Promise<WorkspaceDoc[]> {
     const owner = await stores.workspaces.ofNumber('voice', call.numberId);
-    if (owner) return [owner];
-    if (!config.VAPI_PHONE_NUMBER_ID || call.numberId !== config.VAPI_PHONE_NUMBER_ID) return [];
-    const known = await stores.candidates.workspacesOfPhone(normalisePhone(call.from));
-    const workspaces = await Promise.all(known.map((id) => stores.workspaces.get(id)));
-    return known.filter((_, i) => workspaces[i] && !ownNumber(workspaces[i], 'voice'));
+    const ids = owner
+      ? [owner]
+      : config.VAPI_PHONE_NUMBER_ID && call.numberId === config.VAPI_PHONE_NUMBER_ID
+        ? await stores.candidates.workspacesOfPhone(normalisePhone(call.from))
+        : [];
+    const workspaces = await Promise.all(ids.map((id) => stores.workspaces.get(id)));
+    // The shared number stands only for the workspaces without a number of their own.
+    return workspaces.filter((w): w is WorkspaceDoc => !!w && (!!owner || !ownNumber(w, 'voice')));
   }
 
-  /** The workspace's calls to this phone that wait for a dial, the most recent first. */
-  async function openCalls(workspaceId: string, phone: string): Promise<CallDoc[]> {
-    const workspace = await stores.workspaces.get(workspaceId);
-    if (!workspace || (await stores.suppressions.channelsFor(workspace, { phone })).has('voice')) return [];
-    const { calls: ids } = await stores.candidates.findPerson(workspaceId, { phone });
-    const calls = await Promise.all(ids.map((id) => stores.calls.get(id)));
-    return calls
-      .filter((c): c is CallDoc => !!c && c.workspace_id === workspaceId && c.status === 'scheduled' && !c.erased_at)
-      .filter((c) => normalisePhone(c.candidate.phone) === phone)
-      .sort((a, b) => b.created_at.getTime() - a.created_at.getTime());
+  /** Why this call may not take a call-back now (counted), or null when it may. */
+  async function refusal(workspace: WorkspaceDoc, call: CallDoc, phone: string, now: number): Promise<string | null> {
+    if (call.workspace_id !== workspace._id || call.erased_at || call.status !== 'scheduled') return 'not_waiting';
+    if (normalisePhone(call.candidate.phone) !== phone) return 'not_waiting';
+    const rule = callBackRefusal(call.attempts, now, callBackLimits(workspace));
+    if (rule) return rule;
+    if (workspace.settings?.voice_consent_required === true && !call.candidate.consent) return 'no_consent';
+    const refused = await stores.suppressions.channelsFor(workspace, { phone, email: call.candidate.email });
+    return refused.has('voice') ? 'suppressed' : null;
+  }
+
+  /** The workspace's calls to this phone that may take a call-back now, the most recent first. */
+  async function openCalls(workspace: WorkspaceDoc, phone: string): Promise<CallDoc[]> {
+    const { calls: ids } = await stores.candidates.findPerson(workspace._id, { phone });
+    const calls = (await Promise.all(ids.map((id) => stores.calls.get(id)))).filter((c): c is CallDoc => !!c);
+    const now = Date.now();
+    const reasons = await Promise.all(calls.map((c) => refusal(workspace, c, phone, now)));
+    for (const reason of reasons) if (reason && reason !== 'not_waiting') callBacksRefused.inc({ reason });
+    return calls.filter((_, i) => !reasons[i]).sort((a, b) => b.created_at.getTime() - a.created_at.getTime());
   }
 
   return {
-    async answer(call: InboundCall): Promise<(AssistantScript & { workspaceId: string }) | null> {
+    async answer(call: InboundCall): Promise<(CallBackGate & { workspaceId: string }) | null> {
       const phone = normalisePhone(call.from);
       const until = Date.now() + CALL_BACK_DECISION_MS;
-      for (const workspaceId of await workspacesOf(call)) {
-        for (const open of await openCalls(workspaceId, phone)) {
-          const taken = await workflows.callBack(open._id, call.providerCallId, Math.max(0, until - Date.now()));
+      for (const workspace of await workspacesOf(call)) {
+        const open = await openCalls(workspace, phone);
+        if (open.length === 0) continue;
+        if (!(await stores.callSlots.anyFree(workspace._id, maxConcurrentCalls(workspace)))) {
+          callBacksRefused.inc({ reason: 'no_slot' });
+          continue;
+        }
+        for (const candidateCall of open) {
+          const taken = await workflows.callBack(candidateCall._id, call.providerCallId, Math.max(0, until - Date.now()));
           if (!taken || !('attempt' in taken)) continue;
-          log.info({ callId: open._id, attempt: taken.attempt }, 'call-back taken as an attempt of its call');
-          return { ...callScript(open, await scriptSources(stores, open), taken.attempt, 'inbound'), workspaceId };
+          log.info({ callId: candidateCall._id, attempt: taken.attempt }, 'call-back taken as an attempt of its call');
+          const sources = await scriptSources(stores, candidateCall);
+          return { ...callBackGate(candidateCall, sources, taken.attempt), workspaceId: workspace._id };
         }
       }
       log.info({ provider_call_id: call.providerCallId }, 'call-back with nothing pending');
       return null;
+    },
+
+    /**
+     * The caller's answer to the gate's question: `name`, as the assistant heard it, for the attempt the
+     * gate's metadata names. Confirmed only for that call's inbound attempt under way on this provider call,
+     * and a name that is the candidate's (shared/calls/call-backs.ts); then the script of the attempt, which
+     * the assistant follows from there. Otherwise nothing of the call, and the assistant ends it.
+     */
+    async confirmIdentity(ids: { callId: string; attempt: number; providerCallId: string; name: string }): Promise<IdentityAnswer> {
+      const stored = await stores.calls.get(ids.callId);
+      const attempt = stored?.attempts[ids.attempt - 1];
+      const live =
+        stored &&
+        !stored.erased_at &&
+        attempt?.number === ids.attempt &&
+        attempt.direction === 'inbound' &&
+        attempt.provider_call_id === ids.providerCallId &&
+        attempt.ended_at === null;
+      if (!live) {
+        callBacksRefused.inc({ reason: 'no_attempt' });
+        return { confirmed: false };
+      }
+      if (!namesMatch(ids.name, stored.candidate.name)) {
+        log.info({ callId: ids.callId, attempt: ids.attempt }, "call-back: the caller's name is not the candidate's");
+        callBacksRefused.inc({ reason: 'identity' });
+        return { confirmed: false };
+      }
+      const script = callScript(stored, await scriptSources(stores, stored), ids.attempt, 'inbound');
+      return { confirmed: true, script, opening: stored.first_message };
+    },
+
+    /** A call answered "nothing pending" has ended: the provider's copy of it goes (workflows/erasure.ts). */
+    async forgetNothingPending(provider: string, providerCallId: string): Promise<void> {
+      await workflows.deleteProviderCopies([{ provider, providerCallId }]);
     },
   };
 }

@@ -3,6 +3,7 @@ import { callReportId, reportedFields, type CallReportDoc } from '../infra/docum
 import type { AttemptReport, ReportResult } from '../providers/voice/port';
 import type { OperationDeps } from './deps';
 import { erasedWritesRefused } from '../infra/metrics';
+import { callBackResult } from '../shared/calls/call-backs';
 
 /**
  * The intake of a provider's report of an attempt: the one path by which it reaches a call. Provider webhooks,
@@ -42,8 +43,21 @@ export function reportIntake({ stores, workflows, logger }: Omit<OperationDeps, 
     return 'recorded';
   }
 
+  /**
+   * A call-back's report as it counts (shared/calls/call-backs.ts): it completes the call only when the
+   * screening happened, its extraction holding one of the call's declared variables; else the attempt failed
+   * with `call_back_incomplete`, and the call keeps waiting for its retry.
+   */
+  async function judged(report: AttemptReport): Promise<AttemptReport> {
+    if (report.direction !== 'inbound') return report;
+    const call = report.result === 'completed' ? await stores.calls.get(report.callId) : null;
+    const extracted = report.extracted && typeof report.extracted === 'object' ? (report.extracted as Record<string, unknown>) : null;
+    return { ...report, result: callBackResult(report.result, extracted, call?.extract_variables ?? []) };
+  }
+
   return {
-    async take(report: AttemptReport): Promise<ReportResult> {
+    async take(given: AttemptReport): Promise<ReportResult> {
+      const report = await judged(given);
       const doc: CallReportDoc = {
         _id: callReportId(report.callId, report.attempt),
         call_id: report.callId,

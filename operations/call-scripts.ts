@@ -1,9 +1,10 @@
 import type { CallDoc } from '../infra/documents/calls';
 import { companyOf, type ProjectDoc } from '../infra/documents/projects';
 import { callDisclosureOf, type WorkspaceDoc } from '../infra/documents/workspaces';
-import { openingLine, returningCallLine } from '../shared/contact/disclosure';
+import { callBackGreeting, identityGateInstructions, openingLine, returningCallLine } from '../shared/contact/disclosure';
 import type { Stores } from '../stores';
-import type { AssistantScript } from '../providers/voice/port';
+import { IDENTITY_TOOL } from '../shared/calls/call-backs';
+import type { AssistantScript, CallBackGate } from '../providers/voice/port';
 
 /**
  * What the assistant of a call's attempt says and does, for a dial (activities/call-dial.ts) and a call-back
@@ -28,6 +29,24 @@ export function callScript(
         ? openingLine(disclosure, company, call.first_message)
         : returningCallLine(disclosure, company, call.first_message),
     instructions: call.instructions,
+    assistantSettings: call.assistant_settings,
+    extractVariables: call.extract_variables,
+  };
+}
+
+/**
+ * What answers a call-back until the caller says who they are (operations/call-backs.ts): the company's name
+ * and the workspace's disclosure, a question for the caller's full name, and instructions to check it; the
+ * call's voice settings and extraction, which name no one. The candidate's name, the job and the ATS's script
+ * come only with the identity's confirmation.
+ */
+export function callBackGate(call: CallDoc, { workspace, project }: ScriptSources, attempt: number): CallBackGate {
+  const company = companyOf(project, workspace) ?? workspace?.name ?? 'the hiring company';
+  return {
+    callId: call._id,
+    attempt,
+    firstMessage: openingLine(callDisclosureOf(workspace), company, callBackGreeting(company)),
+    instructions: identityGateInstructions(company, IDENTITY_TOOL),
     assistantSettings: call.assistant_settings,
     extractVariables: call.extract_variables,
   };

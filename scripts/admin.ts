@@ -31,7 +31,8 @@ import { join } from 'node:path';
  *   email:show --interview ID      the invitation email the log provider (EMAIL_PROVIDER=log) kept
  *   people:index [--workspace ID]   files records made before the person index, so an erasure finds them
  *   contacts:rekey [--workspace ID] files people's hashes again under the newest CONTACT_HASH_SECRETS entry
- *   simulate:call-back --from +E164 --to NUMBER_ID   a candidate calling a workspace's number back (simulator)
+ *   simulate:call-back --from +E164 --to NUMBER_ID [--caller-name NAME]   a candidate calling a workspace's
+ *                                  number back (simulator); the caller gives NAME, by default the candidate's own
  * MONGODB_URI defaults to the database that `npm run dev` starts. A new --max-concurrent-calls is also told to
  * the calls waiting for capacity, through Temporal at TEMPORAL_ADDRESS (the worker's settings), so it takes
  * effect within a second; the line then says how many (`waiting_calls_told`, null when Temporal was not there).
@@ -42,7 +43,7 @@ const USAGE = `usage: npm run --silent admin -- <command> [options]
                    [--calling-window <HH:MM-HH:MM>|off] [--default-timezone <IANA zone>]
                    [--vapi-phone-number-id <id>|default] [--whatsapp-phone-number-id <id>|default]
                    [--email-from "<Name> <address>"|default]
-  simulate:call-back --from <+E.164> --to <voice number id>
+  simulate:call-back --from <+E.164> --to <voice number id> [--caller-name "<the name the caller gives>"]
   apikey:create --workspace <workspace_id>
   apikey:list --workspace <workspace_id>
   apikey:revoke --key <api_key> | --id <key_id>
@@ -141,6 +142,7 @@ async function run(argv: string[]): Promise<unknown> {
       'email-from': { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
+      'caller-name': { type: 'string' },
     },
     strict: true,
   });
@@ -228,7 +230,7 @@ async function run(argv: string[]): Promise<unknown> {
         const config = serviceConfig();
         const client = await connectClient(config, 3_000);
         try {
-          return await simulateCallBack(config, db, client, { from, to });
+          return await simulateCallBack(config, db, client, { from, to, callerName: values['caller-name'] });
         } finally {
           await client.connection.close();
         }

@@ -99,6 +99,11 @@ export function callSlotStore(db: Database) {
     take: (workspaceId: string, holder: string, cap: number, leaseUntil: Date, now = new Date()) =>
       takeSlot(db, workspaceId, holder, cap, leaseUntil, now),
     release: (slot: HeldSlot) => releaseSlot(db, slot),
+    /** Whether one of the `cap` slots is free now (neither claimed nor held past its lease): `cap` reads by `_id`. */
+    async anyFree(workspaceId: string, cap: number, now = new Date()): Promise<boolean> {
+      const held = await Promise.all(Array.from({ length: cap }, (_, i) => db.claims.findOne({ _id: slotKey(workspaceId, i) })));
+      return held.some((c) => !c || (c.expires_at !== null && c.expires_at !== undefined && c.expires_at <= now));
+    },
   };
 }
 

@@ -12,16 +12,23 @@ export const PROVIDER_OPERATIONS: Operation[] = [
     method: 'post',
     path: VAPI_EVENTS_PATH,
     operationId: 'vapiEvents',
-    summary: "Vapi's server messages (status updates, end-of-call reports, call-backs' assistant requests)",
+    summary: "Vapi's server messages (status updates, end-of-call reports, call-backs' assistant requests and identity tool calls)",
     description:
-      "Called by Vapi, not by an ATS: set it as the server URL of the Vapi phone number or assistant. Authenticated by X-Vapi-Signature (HMAC-SHA256 of timestamp and body) or X-Vapi-Secret; messages about calls that are not ours are acknowledged. An `assistant-request` for an inbound call to a workspace's number is answered with the assistant of the caller's open call, or one that says nothing is pending (docs/calls.md).",
+      "Called by Vapi, not by an ATS: set it as the server URL of the Vapi phone number or assistant. Authenticated by X-Vapi-Signature (HMAC-SHA256 of timestamp and body) or X-Vapi-Secret; messages about calls that are not ours are acknowledged. An `assistant-request` for an inbound call to a workspace's number is answered with the gate of the caller's open call (it names the company and asks the caller's full name), or one that says nothing is pending; the gate's `tool-calls` to `confirm_identity` are answered with the call's script for the candidate's own name, else with the instruction to end the call (docs/calls.md). A report joins a call only when its assistant's metadata names the call and the attempt.",
     tag: 'Provider callbacks',
     security: 'none',
     body: { schema: Type.Object({ message: Type.Object({ type: Type.String() }) }), example: EXAMPLES.vapiEvent },
     responses: {
       200: {
-        description: "Received; for an `assistant-request`, Vapi's transient assistant for the call.",
-        schema: Type.Union([Success, Type.Object({ assistant: Type.Object({ firstMessage: Type.String() }) })]),
+        description:
+          "Received; for an `assistant-request`, Vapi's transient assistant for the call; for `tool-calls`, each identity tool call's result.",
+        schema: Type.Union([
+          Success,
+          Type.Object({ assistant: Type.Object({ firstMessage: Type.String() }) }),
+          Type.Object({
+            results: Type.Array(Type.Object({ name: Type.Literal('confirm_identity'), toolCallId: Type.String(), result: Type.String() })),
+          }),
+        ]),
       },
       ...plainErrors(400, 401, 413, 500, 503),
     },

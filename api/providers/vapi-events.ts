@@ -3,7 +3,16 @@ import type { ReportIntake } from '../../operations/call-reports';
 import { attemptOf, checkVapiShape, reportOf, type VapiServerMessage } from '../../providers/voice/vapi-reports';
 import { ValidationError } from '../../shared/errors';
 import type { CallBackAnswering } from '../../operations/call-backs';
-import { callBackAnswer, inboundCallOf, nothingPendingAnswer, type VapiCallOptions } from '../../providers/voice/vapi-call-backs';
+import {
+  callBackAnswer,
+  identityToolAnswer,
+  identityToolCallsOf,
+  inboundCallOf,
+  isNothingPending,
+  nothingPendingAnswer,
+  type VapiCallOptions,
+} from '../../providers/voice/vapi-call-backs';
+import { foreignReports } from '../../infra/metrics';
 
 export interface VapiEventDeps {
   reports: ReportIntake;
@@ -16,8 +25,10 @@ export interface VapiEventDeps {
  * One authenticated Vapi server message (`{message: {type, …}}`). An end-of-call report ends its attempt
  * through the shared reporting path; a status update records the call's live status. Other types, reports of
  * calls that are not ours and repeated reports are acknowledged without effect. An `assistant-request` for an
- * inbound call is answered with the assistant of the caller's open call, or one saying nothing is pending
- * (operations/call-backs.ts): the answer, where the message wants one.
+ * inbound call is answered with the gate of the caller's open call, or one saying nothing is pending
+ * (operations/call-backs.ts); the gate's identity tool calls (`tool-calls`) with the call's script or the
+ * instruction to end the call: the answer, where the message wants one. A report joins a call only by the
+ * assistant's metadata (attemptOf): one naming none is kept nowhere.
  */
 export async function handleVapiMessage(deps: VapiEventDeps, body: unknown): Promise<unknown> {
   const message = (body as { message?: VapiServerMessage } | null)?.message;
@@ -31,14 +42,31 @@ export async function handleVapiMessage(deps: VapiEventDeps, body: unknown): Pro
     ]);
   if (message.type === 'assistant-request') {
     const inbound = inboundCallOf(message as Record<string, unknown>);
-    const script = inbound && (await deps.callBacks.answer(inbound));
-    return script ? callBackAnswer(script, deps.callOptions) : nothingPendingAnswer();
+    const gate = inbound && (await deps.callBacks.answer(inbound));
+    return gate ? callBackAnswer(gate, deps.callOptions) : nothingPendingAnswer(deps.callOptions);
   }
   const ids = attemptOf(message);
   const log = deps.logger.child({ vapi_message: message.type, vapi_call_id: message.call?.id, ...ids });
+  if (message.type === 'tool-calls') {
+    const calls = identityToolCallsOf(message as Record<string, unknown>);
+    const providerCallId = message.call?.id;
+    const results = await Promise.all(
+      calls.map(async (call) => {
+        const answer =
+          ids && providerCallId ? await deps.callBacks.confirmIdentity({ ...ids, providerCallId, name: call.name }) : { confirmed: false as const };
+        return identityToolAnswer(call, answer.confirmed ? { opening: answer.opening, instructions: answer.script.instructions } : null);
+      }),
+    );
+    return { results };
+  }
   if (message.type === 'end-of-call-report') {
+    if (isNothingPending(message) && message.call?.id) {
+      await deps.callBacks.forgetNothingPending('vapi', message.call.id);
+      return;
+    }
     if (!ids) {
-      log.warn('end-of-call report for a call that is not ours; acknowledged');
+      log.warn('end-of-call report naming no call of ours in its metadata; kept nowhere');
+      foreignReports.inc({ provider: 'vapi' });
       return;
     }
     const result = await deps.reports.take(reportOf(message, ids));

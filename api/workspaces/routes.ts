@@ -4,6 +4,7 @@ import { callFamily } from '../errors';
 import { publicRouter } from '../public-router';
 import { compileValidator } from '../../shared/validation';
 import {
+  callBackLimits,
   callDisclosureOf,
   callingWindowOf,
   defaultTimezone,
@@ -51,6 +52,8 @@ function workspaceBody(ws: Readonly<WorkspaceDoc>, config: Config): WorkspaceRes
         contact_email: ws.settings?.contact_email ?? null,
         voice_consent_required: ws.settings?.voice_consent_required ?? false,
         max_dials_per_phone_per_day: ws.settings?.max_dials_per_phone_per_day ?? null,
+        call_back_days: callBackLimits(ws).days,
+        call_backs_per_day: callBackLimits(ws).perDay,
       },
       numbers: {
         voice: ownNumber(ws, 'voice') ?? config.VAPI_PHONE_NUMBER_ID ?? null,

@@ -1,3 +1,4 @@
+import { DEFAULT_CALL_BACK_DAYS, DEFAULT_CALL_BACKS_PER_DAY } from '../../shared/calls/call-backs';
 import { DEFAULT_MAX_CONCURRENT_CALLS } from '../../shared/calls/capacity';
 import type { CallingWindow } from '../../shared/contact/zones';
 import { DEFAULT_CALL_DISCLOSURE } from '../../shared/contact/disclosure';
@@ -60,6 +61,10 @@ export interface WorkspaceSettings {
   voice_consent_required?: boolean;
   /** Dials to one phone in any 24 hours across the workspace's calls, at most; no cap when absent or null. */
   max_dials_per_phone_per_day?: number | null;
+  /** Days after a missed dial a call-back is taken; DEFAULT_CALL_BACK_DAYS when absent, none when 0. */
+  call_back_days?: number;
+  /** Call-backs one call takes in any 24 hours; DEFAULT_CALL_BACKS_PER_DAY when absent. */
+  call_backs_per_day?: number;
 }
 
 export function defaultTimezone(workspace: Pick<WorkspaceDoc, 'settings'> | null): string {
@@ -77,6 +82,14 @@ export function callDisclosureOf(workspace: Pick<WorkspaceDoc, 'settings'> | nul
 
 export function maxConcurrentCalls(workspace: Pick<WorkspaceDoc, 'settings'> | null): number {
   return workspace?.settings?.max_concurrent_calls ?? DEFAULT_MAX_CONCURRENT_CALLS;
+}
+
+/** How long after a missed dial, and how often a day, a call of the workspace takes a call-back. */
+export function callBackLimits(workspace: Pick<WorkspaceDoc, 'settings'> | null): { days: number; perDay: number } {
+  return {
+    days: workspace?.settings?.call_back_days ?? DEFAULT_CALL_BACK_DAYS,
+    perDay: workspace?.settings?.call_backs_per_day ?? DEFAULT_CALL_BACKS_PER_DAY,
+  };
 }
 
 export function remindsCandidates(workspace: Pick<WorkspaceDoc, 'settings'> | null): boolean {

@@ -22,6 +22,13 @@ export interface DialRequest {
  */
 export type AssistantScript = Omit<DialRequest, 'to' | 'fromNumberId' | 'customFields'>;
 
+/**
+ * What answers a call-back before the caller is known (docs/calls.md): first words that name the company and
+ * ask the caller's full name, instructions that know nothing of the call but to check that name with the
+ * identity tool (IDENTITY_TOOL), and the call's settings and extraction. No person and no job.
+ */
+export type CallBackGate = Omit<AssistantScript, 'candidateName'>;
+
 export type DialResult =
   /** `reportWithinMs`: how long after the dial its report can still come (the provider's longest call plus a grace). */
   | { accepted: true; providerCallId: string; reportWithinMs?: number }
@@ -46,8 +53,11 @@ export interface VoiceProvider {
   dial(request: DialRequest): Promise<DialResult>;
   /** The provider's id of a call an interrupted earlier dial of this attempt placed, or null when it placed none. */
   findDial?(callId: string, attempt: number, since: Date, fromNumberId?: string | null): Promise<string | null>;
-  /** Asks the provider how an attempt ended when its report never came; null while the call is still going. */
-  fetchReport?(providerCallId: string, ids: { callId: string; attempt: number }): Promise<AttemptReport | null>;
+  /**
+   * Asks the provider how an attempt ended when its report never came; null while the call is still going;
+   * `foreign` when the provider's call names another call or attempt than `ids` (or none): nothing of it is kept.
+   */
+  fetchReport?(providerCallId: string, ids: { callId: string; attempt: number }): Promise<AttemptReport | null | 'foreign'>;
   /**
    * Sends the end-of-call report of a call that has ended, for a provider whose reports our own worker
    * delivers (the simulator, from a durable timer); a remote provider sends its own.
@@ -64,6 +74,8 @@ export interface VoiceProvider {
 export type AttemptReport = {
   callId: string;
   attempt: number;
+  /** `inbound` for a call-back's attempt, as our assistant's metadata says; absent or `outbound` for a dial. */
+  direction?: 'outbound' | 'inbound';
   result: AttemptResult;
   providerCallId?: string;
   /** The provider's own words for how the call ended. */

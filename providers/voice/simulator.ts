@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { outcomeForAttempt, parseSimulatedOutcomes } from '../../shared/calls/simulated-outcomes';
 import type { ExtractVariable } from '../../shared/calls/schema';
-import type { AttemptReport, DialRequest, DialResult, ReportAttempt, VoiceProvider } from './port';
+import type { AttemptReport, CallBackGate, DialRequest, DialResult, ReportAttempt, VoiceProvider } from './port';
 
 /** One call the simulator placed, kept as a remote provider keeps its calls: it outlives our processes. */
 export interface SimulatedCallDoc {
@@ -81,16 +81,28 @@ export class SimulatorVoiceProvider implements VoiceProvider {
   }
 
   /**
-   * A candidate's call-back, answered by the call's assistant (`script`, operations/call-backs.ts): the candidate
-   * called, so the conversation takes place, and its report comes `callSeconds` later by the same path a
+   * A candidate's call-back, answered by the call's gate (operations/call-backs.ts): the caller gives `name`;
+   * with their identity confirmed (`confirmed`: the attempt's script) the conversation takes place; otherwise
+   * the gate ends the call with nothing extracted. Its report comes `callSeconds` later by the same path a
    * dial's does. `providerCallId`: the inbound call's id, which the call's attempt already names.
    */
   async answerCallBack(
-    script: Pick<DialRequest, 'callId' | 'attempt' | 'firstMessage' | 'candidateName' | 'extractVariables'>,
+    gate: Pick<CallBackGate, 'callId' | 'attempt' | 'firstMessage'>,
     providerCallId: string,
+    caller: { name: string; confirmed: Pick<DialRequest, 'firstMessage' | 'candidateName' | 'extractVariables'> | null },
   ): Promise<void> {
     const now = this.opts.clock();
-    const doc = this.placed(providerCallId, script, now, { result: 'completed', ...conversation(script, now) });
+    const talk = caller.confirmed
+      ? conversation(caller.confirmed, now)
+      : {
+          transcript: [
+            { role: 'assistant' as const, text: gate.firstMessage },
+            { role: 'candidate' as const, text: caller.name },
+            { role: 'assistant' as const, text: 'I am sorry, I cannot continue this call. Thank you, goodbye.' },
+          ],
+          extracted: null,
+        };
+    const doc = this.placed(providerCallId, gate, now, { result: 'completed', direction: 'inbound', ...talk });
     if (!(await this.opts.store.insertOnce(doc))) return;
     if (this.opts.callSeconds === 0) await this.send(doc);
     else await this.opts.deliverAt(providerCallId, doc.ends_at);
@@ -101,7 +113,7 @@ export class SimulatorVoiceProvider implements VoiceProvider {
     id: string,
     { callId, attempt }: { callId: string; attempt: number },
     now: Date,
-    ended: Pick<AttemptReport, 'result' | 'transcript' | 'extracted'>,
+    ended: Pick<AttemptReport, 'result' | 'transcript' | 'extracted' | 'direction'>,
   ): SimulatedCallDoc {
     const ends_at = new Date(now.getTime() + this.opts.callSeconds * 1000);
     const report = { callId, attempt, providerCallId: id, ...ended };

@@ -1,6 +1,6 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { ExtractVariable } from '../../shared/calls/schema';
-import type { AssistantScript, DialRequest } from './port';
+import type { CallBackGate, DialRequest } from './port';
 
 /** What a call needs from the deployment rather than the request. */
 export interface VapiCallOptions {
@@ -47,7 +47,7 @@ export function buildCreateCall(req: DialRequest, opts: VapiCallOptions): Vapi.C
  * its server for the reports, and our call id, attempt and direction in its metadata.
  */
 export function transientAssistant(
-  req: AssistantScript,
+  req: CallBackGate,
   opts: VapiCallOptions,
   direction: 'outbound' | 'inbound',
 ): Vapi.CreateAssistantDto {
@@ -89,13 +89,18 @@ export function transientAssistant(
         : undefined,
     maxDurationSeconds: opts.maxCallSeconds,
     serverMessages: [...SERVER_MESSAGES],
-    server: opts.serverCredentialId
-      ? { url: opts.serverUrl, credentialId: opts.serverCredentialId }
-      : { url: opts.serverUrl, headers: { 'x-vapi-secret': opts.webhookSecret } },
+    server: serverOf(opts),
     metadata: { call_id: req.callId, attempt: req.attempt, direction },
   };
   if (!assistant.analysisPlan) delete assistant.analysisPlan;
   return assistant as Vapi.CreateAssistantDto;
+}
+
+/** Where Vapi sends an assistant's server messages and tool calls, and how it proves they are its own. */
+export function serverOf(opts: VapiCallOptions): Vapi.Server {
+  return opts.serverCredentialId
+    ? { url: opts.serverUrl, credentialId: opts.serverCredentialId }
+    : { url: opts.serverUrl, headers: { 'x-vapi-secret': opts.webhookSecret } };
 }
 
 /** The JSON schema Vapi fills from the conversation: one property per extract variable, none required. */

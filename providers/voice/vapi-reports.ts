@@ -58,9 +58,11 @@ export function checkVapiShape(value: unknown, kind: 'message' | 'call'): { path
   return first ? { path: first.path, message: first.message } : null;
 }
 
-const CALL_NAME = /^(call_[A-Za-z0-9]+)#(\d+)$/;
-
-/** Our call id and attempt for a Vapi call: from the assistant's metadata, else from the call's name. */
+/**
+ * Our call id and attempt for a Vapi call, from the assistant's metadata only: it is ours, set on every
+ * assistant we send (vapi-assistant.ts). The call's name (`<call>#<attempt>`) finds a lost dial again, but
+ * joins nothing: a name is not proof that the call is the one it names.
+ */
 export function attemptOf(
   source: { call?: VapiCallLike; assistant?: { metadata?: Record<string, unknown> } } & VapiCallLike,
 ): { callId: string; attempt: number } | null {
@@ -69,8 +71,13 @@ export function attemptOf(
     const attempt = Number(meta?.attempt);
     if (typeof callId === 'string' && Number.isSafeInteger(attempt) && attempt > 0) return { callId, attempt };
   }
-  const m = CALL_NAME.exec(source.call?.name ?? source.name ?? '');
-  return m ? { callId: m[1], attempt: Number(m[2]) } : null;
+  return null;
+}
+
+/** The direction our metadata gives the attempt (a call-back's assistant says `inbound`); absent: a dial. */
+export function directionOf(source: { call?: VapiCallLike; assistant?: { metadata?: Record<string, unknown> } }): 'inbound' | 'outbound' {
+  const meta = source.call?.assistant?.metadata ?? source.assistant?.metadata;
+  return meta?.direction === 'inbound' ? 'inbound' : 'outbound';
 }
 
 /** The report of an ended attempt, from an end-of-call-report message or a fetched Call. */
@@ -87,6 +94,7 @@ export function reportOf(source: VapiServerMessage & VapiCallLike, ids: { callId
   const endedReason = source.endedReason ?? source.call?.endedReason;
   return {
     ...ids,
+    direction: directionOf(source),
     result: resultOfEndedReason(endedReason, Number.isFinite(duration) ? duration : null),
     providerCallId: source.call?.id ?? source.id,
     endedReason: endedReason ?? null,

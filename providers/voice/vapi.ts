@@ -3,7 +3,8 @@ import { isRetryableStatus, upstreamFailure } from '../../shared/errors';
 import { PROVIDER_BUSY_WAIT_MS } from '../../shared/calls/capacity';
 import type { AttemptReport, DialRequest, DialResult, VoiceProvider } from './port';
 import { buildCreateCall, vapiCallName, type VapiCallOptions } from './vapi-assistant';
-import { checkVapiShape, reportOf } from './vapi-reports';
+import { attemptOf, checkVapiShape, reportOf } from './vapi-reports';
+import { foreignReports } from '../../infra/metrics';
 
 export interface VapiOptions extends VapiCallOptions {
   apiKey: string;
@@ -74,10 +75,16 @@ export class VapiVoiceProvider implements VoiceProvider {
     return deleteVapiCall(this.client, providerCallId);
   }
 
-  async fetchReport(providerCallId: string, ids: { callId: string; attempt: number }): Promise<AttemptReport | null> {
+  async fetchReport(providerCallId: string, ids: { callId: string; attempt: number }): Promise<AttemptReport | null | 'foreign'> {
     const call = await this.client.calls.get({ id: providerCallId });
     const bad = checkVapiShape(call, 'call');
     if (bad) throw new Error(`Vapi answered GET /call/${providerCallId} with ${bad.path} ${bad.message}`);
+    const named = attemptOf(call as Parameters<typeof attemptOf>[0]);
+    if (named?.callId !== ids.callId || named.attempt !== ids.attempt) {
+      // Its metadata names another call, or none: nothing of it is ours to keep.
+      foreignReports.inc({ provider: 'vapi' });
+      return 'foreign';
+    }
     if (call.status !== 'ended') return null;
     return reportOf(call as Parameters<typeof reportOf>[0], ids);
   }

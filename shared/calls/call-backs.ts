@@ -1,3 +1,4 @@
+import type { AttemptResult } from './retry';
 /** A candidate's call-back as the API tells it to the call's workflow (its Update, workflows/calls.ts), and its answer. */
 
 export interface CallBack {
@@ -12,3 +13,92 @@ export interface CallBack {
 
 /** The attempt a call-back became, or its refusal (the call was not waiting, or had one under way). */
 export type CallBackAnswer = { attempt: number } | { refused: true };
+
+/** Days after a missed dial during which the candidate may call back (workspace setting `call_back_days`). */
+export const DEFAULT_CALL_BACK_DAYS = 7;
+/** Call-backs one call takes in any 24 hours, at most (workspace setting `call_backs_per_day`). */
+export const DEFAULT_CALL_BACKS_PER_DAY = 3;
+const DAY_MS = 86_400_000;
+
+/** What a call's attempts say about a call-back now, as the stored call keeps them. */
+interface AttemptLike {
+  direction?: 'outbound' | 'inbound';
+  started_at: Date;
+  ended_at: Date | null;
+  outcome: 'completed' | 'failed' | null;
+}
+
+/**
+ * Why a call-back may not be taken for a call now, or null when it may: only a call that was dialled and not
+ * reached (its last dial ended `failed`) within `days`, with fewer than `perDay` call-backs in the last 24
+ * hours and none under way. A call never dialled (waiting for its schedule or its first window) has nothing
+ * the candidate could be returning.
+ */
+export function callBackRefusal(
+  attempts: readonly AttemptLike[],
+  now: number,
+  limits: { days: number; perDay: number },
+): 'never_dialled' | 'not_missed' | 'too_old' | 'too_many' | 'under_way' | null {
+  if (attempts.some((a) => a.ended_at === null)) return 'under_way';
+  const dials = attempts.filter((a) => (a.direction ?? 'outbound') === 'outbound');
+  const last = dials.at(-1);
+  if (!last) return 'never_dialled';
+  if (last.outcome !== 'failed') return 'not_missed';
+  if (limits.days <= 0 || now - last.ended_at!.getTime() > limits.days * DAY_MS) return 'too_old';
+  const recent = attempts.filter((a) => a.direction === 'inbound' && now - a.started_at.getTime() < DAY_MS);
+  return recent.length >= limits.perDay ? 'too_many' : null;
+}
+
+/**
+ * An inbound attempt completes its call only when the screening happened: its report carries at least one of
+ * the call's declared variables with a value. A call-back that ended early (however it ended: the provider's
+ * words stay in `ended_reason`), or with nothing extracted, failed as `call_back_incomplete`.
+ */
+export function callBackResult(
+  reported: AttemptResult,
+  extracted: Record<string, unknown> | null | undefined,
+  declared: ReadonlyArray<{ label: string }>,
+): AttemptResult {
+  if (reported !== 'completed') return 'call_back_incomplete';
+  const screened = declared.some(({ label }) => extracted?.[label] !== undefined && extracted[label] !== null && extracted[label] !== '');
+  return screened ? 'completed' : 'call_back_incomplete';
+}
+
+/** The tool a call-back's assistant calls with the caller's full name, before it knows anything of the call. */
+export const IDENTITY_TOOL = 'confirm_identity';
+
+/** A name's words as compared: lower case, without accents or punctuation. */
+function nameWords(name: string): string[] {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/** Edits (insertions, deletions, substitutions) from `a` to `b`, up to `max + 1`. */
+function editsWithin(a: string, b: string, max: number): boolean {
+  if (Math.abs(a.length - b.length) > max) return false;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length] <= max;
+}
+
+/**
+ * Whether the name a caller gave is the candidate's: their first and last words each among the given words,
+ * as a transcriber may write them (one letter off in a word of five letters or more). A first name alone, or
+ * a last name alone, is not enough.
+ */
+export function namesMatch(given: string, stored: string): boolean {
+  const words = nameWords(given);
+  const wanted = nameWords(stored);
+  if (wanted.length === 0 || words.length === 0) return false;
+  const ends = wanted.length === 1 ? wanted : [wanted[0], wanted[wanted.length - 1]];
+  if (wanted.length > 1 && words.length < 2) return false;
+  return ends.every((w) => words.some((g) => g === w || (w.length >= 5 && editsWithin(g, w, 1))));
+}

@@ -54,6 +54,19 @@ const Settings = {
       "Dials to one phone in any 24 hours, across the workspace's calls, at most; a dial over it waits until it would not be (`deferrals` reason `daily_dial_cap`). Null, the default, is no cap.",
     errorMessage: 'must be null (off) or a whole number from 1 to 20',
   }),
+  call_back_days: Type.Integer({
+    minimum: 0,
+    maximum: 30,
+    description:
+      'Days after a missed dial during which a candidate calling the number back is taken as an attempt of the call (docs/calls.md). 7 by default; 0 turns call-backs off.',
+    errorMessage: 'must be a whole number of days from 0 (off) to 30',
+  }),
+  call_backs_per_day: Type.Integer({
+    minimum: 1,
+    maximum: 10,
+    description: 'Call-backs one call takes in any 24 hours, at most; past it a caller hears that nothing is pending. 3 by default.',
+    errorMessage: 'must be a whole number from 1 to 10',
+  }),
 };
 
 const SETTING_NAMES = Object.keys(Settings) as Array<keyof typeof Settings>;
@@ -68,6 +81,8 @@ export const WorkspaceUpdateRequest = Strict(
     contact_email: Type.Optional(Settings.contact_email),
     voice_consent_required: Type.Optional(Settings.voice_consent_required),
     max_dials_per_phone_per_day: Type.Optional(Settings.max_dials_per_phone_per_day),
+    call_back_days: Type.Optional(Settings.call_back_days),
+    call_backs_per_day: Type.Optional(Settings.call_backs_per_day),
   },
   { minProperties: 1, errorMessage: `must set at least one of ${SETTING_NAMES.join(', ')}` },
 );

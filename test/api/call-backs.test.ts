@@ -1,6 +1,14 @@
 import { realProvidersBench, candidate, fallback, preCall, VAPI_EVENTS } from '../helpers/real-providers-bench';
 import { waitFor } from '../helpers/wait';
-import { assistantRequest, endOfCallReport, inboundTextWebhook, VAPI_PHONE_NUMBER_ID, WA_PHONE_NUMBER_ID } from '../helpers/provider-wire';
+import { foreignReports } from '../../infra/metrics';
+import {
+  assistantRequest,
+  endOfCallReport,
+  identityToolCall,
+  inboundTextWebhook,
+  VAPI_PHONE_NUMBER_ID,
+  WA_PHONE_NUMBER_ID,
+} from '../helpers/provider-wire';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 
 /**
@@ -39,10 +47,26 @@ describe("a workspace's own numbers, and call-backs to them", () => {
   }
   const nothingPending = (answer: { assistant: Record<string, any> }) => {
     expect(answer.assistant.firstMessage).toMatch(/^Thank you for calling\. There is nothing pending for this number/);
-    expect(answer.assistant.serverMessages).toEqual([]);
-    expect(answer.assistant.metadata).toBeUndefined();
-    expect(JSON.stringify(answer)).not.toMatch(/Grace|Acme|call_/);
+    // Its report only has the provider's copy deleted; nothing is recorded or transcribed.
+    expect(answer.assistant.serverMessages).toEqual(['end-of-call-report']);
+    expect(answer.assistant.metadata).toEqual({ call_back: 'nothing_pending' });
+    expect(answer.assistant.artifactPlan).toEqual({ recordingEnabled: false, transcriptPlan: { enabled: false } });
+    expect(JSON.stringify(answer)).not.toMatch(/Grace|Acme|call_(?!back)/);
   };
+  /** The gate's identity tool, called with `name` on the inbound call: its one result. */
+  async function identify(callId: string, attempt: number, providerCallId: string, name: string, asText = false) {
+    const res = await signedVapi(identityToolCall({ callId, attempt, providerCallId, name, asText }));
+    expect(res.status).toBe(200);
+    expect(res.body.results).toHaveLength(1);
+    expect(res.body.results[0]).toMatchObject({ name: 'confirm_identity', toolCallId: expect.stringMatching(/^toolcall_/) });
+    return res.body.results[0].result as string;
+  }
+  /** The call once its workflow has recorded the call-back `providerCallId` as attempt `attempt`. */
+  const recorded = (callId: string, attempt: number, providerCallId: string) =>
+    waitFor(
+      () => bench.stack.db.calls.findOne({ _id: callId }),
+      (c) => c?.attempts[attempt - 1]?.provider_call_id === providerCallId,
+    );
   /** A call of the bench's workspace whose first dial was missed: it waits two hours for its retry. */
   async function waitingForRetry(i: number, settings: Record<string, unknown> = {}) {
     const callId = await start(i, { ...retryIn2Hours, ...settings });
@@ -96,19 +120,30 @@ describe("a workspace's own numbers, and call-backs to them", () => {
     expect(mail!.from).toBe('Acme Hiring <jobs@acme.example>');
   });
 
-  it("answers a call-back to the workspace number with the call's assistant, and completes the call waiting for its retry: no retry, no fallback", async () => {
+  it("answers a call-back to the workspace number with a gate that names no one, gives the call's script only for the candidate's name, and completes the call once screened: no retry, no fallback", async () => {
     const callId = await waitingForRetry(61, { whatsapp_notifications: { fallback } });
     const answer = await callIn(VOICE, candidate(61).phone, 'inbound-61');
     expect(answer.assistant).toMatchObject({
       firstMessage:
-        'Hello, this is an automated AI assistant calling on behalf of Acme Robotics. This call is recorded. Thank you for returning our call from Acme Robotics. Hi Grace, this is Ada',
+        'Hello, this is an automated AI assistant calling on behalf of Acme Robotics. This call is recorded. Thank you for calling Acme Robotics back. Before we go on, may I have your full name, please?',
       metadata: { call_id: callId, attempt: 2, direction: 'inbound' },
       server: { url: `https://hiring.test${VAPI_EVENTS}` },
-      serverMessages: ['end-of-call-report', 'status-update'],
-      model: { messages: [{ role: 'system', content: 'You are recruiting for Acme Robotics.' }] },
+      serverMessages: ['end-of-call-report', 'status-update', 'tool-calls'],
     });
+    // Before the caller says who they are, the assistant knows the company and nothing of the person or the job.
+    expect(JSON.stringify(answer)).not.toMatch(/Grace|Hi Grace|recruiting for/);
+    expect(answer.assistant.model.messages[0].content).toMatch(/^You answer a phone call on behalf of Acme Robotics/);
+    const tools = answer.assistant.model.tools as Array<Record<string, any>>;
+    expect(tools.map((t) => t.type)).toEqual(['function', 'endCall']);
+    expect(tools[0]).toMatchObject({ function: { name: 'confirm_identity' }, server: { url: `https://hiring.test${VAPI_EVENTS}` } });
     expect(Object.keys(answer.assistant.analysisPlan.structuredDataPlan.schema.properties)).toEqual(['available', 'years', 'start_date']);
-    expect((await call(callId)).attempts.map((a: { direction: string }) => a.direction)).toEqual(['outbound', 'inbound']);
+    expect((await recorded(callId, 2, 'inbound-61'))!.attempts.map((a) => a.direction)).toEqual(['outbound', 'inbound']);
+
+    // A first name alone is not the candidate; the full name, as a transcriber may write it, is.
+    expect(await identify(callId, 2, 'inbound-61', 'Grace')).toMatch(/^Not confirmed\./);
+    const confirmed = await identify(callId, 2, 'inbound-61', 'grace  HOPPER.', true);
+    expect(confirmed).toMatch(/^Confirmed: the caller is the candidate\. Say next: "Hi Grace, this is Ada/);
+    expect(confirmed).toContain('You are recruiting for Acme Robotics.');
 
     const report = endOfCallReport({
       callId,
@@ -116,6 +151,7 @@ describe("a workspace's own numbers, and call-backs to them", () => {
       providerCallId: 'inbound-61',
       endedReason: 'assistant-ended-call',
       structuredData: { years: 6 },
+      direction: 'inbound',
     });
     expect((await signedVapi(report)).status).toBe(200);
     const done = await waitFor(
@@ -132,30 +168,61 @@ describe("a workspace's own numbers, and call-backs to them", () => {
     expect(bench.graph.requests.filter((r) => r.method === 'POST' && r.body?.to === candidate(61).phone.slice(1))).toEqual([]);
   });
 
-  it('takes a call-back to the service number for a workspace without its own, while its call waits for its schedule', async () => {
-    const shared = await workspaceWithCall(
+  it("answers nothing pending for a call never dialled, and on the service number takes a missed call's call-back; a stranger's, hung up after 10 s, fails as call_back_incomplete and the call keeps its retry", async () => {
+    const scheduled = await workspaceWithCall(
       'Shared',
       { id: 's-1', name: 'Sam Shared', email: 'sam@example.com', phone: '+14155553101' },
       { schedule_at: new Date(Date.now() + 3 * 3_600_000).toISOString() },
     );
-    const callId = shared.callId;
+    const get = (key: string, id: string) => bench.stack.request('GET', `/api/public/v1/calls/${id}`, { key }).then((r) => r.body.data);
     const waiting = await waitFor(
-      () => bench.stack.request('GET', `/api/public/v1/calls/${callId}`, { key: shared.key }).then((r) => r.body.data),
+      () => get(scheduled.key, scheduled.callId),
       (c) => c.status === 'scheduled' && c.next_attempt_at !== null,
     );
     expect(waiting.attempts).toEqual([]);
+    // Never dialled: the caller cannot be returning a call, whatever number they call from.
+    nothingPending(await callIn(VAPI_PHONE_NUMBER_ID, '+14155553101', 'inbound-never'));
+    expect((await get(scheduled.key, scheduled.callId)).attempts).toEqual([]);
+
+    const shared = await workspaceWithCall(
+      'Shared two',
+      { id: 's-2', name: 'Sue Shared', email: 'sue@example.com', phone: '+14155553102' },
+      { call_settings: retryIn2Hours },
+    );
+    const callId = shared.callId;
+    const dialled = await providerCallIdOf(callId);
+    await signedVapi(endOfCallReport({ callId, attempt: 1, providerCallId: dialled, endedReason: 'customer-did-not-answer' }));
+    const missed = await waitFor(
+      () => get(shared.key, callId),
+      (c) => c.status === 'scheduled' && c.next_attempt_at !== null,
+    );
     // The bench's workspace has a number of its own: a call to the service's number is not about its calls.
-    const answer = await callIn(VAPI_PHONE_NUMBER_ID, '+14155553101', 'inbound-shared');
-    expect(answer.assistant.metadata).toEqual({ call_id: callId, attempt: 1, direction: 'inbound' });
+    const answer = await callIn(VAPI_PHONE_NUMBER_ID, '+14155553102', 'inbound-shared');
+    expect(answer.assistant.metadata).toEqual({ call_id: callId, attempt: 2, direction: 'inbound' });
+    expect(JSON.stringify(answer)).not.toMatch(/Sue/);
+    await recorded(callId, 2, 'inbound-shared');
+    expect(await identify(callId, 2, 'inbound-shared', 'Sam Stranger')).not.toMatch(/Sue|Ask about availability/);
+    // Hung up after ten seconds: `customer-ended-call`, nothing extracted. Not a screening.
     await signedVapi(
-      endOfCallReport({ callId, attempt: 1, providerCallId: 'inbound-shared', endedReason: 'customer-ended-call', durationSeconds: 120 }),
+      endOfCallReport({
+        callId,
+        attempt: 2,
+        providerCallId: 'inbound-shared',
+        endedReason: 'customer-ended-call',
+        durationSeconds: 10,
+        direction: 'inbound',
+      }),
     );
-    const done = await waitFor(
-      () => bench.stack.request('GET', `/api/public/v1/calls/${callId}`, { key: shared.key }).then((r) => r.body.data),
-      (c) => c.status === 'completed',
+    const after = await waitFor(
+      () => get(shared.key, callId),
+      (c) => c.attempts.length === 2 && c.attempts[1].outcome !== null && c.status === 'scheduled',
     );
-    expect(done.attempts).toMatchObject([{ number: 1, direction: 'inbound', outcome: 'completed' }]);
-    expect(bench.vapi.requests.filter((r) => r.method === 'POST' && r.body?.assistant?.metadata?.call_id === callId)).toEqual([]);
+    expect(after.attempts).toMatchObject([
+      { number: 1, direction: 'outbound', outcome: 'failed', failure_reason: 'missed' },
+      { number: 2, direction: 'inbound', outcome: 'failed', failure_reason: 'call_back_incomplete' },
+    ]);
+    // The retry the missed dial earned still stands, at its time.
+    expect(after.next_attempt_at).toBe(missed.next_attempt_at);
   });
 
   it("says nothing is pending, and records nothing, for an unknown caller, another workspace's number and a suppressed phone", async () => {
@@ -178,6 +245,14 @@ describe("a workspace's own numbers, and call-backs to them", () => {
     });
     expect(filed.status).toBe(201);
     nothingPending(await callIn(VOICE, candidate(63).phone));
+    // An email filed for voice refuses the call-back as it refuses a dial.
+    await waitingForRetry(67);
+    const byEmail = await bench.stack.request('POST', '/api/public/v1/suppressions', {
+      key: bench.key,
+      body: { email: candidate(67).email, reason: 'asked by email' },
+    });
+    expect(byEmail.status).toBe(201);
+    nothingPending(await callIn(VOICE, candidate(67).phone));
     const after = await waitFor(
       () => call(suppressed),
       (c) => c.status === 'cancelled',
@@ -204,6 +279,118 @@ describe("a workspace's own numbers, and call-backs to them", () => {
     // Nothing of the person came back: the record is as the erasure left it, with no attempt of the call-back.
     expect(await bench.stack.db.calls.findOne({ _id: callId })).toEqual(gone);
     expect(gone!.attempts.map((a) => a.provider_call_id)).not.toContain('inbound-erased');
+  });
+
+  it('takes a call-back only within call_back_days and call_backs_per_day of a missed dial, and only in a free slot of max_concurrent_calls', async () => {
+    const ws = await bench.stack.newWorkspace('Capped');
+    await bench.stack.stores.workspaces.updateSettings(ws.id, { max_concurrent_calls: 1 });
+    expect(await bench.stack.stores.workspaces.setNumbers(ws.id, { voice: 'vapi-number-capped' })).toEqual({ set: true });
+    await bench.stack.request('POST', '/api/public/v1/campaigns', { key: ws.key, body: { ats_job_id: 'job-capped', name: 'Capped' } });
+    const startIn = async (id: string, phone: string) => {
+      const res = await bench.stack.request('POST', '/api/public/v1/call/initiate', {
+        key: ws.key,
+        body: {
+          ats_job_id: 'job-capped',
+          candidates: [{ id, name: `Cap ${id}`, email: `${id}@example.com`, phone }],
+          first_message: 'Hi',
+          instructions: 'Ask about availability.',
+          extract_variables: [{ label: 'available', type: 'boolean', description: 'Available?' }],
+          call_settings: retryIn2Hours,
+        },
+      });
+      expect(res.body).toMatchObject({ success: true });
+      return res.body.data.calls[0].id as string;
+    };
+    const get = (id: string) => bench.stack.request('GET', `/api/public/v1/calls/${id}`, { key: ws.key }).then((r) => r.body.data);
+    const settings = (body: Record<string, unknown>) => bench.stack.request('PATCH', '/api/public/v1/workspace', { key: ws.key, body });
+
+    const first = await startIn('cap-a', '+14155553201');
+    await signedVapi(
+      endOfCallReport({ callId: first, attempt: 1, providerCallId: await providerCallIdOf(first), endedReason: 'customer-did-not-answer' }),
+    );
+    await waitFor(
+      () => get(first),
+      (c) => c.status === 'scheduled' && c.next_attempt_at !== null,
+    );
+    // The one slot is held by another call's dial under way: the caller hears nothing is pending.
+    const second = await startIn('cap-b', '+14155553202');
+    const secondDial = await providerCallIdOf(second);
+    nothingPending(await callIn('vapi-number-capped', '+14155553201', 'inbound-cap-1'));
+    await signedVapi(endOfCallReport({ callId: second, attempt: 1, providerCallId: secondDial, endedReason: 'customer-did-not-answer' }));
+    await waitFor(
+      () => get(second),
+      (c) => c.status === 'scheduled',
+    );
+
+    // Call-backs off (call_back_days 0), then on again.
+    expect((await settings({ call_back_days: 0 })).body.data.settings).toMatchObject({ call_back_days: 0, call_backs_per_day: 3 });
+    nothingPending(await callIn('vapi-number-capped', '+14155553201', 'inbound-cap-2'));
+    expect((await settings({ call_back_days: 31 })).status).toBe(400);
+    await settings({ call_back_days: 7, call_backs_per_day: 1 });
+    const gate = await callIn('vapi-number-capped', '+14155553201', 'inbound-cap-3');
+    expect(gate.assistant.metadata).toEqual({ call_id: first, attempt: 2, direction: 'inbound' });
+    await recorded(first, 2, 'inbound-cap-3');
+    // Under way: no second call-back, even for another call of the same person.
+    nothingPending(await callIn('vapi-number-capped', '+14155553201', 'inbound-cap-4'));
+    await signedVapi(
+      endOfCallReport({
+        callId: first,
+        attempt: 2,
+        providerCallId: 'inbound-cap-3',
+        endedReason: 'customer-ended-call',
+        durationSeconds: 8,
+        direction: 'inbound',
+      }),
+    );
+    const incomplete = await waitFor(
+      () => get(first),
+      (c) => c.attempts[1]?.outcome === 'failed' && c.status === 'scheduled',
+    );
+    // Hung up after 8 s: ended early, however the provider words it.
+    expect(incomplete.attempts[1]).toMatchObject({
+      direction: 'inbound',
+      failure_reason: 'call_back_incomplete',
+      ended_reason: 'customer-ended-call',
+    });
+    // One call-back a day (call_backs_per_day 1): the next is refused until a day has passed.
+    nothingPending(await callIn('vapi-number-capped', '+14155553201', 'inbound-cap-5'));
+    expect((await get(first)).attempts).toHaveLength(2);
+  });
+
+  it("keeps nowhere a report whose assistant metadata names no call of ours, and deletes a nothing-pending call's copy at the provider", async () => {
+    const callId = await start(66, retryIn2Hours);
+    const providerCallId = await providerCallIdOf(callId);
+    const foreign = async () => (await foreignReports.get()).values.find((v) => v.labels.provider === 'vapi')?.value ?? 0;
+    const before = await foreign();
+    // Named like our dial (`<call>#1`), but its assistant's metadata names no call: not joined.
+    const unnamed = endOfCallReport({
+      callId,
+      attempt: 1,
+      providerCallId,
+      endedReason: 'assistant-ended-call',
+      metadata: null,
+      structuredData: { years: 9 },
+    });
+    expect((await signedVapi(unnamed)).status).toBe(200);
+    expect(await foreign()).toBe(before + 1);
+    expect(await bench.stack.stores.callReports.get(callId, 1)).toBeNull();
+    expect((await call(callId)).attempts[0]).toMatchObject({ outcome: null });
+
+    nothingPending(await callIn(VOICE, '+14155559877', 'inbound-nothing'));
+    const ended = endOfCallReport({
+      callId: 'none',
+      attempt: 1,
+      providerCallId: 'inbound-nothing',
+      endedReason: 'assistant-ended-call',
+      metadata: { call_back: 'nothing_pending' },
+    });
+    expect((await signedVapi(ended)).status).toBe(200);
+    // Vapi is down for the first DELETE of a call here; the deletion is tried again until it is taken.
+    await waitFor(
+      async () => bench.vapi.requests.filter((r) => r.method === 'DELETE' && r.path === '/call/inbound-nothing').length,
+      (n) => n >= 2,
+      60_000,
+    );
   });
 
   it('refuses an assistant-request that is not signed, and answers nothing of it', async () => {

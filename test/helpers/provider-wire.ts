@@ -53,8 +53,16 @@ export function endOfCallReport(args: {
   durationSeconds?: number;
   structuredData?: unknown;
   messages?: Array<{ role: string; message: string }>;
+  /** `inbound` for a call-back's attempt, as our call-back assistant's metadata says. */
+  direction?: 'inbound';
+  /** The assistant's metadata; by default ours naming the call and attempt, null for none. */
+  metadata?: Record<string, unknown> | null;
 }) {
   const ended = new Date();
+  const metadata =
+    args.metadata === undefined
+      ? { call_id: args.callId, attempt: args.attempt, ...(args.direction ? { direction: args.direction } : {}) }
+      : args.metadata;
   const started = new Date(ended.getTime() - (args.durationSeconds ?? 95) * 1000);
   return {
     message: {
@@ -69,7 +77,7 @@ export function endOfCallReport(args: {
         id: args.providerCallId ?? randomUUID(),
         name: `${args.callId}#${args.attempt}`,
         status: 'ended',
-        assistant: { metadata: { call_id: args.callId, attempt: args.attempt } },
+        assistant: metadata ? { metadata } : {},
       }),
       artifact: {
         messages: args.messages ?? [
@@ -244,6 +252,32 @@ export function inboundTextWebhook(phone: string, messageId: string, text: strin
  * The `assistant-request` Vapi sends when someone calls one of our Vapi numbers (an inbound phone call): the
  * number called, and the caller.
  */
+/**
+ * Vapi's `tool-calls` message for the call-back gate's identity tool: the model calls `confirm_identity` with
+ * the name the caller gave, on the inbound call `providerCallId` whose assistant's metadata names the attempt.
+ */
+export function identityToolCall(args: { callId: string; attempt: number; providerCallId: string; name: string; asText?: boolean }) {
+  const toolCall = {
+    id: `toolcall_${randomUUID()}`,
+    type: 'function',
+    function: { name: 'confirm_identity', arguments: args.asText ? JSON.stringify({ full_name: args.name }) : { full_name: args.name } },
+  };
+  return {
+    message: {
+      type: 'tool-calls',
+      timestamp: Date.now(),
+      call: vapiCall({
+        id: args.providerCallId,
+        type: 'inboundPhoneCall',
+        status: 'in-progress',
+        assistant: { metadata: { call_id: args.callId, attempt: args.attempt, direction: 'inbound' } },
+      }),
+      toolCallList: [toolCall],
+      toolWithToolCallList: [{ type: 'function', function: { name: 'confirm_identity' }, toolCall }],
+    },
+  };
+}
+
 export function assistantRequest(args: { numberId: string; from: string; providerCallId?: string }) {
   const id = args.providerCallId ?? randomUUID();
   return {
