@@ -74,6 +74,8 @@ export const EXAMPLES = {
         contact_email: null,
         voice_consent_required: false,
         max_dials_per_phone_per_day: null,
+        call_back_days: 7,
+        call_backs_per_day: 3,
       },
       numbers: { voice: 'a1b2c3d4-vapi-number', whatsapp: '106540352242922', email_from: 'Acme Hiring <jobs@acme.example>' },
     },

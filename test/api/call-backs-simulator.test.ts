@@ -113,7 +113,10 @@ describe('admin CLI: numbers and simulate:call-back', () => {
     const played = await admin('simulate:call-back', '--from', '+14155557001', '--to', 'sim-voice-w');
     expect(played.status).toBe(0);
     expect(json(played)).toMatchObject({ answered: 'call', call_id: callId, attempt: 2, report_in_seconds: 1 });
-    expect(json(played).first_message).toContain('Thank you for returning our call');
+    // The gate names the company, not the person; the simulated caller gives the candidate's own name.
+    expect(json(played)).toMatchObject({ identity: 'confirmed' });
+    expect(json(played).first_message).toContain('Thank you for calling Calling back Inc back. Before we go on, may I have your full name');
+    expect(json(played).first_message).not.toContain('Cal Back');
     const done = await waitFor(get, (c) => c.status === 'completed', 30_000);
     expect(done.attempts).toMatchObject([
       { number: 1, direction: 'outbound', outcome: 'failed', failure_reason: 'missed' },
@@ -121,5 +124,39 @@ describe('admin CLI: numbers and simulate:call-back', () => {
     ]);
     expect(done.extracted_variables).toEqual({ available: true });
     expect((await admin('simulate:call-back', '--from', 'not-a-number', '--to', 'sim-voice-w')).status).toBe(2);
+  }, 60_000);
+
+  it('shows the same rules with simulate:call-back: a call never dialled has nothing pending, and a stranger who gives another name leaves the call waiting for its retry', async () => {
+    const w = await stack.newWorkspace('Strangers');
+    expect((await admin('workspace:update', '--workspace', w.id, '--vapi-phone-number-id', 'sim-voice-s')).status).toBe(0);
+    await stack.request('POST', '/api/public/v1/campaigns', { key: w.key, body: { ats_job_id: 'job-st', name: 'Strangers' } });
+    const initiate = (id: string, phone: string, call_settings: Record<string, unknown>) =>
+      stack.request('POST', '/api/public/v1/call/initiate', {
+        key: w.key,
+        body: {
+          ats_job_id: 'job-st',
+          candidates: [{ id, name: 'Stella Known', email: `${id}@example.com`, phone, custom_fields: { simulated_outcomes: 'missed' } }],
+          first_message: 'Hi Stella',
+          instructions: 'Ask about availability.',
+          extract_variables: [{ label: 'available', type: 'boolean', description: 'Available?' }],
+          call_settings,
+        },
+      });
+    await initiate('st-1', '+14155557101', { schedule_at: new Date(Date.now() + 3 * 3_600_000).toISOString() });
+    expect(json(await admin('simulate:call-back', '--from', '+14155557101', '--to', 'sim-voice-s'))).toEqual({
+      answered: 'nothing_pending',
+    });
+
+    const res = await initiate('st-2', '+14155557102', {
+      retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 2, unit: 'hours' }] },
+    });
+    const callId = res.body.data.calls[0].id as string;
+    const get = () => stack.request('GET', `/api/public/v1/calls/${callId}`, { key: w.key }).then((r) => r.body.data);
+    const missed = await waitFor(get, (c) => c.status === 'scheduled' && c.attempts.length === 1 && c.next_attempt_at !== null, 30_000);
+    const played = await admin('simulate:call-back', '--from', '+14155557102', '--to', 'sim-voice-s', '--caller-name', 'Sam Stranger');
+    expect(json(played)).toMatchObject({ answered: 'call', call_id: callId, attempt: 2, identity: 'not_confirmed' });
+    const after = await waitFor(get, (c) => c.attempts.length === 2 && c.attempts[1].outcome !== null && c.status === 'scheduled', 30_000);
+    expect(after.attempts[1]).toMatchObject({ direction: 'inbound', outcome: 'failed', failure_reason: 'call_back_incomplete' });
+    expect(after).toMatchObject({ next_attempt_at: missed.next_attempt_at, extracted_variables: null });
   }, 60_000);
 });

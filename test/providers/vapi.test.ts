@@ -184,7 +184,8 @@ describe("Vapi adapter against a local server speaking Vapi's API", () => {
 
   it('fetches how a call ended with GET /call/{id}, and nothing while it is still going', async () => {
     const ids = { callId: fullRequest.callId, attempt: 2 };
-    reply = () => ({ status: 200, body: vapiCall({ id: 'c1', status: 'in-progress' }) });
+    const assistant = { metadata: { call_id: ids.callId, attempt: 2, direction: 'outbound' } };
+    reply = () => ({ status: 200, body: vapiCall({ id: 'c1', status: 'in-progress', assistant }) });
     const provider = new VapiVoiceProvider(options(stub.url));
     await expect(provider.fetchReport('c1', ids)).resolves.toBeNull();
     expect(stub.requests[0]).toMatchObject({ method: 'GET', path: '/call/c1' });
@@ -197,6 +198,7 @@ describe("Vapi adapter against a local server speaking Vapi's API", () => {
         startedAt: '2026-11-22T10:00:00.000Z',
         endedAt: '2026-11-22T10:00:04.000Z',
         artifact: { messages: [], recordingUrl: 'https://storage.vapi.ai/r.wav' },
+        assistant,
       }),
     });
     await expect(provider.fetchReport('c1', ids)).resolves.toMatchObject({
@@ -206,5 +208,15 @@ describe("Vapi adapter against a local server speaking Vapi's API", () => {
       providerCallId: 'c1',
       recordingUrl: 'https://storage.vapi.ai/r.wav',
     });
+  });
+
+  it("keeps nothing of a fetched call whose assistant's metadata names another call or attempt, or none, even named like ours", async () => {
+    const ids = { callId: fullRequest.callId, attempt: 2 };
+    const provider = new VapiVoiceProvider(options(stub.url));
+    const ended = { id: 'c2', status: 'ended', endedReason: 'assistant-ended-call', name: `${ids.callId}#2` };
+    for (const assistant of [{ metadata: { call_id: 'call_other', attempt: 2 } }, { metadata: { call_id: ids.callId, attempt: 1 } }, {}]) {
+      reply = () => ({ status: 200, body: vapiCall({ ...ended, assistant }) });
+      await expect(provider.fetchReport('c2', ids)).resolves.toBe('foreign');
+    }
   });
 });
