@@ -48,6 +48,9 @@ export function createCallCapacityActivities({ stores, clock, voice }: CallActiv
       // The calling window, looked at each time the call looks for a slot: one due at night waits for morning.
       const decision = await rules.decide(call, workspace, 'dial', windowAt);
       if (!decision.go) return { taken: false, held: decision, status: ('status' in decision && decision.status) || call.status };
+      // Consent, where the workspace requires it now (it may have turned it on after the call was made).
+      const consent = await rules.requireConsent(call, workspace, windowAt);
+      if (!consent.go) return { taken: false, held: consent, status: ('status' in consent && consent.status) || call.status };
       // Then the workspace's cap of dials to the phone in 24 hours, which holds the dial the same way.
       const capped = await rules.capDial(call, workspace, attempt, windowAt);
       if (!capped.go) return { taken: false, held: capped, status: ('status' in capped && capped.status) || call.status };

@@ -21,6 +21,9 @@ export type ContactKind = 'dial' | 'pre_call' | 'fallback';
 export type ContactDecision = { go: true } | HeldContact;
 export type HeldContact = { go: false; at: number; status?: CallStatus } | { go: false; never: true; optedOut?: true };
 
+/** How long a dial held for consent waits before it looks at the workspace's requirement again. */
+export const CONSENT_LOOK_AGAIN_MS = 3_600_000;
+
 /** A dial refused because the phone is suppressed for voice: the call ends cancelled, `opted_out` (the API's word). */
 export const SUPPRESSED: HeldContact = { go: false, never: true, optedOut: true };
 
@@ -57,6 +60,15 @@ export function contactRules({ calls, scheduled, stores }: Pick<CallChanges, 'ca
       if (at === null) return { go: false, never: true };
       if (at <= now) return { go: true };
       return hold(call, kind, now, at, 'calling_window');
+    },
+
+    /**
+     * The workspace's requirement of consent to AI voice calls, as it is set now: a call made without consent
+     * before the workspace turned it on is held, and looks again after CONSENT_LOOK_AGAIN_MS.
+     */
+    async requireConsent(call: CallDoc, workspace: Readonly<WorkspaceDoc> | null, now: number): Promise<ContactDecision> {
+      if (workspace?.settings?.voice_consent_required !== true || call.candidate.consent) return { go: true };
+      return hold(call, 'dial', now, now + CONSENT_LOOK_AGAIN_MS, 'consent_required');
     },
 
     /**

@@ -1,10 +1,12 @@
 /** The contact rules' reasons, shown on a call (docs/contact-rules.md). */
 
 /**
- * Why a dial or message went out later than it was due: the workspace's calling window, or its cap of dials to
- * one phone in 24 hours (`max_dials_per_phone_per_day`).
+ * Why a dial or message went out later than it was due: the workspace's calling window, its cap of dials to
+ * one phone in 24 hours (`max_dials_per_phone_per_day`), or its requirement of consent to AI voice calls
+ * (`voice_consent_required`, turned on after a call without consent was made: the dial waits, and looks again
+ * each hour, until the requirement is turned off).
  */
-export const DEFERRAL_REASONS = ['calling_window', 'daily_dial_cap'] as const;
+export const DEFERRAL_REASONS = ['calling_window', 'daily_dial_cap', 'consent_required'] as const;
 export type DeferralReason = (typeof DEFERRAL_REASONS)[number];
 
 /** Why a call was cancelled: by the API (`POST /calls/cancel`, `/calls/{id}/cancel`), or by a contact rule. */

@@ -357,6 +357,54 @@ describe("a workspace's own numbers, and call-backs to them", () => {
     expect((await get(first)).attempts).toHaveLength(2);
   });
 
+  it('holds the waiting calls without consent once the workspace requires it: no dial (a consent_required deferral) and no call-back', async () => {
+    const ws = await bench.stack.newWorkspace('Consenting');
+    expect(await bench.stack.stores.workspaces.setNumbers(ws.id, { voice: 'vapi-number-consent' })).toEqual({ set: true });
+    await bench.stack.request('POST', '/api/public/v1/campaigns', { key: ws.key, body: { ats_job_id: 'job-consent', name: 'Consent' } });
+    const startIn = async (id: string, phone: string, extra: Record<string, unknown>) => {
+      const res = await bench.stack.request('POST', '/api/public/v1/call/initiate', {
+        key: ws.key,
+        body: {
+          ats_job_id: 'job-consent',
+          candidates: [{ id, name: `Con ${id}`, email: `${id}@example.com`, phone }],
+          first_message: 'Hi',
+          instructions: 'Ask about availability.',
+          ...extra,
+        },
+      });
+      expect(res.body).toMatchObject({ success: true });
+      return res.body.data.calls[0].id as string;
+    };
+    const get = (id: string) => bench.stack.request('GET', `/api/public/v1/calls/${id}`, { key: ws.key }).then((r) => r.body.data);
+    const missed = await startIn('con-a', '+14155553301', { call_settings: retryIn2Hours });
+    await signedVapi(
+      endOfCallReport({
+        callId: missed,
+        attempt: 1,
+        providerCallId: await providerCallIdOf(missed),
+        endedReason: 'customer-did-not-answer',
+      }),
+    );
+    await waitFor(
+      () => get(missed),
+      (c) => c.status === 'scheduled' && c.next_attempt_at !== null,
+    );
+    const due = await startIn('con-b', '+14155553302', { schedule_at: new Date(Date.now() + 3_000).toISOString() });
+
+    const turned = await bench.stack.request('PATCH', '/api/public/v1/workspace', { key: ws.key, body: { voice_consent_required: true } });
+    expect(turned.body.data.settings.voice_consent_required).toBe(true);
+    nothingPending(await callIn('vapi-number-consent', '+14155553301', 'inbound-consent'));
+    const held = await waitFor(
+      () => get(due),
+      (c) => (c.deferrals ?? []).length > 0,
+      30_000,
+    );
+    expect(held).toMatchObject({ status: 'scheduled', attempts: [] });
+    expect(held.deferrals).toEqual([{ from: expect.any(String), to: held.next_attempt_at, reason: 'consent_required' }]);
+    expect(Date.parse(held.next_attempt_at) - Date.parse(held.deferrals[0].from)).toBe(3_600_000);
+    expect(bench.vapi.requests.filter((r) => r.method === 'POST' && r.body?.assistant?.metadata?.call_id === due)).toEqual([]);
+  });
+
   it("keeps nowhere a report whose assistant metadata names no call of ours, and deletes a nothing-pending call's copy at the provider", async () => {
     const callId = await start(66, retryIn2Hours);
     const providerCallId = await providerCallIdOf(callId);
