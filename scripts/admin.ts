@@ -200,8 +200,10 @@ async function run(argv: string[]): Promise<unknown> {
           );
         }
         if (Object.keys(numbers).length > 0) {
+          refuseServiceNumbers(numbers);
           const done = await workspaces.setNumbers(workspace, numbers);
           if ('missing' in done) throw new Error('no such workspace');
+          if ('busy' in done) throw new Error("another change of this workspace's numbers is under way; try again");
           if ('taken' in done)
             throw new Error(`that ${done.taken} number belongs to workspace ${done.by}; a number belongs to one workspace`);
         }
@@ -266,6 +268,23 @@ run(process.argv.slice(2)).then(
  * The service's settings, for the commands that write people's hashes: with no MONGODB_URI the database is the
  * one `npm run dev` starts, and so is the contact secret, from its cache.
  */
+/**
+ * The service's own numbers (VAPI_PHONE_NUMBER_ID, WHATSAPP_PHONE_NUMBER_ID) belong to every workspace without
+ * numbers of its own: given to one workspace, its calls and STOP replies would reach that workspace alone.
+ */
+function refuseServiceNumbers(numbers: WorkspaceNumbers): void {
+  const service = { voice: process.env.VAPI_PHONE_NUMBER_ID?.trim(), whatsapp: process.env.WHATSAPP_PHONE_NUMBER_ID?.trim() };
+  for (const [kind, option, name] of [
+    ['voice', '--vapi-phone-number-id', 'VAPI_PHONE_NUMBER_ID'],
+    ['whatsapp', '--whatsapp-phone-number-id', 'WHATSAPP_PHONE_NUMBER_ID'],
+  ] as const) {
+    if (service[kind] && numbers[kind] === service[kind])
+      throw new UsageError(
+        `${option}: that is the service's own number (${name}), used by every workspace without one; give the workspace a number of its own, or default`,
+      );
+  }
+}
+
 function serviceConfig() {
   const env = { ...process.env };
   if (!env.MONGODB_URI && !env.CONTACT_HASH_SECRET && !env.CONTACT_HASH_SECRETS) {

@@ -23,7 +23,12 @@ const numberKey = (kind: NumberKind, id: string) => `number/${kind}/${id}`;
 export type NumberKind = 'voice' | 'whatsapp';
 
 /** What setNumbers did: the numbers set, or the number another workspace holds. */
-export type NumbersSet = { set: true } | { set: false; taken: NumberKind; by: string } | { set: false; missing: true };
+export type NumbersSet =
+  | { set: true }
+  | { set: false; taken: NumberKind; by: string }
+  | { set: false; missing: true }
+  /** Another change of the workspace's numbers held its lock for longer than a change waits. */
+  | { set: false; busy: true };
 
 export interface NewWorkspace {
   name: string;
@@ -96,27 +101,20 @@ export function workspaceStore(db: Database, { sessions }: { sessions: Pick<Sess
      * both win), and the one it had before is given up once the new one is written.
      */
     async setNumbers(workspaceId: string, numbers: WorkspaceNumbers): Promise<NumbersSet> {
-      const workspace = await db.workspaces.findOne({ _id: workspaceId });
-      if (!workspace) return { set: false, missing: true };
-      const kinds = (['voice', 'whatsapp'] as const).filter((k) => typeof numbers[k] === 'string');
-      const claimed: string[] = [];
-      for (const kind of kinds) {
-        const key = numberKey(kind, numbers[kind]!);
-        const holder = await claim(db, key, workspaceId);
-        if (holder !== workspaceId) {
-          // Nothing is set: the numbers this call claimed afresh are given up again.
-          for (const k of claimed) await release(db, k, workspaceId);
-          return { set: false, taken: kind, by: holder };
-        }
-        if (workspace.numbers?.[kind] !== numbers[kind]) claimed.push(key);
+      // One change of a workspace's numbers at a time (a claim, exclusive on FerretDB too): two at once would
+      // each give up the number read before the other's write, and leave a claim the document does not name.
+      const lock = `numbers-change/${workspaceId}`;
+      const mine = newToken(12);
+      for (const until = Date.now() + NUMBERS_LOCK_WAIT_MS; ;) {
+        if ((await claim(db, lock, mine, { expiresAt: new Date(Date.now() + NUMBERS_LOCK_LEASE_MS) })) === mine) break;
+        if (Date.now() > until) return { set: false, busy: true };
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      const $set = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [`numbers.${k}`, v]));
-      await db.workspaces.updateOne({ _id: workspaceId }, { $set });
-      for (const kind of ['voice', 'whatsapp'] as const) {
-        const before = workspace.numbers?.[kind];
-        if (before && numbers[kind] !== undefined && numbers[kind] !== before) await release(db, numberKey(kind, before), workspaceId);
+      try {
+        return await setNumbersAlone(db, workspaceId, numbers);
+      } finally {
+        await release(db, lock, mine);
       }
-      return { set: true };
     },
 
     /** The workspace that owns this number of the operator's, or null (the service's own, or no one's). */
@@ -167,3 +165,32 @@ export function workspaceStore(db: Database, { sessions }: { sessions: Pick<Sess
 }
 
 export type WorkspaceStore = ReturnType<typeof workspaceStore>;
+
+/** How long a change of a workspace's numbers waits for another one under way, and how long its lock holds. */
+const NUMBERS_LOCK_WAIT_MS = 5_000;
+const NUMBERS_LOCK_LEASE_MS = 30_000;
+
+/** setNumbers, with the workspace's numbers lock held. */
+async function setNumbersAlone(db: Database, workspaceId: string, numbers: WorkspaceNumbers): Promise<NumbersSet> {
+  const workspace = await db.workspaces.findOne({ _id: workspaceId });
+  if (!workspace) return { set: false, missing: true };
+  const kinds = (['voice', 'whatsapp'] as const).filter((k) => typeof numbers[k] === 'string');
+  const claimed: string[] = [];
+  for (const kind of kinds) {
+    const key = numberKey(kind, numbers[kind]!);
+    const holder = await claim(db, key, workspaceId);
+    if (holder !== workspaceId) {
+      // Nothing is set: the numbers this call claimed afresh are given up again.
+      for (const k of claimed) await release(db, k, workspaceId);
+      return { set: false, taken: kind, by: holder };
+    }
+    if (workspace.numbers?.[kind] !== numbers[kind]) claimed.push(key);
+  }
+  const $set = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [`numbers.${k}`, v]));
+  await db.workspaces.updateOne({ _id: workspaceId }, { $set });
+  for (const kind of ['voice', 'whatsapp'] as const) {
+    const before = workspace.numbers?.[kind];
+    if (before && numbers[kind] !== undefined && numbers[kind] !== before) await release(db, numberKey(kind, before), workspaceId);
+  }
+  return { set: true };
+}

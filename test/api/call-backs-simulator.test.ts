@@ -80,6 +80,29 @@ describe('admin CLI: numbers and simulate:call-back', () => {
     expect(await stack.stores.workspaces.ofNumber('voice', 'num-a2')).toBe(a.id);
   });
 
+  it("refuses the service's own numbers for one workspace, and two changes of one workspace's numbers at once leave no claim its document does not name", async () => {
+    const w = await stack.newWorkspace('Own numbers');
+    const withService = { ...env, VAPI_PHONE_NUMBER_ID: 'svc-voice', WHATSAPP_PHONE_NUMBER_ID: 'svc-wa' };
+    for (const [option, value] of [
+      ['--vapi-phone-number-id', 'svc-voice'],
+      ['--whatsapp-phone-number-id', 'svc-wa'],
+    ]) {
+      const refused = await runAdmin(withService, 'workspace:update', '--workspace', w.id, option, value);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain("that is the service's own number");
+    }
+    expect(await stack.stores.workspaces.ofNumber('voice', 'svc-voice')).toBeNull();
+    expect(await stack.stores.workspaces.ofNumber('whatsapp', 'svc-wa')).toBeNull();
+
+    // Ten changes at once, each to a number of its own: one stands, and only it is claimed.
+    const tries = Array.from({ length: 10 }, (_, i) => `race-${i}`);
+    const results = await Promise.all(tries.map((n) => stack.stores.workspaces.setNumbers(w.id, { voice: n })));
+    expect(results.every((r) => r.set)).toBe(true);
+    const doc = await stack.db.workspaces.findOne({ _id: w.id });
+    const owners = await Promise.all(tries.map((n) => stack.stores.workspaces.ofNumber('voice', n)));
+    expect(tries.filter((_, i) => owners[i] !== null)).toEqual([doc!.numbers!.voice]);
+  });
+
   it('plays a call-back with simulate:call-back: the call waiting for its retry completes as an inbound attempt', async () => {
     const w = await stack.newWorkspace('Calling back');
     expect((await admin('workspace:update', '--workspace', w.id, '--vapi-phone-number-id', 'sim-voice-w')).status).toBe(0);
