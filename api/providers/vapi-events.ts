@@ -1,7 +1,8 @@
 import type { Logger } from '../../infra/logger';
 import type { ReportIntake } from '../../operations/call-reports';
 import { attemptOf, checkVapiShape, reportOf, type VapiServerMessage } from '../../providers/voice/vapi-reports';
-import { ValidationError } from '../../shared/errors';
+import { SignatureError, ValidationError } from '../../shared/errors';
+import { MAX_SIGNATURE_AGE_SECONDS } from './signatures';
 import type { CallBackAnswering } from '../../operations/call-backs';
 import {
   callBackAnswer,
@@ -13,6 +14,20 @@ import {
   type VapiCallOptions,
 } from '../../providers/voice/vapi-call-backs';
 import { foreignReports } from '../../infra/metrics';
+
+/** How old a message's own `timestamp` may be, either way: as old as a signed timestamp may be. */
+const MAX_MESSAGE_AGE_MS = MAX_SIGNATURE_AGE_SECONDS * 1000;
+
+/** The value with every null field of its objects left out (arrays keep their places). */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  );
+}
 
 export interface VapiEventDeps {
   reports: ReportIntake;
@@ -30,10 +45,15 @@ export interface VapiEventDeps {
  * instruction to end the call: the answer, where the message wants one. A report joins a call only by the
  * assistant's metadata (attemptOf): one naming none is kept nowhere.
  */
-export async function handleVapiMessage(deps: VapiEventDeps, body: unknown): Promise<unknown> {
-  const message = (body as { message?: VapiServerMessage } | null)?.message;
+export async function handleVapiMessage(deps: VapiEventDeps, body: unknown, now = Date.now()): Promise<unknown> {
+  // Vapi sends absent fields as null (`"recordingUrl": null`): read as absent, not refused.
+  const message = withoutNulls((body as { message?: unknown } | null)?.message) as VapiServerMessage | undefined;
   if (!message || typeof message !== 'object' || typeof message.type !== 'string') {
     throw new ValidationError('Not a Vapi server message', [{ path: ['message', 'type'], message: 'is required' }]);
+  }
+  // A message sent more than 5 minutes ago is a replay, whatever authenticated it (a shared secret never ages).
+  if (typeof message.timestamp === 'number' && Math.abs(now - message.timestamp) > MAX_MESSAGE_AGE_MS) {
+    throw new SignatureError('Vapi message is more than 5 minutes old: a replay, not a delivery');
   }
   const bad = checkVapiShape(message, 'message');
   if (bad)

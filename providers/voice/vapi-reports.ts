@@ -47,6 +47,8 @@ export const VapiServerMessage = Type.Object({
   durationSeconds: Type.Optional(Type.Number()),
   recordingUrl: Text,
   transcript: Text,
+  /** When Vapi sent the message, epoch milliseconds. */
+  timestamp: Type.Optional(Type.Number()),
 });
 export type VapiServerMessage = Static<typeof VapiServerMessage>;
 const checkMessage = TypeCompiler.Compile(VapiServerMessage);

@@ -203,4 +203,33 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack: 
     const raw = '{"message": ';
     expect((await bench.stack.request('POST', VAPI_EVENTS, { raw, headers: vapiHmacHeaders(raw, VAPI_SECRET) })).status).toBe(400);
   });
+
+  it("refuses a message sent more than 5 minutes ago, and reads Vapi's null fields as absent", async () => {
+    const callId = await start(95, {});
+    const providerCallId = await providerCallIdOf(callId);
+    const report = endOfCallReport({ callId, attempt: 1, providerCallId, endedReason: 'customer-busy' });
+    const stale = { message: { ...report.message, timestamp: Date.now() - 6 * 60_000 } };
+    const refused = await signedVapi(stale);
+    expect(refused).toMatchObject({
+      status: 401,
+      body: { success: false, message: 'Vapi message is more than 5 minutes old: a replay, not a delivery' },
+    });
+    expect((await call(callId)).attempts[0].outcome).toBeNull();
+
+    // As Vapi sends a report of a call without a recording: the null fields are absent, not a refusal.
+    const withNulls = {
+      message: {
+        ...report.message,
+        recordingUrl: null,
+        artifact: { ...report.message.artifact, recordingUrl: null, transcript: null },
+        cost: null,
+      },
+    };
+    expect(await signedVapi(withNulls)).toMatchObject({ status: 200, body: { success: true } });
+    const ended = await waitFor(
+      () => call(callId),
+      (c) => c.attempts[0]?.outcome !== null,
+    );
+    expect(ended.attempts[0]).toMatchObject({ outcome: 'failed', failure_reason: 'declined', recording_url: null });
+  });
 });
