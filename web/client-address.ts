@@ -1,6 +1,19 @@
 import { isIP } from 'node:net';
 
 /**
+ * The client's address as limits count it: the one Koa read (`ctx.ip`, from X-Forwarded-For when TRUST_PROXY
+ * trusts proxies), without a port a proxy may have written with it (`203.0.113.7:5123`, `[2001:db8::1]:443`);
+ * an entry that is no address at all falls back to the peer's, so junk never pools clients in one bucket.
+ */
+export function clientAddress(ip: string, peer: string): string {
+  const entry = ip.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry);
+  const v4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(entry);
+  const address = bracketed?.[1] ?? v4WithPort?.[1] ?? entry;
+  return isIP(address.replace(/%.*$/, '')) ? address : peer;
+}
+
+/**
  * The bucket a client address is limited in. An IPv4 address is its own; an IPv6 client holds a whole /64
  * (RFC 6177: one per site), so every address in it shares one budget, or a client could take a fresh budget
  * per request. An IPv4 address written as IPv6 (`::ffff:192.0.2.1`, Node's dual-stack sockets) is the IPv4

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { Limit, LimitStore } from '../stores/limits';
 import { NotFoundError, RateLimitedError } from '../shared/errors';
-import { addressBucket } from './client-address';
+import { addressBucket, clientAddress } from './client-address';
 
 /**
  * The per-address and per-link limits of the routes that take no API key (OWASP API4:2023). The address is
@@ -17,6 +17,19 @@ export function perAddress(limit: Limit, name: string): Middleware {
   return async (ctx, next) => {
     await take(limit, addressKey(ctx, name));
     await next();
+  };
+}
+
+/**
+ * `limit` per client address for failures only (a sign-in): taken before anything is read, so concurrent
+ * requests never pass it together, and given back once the request succeeded (a status below 400).
+ */
+export function perAddressFailures(limit: Limit, name: string): Middleware {
+  return async (ctx, next) => {
+    const decision = await limit.take(addressKey(ctx, name));
+    if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
+    await next();
+    if (ctx.status < 400) await limit.giveBack(decision);
   };
 }
 
@@ -39,7 +52,8 @@ export function linkLimits(limits: Pick<LimitStore, 'pagesPerIp' | 'pagesPerLink
   };
 }
 
-const addressKey = (ctx: Context, name: string) => `ip:${addressBucket(ctx.ip)}/${name}`;
+const addressKey = (ctx: Context, name: string) =>
+  `ip:${addressBucket(clientAddress(ctx.ip, ctx.req.socket.remoteAddress ?? ''))}/${name}`;
 
 async function take(limit: Limit, key: string): Promise<void> {
   const decision = await limit.take(key);

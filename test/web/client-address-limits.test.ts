@@ -63,6 +63,46 @@ describe('client addresses and the limits they spend', () => {
     expect((await signIn(oneProxy, '2001:db8:7:8::1')).status).toBe(403);
   });
 
+  it('limits an X-Forwarded-For entry with a port as its address, and one that is no address as the peer, never as one shared bucket', async () => {
+    await awayFromWindowEdge(60, 15);
+    for (let i = 0; i < 10; i++) expect((await signIn(oneProxy, `203.0.113.7:${5000 + i}`)).status).toBe(403);
+    expect((await signIn(oneProxy, '203.0.113.7')).status).toBe(429);
+    for (let i = 0; i < 10; i++) expect((await signIn(oneProxy, `[2001:db8:9:9::${i + 1}]:443`)).status).toBe(403);
+    expect((await signIn(oneProxy, '2001:db8:9:9::ff')).status).toBe(429);
+    // Junk is the peer's own address (this test's loopback), which has its own budget like any other.
+    for (let i = 0; i < 10; i++) expect((await signIn(twoProxies, `10.0.0.1, not-an-address-${i}, 10.9.0.1`)).status).toBe(403);
+    expect((await signIn(twoProxies, '127.0.0.1, 10.9.0.1')).status).toBe(429);
+    expect((await signIn(twoProxies, '203.0.113.99, 10.9.0.1')).status).toBe(403);
+  });
+
+  it('refuses a cross-site sign-in before it spends anything, and spends the budget on failed sign-ins only', async () => {
+    await awayFromWindowEdge(60, 15);
+    const { api_key } = await guarded.stores.workspaces.create({
+      name: 'Signing',
+      company: 'Signing Inc',
+      senderFirstName: 'A',
+      senderLastName: 'B',
+    });
+    const post = async (origin: string, key: string, forwardedFor: string) => {
+      const page = await fetch(`${guarded.url}/sign-in`, { headers: { 'x-forwarded-for': forwardedFor } });
+      const cookie = page.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+      return fetch(`${guarded.url}/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin, cookie, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': forwardedFor },
+        body: new URLSearchParams({ key, csrf }).toString(),
+      });
+    };
+    for (let i = 0; i < 12; i++) expect((await post('https://elsewhere.example', 'nope', '198.51.100.60')).status).toBe(403);
+    for (let i = 0; i < 12; i++) expect((await post(guarded.url, api_key, '198.51.100.60')).status).toBe(303);
+    for (let i = 0; i < 10; i++) expect((await post(guarded.url, 'nope', '198.51.100.60')).status).toBe(401);
+    expect((await post(guarded.url, api_key, '198.51.100.60')).status).toBe(429);
+  });
+
   it('grants exactly 10 of 40 concurrent sign-ins from one address over two API processes, with no 5xx', async () => {
     await awayFromWindowEdge(60, 15);
     const statuses = await Promise.all(

@@ -9,7 +9,7 @@ import { sendPage } from '../layout';
 import { checkCsrf, requireSession, sameSecret, signedIn } from './guard';
 import { sessionCookies } from './cookies';
 import { SignInPage } from './pages';
-import { perAddress } from '../limits';
+import { perAddressFailures } from '../limits';
 
 /** Where to go after signing in: a dashboard path of this service, never another site. */
 const safeNext = (next: unknown) =>
@@ -29,7 +29,9 @@ export function sessionRoutes(deps: WebDeps): Router {
 
   router.get('/sign-in', (ctx) => signInForm(ctx, 200, safeNext(ctx.query.next)));
 
-  router.post('/sign-in', perAddress(stores.limits.signIns, 'sign-in'), sameOrigin, formBody, async (ctx) => {
+  // The form's origin first: a cross-site post is refused before it spends anything. Then the address's
+  // budget of failed sign-ins (a key that works gives its take back).
+  router.post('/sign-in', sameOrigin, perAddressFailures(stores.limits.signIns, 'sign-in'), formBody, async (ctx) => {
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const expected = ctx.cookies.get(cookies.signIn);
     if (!expected || !sameSecret(body.csrf, expected)) throw new ForbiddenError('This form has expired or was not sent from its page.');
