@@ -285,6 +285,17 @@ describe('the interview page', () => {
     expect(await axeViolations(page)).toEqual([]);
     expect(await scrollsSideways(page)).toBe(false);
     await keepScreenshot(page, 'interview-expired-phone');
+    // A workspace with a sender of its own is named by it, as its invitations came from it.
+    const { workspace_id } = (await stack.request('GET', '/api/public/v1/workspace', { key })).body.data;
+    await stack.stores.workspaces.setNumbers(workspace_id, { email_from: { email: 'people@interviewco.example', name: 'Interviewco' } });
+    try {
+      await page.goto(stack.url + path);
+      expect(await page.$eval('main', (m) => m.textContent)).toContain(
+        'please contact Ada Lovelace at Interviewco Inc, people@interviewco.example, who can',
+      );
+    } finally {
+      await stack.stores.workspaces.setNumbers(workspace_id, { email_from: null });
+    }
     const start = await post(`${stack.url}${path}/start`, { origin: stack.url });
     expect(start.status).toBe(303);
     expect((await get()).body.data).toMatchObject({ status: 'invited', started_at: null });

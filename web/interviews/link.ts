@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { InterviewDoc } from '../../infra/documents/interviews';
 import { companyOf } from '../../infra/documents/projects';
+import { ownEmailFrom } from '../../infra/documents/workspaces';
 import { NotFoundError } from '../../shared/errors';
 import type { WebDeps } from '../deps';
 import type { InterviewFrame } from './pages';
@@ -37,7 +38,9 @@ export function interviewLink({ stores, config }: Pick<WebDeps, 'stores' | 'conf
       return {
         jobTitle: project?.job?.title ?? project?.name ?? 'Interview',
         company,
-        contact: `${sender ? `${sender} at ${company}` : company}, ${workspace?.settings?.contact_email ?? config.EMAIL_FROM}`,
+        // Where to write about one's data: the workspace's contact_email, else the address its invitations came
+        // from (its own sender where the operator gave it one, the service's otherwise).
+        contact: `${sender ? `${sender} at ${company}` : company}, ${workspace?.settings?.contact_email ?? ownEmailFrom(workspace)?.email ?? config.EMAIL_FROM}`,
         path,
         retentionDays: workspace?.settings?.retention_days ?? null,
         aiDeclined: Boolean(interview.ai_assessment_declined_at),
