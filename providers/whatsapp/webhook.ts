@@ -67,13 +67,16 @@ export function statusUpdatesIn(body: unknown): { updates: WhatsAppStatusUpdate[
 
 /**
  * An inbound message from a person, as much as a suppression needs: who (`from`, the WhatsApp id, which is the
- * phone number's digits) and its words: a text's body, or a quick-reply button's text.
+ * phone number's digits) and its words: a text's body, a template's quick-reply button's text, or the title of
+ * an interactive message's reply (`button_reply` or `list_reply`), which is what the person chose and saw.
  */
+const Reply = Type.Optional(Type.Object({ title: Type.String() }));
 const InboundMessage = Type.Object({
   id: Type.String({ minLength: 1 }),
   from: Type.String({ pattern: '^[1-9][0-9]{1,14}$' }),
   text: Type.Optional(Type.Object({ body: Type.String() })),
   button: Type.Optional(Type.Object({ text: Type.String() })),
+  interactive: Type.Optional(Type.Object({ button_reply: Reply, list_reply: Reply })),
 });
 const checkInbound = TypeCompiler.Compile(InboundMessage);
 
@@ -95,7 +98,7 @@ export function inboundMessagesIn(body: unknown): WhatsAppInbound[] {
       if (change.field !== 'messages') continue;
       for (const m of change.value.messages ?? []) {
         if (!checkInbound.Check(m)) continue;
-        const text = m.text?.body ?? m.button?.text;
+        const text = m.text?.body ?? m.button?.text ?? m.interactive?.button_reply?.title ?? m.interactive?.list_reply?.title;
         const toNumberId = change.value.metadata?.phone_number_id;
         if (text !== undefined) found.push({ id: m.id, phone: `+${m.from}`, text, ...(toNumberId ? { toNumberId } : {}) });
       }

@@ -1,7 +1,7 @@
 import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { inviteBody, inviteCandidate, invitedInterview } from '../helpers/invite';
-import { hubSignature, inboundTextWebhook } from '../helpers/provider-wire';
+import { hubSignature, inboundTextWebhook, interactiveReplyWebhook } from '../helpers/provider-wire';
 
 const V1 = '/api/public/v1';
 const APP_SECRET = 'suppressions-app-secret';
@@ -167,6 +167,26 @@ describe('the opt-out ledger on the real stack', () => {
     );
     expect(cancelled.cancel_reason).toBe('opted_out');
   }, 60_000);
+
+  it("reads a reply to an interactive message (a button's or a list row's title) for STOP as it reads a text", async () => {
+    const post = (body: unknown) => {
+      const raw = JSON.stringify(body);
+      return stack.request('POST', `${V1}/providers/whatsapp/events`, { raw, headers: hubSignature(raw, APP_SECRET) });
+    };
+    for (const [n, kind] of [
+      [6, 'button_reply'],
+      [7, 'list_reply'],
+    ] as const) {
+      const ws = await stack.newWorkspace(`Interactive ${kind}`);
+      await initiate(ws.key, 'job-interactive', [person(n)], { schedule_at: tomorrow() });
+      expect((await post(interactiveReplyWebhook(person(n).phone, `wamid.yes-${n}`, kind, 'Yes, call me'))).status).toBe(200);
+      expect((await list(ws.key)).data).toEqual([]);
+      expect((await post(interactiveReplyWebhook(person(n).phone, `wamid.stop-${n}`, kind, 'STOP'))).status).toBe(200);
+      expect((await list(ws.key)).data).toEqual([
+        expect.objectContaining({ phone: person(n).phone, channels: ['voice', 'whatsapp'], source: 'whatsapp' }),
+      ]);
+    }
+  });
 
   it('puts an unsubscribe link in every email; its page changes nothing, its one-click POST suppresses the address', async () => {
     const { key } = await stack.newWorkspace('Mailer');

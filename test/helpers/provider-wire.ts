@@ -249,10 +249,6 @@ export function inboundTextWebhook(phone: string, messageId: string, text: strin
 }
 
 /**
- * The `assistant-request` Vapi sends when someone calls one of our Vapi numbers (an inbound phone call): the
- * number called, and the caller.
- */
-/**
  * Vapi's `tool-calls` message for the call-back gate's identity tool: the model calls `confirm_identity` with
  * the name the caller gave, on the inbound call `providerCallId` whose assistant's metadata names the attempt.
  */
@@ -278,6 +274,34 @@ export function identityToolCall(args: { callId: string; attempt: number; provid
   };
 }
 
+/**
+ * A person's reply to an interactive message, as Meta delivers it: a reply button's or a list row's title
+ * (`button_reply`, `list_reply`).
+ */
+export function interactiveReplyWebhook(phone: string, messageId: string, kind: 'button_reply' | 'list_reply', title: string) {
+  const waId = phone.replace(/^\+/, '');
+  return messagesWebhook({
+    metadata: { display_phone_number: '15550783881', phone_number_id: WA_PHONE_NUMBER_ID },
+    contacts: [{ profile: { name: 'Candidate' }, wa_id: waId }],
+    messages: [
+      {
+        from: waId,
+        id: messageId,
+        timestamp: '1764000000',
+        type: 'interactive',
+        interactive: {
+          type: kind,
+          [kind]: { id: `reply-${messageId}`, title, ...(kind === 'list_reply' ? { description: 'Stop messages' } : {}) },
+        },
+      },
+    ],
+  });
+}
+
+/**
+ * The `assistant-request` Vapi sends when someone calls one of our Vapi numbers (an inbound phone call): the
+ * number called, and the caller.
+ */
 export function assistantRequest(args: { numberId: string; from: string; providerCallId?: string }) {
   const id = args.providerCallId ?? randomUUID();
   return {
