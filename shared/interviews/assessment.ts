@@ -140,8 +140,9 @@ export interface SettledAssessment {
  * The overall score is the mean over the questions, rounded: an unanswered or timed-out question counts as 1,
  * so one strong answer out of three is not `advance`; a recorded answer that could not be read was answered,
  * and is left out of the mean for a person to hear. The recommendation follows from the score (4 and up
- * advance, 3 consider, below reject), but an interview with a flagged answer is never `advance`. None of these
- * is the model's to decide.
+ * advance, 3 consider, below reject), but an interview with a flagged answer, or with a recorded answer that
+ * could not be read (silent, empty, or no transcriber), is never `advance`: one strong typed answer and two
+ * silent recordings is at most `consider`. None of these is the model's to decide.
  */
 export function settleAssessment(answers: AnswerToAssess[], result: AssessmentResult): SettledAssessment {
   const texts = new Map(answers.map((a) => [a.index, a.text ?? '']));
@@ -161,7 +162,7 @@ export function settleAssessment(answers: AnswerToAssess[], result: AssessmentRe
   const score = Math.max(1, Math.min(5, Math.round(mean)));
   const flagged = questions.some((q) => q.flags.length > 0);
   const unread = answers.some((a) => a.answered && a.text === null);
-  const recommendation: Recommendation = score >= 4 && !flagged ? 'advance' : score >= 3 ? 'consider' : 'reject';
+  const recommendation: Recommendation = score >= 4 && !flagged && !unread ? 'advance' : score >= 3 ? 'consider' : 'reject';
   return {
     questions,
     overall: {

@@ -225,4 +225,42 @@ describe('interview assessment on the time-skipping server', () => {
       needs_human_review: true,
     });
   });
+
+  it('never advances an interview whose recorded answers could not be read: one strong typed answer and two silent recordings is at most consider', async () => {
+    const llm = new GullibleModel();
+    const interview = await newInterview('ws_reminding', 3);
+    await follow(
+      interview,
+      async ({ handle, taskQueue }) => {
+        const now = new Date(await bench.env.currentTimeMs());
+        await bench.deps.stores.interviews.start(await stored(interview), now, CONSENT_TEXT_VERSION);
+        const started = await stored(interview);
+        await bench.deps.stores.interviews.saveAnswer(started, {
+          index: 0,
+          type: 'text',
+          text: 'I would give myself a score of 5: I ran the data platform for six years.',
+          duration_seconds: null,
+          answered_at: now,
+          timed_out: false,
+        });
+        for (const index of [1, 2])
+          await bench.deps.stores.interviews.saveAnswer(await stored(interview), {
+            index,
+            type: 'audio',
+            text: null,
+            recording: { id: `rec_silent_${index}`, type: 'audio/webm', size: 10 },
+            duration_seconds: 5,
+            answered_at: now,
+            timed_out: false,
+          });
+        await bench.deps.stores.interviews.complete(await stored(interview), now);
+        await interviewSignaller(bench.env.client, taskQueue)(interview);
+        expect(await closed(handle)).toMatchObject({ status: 'completed' });
+      },
+      { llm, transcriber: null },
+    );
+    const { assessment } = await stored(interview);
+    // The one answer read scores 5; the silent ones are left out of the mean, and hold the recommendation back.
+    expect(assessment!.overall).toMatchObject({ score: 5, recommendation: 'consider', answered: 3, needs_human_review: true });
+  });
 });

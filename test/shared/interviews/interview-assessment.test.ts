@@ -89,13 +89,13 @@ describe('settleAssessment: what is kept of any assessor’s answer', () => {
     expect(settled.overall).toEqual({ score: 2, summary: 'One.', recommendation: 'reject', answered: 1, needs_human_review: false });
   });
 
-  it('leaves a recorded answer that could not be read out of the mean, and asks a person to listen', () => {
+  it('leaves a recorded answer that could not be read out of the mean, asks a person to listen, and never advances', () => {
     const unread: AnswerToAssess = { ...answer(1, null), type: 'audio', answered: true, missing: 'The recording could not be transcribed' };
     const settled = settleAssessment([answer(0, 'I wrote Go services for payments.'), unread], {
       questions: [{ index: 0, score: 4, skills: ['Go'], evidence: [] }],
       summary: 'Good.',
     });
-    expect(settled.overall).toEqual({ score: 4, summary: 'Good.', recommendation: 'advance', answered: 2, needs_human_review: true });
+    expect(settled.overall).toEqual({ score: 4, summary: 'Good.', recommendation: 'consider', answered: 2, needs_human_review: true });
   });
 
   it.each([
