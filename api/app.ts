@@ -41,7 +41,7 @@ export function createApp(deps: ApiDeps, pages: Router[] = []): Koa {
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true; // errors are logged by the error middleware with their request id
   // First, so the request's log line is written inside its span and carries its ids.
-  if (deps.config.OTEL_EXPORTER_OTLP_ENDPOINT) app.use(traceRequests((key) => deps.stores.workspaces.authenticate(key)));
+  if (deps.config.OTEL_EXPORTER_OTLP_ENDPOINT) app.use(traceRequests((key) => deps.stores.workspaces.authenticateKey(key)));
   app.use(requestContext(deps.logger));
   // An answer holds a workspace's data: no cache keeps it, and no browser reads it as another type. A route
   // whose answer may be kept (the reference, the pages' assets) says so itself.

@@ -63,15 +63,15 @@ const keyedRoute = (path: string) => /^\/api\/public\/v1\//i.test(path) && !/^\/
  * flood one. The key is checked here only when a `traceparent` came, and its answer kept for the route's
  * own authentication, so it is read once.
  */
-export function traceRequests(authenticate: (key: string | undefined) => Promise<Readonly<WorkspaceDoc> | null>): Middleware {
+export function traceRequests(authenticate: ResolveKey): Middleware {
   const tracer = trace.getTracer('hiring-integration/api');
   return async (ctx, next) => {
     let parent = ROOT_CONTEXT;
     if (ctx.get('traceparent') && keyedRoute(ctx.path)) {
-      const workspace = await authenticate(ctx.get('x-service-api-key') || undefined).catch(() => undefined);
+      const caller = await authenticate(ctx.get('x-service-api-key') || undefined).catch(() => undefined);
       // Unknown when the lookup failed: the route's authentication asks again and answers for it.
-      if (workspace !== undefined) ctx.state.authenticated = workspace;
-      if (workspace) parent = propagation.extract(ROOT_CONTEXT, ctx.headers);
+      if (caller !== undefined) ctx.state.authenticated = caller;
+      if (caller) parent = propagation.extract(ROOT_CONTEXT, ctx.headers);
     }
     const span = tracer.startSpan(
       ctx.method,
@@ -122,14 +122,18 @@ export function parseJson(limit: string): Middleware {
     });
 }
 
-/** Resolves `x-service-api-key` to the caller's workspace, or throws UnauthorizedError. */
-export function authenticateWith(resolve: (key: string | undefined) => Promise<Readonly<WorkspaceDoc> | null>): Middleware {
+/** An API key presented, resolved to its workspace and the key's own id; null when it authenticates nothing. */
+export type ResolveKey = (key: string | undefined) => Promise<{ workspace: Readonly<WorkspaceDoc>; keyId: string } | null>;
+
+/** Resolves `x-service-api-key` to the caller's workspace and key, or throws UnauthorizedError. */
+export function authenticateWith(resolve: ResolveKey): Middleware {
   return async (ctx, next) => {
     // Already looked up when the request came with a trace context to join (traceRequests).
-    const workspace =
+    const caller =
       ctx.state.authenticated !== undefined ? ctx.state.authenticated : await resolve(ctx.get('x-service-api-key') || undefined);
-    if (!workspace) throw new UnauthorizedError();
-    ctx.state.workspace = workspace;
+    if (!caller) throw new UnauthorizedError();
+    ctx.state.workspace = caller.workspace;
+    ctx.state.apiKeyId = caller.keyId;
     await next();
   };
 }

@@ -17,7 +17,7 @@ export function publicRouter(
   const router = new Router(prefix ? { prefix } : {});
   router.use(
     handleErrors(family),
-    authenticateWith((key) => stores.workspaces.authenticate(key)),
+    authenticateWith((key) => stores.workspaces.authenticateKey(key)),
   );
   if (bodies) router.use(parseJson(config.BODY_LIMIT), idempotent(stores.idempotency));
   return router;

@@ -10,8 +10,10 @@ declare module 'koa' {
   interface DefaultState {
     /** The caller's workspace, from its API key (api/middleware.ts authenticateWith). */
     workspace: Readonly<WorkspaceDoc>;
-    /** The presented key's workspace (null: none), when it was looked up before routing (traceRequests). */
-    authenticated?: Readonly<WorkspaceDoc> | null;
+    /** The id of the caller's API key (what a review records as made by it). */
+    apiKeyId: string;
+    /** The presented key's workspace and id (null: none), when it was looked up before routing (traceRequests). */
+    authenticated?: { workspace: Readonly<WorkspaceDoc>; keyId: string } | null;
     /** A provider callback's body as the bytes its signature covers (api/middleware.ts readRawBody). */
     rawBody: Buffer;
     /** The answer an Idempotency-Key keeps, when it must differ from the one sent (it held a secret). */

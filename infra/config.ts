@@ -163,6 +163,8 @@ export const ConfigSchema = Type.Object({
   DELIVERY_RETRIES_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }),
   /** Reads of the expensive lists: projects (with their tallies) and deliveries filtered by status. */
   LIST_READS_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 600 }),
+  /** Reviews of interviews (POST /interviews/{id}/review and the dashboard's), per workspace and minute. */
+  REVIEWS_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }),
   /** POST /candidates/erase, per minute: each looks up a person across the workspace and starts workflows. */
   ERASURES_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }),
   // Per client address (TRUST_PROXY says whether X-Forwarded-For names it), for the routes without an API key:

@@ -1,15 +1,27 @@
 import { newId } from '../infra/ids';
 import type { InterviewDoc } from '../infra/documents/interviews';
-import { ConflictError, NotFoundError } from '../shared/errors';
-import type { InterviewReviewRequest } from '../shared/interviews/review';
+import { ConflictError, NotFoundError, RateLimitedError } from '../shared/errors';
+import type { InterviewReviewRequest, ReviewChannel } from '../shared/interviews/review';
 import type { OperationDeps } from './deps';
 
 /**
  * A person's decision on a finished interview, from the API (POST /interviews/{id}/review) or the dashboard:
- * the assessment advises, the review decides (docs/assessments.md). Recorded with its `interview.reviewed`.
+ * the assessment advises, the review decides (docs/assessments.md). Recorded with its `interview.reviewed` and
+ * the key that made it (`madeBy`), within the workspace's REVIEWS_PER_MINUTE, whichever door it came through.
  */
 export function interviewReviews({ stores }: Pick<OperationDeps, 'stores'>) {
-  return async function review(workspaceId: string, interviewId: string, input: InterviewReviewRequest): Promise<InterviewDoc> {
+  return async function review(
+    workspaceId: string,
+    interviewId: string,
+    input: InterviewReviewRequest,
+    madeBy: { via: ReviewChannel; key_id: string },
+  ): Promise<InterviewDoc> {
+    const budget = await stores.limits.reviews.take(`${workspaceId}/reviews`);
+    if (!budget.allowed)
+      throw new RateLimitedError(
+        budget.retryAfterSeconds,
+        `This workspace's budget of ${budget.limit} reviews per minute has ${budget.remaining} left. Try again after ${budget.resetAt.toISOString()}.`,
+      );
     const interview = await stores.interviews.owned(workspaceId, interviewId);
     if (!interview) throw new NotFoundError('Interview not found');
     // A note speaks of the candidate: after their erasure nothing of them may be written back.
@@ -23,6 +35,7 @@ export function interviewReviews({ stores }: Pick<OperationDeps, 'stores'>) {
       reviewer: input.reviewer.trim(),
       note: note ? note : null,
       reviewed_at: new Date(),
+      made_by: madeBy,
     });
     if (!reviewed) throw new ConflictError('Another review of this interview is being recorded at this moment; send yours again');
     return reviewed;

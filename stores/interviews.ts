@@ -16,6 +16,8 @@ import {
 import { expiresAtOf, type InterviewDoc, type StoredAnswer, type StoredAssessment, type StoredReview } from '../infra/documents/interviews';
 import type { Announce } from '../infra/webhooks/events';
 import { interviewAnnouncement } from '../infra/webhooks/resources';
+import { reviewCount } from '../infra/views/interviews';
+import { REVIEW_HISTORY_KEPT } from '../shared/interviews/review';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import { interviewMayMove } from '../shared/interviews/transitions';
 import type { InterviewEventType } from '../shared/webhooks/schema';
@@ -169,12 +171,13 @@ export function interviewStore({
       const lease = new Date(review.reviewed_at.getTime() + REVIEW_LEASE_MS);
       if ((await claim(db, key, review.id, { now: review.reviewed_at, expiresAt: lease })) !== review.id) return null;
       try {
-        // Read again under the claim: the review in force now is the one that moves to the history.
+        // Read again under the claim: the review in force now is the one that moves to the history, which
+        // keeps the last REVIEW_HISTORY_KEPT; the count keeps them all.
         const now = (await get(interview._id)) ?? interview;
-        const history = [...(now.review_history ?? []), ...(now.review ? [now.review] : [])];
+        const history = [...(now.review_history ?? []), ...(now.review ? [now.review] : [])].slice(-REVIEW_HISTORY_KEPT);
         return await store.change(now, {
           events: [{ type: 'interview.reviewed', occurrence: review.id }],
-          set: { review, review_history: history },
+          set: { review, review_history: history, review_count: reviewCount(now) + 1 },
         });
       } finally {
         await release(db, key, review.id).catch(() => undefined);

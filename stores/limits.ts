@@ -94,6 +94,7 @@ export function limitStore(db: Database, config: Config) {
     deliveryRetries: limit(config.DELIVERY_RETRIES_PER_MINUTE, MINUTE),
     listReads: limit(config.LIST_READS_PER_MINUTE, MINUTE),
     erasures: limit(config.ERASURES_PER_MINUTE, MINUTE),
+    reviews: limit(config.REVIEWS_PER_MINUTE, MINUTE),
     signIns: limit(config.SIGN_INS_PER_MINUTE, MINUTE),
     pagesPerIp: limit(config.PAGE_REQUESTS_PER_MINUTE_PER_IP, MINUTE),
     pagesPerLink: limit(config.PAGE_REQUESTS_PER_MINUTE_PER_LINK, MINUTE),

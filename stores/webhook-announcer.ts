@@ -45,7 +45,7 @@ export function webhookAnnouncer(db: Database, signal: SignalDelivery, clock: ()
         workspace_id: workspaceId,
         type,
         key: a.key,
-        body: JSON.stringify({ id, type, created_at: now.toISOString(), data: a.view(sequence) }),
+        body: JSON.stringify({ id, type, created_at: now.toISOString(), data: a.view(sequence, type) }),
         deliveries: Object.fromEntries(endpoints.map((e) => [e.id, pending])),
         created_at: now,
       };

@@ -63,7 +63,7 @@ export const INTERVIEW_OPERATIONS: Operation[] = [
     operationId: 'reviewInterview',
     summary: "Record a person's decision on a finished interview",
     description:
-      'The assessment advises; a person decides. Records `review` (decision, reviewer, note, time) and sends `interview.reviewed`. A later review replaces it, and the one it replaced moves to `review_history`.',
+      "The assessment advises; a person decides. Records `review` (decision, reviewer, note, time, and the key that made it) and sends `interview.reviewed` with the new review and `review_count`. A later review replaces it, and the one it replaced moves to `review_history`, which keeps the last 20. At most REVIEWS_PER_MINUTE reviews per workspace and minute (60 by default), the dashboard's included.",
     tag: 'Interviews',
     security: 'apiKey',
     parameters: id('The interview id from interview/invite.'),
@@ -79,7 +79,7 @@ export const INTERVIEW_OPERATIONS: Operation[] = [
           'The candidate has not finished the interview, or their data was erased, or another review of it is being recorded at this moment.',
         schema: JobErrorBody,
       },
-      ...jobErrors(413, 422, 500, 503),
+      ...jobErrors(413, 422, 429, 500, 503),
     },
   },
   {

@@ -62,7 +62,8 @@ export function interviewRoutes(deps: ApiDeps): Router {
 
   router.post('/interviews/:id/review', async (ctx) => {
     const review = validateReview(ctx.request.body);
-    const reviewed = await deps.operations.reviewInterview(ctx.state.workspace._id, ctx.params.id, review);
+    const madeBy = { via: 'api' as const, key_id: ctx.state.apiKeyId };
+    const reviewed = await deps.operations.reviewInterview(ctx.state.workspace._id, ctx.params.id, review, madeBy);
     const body: InterviewViewResponse = { success: true, data: interviewView(reviewed, config.PUBLIC_BASE_URL) };
     ctx.body = body;
   });

@@ -5,7 +5,7 @@ import type { Question, QuestionType } from '../../shared/jobs/schema';
 import { newToken } from '../ids';
 import type { EmailStatus, InterviewStatus } from '../../shared/interviews/schema';
 import type { InterviewAssessment } from '../../shared/interviews/assessment';
-import type { ReviewDecision } from '../../shared/interviews/review';
+import type { ReviewDecision, ReviewChannel } from '../../shared/interviews/review';
 import { expiryAfter } from '../../shared/interviews/deadlines';
 
 /** Stored interview invitations and what the log email provider keeps of their emails. */
@@ -62,7 +62,10 @@ export interface InterviewDoc {
   ai_assessment_declined_at?: Date;
   /** A person's decision (operations/interview-reviews.ts): the one in force, and those it replaced, oldest first. */
   review?: StoredReview | null;
+  /** The most recent earlier reviews, at most REVIEW_HISTORY_KEPT, oldest first. */
   review_history?: StoredReview[];
+  /** Every review recorded, the one in force included; absent before it was kept (then the two above count). */
+  review_count?: number;
   /** When the candidate's data was erased (operations/erasure.ts): the interview stays, counted, with nothing of them. */
   erased_at?: Date;
   created_at: Date;
@@ -127,6 +130,8 @@ export interface StoredReview {
   reviewer: string;
   note: string | null;
   reviewed_at: Date;
+  /** Which key made it, by which door (absent for reviews recorded before it was kept). */
+  made_by?: { via: ReviewChannel; key_id: string };
 }
 
 export type StoredAssessment = Omit<InterviewAssessment, 'assessed_at'> & { assessed_at: Date | null };

@@ -4,12 +4,18 @@ import type { InterviewView } from '../../shared/interviews/schema';
 import { interviewUrl, recordingUrl } from '../../shared/public-urls';
 import type { InterviewReview } from '../../shared/interviews/review';
 
-const reviewView = ({ decision, reviewer, note, reviewed_at }: StoredReview): InterviewReview => ({
+const reviewView = ({ decision, reviewer, note, reviewed_at, made_by }: StoredReview): InterviewReview => ({
   decision,
   reviewer,
   note,
   reviewed_at: reviewed_at.toISOString(),
+  made_by: made_by ? { via: made_by.via, key_id: made_by.key_id } : null,
 });
+
+/** Every review recorded, the one in force included (counted from the two kept for interviews before the count). */
+export function reviewCount(interview: Pick<InterviewDoc, 'review' | 'review_history' | 'review_count'>): number {
+  return interview.review_count ?? (interview.review ? 1 : 0) + (interview.review_history?.length ?? 0);
+}
 
 /** GET /api/public/v1/interviews/:id body: what an ATS needs to follow an invitation, without internal fields. */
 /** `sequence`: the interview's own, or an event's (its view as the event shows it). */
@@ -69,6 +75,7 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string, se
       : null,
     review: interview.review ? reviewView(interview.review) : null,
     review_history: (interview.review_history ?? []).map(reviewView),
+    review_count: reviewCount(interview),
     sequence,
     erased_at: interview.erased_at ? interview.erased_at.toISOString() : null,
     created_at: interview.created_at.toISOString(),

@@ -45,8 +45,8 @@ export interface Announcement {
   key: string;
   /** The resource's document as the write that recorded `key` left it. */
   announced: EventRecord;
-  /** The resource as its GET returns it, with this event's sequence. */
-  view(sequence: number): unknown;
+  /** The resource as its GET returns it, with this event's sequence, as an event of `type` shows it. */
+  view(sequence: number, type: string): unknown;
 }
 
 /** Signals an endpoint's delivery workflow of a new event (composition/webhook-signals.ts). */

@@ -18,6 +18,10 @@ export function interviewAnnouncement(interview: InterviewDoc, publicBaseUrl: st
     resourceId: interview._id,
     key,
     announced: interview,
-    view: (sequence) => interviewView(interview, publicBaseUrl, sequence),
+    // An `interview.reviewed` carries the new review and the count, not the earlier ones: GET has them.
+    view: (sequence, type) => {
+      const view = interviewView(interview, publicBaseUrl, sequence);
+      return type === 'interview.reviewed' ? { ...view, review_history: [] } : view;
+    },
   };
 }

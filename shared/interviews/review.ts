@@ -16,11 +16,24 @@ export const InterviewReviewRequest = Strict({
 });
 export type InterviewReviewRequest = Static<typeof InterviewReviewRequest>;
 
+/** At most this many earlier reviews are kept beside the one in force; `review_count` counts them all. */
+export const REVIEW_HISTORY_KEPT = 20;
+
+export const REVIEW_CHANNELS = ['api', 'dashboard'] as const;
+export type ReviewChannel = (typeof REVIEW_CHANNELS)[number];
+
 export const InterviewReview = Type.Object({
   decision: Enum(REVIEW_DECISIONS),
   reviewer: Type.String(),
   /** Null without one, and after the candidate's erasure (a note speaks of them). */
   note: Nullable(Type.String()),
   reviewed_at: Type.String({ format: 'date-time' }),
+  made_by: Nullable(
+    Type.Object({
+      via: Enum(REVIEW_CHANNELS),
+      key_id: Type.String({ description: 'The API key that made it, or that the dashboard session was opened with (GET apikey:list names it).' }),
+    }),
+    'Which API key, or dashboard session of which key, recorded the review; null for reviews recorded before it was kept.',
+  ),
 });
 export type InterviewReview = Static<typeof InterviewReview>;

@@ -4,7 +4,7 @@ import { CustomFields, Enum, NonEmpty, NOT_BLANK, Nullable, ONE_LINE, Strict } f
 import { EmploymentType, Question, QuestionType, SeniorityLevel, TIME_LIMIT_BOUNDS, WorkType } from '../jobs/schema';
 import { InterviewAssessment } from './assessment';
 import { EXPIRES_IN_DAYS } from './deadlines';
-import { InterviewReview } from './review';
+import { InterviewReview, REVIEW_HISTORY_KEPT } from './review';
 
 /**
  * POST /api/public/v1/interview/invite and GET /api/public/v1/interviews/:id: requests and responses, the
@@ -150,8 +150,10 @@ export const InterviewView = Type.Object({
   assessment: Nullable(InterviewAssessment),
   /** A person's decision on the finished interview (POST /interviews/{id}/review); null before one. */
   review: Nullable(InterviewReview),
-  /** The reviews the one in force replaced, oldest first. */
-  review_history: Type.Array(InterviewReview),
+  /** The reviews the one in force replaced, oldest first: the last 20 of them (`review_count` counts all). */
+  review_history: Type.Array(InterviewReview, { maxItems: REVIEW_HISTORY_KEPT }),
+  /** Every review recorded, the one in force included. */
+  review_count: Type.Integer({ minimum: 0 }),
   /**
    * The number of the resource's last event sent to the workspace's webhooks, from 1 (0 before any): a
    * receiver orders and deduplicates a resource's events by it.

@@ -44,7 +44,8 @@ export const EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'interview.started': 'The candidate started the interview.',
   'interview.completed': 'The candidate finished and the answers were assessed (`assessment`). Final.',
   'interview.expired': 'The link expired before the candidate finished; a resend opens it again.',
-  'interview.reviewed': 'A person recorded a decision on the finished interview (`review`); each later review sends it again.',
+  'interview.reviewed':
+    'A person recorded a decision on the finished interview (`review`, with `review_count`); each later review sends it again. Its `review_history` is empty: GET /interviews/{id} has the earlier reviews.',
 };
 
 /** At most this many endpoints per workspace. */

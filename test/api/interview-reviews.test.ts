@@ -1,6 +1,7 @@
 import { webhookBench } from '../helpers/webhook-receiver';
 import { finishedInterview, invitedInterview } from '../helpers/invite';
 import { waitFor } from '../helpers/wait';
+import { awayFromWindowEdge } from '../helpers/rate-limit';
 
 /**
  * A person decides (docs/assessments.md): POST /interviews/{id}/review on the real stack records the decision
@@ -12,7 +13,8 @@ describe('a person’s review of an interview', () => {
     bench.stack.request('POST', `/api/public/v1/interviews/${id}/review`, { key, body });
 
   it('records a decision, moves the one it replaces to the history, and sends interview.reviewed each time', async () => {
-    const { key } = await bench.stack.newWorkspace('Reviewco');
+    const { key, id: workspaceId } = await bench.stack.newWorkspace('Reviewco');
+    const [{ key_id }] = await bench.stack.stores.workspaces.listKeys(workspaceId);
     const path = bench.hooks.newPath();
     const hook = await bench.register(key, { url: `${bench.hooks.stub.url}${path}`, events: ['interview.reviewed'] });
     const { id, get } = await finishedInterview(bench.stack, key, 'review-twice', ['I designed a billing API in TypeScript.']);
@@ -23,14 +25,17 @@ describe('a person’s review of an interview', () => {
       id,
       review: { decision: 'hold', reviewer: 'Sam Reviewer', note: 'Listen again.', reviewed_at: expect.any(String) },
       review_history: [],
+      review_count: 1,
     });
     const second = await review(id, key, { decision: 'advance', reviewer: 'dana@acme.example' });
     expect(second.status).toBe(200);
+    // Each review records the key that made it.
     expect(second.body.data.review).toEqual({
       decision: 'advance',
       reviewer: 'dana@acme.example',
       note: null,
       reviewed_at: expect.any(String),
+      made_by: { via: 'api', key_id },
     });
     expect(second.body.data.review_history).toEqual([first.body.data.review]);
     expect((await get()).body.data).toMatchObject({ review: second.body.data.review, review_history: [first.body.data.review] });
@@ -44,7 +49,29 @@ describe('a person’s review of an interview', () => {
       ['interview.reviewed', 'hold'],
       ['interview.reviewed', 'advance'],
     ]);
-    expect(events[1].data.review_history).toEqual([first.body.data.review]);
+    // The event carries the new review and the count; the earlier ones stay with GET.
+    expect(events[1].data).toMatchObject({ review: second.body.data.review, review_history: [], review_count: 2 });
+  });
+
+  it('keeps the last 20 earlier reviews and the count of all, and limits a workspace to REVIEWS_PER_MINUTE reviews (429 with Retry-After)', async () => {
+    const { key } = await bench.stack.newWorkspace('Reviewmany');
+    const { id, get } = await finishedInterview(bench.stack, key, 'review-many', ['I kept the billing API up for three years.']);
+    await awayFromWindowEdge(60, 20);
+    for (let n = 1; n <= 60; n++) {
+      const res = await review(id, key, { decision: n % 2 ? 'hold' : 'advance', reviewer: `reviewer ${n}` });
+      expect(res.status).toBe(200);
+    }
+    const kept = (await get()).body.data;
+    expect(kept.review).toMatchObject({ reviewer: 'reviewer 60' });
+    expect(kept.review_history.map((r: { reviewer: string }) => r.reviewer)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `reviewer ${40 + i}`),
+    );
+    expect(kept.review_count).toBe(60);
+    const refused = await review(id, key, { decision: 'reject', reviewer: 'one too many' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body).toMatchObject({ success: false, message: expect.stringContaining('60 reviews per minute') });
+    expect((await get()).body.data).toMatchObject({ review: kept.review, review_count: 60 });
   });
 
   it('refuses a review before the candidate finishes (409), from another workspace (404), and a bad body, changing nothing', async () => {
@@ -93,7 +120,13 @@ describe('a person’s review of an interview', () => {
     const erased = await bench.stack.request('POST', '/api/public/v1/candidates/erase', { key, body: { email } });
     expect(erased.status).toBe(200);
     const after = (await get()).body.data;
-    expect(after.review).toEqual({ decision: 'reject', reviewer: 'Sam', note: null, reviewed_at: expect.any(String) });
+    expect(after.review).toEqual({
+      decision: 'reject',
+      reviewer: 'Sam',
+      note: null,
+      reviewed_at: expect.any(String),
+      made_by: { via: 'api', key_id: expect.stringMatching(/^key_/) },
+    });
     const late = await review(id, key, { decision: 'advance', reviewer: 'Sam', note: 'Grace again' });
     expect(late.status).toBe(409);
     expect(late.body.message).toContain('erased');

@@ -20,7 +20,7 @@ describe('interview store', () => {
   let failAnnouncements = false;
   const announce: Announce = async (_workspaceId, ...events) => {
     if (failAnnouncements) throw new Error('Temporal is unreachable');
-    for (const e of events) announced.push({ type: e.type, status: ((await e.about())?.view(1) as { status?: string })?.status });
+    for (const e of events) announced.push({ type: e.type, status: ((await e.about())?.view(1, e.type) as { status?: string })?.status });
     return events.map(() => null);
   };
 

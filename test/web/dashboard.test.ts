@@ -173,8 +173,14 @@ describe('the project dashboard', () => {
     expect(await decision()).toMatch(/^Advance by Dana, .* UTC.*Clear and concrete\.$/);
     expect(await page.$eval(`[id="${id}"] .review details summary`, (s) => s.textContent)).toBe('Earlier reviews (1)');
     expect((await get()).body.data).toMatchObject({
-      review: { decision: 'advance', reviewer: 'Dana', note: 'Clear and concrete.' },
+      review: {
+        decision: 'advance',
+        reviewer: 'Dana',
+        note: 'Clear and concrete.',
+        made_by: { via: 'dashboard', key_id: expect.stringMatching(/^key_/) },
+      },
       review_history: [{ decision: 'hold', reviewer: 'Sam', note: null }],
+      review_count: 2,
     });
     expect(await scrollsSideways(page)).toBe(false);
     expect(await axeViolations(page)).toEqual([]);

@@ -1,3 +1,4 @@
+import { reviewCount } from '../../infra/views/interviews';
 import type { VNode } from 'preact';
 import type { InterviewDoc, StoredReview } from '../../infra/documents/interviews';
 import { REVIEW_DECISIONS } from '../../shared/interviews/review';
@@ -22,6 +23,8 @@ function Decision({ review }: { review: StoredReview }): VNode {
 export function ReviewPanel({ interview, csrf }: { interview: InterviewDoc; csrf: string }): VNode | null {
   if (interview.status !== 'completed' || interview.erased_at) return null;
   const history = interview.review_history ?? [];
+  // Every earlier review is counted; the last REVIEW_HISTORY_KEPT of them are kept to show.
+  const earlier = reviewCount(interview) - (interview.review ? 1 : 0);
   const id = `review-${interview._id}`;
   return (
     <section class="review" aria-labelledby={id}>
@@ -35,7 +38,9 @@ export function ReviewPanel({ interview, csrf }: { interview: InterviewDoc; csrf
       )}
       {history.length > 0 && (
         <details>
-          <summary>Earlier reviews ({history.length})</summary>
+          <summary>
+            Earlier reviews ({earlier}){earlier > history.length ? `, the last ${history.length} shown` : ''}
+          </summary>
           <ol class="history">
             {history.map((r) => (
               <li>

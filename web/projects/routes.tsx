@@ -86,10 +86,11 @@ export function projectRoutes(deps: WebDeps): Router {
   router.post('/projects/:id/interviews/:interviewId/review', sameOrigin, formBody, checkCsrf, async (ctx) => {
     const { decision, reviewer, note } = (ctx.request.body ?? {}) as Record<string, unknown>;
     const review = validateReview({ decision, reviewer, ...(typeof note === 'string' && note.trim() ? { note } : {}) });
-    const ws = signedIn(ctx).workspace._id;
-    const found = await stores.interviews.owned(ws, ctx.params.interviewId);
+    const { workspace, session } = signedIn(ctx);
+    const found = await stores.interviews.owned(workspace._id, ctx.params.interviewId);
     if (!found || found.project_id !== ctx.params.id) throw new NotFoundError('interview not found');
-    const interview = await deps.operations.reviewInterview(ws, found._id, review);
+    const madeBy = { via: 'dashboard' as const, key_id: session.key_id };
+    const interview = await deps.operations.reviewInterview(workspace._id, found._id, review, madeBy);
     ctx.status = 303;
     ctx.redirect(`/projects/${interview.project_id}#${interview._id}`);
   });
