@@ -220,8 +220,11 @@ export function suppressionStore(
           const entry = await db.suppressions.findOne({ _id: id });
           if (entry?.workspace_id !== workspaceId) return;
           if (plainIds.has(id)) return remove(entry);
-          if (entry.phone !== null || entry.email !== null)
-            await db.suppressions.updateOne({ _id: id }, { $set: { phone: null, email: null } });
+          // An entry filed through the API keeps its free-text reason only while the person is there: the
+          // words are the workspace's, about them. The other sources' reasons are ours, and name no one.
+          const reason = entry.source === 'api' && entry.reason ? { reason: null } : {};
+          if (entry.phone !== null || entry.email !== null || 'reason' in reason)
+            await db.suppressions.updateOne({ _id: id }, { $set: { phone: null, email: null, ...reason } });
         }),
       );
     },

@@ -189,6 +189,31 @@ describe('erasing a candidate on the real stack', () => {
     for (const id of [first, second]) expect((await req('GET', `/calls/${id}`)).body.data.erased_at).toEqual(expect.any(String));
   }, 60_000);
 
+  it('blanks the free-text reason of a suppression the API filed for the person, and keeps the entry in force', async () => {
+    const { key } = await stack.newWorkspace('Erasing reasons');
+    const req = (method: string, path: string, body?: unknown) => stack.request(method, `${V1}${path}`, { key, body });
+    const filed = await req('POST', '/suppressions', { phone: '+14155550991', reason: 'Yara Quint asked on 2026-11-20 not to be called' });
+    expect(filed.status).toBe(201);
+    expect((await req('POST', '/candidates/erase', { phone: '+14155550991' })).status).toBe(200);
+    const entries = (await req('GET', '/suppressions')).body.data as Array<Record<string, unknown>>;
+    expect(entries.find((e) => e.source === 'api')).toMatchObject({
+      phone: null,
+      email: null,
+      reason: null,
+      channels: filed.body.data.channels,
+    });
+    expect(JSON.stringify(await stack.db.suppressions.find({}).toArray())).not.toContain('Yara');
+    // Still in force: the phone is refused a call.
+    await req('POST', '/campaigns', { ats_job_id: 'reasons', name: 'Reasons' });
+    const again = await req('POST', '/call/initiate', {
+      ats_job_id: 'reasons',
+      candidates: [{ id: 'yq', name: 'Someone', email: 'someone@example.com', phone: '+14155550991' }],
+      first_message: 'Hi',
+      instructions: 'Ask.',
+    });
+    expect(again.body.data.calls[0]).toMatchObject({ status: 'failed', message: expect.stringMatching(/opted out/) });
+  });
+
   it('refuses a request naming no one with a 400, and answers zeros for someone unknown', async () => {
     const { key } = await stack.newWorkspace('Nobody');
     const none = await stack.request('POST', `${V1}/candidates/erase`, { key, body: {} });
