@@ -3,7 +3,7 @@ import { insertOnce, isDuplicateKey } from '../infra/duplicate-key';
 import { keyedId, newId } from '../infra/ids';
 import { indexOf } from '../infra/lists/index-of';
 import type { Position } from '../infra/lists/time-index';
-import { normaliseEmail, type Person } from '../infra/people';
+import { normaliseEmail, whatsAppNumberForms, type Person } from '../infra/people';
 import { contactKeys, versionedKeys, versionedPrefix, type ContactKeys, type VersionedKey } from './contact-keys';
 import type { KeyedEntry, SuppressionDoc, SuppressionKeyDoc } from '../infra/documents/suppressions';
 import type { WorkspaceDoc } from '../infra/documents/workspaces';
@@ -207,9 +207,11 @@ export function suppressionStore(
      * address, which anyone can compute) is taken out: the erasure's own entry, filed first, refuses every channel.
      */
     async forgetPerson(workspaceId: string, person: { phones: string[]; emails: string[] }): Promise<void> {
+      // Every form WhatsApp may have named the phone by (a STOP is filed under the sender's wa_id too).
+      const phones = [...new Set(person.phones.flatMap(whatsAppNumberForms))];
       const keys = (
         await Promise.all([
-          ...person.phones.map((phone) => keySetsOf(workspaceId, { phone })),
+          ...phones.map((phone) => keySetsOf(workspaceId, { phone })),
           ...person.emails.map((email) => keySetsOf(workspaceId, { email })),
         ])
       ).flat(2);
@@ -220,9 +222,9 @@ export function suppressionStore(
           const entry = await db.suppressions.findOne({ _id: id });
           if (entry?.workspace_id !== workspaceId) return;
           if (plainIds.has(id)) return remove(entry);
-          // An entry filed through the API keeps its free-text reason only while the person is there: the
-          // words are the workspace's, about them. The other sources' reasons are ours, and name no one.
-          const reason = entry.source === 'api' && entry.reason ? { reason: null } : {};
+          // Free text keeps its words only while the person is there: an API entry's reason (the workspace's
+          // words about them) and a STOP's (their own reply). The other sources' reasons are ours.
+          const reason = (entry.source === 'api' || entry.source === 'whatsapp') && entry.reason ? { reason: null } : {};
           if (entry.phone !== null || entry.email !== null || 'reason' in reason)
             await db.suppressions.updateOne({ _id: id }, { $set: { phone: null, email: null, ...reason } });
         }),

@@ -188,6 +188,32 @@ describe('the opt-out ledger on the real stack', () => {
     }
   });
 
+  it("erases with the person the WhatsApp form a STOP was filed under (+521… for a Mexican number stored as +52…), and the reply's words", async () => {
+    const ws = await stack.newWorkspace('Mexico');
+    expect(await stack.stores.workspaces.setNumbers(ws.id, { whatsapp: 'wa-mexico' })).toEqual({ set: true });
+    const stored = '+525512345678';
+    await initiate(ws.key, 'job-mx', [{ id: 'mx-1', name: 'Ana Ruiz', email: 'ana.ruiz@example.com', phone: stored }], {
+      schedule_at: tomorrow(),
+    });
+    const raw = JSON.stringify(inboundTextWebhook('+5215512345678', 'wamid.stop-mx', 'Baja', 'Ana', 'wa-mexico'));
+    expect((await stack.request('POST', `${V1}/providers/whatsapp/events`, { raw, headers: hubSignature(raw, APP_SECRET) })).status).toBe(
+      200,
+    );
+    expect(((await list(ws.key)).data as Array<{ phone: string }>).map((e) => e.phone).sort()).toEqual(
+      ['+525512345678', '+5215512345678'].sort(),
+    );
+
+    const erased = await stack.request('POST', `${V1}/candidates/erase`, { key: ws.key, body: { phone: stored } });
+    expect(erased.status).toBe(200);
+    const after = (await list(ws.key)).data as Array<Record<string, unknown>>;
+    expect(after.filter((e) => e.source === 'whatsapp')).toEqual([
+      expect.objectContaining({ phone: null, reason: null }),
+      expect.objectContaining({ phone: null, reason: null }),
+    ]);
+    const kept = JSON.stringify(await stack.db.suppressions.find({ workspace_id: ws.id }).toArray());
+    for (const trace of ['5512345678', 'Baja']) expect(kept).not.toContain(trace);
+  });
+
   it('puts an unsubscribe link in every email; its page changes nothing, its one-click POST suppresses the address', async () => {
     const { key } = await stack.newWorkspace('Mailer');
     const { id } = await invitedInterview(stack, key, 'job-mail', [{ question: 'Why us?', type: 'text' }]);
