@@ -24,17 +24,22 @@ export function reportIntake({ stores, workflows, logger }: Omit<OperationDeps, 
   async function writeLate(kept: CallReportDoc): Promise<ReportResult> {
     const ids = { callId: kept.call_id, attempt: kept.attempt };
     const call = await stores.calls.get(kept.call_id);
+    if (call?.erased_at) {
+      // A report after the erasure would bring the transcript and the recording back: acknowledged, not kept,
+      // and the provider's copy deleted, whether or not the erasure knew of it (a call-back or a dial that
+      // began while it ran).
+      log.warn(ids, 'report of an erased call; not kept, its provider copy deleted');
+      await stores.callReports.forget(kept);
+      erasedWritesRefused.inc({ kind: 'report' });
+      // The provider of the attempt the report names, else of the call's last one (the same deployment's).
+      const provider = call.attempts[kept.attempt - 1]?.provider ?? call.attempts.at(-1)?.provider;
+      if (kept.provider_call_id && provider) await workflows.deleteProviderCopies([{ provider, providerCallId: kept.provider_call_id }]);
+      return 'erased';
+    }
     if (!call || call.attempts[kept.attempt - 1]?.number !== kept.attempt) {
       log.warn(ids, 'report for an unknown call or attempt');
       await stores.callReports.forget(kept);
       return 'unknown';
-    }
-    if (call.erased_at) {
-      // A report after the erasure would bring the transcript and the recording back: acknowledged, not kept.
-      log.warn(ids, 'report of an erased call; not kept');
-      await stores.callReports.forget(kept);
-      erasedWritesRefused.inc({ kind: 'report' });
-      return 'erased';
     }
     const fields = reportedFields(call, kept);
     if (!fields) return 'duplicate';

@@ -63,6 +63,17 @@ describe('an erasure that holds', () => {
     expect(stored).not.toContain('pineapple');
     expect(stored).not.toContain('storage.vapi.ai');
     expect(await refused('report')).toBe(before + 1);
+
+    // A report of a copy the erasure never knew of (an attempt that began while it ran): kept nowhere, and the
+    // provider is asked to delete that copy too.
+    const unknownCopy = endOfCallReport({ callId, attempt: 2, providerCallId: 'late-copy-70', endedReason: 'assistant-ended-call' });
+    expect((await signedVapi(unknownCopy)).status).toBe(200);
+    await waitFor(
+      async () => bench.vapi.requests.filter((r) => r.method === 'DELETE' && r.path === '/call/late-copy-70').length,
+      (n) => n === 2,
+      30_000,
+    );
+    expect(await bench.stack.db.callReports.findOne({ call_id: callId, attempt: 2 })).toBeNull();
   });
 
   it('keeps no answer sent while the candidate is erased: the answer is refused and its document removed', async () => {
