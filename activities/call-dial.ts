@@ -6,6 +6,7 @@ import type { CallStatus } from '../shared/calls/schema';
 import type { DialResult } from '../providers/voice/port';
 import type { CallActivityDeps, CallChanges } from './call-changes';
 import { maskedRefusal } from '../shared/contact-masking';
+import { foreignReports } from '../infra/metrics';
 
 export type AttemptCheck = { status: 'ended'; result: AttemptResult } | { status: 'going' } | { status: 'unknown' };
 
@@ -96,6 +97,7 @@ export function createCallDialActivities({ stores, logger, clock, voice, report 
       const fetched = await voice.fetchReport(a.provider_call_id, { callId, attempt });
       if (!fetched) return { status: 'going' };
       if (fetched === 'foreign') {
+        foreignReports.inc({ provider: voice.name });
         logger.warn({ callId, attempt }, "the provider's call names another call than this attempt; nothing of it kept");
         return { status: 'unknown' };
       }

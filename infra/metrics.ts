@@ -106,7 +106,7 @@ export const CALL_BACK_REFUSALS = [
 ] as const;
 export const callBacksRefused = new Counter({
   name: 'hiring_call_backs_refused_total',
-  help: 'Call-backs refused, by reason: a call that may not take one (never dialled, not missed, missed too long ago, too many today, an attempt under way, no consent, suppressed), no free calling slot, or a caller whose name was not the candidate\'s.',
+  help: "Call-backs refused, by reason: a call that may not take one (never dialled, not missed, missed too long ago, too many today, an attempt under way, no consent, suppressed), no free calling slot, or a caller whose name was not the candidate's.",
   labelNames: ['reason'] as const,
   registers,
 });

@@ -52,8 +52,7 @@ export function linkLimits(limits: Pick<LimitStore, 'pagesPerIp' | 'pagesPerLink
   };
 }
 
-const addressKey = (ctx: Context, name: string) =>
-  `ip:${addressBucket(clientAddress(ctx.ip, ctx.req.socket.remoteAddress ?? ''))}/${name}`;
+const addressKey = (ctx: Context, name: string) => `ip:${addressBucket(clientAddress(ctx.ip, ctx.req.socket.remoteAddress ?? ''))}/${name}`;
 
 async function take(limit: Limit, key: string): Promise<void> {
   const decision = await limit.take(key);

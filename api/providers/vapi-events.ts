@@ -73,7 +73,9 @@ export async function handleVapiMessage(deps: VapiEventDeps, body: unknown, now 
     const results = await Promise.all(
       calls.map(async (call) => {
         const answer =
-          ids && providerCallId ? await deps.callBacks.confirmIdentity({ ...ids, providerCallId, name: call.name }) : { confirmed: false as const };
+          ids && providerCallId
+            ? await deps.callBacks.confirmIdentity({ ...ids, providerCallId, name: call.name })
+            : { confirmed: false as const };
         return identityToolAnswer(call, answer.confirmed ? { opening: answer.opening, instructions: answer.script.instructions } : null);
       }),
     );

@@ -46,11 +46,7 @@ export function buildCreateCall(req: DialRequest, opts: VapiCallOptions): Vapi.C
  * The transient assistant of an attempt: the call's instructions, voice, transcriber and extraction schema,
  * its server for the reports, and our call id, attempt and direction in its metadata.
  */
-export function transientAssistant(
-  req: CallBackGate,
-  opts: VapiCallOptions,
-  direction: 'outbound' | 'inbound',
-): Vapi.CreateAssistantDto {
+export function transientAssistant(req: CallBackGate, opts: VapiCallOptions, direction: 'outbound' | 'inbound'): Vapi.CreateAssistantDto {
   const s = req.assistantSettings ?? {};
   const tools = (s.tools ?? []).map((t) => BUILT_IN_TOOLS[t.trim().toLowerCase()]).filter((t): t is string => Boolean(t));
   const llm = s.llm ?? DEFAULT_MODEL;

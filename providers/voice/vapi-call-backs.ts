@@ -1,6 +1,14 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { CallBackGate, InboundCall } from './port';
-import { DEFAULT_MODEL, DEFAULT_TRANSCRIBER, DEFAULT_VOICES, SERVER_MESSAGES, serverOf, transientAssistant, type VapiCallOptions } from './vapi-assistant';
+import {
+  DEFAULT_MODEL,
+  DEFAULT_TRANSCRIBER,
+  DEFAULT_VOICES,
+  SERVER_MESSAGES,
+  serverOf,
+  transientAssistant,
+  type VapiCallOptions,
+} from './vapi-assistant';
 import { IDENTITY_TOOL } from '../../shared/calls/call-backs';
 
 /**
@@ -97,7 +105,10 @@ export const NOTHING_PENDING =
 export const NOTHING_PENDING_METADATA = { call_back: 'nothing_pending' } as const;
 
 /** Whether a server message is about a call answered "nothing pending" (its end-of-call report). */
-export function isNothingPending(message: { call?: { assistant?: { metadata?: Record<string, unknown> } }; assistant?: { metadata?: Record<string, unknown> } }): boolean {
+export function isNothingPending(message: {
+  call?: { assistant?: { metadata?: Record<string, unknown> } };
+  assistant?: { metadata?: Record<string, unknown> };
+}): boolean {
   const meta = message.assistant?.metadata ?? message.call?.assistant?.metadata;
   return meta?.call_back === NOTHING_PENDING_METADATA.call_back;
 }

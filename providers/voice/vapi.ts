@@ -4,7 +4,6 @@ import { PROVIDER_BUSY_WAIT_MS } from '../../shared/calls/capacity';
 import type { AttemptReport, DialRequest, DialResult, VoiceProvider } from './port';
 import { buildCreateCall, vapiCallName, type VapiCallOptions } from './vapi-assistant';
 import { attemptOf, checkVapiShape, reportOf } from './vapi-reports';
-import { foreignReports } from '../../infra/metrics';
 
 export interface VapiOptions extends VapiCallOptions {
   apiKey: string;
@@ -81,8 +80,7 @@ export class VapiVoiceProvider implements VoiceProvider {
     if (bad) throw new Error(`Vapi answered GET /call/${providerCallId} with ${bad.path} ${bad.message}`);
     const named = attemptOf(call as Parameters<typeof attemptOf>[0]);
     if (named?.callId !== ids.callId || named.attempt !== ids.attempt) {
-      // Its metadata names another call, or none: nothing of it is ours to keep.
-      foreignReports.inc({ provider: 'vapi' });
+      // Its metadata names another call, or none: nothing of it is ours to keep (the caller counts it).
       return 'foreign';
     }
     if (call.status !== 'ended') return null;

@@ -31,7 +31,9 @@ export const InterviewReview = Type.Object({
   made_by: Nullable(
     Type.Object({
       via: Enum(REVIEW_CHANNELS),
-      key_id: Type.String({ description: 'The API key that made it, or that the dashboard session was opened with (GET apikey:list names it).' }),
+      key_id: Type.String({
+        description: 'The API key that made it, or that the dashboard session was opened with (GET apikey:list names it).',
+      }),
     }),
     'Which API key, or dashboard session of which key, recorded the review; null for reviews recorded before it was kept.',
   ),

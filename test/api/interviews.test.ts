@@ -84,7 +84,7 @@ describe('interview/invite on the real stack', () => {
         answers: [],
         assessment: null,
         review: null,
-      review_count: 0,
+        review_count: 0,
         review_history: [],
         // Its one event so far, interview.invited, heard by a webhook endpoint or not.
         sequence: 1,

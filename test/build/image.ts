@@ -69,7 +69,12 @@ function layerCacheDir(): string {
 /** A step's layer key: the key before it, its instruction, and the content of the files it copies. */
 function layerKey(before: string, step: Step): string {
   const hash = createHash('sha256').update(before).update(JSON.stringify(step));
-  if ('copy' in step) for (const file of step.copy) hash.update(file).update('\0').update(readFileSync(join(ROOT, file)));
+  if ('copy' in step)
+    for (const file of step.copy)
+      hash
+        .update(file)
+        .update('\0')
+        .update(readFileSync(join(ROOT, file)));
   return hash.digest('hex');
 }
 
@@ -84,7 +89,8 @@ function keepLayer(build: string, key: string): void {
   } catch {
     rmSync(partial, { recursive: true, force: true }); // another build kept it first
   }
-  for (const other of readdirSync(dir)) if (other !== key && !other.endsWith('.partial')) rmSync(join(dir, other), { recursive: true, force: true });
+  for (const other of readdirSync(dir))
+    if (other !== key && !other.endsWith('.partial')) rmSync(join(dir, other), { recursive: true, force: true });
 }
 
 /** Builds the image into `<scratch>/image` (the build stage in `<scratch>/build`) and returns its directory. */
