@@ -57,7 +57,7 @@ export function reportIntake({ stores, workflows, logger }: Omit<OperationDeps, 
     if (report.direction !== 'inbound') return report;
     const call = report.result === 'completed' ? await stores.calls.get(report.callId) : null;
     const extracted = report.extracted && typeof report.extracted === 'object' ? (report.extracted as Record<string, unknown>) : null;
-    return { ...report, result: callBackResult(report.result, extracted, call?.extract_variables ?? []) };
+    return { ...report, result: callBackResult(report.result, extracted, call?.extract_variables ?? [], report.screened) };
   }
 
   return {

@@ -84,6 +84,8 @@ export type AttemptReport = {
   recordingUrl?: string | null;
   /** Values as the provider extracted them; checked against the call's extract_variables before storing. */
   extracted?: unknown;
+  /** The provider's analysis says the screening happened (a call-back's: shared/calls/call-backs.ts). */
+  screened?: boolean;
 };
 
 /** recorded: first report of the attempt; duplicate: it was reported before; unknown: no such call or attempt. */

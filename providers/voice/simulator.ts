@@ -93,7 +93,7 @@ export class SimulatorVoiceProvider implements VoiceProvider {
   ): Promise<void> {
     const now = this.opts.clock();
     const talk = caller.confirmed
-      ? conversation(caller.confirmed, now)
+      ? { ...conversation(caller.confirmed, now), screened: true }
       : {
           transcript: [
             { role: 'assistant' as const, text: gate.firstMessage },
@@ -113,7 +113,7 @@ export class SimulatorVoiceProvider implements VoiceProvider {
     id: string,
     { callId, attempt }: { callId: string; attempt: number },
     now: Date,
-    ended: Pick<AttemptReport, 'result' | 'transcript' | 'extracted' | 'direction'>,
+    ended: Pick<AttemptReport, 'result' | 'transcript' | 'extracted' | 'direction' | 'screened'>,
   ): SimulatedCallDoc {
     const ends_at = new Date(now.getTime() + this.opts.callSeconds * 1000);
     const report = { callId, attempt, providerCallId: id, ...ended };

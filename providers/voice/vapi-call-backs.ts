@@ -57,8 +57,21 @@ export function callBackAnswer(gate: CallBackGate, opts: VapiCallOptions): { ass
   const tools = (assistant.model.tools ?? []).filter((t) => (t as { type?: string }).type !== 'endCall');
   assistant.model.tools = [...tools, identityTool, { type: 'endCall' }] as typeof assistant.model.tools;
   assistant.serverMessages = [...SERVER_MESSAGES, 'tool-calls'] as Vapi.CreateAssistantDto['serverMessages'];
+  // Whether the screening happened, for a call that extracts nothing (and beside the extraction of one that does).
+  assistant.analysisPlan = {
+    ...assistant.analysisPlan,
+    successEvaluationPlan: {
+      enabled: true,
+      rubric: 'PassFail',
+      messages: [{ role: 'system', content: SCREENED_RUBRIC }],
+    },
+  };
   return { assistant };
 }
+
+/** What the call-back's success evaluation judges: the identity confirmed, and the screening held. */
+const SCREENED_RUBRIC =
+  'Answer true only if the identity tool confirmed the caller and the caller then answered the screening the instructions asked for; otherwise false.';
 
 /** One call of the identity tool in a `tool-calls` message: its id, and the name the caller gave. */
 export interface IdentityToolCall {

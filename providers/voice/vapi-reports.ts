@@ -12,7 +12,9 @@ import { resultOfEndedReason } from './vapi-ended-reasons';
  */
 const Text = Type.Optional(Type.String());
 const Metadata = Type.Optional(Type.Record(Type.String(), Type.Unknown()));
-const Analysis = Type.Optional(Type.Object({ structuredData: Type.Optional(Type.Unknown()) }));
+const Analysis = Type.Optional(
+  Type.Object({ structuredData: Type.Optional(Type.Unknown()), successEvaluation: Type.Optional(Type.Unknown()) }),
+);
 const VapiArtifact = Type.Object({
   messages: Type.Optional(Type.Array(Type.Object({ role: Text, message: Text }))),
   transcript: Text,
@@ -82,6 +84,9 @@ export function directionOf(source: { call?: VapiCallLike; assistant?: { metadat
   return meta?.direction === 'inbound' ? 'inbound' : 'outbound';
 }
 
+const screenedBy = (evaluation: unknown) =>
+  evaluation === true || (typeof evaluation === 'string' && evaluation.trim().toLowerCase() === 'true');
+
 /** The report of an ended attempt, from an end-of-call-report message or a fetched Call. */
 export function reportOf(source: VapiServerMessage & VapiCallLike, ids: { callId: string; attempt: number }): AttemptReport {
   const artifact = source.artifact ?? source.call?.artifact;
@@ -104,6 +109,8 @@ export function reportOf(source: VapiServerMessage & VapiCallLike, ids: { callId
     recordingUrl:
       artifact?.recordingUrl ?? artifact?.recording?.mono?.combinedUrl ?? artifact?.recording?.stereoUrl ?? source.recordingUrl ?? null,
     extracted: (source.analysis ?? source.call?.analysis)?.structuredData,
+    // The PassFail rubric a call-back's assistant asks for (vapi-call-backs.ts): "true" when screened.
+    ...(screenedBy((source.analysis ?? source.call?.analysis)?.successEvaluation) ? { screened: true } : {}),
   };
 }
 

@@ -51,17 +51,20 @@ export function callBackRefusal(
 
 /**
  * An inbound attempt completes its call only when the screening happened: its report carries at least one of
- * the call's declared variables with a value. A call-back that ended early (however it ended: the provider's
- * words stay in `ended_reason`), or with nothing extracted, failed as `call_back_incomplete`.
+ * the call's declared variables with a value, or the provider's analysis of the conversation says the caller
+ * was screened (`screened`: Vapi's success evaluation; a call that declares no variables has only that). A
+ * call-back that ended early (however it ended: the provider's words stay in `ended_reason`), or with neither,
+ * failed as `call_back_incomplete`.
  */
 export function callBackResult(
   reported: AttemptResult,
   extracted: Record<string, unknown> | null | undefined,
   declared: ReadonlyArray<{ label: string }>,
+  screened?: boolean,
 ): AttemptResult {
   if (reported !== 'completed') return 'call_back_incomplete';
-  const screened = declared.some(({ label }) => extracted?.[label] !== undefined && extracted[label] !== null && extracted[label] !== '');
-  return screened ? 'completed' : 'call_back_incomplete';
+  const filled = declared.some(({ label }) => extracted?.[label] !== undefined && extracted[label] !== null && extracted[label] !== '');
+  return filled || screened === true ? 'completed' : 'call_back_incomplete';
 }
 
 /** The tool a call-back's assistant calls with the caller's full name, before it knows anything of the call. */

@@ -223,6 +223,24 @@ describe("a workspace's own numbers, and call-backs to them", () => {
     ]);
     // The retry the missed dial earned still stands, at its time.
     expect(after.next_attempt_at).toBe(missed.next_attempt_at);
+
+    // Sue calls back herself. The call declares no variables: Vapi's evaluation of the screening decides.
+    await callIn(VAPI_PHONE_NUMBER_ID, '+14155553102', 'inbound-sue');
+    await recorded(callId, 3, 'inbound-sue');
+    expect(await identify(callId, 3, 'inbound-sue', 'Sue Shared')).toContain('Ask about availability.');
+    const screened = {
+      callId,
+      attempt: 3,
+      providerCallId: 'inbound-sue',
+      endedReason: 'assistant-ended-call',
+      direction: 'inbound' as const,
+    };
+    await signedVapi(endOfCallReport({ ...screened, successEvaluation: 'true' }));
+    const done = await waitFor(
+      () => get(shared.key, callId),
+      (c) => c.status === 'completed',
+    );
+    expect(done.attempts.map((a: { outcome: string }) => a.outcome)).toEqual(['failed', 'failed', 'completed']);
   });
 
   it("says nothing is pending, and records nothing, for an unknown caller, another workspace's number and a suppressed phone", async () => {

@@ -55,6 +55,8 @@ export function endOfCallReport(args: {
   messages?: Array<{ role: string; message: string }>;
   /** `inbound` for a call-back's attempt, as our call-back assistant's metadata says. */
   direction?: 'inbound';
+  /** Vapi's success evaluation of the conversation (`analysis.successEvaluation`, "true" or "false"). */
+  successEvaluation?: string;
   /** The assistant's metadata; by default ours naming the call and attempt, null for none. */
   metadata?: Record<string, unknown> | null;
 }) {
@@ -91,6 +93,7 @@ export function endOfCallReport(args: {
       analysis: {
         summary: 'Candidate is available next month.',
         ...(args.structuredData !== undefined ? { structuredData: args.structuredData } : {}),
+        ...(args.successEvaluation !== undefined ? { successEvaluation: args.successEvaluation } : {}),
       },
     },
   };
