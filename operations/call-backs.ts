@@ -104,7 +104,11 @@ export function callBackAnswering({ stores, workflows, config, logger }: Operati
         callBacksRefused.inc({ reason: 'no_attempt' });
         return { confirmed: false };
       }
-      if (!namesMatch(ids.name, stored.candidate.name)) {
+      // Two names that are not the candidate's, and the call's gate takes no more: a caller cannot try a list.
+      const failures = `call-back/${ids.providerCallId}`;
+      const tried = await stores.limits.identityFailures.peek(failures);
+      if (!tried.allowed || !namesMatch(ids.name, stored.candidate.name)) {
+        if (tried.allowed) await stores.limits.identityFailures.take(failures);
         log.info({ callId: ids.callId, attempt: ids.attempt }, "call-back: the caller's name is not the candidate's");
         callBacksRefused.inc({ reason: 'identity' });
         return { confirmed: false };

@@ -202,6 +202,9 @@ describe("a workspace's own numbers, and call-backs to them", () => {
     expect(JSON.stringify(answer)).not.toMatch(/Sue/);
     await recorded(callId, 2, 'inbound-shared');
     expect(await identify(callId, 2, 'inbound-shared', 'Sam Stranger')).not.toMatch(/Sue|Ask about availability/);
+    // A second wrong name, and then the gate takes no name on this call, not even the candidate's.
+    expect(await identify(callId, 2, 'inbound-shared', 'Sam Shared')).toMatch(/^Not confirmed\./);
+    expect(await identify(callId, 2, 'inbound-shared', 'Sue Shared')).toMatch(/^Not confirmed\./);
     // Hung up after ten seconds: `customer-ended-call`, nothing extracted. Not a screening.
     await signedVapi(
       endOfCallReport({
