@@ -50,8 +50,8 @@ export function reportIntake({ stores, workflows, logger }: Omit<OperationDeps, 
 
   /**
    * A call-back's report as it counts (shared/calls/call-backs.ts): it completes the call only when the
-   * screening happened, its extraction holding one of the call's declared variables; else the attempt failed
-   * with `call_back_incomplete`, and the call keeps waiting for its retry.
+   * screening happened (its extraction holds one of the call's declared variables, or the provider's evaluation
+   * says so); else the attempt failed with `call_back_incomplete`, and the call keeps waiting for its retry.
    */
   async function judged(report: AttemptReport): Promise<AttemptReport> {
     if (report.direction !== 'inbound') return report;
