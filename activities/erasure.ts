@@ -1,3 +1,6 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { ConflictError } from '../shared/errors';
+import type { ErasureCounts } from '../shared/erasure/schema';
 import type { ActivityDeps } from './deps';
 
 /** A sweep's step: candidates erased by this call, and whether more are due in the workspace. */
@@ -25,6 +28,19 @@ export function createErasureActivities({
   logger,
 }: Pick<ActivityDeps, 'stores' | 'operations' | 'voice' | 'logger'>) {
   return {
+    /**
+     * The step of a requested erasure (workflows/erasure.ts): runs it, and while a call of the person has an
+     * attempt under way fails to be tried again (its workflow waits it out), naming only the call.
+     */
+    async eraseRequested(erasureId: string): Promise<ErasureCounts> {
+      try {
+        return await operations.erasure.runRequested(erasureId);
+      } catch (err) {
+        if (err instanceof ConflictError) throw ApplicationFailure.retryable(err.message, 'AttemptUnderWay');
+        throw err;
+      }
+    },
+
     /**
      * Deletes the voice provider's copy of an erased person's call (docs/erasure.md). `provider`: the one that
      * placed it, as its attempt recorded; a copy at a provider this deployment no longer uses is left, and said so.

@@ -7,7 +7,7 @@ import { callWorkflowId, workflowStart } from '../shared/workflow-starts';
 import { attemptResultSignal, callBackUpdate, cancelCallSignal, cancelOutcomeUpdate } from '../workflows/calls';
 import { callStart } from '../workflows/call-start';
 import { optOutWorkflow, optOutWorkflowId } from '../workflows/suppressions';
-import { providerDeletionWorkflow } from '../workflows/erasure';
+import { erasureWorkflow, erasureWorkflowId, providerDeletionWorkflow } from '../workflows/erasure';
 import { keyedId } from '../infra/ids';
 import { interviewStart } from '../workflows/interviews';
 import { projectSearchAttributes } from '../workflows/search-attributes';
@@ -117,6 +117,18 @@ export function workflowPort(
         summary: `Erasure: delete ${calls.length} ${calls.length === 1 ? 'call' : 'calls'} at the voice provider`,
       });
       await whileReachable(client, () => startEach(client, taskQueue, [start]));
+    },
+
+    async erase(erasureId, withinMs) {
+      const start = workflowStart(erasureWorkflow, {
+        workflowId: erasureWorkflowId(erasureId),
+        args: [erasureId],
+        searchAttributes: [],
+        summary: 'Erasure of a person',
+      });
+      await whileReachable(client, () => startEach(client, taskQueue, [start]));
+      const handle = client.workflow.getHandle<typeof erasureWorkflow>(erasureWorkflowId(erasureId));
+      return answerWithin(() => handle.result(), withinMs, { erasureId });
     },
 
     cancelOutcome(callId, until, withinMs) {

@@ -163,6 +163,8 @@ export const ConfigSchema = Type.Object({
   DELIVERY_RETRIES_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }),
   /** Reads of the expensive lists: projects (with their tallies) and deliveries filtered by status. */
   LIST_READS_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 600 }),
+  /** How long POST /candidates/erase waits for its erasure's workflow before it answers 202, in progress. */
+  ERASURE_ANSWER_WITHIN_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 20_000 }),
   /** Reviews of interviews (POST /interviews/{id}/review and the dashboard's), per workspace and minute. */
   REVIEWS_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }),
   /** POST /candidates/erase, per minute: each looks up a person across the workspace and starts workflows. */

@@ -1,3 +1,4 @@
+import type { ErasureDoc } from './documents/erasures';
 import { MongoClient, MongoServerError, type Db, type Collection } from 'mongodb';
 import type { ApiKeyDoc, WorkspaceDoc } from './documents/workspaces';
 import type { CallDoc, ProviderRefDoc, WhatsAppLogDoc } from './documents/calls';
@@ -73,6 +74,7 @@ export interface Database {
   suppressionKeys: Collection<SuppressionKeyDoc>;
   /** Where each person's calls and interviews are, by candidate id, email and phone (stores/person-index.ts). */
   personIndex: Collection<PersonIndexDoc>;
+  erasures: Collection<ErasureDoc>;
   /**
    * The documents bursts read most, by `_id`, each read shared by the callers that ask while another is in
    * flight (infra/coalesced-reads.ts): as fresh as a read of one's own, and not to be changed.
@@ -139,6 +141,7 @@ export async function connectDatabase(
     suppressions: db.collection<SuppressionDoc>('suppressions'),
     suppressionKeys: db.collection<SuppressionKeyDoc>('suppression_keys'),
     personIndex: db.collection<PersonIndexDoc>('person_index'),
+    erasures: db.collection<ErasureDoc>('erasures'),
     shared: {
       workspace: coalescedReads((id) => workspaces.findOne({ _id: id })),
       project: coalescedReads((id) => projects.findOne({ _id: id })),

@@ -5,7 +5,7 @@ import type { InterviewDoc } from '../infra/documents/interviews';
 import type { AttemptResult } from '../shared/calls/retry';
 import type { CallStatus, CancelReason } from '../shared/calls/schema';
 import type { Stores } from '../stores';
-import type { ProviderCallRef } from '../shared/erasure/schema';
+import type { ErasureCounts, ProviderCallRef } from '../shared/erasure/schema';
 import type { CallBackAnswer } from '../shared/calls/call-backs';
 
 /** One bulk request's workflows as operators see them: its summary, and the project it is for. */
@@ -67,6 +67,11 @@ export interface WorkflowPort {
    * answer: the attempt it became, or its refusal; null when the workflow has ended or did not answer in time.
    */
   callBack(callId: string, providerCallId: string, withinMs: number): Promise<CallBackAnswer | null>;
+  /**
+   * Starts the erasure `erasureId` as a workflow (one per erasure) and waits up to `withinMs` for its counts;
+   * null when it has not ended by then (it goes on).
+   */
+  erase(erasureId: string, withinMs: number): Promise<ErasureCounts | null>;
   /** Ends an interview's workflow, so nothing more is sent or written for it; one already closed is left. */
   endInterview(interview: InterviewDoc): Promise<void>;
 }
@@ -75,6 +80,6 @@ export interface WorkflowPort {
 export interface OperationDeps {
   stores: Stores;
   workflows: WorkflowPort;
-  config: Pick<Config, 'PUBLIC_BASE_URL' | 'VAPI_PHONE_NUMBER_ID' | 'FAULT_HOLD_AT'>;
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'VAPI_PHONE_NUMBER_ID' | 'FAULT_HOLD_AT' | 'ERASURE_ANSWER_WITHIN_MS'>;
   logger: Logger;
 }

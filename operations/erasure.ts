@@ -8,22 +8,12 @@ import { interviewView } from '../infra/views/interviews';
 import { ConflictError } from '../shared/errors';
 import { FINAL_CALL_STATUSES } from '../shared/calls/schema';
 import { SUPPRESSION_CHANNELS } from '../shared/suppressions/schema';
+import type { ErasureCounts, ErasureTarget } from '../shared/erasure/schema';
+import { keyedId } from '../infra/ids';
 import type { CancelCall } from './call-cancel';
 import type { OperationDeps } from './deps';
 
-/** Who to erase in a workspace: the ATS's candidate id, an email, a phone; any of them matches. */
-export interface ErasureTarget {
-  candidate_id?: string;
-  email?: string;
-  phone?: string;
-}
-
-export interface ErasureCounts {
-  calls: number;
-  interviews: number;
-  recordings: number;
-  provider_deletions: number;
-}
+export type { ErasureCounts, ErasureTarget };
 
 const FINAL = new Set(FINAL_CALL_STATUSES);
 /** How long an erasure waits for a waiting call's workflow to cancel it (a signal and a write: well under a second). */
@@ -92,58 +82,92 @@ export function erasure({ stores, workflows, config }: Pick<OperationDeps, 'stor
     return removed.reduce((a: number, b) => a + b, 0);
   }
 
+  /**
+   * `allEndedBefore` (the retention sweep): the person is erased only when every call and interview found
+   * ended before it, and otherwise kept whole (null). `erasureId` (a requested erasure's workflow): its
+   * suppression entries are named by it, so a step run again files nothing twice. The suppression list comes
+   * first, so nothing contacts the person from then on; a call with an attempt under way is then told to
+   * cancel, and the erasure stops with a ConflictError until the attempt has ended (its report is still to
+   * come), which its workflow waits out.
+   */
+  async function erase(
+    workspaceId: string,
+    target: ErasureTarget,
+    opts: { allEndedBefore?: Date; erasureId?: string } = {},
+  ): Promise<ErasureCounts | null> {
+    const found = await find(workspaceId, target);
+    if (opts.allEndedBefore && !allEnded(found, opts.allEndedBefore)) return null;
+    const phones = new Set([target.phone, ...found.calls.map((c) => c.candidate.phone), ...found.interviews.map((i) => i.candidate.phone)]);
+    const emails = new Set(
+      [target.email, ...found.calls.map((c) => c.candidate.email), ...found.interviews.map((i) => i.candidate.email)].map((e) =>
+        e ? normaliseEmail(e) : e,
+      ),
+    );
+    const people = { phones: [...phones].filter((p): p is string => !!p), emails: [...emails].filter((e): e is string => !!e) };
+    // The suppression list first: whatever happens next, the person is not contacted again.
+    for (let n = 0; n < Math.max(people.phones.length, people.emails.length); n++) {
+      await stores.suppressions.add({
+        ...(opts.erasureId ? { id: keyedId('sup', workspaceId, 'erasure', opts.erasureId, String(n)) } : {}),
+        workspaceId,
+        phone: people.phones[n],
+        email: people.emails[n],
+        channels: SUPPRESSION_CHANNELS,
+        source: 'erasure',
+        reason: 'Erased at the workspace’s request',
+      });
+    }
+    const busy = found.calls.filter((c) => UNDER_WAY.has(c.status));
+    if (busy.length > 0) {
+      // No retry after the attempt under way; its report ends it, and the erasure goes on then.
+      await Promise.all(busy.map((c) => cancel(c, 'opted_out')));
+      throw new ConflictError(`Call ${busy[0]._id} has an attempt under way; erase once it has ended`);
+    }
+    // The provider's copies of the calls, asked for before the calls are blanked, so none is forgotten: the
+    // workflow that deletes them is started (or found started) before anything of the calls goes.
+    const copies = found.calls.flatMap((c) =>
+      c.attempts.flatMap((a) => (a.provider_call_id ? [{ provider: a.provider, providerCallId: a.provider_call_id }] : [])),
+    );
+    await workflows.deleteProviderCopies(copies);
+    // Claims named by the address itself, from before claims were keyed.
+    const projects = [...new Set([...found.calls, ...found.interviews].map((r) => r.project_id))];
+    await stores.candidates.forgetPlainEmailClaims(projects, people.emails);
+    // The person's earlier entries stay in force, without their phone and email.
+    await stores.suppressions.forgetPerson(workspaceId, people);
+    const at = new Date();
+    for (const call of found.calls) await eraseCall(call, at);
+    let recordings = 0;
+    for (const interview of found.interviews) recordings += await eraseInterview(interview, at);
+    await stores.idempotency.forgetNaming(workspaceId, [target.candidate_id, ...people.phones, ...people.emails]);
+    return { calls: found.calls.length, interviews: found.interviews.length, recordings, provider_deletions: copies.length };
+  }
+
   return {
+    erase,
+
     /**
-     * `allEndedBefore` (the retention sweep): the person is erased only when every call and interview found
-     * ended before it, and otherwise kept whole (null).
+     * POST /candidates/erase: the erasure as a durable workflow (workflows/erasure.ts), named by a document that
+     * holds whom it erases until it ends, so no workflow history does. Waits up to ERASURE_ANSWER_WITHIN_MS for
+     * its counts; null counts: it goes on (an attempt under way, or Temporal slow), and finishes on its own.
      */
-    async erase(workspaceId: string, target: ErasureTarget, opts: { allEndedBefore?: Date } = {}): Promise<ErasureCounts | null> {
-      const found = await find(workspaceId, target);
-      if (opts.allEndedBefore && !allEnded(found, opts.allEndedBefore)) return null;
-      const busy = found.calls.find((c) => UNDER_WAY.has(c.status));
-      if (busy) throw new ConflictError(`Call ${busy._id} has an attempt under way; erase once it has ended`);
-      const phones = new Set([
-        target.phone,
-        ...found.calls.map((c) => c.candidate.phone),
-        ...found.interviews.map((i) => i.candidate.phone),
-      ]);
-      const emails = new Set(
-        [target.email, ...found.calls.map((c) => c.candidate.email), ...found.interviews.map((i) => i.candidate.email)].map((e) =>
-          e ? normaliseEmail(e) : e,
-        ),
-      );
-      const people = { phones: [...phones].filter((p): p is string => !!p), emails: [...emails].filter((e): e is string => !!e) };
-      // The suppression list first: whatever happens next, the person is not contacted again.
-      for (let n = 0; n < Math.max(people.phones.length, people.emails.length); n++) {
-        await stores.suppressions.add({
-          workspaceId,
-          phone: people.phones[n],
-          email: people.emails[n],
-          channels: SUPPRESSION_CHANNELS,
-          source: 'erasure',
-          reason: 'Erased at the workspace’s request',
-        });
-      }
-      // The provider's copies of the calls, asked for before the calls are blanked, so none is forgotten: the
-      // workflow that deletes them is started (or found started) before anything of the calls goes.
-      const copies = found.calls.flatMap((c) =>
-        c.attempts.flatMap((a) => (a.provider_call_id ? [{ provider: a.provider, providerCallId: a.provider_call_id }] : [])),
-      );
-      await workflows.deleteProviderCopies(copies);
-      // Claims named by the address itself, from before claims were keyed.
-      const projects = [...new Set([...found.calls, ...found.interviews].map((r) => r.project_id))];
-      await stores.candidates.forgetPlainEmailClaims(projects, people.emails);
-      // The person's earlier entries stay in force, without their phone and email.
-      await stores.suppressions.forgetPerson(workspaceId, people);
-      const at = new Date();
-      for (const call of found.calls) await eraseCall(call, at);
-      let recordings = 0;
-      for (const interview of found.interviews) recordings += await eraseInterview(interview, at);
-      await stores.idempotency.forgetNaming(workspaceId, [target.candidate_id, ...people.phones, ...people.emails]);
-      return { calls: found.calls.length, interviews: found.interviews.length, recordings, provider_deletions: copies.length };
+    async request(workspaceId: string, target: ErasureTarget): Promise<{ erasureId: string; counts: ErasureCounts | null }> {
+      const opened = await stores.erasures.open(workspaceId, target);
+      const counts = await workflows.erase(opened._id, config.ERASURE_ANSWER_WITHIN_MS);
+      return { erasureId: opened._id, counts };
+    },
+
+    /** The erasure's step (the workflow's one activity): run until it ends, then closed with its counts. */
+    async runRequested(erasureId: string): Promise<ErasureCounts> {
+      const opened = await stores.erasures.get(erasureId);
+      if (!opened) throw new Error(`no erasure ${erasureId}`);
+      if (opened.status === 'done' || !opened.target) return opened.counts ?? NOTHING;
+      const counts = (await erase(opened.workspace_id, opened.target, { erasureId }))!;
+      await stores.erasures.close(erasureId, counts);
+      return counts;
     },
   };
 }
+
+const NOTHING: ErasureCounts = { calls: 0, interviews: 0, recordings: 0, provider_deletions: 0 };
 
 /** Whether every call and interview ended, and last changed before `cutoff`. */
 function allEnded(found: { calls: CallDoc[]; interviews: InterviewDoc[] }, cutoff: Date): boolean {

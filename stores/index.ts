@@ -18,6 +18,7 @@ import { signedTokenStore, type SignedTokenStore } from './signed-tokens';
 import { suppressionStore, type SuppressionStore } from './suppressions';
 import { webhookStore, type WebhookStore } from './webhooks';
 import { workspaceStore, type WorkspaceStore } from './workspaces';
+import { erasureStore, type ErasureStore } from './erasures';
 
 /**
  * Every store of the service: one per aggregate, each the only code that reads and writes its collections
@@ -41,6 +42,7 @@ export interface Stores {
   limits: LimitStore;
   providerLogs: ProviderLogStore;
   signedTokens: SignedTokenStore;
+  erasures: ErasureStore;
   /** Whether the database answers, within two seconds (GET /readyz). */
   ping(): Promise<void>;
   /**
@@ -90,6 +92,7 @@ export function createStores(db: Database, { announce, config }: StoreWiring): S
     limits,
     providerLogs: providerLogStore(db),
     signedTokens: signedTokenStore(db),
+    erasures: erasureStore(db),
     ping: () => db.ping(),
     async purgeExpired(now) {
       const [idempotencyKeys, sessionsGone, limitEntries, left] = await Promise.all([

@@ -1,6 +1,6 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { ErasureActivities, SweepStep } from '../activities/erasure';
-import type { ProviderCallRef } from '../shared/erasure/schema';
+import type { ErasureCounts, ProviderCallRef } from '../shared/erasure/schema';
 
 const acts = proxyActivities<ErasureActivities>({
   startToCloseTimeout: '10 minutes',
@@ -58,4 +58,25 @@ export async function providerDeletionWorkflow(calls: ProviderCallRef[]): Promis
   const done = { deleted: 0, gone: 0, unsupported: 0 };
   for (const { provider, providerCallId } of calls) done[await deletions.deleteProviderCall(provider, providerCallId)]++;
   return done;
+}
+
+const steps = proxyActivities<ErasureActivities>({
+  startToCloseTimeout: '2 minutes',
+  // While an attempt under way holds it (its report is still to come), and through a worker's or the
+  // database's restart: tried again until it ends, each try going on from what the last one left.
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+/** The workflow id of an erasure: one per erasure document (stores/erasures.ts). */
+export const erasureWorkflowId = (erasureId: string) => `erasure-${erasureId}`;
+
+/**
+ * A person's erasure (POST /candidates/erase, docs/erasure.md), durable: its step (operations/erasure.ts) files
+ * the suppression, holds and cancels the person's calls, waits out an attempt under way, blanks the records,
+ * has the provider's copies deleted and removes the recordings; a restart of the API or the worker mid-way
+ * runs it again from what is left. Its input is the erasure document's id, its result the counts: no history
+ * names the person.
+ */
+export async function erasureWorkflow(erasureId: string): Promise<ErasureCounts> {
+  return steps.eraseRequested(erasureId);
 }

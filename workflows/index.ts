@@ -7,4 +7,4 @@ export { fanOutWorkflow } from './fan-out';
 export { simulatedCallWorkflow } from './simulated-call';
 export { webhookDeliveryWorkflow } from './webhooks';
 export { optOutWorkflow } from './suppressions';
-export { retentionSweepWorkflow, providerDeletionWorkflow } from './erasure';
+export { retentionSweepWorkflow, providerDeletionWorkflow, erasureWorkflow } from './erasure';

@@ -1,4 +1,4 @@
-import { ErasureRequest, ErasureResponse } from '../../shared/erasure/schema';
+import { ErasureInProgressResponse, ErasureRequest, ErasureResponse } from '../../shared/erasure/schema';
 import { callErrors } from '../openapi/error-responses';
 import type { Operation } from '../openapi/operation';
 import { V1 } from '../openapi/operation-builders';
@@ -17,7 +17,10 @@ export const ERASURE_OPERATIONS: Operation[] = [
       'wait are cancelled (`opted_out`) and interview workflows end. The suppression list keeps an entry of hashes only (`source: "erasure"`), so the ' +
       "person is not contacted again, and the person's earlier entries stay in force without their phone and email. The voice provider's " +
       'copies of the calls are deleted by a workflow that retries until the provider answers (`provider_deletions`). Nothing written after it ' +
-      'brings the person back: a late provider report is acknowledged and not kept. Workflow histories hold ids, not the person (docs/erasure.md).',
+      'brings the person back: a late provider report is acknowledged and not kept, and its copy deleted. Workflow histories hold ids, not the person (docs/erasure.md). ' +
+      'The erasure is a durable workflow (`erasure-<erasure_id>`): it survives a restart of the API or the worker and finishes. The suppression is filed first, ' +
+      'so nothing contacts the person from then on; a call with an attempt under way is cancelled and the erasure waits for that attempt to end. ' +
+      'The answer waits up to ERASURE_ANSWER_WITHIN_MS (20 s) for the counts; an erasure still waiting then is answered 202, and ends on its own.',
     tag: 'Suppressions',
     security: 'apiKey',
     body: { schema: ErasureRequest, example: { email: 'jane.doe@example.com' } },
@@ -25,11 +28,24 @@ export const ERASURE_OPERATIONS: Operation[] = [
       200: {
         description: 'Erased: what was.',
         schema: ErasureResponse,
-        example: { success: true, data: { calls: 2, interviews: 1, recordings: 3, provider_deletions: 4 } },
+        example: {
+          success: true,
+          data: { erasure_id: 'era_5f0c2a7e9b1d4c3a8e6f0b21', status: 'erased', calls: 2, interviews: 1, recordings: 3, provider_deletions: 4 },
+        },
       },
-      ...callErrors(400, 401),
-      409: { ...callErrors(409)[409], description: 'A call of the candidate has an attempt under way; erase once it has ended.' },
-      ...callErrors(413, 429, 500, 503),
+      202: {
+        description: 'The erasure goes on (a call of the person has an attempt under way) and ends on its own; nothing contacts the person meanwhile.',
+        schema: ErasureInProgressResponse,
+        example: {
+          success: true,
+          data: {
+            erasure_id: 'era_5f0c2a7e9b1d4c3a8e6f0b21',
+            status: 'in_progress',
+            message: 'The erasure goes on: a call of the person has an attempt under way, and the erasure ends once it has.',
+          },
+        },
+      },
+      ...callErrors(400, 401, 413, 429, 500, 503),
     },
   },
 ];

@@ -4,9 +4,11 @@ import { callFamily } from '../errors';
 import { publicRouter } from '../public-router';
 import { withinLimits } from '../limits';
 import { compileValidator } from '../../shared/validation';
-import { ErasureRequest, erasureRules } from '../../shared/erasure/schema';
+import type { Static } from '@sinclair/typebox';
+import { ErasureInProgressResponse, ErasureRequest, ErasureResponse, erasureRules } from '../../shared/erasure/schema';
 
 const validate = compileValidator(ErasureRequest, erasureRules);
+const IN_PROGRESS = 'The erasure goes on: a call of the person has an attempt under way, and the erasure ends once it has.';
 
 /** POST /api/public/v1/candidates/erase: a person's data out of the workspace (operations/erasure.ts, docs/erasure.md). */
 export function erasureRoutes(deps: ApiDeps): Router {
@@ -14,10 +16,18 @@ export function erasureRoutes(deps: ApiDeps): Router {
   router.post('/candidates/erase', async (ctx) => {
     const target = validate(ctx.request.body);
     const take = { limit: deps.stores.limits.erasures, name: 'erasures', counts: 'erasures per minute' };
-    // Without a condition, erase answers counts, never null.
-    const counts = (await withinLimits(ctx, [take], () => deps.operations.erasure.erase(ctx.state.workspace._id, target)))!;
-    deps.logger.info({ ...counts }, 'candidate erased');
-    ctx.body = { success: true, data: counts };
+    const { erasureId, counts } = await withinLimits(ctx, [take], () => deps.operations.erasure.request(ctx.state.workspace._id, target));
+    if (!counts) {
+      deps.logger.info({ erasure_id: erasureId }, 'candidate erasure goes on');
+      ctx.status = 202;
+      ctx.body = {
+        success: true,
+        data: { erasure_id: erasureId, status: 'in_progress', message: IN_PROGRESS },
+      } satisfies Static<typeof ErasureInProgressResponse>;
+      return;
+    }
+    deps.logger.info({ erasure_id: erasureId, ...counts }, 'candidate erased');
+    ctx.body = { success: true, data: { erasure_id: erasureId, status: 'erased', ...counts } } satisfies Static<typeof ErasureResponse>;
   });
   return router;
 }

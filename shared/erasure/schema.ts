@@ -34,9 +34,13 @@ export function erasureRules(input: unknown): Issue[] {
   return [{ path: ['candidate_id'], message: 'is required when there is no email and no phone: name whom to erase' }];
 }
 
+const ErasureId = Type.String({ description: 'The erasure, as its workflow in the Temporal UI names it (`erasure-<id>`).' });
+
 export const ErasureResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Object({
+    erasure_id: ErasureId,
+    status: Type.Literal('erased'),
     calls: Type.Integer({ minimum: 0, description: 'Calls erased (they stay, with nothing of the person).' }),
     interviews: Type.Integer({ minimum: 0, description: 'Interviews erased (they stay, with nothing of the person).' }),
     recordings: Type.Integer({ minimum: 0, description: 'Recorded answers deleted.' }),
@@ -47,6 +51,31 @@ export const ErasureResponse = Type.Object({
     }),
   }),
 });
+
+/** 202: the erasure goes on (a call's attempt under way, whose report is still to come), and ends on its own. */
+export const ErasureInProgressResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    erasure_id: ErasureId,
+    status: Type.Literal('in_progress'),
+    message: Type.String(),
+  }),
+});
+
+/** Who to erase in a workspace: the ATS's candidate id, an email, a phone; any of them matches. */
+export interface ErasureTarget {
+  candidate_id?: string;
+  email?: string;
+  phone?: string;
+}
+
+/** What an erasure erased: the counts POST /candidates/erase answers with. */
+export interface ErasureCounts {
+  calls: number;
+  interviews: number;
+  recordings: number;
+  provider_deletions: number;
+}
 
 /** A voice provider's copy of a call, as its attempt recorded it: what an erasure has the provider delete. */
 export interface ProviderCallRef {

@@ -106,7 +106,10 @@ describe('erasing a candidate on the real stack', () => {
     const erased = await req('POST', '/candidates/erase', { email: PERSON.email.toUpperCase() });
     expect(erased.status).toBe(200);
     // The completed call's one attempt has a copy at the provider (the simulator's own store).
-    expect(erased.body).toEqual({ success: true, data: { calls: 2, interviews: 1, recordings: 1, provider_deletions: 1 } });
+    expect(erased.body).toEqual({
+      success: true,
+      data: { erasure_id: expect.stringMatching(/^era_/), status: 'erased', calls: 2, interviews: 1, recordings: 1, provider_deletions: 1 },
+    });
 
     // The records stay, counted, with nothing of the person.
     const call = (await req('GET', `/calls/${doneId}`)).body.data;
@@ -185,7 +188,14 @@ describe('erasing a candidate on the real stack', () => {
     const first = await call('old@example.com');
     const second = await call('new@example.com');
     const erased = await req('POST', '/candidates/erase', { email: 'new@example.com' });
-    expect(erased.body.data).toEqual({ calls: 2, interviews: 0, recordings: 0, provider_deletions: 2 });
+    expect(erased.body.data).toEqual({
+      erasure_id: expect.stringMatching(/^era_/),
+      status: 'erased',
+      calls: 2,
+      interviews: 0,
+      recordings: 0,
+      provider_deletions: 2,
+    });
     for (const id of [first, second]) expect((await req('GET', `/calls/${id}`)).body.data.erased_at).toEqual(expect.any(String));
   }, 60_000);
 
@@ -220,6 +230,9 @@ describe('erasing a candidate on the real stack', () => {
     expect(none.status).toBe(400);
     expect(none.body.errors).toEqual([{ field: 'candidate_id', message: expect.stringMatching(/no email and no phone/) }]);
     const unknown = await stack.request('POST', `${V1}/candidates/erase`, { key, body: { phone: '+14155550000' } });
-    expect(unknown.body).toEqual({ success: true, data: { calls: 0, interviews: 0, recordings: 0, provider_deletions: 0 } });
+    expect(unknown.body).toEqual({
+      success: true,
+      data: { erasure_id: expect.stringMatching(/^era_/), status: 'erased', calls: 0, interviews: 0, recordings: 0, provider_deletions: 0 },
+    });
   });
 });

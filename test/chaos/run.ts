@@ -8,6 +8,7 @@ import { databaseOutage, providerErrors, temporalOutage } from './outages';
 import { load } from './load';
 import { webhookKills } from './webhooks';
 import { severalProcesses } from './scaling';
+import { erasureKills } from './erasure-kills';
 
 type Scenario = [id: string, run: (stack: ChaosStack) => Promise<Checks>];
 
@@ -20,7 +21,7 @@ type Scenario = [id: string, run: (stack: ChaosStack) => Promise<Checks>];
  * API, worker, provider stand-ins) and its scenarios one after the other: no group sees another's processes
  * killed or servers stopped, and most of a scenario's time is waiting (for calls, kills, outages), which
  * the groups share. The database and Temporal outages (c, d) have their group to themselves; the load (f),
- * whose calls keep its stack busy after it, ends its group.
+ * whose calls keep its stack busy after it, ends its group; the erasure's kills (i) follow the webhooks' (g).
  */
 async function main(): Promise<void> {
   const short = process.argv.includes('--short');
@@ -39,7 +40,10 @@ async function main(): Promise<void> {
       ['c', (s) => databaseOutage(s, { outageMs: short ? 8_000 : 20_000 })],
       ['d', (s) => temporalOutage(s, { outageMs: short ? 8_000 : 20_000 })],
     ],
-    [['g', (s) => webhookKills(s, { calls: short ? 12 : 30, cap: 3, kills: short ? 2 : 4 })]],
+    [
+      ['g', (s) => webhookKills(s, { calls: short ? 12 : 30, cap: 3, kills: short ? 2 : 4 })],
+      ['i', (s) => erasureKills(s)],
+    ],
     [['h', (s) => severalProcesses(s, { calls: 40, cap: 8 })]],
   ];
   const groups = all.map((group) => group.filter(([id]) => !only || only.includes(id))).filter((group) => group.length > 0);

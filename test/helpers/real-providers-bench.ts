@@ -130,6 +130,8 @@ export function realProvidersBench() {
         // Vapi ends a call after 10 s; an attempt without a report is looked up at Vapi 2 s later.
         VAPI_MAX_CALL_SECONDS: '10',
         VAPI_REPORT_GRACE_SECONDS: '2',
+        // An erasure that waits for an attempt under way answers 202 after 8 s, not 20.
+        ERASURE_ANSWER_WITHIN_MS: '8000',
       },
     });
     const workspace = await bench.stack.newWorkspace('Acme');
