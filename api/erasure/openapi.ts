@@ -30,11 +30,19 @@ export const ERASURE_OPERATIONS: Operation[] = [
         schema: ErasureResponse,
         example: {
           success: true,
-          data: { erasure_id: 'era_5f0c2a7e9b1d4c3a8e6f0b21', status: 'erased', calls: 2, interviews: 1, recordings: 3, provider_deletions: 4 },
+          data: {
+            erasure_id: 'era_5f0c2a7e9b1d4c3a8e6f0b21',
+            status: 'erased',
+            calls: 2,
+            interviews: 1,
+            recordings: 3,
+            provider_deletions: 4,
+          },
         },
       },
       202: {
-        description: 'The erasure goes on (a call of the person has an attempt under way) and ends on its own; nothing contacts the person meanwhile.',
+        description:
+          'The erasure goes on (a call of the person has an attempt under way) and ends on its own; nothing contacts the person meanwhile.',
         schema: ErasureInProgressResponse,
         example: {
           success: true,
