@@ -128,7 +128,13 @@ export function workflowPort(
       });
       await whileReachable(client, () => startEach(client, taskQueue, [start]));
       const handle = client.workflow.getHandle<typeof erasureWorkflow>(erasureWorkflowId(erasureId));
-      return answerWithin(() => handle.result(), withinMs, { erasureId });
+      // The wait for the result is given up at the deadline, not left polling until the erasure ends.
+      const abort = new AbortController();
+      try {
+        return await answerWithin(() => client.connection.withAbortSignal(abort.signal, () => handle.result()), withinMs, { erasureId });
+      } finally {
+        abort.abort();
+      }
     },
 
     cancelOutcome(callId, until, withinMs) {

@@ -18,7 +18,8 @@ const person = (id: string, extra: Record<string, unknown> = {}) => ({
 describe('consent to AI voice calls', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack();
+    // A worker, for the erasure's workflow.
+    stack = await startStack({ worker: true });
   });
   afterAll(() => stack?.stop());
 

@@ -19,8 +19,9 @@ describe('contact hash secrets', () => {
   beforeEach(() => {
     database = uniqueName('contact-keys');
   });
-  const stackWith = async (env: Record<string, string>) => {
-    const stack = await startStack({ env: { MONGODB_DB: database, CONTACT_HASH_SECRET: '', ...env } });
+  // `worker`: a stack that erases runs the erasure's workflow.
+  const stackWith = async (env: Record<string, string>, worker = false) => {
+    const stack = await startStack({ worker, env: { MONGODB_DB: database, CONTACT_HASH_SECRET: '', ...env } });
     stacks.push(stack);
     return stack;
   };
@@ -67,7 +68,7 @@ describe('contact hash secrets', () => {
   });
 
   it('keeps matching under an older secret, files again under the newest with contacts:rekey, and forgets nothing', async () => {
-    const before = await stackWith({ CONTACT_HASH_SECRET: OLD });
+    const before = await stackWith({ CONTACT_HASH_SECRET: OLD }, true);
     const { key, id: workspaceId } = await before.newWorkspace('Rotateco');
     expect((await before.request('POST', `${V1}/suppressions`, { key, body: { phone: '+14155550150', reason: 'asked' } })).status).toBe(
       201,
