@@ -57,10 +57,7 @@ export const AssistantSettings = Strict({
 
 /** The failure reasons a retry_policy may name; the others a provider reports (shared/calls/retry.ts) always end the call. */
 export const RETRYABLE_REASONS = ['missed', 'declined', 'sent_to_voicemail', 'silenced', 'abruptly_disconnected'] as const;
-/**
- * Every reason an attempt can fail for: the retryable five, three that always end the call, and a call-back
- * that ended before the screening happened (`call_back_incomplete`: the call waits for its retry as before).
- */
+/** Every reason an attempt can fail for: the retryable five, three that end the call, and a call-back not screened. */
 export const FAILURE_REASONS = [...RETRYABLE_REASONS, 'provider_error', 'no_outcome', 'invalid_number', 'call_back_incomplete'] as const;
 
 export const RetryIntervalSchema = Strict({

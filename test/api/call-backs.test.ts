@@ -1,6 +1,7 @@
 import { realProvidersBench, candidate, fallback, preCall, VAPI_EVENTS } from '../helpers/real-providers-bench';
 import { waitFor } from '../helpers/wait';
 import { foreignReports } from '../../infra/metrics';
+import type { WorkspaceSettings } from '../../infra/documents/workspaces';
 import {
   assistantRequest,
   endOfCallReport,
@@ -93,6 +94,34 @@ describe("a workspace's own numbers, and call-backs to them", () => {
     });
     expect(res.body).toMatchObject({ success: true });
     return { key: ws.key, callId: res.body.data.calls[0].id as string };
+  }
+
+  /**
+   * A workspace of its own with a voice number of its own (`settings`: the operator's) and a campaign job: its
+   * calls, one candidate each (`extra`: the request's other fields), and each call as GET shows it.
+   */
+  async function ownNumberWorkspace(name: string, voice: string, settings: WorkspaceSettings = {}) {
+    const ws = await bench.stack.newWorkspace(name);
+    if (Object.keys(settings).length > 0) await bench.stack.stores.workspaces.updateSettings(ws.id, settings);
+    expect(await bench.stack.stores.workspaces.setNumbers(ws.id, { voice })).toEqual({ set: true });
+    const job = `job-${voice}`;
+    await bench.stack.request('POST', '/api/public/v1/campaigns', { key: ws.key, body: { ats_job_id: job, name } });
+    const start = async (id: string, phone: string, extra: Record<string, unknown>) => {
+      const res = await bench.stack.request('POST', '/api/public/v1/call/initiate', {
+        key: ws.key,
+        body: {
+          ats_job_id: job,
+          candidates: [{ id, name: `${name} ${id}`, email: `${id}@example.com`, phone }],
+          first_message: 'Hi',
+          instructions: 'Ask about availability.',
+          ...extra,
+        },
+      });
+      expect(res.body).toMatchObject({ success: true });
+      return res.body.data.calls[0].id as string;
+    };
+    const get = (id: string) => bench.stack.request('GET', `/api/public/v1/calls/${id}`, { key: ws.key }).then((r) => r.body.data);
+    return { ...ws, start, get };
   }
 
   it('shows the numbers in GET /workspace, and sends dials, templates and invitations from them', async () => {
@@ -303,29 +332,14 @@ describe("a workspace's own numbers, and call-backs to them", () => {
   });
 
   it('takes a call-back only within call_back_days and call_backs_per_day of a missed dial, and only in a free slot of max_concurrent_calls', async () => {
-    const ws = await bench.stack.newWorkspace('Capped');
-    await bench.stack.stores.workspaces.updateSettings(ws.id, { max_concurrent_calls: 1 });
-    expect(await bench.stack.stores.workspaces.setNumbers(ws.id, { voice: 'vapi-number-capped' })).toEqual({ set: true });
-    await bench.stack.request('POST', '/api/public/v1/campaigns', { key: ws.key, body: { ats_job_id: 'job-capped', name: 'Capped' } });
-    const startIn = async (id: string, phone: string) => {
-      const res = await bench.stack.request('POST', '/api/public/v1/call/initiate', {
-        key: ws.key,
-        body: {
-          ats_job_id: 'job-capped',
-          candidates: [{ id, name: `Cap ${id}`, email: `${id}@example.com`, phone }],
-          first_message: 'Hi',
-          instructions: 'Ask about availability.',
-          extract_variables: [{ label: 'available', type: 'boolean', description: 'Available?' }],
-          call_settings: retryIn2Hours,
-        },
-      });
-      expect(res.body).toMatchObject({ success: true });
-      return res.body.data.calls[0].id as string;
+    const { key, start: startIn, get } = await ownNumberWorkspace('Capped', 'vapi-number-capped', { max_concurrent_calls: 1 });
+    const screening = {
+      extract_variables: [{ label: 'available', type: 'boolean', description: 'Available?' }],
+      call_settings: retryIn2Hours,
     };
-    const get = (id: string) => bench.stack.request('GET', `/api/public/v1/calls/${id}`, { key: ws.key }).then((r) => r.body.data);
-    const settings = (body: Record<string, unknown>) => bench.stack.request('PATCH', '/api/public/v1/workspace', { key: ws.key, body });
+    const settings = (body: Record<string, unknown>) => bench.stack.request('PATCH', '/api/public/v1/workspace', { key, body });
 
-    const first = await startIn('cap-a', '+14155553201');
+    const first = await startIn('cap-a', '+14155553201', screening);
     await signedVapi(
       endOfCallReport({ callId: first, attempt: 1, providerCallId: await providerCallIdOf(first), endedReason: 'customer-did-not-answer' }),
     );
@@ -334,7 +348,7 @@ describe("a workspace's own numbers, and call-backs to them", () => {
       (c) => c.status === 'scheduled' && c.next_attempt_at !== null,
     );
     // The one slot is held by another call's dial under way: the caller hears nothing is pending.
-    const second = await startIn('cap-b', '+14155553202');
+    const second = await startIn('cap-b', '+14155553202', screening);
     const secondDial = await providerCallIdOf(second);
     nothingPending(await callIn('vapi-number-capped', '+14155553201', 'inbound-cap-1'));
     await signedVapi(endOfCallReport({ callId: second, attempt: 1, providerCallId: secondDial, endedReason: 'customer-did-not-answer' }));
@@ -379,24 +393,7 @@ describe("a workspace's own numbers, and call-backs to them", () => {
   });
 
   it('holds the waiting calls without consent once the workspace requires it: no dial (a consent_required deferral) and no call-back', async () => {
-    const ws = await bench.stack.newWorkspace('Consenting');
-    expect(await bench.stack.stores.workspaces.setNumbers(ws.id, { voice: 'vapi-number-consent' })).toEqual({ set: true });
-    await bench.stack.request('POST', '/api/public/v1/campaigns', { key: ws.key, body: { ats_job_id: 'job-consent', name: 'Consent' } });
-    const startIn = async (id: string, phone: string, extra: Record<string, unknown>) => {
-      const res = await bench.stack.request('POST', '/api/public/v1/call/initiate', {
-        key: ws.key,
-        body: {
-          ats_job_id: 'job-consent',
-          candidates: [{ id, name: `Con ${id}`, email: `${id}@example.com`, phone }],
-          first_message: 'Hi',
-          instructions: 'Ask about availability.',
-          ...extra,
-        },
-      });
-      expect(res.body).toMatchObject({ success: true });
-      return res.body.data.calls[0].id as string;
-    };
-    const get = (id: string) => bench.stack.request('GET', `/api/public/v1/calls/${id}`, { key: ws.key }).then((r) => r.body.data);
+    const { key, start: startIn, get } = await ownNumberWorkspace('Consenting', 'vapi-number-consent');
     const missed = await startIn('con-a', '+14155553301', { call_settings: retryIn2Hours });
     await signedVapi(
       endOfCallReport({
@@ -412,7 +409,7 @@ describe("a workspace's own numbers, and call-backs to them", () => {
     );
     const due = await startIn('con-b', '+14155553302', { schedule_at: new Date(Date.now() + 3_000).toISOString() });
 
-    const turned = await bench.stack.request('PATCH', '/api/public/v1/workspace', { key: ws.key, body: { voice_consent_required: true } });
+    const turned = await bench.stack.request('PATCH', '/api/public/v1/workspace', { key, body: { voice_consent_required: true } });
     expect(turned.body.data.settings.voice_consent_required).toBe(true);
     nothingPending(await callIn('vapi-number-consent', '+14155553301', 'inbound-consent'));
     const held = await waitFor(
