@@ -5,7 +5,7 @@ import type { AttemptResult } from '../shared/calls/retry';
 import type { CallStatus } from '../shared/calls/schema';
 import type { DialResult } from '../providers/voice/port';
 import type { CallActivityDeps, CallChanges } from './call-changes';
-import { maskedRefusal } from '../shared/contact-masking';
+import { maskedRefusal } from '../shared/address-masking';
 import { foreignReports } from '../infra/metrics';
 
 export type AttemptCheck = { status: 'ended'; result: AttemptResult } | { status: 'going' } | { status: 'unknown' };

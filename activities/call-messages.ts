@@ -4,7 +4,7 @@ import type { CallDoc, CallMessage, ResolvedTemplate } from '../infra/documents/
 import type { SendResult } from '../providers/whatsapp/port';
 import { callEvents } from '../stores/calls';
 import type { CallActivityDeps, CallChanges } from './call-changes';
-import { maskedRefusal } from '../shared/contact-masking';
+import { maskedRefusal } from '../shared/address-masking';
 import { ownNumber } from '../infra/documents/workspaces';
 
 /** A call's WhatsApp templates: the pre-call message and the fallback, each sent and recorded once. */

@@ -7,7 +7,7 @@ import { EMAIL_SUPPRESSED, emailSuppressed, linkEmail, loadInterview, sendInvita
 import { createInterviewStandingActivities, interviewStanding, resendPending, type InterviewStanding } from './interview-standing';
 import { NotAnnouncedError } from '../stores/resource-store';
 import type { ActivityDeps } from './deps';
-import { maskedRefusal } from '../shared/contact-masking';
+import { maskedRefusal } from '../shared/address-masking';
 
 export type { InterviewStanding } from './interview-standing';
 

@@ -15,7 +15,7 @@ import type { Question } from '../shared/jobs/schema';
 import { providerFailureText, UpstreamError } from '../shared/errors';
 import { asActivityFailure } from './provider-failures';
 import type { ActivityDeps } from './deps';
-import { maskedRefusal, withoutContacts } from '../shared/contact-masking';
+import { maskedRefusal, withoutAddresses } from '../shared/address-masking';
 
 /** How long a question-generation claim holds before another invitation may take it over. */
 export const QUESTION_LEASE_MS = 3 * 60_000;
@@ -158,7 +158,7 @@ export async function sendInvitationEmail(
     // The client reads who failed and how; the provider's own words go to the log.
     const error = err instanceof UpstreamError ? providerFailureText(err) : 'The email could not be sent';
     // Masked as every provider's words are: an email provider's error may quote the address back.
-    const words = withoutContacts((err as Error).message);
+    const words = withoutAddresses((err as Error).message);
     logger.warn({ interviewId: interview._id, provider: email.name, error: words }, 'invitation email not sent; retried');
     await interviews.change(interview, { set: { 'email.provider': email.name, 'email.error': error } });
     // Retried by Temporal either way; the provider's words stay in the failure's details, for the Temporal UI.

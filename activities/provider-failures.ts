@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { providerFailureText, UpstreamError } from '../shared/errors';
-import { withoutContacts } from '../shared/contact-masking';
+import { withoutAddresses } from '../shared/address-masking';
 
 /**
  * A provider's failure as Temporal should treat it: retried unless it would fail the same way again. Its
@@ -14,6 +14,6 @@ export function asActivityFailure(err: unknown, kind: string): unknown {
     message: providerFailureText(err),
     type: `${kind}:${code}`,
     nonRetryable: !err.retryable,
-    details: [withoutContacts(err.message)],
+    details: [withoutAddresses(err.message)],
   });
 }

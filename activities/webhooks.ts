@@ -4,7 +4,7 @@ import { signedHeaders } from '../infra/webhooks/signing';
 import { answerMeans, DELIVERY_TIMEOUT_MS, nextDeliveryTime } from '../shared/webhooks/delivery-schedule';
 import type { ActivityDeps } from './deps';
 import { webhookDeliveries } from '../infra/metrics';
-import { maskedRefusal } from '../shared/contact-masking';
+import { maskedRefusal } from '../shared/address-masking';
 
 export interface EndpointRef {
   workspaceId: string;

@@ -138,12 +138,12 @@ export const ConfigSchema = Type.Object({
 
   /**
    * The secret people's hashes are keyed with (the suppression list, the person index, the dial caps, the
-   * email claims: stores/contact-keys.ts), at least 32 characters; required in production. Or
-   * CONTACT_HASH_SECRETS, `version:secret` items, newest first, to add a new one while hashes under the older
-   * ones keep matching (`admin contacts:rekey` files them again under the newest).
+   * email claims: stores/person-keys.ts), at least 32 characters; required in production. Or
+   * PERSON_HASH_SECRETS, `version:secret` items, newest first, to add a new one while hashes under the older
+   * ones keep matching (`admin people:rekey` files them again under the newest).
    */
-  CONTACT_HASH_SECRET: Type.Optional(Type.String({ minLength: 32 })),
-  CONTACT_HASH_SECRETS: OptionalText(),
+  PERSON_HASH_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  PERSON_HASH_SECRETS: OptionalText(),
 
   /** How often the worker removes expired idempotent answers, sessions and limit windows (infra/housekeeping.ts). */
   HOUSEKEEPING_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
@@ -209,7 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   });
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   const config = converted as RawConfig;
-  const secrets = contactSecretProblems(config, env);
+  const secrets = personSecretProblems(config, env);
   if (secrets.length > 0) throw new ConfigError(secrets);
   if (Boolean(config.TEMPORAL_TLS_CERT_PATH) !== Boolean(config.TEMPORAL_TLS_KEY_PATH)) {
     throw new ConfigError(['TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH must be set together']);
@@ -248,28 +248,28 @@ function proxyHops(value: string): number {
 }
 
 /**
- * The contact hash secrets' rules: one setting or the other, well formed, and one of them in production (the
+ * The person hash secrets' rules: one setting or the other, well formed, and one of them in production (the
  * image sets NODE_ENV=production), since without it the keys would be the database's own.
  */
-function contactSecretProblems(config: RawConfig, env: NodeJS.ProcessEnv): string[] {
-  if (config.CONTACT_HASH_SECRET && config.CONTACT_HASH_SECRETS) return ['set CONTACT_HASH_SECRET or CONTACT_HASH_SECRETS, not both'];
-  const problems = secretsProblems(config.CONTACT_HASH_SECRETS);
+function personSecretProblems(config: RawConfig, env: NodeJS.ProcessEnv): string[] {
+  if (config.PERSON_HASH_SECRET && config.PERSON_HASH_SECRETS) return ['set PERSON_HASH_SECRET or PERSON_HASH_SECRETS, not both'];
+  const problems = secretsProblems(config.PERSON_HASH_SECRETS);
   if (problems.length > 0) return problems;
-  if (env.NODE_ENV === 'production' && !config.CONTACT_HASH_SECRET && !config.CONTACT_HASH_SECRETS)
-    return ['CONTACT_HASH_SECRET is required in production (at least 32 random characters; docs/security.md)'];
+  if (env.NODE_ENV === 'production' && !config.PERSON_HASH_SECRET && !config.PERSON_HASH_SECRETS)
+    return ['PERSON_HASH_SECRET is required in production (at least 32 random characters; docs/security.md)'];
   return [];
 }
 
-/** What is wrong with CONTACT_HASH_SECRETS, for the configuration's errors; empty when nothing is. */
+/** What is wrong with PERSON_HASH_SECRETS, for the configuration's errors; empty when nothing is. */
 export function secretsProblems(value: string | undefined): string[] {
   if (!value) return [];
   const items = value.split(',').map((i) => i.trim());
   const versions = items.map((i) => /^([1-9][0-9]{0,5}):(.{32,})$/.exec(i)?.[1]);
   if (versions.some((v) => v === undefined))
     return [
-      'CONTACT_HASH_SECRETS=<redacted>: must be version:secret items, comma-separated, newest first (version ≥ 1, secret ≥ 32 characters)',
+      'PERSON_HASH_SECRETS=<redacted>: must be version:secret items, comma-separated, newest first (version ≥ 1, secret ≥ 32 characters)',
     ];
-  if (new Set(versions).size !== versions.length) return ['CONTACT_HASH_SECRETS=<redacted>: a version appears twice'];
+  if (new Set(versions).size !== versions.length) return ['PERSON_HASH_SECRETS=<redacted>: a version appears twice'];
   return [];
 }
 

@@ -13,7 +13,7 @@ export interface Person {
   phone?: string | null;
 }
 
-export type ContactKind = 'candidate' | 'email' | 'phone';
+export type PersonKeyKind = 'candidate' | 'email' | 'phone';
 
 /** An email is one address whatever its case and the spaces around it. */
 export function normaliseEmail(email: string): string {
@@ -45,19 +45,19 @@ export function whatsAppNumberForms(phone: string): string[] {
   return forms;
 }
 
-/** The value a contact is keyed by, normalised. */
-function valueOf(person: Person, kind: ContactKind): string | null {
+/** The value an identifier of the person is keyed by, normalised. */
+function valueOf(person: Person, kind: PersonKeyKind): string | null {
   if (kind === 'candidate') return person.candidateId || null;
   if (kind === 'email') return person.email ? normaliseEmail(person.email) : null;
   return person.phone ? normalisePhone(person.phone) : null;
 }
 
 /**
- * The keyed hashes of the person's contacts in the workspace, in the order of `kinds`, for those the person
+ * The keyed hashes of the person's identifiers in the workspace, in the order of `kinds`, for those the person
  * has: `<prefix>_` and 128 bits of HMAC-SHA256 of the workspace, the kind and the value. Each use has its own
  * prefix and secret (`sk_` the suppression list, `pi_` the person index), so one never finds the other's.
  */
-export function personKeys(secret: Buffer, prefix: string, workspaceId: string, person: Person, kinds: readonly ContactKind[]): string[] {
+export function personKeys(secret: Buffer, prefix: string, workspaceId: string, person: Person, kinds: readonly PersonKeyKind[]): string[] {
   return kinds.flatMap((kind) => {
     const value = valueOf(person, kind);
     if (value === null) return [];

@@ -22,7 +22,7 @@ export function candidateFiling({ stores }: Pick<OperationDeps, 'stores'>) {
   ): Promise<FiledCandidates> {
     // The known candidates as they were: whose email or phone changed is filed anew.
     const saved = await stores.candidates.save(workspaceId, projectId, inputs, { previous: true, resources });
-    const indexed = await stores.candidates.fileContacts(workspaceId, projectId, inputs, saved);
+    const indexed = await stores.candidates.fileInPersonIndex(workspaceId, projectId, inputs, saved);
     return { saved, indexed };
   };
 }

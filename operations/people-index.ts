@@ -13,7 +13,7 @@ export interface PeopleIndexed {
  * finds them (docs/erasure.md), and names their email claims by the address's keyed hash. Every record is walked,
  * oldest first, so a candidate ends with its latest details. Repeatable: a record filed already is filed again,
  * changing nothing. Run once after upgrading a deployment that has such records. Filed under the current
- * contact secret, a record's keys and claims made with an older one go (stores/contact-keys.ts).
+ * person hash secret, a record's keys and claims made with an older one go (stores/person-keys.ts).
  */
 export function peopleIndexing({ stores }: Pick<OperationDeps, 'stores'>) {
   return async function indexPeople(workspaceId: string | null): Promise<PeopleIndexed> {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { connectDatabase } from '../infra/database';
 import { adminStores, walkingStores } from '../composition/stores';
-import { contactRekeying } from '../operations/contact-rekeying';
+import { peopleRekeying } from '../operations/people-rekeying';
 import { peopleIndexing } from '../operations/people-index';
 import type { WorkspaceNumbers, WorkspaceSettings } from '../infra/documents/workspaces';
 import { PHONE_NUMBER_ID, parseEmailFrom } from '../shared/workspaces/numbers';
@@ -13,7 +13,7 @@ import { loadConfig } from '../infra/config';
 import { connectClient } from '../infra/temporal';
 import { wakeCallsWaitingForCapacity } from '../composition/call-capacity';
 import { simulateCallBack } from '../composition/call-back-simulation';
-import { devContactSecret } from './dev-secret';
+import { devPersonHashSecret } from './dev-secret';
 import { provisioned } from './services';
 import { join } from 'node:path';
 
@@ -30,7 +30,7 @@ import { join } from 'node:path';
  *   apikey:revoke (--key API_KEY | --id KEY_ID)
  *   email:show --interview ID      the invitation email the log provider (EMAIL_PROVIDER=log) kept
  *   people:index [--workspace ID]   files records made before the person index, so an erasure finds them
- *   contacts:rekey [--workspace ID] files people's hashes again under the newest CONTACT_HASH_SECRETS entry
+ *   people:rekey [--workspace ID] files people's hashes again under the newest PERSON_HASH_SECRETS entry
  *   simulate:call-back --from +E164 --to NUMBER_ID [--caller-name NAME]   a candidate calling a workspace's
  *                                  number back (simulator); the caller gives NAME, by default the candidate's own
  * MONGODB_URI defaults to the database that `npm run dev` starts. A new --max-concurrent-calls is also told to
@@ -49,7 +49,7 @@ const USAGE = `usage: npm run --silent admin -- <command> [options]
   apikey:revoke --key <api_key> | --id <key_id>
   email:show --interview <interview_id>
   people:index [--workspace <workspace_id>]
-  contacts:rekey [--workspace <workspace_id>]`;
+  people:rekey [--workspace <workspace_id>]`;
 
 class UsageError extends Error {}
 
@@ -156,7 +156,7 @@ async function run(argv: string[]): Promise<unknown> {
       'apikey:revoke',
       'email:show',
       'people:index',
-      'contacts:rekey',
+      'people:rekey',
       'simulate:call-back',
     ].includes(command ?? '')
   ) {
@@ -224,8 +224,8 @@ async function run(argv: string[]): Promise<unknown> {
       }
       case 'people:index':
         return await peopleIndexing({ stores: walkingStores(db, serviceConfig()) })(values.workspace?.trim() || null);
-      case 'contacts:rekey':
-        return await contactRekeying({ stores: walkingStores(db, serviceConfig()) })(values.workspace?.trim() || null);
+      case 'people:rekey':
+        return await peopleRekeying({ stores: walkingStores(db, serviceConfig()) })(values.workspace?.trim() || null);
       case 'simulate:call-back': {
         const [from, to] = required(values, 'from', 'to');
         if (!/^\+[1-9][0-9]{6,14}$/.test(from)) throw new UsageError("--from takes the caller's number in E.164, such as +14155550100");
@@ -266,7 +266,7 @@ run(process.argv.slice(2)).then(
 
 /**
  * The service's settings, for the commands that write people's hashes: with no MONGODB_URI the database is the
- * one `npm run dev` starts, and so is the contact secret, from its cache.
+ * one `npm run dev` starts, and so is the person hash secret, from its cache.
  */
 /**
  * The service's own numbers (VAPI_PHONE_NUMBER_ID, WHATSAPP_PHONE_NUMBER_ID) belong to every workspace without
@@ -287,8 +287,8 @@ function refuseServiceNumbers(numbers: WorkspaceNumbers): void {
 
 function serviceConfig() {
   const env = { ...process.env };
-  if (!env.MONGODB_URI && !env.CONTACT_HASH_SECRET && !env.CONTACT_HASH_SECRETS) {
-    env.CONTACT_HASH_SECRET = devContactSecret(join(provisioned().cacheDir, 'dev-data'));
+  if (!env.MONGODB_URI && !env.PERSON_HASH_SECRET && !env.PERSON_HASH_SECRETS) {
+    env.PERSON_HASH_SECRET = devPersonHashSecret(join(provisioned().cacheDir, 'dev-data'));
   }
   return loadConfig({ MONGODB_URI: 'mongodb://127.0.0.1:27018', ...env });
 }

@@ -4,7 +4,7 @@ import { documentId, type CandidateDoc } from '../infra/documents/projects';
 import { claim, claimEach, claimOf, release } from '../infra/claims';
 import { bulkWriteEach, insertEach, type WriteResult } from '../infra/duplicate-key';
 import type { Person } from '../infra/people';
-import { contactKeys, versionedKeys, type ContactKeys, type VersionedKey } from './contact-keys';
+import { personHashKeys, versionedKeys, type PersonHashKeys, type VersionedKey } from './person-keys';
 import { personIndex } from './person-index';
 
 export interface CandidateInput {
@@ -37,9 +37,9 @@ const ERASED = { name: '', email: '', phone: null, custom_fields: {} };
  * person index over them (stores/person-index.ts), where an erasure or a suppression finds a person's calls and
  * interviews; and the claims that give each email of a project to one candidate id.
  */
-export function candidateStore(db: Database, keys: ContactKeys = contactKeys(db, [])) {
+export function candidateStore(db: Database, keys: PersonHashKeys = personHashKeys(db, [])) {
   const index = personIndex(db, keys);
-  // Claims are made under the current secret; `admin contacts:rekey` claims again the emails of older ones.
+  // Claims are made under the current secret; `admin people:rekey` claims again the emails of older ones.
   const emailSecret = () => keys.current('email-claims');
   return {
     /**
@@ -110,7 +110,7 @@ export function candidateStore(db: Database, keys: ContactKeys = contactKeys(db,
      * candidate's keys list its document already, and its new call or interview went into the document's own
      * update (`save`). So a repeated request writes nothing here. False when a write failed.
      */
-    fileContacts(workspaceId: string, projectId: string, inputs: CandidateInput[], saved: SavedCandidate[]): Promise<boolean> {
+    fileInPersonIndex(workspaceId: string, projectId: string, inputs: CandidateInput[], saved: SavedCandidate[]): Promise<boolean> {
       const changed = inputs.filter((c, i) => {
         const before = saved[i].previous;
         return saved[i].write === 'written' && (!before || before.email !== c.email || before.phone !== c.phone);
@@ -137,7 +137,7 @@ export function candidateStore(db: Database, keys: ContactKeys = contactKeys(db,
       if (!filed) throw new Error(`the person of ${resource.id} could not be filed`);
     },
 
-    /** Removes a person's index keys made with an older secret, once filed under the current one (contacts:rekey). */
+    /** Removes a person's index keys made with an older secret, once filed under the current one (people:rekey). */
     forgetOlderKeys: (workspaceId: string, person: Person) => index.forgetOlderKeys(workspaceId, person),
 
     /** The ids of a person's calls and interviews in the workspace, by any of their candidate id, email and phone. */
@@ -180,7 +180,7 @@ export function candidateStore(db: Database, keys: ContactKeys = contactKeys(db,
      * An erasure's part of the claims: the person's email claims named by the address itself, as they were before
      * claims were keyed, go. Keyed claims stay, so the email still belongs to its candidate id in the project.
      */
-    /** The email's claims in the project made with an older secret go, once it is claimed under the current one (contacts:rekey). */
+    /** The email's claims in the project made with an older secret go, once it is claimed under the current one (people:rekey). */
     async forgetOlderEmailClaims(projectId: string, email: string): Promise<void> {
       const [, ...older] = await keys.all('email-claims');
       await Promise.all(older.map((key) => db.claims.deleteOne({ _id: emailKey(key, projectId, email) })));

@@ -1,6 +1,6 @@
 import type { Database } from '../infra/database';
 import { claim, claimOf } from '../infra/claims';
-import { contactKeys, versionedKeys, type ContactKeys } from './contact-keys';
+import { personHashKeys, versionedKeys, type PersonHashKeys } from './person-keys';
 
 /** A day, in which a phone takes at most the workspace's `max_dials_per_phone_per_day` dials. */
 export const DIAL_CAP_WINDOW_MS = 86_400_000;
@@ -20,14 +20,14 @@ export interface DialCapStore {
  * The dial cap as `cap` claims per phone and workspace (infra/claims.ts), each held by one dial for 24 hours:
  * a dial goes when it wins a free claim or one whose 24 hours are over. The unique `_id` decides between dials
  * at the same moment, on MongoDB and on FerretDB alike, so the cap holds under concurrency; every read is an
- * exact `_id`. The phone is in the claims only as a keyed hash (stores/contact-keys.ts).
+ * exact `_id`. The phone is in the claims only as a keyed hash (stores/person-keys.ts).
  */
-export function dialCapStore(db: Database, contacts: ContactKeys = contactKeys(db, [])): DialCapStore {
+export function dialCapStore(db: Database, hashKeys: PersonHashKeys = personHashKeys(db, [])): DialCapStore {
   return {
     async take(workspaceId, phone, dial, cap, now) {
       // Under the current secret only: a claim lasts a day, so on the day a new secret comes in a phone may
       // take its cap once under each (docs/security.md).
-      const secret = await contacts.current('dial-caps');
+      const secret = await hashKeys.current('dial-caps');
       const [phoneKey] = versionedKeys(secret, 'dc', workspaceId, { phone }, ['phone']);
       const keys = Array.from({ length: cap }, (_, n) => `dial-cap/${phoneKey}/${n}`);
       const held = await Promise.all(keys.map((key) => claimOf(db, key)));

@@ -1,5 +1,5 @@
 import type { Config } from '../infra/config';
-import { configuredSecrets, contactKeys } from './contact-keys';
+import { configuredSecrets, personHashKeys } from './person-keys';
 import type { Database } from '../infra/database';
 import type { Announce } from '../infra/webhooks/events';
 import { callStore, type CallStore } from './calls';
@@ -74,7 +74,7 @@ export function createStores(db: Database, { announce, config }: StoreWiring): S
   const recordings = recordingStore(db, { interviewOf: (id) => interviews.get(id) });
   const idempotency = idempotencyStore(db);
   const limits = limitStore(db, config);
-  const keys = contactKeys(db, configuredSecrets(config));
+  const keys = personHashKeys(db, configuredSecrets(config));
   return {
     workspaces,
     sessions,

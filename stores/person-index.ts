@@ -2,7 +2,7 @@ import type { AnyBulkWriteOperation } from 'mongodb';
 import type { Database } from '../infra/database';
 import { bulkWriteEach, insertEach } from '../infra/duplicate-key';
 import type { Person } from '../infra/people';
-import { contactKeys, versionedKeys, type ContactKeys, type VersionedKey } from './contact-keys';
+import { personHashKeys, versionedKeys, type PersonHashKeys, type VersionedKey } from './person-keys';
 import type { PersonIndexDoc } from '../infra/documents/person-index';
 
 /**
@@ -19,7 +19,7 @@ import type { PersonIndexDoc } from '../infra/documents/person-index';
 /** Rounds of writes and read-backs that filing a key may take (addToKeys). */
 const ROUNDS = 10;
 
-export function personIndex(db: Database, keys: ContactKeys = contactKeys(db, [])) {
+export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(db, [])) {
   /**
    * Adds each key's candidates with `$addToSet`, then reads the keys back and adds again what is missing:
    * FerretDB rewrites a whole document per update, so two requests filing the same person at once can each
@@ -46,7 +46,7 @@ export function personIndex(db: Database, keys: ContactKeys = contactKeys(db, []
     versionedKeys(key, 'pi', workspaceId, p, ['candidate', 'email', 'phone']);
   /** The person's keys under the current secret: where they are filed. */
   const keysOf = async (workspaceId: string, p: Person) => keysUnder(await keys.current('person-index'), workspaceId, p);
-  /** The person's keys under every secret they may have been filed with (stores/contact-keys.ts). */
+  /** The person's keys under every secret they may have been filed with (stores/person-keys.ts). */
   const everyKeyOf = async (workspaceId: string, p: Person) =>
     (await keys.all('person-index')).flatMap((key) => keysUnder(key, workspaceId, p));
 
@@ -65,7 +65,7 @@ export function personIndex(db: Database, keys: ContactKeys = contactKeys(db, []
       const docs: PersonIndexDoc[] = [...byKey].map(([_id, ids]) => ({ _id, workspace_id: workspaceId, candidates: [...ids] }));
       const inserted = await insertEach(db.personIndex, docs);
       if (inserted.includes('error')) return false;
-      // Only new candidate documents and changed contacts come here (stores/candidates.ts), so a key there already
+      // Only new candidate documents and changed addresses come here (stores/candidates.ts), so a key there already
       // almost always lacks the candidate: no read first, and `$addToSet` keeps a repeat from listing it twice.
       return addToKeys(docs.filter((_, i) => inserted[i] === 'duplicate'));
     },
@@ -84,7 +84,7 @@ export function personIndex(db: Database, keys: ContactKeys = contactKeys(db, []
 
     /**
      * Removes the person's keys made with an older secret (the person is filed under the current one first):
-     * `admin contacts:rekey`. The number removed.
+     * `admin people:rekey`. The number removed.
      */
     async forgetOlderKeys(workspaceId: string, p: Person): Promise<number> {
       const [current, ...older] = await keys.all('person-index');

@@ -4,7 +4,7 @@ import { keyedId, newId } from '../infra/ids';
 import { indexOf } from '../infra/lists/index-of';
 import type { Position } from '../infra/lists/time-index';
 import { normaliseEmail, whatsAppNumberForms, type Person } from '../infra/people';
-import { contactKeys, versionedKeys, versionedPrefix, type ContactKeys, type VersionedKey } from './contact-keys';
+import { personHashKeys, versionedKeys, versionedPrefix, type PersonHashKeys, type VersionedKey } from './person-keys';
 import type { KeyedEntry, SuppressionDoc, SuppressionKeyDoc } from '../infra/documents/suppressions';
 import type { WorkspaceDoc } from '../infra/documents/workspaces';
 import { SUPPRESSION_CHANNELS, type SuppressionChannel, type SuppressionSource } from '../shared/suppressions/schema';
@@ -42,7 +42,7 @@ const liveIn = (slot: SuppressionKeyDoc): KeyedEntry[] => [
 
 export function suppressionStore(
   db: Database,
-  { workspaces, keys = contactKeys(db, []) }: { workspaces: Pick<WorkspaceStore, 'markSuppressions'>; keys?: ContactKeys },
+  { workspaces, keys = personHashKeys(db, []) }: { workspaces: Pick<WorkspaceStore, 'markSuppressions'>; keys?: PersonHashKeys },
 ) {
   const keysUnder = (key: VersionedKey, workspaceId: string, person: Pick<Person, 'phone' | 'email'>) =>
     versionedKeys(key, 'sk', workspaceId, person, ['phone', 'email']);
@@ -168,7 +168,7 @@ export function suppressionStore(
     remove,
 
     /**
-     * Files an entry again under the current secret's keys (`admin contacts:rekey`): under the new keys first,
+     * Files an entry again under the current secret's keys (`admin people:rekey`): under the new keys first,
      * then out of the old ones, so it is enforced throughout. `current` when its keys are the current ones;
      * `hashes-only` when it keeps nothing but its keys (an erasure's), which cannot be made again: its secret
      * must stay configured for it to keep matching.
@@ -187,7 +187,7 @@ export function suppressionStore(
       return 'rekeyed';
     },
 
-    /** Every entry, of one workspace or all, for an operator's command that walks them (contacts:rekey). */
+    /** Every entry, of one workspace or all, for an operator's command that walks them (people:rekey). */
     async *every(workspaceId: string | null): AsyncGenerator<SuppressionDoc> {
       yield* db.suppressions.find(workspaceId ? { workspace_id: workspaceId } : {}).sort({ _id: 1 });
     },

@@ -3,7 +3,7 @@ import { OPERATIONS } from './operation-table';
 import { EVENT_BODIES, EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/schema';
 import type { Operation, Response } from './operation';
 
-/** What the reference says about the service as a whole; the operations come from operations.ts. */
+/** What the reference says about the service as a whole; the operations come from operation-table.ts. */
 const INFO = {
   title: 'Hiring integration API',
   version: '1.0.0',
@@ -129,7 +129,7 @@ function webhooks(components: Record<string, Json>): Json {
   );
 }
 
-/** The OpenAPI 3.1 document of the API, generated from the operations table. */
+/** The OpenAPI 3.1 document of the API, generated from the operation table. */
 export function openApiDocument(): Json {
   const components: Record<string, Json> = {};
   const paths: Record<string, Json> = {};

@@ -9,7 +9,7 @@ import {
 } from '../error-bodies';
 import type { Response } from './operation';
 
-/** The error responses each family can give, with their bodies and headers, for the operations table. */
+/** The error responses each family can give, with their bodies and headers, for the operation table. */
 
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: Type.Integer({ minimum: 1 }) } };
 const RATE_LIMIT = {

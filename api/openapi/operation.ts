@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 
-/** The shape of one entry of the operations table (operations.ts). */
+/** The shape of one entry of the operation table (operation-table.ts). */
 
 export interface Response {
   description: string;

@@ -18,7 +18,7 @@ import { callErrors } from '../openapi/error-responses';
 import type { Operation } from '../openapi/operation';
 import { V1 } from '../openapi/operation-builders';
 
-/** The webhook operations of the operations table (api/openapi/operation-table.ts), in the call family's error shapes. */
+/** The webhook operations of the operation table (api/openapi/operation-table.ts), in the call family's error shapes. */
 
 const endpointId = {
   name: 'id',

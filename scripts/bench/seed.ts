@@ -4,7 +4,7 @@ import { documentId, type CandidateDoc, type ProjectDoc } from '../../infra/docu
 import { type CallDoc } from '../../infra/documents/calls';
 import { type InterviewDoc } from '../../infra/documents/interviews';
 import { emailKey } from '../../stores/candidates';
-import { contactKeys } from '../../stores/contact-keys';
+import { personHashKeys } from '../../stores/person-keys';
 import type { ClaimDoc } from '../../infra/documents/coordination';
 
 /**
@@ -14,8 +14,8 @@ import type { ClaimDoc } from '../../infra/documents/coordination';
  * that already holds data.
  */
 export async function seedWorkspace(db: Database, workspaceId: string, n: number): Promise<void> {
-  // The bench's processes run with no contact secret: their keys are the database's own (version 0).
-  const secret = await contactKeys(db, []).current('email-claims');
+  // The bench's processes run with no person hash secret: their keys are the database's own (version 0).
+  const secret = await personHashKeys(db, []).current('email-claims');
   const at = new Date();
   const projects: ProjectDoc[] = [];
   for (let k = 0; k < 10; k++) {

@@ -1,4 +1,4 @@
-import { startStack, TEST_CONTACT_SECRET, type Stack } from '../helpers/stack';
+import { startStack, TEST_PERSON_HASH_SECRET, type Stack } from '../helpers/stack';
 import { runAdmin } from '../helpers/admin-cli';
 import { waitFor } from '../helpers/wait';
 
@@ -21,7 +21,7 @@ describe('admin CLI: numbers and simulate:call-back', () => {
       TEMPORAL_ADDRESS: stack.config.TEMPORAL_ADDRESS,
       TEMPORAL_NAMESPACE: stack.config.TEMPORAL_NAMESPACE,
       TEMPORAL_TASK_QUEUE: stack.config.TEMPORAL_TASK_QUEUE,
-      CONTACT_HASH_SECRET: TEST_CONTACT_SECRET,
+      PERSON_HASH_SECRET: TEST_PERSON_HASH_SECRET,
       SIMULATOR_CALL_SECONDS: '1',
     };
   }, 120_000);

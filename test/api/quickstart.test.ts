@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startStack, TEST_CONTACT_SECRET, type Stack } from '../helpers/stack';
+import { startStack, TEST_PERSON_HASH_SECRET, type Stack } from '../helpers/stack';
 
 /**
  * README's quickstart, run as written: every ```sh block between the quickstart markers goes to one bash
@@ -63,7 +63,7 @@ describe("README's quickstart", () => {
     const blocks = quickstartBlocks();
     expect(blocks.length).toBeGreaterThanOrEqual(5);
     const { config } = stack;
-    // The admin CLI reaches the stack as `npm run dev`'s: its database, Temporal, queue and contact secret.
+    // The admin CLI reaches the stack as `npm run dev`'s: its database, Temporal, queue and person hash secret.
     const session = shell({
       ...process.env,
       MONGODB_URI: config.MONGODB_URI,
@@ -71,7 +71,7 @@ describe("README's quickstart", () => {
       TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS,
       TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE,
       TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE,
-      CONTACT_HASH_SECRET: TEST_CONTACT_SECRET,
+      PERSON_HASH_SECRET: TEST_PERSON_HASH_SECRET,
       SIMULATOR_CALL_SECONDS: String(config.SIMULATOR_CALL_SECONDS),
     });
     try {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
-import { TEST_CONTACT_SECRET, uniqueName } from './stack';
+import { TEST_PERSON_HASH_SECRET, uniqueName } from './stack';
 
 export interface AdminRun {
   status: number | null;
@@ -40,7 +40,7 @@ export function adminCliDatabase() {
     MONGODB_DB: uniqueName('admin'),
     TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
     // The services' own secret, as an operator gives the admin CLI the service's settings.
-    CONTACT_HASH_SECRET: TEST_CONTACT_SECRET,
+    PERSON_HASH_SECRET: TEST_PERSON_HASH_SECRET,
   };
   const state = { db: undefined as unknown as Database };
   beforeAll(async () => {

@@ -6,7 +6,7 @@ import type { Operation } from '../../api/openapi/operation';
 import { PlainErrorBody } from '../../api/error-bodies';
 
 /**
- * Checks a response against the operations table the OpenAPI document is generated from: the status is one
+ * Checks a response against the operation table the OpenAPI document is generated from: the status is one
  * the operation documents, the content type is the documented one, the documented headers are there, and a
  * JSON body matches the status's schema. Every API test that reads a response through Stack.request gets
  * this check. Returns the problems found, none when the response conforms.

@@ -31,8 +31,8 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${randomBytes(6).toString('hex')}`;
 }
 
-/** The secret the tests' services key people's hashes with, as an operator gives one (stores/contact-keys.ts). */
-export const TEST_CONTACT_SECRET = 'test-contact-hash-secret-0123456789abcdef';
+/** The secret the tests' services key people's hashes with, as an operator gives one (stores/person-keys.ts). */
+export const TEST_PERSON_HASH_SECRET = 'test-person-hash-secret-0123456789abcdef';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
@@ -47,7 +47,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     WEBHOOK_ALLOW_PRIVATE: 'true',
     // Many services run side by side here: none takes the default metrics port.
     METRICS_PORT: '0',
-    CONTACT_HASH_SECRET: TEST_CONTACT_SECRET,
+    PERSON_HASH_SECRET: TEST_PERSON_HASH_SECRET,
     ...overrides,
   });
 }
@@ -64,7 +64,7 @@ export async function serviceProcessEnv(dbPrefix: string): Promise<Record<string
     PUBLIC_BASE_URL: 'https://hiring.test',
     WEBHOOK_ALLOW_PRIVATE: 'true',
     METRICS_PORT: '0',
-    CONTACT_HASH_SECRET: TEST_CONTACT_SECRET,
+    PERSON_HASH_SECRET: TEST_PERSON_HASH_SECRET,
     // The run's bundle (test/global-setup.ts), as a production worker loads the one `npm run build` wrote.
     WORKFLOW_BUNDLE_PATH: (await workflowBundle()).codePath,
   };

@@ -9,19 +9,19 @@ const NEW = 'second-operator-secret-0123456789abcdefghi';
 
 /**
  * The secret that keys people's hashes comes from the operator, never the database, and carries a version:
- * a new one goes in front, everything filed under the older one keeps matching, `admin contacts:rekey` files
+ * a new one goes in front, everything filed under the older one keeps matching, `admin people:rekey` files
  * again what it can, and nothing is forgotten. Real API processes on one database, one secret set after another.
  */
-describe('contact hash secrets', () => {
+describe('person hash secrets', () => {
   const stacks: Stack[] = [];
   /** Each test has a database of its own, shared by the processes it starts one after another. */
   let database = '';
   beforeEach(() => {
-    database = uniqueName('contact-keys');
+    database = uniqueName('person-keys');
   });
   // `worker`: a stack that erases runs the erasure's workflow.
   const stackWith = async (env: Record<string, string>, worker = false) => {
-    const stack = await startStack({ worker, env: { MONGODB_DB: database, CONTACT_HASH_SECRET: '', ...env } });
+    const stack = await startStack({ worker, env: { MONGODB_DB: database, PERSON_HASH_SECRET: '', ...env } });
     stacks.push(stack);
     return stack;
   };
@@ -40,12 +40,12 @@ describe('contact hash secrets', () => {
 
   it('is required in production, and no key of people’s hashes is kept in the database', async () => {
     const base = { MONGODB_URI: 'mongodb://db', TEMPORAL_ADDRESS: 't:7233', NODE_ENV: 'production' };
-    expect(() => loadConfig(base)).toThrow(/CONTACT_HASH_SECRET is required in production/);
-    expect(() => loadConfig({ ...base, CONTACT_HASH_SECRETS: `1:${OLD},1:${NEW}` })).toThrow(ConfigError);
-    expect(() => loadConfig({ ...base, CONTACT_HASH_SECRETS: `1:${OLD},1:${NEW}` })).not.toThrow(new RegExp(OLD));
-    expect(loadConfig({ ...base, CONTACT_HASH_SECRET: OLD }).CONTACT_HASH_SECRET).toBe(OLD);
+    expect(() => loadConfig(base)).toThrow(/PERSON_HASH_SECRET is required in production/);
+    expect(() => loadConfig({ ...base, PERSON_HASH_SECRETS: `1:${OLD},1:${NEW}` })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, PERSON_HASH_SECRETS: `1:${OLD},1:${NEW}` })).not.toThrow(new RegExp(OLD));
+    expect(loadConfig({ ...base, PERSON_HASH_SECRET: OLD }).PERSON_HASH_SECRET).toBe(OLD);
 
-    const first = await stackWith({ CONTACT_HASH_SECRET: OLD });
+    const first = await stackWith({ PERSON_HASH_SECRET: OLD });
     const { key } = await first.newWorkspace('Keyco');
     expect((await first.request('POST', `${V1}/suppressions`, { key, body: { phone: '+14155550140' } })).status).toBe(201);
     await first.request('POST', `${V1}/campaigns`, { key, body: { ats_job_id: 'job-keys', name: 'Keys' } });
@@ -67,8 +67,8 @@ describe('contact hash secrets', () => {
     for (const k of await first.db.personIndex.find({}).toArray()) expect(k._id).toMatch(/^pi1_/);
   });
 
-  it('keeps matching under an older secret, files again under the newest with contacts:rekey, and forgets nothing', async () => {
-    const before = await stackWith({ CONTACT_HASH_SECRET: OLD }, true);
+  it('keeps matching under an older secret, files again under the newest with people:rekey, and forgets nothing', async () => {
+    const before = await stackWith({ PERSON_HASH_SECRET: OLD }, true);
     const { key, id: workspaceId } = await before.newWorkspace('Rotateco');
     expect((await before.request('POST', `${V1}/suppressions`, { key, body: { phone: '+14155550150', reason: 'asked' } })).status).toBe(
       201,
@@ -76,16 +76,16 @@ describe('contact hash secrets', () => {
     // An erasure's entry keeps only its hashes: it cannot be made again under a new secret.
     expect((await before.request('POST', `${V1}/candidates/erase`, { key, body: { phone: '+14155550151' } })).status).toBe(200);
 
-    const both = { CONTACT_HASH_SECRETS: `2:${NEW},1:${OLD}` };
+    const both = { PERSON_HASH_SECRETS: `2:${NEW},1:${OLD}` };
     const rotated = await stackWith(both);
     expect(await listed(rotated, key, '+14155550150')).toEqual(['api']);
     expect(await listed(rotated, key, '+14155550151')).toEqual(['erasure']);
 
-    const run = await admin(both, 'contacts:rekey', '--workspace', workspaceId);
+    const run = await admin(both, 'people:rekey', '--workspace', workspaceId);
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).suppressions).toEqual({ rekeyed: 1, current: 0, hashes_only: 1 });
     // Again: nothing left to file.
-    expect(JSON.parse((await admin(both, 'contacts:rekey', '--workspace', workspaceId)).stdout).suppressions).toEqual({
+    expect(JSON.parse((await admin(both, 'people:rekey', '--workspace', workspaceId)).stdout).suppressions).toEqual({
       rekeyed: 0,
       current: 1,
       hashes_only: 1,
@@ -94,22 +94,22 @@ describe('contact hash secrets', () => {
     expect(await listed(rotated, key, '+14155550151')).toEqual(['erasure']);
 
     // The re-keyed entry matches under the new secret alone; the erasure's needs its own secret kept.
-    const newOnly = await stackWith({ CONTACT_HASH_SECRETS: `2:${NEW}` });
+    const newOnly = await stackWith({ PERSON_HASH_SECRETS: `2:${NEW}` });
     expect(await listed(newOnly, key, '+14155550150')).toEqual(['api']);
     expect(await listed(newOnly, key, '+14155550151')).toEqual([]);
   });
 
   it("still matches what was filed under the database's own key of earlier releases", async () => {
-    const stack = await stackWith({ CONTACT_HASH_SECRET: NEW });
+    const stack = await stackWith({ PERSON_HASH_SECRET: NEW });
     const { key, id } = await stack.newWorkspace('Legacyco');
     // As an earlier release filed it: keyed with a random key it made and kept in `settings`.
     const legacy = suppressionStore(stack.db, { workspaces: stack.stores.workspaces });
     await legacy.add({ workspaceId: id, phone: '+14155550160', channels: ['voice'], source: 'api' });
     expect(await stack.db.settings.findOne({ _id: 'suppression-ledger-key' })).not.toBeNull();
     // A process started after it (this one read the settings before the key existed) finds the entry.
-    const later = await stackWith({ CONTACT_HASH_SECRET: NEW });
+    const later = await stackWith({ PERSON_HASH_SECRET: NEW });
     expect(await listed(later, key, '+14155550160')).toEqual(['api']);
-    const run = await admin({ CONTACT_HASH_SECRET: NEW }, 'contacts:rekey', '--workspace', id);
+    const run = await admin({ PERSON_HASH_SECRET: NEW }, 'people:rekey', '--workspace', id);
     expect(JSON.parse(run.stdout).suppressions).toEqual({ rekeyed: 1, current: 0, hashes_only: 0 });
     expect(await listed(later, key, '+14155550160')).toEqual(['api']);
   });

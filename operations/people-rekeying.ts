@@ -1,8 +1,8 @@
 import type { OperationDeps } from './deps';
 import { peopleIndexing, type PeopleIndexed } from './people-index';
 
-/** What admin contacts:rekey did. */
-export interface ContactsRekeyed {
+/** What admin people:rekey did. */
+export interface PeopleRekeyed {
   people: PeopleIndexed;
   suppressions: {
     /** Filed again under the current secret. */
@@ -15,14 +15,14 @@ export interface ContactsRekeyed {
 }
 
 /**
- * Files people's hashes again under the newest contact secret (stores/contact-keys.ts), after a new one was
- * put in front of CONTACT_HASH_SECRETS: the person index and the email claims (admin people:index's walk), and
+ * Files people's hashes again under the newest person hash secret (stores/person-keys.ts), after a new one was
+ * put in front of PERSON_HASH_SECRETS: the person index and the email claims (admin people:index's walk), and
  * every suppression entry that still has its phone or email. Nothing is dropped that could not be made again:
  * an entry of hashes only stays as it is, and keeps matching while its secret is configured. Repeatable.
  */
-export function contactRekeying({ stores }: Pick<OperationDeps, 'stores'>) {
+export function peopleRekeying({ stores }: Pick<OperationDeps, 'stores'>) {
   const indexPeople = peopleIndexing({ stores });
-  return async function rekeyContacts(workspaceId: string | null): Promise<ContactsRekeyed> {
+  return async function rekeyPeople(workspaceId: string | null): Promise<PeopleRekeyed> {
     const people = await indexPeople(workspaceId);
     const suppressions = { rekeyed: 0, current: 0, hashes_only: 0 };
     for await (const entry of stores.suppressions.every(workspaceId)) {

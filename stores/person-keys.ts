@@ -1,16 +1,16 @@
 import { createHmac } from 'node:crypto';
 import type { Database } from '../infra/database';
 import { sharedKey } from './shared-keys';
-import { personKeys, type ContactKind, type Person } from '../infra/people';
+import { personKeys, type PersonKeyKind, type Person } from '../infra/people';
 
 /**
  * The keys that name people's hashes (infra/people.ts): the suppression list's, the person index's, the dial
- * caps' and the email claims'. Each is derived from a secret the operator gives (CONTACT_HASH_SECRET, or
- * CONTACT_HASH_SECRETS for several versions, newest first), never kept in the database it protects: with the
+ * caps' and the email claims'. Each is derived from a secret the operator gives (PERSON_HASH_SECRET, or
+ * PERSON_HASH_SECRETS for several versions, newest first), never kept in the database it protects: with the
  * key beside the hashes, a dump of the database makes every phone hash guessable (E.164 numbers are few).
  *
  * Every hash carries its key's version (`sk2_…`), so a new secret can be added in front: new hashes use it,
- * while lookups try every version, so nothing filed under an older one is forgotten. `admin contacts:rekey`
+ * while lookups try every version, so nothing filed under an older one is forgotten. `admin people:rekey`
  * files again under the newest what it can (docs/security.md); an older secret may go once it reports nothing
  * left under it.
  *
@@ -19,10 +19,10 @@ import { personKeys, type ContactKind, type Person } from '../infra/people';
  * configured, which only a non-production process may do.
  */
 
-export type ContactKeyUse = 'suppressions' | 'person-index' | 'dial-caps' | 'email-claims';
+export type PersonKeyUse = 'suppressions' | 'person-index' | 'dial-caps' | 'email-claims';
 
 /** The `settings` names of the database keys of earlier releases (version 0). */
-const LEGACY: Record<ContactKeyUse, string> = {
+const LEGACY: Record<PersonKeyUse, string> = {
   suppressions: 'suppression-ledger-key',
   'person-index': 'person-index-key',
   'dial-caps': 'dial_cap_secret',
@@ -34,28 +34,28 @@ export interface VersionedKey {
   secret: Buffer;
 }
 
-export interface ContactKeys {
+export interface PersonHashKeys {
   /** The key new hashes of `use` are made with. */
-  current(use: ContactKeyUse): Promise<VersionedKey>;
+  current(use: PersonKeyUse): Promise<VersionedKey>;
   /** Every key hashes of `use` may have been made with, the current first. */
-  all(use: ContactKeyUse): Promise<VersionedKey[]>;
+  all(use: PersonKeyUse): Promise<VersionedKey[]>;
 }
 
-/** The operator's secrets, newest first, as CONTACT_HASH_SECRETS (`2:…,1:…`) or CONTACT_HASH_SECRET (version 1) give them. */
-export function configuredSecrets(config: { CONTACT_HASH_SECRET?: string; CONTACT_HASH_SECRETS?: string }): VersionedKey[] {
-  if (config.CONTACT_HASH_SECRETS) {
-    return config.CONTACT_HASH_SECRETS.split(',').map((item) => {
+/** The operator's secrets, newest first, as PERSON_HASH_SECRETS (`2:…,1:…`) or PERSON_HASH_SECRET (version 1) give them. */
+export function configuredSecrets(config: { PERSON_HASH_SECRET?: string; PERSON_HASH_SECRETS?: string }): VersionedKey[] {
+  if (config.PERSON_HASH_SECRETS) {
+    return config.PERSON_HASH_SECRETS.split(',').map((item) => {
       const at = item.indexOf(':');
       return { version: Number(item.slice(0, at).trim()), secret: Buffer.from(item.slice(at + 1).trim()) };
     });
   }
-  return config.CONTACT_HASH_SECRET ? [{ version: 1, secret: Buffer.from(config.CONTACT_HASH_SECRET) }] : [];
+  return config.PERSON_HASH_SECRET ? [{ version: 1, secret: Buffer.from(config.PERSON_HASH_SECRET) }] : [];
 }
 
-export function contactKeys(db: Database, secrets: VersionedKey[]): ContactKeys {
-  const legacy = new Map<ContactKeyUse, Promise<VersionedKey | null>>();
+export function personHashKeys(db: Database, secrets: VersionedKey[]): PersonHashKeys {
+  const legacy = new Map<PersonKeyUse, Promise<VersionedKey | null>>();
   /** The database's key of earlier releases, read once per process; made only when nothing else is configured. */
-  function legacyKey(use: ContactKeyUse): Promise<VersionedKey | null> {
+  function legacyKey(use: PersonKeyUse): Promise<VersionedKey | null> {
     let key = legacy.get(use);
     if (!key) {
       key =
@@ -70,13 +70,13 @@ export function contactKeys(db: Database, secrets: VersionedKey[]): ContactKeys 
     return key;
   }
   // One secret, a key per use: a hash of one use never finds another's. Derived once, not at every lookup.
-  const byUse = new Map<ContactKeyUse, VersionedKey[]>();
-  const derived = (use: ContactKeyUse) => {
+  const byUse = new Map<PersonKeyUse, VersionedKey[]>();
+  const derived = (use: PersonKeyUse) => {
     let keys = byUse.get(use);
     if (!keys) {
       keys = secrets.map(({ version, secret }) => ({
         version,
-        secret: createHmac('sha256', secret).update(`hiring-integration/contact-keys/${use}`).digest(),
+        secret: createHmac('sha256', secret).update(`hiring-integration/person-keys/${use}`).digest(),
       }));
       byUse.set(use, keys);
     }
@@ -98,5 +98,5 @@ export function contactKeys(db: Database, secrets: VersionedKey[]): ContactKeys 
 export const versionedPrefix = (prefix: string, version: number) => (version === 0 ? prefix : `${prefix}${version}`);
 
 /** The person's keyed hashes (infra/people.ts) made with `key`, each named with the key's version. */
-export const versionedKeys = (key: VersionedKey, prefix: string, scope: string, person: Person, kinds: readonly ContactKind[]) =>
+export const versionedKeys = (key: VersionedKey, prefix: string, scope: string, person: Person, kinds: readonly PersonKeyKind[]) =>
   personKeys(key.secret, versionedPrefix(prefix, key.version), scope, person, kinds);
