@@ -19,6 +19,8 @@ import type { WhatsAppProvider } from '../providers/whatsapp/port';
 import { LogWhatsAppProvider } from '../providers/whatsapp/log';
 import { CloudWhatsAppProvider, WhatsAppTemplateCatalog, type CloudApiOptions } from '../providers/whatsapp/cloud';
 import { VAPI_EVENTS_PATH } from '../shared/public-urls';
+import type { RealtimeVoice } from '../providers/realtime/port';
+import { simulatorRealtime } from '../providers/realtime/simulator';
 import { simulatedCallStart } from '../workflows/simulated-call';
 
 /**
@@ -36,6 +38,11 @@ export function languageModel(config: Config): LanguageModel {
     timeoutMs: config.OPENAI_TIMEOUT_MS,
     maxRetries: config.OPENAI_MAX_RETRIES,
   });
+}
+
+/** Live interviews' realtime speech (docs/live-interviews.md): the simulator, which needs no key. */
+export function realtimeVoice(_config: Config): RealtimeVoice {
+  return simulatorRealtime();
 }
 
 /** OpenAI's transcription with a key; without one there is none, and recorded answers go unassessed. */

@@ -8,7 +8,7 @@ import { connectClient, connectWorkerConnection } from '../infra/temporal';
 import { installTemporalRuntime } from '../infra/temporal-runtime';
 import type { ApiDeps } from '../api/deps';
 import { startApi, type RunningApi } from '../api/server';
-import { pageRoutes } from '../web/routes';
+import { liveSockets, pageRoutes } from '../web/routes';
 import { startHousekeeping } from '../infra/housekeeping';
 import type { Operations } from '../operations';
 import type { Stores } from '../stores';
@@ -119,22 +119,17 @@ export async function startService(config: Config, logger: Logger, overrides: Se
   }
   if (config.ROLE !== 'worker') {
     const apiDeps = buildApiDeps(config, { db, stores, operations, temporal, logger }, overrides.api);
-    const running = await startApi(
-      apiDeps,
-      overrides.port,
-      overrides.host,
-      pageRoutes({
-        config,
-        stores,
-        operations,
-        logger,
-        now: () => new Date(),
-        ...overrides.pages,
-      }),
-    );
+    const webDeps: WebDeps = { config, stores, operations, logger, now: () => new Date(), ...overrides.pages };
+    const running = await startApi(apiDeps, overrides.port, overrides.host, pageRoutes(webDeps));
+    // Live interviews' sockets, on the same server and origin as their pages.
+    const sockets = liveSockets(webDeps);
+    running.server.on('upgrade', sockets.upgrade);
     api = running;
     // The API stops first, so no new work reaches a draining worker.
-    stops.unshift(() => running.stop(config.SHUTDOWN_TIMEOUT_MS));
+    stops.unshift(async () => {
+      sockets.close();
+      await running.stop(config.SHUTDOWN_TIMEOUT_MS);
+    });
     logger.info({ url: running.url }, 'API listening');
   }
   if (metrics) stops.push(metrics.stop);

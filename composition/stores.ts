@@ -8,6 +8,7 @@ import { createStores, workspaceStores, type Stores } from '../stores';
 import { providerLogStore } from '../stores/provider-logs';
 import { announcer } from './webhook-signals';
 import { workflowPort } from './workflow-port';
+import { realtimeVoice } from './providers';
 
 /**
  * The stores and the use cases of a process, built once here (startService) and handed to the API, the pages
@@ -26,7 +27,7 @@ export function buildStores(
 
 export function buildOperations(config: Config, stores: Stores, temporal: Client, logger: Logger): Operations {
   const workflows = workflowPort(temporal, config, logger);
-  return createOperations({ stores, workflows, config, logger });
+  return createOperations({ stores, workflows, config, logger, realtime: realtimeVoice(config) });
 }
 
 /**

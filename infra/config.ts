@@ -111,6 +111,13 @@ export const ConfigSchema = Type.Object({
   OPENAI_MODEL: Text('gpt-4o-mini'),
   /** Transcribes recorded interview answers for their assessment (OpenAI's transcription API). */
   OPENAI_TRANSCRIBE_MODEL: Text('gpt-4o-mini-transcribe'),
+  /**
+   * Live interviews' realtime speech provider (docs/live-interviews.md): `simulator` (no key: a tone for a
+   * voice, the length of what it heard for a transcript).
+   */
+  REALTIME_PROVIDER: Type.Union([Type.Literal('simulator')], { default: 'simulator' }),
+  /** Live conversations one API process holds at once; beyond them a socket is refused with 503 and Retry-After. */
+  LIVE_CONVERSATIONS_PER_PROCESS: Type.Integer({ minimum: 1, maximum: 10_000, default: 50 }),
   OPENAI_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
   OPENAI_MAX_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2 }),
 

@@ -5,7 +5,15 @@ import type { CallDoc, ProviderRefDoc, WhatsAppLogDoc } from './documents/calls'
 import type { CallReportDoc } from './documents/call-reports';
 import type { CandidateDoc, ProjectDoc } from './documents/projects';
 import type { ClaimDoc, LimitEntryDoc } from './documents/coordination';
-import type { AnswerDoc, EmailLogDoc, InterviewDoc, QuestionClockDoc, RecordingChunkDoc, RecordingDoc } from './documents/interviews';
+import type {
+  AnswerDoc,
+  EmailLogDoc,
+  InterviewDoc,
+  QuestionClockDoc,
+  RecordingChunkDoc,
+  RecordingDoc,
+  TurnDoc,
+} from './documents/interviews';
 import type { Logger } from './logger';
 import { logDriverEvents, restartStalledMonitors } from './database-monitor';
 import type { CellDoc } from './lists/cell-log';
@@ -50,6 +58,8 @@ export interface Database {
   questionClocks: Collection<QuestionClockDoc>;
   /** Each saved interview answer, written once. */
   interviewAnswers: Collection<AnswerDoc>;
+  /** A live interview's turns as they complete, each written once (stores/interview-answers.ts). */
+  interviewTurns: Collection<TurnDoc>;
   /** Recorded answers and their bytes in chunks (stores/recordings.ts). */
   recordings: Collection<RecordingDoc>;
   recordingChunks: Collection<RecordingChunkDoc>;
@@ -134,6 +144,7 @@ export async function connectDatabase(
     recordings: db.collection<RecordingDoc>('recordings'),
     recordingChunks: db.collection<RecordingChunkDoc>('recording_chunks'),
     interviewAnswers: db.collection<AnswerDoc>('interview_answers'),
+    interviewTurns: db.collection<TurnDoc>('interview_turns'),
     webhookEndpoints,
     webhookEvents: db.collection<WebhookEventDoc>('webhook_events'),
     idempotencyKeys: db.collection<IdempotencyDoc>('idempotency_keys'),

@@ -15,7 +15,7 @@ import { callBackResult } from '../shared/calls/call-backs';
  * report of a call whose workflow has ended (a late one) is written into the call here; one of a call or
  * attempt that does not exist is logged, and its kept copy removed.
  */
-export function reportIntake({ stores, workflows, logger }: Omit<OperationDeps, 'config'>) {
+export function reportIntake({ stores, workflows, logger }: Pick<OperationDeps, 'stores' | 'workflows' | 'logger'>) {
   const log = logger.child({ component: 'call-reports' });
   /** False when the call's workflow is not running. The workflow takes the first result per attempt. */
   const signal = (report: AttemptReport) => workflows.attemptEnded(report);

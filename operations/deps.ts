@@ -7,6 +7,7 @@ import type { CallStatus, CancelReason } from '../shared/calls/schema';
 import type { Stores } from '../stores';
 import type { ErasureCounts, ProviderCallRef } from '../shared/erasure/schema';
 import type { CallBackAnswer } from '../shared/calls/call-backs';
+import type { RealtimeVoice } from '../providers/realtime/port';
 
 /** One bulk request's workflows as operators see them: its summary, and the project it is for. */
 export interface BulkStart {
@@ -80,6 +81,11 @@ export interface WorkflowPort {
 export interface OperationDeps {
   stores: Stores;
   workflows: WorkflowPort;
-  config: Pick<Config, 'PUBLIC_BASE_URL' | 'VAPI_PHONE_NUMBER_ID' | 'FAULT_HOLD_AT' | 'ERASURE_ANSWER_WITHIN_MS'>;
+  config: Pick<
+    Config,
+    'PUBLIC_BASE_URL' | 'VAPI_PHONE_NUMBER_ID' | 'FAULT_HOLD_AT' | 'ERASURE_ANSWER_WITHIN_MS' | 'LIVE_CONVERSATIONS_PER_PROCESS'
+  >;
   logger: Logger;
+  /** Live interviews' realtime speech provider (composition/providers.ts). */
+  realtime: RealtimeVoice;
 }

@@ -17,6 +17,7 @@ import { projectViews, type ProjectViews } from './project-views';
 import { interviewResend } from './interview-resend';
 import { handleWhatsAppEvent } from './whatsapp-statuses';
 import { deliveryRetries } from './delivery-retries';
+import { liveInterviews, type LiveInterviews } from './live-interviews';
 
 export type { OperationDeps, WorkflowPort } from './deps';
 
@@ -58,12 +59,15 @@ export interface Operations {
   callBacks: CallBackAnswering;
   /** The candidate's steps on the interview page: start, next, answer, record, finish, decline AI (operations/interview-steps.ts). */
   interviewSteps: InterviewSteps;
+  /** Live interviews: the ticket after consent, and the conversations this process holds (operations/live-interviews.ts). */
+  liveInterviews: LiveInterviews;
 }
 
 export function createOperations(deps: OperationDeps): Operations {
   const cancelCall = callCancel(deps);
   const bulk = { ...deps, fileCandidates: candidateFiling(deps) };
   const suppressions = suppressionFiling(deps);
+  const steps = interviewSteps(deps);
   return {
     cancelCall,
     cancels: requestedCancels(deps, cancelCall),
@@ -80,6 +84,7 @@ export function createOperations(deps: OperationDeps): Operations {
     retryDelivery: deliveryRetries(deps),
     whatsAppEvent: (body) => handleWhatsAppEvent({ stores: deps.stores, suppressions, logger: deps.logger }, body),
     callBacks: callBackAnswering(deps),
-    interviewSteps: interviewSteps(deps),
+    interviewSteps: steps,
+    liveInterviews: liveInterviews({ ...deps, steps }),
   };
 }

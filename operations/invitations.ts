@@ -13,6 +13,7 @@ import { startOrTakeBack } from './workflow-starts';
 import { jobUrl, projectUrl } from '../shared/public-urls';
 import { ensureInterviewProject } from './interview-projects';
 import { EXPIRES_IN_DAYS, expiryAfter } from '../shared/interviews/deadlines';
+import { FOLLOW_UPS, type InterviewMode } from '../shared/interviews/live';
 
 type InviteDeps = OperationDeps & { fileCandidates: FileCandidates };
 
@@ -60,7 +61,12 @@ export async function inviteCandidates(deps: InviteDeps, workspace: Readonly<Wor
   );
   open.forEach((i, n) => refused[n] && (results[i] = failed(MESSAGES.optedOut)));
   const pending = open.filter((_, n) => !refused[n]);
-  const terms = { questions: customQuestions, expiresInDays: req.expires_in_days ?? EXPIRES_IN_DAYS.default };
+  const terms: InvitationTerms = {
+    questions: customQuestions,
+    expiresInDays: req.expires_in_days ?? EXPIRES_IN_DAYS.default,
+    mode: req.interview_mode ?? 'async',
+    followUps: req.follow_ups_per_question ?? FOLLOW_UPS.default,
+  };
   const invited =
     pending.length > 0
       ? await inviteAll(
@@ -197,6 +203,8 @@ async function startInvitations(
 interface InvitationTerms {
   questions: Question[] | null;
   expiresInDays: number;
+  mode: InterviewMode;
+  followUps: number;
 }
 
 function newInterview(ws: Readonly<WorkspaceDoc>, project: Readonly<ProjectDoc>, c: Candidate, terms: InvitationTerms): InterviewDoc {
@@ -212,6 +220,8 @@ function newInterview(ws: Readonly<WorkspaceDoc>, project: Readonly<ProjectDoc>,
     token: interviewToken(_id),
     workflow_id: interviewWorkflowId(_id),
     status: 'queued',
+    // Only a live interview stores its mode and follow-ups: an async one is stored as before them.
+    ...(terms.mode === 'live' ? { interview_mode: 'live' as const, follow_ups_per_question: terms.followUps } : {}),
     custom_questions: terms.questions,
     questions: null,
     error: null,

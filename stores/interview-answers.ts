@@ -1,6 +1,15 @@
 import type { Database } from '../infra/database';
 import { isDuplicateKey } from '../infra/duplicate-key';
-import { interviewIdOf, tokenMatches, type AnswerDoc, type InterviewDoc, type StoredAnswer } from '../infra/documents/interviews';
+import {
+  interviewIdOf,
+  tokenMatches,
+  type AnswerDoc,
+  type InterviewDoc,
+  type StoredAnswer,
+  type StoredTurn,
+  type TurnDoc,
+} from '../infra/documents/interviews';
+import { LIVE_LIMITS } from '../shared/interviews/live';
 
 /**
  * An interview as the candidate takes it: found by its link, its questions' clocks, its answers, and its
@@ -81,7 +90,36 @@ export async function transcriptsOf(db: Database, interview: InterviewDoc): Prom
   return Object.fromEntries(docs.flatMap((d) => (d && typeof d.transcript === 'string' ? [[String(d.index), d.transcript]] : [])));
 }
 
-/** Forgets the interview's saved answers (an erasure): the interview keeps none either. */
+/** The `_id` of a live conversation's turn. */
+const turnId = (interviewId: string, index: number, seq: number) => `${interviewId}|${index}|${seq}`;
+const turnIds = (interviewId: string, index: number) =>
+  Array.from({ length: LIVE_LIMITS.turnsPerQuestion }, (_, n) => turnId(interviewId, index, n));
+
+/**
+ * Keeps a live turn of question `index` as it completes, after those kept before it: a crash loses at most the
+ * turn under way. Null when the question holds its most turns already.
+ */
+export async function addTurn(db: Database, interviewId: string, index: number, turn: StoredTurn, after: number): Promise<number | null> {
+  for (let seq = after; seq < LIVE_LIMITS.turnsPerQuestion; seq++) {
+    try {
+      await db.interviewTurns.insertOne({ _id: turnId(interviewId, index, seq), interview_id: interviewId, index, seq, ...turn });
+      return seq;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+  }
+  return null;
+}
+
+/** The turns kept for question `index`, in order: exact `_id` reads, at once. */
+export async function turnsOf(db: Database, interviewId: string, index: number): Promise<StoredTurn[]> {
+  const docs = await Promise.all(turnIds(interviewId, index).map((_id) => db.interviewTurns.findOne({ _id })));
+  return docs.filter((d): d is TurnDoc => d !== null).map(({ who, text, started_at, ended_at }) => ({ who, text, started_at, ended_at }));
+}
+
+/** Forgets the interview's saved answers and live turns (an erasure): the interview keeps none either. */
 export async function forgetAnswers(db: Database, interview: Pick<InterviewDoc, '_id' | 'questions'>): Promise<void> {
-  await Promise.all((interview.questions ?? []).map((_, n) => db.interviewAnswers.deleteOne({ _id: answerId(interview._id, n) })));
+  const questions = interview.questions ?? [];
+  await Promise.all(questions.map((_, n) => db.interviewAnswers.deleteOne({ _id: answerId(interview._id, n) })));
+  await Promise.all(questions.map((_, n) => db.interviewTurns.deleteMany({ _id: { $in: turnIds(interview._id, n) } })));
 }

@@ -5,6 +5,8 @@ import { interviewList } from '../infra/lists/interviews';
 import {
   answerId,
   forgetAnswers,
+  addTurn,
+  turnsOf,
   interviewOfToken,
   keepTranscript,
   nextQuestion,
@@ -13,7 +15,14 @@ import {
   serveQuestion,
   transcriptsOf,
 } from './interview-answers';
-import { expiresAtOf, type InterviewDoc, type StoredAnswer, type StoredAssessment, type StoredReview } from '../infra/documents/interviews';
+import {
+  expiresAtOf,
+  type InterviewDoc,
+  type StoredAnswer,
+  type StoredAssessment,
+  type StoredReview,
+  type StoredTurn,
+} from '../infra/documents/interviews';
 import type { Announce } from '../infra/webhooks/events';
 import { interviewAnnouncement } from '../infra/webhooks/resources';
 import { reviewCount } from '../infra/views/interviews';
@@ -47,6 +56,8 @@ export interface InterviewStore extends ResourceStore<InterviewDoc, InterviewSta
    * False when the interview is finished, or declined already.
    */
   declineAiAssessment(interview: InterviewDoc, now: Date): Promise<boolean>;
+  /** A live interview's candidate switched to written answers: the rest of the questions are answered on the page. */
+  switchToText(interview: InterviewDoc, now: Date): Promise<boolean>;
   /** Started → completed, once every question has an answer. False when it is not (yet) the time. */
   complete(interview: InterviewDoc, now: Date): Promise<boolean>;
   get(id: string): Promise<InterviewDoc | null>;
@@ -64,8 +75,15 @@ export interface InterviewStore extends ResourceStore<InterviewDoc, InterviewSta
   keepTranscript(interviewId: string, index: number, text: string): Promise<boolean>;
   /** The transcripts kept for the interview's recorded answers, by question index. */
   transcripts(interview: InterviewDoc): Promise<Record<string, string>>;
-  /** Forgets the interview's saved answers (an erasure, which blanks the interview's own copy). */
+  /** Forgets the interview's saved answers and live turns (an erasure, which blanks the interview's own copy). */
   forgetAnswers(interview: InterviewDoc): Promise<void>;
+  /**
+   * Keeps a live turn of question `index` after the `after` kept before it: its place, or null when the
+   * question holds its most turns or the candidate was erased meanwhile (then the turn is not kept).
+   */
+  addTurn(interviewId: string, index: number, turn: StoredTurn, after: number): Promise<number | null>;
+  /** The live turns kept for question `index`, in order. */
+  turns(interviewId: string, index: number): Promise<StoredTurn[]>;
   /**
    * The candidate ids of the workspace's interviews that ended, not erased, and last changed before `cutoff`
    * (the daily retention sweep: MongoDB's index; FerretDB reads through, once a day).
@@ -155,6 +173,17 @@ export function interviewStore({
     serveQuestion: (interviewId, index, now) => serveQuestion(db, interviewId, index, now),
     servedAt: (interviewId, index) => servedAt(db, interviewId, index),
     forgetAnswers: (interview) => forgetAnswers(db, interview),
+    async addTurn(interviewId, index, turn, after) {
+      const seq = await addTurn(db, interviewId, index, turn, after);
+      if (seq === null) return null;
+      // Erased meanwhile: the erasure took the turns before this one, and this one goes too.
+      if ((await get(interviewId))?.erased_at) {
+        await db.interviewTurns.deleteOne({ _id: `${interviewId}|${index}|${seq}` });
+        return null;
+      }
+      return seq;
+    },
+    turns: (interviewId, index) => turnsOf(db, interviewId, index),
     keepTranscript: (interviewId, index, text) => keepTranscript(db, interviewId, index, text),
     transcripts: (interview) => transcriptsOf(db, interview),
     claimResend: async (interviewId, holder, until, now) =>
@@ -214,6 +243,12 @@ export function interviewStore({
     async declineAiAssessment(interview, now) {
       if (interview.ai_assessment_declined_at || (interview.status !== 'invited' && interview.status !== 'started')) return false;
       await store.change(interview, { set: { ai_assessment_declined_at: now } });
+      return true;
+    },
+
+    async switchToText(interview, now) {
+      if (interview.interview_mode !== 'live' || interview.live_switched_at || interview.status !== 'started') return false;
+      await store.change(interview, { set: { live_switched_at: now } });
       return true;
     },
 

@@ -5,6 +5,7 @@ import { pageHeaders } from './headers';
 import { renderPageErrors } from './page-errors';
 import { jobRoutes } from './jobs/routes';
 import { interviewRoutes } from './interviews/routes';
+import { liveTicketRoutes } from './interviews/live-socket';
 import { sessionRoutes } from './sessions/routes';
 import { projectRoutes } from './projects/routes';
 import { suppressionRoutes } from './suppressions/routes';
@@ -16,7 +17,16 @@ import { suppressionRoutes } from './suppressions/routes';
 export function pageRoutes(deps: WebDeps): Router[] {
   const pages = new Router();
   pages.use(pageHeaders(deps.config), renderPageErrors);
-  for (const room of [jobRoutes(deps), interviewRoutes(deps), sessionRoutes(deps), projectRoutes(deps), suppressionRoutes(deps)])
+  for (const room of [
+    jobRoutes(deps),
+    interviewRoutes(deps),
+    liveTicketRoutes(deps),
+    sessionRoutes(deps),
+    projectRoutes(deps),
+    suppressionRoutes(deps),
+  ])
     pages.use(room.routes(), room.allowedMethods());
   return [assetRoutes(), pages];
 }
+
+export { liveSockets } from './interviews/live-socket';

@@ -141,6 +141,7 @@ export const EXAMPLES = {
       project_id: 'prj_2b4d6f8a0c2e4a6c8e0a2c4e',
       candidate_id: 'cand-9',
       status: 'completed',
+      interview_mode: 'async',
       interview_url: 'https://hiring.example.com/interview/int_7a1c3e5f7b9d1f3a5c7e9b1d.q3Xb…',
       questions_count: 1,
       questions: [
@@ -171,6 +172,7 @@ export const EXAMPLES = {
           duration_seconds: null,
           answered_at: '2026-11-24T14:06:40.918Z',
           timed_out: false,
+          turns: [],
         },
       ],
       assessment: {

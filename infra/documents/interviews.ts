@@ -7,6 +7,7 @@ import type { EmailStatus, InterviewStatus } from '../../shared/interviews/schem
 import type { InterviewAssessment } from '../../shared/interviews/assessment';
 import type { ReviewDecision, ReviewChannel } from '../../shared/interviews/review';
 import { expiryAfter } from '../../shared/interviews/deadlines';
+import type { InterviewMode } from '../../shared/interviews/live';
 
 /** Stored interview invitations and what the log email provider keeps of their emails. */
 
@@ -34,6 +35,12 @@ export interface InterviewDoc {
   /** Its events sent to webhooks: their keys, and the last one's sequence (infra/webhooks/events.ts). */
   sequence?: number;
   events?: string[];
+  /** `live`: an AI interviewer asks the questions aloud (docs/live-interviews.md); absent: `async`. */
+  interview_mode?: InterviewMode;
+  /** A live interview's follow-ups per question (absent: FOLLOW_UPS.default). */
+  follow_ups_per_question?: number;
+  /** When a live interview's candidate switched to written answers for the rest of its questions. */
+  live_switched_at?: Date;
   /** The caller's own questions for this invitation, or null to use the project's generated set. */
   custom_questions: Question[] | null;
   /** The questions the candidate will answer, fixed when the invitation is prepared. */
@@ -121,6 +128,24 @@ export interface StoredAnswer {
   duration_seconds: number | null;
   answered_at: Date;
   timed_out: boolean;
+  /** A live answer's conversation (docs/live-interviews.md): both sides' turns, in order; absent for the others. */
+  turns?: StoredTurn[];
+}
+
+/** One turn of a live conversation, as it completed. */
+export interface StoredTurn {
+  who: 'interviewer' | 'candidate';
+  text: string;
+  started_at: Date;
+  ended_at: Date;
+}
+
+/** A turn kept as it completes, before its question's answer is saved: `<interview>|<index>|<seq>`, inserted once. */
+export interface TurnDoc extends StoredTurn {
+  _id: string;
+  interview_id: string;
+  index: number;
+  seq: number;
 }
 
 /** A review as stored: `id` keys its `interview.reviewed` event. */

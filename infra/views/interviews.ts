@@ -26,6 +26,7 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string, se
     project_id: interview.project_id,
     candidate_id: interview.candidate_id,
     status: interview.status,
+    interview_mode: interview.interview_mode ?? 'async',
     interview_url: interviewUrl(publicBaseUrl, interview.token),
     questions_count: interview.questions?.length ?? null,
     questions: interview.questions,
@@ -55,6 +56,7 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string, se
       duration_seconds: a.duration_seconds,
       answered_at: a.answered_at.toISOString(),
       timed_out: a.timed_out,
+      turns: (a.turns ?? []).map((t) => ({ ...t, started_at: t.started_at.toISOString(), ended_at: t.ended_at.toISOString() })),
     })),
     assessment: interview.assessment
       ? {

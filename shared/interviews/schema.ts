@@ -5,6 +5,7 @@ import { EmploymentType, Question, QuestionType, SeniorityLevel, TIME_LIMIT_BOUN
 import { InterviewAssessment } from './assessment';
 import { EXPIRES_IN_DAYS } from './deadlines';
 import { InterviewReview, REVIEW_HISTORY_KEPT } from './review';
+import { FOLLOW_UPS, InterviewModeField, LiveTurn } from './live';
 
 /**
  * POST /api/public/v1/interview/invite and GET /api/public/v1/interviews/:id: requests and responses, the
@@ -54,6 +55,9 @@ export const InviteRequest = Strict({
   questions: Type.Optional(Type.Array(CustomQuestion, { minItems: 1, maxItems: 20 })),
   /** How long each candidate's link stays open, in days from the invitation. */
   expires_in_days: Type.Optional(Type.Integer(EXPIRES_IN_DAYS)),
+  interview_mode: Type.Optional(InterviewModeField),
+  /** A live interview's follow-up questions after each answer, at most (0 to 3, default 1); async interviews ask none. */
+  follow_ups_per_question: Type.Optional(Type.Integer(FOLLOW_UPS)),
 });
 export type InviteRequest = Static<typeof InviteRequest>;
 
@@ -102,6 +106,8 @@ export const InterviewAnswer = Type.Object({
   answered_at: Type.String({ format: 'date-time' }),
   /** The answer arrived after the question's time limit and its grace, and was refused. */
   timed_out: Type.Boolean(),
+  /** A live interview's conversation about the question, both sides in order (`text` is the candidate's part); empty for an async answer. */
+  turns: Type.Array(LiveTurn),
 });
 export type InterviewAnswer = Static<typeof InterviewAnswer>;
 
@@ -110,6 +116,7 @@ export const InterviewView = Type.Object({
   project_id: Type.String(),
   candidate_id: Type.String(),
   status: Enum(INTERVIEW_STATUSES),
+  interview_mode: InterviewModeField,
   interview_url: Type.String(),
   questions_count: Type.Union([Type.Integer(), Type.Null()]),
   questions: Type.Union([Type.Array(Question), Type.Null()]),

@@ -1,0 +1,229 @@
+import type { InterviewDoc, StoredTurn } from '../infra/documents/interviews';
+import { companyOf } from '../infra/documents/projects';
+import type { Logger } from '../infra/logger';
+import type { RealtimeSession, RealtimeVoice } from '../providers/realtime/port';
+import {
+  afterCandidateTurn,
+  answerOf,
+  askFollowUp,
+  askQuestion,
+  disclosure,
+  FOLLOW_UPS,
+  interviewerInstructions,
+  type LiveControl,
+  type LiveEnd,
+  type LiveMessage,
+} from '../shared/interviews/live';
+import { ANSWER_GRACE_SECONDS, MAX_TEXT_ANSWER } from '../shared/interviews/session';
+import type { Stores } from '../stores';
+import type { InterviewSteps } from './interview-steps';
+
+/** Where a conversation sends what the candidate hears and sees: the socket, as web/interviews/live-socket.ts holds it. */
+export interface LiveLink {
+  send(message: LiveMessage): void;
+  sendAudio(pcm: Buffer): void;
+  /** Ends the socket, after an `ended` message saying why. */
+  close(reason: LiveEnd): void;
+}
+
+export interface Conversation {
+  audio(pcm: Buffer): void;
+  control(control: LiveControl): void;
+  /** The socket closed (or was taken over): the provider's session goes, and what was kept stays. */
+  end(reason: LiveEnd): void;
+}
+
+interface ConversationDeps {
+  stores: Pick<Stores, 'interviews' | 'projects' | 'workspaces'>;
+  steps: InterviewSteps;
+  realtime: RealtimeVoice;
+  logger: Logger;
+  now(): Date;
+}
+
+/** How often a provider's session may fail in one conversation before it ends (a new one takes the conversation so far). */
+const SESSION_RETRIES = 2;
+
+/**
+ * One live conversation about `interview` (docs/live-interviews.md): the interviewer asks each unanswered
+ * question in order, listens, asks up to the interview's follow-ups, and moves on when the candidate has
+ * answered them, says they are done, or the question's time runs out. Each turn is kept as it completes
+ * (stores/interview-answers.ts), and a question's answer is saved, with its turns, as it closes, through the
+ * same store as a written answer; the last one finishes the interview as the page's Finish does.
+ */
+export async function startConversation(deps: ConversationDeps, interview: InterviewDoc, link: LiveLink): Promise<Conversation> {
+  const { stores, steps, realtime, logger, now } = deps;
+  const questions = interview.questions ?? [];
+  const [project, workspace] = await Promise.all([
+    stores.projects.get(interview.project_id),
+    stores.workspaces.get(interview.workspace_id),
+  ]);
+  const company = companyOf(project, workspace) ?? 'the company';
+  const instructions = interviewerInstructions(company, project?.job?.title ?? project?.name ?? 'this role');
+  const allowedFollowUps = interview.follow_ups_per_question ?? FOLLOW_UPS.default;
+
+  let index = -1;
+  let turns: StoredTurn[] = [];
+  let followUps = 0;
+  let candidateFrom: Date | null = null;
+  let answerFrom: Date | null = null;
+  let interviewerSpeaking = false;
+  let session: RealtimeSession | null = null;
+  let failures = 0;
+  let ended = false;
+  let timer: NodeJS.Timeout | null = null;
+  // Turns, answers and moves happen one at a time, in the order they came.
+  let queue: Promise<void> = Promise.resolve();
+  const serially = (step: () => Promise<void>) => {
+    queue = queue.then(step).catch((err: unknown) => {
+      logger.error({ err, interviewId: interview._id }, 'live interview step failed');
+      end('closed');
+    });
+  };
+
+  async function keep(turn: StoredTurn): Promise<void> {
+    const seq = await stores.interviews.addTurn(interview._id, index, turn, turns.length);
+    if (seq !== null) turns.push(turn);
+  }
+
+  function state(s: 'asking' | 'listening' | 'thinking'): void {
+    link.send({ type: 'state', question_index: index, questions: questions.length, state: s });
+  }
+
+  function ask(again: boolean): void {
+    const question = questions[index];
+    const first = index === 0 && turns.length === 0;
+    // The first words of the conversation say it is an AI and recorded (as our calls' disclosure does).
+    session?.respond(askQuestion(question, index, questions.length, { again, opening: first ? disclosure(company) : undefined }));
+    state('asking');
+  }
+
+  /** Opens question `at`, or finishes the interview when every question has its answer. */
+  async function open(at: number | null): Promise<void> {
+    if (timer) clearTimeout(timer);
+    if (at === null) {
+      const fresh = (await stores.interviews.get(interview._id)) ?? interview;
+      await steps.finish(fresh, now());
+      return end('finished');
+    }
+    index = at;
+    turns = await stores.interviews.turns(interview._id, index);
+    // Each of the candidate's turns on an open question was followed up (else the question would have closed).
+    followUps = Math.min(turns.filter((t) => t.who === 'candidate').length, allowedFollowUps);
+    const served = await stores.interviews.serveQuestion(interview._id, index, now());
+    const left = served.getTime() + (questions[index].time_limit_seconds + ANSWER_GRACE_SECONDS) * 1000 - now().getTime();
+    timer = setTimeout(() => serially(close), Math.max(0, left));
+    timer.unref();
+    // A question already under way (a dropped socket, a reload) is asked again: the answer that was cut starts over.
+    ask(turns.length > 0);
+  }
+
+  /** Closes the open question with the candidate's words so far, and opens the next. */
+  async function close(): Promise<void> {
+    if (ended || index < 0) return;
+    if (timer) clearTimeout(timer);
+    session?.cancelResponse();
+    const text = answerOf(turns).slice(0, MAX_TEXT_ANSWER);
+    const fresh = (await stores.interviews.get(interview._id)) ?? interview;
+    const spoke = turns.filter((t) => t.who === 'candidate');
+    const seconds = spoke.reduce((s, t) => s + (t.ended_at.getTime() - t.started_at.getTime()) / 1000, 0);
+    await stores.interviews.saveAnswer(fresh, {
+      index,
+      type: questions[index].type,
+      text: text === '' ? null : text,
+      duration_seconds: spoke.length > 0 ? Math.round(seconds * 10) / 10 : null,
+      answered_at: now(),
+      timed_out: text === '',
+      turns,
+    });
+    await open(await stores.interviews.nextQuestion((await stores.interviews.get(interview._id)) ?? fresh));
+  }
+
+  async function connect(): Promise<void> {
+    session = await realtime.open(
+      { instructions },
+      {
+        speechStarted() {
+          candidateFrom = now();
+          // The candidate talks over the interviewer: it stops, and listens.
+          if (interviewerSpeaking) session?.cancelResponse();
+          state('listening');
+        },
+        speechStopped() {
+          state('thinking');
+        },
+        candidateSaid(text) {
+          const started = candidateFrom ?? now();
+          candidateFrom = null;
+          serially(async () => {
+            if (ended) return;
+            await keep({ who: 'candidate', text, started_at: started, ended_at: now() });
+            link.send({ type: 'caption', who: 'candidate', text });
+            if (afterCandidateTurn(followUps, allowedFollowUps) === 'follow_up') {
+              followUps++;
+              session?.respond(askFollowUp(questions[index]));
+              state('asking');
+            } else await close();
+          });
+        },
+        interviewerAudio(pcm) {
+          if (!interviewerSpeaking) answerFrom = now();
+          interviewerSpeaking = true;
+          link.sendAudio(pcm);
+        },
+        interviewerSaid(text) {
+          const started = answerFrom ?? now();
+          serially(async () => {
+            if (ended) return;
+            await keep({ who: 'interviewer', text, started_at: started, ended_at: now() });
+            link.send({ type: 'caption', who: 'interviewer', text });
+          });
+        },
+        responseDone() {
+          interviewerSpeaking = false;
+          answerFrom = null;
+          if (!ended) state('listening');
+        },
+        failed(message) {
+          logger.warn({ interviewId: interview._id, message }, 'live interview: the realtime session failed');
+          session?.close();
+          if (ended) return;
+          if (++failures > SESSION_RETRIES) return end('closed');
+          // A new session with the conversation so far: the open question is asked again.
+          serially(async () => {
+            await connect();
+            ask(true);
+          });
+        },
+      },
+    );
+  }
+
+  function end(reason: LiveEnd): void {
+    if (ended) return;
+    ended = true;
+    if (timer) clearTimeout(timer);
+    session?.close();
+    link.close(reason);
+  }
+
+  await connect();
+  serially(async () => open(await stores.interviews.nextQuestion(interview)));
+
+  return {
+    audio(pcm) {
+      if (!ended) session?.appendAudio(pcm);
+    },
+    control(c) {
+      if (ended) return;
+      if (c.type === 'repeat') serially(async () => ask(true));
+      else if (c.type === 'done') serially(close);
+      else
+        serially(async () => {
+          await stores.interviews.switchToText((await stores.interviews.get(interview._id)) ?? interview, now());
+          end('switched_to_text');
+        });
+    },
+    end,
+  };
+}

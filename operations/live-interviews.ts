@@ -1,0 +1,71 @@
+import type { InterviewDoc } from '../infra/documents/interviews';
+import { expiresAtOf } from '../infra/documents/interviews';
+import { linkExpired } from '../shared/interviews/deadlines';
+import { LIVE_LIMITS } from '../shared/interviews/live';
+import type { OperationDeps } from './deps';
+import type { InterviewSteps } from './interview-steps';
+import { startConversation, type Conversation, type LiveLink } from './live-conversation';
+
+/** Why a live conversation cannot be opened now. */
+export type LiveRefusal = 'not_live' | 'no_consent' | 'closed' | 'busy';
+export type TicketOutcome = { ticket: string; expires_at: Date } | { refused: LiveRefusal };
+
+/**
+ * Live interviews (docs/live-interviews.md): the ticket the page asks for after consent, and the conversations
+ * this process holds, at most LIVE_CONVERSATIONS_PER_PROCESS and one per interview: a second socket for an
+ * interview (another tab, a reload) takes its conversation over, and the first is told so.
+ */
+export function liveInterviews(deps: OperationDeps & { steps: InterviewSteps }) {
+  const { stores, config, realtime, logger, steps } = deps;
+  const held = new Map<string, Conversation>();
+
+  /** Why the interview cannot hold a conversation now, or null when it can. */
+  function refusal(interview: InterviewDoc, at: Date): LiveRefusal | null {
+    if (interview.interview_mode !== 'live' || interview.live_switched_at) return 'not_live';
+    if (!interview.consent) return 'no_consent';
+    if (interview.erased_at || interview.status !== 'started' || linkExpired(interview.status, expiresAtOf(interview), at)) return 'closed';
+    return null;
+  }
+
+  return {
+    /** A ticket that opens the interview's socket for a minute, minted only after the candidate's consent. */
+    async ticket(interview: InterviewDoc, at: Date): Promise<TicketOutcome> {
+      const refused = refusal(interview, at);
+      if (refused) return { refused };
+      if (held.size >= config.LIVE_CONVERSATIONS_PER_PROCESS && !held.has(interview._id)) return { refused: 'busy' };
+      const expires_at = new Date(at.getTime() + LIVE_LIMITS.ticketMs);
+      return { ticket: await stores.signedTokens.liveTickets.mint(interview._id, expires_at), expires_at };
+    },
+
+    /** Whether a socket with this ticket may open the interview's conversation now. */
+    async admits(interview: InterviewDoc, ticket: string, at: Date): Promise<LiveRefusal | 'invalid_ticket' | null> {
+      if (!(await stores.signedTokens.liveTickets.valid(interview._id, ticket, at))) return 'invalid_ticket';
+      const refused = refusal(interview, at);
+      if (refused) return refused;
+      return held.size >= config.LIVE_CONVERSATIONS_PER_PROCESS && !held.has(interview._id) ? 'busy' : null;
+    },
+
+    /** Opens the conversation on a socket just admitted; one the interview held before is taken over. */
+    async converse(interview: InterviewDoc, link: LiveLink): Promise<Conversation> {
+      held.get(interview._id)?.end('taken_over');
+      let conversation: Conversation | null = null;
+      let closed = false;
+      const started = await startConversation({ stores, steps, realtime, logger, now: () => new Date() }, interview, {
+        ...link,
+        close(reason) {
+          closed = true;
+          if (conversation && held.get(interview._id) === conversation) held.delete(interview._id);
+          link.close(reason);
+        },
+      });
+      conversation = started;
+      if (!closed) held.set(interview._id, started);
+      return started;
+    },
+
+    /** Conversations this process holds now (the `hiring_live_conversations` gauge). */
+    count: () => held.size,
+  };
+}
+
+export type LiveInterviews = ReturnType<typeof liveInterviews>;

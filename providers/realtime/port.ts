@@ -1,0 +1,43 @@
+/**
+ * A realtime speech provider for live interviews (docs/live-interviews.md): the server opens one session per
+ * conversation, streams the candidate's audio into it and asks it to speak; the provider detects the ends of
+ * the candidate's speech, transcribes both sides and answers with audio. Audio is 16-bit mono PCM at 24 kHz
+ * both ways (shared/interviews/live.ts). Instructions and turn detection are the server's alone.
+ */
+export interface RealtimeSessionOptions {
+  /** The interviewer's standing instructions. */
+  instructions: string;
+}
+
+/** What a session tells the conversation, in the order the provider says it. */
+export interface RealtimeEvents {
+  /** The candidate started speaking (the interviewer stops talking over them). */
+  speechStarted(): void;
+  /** The candidate stopped speaking: the end of their turn, as the provider's turn detection judged it. */
+  speechStopped(): void;
+  /** The transcript of the candidate's turn that just ended. */
+  candidateSaid(text: string): void;
+  /** A chunk of the interviewer's voice. */
+  interviewerAudio(pcm: Buffer): void;
+  /** The transcript of what the interviewer just said. */
+  interviewerSaid(text: string): void;
+  /** The interviewer finished its response. */
+  responseDone(): void;
+  /** The session failed; the conversation may open a new one with the conversation so far. */
+  failed(message: string): void;
+}
+
+export interface RealtimeSession {
+  /** Appends a frame of the candidate's audio. */
+  appendAudio(pcm: Buffer): void;
+  /** Asks the interviewer to speak, on these instructions for this response only. */
+  respond(instructions: string): void;
+  /** Stops the interviewer's response under way (the candidate talks over it). */
+  cancelResponse(): void;
+  close(): void;
+}
+
+export interface RealtimeVoice {
+  readonly name: string;
+  open(options: RealtimeSessionOptions, events: RealtimeEvents): Promise<RealtimeSession>;
+}

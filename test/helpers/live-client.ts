@@ -1,0 +1,127 @@
+import WebSocket from 'ws';
+import { LIVE_SAMPLE_RATE, type LiveMessage } from '../../shared/interviews/live';
+import type { Stack } from './stack';
+import { inviteBody, inviteCandidate } from './invite';
+import { waitFor } from './wait';
+
+/** A live interview's page as a test drives it: the ticket after consent, then the conversation's socket. */
+
+const form = (stack: Stack, path: string, body = '') =>
+  fetch(stack.url + path, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: stack.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+
+/** One invited candidate (`inviteCandidate(candidate)`) of a live interview of a job of its own: its id, link path and a reader of it. */
+export async function invitedLive(
+  stack: Stack,
+  key: string,
+  job: string,
+  questions: unknown[],
+  extra: Record<string, unknown> = {},
+  candidate = 1,
+) {
+  const res = await stack.request('POST', '/api/public/v1/interview/invite', {
+    key,
+    body: inviteBody([inviteCandidate(candidate)], { ats_job_id: job, questions, interview_mode: 'live', ...extra }),
+  });
+  if (res.status !== 200) throw new Error(`invite answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const id = res.body.data.interviews[0].id as string;
+  const get = () => stack.request('GET', `/api/public/v1/interviews/${id}`, { key });
+  const interview = (await waitFor(get, (r) => r.body.data.status === 'invited')).body.data;
+  const path = new URL(interview.interview_url).pathname;
+  return {
+    id,
+    path,
+    get,
+    start: () => form(stack, `${path}/start`, 'consent=given'),
+    ticket: async () => {
+      const r = await form(stack, `${path}/live/ticket`);
+      return { status: r.status, body: (await r.json()) as { ticket?: string; error?: string; socket_path?: string } };
+    },
+  };
+}
+
+export interface LiveClient {
+  messages: LiveMessage[];
+  /** Bytes of the interviewer's audio received. */
+  audioBytes(): number;
+  closed: Promise<{ code: number; reason: string }>;
+  /** Waits for a message that satisfies `ok` (among those after the first `from`). */
+  next(ok: (m: LiveMessage) => boolean, from?: number, ms?: number): Promise<LiveMessage>;
+  send(control: unknown): void;
+  /** `speechMs` of a loud tone, then `quietMs` of silence, in 100 ms frames. */
+  speak(speechMs: number, quietMs?: number): void;
+  close(): void;
+}
+
+/** Opens the conversation's socket as the page does: from its own origin, with a ticket. */
+export function openLive(stack: Stack, path: string, ticket: string, origin = stack.url): Promise<LiveClient> {
+  const ws = new WebSocket(`${stack.url.replace(/^http/, 'ws')}${path}/live?ticket=${encodeURIComponent(ticket)}`, { origin });
+  const messages: LiveMessage[] = [];
+  let audio = 0;
+  const waiters = new Set<() => void>();
+  ws.on('message', (data, binary) => {
+    if (binary) audio += (data as Buffer).length;
+    else messages.push(JSON.parse(String(data)) as LiveMessage);
+    for (const w of waiters) w();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+  const frame = (ms: number, loud: boolean) => {
+    const n = Math.round((LIVE_SAMPLE_RATE * ms) / 1000);
+    const out = Buffer.alloc(n * 2);
+    if (loud) for (let i = 0; i < n; i++) out.writeInt16LE(Math.round(8_000 * Math.sin((2 * Math.PI * 220 * i) / LIVE_SAMPLE_RATE)), i * 2);
+    return out;
+  };
+  return new Promise((resolve, reject) => {
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`socket refused: ${res.statusCode}`)));
+    ws.once('error', reject);
+    ws.once('open', () =>
+      resolve({
+        messages,
+        audioBytes: () => audio,
+        closed,
+        next(ok, from = 0, ms = 20_000) {
+          return new Promise((done, fail) => {
+            const check = () => {
+              const found = messages.slice(from).find(ok);
+              if (!found) return;
+              waiters.delete(check);
+              clearTimeout(timer);
+              done(found);
+            };
+            const timer = setTimeout(() => {
+              waiters.delete(check);
+              fail(new Error(`no such message; got ${JSON.stringify(messages.slice(from))}`));
+            }, ms);
+            waiters.add(check);
+            check();
+          });
+        },
+        send: (control) => ws.send(JSON.stringify(control)),
+        speak(speechMs, quietMs = 800) {
+          for (let t = 0; t < speechMs; t += 100) ws.send(frame(100, true), { binary: true });
+          for (let t = 0; t < quietMs; t += 100) ws.send(frame(100, false), { binary: true });
+        },
+        close: () => ws.close(),
+      }),
+    );
+  });
+}
+
+/** The status code a refused socket answered with. */
+export function refusedWith(stack: Stack, path: string, ticket: string, origin = stack.url): Promise<number> {
+  const ws = new WebSocket(`${stack.url.replace(/^http/, 'ws')}${path}/live?ticket=${encodeURIComponent(ticket)}`, { origin });
+  return new Promise((resolve, reject) => {
+    ws.on('error', () => undefined);
+    ws.once('unexpected-response', (req, res) => {
+      resolve(res.statusCode ?? 0);
+      req.destroy();
+    });
+    ws.once('open', () => reject(new Error('the socket opened')));
+  });
+}

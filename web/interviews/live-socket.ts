@@ -1,0 +1,150 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import Router from '@koa/router';
+import { Value } from '@sinclair/typebox/value';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { LIVE_LIMITS, LiveControl, type LiveEnd, type LiveMessage } from '../../shared/interviews/live';
+import type { LiveRefusal } from '../../operations/live-interviews';
+import type { WebDeps } from '../deps';
+import { sameOrigin } from '../forms';
+import { linkLimits } from '../limits';
+import { interviewLink } from './link';
+
+/** What the page is told when a conversation cannot open (and the HTTP status of the ticket's refusal). */
+const REFUSALS: Record<LiveRefusal | 'invalid_ticket', { status: number; message: string }> = {
+  not_live: { status: 409, message: 'This interview is answered on the page, not in a conversation.' },
+  no_consent: { status: 409, message: 'Please agree to the recording and the assessment before the conversation starts.' },
+  closed: { status: 409, message: 'This interview is no longer open.' },
+  busy: { status: 503, message: 'Too many conversations are under way. Please try again in a minute.' },
+  invalid_ticket: { status: 403, message: 'This conversation needs a new ticket from its page.' },
+};
+/** A closed socket's code, by why it ended: 1000 for a normal end, 4000s for the rest (the page reads them). */
+const CLOSE_CODES: Record<LiveEnd, number> = {
+  finished: 1000,
+  switched_to_text: 1000,
+  taken_over: 4001,
+  silent: 4002,
+  closed: 4003,
+  refused: 4008,
+};
+/** Whether the browser that opens the socket says it is on our own page (browsers always send Origin with a WebSocket). */
+function sameOriginSocket(req: IncomingMessage): boolean {
+  try {
+    return req.headers.origin !== undefined && new URL(req.headers.origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+const SOCKET_PATH = /^\/interview\/([^/?#]+)\/live(?:\?|$)/;
+
+/** `POST /interview/:token/live/ticket`: after consent, the ticket that opens the conversation's socket for a minute. */
+export function liveTicketRoutes({ stores, config, operations, now }: WebDeps): Router {
+  const router = new Router();
+  const { load } = interviewLink({ stores, config });
+  router.post('/interview/:token/live/ticket', linkLimits(stores.limits), sameOrigin, async (ctx) => {
+    const { interview, path } = await load(ctx);
+    const outcome = await operations.liveInterviews.ticket(interview, now());
+    if ('refused' in outcome) {
+      const { status, message } = REFUSALS[outcome.refused];
+      ctx.status = status;
+      if (outcome.refused === 'busy') ctx.set('Retry-After', '60');
+      ctx.body = { error: outcome.refused, message };
+      return;
+    }
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { ticket: outcome.ticket, expires_at: outcome.expires_at.toISOString(), socket_path: `${path}/live` };
+  });
+  return router;
+}
+
+/**
+ * The conversations' WebSockets (`/interview/{token}/live?ticket=…`), on the API's own server: same origin
+ * only, the link's token and a ticket minted after consent, one conversation per interview. Frames and
+ * controls are bounded in size and rate; a socket silent for two minutes is closed (the link resumes it).
+ */
+export function liveSockets({ stores, operations, logger, now }: Pick<WebDeps, 'stores' | 'operations' | 'logger' | 'now'>) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: LIVE_LIMITS.frameBytes });
+  const live = operations.liveInterviews;
+
+  function refuse(socket: Duplex, status: number, message: string, extra = ''): void {
+    const body = JSON.stringify({ message });
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : status === 409 ? 'Conflict' : 'Service Unavailable'}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${extra}\r\n${body}`,
+    );
+  }
+
+  async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const match = SOCKET_PATH.exec(req.url ?? '');
+    if (!match) return refuse(socket, 404, 'Not found.');
+    // A page of another site may open a socket to us with the candidate's browser: only our own origin may.
+    if (!sameOriginSocket(req)) return refuse(socket, 403, 'A conversation opens only from its own page.');
+    const interview = await stores.interviews.ofToken(decodeURIComponent(match[1]));
+    if (!interview || interview.erased_at) return refuse(socket, 404, 'Interview not found.');
+    const ticket = new URL(req.url ?? '', 'http://local').searchParams.get('ticket') ?? '';
+    const refused = await live.admits(interview, ticket, now());
+    if (refused)
+      return refuse(socket, REFUSALS[refused].status, REFUSALS[refused].message, refused === 'busy' ? 'Retry-After: 60\r\n' : '');
+    wss.handleUpgrade(req, socket, head, (ws) => void converse(ws, interview).catch((err: unknown) => fail(ws, err)));
+  }
+
+  function fail(ws: WebSocket, err: unknown): void {
+    logger.error({ err }, 'live interview socket failed');
+    ws.close(CLOSE_CODES.closed, 'closed');
+  }
+
+  async function converse(ws: WebSocket, interview: NonNullable<Awaited<ReturnType<typeof stores.interviews.get>>>): Promise<void> {
+    const send = (m: LiveMessage) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(m));
+    const conversation = await live.converse(interview, {
+      send,
+      sendAudio: (pcm) => ws.readyState === ws.OPEN && ws.send(pcm, { binary: true }),
+      close(reason) {
+        send({ type: 'ended', reason });
+        ws.close(CLOSE_CODES[reason], reason);
+      },
+    });
+    let silence = setTimeout(() => conversation.end('silent'), LIVE_LIMITS.silentMs);
+    let window = Date.now();
+    let inWindow = 0;
+    ws.on('message', (data: RawData, binary: boolean) => {
+      clearTimeout(silence);
+      silence = setTimeout(() => conversation.end('silent'), LIVE_LIMITS.silentMs);
+      const at = Date.now();
+      if (at - window >= 1000) {
+        window = at;
+        inWindow = 0;
+      }
+      if (++inWindow > LIVE_LIMITS.messagesPerSecond) return conversation.end('refused');
+      const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      if (binary) return conversation.audio(bytes);
+      if (bytes.length > LIVE_LIMITS.controlBytes) return send({ type: 'error', message: 'A control message is at most 512 bytes.' });
+      let control: unknown;
+      try {
+        control = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        control = null;
+      }
+      // Only the few controls are read: nothing the browser sends reaches the interviewer's instructions.
+      if (!Value.Check(LiveControl, control))
+        return send({ type: 'error', message: 'Unknown message: send done, repeat or switch_to_text.' });
+      conversation.control(control);
+    });
+    ws.on('close', () => {
+      clearTimeout(silence);
+      conversation.end('closed');
+    });
+  }
+
+  return {
+    /** The server's `upgrade` listener. */
+    upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      void upgrade(req, socket, head).catch((err: unknown) => {
+        logger.error({ err }, 'live interview upgrade failed');
+        refuse(socket, 503, 'Please try again.');
+      }),
+    /** Closes every conversation's socket (the process stops; the links resume them). */
+    close(): void {
+      for (const ws of wss.clients) ws.close(1001, 'going away');
+    },
+  };
+}
