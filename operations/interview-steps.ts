@@ -15,7 +15,9 @@ export type LinkPage =
   | { page: 'not_ready'; failed: boolean }
   /** The next question, not served yet or its time run out while the page was closed (`timedOut`): a button opens it. */
   | { page: 'continue'; index: number; timedOut: boolean }
-  | { page: 'question'; index: number; served: Date };
+  | { page: 'question'; index: number; served: Date }
+  /** A live interview's conversation, from question `index` (docs/live-interviews.md). */
+  | { page: 'live'; index: number };
 /** Whether a recording may be uploaded for a question now, and since when it has been served. */
 export type RecordingOpen = { open: true; served: Date } | { open: false; why: 'no_consent' | 'closed' };
 
@@ -91,6 +93,7 @@ export function interviewSteps({ stores, workflows, logger }: Pick<OperationDeps
       if (interview.status === 'completed') return { page: 'completed' };
       const index = await interviews.nextQuestion(interview);
       if (index === null) return { page: 'finish' };
+      if (interview.interview_mode === 'live' && !interview.live_switched_at) return { page: 'live', index };
       const served = await interviews.servedAt(interview._id, index);
       if (!served || !inTime(questions[index], served, at)) return { page: 'continue', index, timedOut: served !== null };
       return { page: 'question', index, served };
@@ -116,6 +119,11 @@ export function interviewSteps({ stores, workflows, logger }: Pick<OperationDeps
       if (served && !inTime((interview.questions ?? [])[index], served, at)) return timedOut(interview, index, at);
       if (!served) await interviews.serveQuestion(interview._id, index, at);
       return stays;
+    },
+
+    /** A live interview's candidate answers the rest of the questions in writing (docs/live-interviews.md). */
+    async switchToText(interview: InterviewDoc, at: Date): Promise<void> {
+      if (!expired(interview, at)) await written(interviews.switchToText(interview, at));
     },
 
     /** The candidate asks for a person, not an AI, to assess their answers (docs/assessments.md). */

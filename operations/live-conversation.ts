@@ -220,7 +220,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
       else if (c.type === 'done') serially(close);
       else
         serially(async () => {
-          await stores.interviews.switchToText((await stores.interviews.get(interview._id)) ?? interview, now());
+          await steps.switchToText((await stores.interviews.get(interview._id)) ?? interview, now());
           end('switched_to_text');
         });
     },

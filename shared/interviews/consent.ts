@@ -10,6 +10,8 @@ export function consentNotice(f: {
   contact: string;
   retentionDays: number | null;
   recorded: boolean;
+  /** A live interview: a conversation with an AI interviewer, recorded whole (docs/live-interviews.md). */
+  live?: boolean;
   /** The candidate asked for a person, not an AI, to assess their answers. */
   aiDeclined: boolean;
 }): string[] {
@@ -17,9 +19,11 @@ export function consentNotice(f: {
     ? `${f.company} keeps your answers and recordings for ${f.retentionDays} days after the interview ends, then deletes them.`
     : `${f.company} keeps your answers and recordings until it deletes them or you ask it to.`;
   return [
-    f.recorded
-      ? 'What is recorded: your written answers, and the audio or video of your spoken and on-camera answers, from the moment each question appears until you submit it.'
-      : 'What is recorded: your written answers.',
+    f.live
+      ? 'What is recorded: your conversation with the AI interviewer, both voices, and its transcript, from the moment the conversation starts until it ends. Nothing is judged from your voice, tone or face: only what you say is assessed.'
+      : f.recorded
+        ? 'What is recorded: your written answers, and the audio or video of your spoken and on-camera answers, from the moment each question appears until you submit it.'
+        : 'What is recorded: your written answers.',
     f.aiDeclined
       ? `You asked for a person, not an AI, to assess your answers: no AI system transcribes or assesses them, and people at ${f.company} read them and make every decision.`
       : `An AI system assesses your answers against the job's requirements; people at ${f.company} read its assessment and your answers and make every decision. You may ask for a person to assess them instead, below.`,

@@ -5,18 +5,20 @@ import axe from 'axe-core';
 import { provisioned } from '../../scripts/services';
 
 /** Headless Chromium from Debian's package (scripts/provision.sh), as the page tests drive it. */
-export function launchBrowser(): Promise<Browser> {
+export function launchBrowser(opts: { microphoneFile?: string; denyMicrophone?: boolean } = {}): Promise<Browser> {
   return puppeteer.launch({
     executablePath: provisioned().chromium,
     headless: true,
     // Root in a container has no user namespace for Chromium's sandbox. The fake devices stand in for a
-    // microphone and a camera, and grant them, for the recorded answers.
+    // microphone and a camera, and grant them, for the recorded answers (or refuse them: `denyMicrophone`);
+    // `microphoneFile`: a WAV the fake microphone plays, looped.
     args: [
       '--no-sandbox',
       '--disable-gpu',
       '--disable-dev-shm-usage',
       '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
+      ...(opts.denyMicrophone ? ['--deny-permission-prompts'] : ['--use-fake-ui-for-media-stream']),
+      ...(opts.microphoneFile ? [`--use-file-for-fake-audio-capture=${opts.microphoneFile}`] : []),
     ],
   });
 }

@@ -125,3 +125,28 @@ export function refusedWith(stack: Stack, path: string, ticket: string, origin =
     ws.once('open', () => reject(new Error('the socket opened')));
   });
 }
+
+/**
+ * A WAV file for Chromium's fake microphone (`--use-file-for-fake-audio-capture`, which loops it): `speechMs`
+ * of a loud tone, then `quietMs` of silence, 16-bit mono at 48 kHz: the simulator hears each tone as a turn.
+ */
+export function turnTakingWav(speechMs = 1_200, quietMs = 1_500): Buffer {
+  const rate = 48_000;
+  const samples = Math.round((rate * (speechMs + quietMs)) / 1000);
+  const loud = Math.round((rate * speechMs) / 1000);
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write('RIFF', 0);
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write('WAVEfmt ', 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20); // PCM
+  wav.writeUInt16LE(1, 22); // mono
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36);
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < loud; i++) wav.writeInt16LE(Math.round(12_000 * Math.sin((2 * Math.PI * 220 * i) / rate)), 44 + i * 2);
+  return wav;
+}

@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import { STYLESHEET } from './stylesheet';
 import { COUNTDOWN_SCRIPT } from './countdown';
 import { RECORDER_SCRIPT } from './recorder';
+import { LIVE_SCRIPT } from './live';
 
 /** An asset's URL names its content, so it may be cached for good and still change with a release. */
 const versioned = (name: string, ext: string, content: string) =>
@@ -10,11 +11,13 @@ const versioned = (name: string, ext: string, content: string) =>
 export const STYLESHEET_PATH = versioned('style', 'css', STYLESHEET);
 export const COUNTDOWN_PATH = versioned('countdown', 'js', COUNTDOWN_SCRIPT);
 export const RECORDER_PATH = versioned('recorder', 'js', RECORDER_SCRIPT);
+export const LIVE_PATH = versioned('live', 'js', LIVE_SCRIPT);
 
 const ASSETS: Array<[path: string, type: string, body: string]> = [
   [STYLESHEET_PATH, 'text/css; charset=utf-8', STYLESHEET],
   [COUNTDOWN_PATH, 'text/javascript; charset=utf-8', COUNTDOWN_SCRIPT],
   [RECORDER_PATH, 'text/javascript; charset=utf-8', RECORDER_SCRIPT],
+  [LIVE_PATH, 'text/javascript; charset=utf-8', LIVE_SCRIPT],
 ];
 
 export function assetRoutes(): Router {

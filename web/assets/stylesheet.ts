@@ -66,6 +66,9 @@ summary { cursor: pointer; color: #0b57d0; }
 .score p, .evidence { margin: 0.2rem 0; }
 .flag { color: #8a4b00; font-weight: 600; }
 .heard { color: #52606d; }
+.live meter { display: block; width: 100%; height: 1.5rem; }
+.captions { list-style: none; padding: 0; max-height: 50vh; overflow-y: auto; }
+.captions li { margin: 0.4rem 0; }
 .recorder { border-bottom: 1px solid #d9dde3; padding-bottom: 1rem; margin-bottom: 0.5rem; }
 .recorder video, .recorder audio, .answers video, .answers audio { display: block; width: 100%; margin-top: 0.5rem; }
 .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; }

@@ -44,6 +44,7 @@ export function interviewLink({ stores, config }: Pick<WebDeps, 'stores' | 'conf
         path,
         retentionDays: workspace?.settings?.retention_days ?? null,
         aiDeclined: Boolean(interview.ai_assessment_declined_at),
+        live: interview.interview_mode === 'live' && !interview.live_switched_at,
       };
     },
   };

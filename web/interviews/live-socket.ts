@@ -37,7 +37,7 @@ function sameOriginSocket(req: IncomingMessage): boolean {
 }
 const SOCKET_PATH = /^\/interview\/([^/?#]+)\/live(?:\?|$)/;
 
-/** `POST /interview/:token/live/ticket`: after consent, the ticket that opens the conversation's socket for a minute. */
+/** `POST /interview/:token/live/ticket`: after consent, the ticket that opens the conversation's socket for a minute; `…/live/switch`: written answers instead. */
 export function liveTicketRoutes({ stores, config, operations, now }: WebDeps): Router {
   const router = new Router();
   const { load } = interviewLink({ stores, config });
@@ -53,6 +53,13 @@ export function liveTicketRoutes({ stores, config, operations, now }: WebDeps): 
     }
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { ticket: outcome.ticket, expires_at: outcome.expires_at.toISOString(), socket_path: `${path}/live` };
+  });
+  // "Answer in writing instead": a plain form, so it works without the script or a microphone; back to the page.
+  router.post('/interview/:token/live/switch', linkLimits(stores.limits), sameOrigin, async (ctx) => {
+    const { interview, path } = await load(ctx);
+    await operations.interviewSteps.switchToText(interview, now());
+    ctx.status = 303;
+    ctx.redirect(path);
   });
   return router;
 }

@@ -17,10 +17,12 @@ export interface InterviewFrame {
   retentionDays: number | null;
   /** The candidate asked for a person, not an AI, to assess their answers. */
   aiDeclined: boolean;
+  /** A live interview not switched to writing: the questions are asked in a conversation (docs/live-interviews.md). */
+  live: boolean;
 }
 
 /** Every page of the link offers it (web/suppressions/): a confirmation page, then the suppression list. */
-function OptOutLink({ frame }: { frame: InterviewFrame }): VNode {
+export function OptOutLink({ frame }: { frame: InterviewFrame }): VNode {
   return (
     <p class="hint">
       <a href={`${frame.path}/opt-out`}>Don't contact me again</a>
@@ -39,6 +41,7 @@ export function WelcomePage({ frame, questions, error }: { frame: InterviewFrame
     contact: frame.contact,
     retentionDays: frame.retentionDays,
     recorded: questions.some((q) => q.type !== 'text'),
+    live: frame.live,
     aiDeclined: frame.aiDeclined,
   });
   return (
@@ -52,6 +55,12 @@ export function WelcomePage({ frame, questions, error }: { frame: InterviewFrame
           limit, which starts when the question appears. Your answers are saved as you go: if you close this page, the link brings you back
           to where you were.
         </p>
+        {frame.live && (
+          <p>
+            An AI interviewer asks the questions aloud and listens to your answers, in a conversation. You will check your microphone first,
+            and you can answer in writing instead at any time.
+          </p>
+        )}
         <ol class="questions">
           {questions.map((q) => (
             <li>

@@ -15,6 +15,7 @@ import {
   WelcomePage,
   type InterviewFrame,
 } from './pages';
+import { LivePage } from './live-page';
 
 /** The link's page for where the candidate stands (operations/interview-steps.ts); `late`: the query's notice. */
 export function showStanding(
@@ -37,6 +38,8 @@ export function showStanding(
       return sendPage(ctx, 200, <CompletedPage frame={frame} />);
     case 'finish':
       return sendPage(ctx, 200, <FinishPage frame={frame} notice={late} />);
+    case 'live':
+      return sendPage(ctx, 200, <LivePage frame={frame} index={stands.index} count={questions.length} />);
     case 'continue':
       return sendPage(ctx, 200, <ContinuePage frame={frame} index={stands.index} total={questions.length} timedOut={stands.timedOut} />);
   }

@@ -1,0 +1,94 @@
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { startStack, type Stack } from '../helpers/stack';
+import { invitedLive, turnTakingWav } from '../helpers/live-client';
+import { waitFor } from '../helpers/wait';
+import { PHONE, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsSideways } from '../helpers/browser';
+
+/**
+ * A live interview in a real browser (docs/live-interviews.md): Chromium's fake microphone plays a WAV of a
+ * tone and a pause, looped, which the simulated realtime provider hears as the candidate's turns; the page
+ * checks the microphone, holds the conversation over its socket and shows both sides' captions.
+ */
+describe('the live interview page', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let denied: Browser;
+  let key: string;
+  const questions = [
+    { question: 'Tell us about a pipeline you built.', type: 'text', time_limit_seconds: 120 },
+    { question: 'How do you test a data model?', type: 'audio', time_limit_seconds: 120 },
+  ];
+  beforeAll(async () => {
+    const wav = join(mkdtempSync(join(tmpdir(), 'live-mic-')), 'turns.wav');
+    writeFileSync(wav, turnTakingWav());
+    stack = await startStack({ worker: true });
+    [browser, denied] = await Promise.all([launchBrowser({ microphoneFile: wav }), launchBrowser({ denyMicrophone: true })]);
+    ({ key } = await stack.newWorkspace('Live Pages'));
+  });
+  afterAll(async () => {
+    await Promise.all([browser?.close(), denied?.close()]);
+    await stack?.stop();
+  });
+
+  async function consent(page: Page, path: string): Promise<void> {
+    await page.goto(stack.url + path);
+    await page.click('#consent');
+    await Promise.all([page.waitForNavigation(), page.click('form[action$="/start"] button[type=submit]')]);
+  }
+  const status = (page: Page) => page.$eval('[data-role=status]', (p) => p.textContent);
+
+  it('checks the microphone, then holds the conversation with captions to the end, and the answers land in the interview', async () => {
+    const live = await invitedLive(stack, key, 'live-page-whole', questions, { follow_ups_per_question: 0 });
+    const { page, errors } = await openPage(browser, PHONE);
+    await page.goto(stack.url + live.path);
+    expect(await page.$eval('form[action$="/start"]', (f) => f.textContent)).toContain('your conversation with the AI interviewer');
+    await consent(page, live.path);
+
+    // Nothing is asked of the microphone, and no socket opened, until the candidate presses the button.
+    expect(await page.$eval('[data-role=talk]', (s) => (s as HTMLElement).hidden)).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await scrollsSideways(page)).toBe(false);
+    await keepScreenshot(page, 'live-interview-check-phone');
+    await page.click('[data-action=check]');
+    await page.waitForSelector('[data-action=begin]:not([hidden])', { timeout: 15_000 });
+    expect(await page.$eval('[data-role=level]', (m) => (m as HTMLMeterElement).value)).toBeGreaterThanOrEqual(0);
+    await page.click('[data-action=begin]');
+
+    await page.waitForFunction(() => document.querySelectorAll('.captions li').length >= 1, { timeout: 15_000 });
+    expect(await page.$eval('.captions li', (li) => li.textContent)).toContain('I am an AI interviewer for Live Pages');
+    await keepScreenshot(page, 'live-interview-conversation-phone');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The looped microphone answers each question; the last answer finishes the interview and the page shows so.
+    const done = (await waitFor(live.get, (r) => r.body.data.status === 'completed', 45_000)).body.data;
+    expect(done.answers).toHaveLength(2);
+    for (const a of done.answers) {
+      expect(a.text).toMatch(/^\(an answer of [0-9.]+ seconds\)/);
+      expect(a.turns.map((t: { who: string }) => t.who)).toContain('candidate');
+    }
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Interview completed', { timeout: 15_000 });
+    expect(errors).toEqual([]);
+  });
+
+  it('offers written answers when the microphone is denied, and takes them on the page', async () => {
+    const live = await invitedLive(stack, key, 'live-page-denied', questions);
+    const { page, errors } = await openPage(denied, PHONE);
+    await consent(page, live.path);
+    await page.click('[data-action=check]');
+    await page.waitForFunction(() => document.querySelector('[data-role=status]')?.textContent?.includes('not allowed'), {
+      timeout: 10_000,
+    });
+    expect(await status(page)).toContain('answer in writing instead');
+    await Promise.all([page.waitForNavigation(), page.click('form[action$="/live/switch"] button')]);
+    // The first question as an async interview shows it, with its typed answer.
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Tell us about a pipeline you built.');
+    await page.type('#answer', 'A nightly batch into a warehouse.');
+    await Promise.all([page.waitForNavigation(), page.click('form[action$="/answers/0"] button[type=submit]')]);
+    const now = (await live.get()).body.data;
+    expect(now.answers[0]).toMatchObject({ text: 'A nightly batch into a warehouse.', turns: [] });
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * A live interview's conversation in the browser (docs/live-interviews.md), served as a file (the CSP allows no
+ * inline script). It checks the microphone with a level meter, then asks the page for a ticket and opens the
+ * conversation's socket: the microphone goes out as 16-bit PCM at 24 kHz, the interviewer's voice comes back
+ * the same way and is played in order, and both sides' captions are shown. A dropped socket reconnects with a
+ * new ticket ("Reconnecting…"); the server resumes at the same question. The AudioContext is made and resumed
+ * in the button's click, as mobile Safari requires for any sound.
+ */
+export const LIVE_SCRIPT = `(function () {
+  var root = document.querySelector('.live');
+  if (!root) return;
+  var RATE = 24000;
+  function part(role) { return root.querySelector('[data-role=' + role + ']'); }
+  function button(action) { return root.querySelector('[data-action=' + action + ']'); }
+  function say(text) { part('status').textContent = text; }
+  var AC = window.AudioContext || window.webkitAudioContext;
+  if (!AC || !window.WebSocket || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+    button('check').hidden = true;
+    say('This browser cannot hold the conversation. Please answer in writing instead.');
+    return;
+  }
+  say('Press "Check my microphone" to begin.');
+  var audio = null, socket = null, sending = false, ended = false, heard = 0, tries = 0, playAt = 0, playing = [];
+
+  function downsample(input, from) {
+    var ratio = from / RATE, n = Math.floor(input.length / ratio), out = new Int16Array(n);
+    for (var i = 0; i < n; i++) {
+      var s = input[Math.floor(i * ratio)];
+      out[i] = s < 0 ? Math.max(-1, s) * 0x8000 : Math.min(1, s) * 0x7fff;
+    }
+    return out.buffer;
+  }
+  function play(buffer) {
+    var pcm = new Int16Array(buffer);
+    if (!pcm.length) return;
+    var sound = audio.createBuffer(1, pcm.length, RATE), data = sound.getChannelData(0);
+    for (var i = 0; i < pcm.length; i++) data[i] = pcm[i] / 0x8000;
+    var source = audio.createBufferSource();
+    source.buffer = sound;
+    source.connect(audio.destination);
+    var at = Math.max(audio.currentTime, playAt);
+    source.start(at);
+    playAt = at + sound.duration;
+    playing.push(source);
+    source.onended = function () { playing.splice(playing.indexOf(source), 1); };
+  }
+  function hush() {
+    playing.forEach(function (s) { try { s.stop(); } catch (e) {} });
+    playing = [];
+    playAt = 0;
+  }
+  function caption(who, text) {
+    var item = document.createElement('li');
+    var name = document.createElement('strong');
+    name.textContent = who === 'interviewer' ? 'Interviewer: ' : 'You: ';
+    item.appendChild(name);
+    item.appendChild(document.createTextNode(text));
+    part('captions').appendChild(item);
+  }
+  var STATES = { asking: 'The interviewer is speaking.', listening: 'Listening. Answer when you are ready.', thinking: 'One moment…' };
+
+  button('check').addEventListener('click', function () {
+    audio = audio || new AC();
+    audio.resume();
+    navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true } }).then(function (stream) {
+      var source = audio.createMediaStreamSource(stream);
+      var node = audio.createScriptProcessor(4096, 1, 1);
+      source.connect(node);
+      node.connect(audio.destination);
+      node.onaudioprocess = function (e) {
+        var input = e.inputBuffer.getChannelData(0), sum = 0;
+        for (var i = 0; i < input.length; i++) sum += input[i] * input[i];
+        var rms = Math.sqrt(sum / input.length);
+        part('level').value = Math.min(1, rms * 5);
+        if (rms > 0.01) heard++;
+        if (heard > 3 && !sending && button('begin').hidden) {
+          button('begin').hidden = false;
+          say('We can hear you. Start the conversation when you are ready.');
+        }
+        if (sending && socket && socket.readyState === 1) socket.send(downsample(input, audio.sampleRate));
+      };
+      button('check').hidden = true;
+      say('Say a few words: the bar should move.');
+      setTimeout(function () {
+        if (heard <= 3 && !sending) say('We cannot hear your microphone. Check that it is on and not muted, or answer in writing instead.');
+      }, 8000);
+    }, function (err) {
+      button('check').hidden = true;
+      say(err && err.name === 'NotAllowedError'
+        ? 'The microphone was not allowed. You can allow it in your browser settings and reload, or answer in writing instead.'
+        : 'No microphone was found. You can answer in writing instead.');
+    });
+  });
+  button('begin').addEventListener('click', function () {
+    part('check').hidden = true;
+    part('talk').hidden = false;
+    sending = true;
+    connect();
+  });
+  function control(type) { if (socket && socket.readyState === 1) socket.send(JSON.stringify({ type: type })); }
+  button('done').addEventListener('click', function () { control('done'); });
+  button('repeat').addEventListener('click', function () { control('repeat'); });
+
+  function retry() {
+    if (ended) return;
+    say('Reconnecting…');
+    tries++;
+    setTimeout(connect, Math.min(8000, 250 * Math.pow(2, tries)));
+  }
+  function connect() {
+    fetch(root.getAttribute('data-ticket'), { method: 'POST', credentials: 'same-origin' }).then(function (res) {
+      if (res.status === 409) { ended = true; location.reload(); return; }
+      if (!res.ok) return retry();
+      return res.json().then(function (t) {
+        socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + t.socket_path + '?ticket=' + encodeURIComponent(t.ticket));
+        socket.binaryType = 'arraybuffer';
+        socket.onopen = function () { tries = 0; };
+        socket.onmessage = function (e) {
+          if (typeof e.data !== 'string') return play(e.data);
+          var m = JSON.parse(e.data);
+          if (m.type === 'state') {
+            part('number').textContent = String(m.question_index + 1);
+            if (m.state === 'listening') hush();
+            say(STATES[m.state] || '');
+          } else if (m.type === 'caption') caption(m.who, m.text);
+          else if (m.type === 'ended') {
+            ended = true;
+            sending = false;
+            if (m.reason === 'taken_over') say('This interview went on in another tab or window.');
+            else location.reload();
+          }
+        };
+        socket.onclose = function () { if (!ended) retry(); };
+      });
+    }, retry);
+  }
+})();
+`;
