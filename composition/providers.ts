@@ -21,6 +21,7 @@ import { CloudWhatsAppProvider, WhatsAppTemplateCatalog, type CloudApiOptions } 
 import { VAPI_EVENTS_PATH } from '../shared/public-urls';
 import type { RealtimeVoice } from '../providers/realtime/port';
 import { simulatorRealtime } from '../providers/realtime/simulator';
+import { openAiRealtime } from '../providers/realtime/openai';
 import { simulatedCallStart } from '../workflows/simulated-call';
 
 /**
@@ -40,9 +41,16 @@ export function languageModel(config: Config): LanguageModel {
   });
 }
 
-/** Live interviews' realtime speech (docs/live-interviews.md): the simulator, which needs no key. */
-export function realtimeVoice(_config: Config): RealtimeVoice {
-  return simulatorRealtime();
+/** Live interviews' realtime speech (docs/live-interviews.md): OpenAI Realtime, or the simulator, which needs no key. */
+export function realtimeVoice(config: Config): RealtimeVoice {
+  if (config.REALTIME_PROVIDER !== 'openai') return simulatorRealtime();
+  return openAiRealtime({
+    apiKey: config.OPENAI_API_KEY!,
+    baseUrl: config.OPENAI_BASE_URL,
+    model: config.OPENAI_REALTIME_MODEL,
+    transcribeModel: config.OPENAI_TRANSCRIBE_MODEL,
+    voice: config.OPENAI_REALTIME_VOICE,
+  });
 }
 
 /** OpenAI's transcription with a key; without one there is none, and recorded answers go unassessed. */

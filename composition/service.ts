@@ -11,6 +11,7 @@ import { startApi, type RunningApi } from '../api/server';
 import { liveSockets, pageRoutes } from '../web/routes';
 import { startHousekeeping } from '../infra/housekeeping';
 import type { Operations } from '../operations';
+import type { RealtimeVoice } from '../providers/realtime/port';
 import type { Stores } from '../stores';
 import { workflowPort } from './workflow-port';
 import type { WebDeps } from '../web/deps';
@@ -40,6 +41,8 @@ export interface ServiceOverrides {
   api?: Partial<Pick<ApiDeps, 'llm' | 'whatsappTemplates'>>;
   /** The pages' clock (tests move it past a question's time limit). */
   pages?: Partial<Pick<WebDeps, 'now'>>;
+  /** Live interviews' realtime adapter (tests point the OpenAI one at a local stand-in that serves TLS). */
+  realtime?: RealtimeVoice;
 }
 
 export interface RunningService {
@@ -87,7 +90,7 @@ export async function startService(config: Config, logger: Logger, overrides: Se
   const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, { logger });
   const temporal = await connectClient(config, undefined, traced.clientInterceptors);
   const stores = buildStores(config, db, temporal);
-  const operations: Operations = buildOperations(config, stores, temporal, logger);
+  const operations: Operations = buildOperations(config, stores, temporal, logger, overrides.realtime);
   const stops: Array<() => Promise<void>> = [];
   let api: RunningApi | null = null;
   let worker: RunningWorker | null = null;

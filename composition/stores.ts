@@ -9,6 +9,7 @@ import { providerLogStore } from '../stores/provider-logs';
 import { announcer } from './webhook-signals';
 import { workflowPort } from './workflow-port';
 import { realtimeVoice } from './providers';
+import type { RealtimeVoice } from '../providers/realtime/port';
 
 /**
  * The stores and the use cases of a process, built once here (startService) and handed to the API, the pages
@@ -25,9 +26,9 @@ export function buildStores(
   return createStores(db, { announce: opts.announce ?? announcer(db, temporal, config.TEMPORAL_TASK_QUEUE, opts.clock), config });
 }
 
-export function buildOperations(config: Config, stores: Stores, temporal: Client, logger: Logger): Operations {
+export function buildOperations(config: Config, stores: Stores, temporal: Client, logger: Logger, realtime?: RealtimeVoice): Operations {
   const workflows = workflowPort(temporal, config, logger);
-  return createOperations({ stores, workflows, config, logger, realtime: realtimeVoice(config) });
+  return createOperations({ stores, workflows, config, logger, realtime: realtime ?? realtimeVoice(config) });
 }
 
 /**

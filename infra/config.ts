@@ -113,9 +113,11 @@ export const ConfigSchema = Type.Object({
   OPENAI_TRANSCRIBE_MODEL: Text('gpt-4o-mini-transcribe'),
   /**
    * Live interviews' realtime speech provider (docs/live-interviews.md): `simulator` (no key: a tone for a
-   * voice, the length of what it heard for a transcript).
+   * voice, the length of what it heard for a transcript) or `openai` (OpenAI Realtime, with OPENAI_API_KEY).
    */
-  REALTIME_PROVIDER: Type.Union([Type.Literal('simulator')], { default: 'simulator' }),
+  REALTIME_PROVIDER: Type.Union([Type.Literal('simulator'), Type.Literal('openai')], { default: 'simulator' }),
+  OPENAI_REALTIME_MODEL: Text('gpt-realtime'),
+  OPENAI_REALTIME_VOICE: Text('marin'),
   /** Live conversations one API process holds at once; beyond them a socket is refused with 503 and Retry-After. */
   LIVE_CONVERSATIONS_PER_PROCESS: Type.Integer({ minimum: 1, maximum: 10_000, default: 50 }),
   OPENAI_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
@@ -223,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const missing = [
     ...requiredFor(config, 'EMAIL_PROVIDER', 'sendgrid', ['SENDGRID_API_KEY']),
+    ...requiredFor(config, 'REALTIME_PROVIDER', 'openai', ['OPENAI_API_KEY']),
     ...requiredFor(config, 'VOICE_PROVIDER', 'vapi', ['VAPI_API_KEY', 'VAPI_PHONE_NUMBER_ID', 'VAPI_WEBHOOK_SECRET']),
     ...requiredFor(config, 'WHATSAPP_PROVIDER', 'cloud', [
       'WHATSAPP_ACCESS_TOKEN',

@@ -184,6 +184,9 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
           answerFrom = null;
           if (!ended) state('listening');
         },
+        providerError(message) {
+          logger.warn({ interviewId: interview._id, message }, 'live interview: the realtime provider reported an error');
+        },
         failed(message) {
           logger.warn({ interviewId: interview._id, message }, 'live interview: the realtime session failed');
           session?.close();

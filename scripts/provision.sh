@@ -101,12 +101,14 @@ provision_schemathesis() {
   touch "$SCHEMATHESIS_VENV/.complete"
 }
 
-# Debian packages the tests drive: chromium (the browser test of /docs), curl and jq (README's quickstart).
+# Debian packages the tests drive: chromium (the browser test of /docs), curl and jq (README's quickstart),
+# espeak-ng (the spoken answers Chromium's fake microphone plays in the live interview's test).
 provision_browser() {
   local missing=()
   if [ -n "$CHROMIUM_BIN" ] && [ -x "$CHROMIUM_BIN" ]; then say "Chromium: $CHROMIUM_BIN"; else missing+=(chromium); fi
   command -v curl >/dev/null 2>&1 || missing+=(curl)
   command -v jq >/dev/null 2>&1 || missing+=(jq)
+  command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
   [ ${#missing[@]} -gt 0 ] || return 0
   need apt-get "to install ${missing[*]} from Debian's packages, for the browser and quickstart tests" "or install them yourself (CHROMIUM_BIN may name a Chromium or Chrome binary)"
   local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -25,6 +25,8 @@ export interface RealtimeEvents {
   responseDone(): void;
   /** The session failed; the conversation may open a new one with the conversation so far. */
   failed(message: string): void;
+  /** The provider refused something but the session goes on (logged and counted). */
+  providerError(message: string): void;
 }
 
 export interface RealtimeSession {

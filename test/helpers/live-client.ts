@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { LIVE_SAMPLE_RATE, type LiveMessage } from '../../shared/interviews/live';
 import type { Stack } from './stack';
@@ -127,26 +130,32 @@ export function refusedWith(stack: Stack, path: string, ticket: string, origin =
 }
 
 /**
- * A WAV file for Chromium's fake microphone (`--use-file-for-fake-audio-capture`, which loops it): `speechMs`
- * of a loud tone, then `quietMs` of silence, 16-bit mono at 48 kHz: the simulator hears each tone as a turn.
+ * A spoken answer for Chromium's fake microphone (which loops it): `text` said by espeak-ng (Debian's
+ * package, scripts/provision.sh), then `quietMs` of silence, so each loop is one turn of the candidate's.
  */
-export function turnTakingWav(speechMs = 1_200, quietMs = 1_500): Buffer {
-  const rate = 48_000;
-  const samples = Math.round((rate * (speechMs + quietMs)) / 1000);
-  const loud = Math.round((rate * speechMs) / 1000);
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write('RIFF', 0);
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write('WAVEfmt ', 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20); // PCM
-  wav.writeUInt16LE(1, 22); // mono
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36);
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < loud; i++) wav.writeInt16LE(Math.round(12_000 * Math.sin((2 * Math.PI * 220 * i) / rate)), 44 + i * 2);
-  return wav;
+export function spokenWav(text: string, dir: string, quietMs = 1_500): Buffer {
+  const file = join(dir, 'espeak.wav');
+  execFileSync('espeak-ng', ['-w', file, text]);
+  const wav = readFileSync(file);
+  const rate = wav.readUInt32LE(24);
+  const data = wav.subarray(wav.indexOf('data') + 8);
+  const quiet = Buffer.alloc(Math.round((rate * quietMs) / 1000) * 2);
+  return withWavHeader(Buffer.concat([data, quiet]), rate);
+}
+
+function withWavHeader(pcm: Buffer, rate: number): Buffer {
+  const head = Buffer.alloc(44);
+  head.write('RIFF', 0);
+  head.writeUInt32LE(36 + pcm.length, 4);
+  head.write('WAVEfmt ', 8);
+  head.writeUInt32LE(16, 16);
+  head.writeUInt16LE(1, 20); // PCM
+  head.writeUInt16LE(1, 22); // mono
+  head.writeUInt32LE(rate, 24);
+  head.writeUInt32LE(rate * 2, 28);
+  head.writeUInt16LE(2, 32);
+  head.writeUInt16LE(16, 34);
+  head.write('data', 36);
+  head.writeUInt32LE(pcm.length, 40);
+  return Buffer.concat([head, pcm]);
 }

@@ -7,6 +7,7 @@ import { createLogger } from '../../infra/logger';
 import type { Database } from '../../infra/database';
 import type { RunningApi } from '../../api/server';
 import type { Stores } from '../../stores';
+import type { RealtimeVoice } from '../../providers/realtime/port';
 import { startService } from '../../composition/service';
 import { readChecked } from './api-contract';
 import { freePort } from '../../scripts/services';
@@ -96,7 +97,9 @@ export interface Stack {
 }
 
 /** The real API (and optionally the real worker) on its own database and task queue. */
-export async function startStack(opts: { worker?: boolean; env?: Record<string, string>; now?: () => Date } = {}): Promise<Stack> {
+export async function startStack(
+  opts: { worker?: boolean; env?: Record<string, string>; now?: () => Date; realtime?: RealtimeVoice } = {},
+): Promise<Stack> {
   // Only a worker uses the native runtime; installed without one, the runtime would keep jest from exiting.
   if (opts.worker) quietTemporalRuntime();
   const config = testConfig({ ROLE: opts.worker ? 'all' : 'api', SHUTDOWN_TIMEOUT_MS: '1000', ...opts.env });
@@ -107,6 +110,7 @@ export async function startStack(opts: { worker?: boolean; env?: Record<string, 
     keepRuntime: true,
     dropDatabaseOnStop: true,
     ...(opts.now ? { pages: { now: opts.now } } : {}),
+    ...(opts.realtime ? { realtime: opts.realtime } : {}),
     ...(opts.worker ? { workflowBundle: await workflowBundle() } : {}),
   });
   const { db, stores, temporal } = service;

@@ -1,0 +1,94 @@
+import OpenAI from 'openai';
+import { OpenAIRealtimeWS } from 'openai/realtime/ws';
+import { LIVE_SAMPLE_RATE } from '../../shared/interviews/live';
+import type { RealtimeEvents, RealtimeSession, RealtimeVoice } from './port';
+
+export interface OpenAiRealtimeOptions {
+  apiKey: string;
+  /** OpenAI's API, or a compatible server's; the realtime socket is its `wss://…/realtime`. */
+  baseUrl?: string;
+  model: string;
+  transcribeModel: string;
+  voice?: string;
+  /** Certificates to trust beyond the system's (a TLS-inspecting proxy's, or a test's). */
+  ca?: string;
+  /** How long the socket may take to open. */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * OpenAI Realtime through the official package's WebSocket client, with the GA event names. The session is
+ * set by the server alone: our instructions, 24 kHz PCM both ways, the candidate transcribed, and semantic
+ * turn detection with low eagerness, so a slow speaker is not cut off. The model never answers on its own
+ * (`create_response: false`): the conversation decides when it speaks and what it is told to say, and the
+ * candidate talking over it stops it (`interrupt_response`).
+ */
+export function openAiRealtime(opts: OpenAiRealtimeOptions): RealtimeVoice {
+  const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl });
+  return {
+    name: 'openai',
+    async open({ instructions }, events: RealtimeEvents): Promise<RealtimeSession> {
+      const rt = new OpenAIRealtimeWS({ model: opts.model, options: opts.ca ? { ca: opts.ca } : undefined }, client);
+      let closing = false;
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the realtime socket did not open in time')), opts.connectTimeoutMs ?? 10_000);
+        rt.socket.once('open', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        rt.socket.once('error', (err) => {
+          clearTimeout(timer);
+          reject(err);
+        });
+      });
+      let responding = false;
+      // An error event (an event refused, a rate limit) leaves the session open: the conversation logs and counts
+      // it. Only a closed socket ends the session.
+      rt.on('error', (err) => events.providerError(err.message));
+      rt.socket.on('close', () => {
+        if (!closing) events.failed('the realtime socket closed');
+      });
+      rt.on('input_audio_buffer.speech_started', () => events.speechStarted());
+      rt.on('input_audio_buffer.speech_stopped', () => events.speechStopped());
+      rt.on('conversation.item.input_audio_transcription.completed', (e) => events.candidateSaid(e.transcript));
+      rt.on('response.output_audio.delta', (e) => events.interviewerAudio(Buffer.from(e.delta, 'base64')));
+      rt.on('response.output_audio_transcript.done', (e) => events.interviewerSaid(e.transcript));
+      rt.on('response.done', () => {
+        responding = false;
+        events.responseDone();
+      });
+      const pcm = { type: 'audio/pcm', rate: LIVE_SAMPLE_RATE } as const;
+      rt.send({
+        type: 'session.update',
+        session: {
+          type: 'realtime',
+          instructions,
+          output_modalities: ['audio'],
+          audio: {
+            input: {
+              format: pcm,
+              transcription: { model: opts.transcribeModel },
+              turn_detection: { type: 'semantic_vad', eagerness: 'low', create_response: false, interrupt_response: true },
+            },
+            output: { format: pcm, ...(opts.voice ? { voice: opts.voice } : {}) },
+          },
+        },
+      });
+      return {
+        appendAudio: (audio) => rt.send({ type: 'input_audio_buffer.append', audio: audio.toString('base64') }),
+        respond(say) {
+          responding = true;
+          rt.send({ type: 'response.create', response: { instructions: say } });
+        },
+        cancelResponse() {
+          // Cancelling with no response under way is an error event of the provider's.
+          if (responding) rt.send({ type: 'response.cancel' });
+        },
+        close() {
+          closing = true;
+          rt.close();
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+/**
+ * A local stand-in for OpenAI's Realtime API, speaking its GA wire protocol over TLS (the official client
+ * always connects with `wss://`), with a certificate made for the test that the adapter is told to trust.
+ * It hears the candidate's audio by its loudness (speech_started, then speech_stopped and a completed
+ * transcription after 0.7 s of quiet, transcribed as `transcript`), and answers `response.create` with audio
+ * deltas and the transcript of the words it was told to say. It records every client event it got.
+ */
+export interface RealtimeStandIn {
+  /** The API's base URL for the OpenAI client: `https://127.0.0.1:<port>/v1`. */
+  baseUrl: string;
+  /** The certificate to trust. */
+  ca: string;
+  /** Every client event, with the socket it came on (sockets numbered from 0), and each socket's headers. */
+  events: Array<{ socket: number; event: any }>;
+  headers: Array<Record<string, string | string[] | undefined>>;
+  /** Closes every socket the stand-in holds (the provider drops the session). */
+  dropSessions(): void;
+  stop(): Promise<void>;
+}
+
+export async function startRealtimeStandIn(transcript = 'I built a streaming pipeline with Kafka and Flink.'): Promise<RealtimeStandIn> {
+  const dir = mkdtempSync(join(tmpdir(), 'realtime-tls-'));
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  const ca = readFileSync(join(dir, 'cert.pem'), 'utf8');
+  const server: Server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: ca });
+  const wss = new WebSocketServer({ server, path: '/v1/realtime' });
+  const events: RealtimeStandIn['events'] = [];
+  const headers: RealtimeStandIn['headers'] = [];
+  const sockets: WebSocket[] = [];
+  let seq = 0;
+  const id = (p: string) => `${p}_${++seq}`;
+
+  wss.on('connection', (ws, req) => {
+    const n = sockets.push(ws) - 1;
+    headers.push(req.headers);
+    const send = (event: Record<string, unknown>) => ws.send(JSON.stringify({ event_id: id('event'), ...event }));
+    let speaking = false;
+    let quietMs = 0;
+    let response: { id: string; cancelled: boolean } | null = null;
+    send({ type: 'session.created', session: { type: 'realtime', id: id('sess') } });
+    ws.on('message', (data) => {
+      const event = JSON.parse(String(data));
+      events.push({ socket: n, event });
+      if (event.type === 'session.update') send({ type: 'session.updated', session: event.session });
+      else if (event.type === 'input_audio_buffer.append') {
+        const pcm = Buffer.from(event.audio, 'base64');
+        const ms = (pcm.length / 2 / 24_000) * 1000;
+        let sum = 0;
+        for (let i = 0; i + 1 < pcm.length; i += 2) sum += pcm.readInt16LE(i) ** 2;
+        const loud = Math.sqrt(sum / Math.max(1, pcm.length / 2)) >= 1_000;
+        if (loud) {
+          quietMs = 0;
+          if (!speaking) {
+            speaking = true;
+            send({ type: 'input_audio_buffer.speech_started', audio_start_ms: 0, item_id: id('item') });
+            if (response && !response.cancelled) finish(true); // interrupt_response
+          }
+        } else if (speaking && (quietMs += ms) >= 700) {
+          speaking = false;
+          quietMs = 0;
+          const item = id('item');
+          send({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: 0, item_id: item });
+          send({ type: 'conversation.item.input_audio_transcription.completed', item_id: item, content_index: 0, transcript });
+        }
+      } else if (event.type === 'response.create') {
+        const words =
+          /^Say exactly: "([\s\S]*)"$/.exec(event.response?.instructions ?? '')?.[1] ?? 'Could you say more about how you tested it?';
+        response = { id: id('resp'), cancelled: false };
+        const current = response;
+        const item = id('item');
+        send({ type: 'response.created', response: { id: current.id, status: 'in_progress' } });
+        const tone = Buffer.alloc(4_800); // 100 ms of 24 kHz silence-quiet audio a delta
+        let chunks = Math.max(1, Math.ceil(words.split(/\s+/).length / 4));
+        const next = () => {
+          if (current.cancelled || ws.readyState !== ws.OPEN) return;
+          if (chunks-- > 0) {
+            send({
+              type: 'response.output_audio.delta',
+              response_id: current.id,
+              item_id: item,
+              output_index: 0,
+              content_index: 0,
+              delta: tone.toString('base64'),
+            });
+            setTimeout(next, 5);
+            return;
+          }
+          send({
+            type: 'response.output_audio_transcript.done',
+            response_id: current.id,
+            item_id: item,
+            output_index: 0,
+            content_index: 0,
+            transcript: words,
+          });
+          finish(false);
+        };
+        setTimeout(next, 5);
+        (current as { words?: string }).words = words;
+      } else if (event.type === 'response.cancel') {
+        if (response && !response.cancelled) finish(true);
+        else
+          send({
+            type: 'error',
+            error: {
+              type: 'invalid_request_error',
+              code: 'response_cancel_not_active',
+              message: 'Cancellation failed: no active response found',
+            },
+          });
+      }
+    });
+    function finish(cancelled: boolean): void {
+      const r = response!;
+      r.cancelled = true;
+      response = null;
+      if (cancelled) {
+        const words = (r as { words?: string }).words ?? '';
+        send({
+          type: 'response.output_audio_transcript.done',
+          response_id: r.id,
+          item_id: id('item'),
+          output_index: 0,
+          content_index: 0,
+          transcript: words,
+        });
+      }
+      send({ type: 'response.done', response: { id: r.id, status: cancelled ? 'cancelled' : 'completed' } });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `https://127.0.0.1:${port}/v1`,
+    ca,
+    events,
+    headers,
+    dropSessions: () => sockets.forEach((s) => s.terminate()),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.terminate();
+        wss.close();
+        server.close(() => resolve());
+      }),
+  };
+}
