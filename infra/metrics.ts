@@ -154,6 +154,35 @@ export function gaugeCallsFrom(count: (status: 'in_progress' | 'waiting_for_capa
   }
 }
 
+/** Live interviews (docs/live-interviews.md). */
+export const liveConversations = new Gauge({
+  name: 'hiring_live_conversations',
+  help: 'Live interview conversations this API process holds now (sum over the API processes).',
+  registers,
+});
+export const LIVE_LATENCY_PARTS = ['total', 'ours'] as const;
+export const liveTurnLatency = new Histogram({
+  name: 'hiring_live_turn_latency_seconds',
+  help: "From the end of the candidate's turn (the provider's speech_stopped) to the interviewer's first audio, as the server sees it (part=total), and the share of it spent in this service between the transcript's arrival and the provider being asked to speak (part=ours).",
+  labelNames: ['part'] as const,
+  buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5],
+  registers,
+});
+export const LIVE_RECONNECT_KINDS = ['socket', 'provider_session'] as const;
+export const liveReconnects = new Counter({
+  name: 'hiring_live_reconnects_total',
+  help: 'Live conversations taken up again: on a new socket (a dropped connection, a reload, another tab; kind=socket), or on a new provider session after one failed (kind=provider_session).',
+  labelNames: ['kind'] as const,
+  registers,
+});
+export const LIVE_PROVIDER_ERROR_KINDS = ['error', 'session_failed'] as const;
+export const liveProviderErrors = new Counter({
+  name: 'hiring_live_provider_errors_total',
+  help: "Realtime providers' errors in live interviews: an error event the session survived (kind=error), or a session that failed (kind=session_failed).",
+  labelNames: ['provider', 'kind'] as const,
+  registers,
+});
+
 /** The closed sets the counters' labels take (docs/metrics.md). */
 export const ATTEMPT_DIRECTIONS = ['outbound', 'inbound'] as const;
 export const CALL_ENDS = ['completed', 'failed', 'cancelled'] as const;
@@ -179,6 +208,9 @@ function startWhole(): void {
   for (const kind of ERASED_WRITE_KINDS) erasedWritesRefused.inc({ kind }, 0);
   for (const reason of CALL_BACK_REFUSALS) callBacksRefused.inc({ reason }, 0);
   for (const provider of ['vapi', 'simulator']) foreignReports.inc({ provider }, 0);
+  for (const kind of LIVE_RECONNECT_KINDS) liveReconnects.inc({ kind }, 0);
+  for (const provider of ['openai', 'simulator'])
+    for (const kind of LIVE_PROVIDER_ERROR_KINDS) liveProviderErrors.inc({ provider, kind }, 0);
 }
 startWhole();
 

@@ -1,7 +1,7 @@
 import { erasedCall } from '../stores/calls';
 import { erasedInterview } from '../stores/interviews';
 import type { CallDoc } from '../infra/documents/calls';
-import type { InterviewDoc } from '../infra/documents/interviews';
+import { conversationRecordingId, type InterviewDoc } from '../infra/documents/interviews';
 import { normaliseEmail } from '../infra/people';
 import { callView } from '../infra/views/calls';
 import { interviewView } from '../infra/views/interviews';
@@ -69,7 +69,11 @@ export function erasure({ stores, workflows, config }: Pick<OperationDeps, 'stor
 
   async function eraseInterview(interview: InterviewDoc, at: Date): Promise<number> {
     await workflows.endInterview(interview);
-    const recordings = (interview.answers ?? []).flatMap((a) => (a.recording ? [a.recording.id] : []));
+    const recordings = [
+      ...(interview.answers ?? []).flatMap((a) => (a.recording ? [a.recording.id] : [])),
+      // A live interview's conversation, whether or not its last session had pointed the interview at it yet.
+      ...(interview.interview_mode === 'live' ? [conversationRecordingId(interview._id)] : []),
+    ];
     const erased = await stores.interviews.change(interview, { set: { erased_at: at, ...erasedInterview(interview) } });
     const removed = await Promise.all(recordings.map((id) => stores.recordings.removeById(id)));
     await Promise.all([

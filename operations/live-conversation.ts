@@ -17,6 +17,11 @@ import {
 import { ANSWER_GRACE_SECONDS, MAX_TEXT_ANSWER } from '../shared/interviews/session';
 import type { Stores } from '../stores';
 import type { InterviewSteps } from './interview-steps';
+import { conversationRecorder } from './live-recording';
+import { trace } from '@opentelemetry/api';
+import { liveProviderErrors, liveReconnects, liveTurnLatency } from '../infra/metrics';
+
+const tracer = trace.getTracer('hiring-integration');
 
 /** Where a conversation sends what the candidate hears and sees: the socket, as web/interviews/live-socket.ts holds it. */
 export interface LiveLink {
@@ -31,10 +36,12 @@ export interface Conversation {
   control(control: LiveControl): void;
   /** The socket closed (or was taken over): the provider's session goes, and what was kept stays. */
   end(reason: LiveEnd): void;
+  /** Settles once the conversation has ended and its recording is closed: the next session continues it. */
+  closed: Promise<void>;
 }
 
 interface ConversationDeps {
-  stores: Pick<Stores, 'interviews' | 'projects' | 'workspaces'>;
+  stores: Pick<Stores, 'interviews' | 'projects' | 'workspaces' | 'recordings'>;
   steps: InterviewSteps;
   realtime: RealtimeVoice;
   logger: Logger;
@@ -66,12 +73,27 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
   let turns: StoredTurn[] = [];
   let followUps = 0;
   let candidateFrom: Date | null = null;
+  // The turn latency's marks: the end of the candidate's speech, and when this service asked the provider to speak.
+  let stoppedAt: number | null = null;
+  let askedAt: number | null = null;
   let answerFrom: Date | null = null;
   let interviewerSpeaking = false;
   let session: RealtimeSession | null = null;
   let failures = 0;
   let ended = false;
   let timer: NodeJS.Timeout | null = null;
+  const recorder = await conversationRecorder(stores, interview._id);
+  let recorded: Promise<void> | null = null;
+  let settle: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (settle = resolve));
+  /** Closes the recording as it stands and points the interview at it (once); an erased candidate's goes. */
+  const closeRecording = () =>
+    (recorded ??= (async () => {
+      const recording = await recorder.close();
+      if (!(await stores.interviews.keepConversationRecording(interview._id, recording))) await stores.recordings.removeById(recording.id);
+    })()
+      .catch((err: unknown) => logger.error({ err, interviewId: interview._id }, 'live interview: the recording was not kept'))
+      .finally(settle));
   // Turns, answers and moves happen one at a time, in the order they came.
   let queue: Promise<void> = Promise.resolve();
   const serially = (step: () => Promise<void>) => {
@@ -81,9 +103,15 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     });
   };
 
+  /** Keeps a completed turn, with a span of its own (who spoke, which question, how long). */
   async function keep(turn: StoredTurn): Promise<void> {
+    const span = tracer.startSpan('live.turn', {
+      startTime: turn.started_at,
+      attributes: { 'hiring.live.who': turn.who, 'hiring.live.question_index': index },
+    });
     const seq = await stores.interviews.addTurn(interview._id, index, turn, turns.length);
     if (seq !== null) turns.push(turn);
+    span.end(turn.ended_at);
   }
 
   function state(s: 'asking' | 'listening' | 'thinking'): void {
@@ -102,6 +130,8 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
   async function open(at: number | null): Promise<void> {
     if (timer) clearTimeout(timer);
     if (at === null) {
+      // The recording is in place before the interview finishes, so the finished interview's events show it.
+      await closeRecording();
       const fresh = (await stores.interviews.get(interview._id)) ?? interview;
       await steps.finish(fresh, now());
       return end('finished');
@@ -150,14 +180,18 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
           state('listening');
         },
         speechStopped() {
+          stoppedAt = performance.now();
           state('thinking');
         },
         candidateSaid(text) {
           const started = candidateFrom ?? now();
+          const heard = performance.now();
           candidateFrom = null;
           serially(async () => {
             if (ended) return;
             await keep({ who: 'candidate', text, started_at: started, ended_at: now() });
+            askedAt = stoppedAt === null ? null : performance.now();
+            if (askedAt !== null) liveTurnLatency.observe({ part: 'ours' }, (askedAt - heard) / 1000);
             link.send({ type: 'caption', who: 'candidate', text });
             if (afterCandidateTurn(followUps, allowedFollowUps) === 'follow_up') {
               followUps++;
@@ -167,8 +201,13 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
           });
         },
         interviewerAudio(pcm) {
+          if (!interviewerSpeaking && askedAt !== null && stoppedAt !== null) {
+            liveTurnLatency.observe({ part: 'total' }, (performance.now() - stoppedAt) / 1000);
+            askedAt = stoppedAt = null;
+          }
           if (!interviewerSpeaking) answerFrom = now();
           interviewerSpeaking = true;
+          recorder.interviewer(pcm);
           link.sendAudio(pcm);
         },
         interviewerSaid(text) {
@@ -181,17 +220,21 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
         },
         responseDone() {
           interviewerSpeaking = false;
+          recorder.interviewerDone();
           answerFrom = null;
           if (!ended) state('listening');
         },
         providerError(message) {
+          liveProviderErrors.inc({ provider: realtime.name, kind: 'error' });
           logger.warn({ interviewId: interview._id, message }, 'live interview: the realtime provider reported an error');
         },
         failed(message) {
           logger.warn({ interviewId: interview._id, message }, 'live interview: the realtime session failed');
           session?.close();
           if (ended) return;
+          liveProviderErrors.inc({ provider: realtime.name, kind: 'session_failed' });
           if (++failures > SESSION_RETRIES) return end('closed');
+          liveReconnects.inc({ kind: 'provider_session' });
           // A new session with the conversation so far: the open question is asked again.
           serially(async () => {
             await connect();
@@ -207,6 +250,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     ended = true;
     if (timer) clearTimeout(timer);
     session?.close();
+    void closeRecording();
     link.close(reason);
   }
 
@@ -215,7 +259,9 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
 
   return {
     audio(pcm) {
-      if (!ended) session?.appendAudio(pcm);
+      if (ended) return;
+      recorder.candidate(pcm);
+      session?.appendAudio(pcm);
     },
     control(c) {
       if (ended) return;
@@ -228,5 +274,6 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
         });
     },
     end,
+    closed,
   };
 }

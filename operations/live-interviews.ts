@@ -1,8 +1,8 @@
-import type { InterviewDoc } from '../infra/documents/interviews';
-import { expiresAtOf } from '../infra/documents/interviews';
+import { conversationRecordingId, expiresAtOf, type InterviewDoc } from '../infra/documents/interviews';
 import { linkExpired } from '../shared/interviews/deadlines';
 import { LIVE_LIMITS } from '../shared/interviews/live';
 import type { OperationDeps } from './deps';
+import { liveConversations, liveReconnects } from '../infra/metrics';
 import type { InterviewSteps } from './interview-steps';
 import { startConversation, type Conversation, type LiveLink } from './live-conversation';
 
@@ -18,6 +18,8 @@ export type TicketOutcome = { ticket: string; expires_at: Date } | { refused: Li
 export function liveInterviews(deps: OperationDeps & { steps: InterviewSteps }) {
   const { stores, config, realtime, logger, steps } = deps;
   const held = new Map<string, Conversation>();
+  /** Each interview's latest conversation until its recording is closed: the next one waits for it. */
+  const latest = new Map<string, Conversation>();
 
   /** Why the interview cannot hold a conversation now, or null when it can. */
   function refusal(interview: InterviewDoc, at: Date): LiveRefusal | null {
@@ -47,19 +49,29 @@ export function liveInterviews(deps: OperationDeps & { steps: InterviewSteps }) 
 
     /** Opens the conversation on a socket just admitted; one the interview held before is taken over. */
     async converse(interview: InterviewDoc, link: LiveLink): Promise<Conversation> {
-      held.get(interview._id)?.end('taken_over');
+      const previous = latest.get(interview._id);
+      // Whatever came before this socket (a drop, a reload, another tab), the interview's conversation goes on.
+      if (previous || (await stores.recordings.get(conversationRecordingId(interview._id)))) liveReconnects.inc({ kind: 'socket' });
+      previous?.end('taken_over');
+      if (previous) await previous.closed;
       let conversation: Conversation | null = null;
       let closed = false;
       const started = await startConversation({ stores, steps, realtime, logger, now: () => new Date() }, interview, {
         ...link,
         close(reason) {
           closed = true;
-          if (conversation && held.get(interview._id) === conversation) held.delete(interview._id);
+          if (conversation && held.get(interview._id) === conversation) {
+            held.delete(interview._id);
+            liveConversations.set(held.size);
+          }
           link.close(reason);
         },
       });
       conversation = started;
       if (!closed) held.set(interview._id, started);
+      liveConversations.set(held.size);
+      latest.set(interview._id, started);
+      void started.closed.then(() => latest.get(interview._id) === started && latest.delete(interview._id));
       return started;
     },
 

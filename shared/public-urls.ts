@@ -21,6 +21,11 @@ export const VAPI_EVENTS_PATH = '/api/public/v1/providers/vapi/events';
 export const WHATSAPP_EVENTS_PATH = '/api/public/v1/providers/whatsapp/events';
 
 /** Where the workspace's key downloads a recorded answer (with Range, so a player can seek). */
+/** A live interview's recording of its whole conversation. */
+export function conversationRecordingUrl(baseUrl: string, interviewId: string): string {
+  return `${baseUrl}/api/public/v1/interviews/${interviewId}/recording`;
+}
+
 export function recordingUrl(baseUrl: string, interviewId: string, index: number): string {
   return `${baseUrl}/api/public/v1/interviews/${interviewId}/answers/${index}/recording`;
 }

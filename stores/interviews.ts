@@ -56,6 +56,11 @@ export interface InterviewStore extends ResourceStore<InterviewDoc, InterviewSta
    * False when the interview is finished, or declined already.
    */
   declineAiAssessment(interview: InterviewDoc, now: Date): Promise<boolean>;
+  /**
+   * Points a live interview at its conversation's recording as it stands; false when the candidate was erased
+   * meanwhile (then the caller removes the recording, which nothing may bring back).
+   */
+  keepConversationRecording(interviewId: string, recording: { id: string; size: number; seconds: number }): Promise<boolean>;
   /** A live interview's candidate switched to written answers: the rest of the questions are answered on the page. */
   switchToText(interview: InterviewDoc, now: Date): Promise<boolean>;
   /** Started → completed, once every question has an answer. False when it is not (yet) the time. */
@@ -115,6 +120,7 @@ export function erasedInterview(interview: InterviewDoc): Partial<InterviewDoc> 
     candidate: { name: '', email: '', phone: null },
     answers: [],
     assessment: null,
+    conversation_recording: null,
     ...(interview.review ? { review: { ...interview.review, note: null } } : {}),
     ...(interview.review_history ? { review_history: interview.review_history.map((r) => ({ ...r, note: null })) } : {}),
   };
@@ -243,6 +249,13 @@ export function interviewStore({
     async declineAiAssessment(interview, now) {
       if (interview.ai_assessment_declined_at || (interview.status !== 'invited' && interview.status !== 'started')) return false;
       await store.change(interview, { set: { ai_assessment_declined_at: now } });
+      return true;
+    },
+
+    async keepConversationRecording(interviewId, recording) {
+      const now = await get(interviewId);
+      if (!now || now.erased_at) return false;
+      await store.change(now, { set: { conversation_recording: recording } });
       return true;
     },
 

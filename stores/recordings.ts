@@ -3,8 +3,15 @@ import { Binary } from 'mongodb';
 import type { Database } from '../infra/database';
 import { claim, release } from '../infra/claims';
 import { newToken } from '../infra/ids';
-import type { InterviewDoc, RecordingDoc } from '../infra/documents/interviews';
-import { byteRange, bytesMatch, recordingFileName, SNIFF_BYTES, type RecordingType } from '../shared/interviews/recordings';
+import { conversationRecordingId, type InterviewDoc, type RecordingDoc } from '../infra/documents/interviews';
+import {
+  byteRange,
+  bytesMatch,
+  CONVERSATION_INDEX,
+  recordingFileName,
+  SNIFF_BYTES,
+  type RecordingType,
+} from '../shared/interviews/recordings';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../shared/errors';
 
 /**
@@ -129,7 +136,7 @@ async function sweepRecordings(
     .toArray();
   for (const r of unchecked) {
     const interview = await interviewOf(r.interview_id);
-    if ((interview?.answers ?? []).some((a) => a.recording?.id === r._id)) {
+    if ((interview?.answers ?? []).some((a) => a.recording?.id === r._id) || interview?.conversation_recording?.id === r._id) {
       await db.recordings.updateOne({ _id: r._id }, { $set: { kept: true } });
     } else {
       await removeRecording(db, r);
@@ -142,6 +149,64 @@ async function sweepRecordings(
 /** Removes a recording's chunks when its count is unknown: by exact `_id`, until one is missing. */
 async function removeChunksFrom(db: Database, id: string): Promise<void> {
   for (let n = 0; (await db.recordingChunks.deleteOne({ _id: chunkId(id, n) })).deletedCount === 1; n++);
+}
+
+/**
+ * A recording written as it is made, a live interview's conversation (`audio/wav`): one per interview under a
+ * fixed id, continued by each of its sessions (a reconnect, a reload). Whole chunks are written as they fill
+ * and the recording's document follows them, so what is stored is always a readable prefix; the tail, under a
+ * chunk, is written when a session ends, and `head` (the WAV header, which names the length) rewritten into
+ * chunk 0 then. A crash of the process loses at most the tail.
+ */
+async function continuedRecording(db: Database, interviewId: string, index: number, type: RecordingType) {
+  const id = conversationRecordingId(interviewId);
+  const before = await db.recordings.findOne({ _id: id });
+  let chunks = before ? Math.floor(before.size / CHUNK_BYTES) : 0;
+  let size = chunks * CHUNK_BYTES;
+  // A tail a session left under a chunk's length is taken up again, and its chunk written over once full.
+  let tail =
+    before && before.size > size
+      ? Buffer.from((await db.recordingChunks.findOne({ _id: chunkId(id, chunks) }))!.data.buffer)
+      : Buffer.alloc(0);
+  const doc = (): RecordingDoc => ({
+    _id: id,
+    interview_id: interviewId,
+    index,
+    type,
+    size: size + tail.length,
+    chunk_bytes: CHUNK_BYTES,
+    chunks: chunks + (tail.length > 0 ? 1 : 0),
+    created_at: before?.created_at ?? new Date(),
+  });
+  const put = (n: number, bytes: Buffer) =>
+    db.recordingChunks.replaceOne({ _id: chunkId(id, n) }, { data: new Binary(bytes) }, { upsert: true });
+  return {
+    id,
+    /** Bytes stored so far, the tail included. */
+    size: () => size + tail.length,
+    async append(bytes: Buffer): Promise<void> {
+      tail = Buffer.concat([tail, bytes]);
+      if (tail.length < CHUNK_BYTES) return;
+      while (tail.length >= CHUNK_BYTES) {
+        await put(chunks++, tail.subarray(0, CHUNK_BYTES));
+        size += CHUNK_BYTES;
+        tail = tail.subarray(CHUNK_BYTES);
+      }
+      await db.recordings.replaceOne({ _id: id }, { ...doc(), size, chunks }, { upsert: true });
+    },
+    /** Writes the tail and the recording's document, with `head` written over its first bytes. */
+    async close(head: Buffer): Promise<RecordingDoc> {
+      if (tail.length > 0) await put(chunks, tail);
+      const first = chunks === 0 ? tail : Buffer.from((await db.recordingChunks.findOne({ _id: chunkId(id, 0) }))!.data.buffer);
+      const rewritten = Buffer.from(first);
+      head.copy(rewritten, 0);
+      await put(0, rewritten);
+      if (chunks === 0) tail = rewritten;
+      const written = doc();
+      await db.recordings.replaceOne({ _id: id }, written, { upsert: true });
+      return written;
+    },
+  };
 }
 
 /** The bytes `start` to `end` (inclusive) of a recording, chunk by chunk: only the chunks they lie in are read. */
@@ -204,6 +269,8 @@ export function recordingStore(db: Database, { interviewOf }: { interviewOf(id: 
     async removeById(id: string): Promise<number> {
       const recording = await db.recordings.findOne({ _id: id });
       if (recording) await removeRecording(db, recording);
+      // A conversation's first chunks are written before its document.
+      else await removeChunksFrom(db, id);
       return recording ? 1 : 0;
     },
     /** The whole recording's bytes, chunk by chunk (a transcription's upload). */
@@ -227,6 +294,14 @@ export function recordingStore(db: Database, { interviewOf }: { interviewOf(id: 
       return recordingResponse(db, recording, rangeHeader, recordingFileName(recording.index, recording.type));
     },
     sweep: (now: Date) => sweepRecordings(db, now, interviewOf),
+    /** A live interview's recording of its conversation, continued where its last session left it. */
+    conversation: (interviewId: string) => continuedRecording(db, interviewId, CONVERSATION_INDEX, 'audio/wav'),
+    /** The download of a live interview's conversation; null when it has none. */
+    async conversationDownload(interview: InterviewDoc, rangeHeader: string | undefined): Promise<RecordingResponse | null> {
+      const recording = interview.conversation_recording ? await db.recordings.findOne({ _id: interview.conversation_recording.id }) : null;
+      if (!recording) return null;
+      return recordingResponse(db, recording, rangeHeader, recordingFileName(CONVERSATION_INDEX, recording.type));
+    },
   };
 }
 

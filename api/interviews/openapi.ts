@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { InterviewViewResponse, InviteRequest, InviteResponse } from '../../shared/interviews/schema';
 import { InterviewListQuery, InterviewListResponse } from '../../shared/lists/schema';
-import { RECORDING_TYPES } from '../../shared/interviews/recordings';
+import { UPLOAD_TYPES } from '../../shared/interviews/recordings';
 import { EXPIRES_IN_DAYS } from '../../shared/interviews/deadlines';
 import { jobErrors, resendErrors } from '../openapi/error-responses';
 import { JobErrorBody } from '../error-bodies';
@@ -103,8 +103,28 @@ export const INTERVIEW_OPERATIONS: Operation[] = [
       { name: 'Range', in: 'header', required: false, description: 'One byte range, as `bytes=0-1023`.', schema: Type.String() },
     ],
     responses: {
-      200: { description: 'The whole recording.', schema: Type.String({ format: 'binary' }), contentType: [...RECORDING_TYPES] },
-      206: { description: 'The byte range asked for.', schema: Type.String({ format: 'binary' }), contentType: [...RECORDING_TYPES] },
+      200: { description: 'The whole recording.', schema: Type.String({ format: 'binary' }), contentType: [...UPLOAD_TYPES] },
+      206: { description: 'The byte range asked for.', schema: Type.String({ format: 'binary' }), contentType: [...UPLOAD_TYPES] },
+      416: { description: 'The range lies outside the recording (Content-Range says its size).' },
+      ...jobErrors(401, 404, 500, 503),
+    },
+  },
+  {
+    method: 'get',
+    path: `${V1}/interviews/{id}/recording`,
+    operationId: 'getConversationRecording',
+    summary: "A live interview's recording",
+    description:
+      'The whole conversation of a live interview, both voices, as 16-bit mono WAV at 24 kHz (docs/live-interviews.md). Honours a single `Range: bytes=…` (206 with Content-Range); a range outside the file is 416. 404 for an async interview and before a conversation.',
+    tag: 'Interviews',
+    security: 'apiKey',
+    parameters: [
+      ...id('The interview id.'),
+      { name: 'Range', in: 'header', required: false, description: 'One byte range, as `bytes=0-1023`.', schema: Type.String() },
+    ],
+    responses: {
+      200: { description: 'The whole recording.', schema: Type.String({ format: 'binary' }), contentType: ['audio/wav'] },
+      206: { description: 'The byte range asked for.', schema: Type.String({ format: 'binary' }), contentType: ['audio/wav'] },
       416: { description: 'The range lies outside the recording (Content-Range says its size).' },
       ...jobErrors(401, 404, 500, 503),
     },

@@ -50,6 +50,15 @@ export function interviewRoutes(deps: ApiDeps): Router {
     ctx.body = download.body ?? '';
   });
 
+  router.get('/interviews/:id/recording', async (ctx) => {
+    const interview = await owned(ctx, ctx.params.id);
+    const download = await stores.recordings.conversationDownload(interview, ctx.get('Range') || undefined);
+    if (!download) throw new NotFoundError('This interview has no recording of a conversation');
+    ctx.status = download.status;
+    ctx.set(download.headers);
+    ctx.body = download.body ?? '';
+  });
+
   router.post('/interviews/:id/resend', async (ctx) => {
     const takes = [
       { limit: limits.resends, name: 'resends', counts: 'interview resends per hour' },

@@ -175,6 +175,7 @@ export const EXAMPLES = {
           turns: [],
         },
       ],
+      recording_url: null,
       assessment: {
         status: 'completed',
         provider: 'openai',

@@ -41,6 +41,8 @@ export interface InterviewDoc {
   follow_ups_per_question?: number;
   /** When a live interview's candidate switched to written answers for the rest of its questions. */
   live_switched_at?: Date;
+  /** A live interview's recording of its whole conversation, both voices (stores/recordings.ts). */
+  conversation_recording?: { id: string; size: number; seconds: number } | null;
   /** The caller's own questions for this invitation, or null to use the project's generated set. */
   custom_questions: Question[] | null;
   /** The questions the candidate will answer, fixed when the invitation is prepared. */
@@ -202,3 +204,6 @@ export function tokenMatches(interview: InterviewDoc, token: string): boolean {
   const stored = Buffer.from(interview.token);
   return given.length === stored.length && timingSafeEqual(given, stored);
 }
+
+/** The `_id` of a live interview's recording of its conversation: one per interview, continued by each session. */
+export const conversationRecordingId = (interviewId: string) => `rec_live_${interviewId}`;

@@ -1,7 +1,7 @@
 import { expiresAtOf, type InterviewDoc, type StoredReview } from '../documents/interviews';
 import { sequenceOf } from '../webhooks/events';
 import type { InterviewView } from '../../shared/interviews/schema';
-import { interviewUrl, recordingUrl } from '../../shared/public-urls';
+import { conversationRecordingUrl, interviewUrl, recordingUrl } from '../../shared/public-urls';
 import type { InterviewReview } from '../../shared/interviews/review';
 
 const reviewView = ({ decision, reviewer, note, reviewed_at, made_by }: StoredReview): InterviewReview => ({
@@ -58,6 +58,7 @@ export function interviewView(interview: InterviewDoc, publicBaseUrl: string, se
       timed_out: a.timed_out,
       turns: (a.turns ?? []).map((t) => ({ ...t, started_at: t.started_at.toISOString(), ended_at: t.ended_at.toISOString() })),
     })),
+    recording_url: interview.conversation_recording ? conversationRecordingUrl(publicBaseUrl, interview._id) : null,
     assessment: interview.assessment
       ? {
           ...interview.assessment,

@@ -18,6 +18,7 @@ const EXTENSION: Record<Recording['type'], string> = {
   'audio/mp4': 'm4a',
   'video/webm': 'webm',
   'video/mp4': 'mp4',
+  'audio/wav': 'wav',
 };
 
 /** OpenAI's transcription API (POST /v1/audio/transcriptions, multipart), as plain text. */

@@ -2,25 +2,31 @@
  * Recorded answers: which media the interview takes, told by the file's own leading bytes as well as by its
  * declared type, and the byte ranges a player asks for. Pure, so the page, the API and their tests share it.
  */
-export const RECORDING_TYPES = ['audio/webm', 'audio/ogg', 'audio/mp4', 'video/webm', 'video/mp4'] as const;
+/** What a candidate may upload for an answer. */
+export const UPLOAD_TYPES = ['audio/webm', 'audio/ogg', 'audio/mp4', 'video/webm', 'video/mp4'] as const;
+/** What a recording may be: an upload, or a live interview's conversation, which the server writes as WAV. */
+export const RECORDING_TYPES = [...UPLOAD_TYPES, 'audio/wav'] as const;
 export type RecordingType = (typeof RECORDING_TYPES)[number];
+/** A live interview's recording of the whole conversation is stored with this index (docs/live-interviews.md). */
+export const CONVERSATION_INDEX = -1;
 
 /** Bytes enough to tell the container. */
 export const SNIFF_BYTES = 12;
 
-type Container = 'webm' | 'ogg' | 'mp4';
+type Container = 'webm' | 'ogg' | 'mp4' | 'wav';
 const CONTAINER: Record<RecordingType, Container> = {
   'audio/webm': 'webm',
   'video/webm': 'webm',
   'audio/ogg': 'ogg',
   'audio/mp4': 'mp4',
   'video/mp4': 'mp4',
+  'audio/wav': 'wav',
 };
 
-/** A declared Content-Type as one of ours (parameters such as `codecs` dropped), or null. */
+/** An upload's declared Content-Type as one of ours (parameters such as `codecs` dropped), or null. */
 export function recordingType(contentType: string | undefined): RecordingType | null {
   const base = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  return (RECORDING_TYPES as readonly string[]).includes(base) ? (base as RecordingType) : null;
+  return (UPLOAD_TYPES as readonly string[]).includes(base) ? (base as RecordingType) : null;
 }
 
 /** The container the leading bytes are: EBML (WebM), `OggS`, or an ISO-BMFF `ftyp` box (MP4); null otherwise. */
@@ -28,6 +34,8 @@ export function containerOf(head: Uint8Array): Container | null {
   if (head.length >= 4 && head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3) return 'webm';
   if (head.length >= 4 && head[0] === 0x4f && head[1] === 0x67 && head[2] === 0x67 && head[3] === 0x53) return 'ogg';
   if (head.length >= 8 && head[4] === 0x66 && head[5] === 0x74 && head[6] === 0x79 && head[7] === 0x70) return 'mp4';
+  const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to));
+  if (head.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WAVE') return 'wav';
   return null;
 }
 
@@ -57,7 +65,8 @@ export function byteRange(header: string | undefined, size: number): { start: nu
   return { start, end: match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1) };
 }
 
-/** The file name a download of answer `index` is saved under: `answer-2.webm`. */
+/** The file name a download of answer `index` is saved under: `answer-2.webm`, or a conversation's `conversation.wav`. */
 export function recordingFileName(index: number, type: RecordingType): string {
+  if (index === CONVERSATION_INDEX) return 'conversation.wav';
   return `answer-${index}.${CONTAINER[type] === 'mp4' ? (type.startsWith('audio/') ? 'm4a' : 'mp4') : CONTAINER[type]}`;
 }

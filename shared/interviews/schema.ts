@@ -153,6 +153,10 @@ export const InterviewView = Type.Object({
   resent_at: Nullable(Type.String({ format: 'date-time' })),
   /** Every answer saved so far, in question order. */
   answers: Type.Array(InterviewAnswer),
+  recording_url: Nullable(
+    Type.String(),
+    "A live interview's recording of the whole conversation, both voices (WAV; GET with the API key, Range honoured). Null for an async interview and before a conversation.",
+  ),
   /** The assessment of a finished interview; null before the candidate finishes. */
   assessment: Nullable(InterviewAssessment),
   /** A person's decision on the finished interview (POST /interviews/{id}/review); null before one. */

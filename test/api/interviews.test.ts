@@ -68,6 +68,7 @@ describe('interview/invite on the real stack', () => {
         candidate_id: 'cand-7',
         status: 'invited',
         interview_mode: 'async',
+        recording_url: null,
         // The interview's id, then 256 random bits: the page finds it by the id and checks the secret.
         interview_url: `https://hiring.test/interview/${interviews[7].id}.${view.body.data.interview_url.split('.').pop()}`,
         questions_count: 8,

@@ -4,6 +4,16 @@ import { startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-re
 import { waitFor } from '../helpers/wait';
 import { openAiRealtime } from '../../providers/realtime/openai';
 import type { LiveMessage } from '../../shared/interviews/live';
+import { registry } from '../../infra/metrics';
+import { parseExposition } from '../helpers/prometheus';
+
+/** This process's value of a series (the stack runs in it). */
+async function sample(name: string, labels: Record<string, string> = {}): Promise<number> {
+  const found = parseExposition(await registry.metrics()).find(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  );
+  return found?.value ?? 0;
+}
 
 /**
  * Live interviews through the real OpenAI Realtime adapter (the official package's WebSocket client), against
@@ -57,6 +67,9 @@ describe('a live interview through OpenAI Realtime', () => {
 
     const done = (await waitFor(live.get, (r) => r.body.data.assessment?.status === 'completed', 60_000)).body.data;
     expect(done.answers.map((a: { text: string }) => a.text)).toEqual([`${SAID} ${SAID}`, SAID]);
+    // Each of the candidate's turns was answered: the latency from the end of their speech to the interviewer's voice, and our share of it.
+    expect(await sample('hiring_live_turn_latency_seconds_count', { part: 'total' })).toBeGreaterThanOrEqual(3);
+    expect(await sample('hiring_live_turn_latency_seconds_count', { part: 'ours' })).toBeGreaterThanOrEqual(3);
 
     const mine = standIn.events.filter((e) => e.socket === standIn.headers.length - 1).map((e) => e.event);
     expect(standIn.headers.at(-1)?.authorization).toBe('Bearer sk-test-realtime');
@@ -89,9 +102,14 @@ describe('a live interview through OpenAI Realtime', () => {
     const c = await openLive(stack, live.path, (await live.ticket()).body.ticket!);
     await c.next(caption('interviewer', 'Question 1 of 2'));
     const sessions = standIn.headers.length;
+    const failedBefore = await sample('hiring_live_provider_errors_total', { provider: 'openai', kind: 'session_failed' });
+    const replacedBefore = await sample('hiring_live_reconnects_total', { kind: 'provider_session' });
+    expect(await sample('hiring_live_conversations')).toBeGreaterThanOrEqual(1);
     standIn.dropSessions();
     await c.next(caption('interviewer', 'Here is the question again. Tell us about a pipeline you built.'));
     expect(standIn.headers.length).toBe(sessions + 1);
+    expect(await sample('hiring_live_provider_errors_total', { provider: 'openai', kind: 'session_failed' })).toBe(failedBefore + 1);
+    expect(await sample('hiring_live_reconnects_total', { kind: 'provider_session' })).toBe(replacedBefore + 1);
     c.speak(900);
     await c.next(caption('interviewer', 'Question 2 of 2'));
     c.close();

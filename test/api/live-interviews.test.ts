@@ -67,6 +67,26 @@ describe('a live interview', () => {
     expect(done.answers[1].turns.map((t: { who: string }) => t.who)).toEqual(['interviewer', 'candidate', 'interviewer']);
     expect(done.answers.every((a: { timed_out: boolean }) => !a.timed_out)).toBe(true);
     expect(done.assessment.questions).toHaveLength(2);
+
+    // One recording of the whole conversation, both voices: a WAV whose header names its length, served by range.
+    expect(done.recording_url).toBe(`https://hiring.test/api/public/v1/interviews/${live.id}/recording`);
+    const wav = await fetch(`${stack.url}/api/public/v1/interviews/${live.id}/recording`, { headers: { 'x-service-api-key': key } });
+    expect(wav.status).toBe(200);
+    expect(wav.headers.get('content-type')).toBe('audio/wav');
+    const bytes = Buffer.from(await wav.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString()).toBe('RIFF');
+    expect(bytes.readUInt32LE(40)).toBe(bytes.length - 44);
+    // The test sent 5.4 s of the candidate's audio (faster than it is spoken), all of it in the recording.
+    expect((bytes.length - 44) / 48_000).toBeGreaterThanOrEqual(5.4);
+    const part = await fetch(`${stack.url}/api/public/v1/interviews/${live.id}/recording`, {
+      headers: { 'x-service-api-key': key, range: 'bytes=0-43' },
+    });
+    expect(part.status).toBe(206);
+    expect(
+      Buffer.from(await part.arrayBuffer())
+        .subarray(8, 12)
+        .toString(),
+    ).toBe('WAVE');
   });
 
   it('resumes at the same question after a dropped socket, asking it again with the conversation so far', async () => {
@@ -97,6 +117,8 @@ describe('a live interview', () => {
     const erased = await stack.request('POST', '/api/public/v1/candidates/erase', { key, body: { email: inviteCandidate(7).email } });
     expect(erased.status).toBe(200);
     expect(await stack.db.interviewTurns.countDocuments({ interview_id: live.id })).toBe(0);
+    expect(await stack.db.recordings.countDocuments({ interview_id: live.id })).toBe(0);
+    expect(await stack.db.recordingChunks.countDocuments({ _id: { $regex: `^rec_live_${live.id}` } })).toBe(0);
   });
 
   it('lets a second tab take the conversation over, and tells the first', async () => {

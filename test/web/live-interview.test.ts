@@ -71,6 +71,7 @@ describe('the live interview page', () => {
     await page.waitForSelector('[data-action=begin]:not([hidden])', { timeout: 15_000 });
     expect(await page.$eval('[data-role=level]', (m) => (m as HTMLMeterElement).value)).toBeGreaterThanOrEqual(0);
     await page.click('[data-action=begin]');
+    const began = Date.now();
 
     await page.waitForFunction(() => document.querySelectorAll('.captions li').length >= 1, { timeout: 15_000 });
     expect(await page.$eval('.captions li', (li) => li.textContent)).toContain('I am an AI interviewer for Live Pages');
@@ -84,7 +85,13 @@ describe('the live interview page', () => {
       expect(a.text).toBe(SAID);
       expect(a.turns.map((t: { who: string }) => t.who)).toContain('candidate');
     }
+    const lasted = (Date.now() - began) / 1000;
     await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Interview completed', { timeout: 15_000 });
+    // The recording of both voices is about as long as the conversation the browser held in real time.
+    const wav = await fetch(`${stack.url}/api/public/v1/interviews/${live.id}/recording`, { headers: { 'x-service-api-key': key } });
+    const seconds = (Number(wav.headers.get('content-length')) - 44) / 48_000;
+    expect(seconds).toBeGreaterThan(lasted * 0.6);
+    expect(seconds).toBeLessThan(lasted * 1.2 + 2);
     expect(errors).toEqual([]);
   });
 

@@ -9,7 +9,7 @@ import {
   ServiceUnavailableError,
   UnsupportedMediaTypeError,
 } from '../../shared/errors';
-import { RECORDING_TYPES, recordingType, type RecordingType } from '../../shared/interviews/recordings';
+import { UPLOAD_TYPES, recordingType, type RecordingType } from '../../shared/interviews/recordings';
 
 /**
  * An upload, guarded before its body is read: one per question at a time (a second is a 409, whichever
@@ -59,7 +59,7 @@ export function uploadGuard({ recordings, config, now }: { recordings: Recording
 /** A recording's type from its Content-Type, refused (415, 413) before its body is read when it is none of ours or too long. */
 export function recordingOf(ctx: Context, config: Pick<Config, 'RECORDING_MAX_BYTES'>): RecordingType {
   const type = recordingType(ctx.get('Content-Type'));
-  if (!type) throw new UnsupportedMediaTypeError(`A recording is one of ${RECORDING_TYPES.join(', ')}.`);
+  if (!type) throw new UnsupportedMediaTypeError(`A recording is one of ${UPLOAD_TYPES.join(', ')}.`);
   if (Number(ctx.get('Content-Length')) > config.RECORDING_MAX_BYTES) throw new PayloadTooLargeError('the recording limit');
   return type;
 }

@@ -2,10 +2,10 @@ import type { VNode } from 'preact';
 import type { ProjectDoc } from '../../infra/documents/projects';
 import type { CallDoc } from '../../infra/documents/calls';
 import { expiresAtOf, type InterviewDoc } from '../../infra/documents/interviews';
-import type { QuestionAssessment } from '../../shared/interviews/assessment';
 import type { ProjectCounts } from '../../infra/lists/project-counts';
 import { Layout } from '../layout';
 import { ReviewPanel } from './review';
+import { InterviewAnswers } from './answers';
 
 /** The dashboard's frame: whose workspace, the way back to the projects, and sign-out (a form with its token). */
 export interface DashboardFrame {
@@ -186,7 +186,6 @@ function CallRow({ call, frame }: { call: CallDoc; frame: DashboardFrame }): VNo
 }
 
 function InterviewRow({ interview, frame }: { interview: InterviewDoc; frame: DashboardFrame }): VNode {
-  const answers = interview.answers ?? [];
   const assessment = interview.assessment ?? null;
   const scored = new Map((assessment?.questions ?? []).map((q) => [q.index, q]));
   return (
@@ -227,71 +226,9 @@ function InterviewRow({ interview, frame }: { interview: InterviewDoc; frame: Da
         )}
       </dl>
       {assessment?.overall && <p class="summary">{assessment.overall.summary}</p>}
-      {answers.length > 0 && (
-        <details>
-          <summary>Answers ({answers.length})</summary>
-          <ol class="answers">
-            {answers.map((a) => (
-              <li>
-                <p class="question">{interview.questions?.[a.index]?.question}</p>
-                {a.timed_out ? (
-                  <p>No answer: it arrived after the time limit.</p>
-                ) : a.recording ? (
-                  <Player
-                    type={a.recording.type}
-                    src={`/projects/${interview.project_id}/interviews/${interview._id}/answers/${a.index}/recording`}
-                    label={`Answer ${a.index + 1} of ${interview.candidate.name}`}
-                  />
-                ) : (
-                  <p>{a.text}</p>
-                )}
-                {!a.timed_out && <AnswerScore score={scored.get(a.index)} />}
-              </li>
-            ))}
-          </ol>
-        </details>
-      )}
+      <InterviewAnswers interview={interview} scored={scored} />
       <ReviewPanel interview={interview} csrf={frame.csrf} />
       <WorkflowLink frame={frame} id={interview.workflow_id} />
     </li>
-  );
-}
-
-/** What the assessment made of one answer: its score and evidence, or why it was not assessed; its transcript. */
-function AnswerScore({ score }: { score: QuestionAssessment | undefined }): VNode | null {
-  if (!score) return null;
-  return (
-    <div class="score">
-      {score.status === 'assessed' ? (
-        <p>
-          <strong>{score.score} of 5</strong>
-          {score.skills.length > 0 && <> · {score.skills.join(', ')}</>}
-        </p>
-      ) : (
-        <p>Not assessed: {score.reason}</p>
-      )}
-      {(score.flags ?? []).includes('possible_injection') && (
-        <p class="flag">This answer reads like instructions to the assessor: check its score yourself.</p>
-      )}
-      {score.evidence.length > 0 && (
-        <ul class="evidence">
-          {score.evidence.map((e) => (
-            <li>
-              <q>{e}</q>
-            </li>
-          ))}
-        </ul>
-      )}
-      {score.transcript && <p class="heard">Transcript: {score.transcript}</p>}
-    </div>
-  );
-}
-
-/** A recorded answer's player; it asks for byte ranges, so seeking works. */
-function Player({ type, src, label }: { type: string; src: string; label: string }): VNode {
-  return type.startsWith('video/') ? (
-    <video controls preload="metadata" src={src} aria-label={label} />
-  ) : (
-    <audio controls preload="metadata" src={src} aria-label={label} />
   );
 }

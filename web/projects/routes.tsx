@@ -27,6 +27,7 @@ export function projectRoutes(deps: WebDeps): Router {
       '/projects',
       '/projects/:id',
       '/projects/:id/interviews/:interviewId/answers/:index/recording',
+      '/projects/:id/interviews/:interviewId/recording',
       '/projects/:id/interviews/:interviewId/review',
     ],
     requireSession(deps),
@@ -76,6 +77,17 @@ export function projectRoutes(deps: WebDeps): Router {
     const interview = await stores.interviews.owned(signedIn(ctx).workspace._id, ctx.params.interviewId);
     if (!interview || interview.project_id !== ctx.params.id) throw new NotFoundError('recording not found');
     const download = await stores.recordings.answerDownload(interview, ctx.params.index, ctx.get('Range') || undefined);
+    if (!download) throw new NotFoundError('recording not found');
+    ctx.status = download.status;
+    ctx.set(download.headers);
+    ctx.body = download.body ?? '';
+  });
+
+  // A live interview's conversation, for its player: the signed-in workspace's own only.
+  router.get('/projects/:id/interviews/:interviewId/recording', async (ctx) => {
+    const interview = await stores.interviews.owned(signedIn(ctx).workspace._id, ctx.params.interviewId);
+    if (!interview || interview.project_id !== ctx.params.id) throw new NotFoundError('recording not found');
+    const download = await stores.recordings.conversationDownload(interview, ctx.get('Range') || undefined);
     if (!download) throw new NotFoundError('recording not found');
     ctx.status = download.status;
     ctx.set(download.headers);
