@@ -11,6 +11,7 @@ import { pages } from './bench/pages';
 import { webhooks } from './bench/webhooks';
 import { engineRounds } from './bench/engine';
 import { workerScaling } from './bench/workers';
+import { live, type LiveResult } from './bench/live';
 
 /**
  * `npm run bench [-- --json]`: the service on one stack (FerretDB or MONGODB_URI, a fresh Temporal dev server,
@@ -25,6 +26,8 @@ const SEED = Number(process.env.BENCH_SEED_CANDIDATES ?? 10_000);
 const SCALE = Number(process.env.BENCH_SCALE_CALLS ?? 10_000);
 const LISTED = Number(process.env.BENCH_LIST_CALLS ?? 100_000);
 const PAGED = Number(process.env.BENCH_PAGE_INTERVIEWS ?? 10_000);
+const LIVE = Number(process.env.BENCH_LIVE_CONVERSATIONS ?? 50);
+const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 60);
 
 type Series = Record<string, number[]>;
 
@@ -53,11 +56,65 @@ const worst = (xs: number[]) => Math.max(...xs);
 /** Per-round ratios of an operation to the floor measured beside it. */
 const ratios = (op: number[], base: number[]) => op.map((x, i) => x / base[i]);
 
+type Row = { scenario: string; unit: string; median: number; worst: number; target?: string };
+
+/** The rows, as a table or (`--json`) one JSON object. */
+function report(rows: Row[], json: boolean, flavour: string): void {
+  const machine = {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memory_gib: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+  };
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine, database: flavour, rounds: ROUNDS, rows })}\n`);
+  } else {
+    const num = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
+    const lines = rows.map(
+      (r) =>
+        `${r.scenario.padEnd(70)}${`${num(r.median)} ${r.unit}`.padStart(12)}${`${num(r.worst)} ${r.unit}`.padStart(12)}  ${r.target ?? ''}`,
+    );
+    process.stdout.write(
+      [
+        `\n${new Date().toISOString().slice(0, 10)}, ${ROUNDS} rounds, database ${flavour}, ${machine.cpus} × ${machine.cpu}, ${machine.memory_gib} GiB, Node ${machine.node}\n`,
+        `${'scenario'.padEnd(70)}${'median'.padStart(12)}${'worst'.padStart(12)}  target`,
+        ...lines,
+        '',
+      ].join('\n'),
+    );
+  }
+}
+
+/** The live interviews' rows (scripts/bench/live.ts): the relay's added latency per frame, and CPU. */
+function liveRows(r: LiveResult): Row[] {
+  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+  const row = (scenario: string, unit: string, value: number, target?: string): Row => ({
+    scenario,
+    unit,
+    median: value,
+    worst: value,
+    target,
+  });
+  return [
+    row(`live interviews: ${r.conversations} at once, audio in real time for ${Math.round(r.seconds)} s; turns answered`, '', r.turns),
+    row(`  browser → provider, per frame: p50`, 'ms', pct(r.inboundMs, 0.5)),
+    row(`  browser → provider, per frame: p95`, 'ms', pct(r.inboundMs, 0.95)),
+    row(`    p95 as a ratio to the frame interval (${r.frameMs} ms)`, '×', pct(r.inboundMs, 0.95) / r.frameMs, '≤ 1'),
+    row(`  provider → browser, per frame: p50`, 'ms', pct(r.outboundMs, 0.5)),
+    row(`  provider → browser, per frame: p95`, 'ms', pct(r.outboundMs, 0.95)),
+    row(`    p95 as a ratio to the frame interval (${r.frameMs} ms)`, '×', pct(r.outboundMs, 0.95) / r.frameMs, '≤ 1'),
+    row('  CPU of the API process per conversation-minute', 'core-ms', r.cpuPerConversationMinute),
+    row('    as a share of one core (a conversation-minute is 60,000 core-ms of one core)', '×', r.cpuPerConversationMinute / 60_000),
+    row('    conversations one core could relay at that rate', '', 60_000 / r.cpuPerConversationMinute),
+  ];
+}
+
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
   const dir = mkdtempSync(join(tmpdir(), 'hiring-bench-'));
   const stack = await startBenchStack(dir);
   try {
+    if (process.env.BENCH_ONLY === 'live') return report(liveRows(await live(stack, LIVE, LIVE_SECONDS)), json, stack.flavour);
     process.stderr.write(`bench: ${ROUNDS} rounds, database ${stack.flavour}\n`);
     await floor(stack, 10);
     await initiate(stack, 'warm-calls', 5);
@@ -81,8 +138,10 @@ async function main(): Promise<void> {
     const listed = await lists(stack, LISTED);
     process.stderr.write('  pages\n');
     const [fewPages, manyPages] = await pages(stack, PAGED);
+    process.stderr.write('  live interviews\n');
+    const talked = await live(stack, LIVE, LIVE_SECONDS);
 
-    const rows: Array<{ scenario: string; unit: string; median: number; worst: number; target?: string }> = [];
+    const rows: Row[] = [];
     const ms = (scenario: string, xs: number[], target?: string) =>
       rows.push({ scenario, unit: 'ms', median: median(xs), worst: worst(xs), target });
     const ratio = (scenario: string, xs: number[], target?: string) =>
@@ -183,31 +242,8 @@ async function main(): Promise<void> {
       );
     }
 
-    const machine = {
-      cpus: cpus().length,
-      cpu: cpus()[0]?.model ?? 'unknown',
-      memory_gib: Math.round(totalmem() / 2 ** 30),
-      node: process.version,
-    };
-    if (json) {
-      process.stdout.write(
-        `${JSON.stringify({ date: new Date().toISOString(), machine, database: stack.flavour, rounds: ROUNDS, rows })}\n`,
-      );
-    } else {
-      const num = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
-      const lines = rows.map(
-        (r) =>
-          `${r.scenario.padEnd(70)}${`${num(r.median)} ${r.unit}`.padStart(12)}${`${num(r.worst)} ${r.unit}`.padStart(12)}  ${r.target ?? ''}`,
-      );
-      process.stdout.write(
-        [
-          `\n${new Date().toISOString().slice(0, 10)}, ${ROUNDS} rounds, database ${stack.flavour}, ${machine.cpus} × ${machine.cpu}, ${machine.memory_gib} GiB, Node ${machine.node}\n`,
-          `${'scenario'.padEnd(70)}${'median'.padStart(12)}${'worst'.padStart(12)}  target`,
-          ...lines,
-          '',
-        ].join('\n'),
-      );
-    }
+    rows.push(...liveRows(talked));
+    report(rows, json, stack.flavour);
   } finally {
     await stack.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -21,12 +21,24 @@ export interface RealtimeStandIn {
   /** Every client event, with the socket it came on (sockets numbered from 0), and each socket's headers. */
   events: Array<{ socket: number; event: any }>;
   headers: Array<Record<string, string | string[] | undefined>>;
+  /** With `stamp`: how long each appended frame took from the client's stamp to here, in ms. */
+  inboundMs: number[];
   /** Closes every socket the stand-in holds (the provider drops the session). */
   dropSessions(): void;
   stop(): Promise<void>;
 }
 
-export async function startRealtimeStandIn(transcript = 'I built a streaming pipeline with Kafka and Flink.'): Promise<RealtimeStandIn> {
+/** A wall-clock time in ms, with a fraction, that two processes on one machine agree on. */
+export const stampNow = () => performance.timeOrigin + performance.now();
+
+/**
+ * `stamp` (the bench's): each audio delta carries the time it was sent in its first 8 bytes (a float64), and
+ * each appended frame is read as carrying the client's, so each direction's latency can be measured.
+ */
+export async function startRealtimeStandIn(
+  transcript = 'I built a streaming pipeline with Kafka and Flink.',
+  opts: { stamp?: boolean } = {},
+): Promise<RealtimeStandIn> {
   const dir = mkdtempSync(join(tmpdir(), 'realtime-tls-'));
   execFileSync(
     'openssl',
@@ -56,6 +68,8 @@ export async function startRealtimeStandIn(transcript = 'I built a streaming pip
   const wss = new WebSocketServer({ server, path: '/v1/realtime' });
   const events: RealtimeStandIn['events'] = [];
   const headers: RealtimeStandIn['headers'] = [];
+  const inboundMs: number[] = [];
+  const skip = opts.stamp ? 8 : 0;
   const sockets: WebSocket[] = [];
   let seq = 0;
   const id = (p: string) => `${p}_${++seq}`;
@@ -70,14 +84,16 @@ export async function startRealtimeStandIn(transcript = 'I built a streaming pip
     send({ type: 'session.created', session: { type: 'realtime', id: id('sess') } });
     ws.on('message', (data) => {
       const event = JSON.parse(String(data));
-      events.push({ socket: n, event });
+      // The bench's thousands of frames are not kept, only their latency.
+      if (!opts.stamp || event.type !== 'input_audio_buffer.append') events.push({ socket: n, event });
       if (event.type === 'session.update') send({ type: 'session.updated', session: event.session });
       else if (event.type === 'input_audio_buffer.append') {
         const pcm = Buffer.from(event.audio, 'base64');
+        if (opts.stamp && pcm.length >= 8) inboundMs.push(stampNow() - pcm.readDoubleLE(0));
         const ms = (pcm.length / 2 / 24_000) * 1000;
         let sum = 0;
-        for (let i = 0; i + 1 < pcm.length; i += 2) sum += pcm.readInt16LE(i) ** 2;
-        const loud = Math.sqrt(sum / Math.max(1, pcm.length / 2)) >= 1_000;
+        for (let i = skip; i + 1 < pcm.length; i += 2) sum += pcm.readInt16LE(i) ** 2;
+        const loud = Math.sqrt(sum / Math.max(1, (pcm.length - skip) / 2)) >= 1_000;
         if (loud) {
           quietMs = 0;
           if (!speaking) {
@@ -104,6 +120,7 @@ export async function startRealtimeStandIn(transcript = 'I built a streaming pip
         const next = () => {
           if (current.cancelled || ws.readyState !== ws.OPEN) return;
           if (chunks-- > 0) {
+            if (opts.stamp) tone.writeDoubleLE(stampNow(), 0);
             send({
               type: 'response.output_audio.delta',
               response_id: current.id,
@@ -165,6 +182,7 @@ export async function startRealtimeStandIn(transcript = 'I built a streaming pip
     ca,
     events,
     headers,
+    inboundMs,
     dropSessions: () => sockets.forEach((s) => s.terminate()),
     stop: () =>
       new Promise<void>((resolve) => {
