@@ -82,6 +82,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
   let failures = 0;
   let ended = false;
   let timer: NodeJS.Timeout | null = null;
+  let rotation: NodeJS.Timeout | null = null;
   const recorder = await conversationRecorder(stores, interview._id);
   let recorded: Promise<void> | null = null;
   let settle: () => void = () => undefined;
@@ -169,9 +170,15 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     await open(await stores.interviews.nextQuestion((await stores.interviews.get(interview._id)) ?? fresh));
   }
 
+  /**
+   * Opens a provider session with the conversation so far about the open question, so a follow-up of a new
+   * session knows what was said; one that reaches the provider's length limit is replaced before it, between
+   * turns, and the candidate notices nothing.
+   */
   async function connect(): Promise<void> {
-    session = await realtime.open(
-      { instructions },
+    const sofar = turns.map((t) => `${t.who === 'interviewer' ? 'Interviewer' : 'Candidate'}: ${t.text}`).join('\n');
+    const opened = await realtime.open(
+      { instructions: sofar ? `${instructions}\n\nThe conversation so far about the current question:\n${sofar}` : instructions },
       {
         speechStarted() {
           candidateFrom = now();
@@ -243,12 +250,31 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
         },
       },
     );
+    session = opened;
+    if (realtime.maxSessionMs) {
+      if (rotation) clearTimeout(rotation);
+      rotation = setTimeout(() => serially(replace), realtime.maxSessionMs);
+      rotation.unref();
+    }
+  }
+
+  /** Replaces the provider's session before its length limit, once neither side is speaking. */
+  async function replace(): Promise<void> {
+    if (ended) return;
+    if (interviewerSpeaking || candidateFrom !== null) {
+      rotation = setTimeout(() => serially(replace), 1_000);
+      return;
+    }
+    const old = session;
+    await connect();
+    old?.close();
   }
 
   function end(reason: LiveEnd): void {
     if (ended) return;
     ended = true;
     if (timer) clearTimeout(timer);
+    if (rotation) clearTimeout(rotation);
     session?.close();
     void closeRecording();
     link.close(reason);

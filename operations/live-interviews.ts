@@ -1,4 +1,5 @@
 import { conversationRecordingId, expiresAtOf, type InterviewDoc } from '../infra/documents/interviews';
+import { liveConversationsAtOnce } from '../infra/documents/workspaces';
 import { linkExpired } from '../shared/interviews/deadlines';
 import { LIVE_LIMITS } from '../shared/interviews/live';
 import type { OperationDeps } from './deps';
@@ -7,7 +8,7 @@ import type { InterviewSteps } from './interview-steps';
 import { startConversation, type Conversation, type LiveLink } from './live-conversation';
 
 /** Why a live conversation cannot be opened now. */
-export type LiveRefusal = 'not_live' | 'no_consent' | 'closed' | 'busy';
+export type LiveRefusal = 'not_live' | 'no_consent' | 'closed' | 'busy' | 'workspace_busy';
 export type TicketOutcome = { ticket: string; expires_at: Date } | { refused: LiveRefusal };
 
 /**
@@ -18,6 +19,19 @@ export type TicketOutcome = { ticket: string; expires_at: Date } | { refused: Li
 export function liveInterviews(deps: OperationDeps & { steps: InterviewSteps }) {
   const { stores, config, realtime, logger, steps } = deps;
   const held = new Map<string, Conversation>();
+  /** The workspace slot each interview's conversations in this process hold (stores/live-slots.ts), and how many use it. */
+  const slots = new Map<string, { key: string; users: number }>();
+  const renewal = setInterval(() => {
+    for (const [interviewId, { key }] of slots)
+      void stores.liveSlots.renew(key, interviewId).catch((err: unknown) => logger.warn({ err }, 'live slot not renewed'));
+  }, 60_000);
+  renewal.unref();
+  function giveSlot(interviewId: string): void {
+    const slot = slots.get(interviewId);
+    if (!slot || --slot.users > 0) return;
+    slots.delete(interviewId);
+    void stores.liveSlots.give(slot.key, interviewId).catch((err: unknown) => logger.warn({ err }, 'live slot not given back'));
+  }
   /** Each interview's latest conversation until its recording is closed: the next one waits for it. */
   const latest = new Map<string, Conversation>();
 
@@ -44,7 +58,17 @@ export function liveInterviews(deps: OperationDeps & { steps: InterviewSteps }) 
       if (!(await stores.signedTokens.liveTickets.valid(interview._id, ticket, at))) return 'invalid_ticket';
       const refused = refusal(interview, at);
       if (refused) return refused;
-      return held.size >= config.LIVE_CONVERSATIONS_PER_PROCESS && !held.has(interview._id) ? 'busy' : null;
+      if (held.size >= config.LIVE_CONVERSATIONS_PER_PROCESS && !held.has(interview._id)) return 'busy';
+      if (slots.has(interview._id)) return null;
+      // One of the workspace's slots, across the processes, held from here until the conversation ends.
+      const workspace = await stores.workspaces.get(interview.workspace_id);
+      const key = await stores.liveSlots.take(interview.workspace_id, interview._id, liveConversationsAtOnce(workspace), at);
+      if (!key) return 'workspace_busy';
+      const slot = { key, users: 0 };
+      slots.set(interview._id, slot);
+      // A socket that never opens after its admission gives the slot back.
+      setTimeout(() => slot.users === 0 && slots.get(interview._id) === slot && giveSlot(interview._id), 30_000).unref();
+      return null;
     },
 
     /** Opens the conversation on a socket just admitted; one the interview held before is taken over. */
@@ -56,9 +80,12 @@ export function liveInterviews(deps: OperationDeps & { steps: InterviewSteps }) 
       if (previous) await previous.closed;
       let conversation: Conversation | null = null;
       let closed = false;
+      const slot = slots.get(interview._id);
+      if (slot) slot.users++;
       const started = await startConversation({ stores, steps, realtime, logger, now: () => new Date() }, interview, {
         ...link,
         close(reason) {
+          if (!closed) giveSlot(interview._id);
           closed = true;
           if (conversation && held.get(interview._id) === conversation) {
             held.delete(interview._id);

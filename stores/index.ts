@@ -1,3 +1,4 @@
+import { liveSlotStore, type LiveSlotStore } from './live-slots';
 import type { Config } from '../infra/config';
 import { configuredSecrets, personHashKeys } from './person-keys';
 import type { Database } from '../infra/database';
@@ -33,6 +34,8 @@ export interface Stores {
   calls: CallStore;
   callReports: CallReportStore;
   callSlots: CallSlotStore;
+  /** A workspace's live-conversation slots (stores/live-slots.ts). */
+  liveSlots: LiveSlotStore;
   dialCaps: DialCapStore;
   interviews: InterviewStore;
   recordings: RecordingStore;
@@ -83,6 +86,7 @@ export function createStores(db: Database, { announce, config }: StoreWiring): S
     calls: callStore({ db, announce }),
     callReports: callReportStore(db),
     callSlots: callSlotStore(db),
+    liveSlots: liveSlotStore(db),
     dialCaps: dialCapStore(db, keys),
     interviews,
     recordings,

@@ -76,6 +76,7 @@ export const EXAMPLES = {
         max_dials_per_phone_per_day: null,
         call_back_days: 7,
         call_backs_per_day: 3,
+        live_conversations_at_once: 20,
       },
       numbers: { voice: 'a1b2c3d4-vapi-number', whatsapp: '106540352242922', email_from: 'Acme Hiring <jobs@acme.example>' },
     },

@@ -1,3 +1,4 @@
+import { liveConversationsAtOnce } from '../../infra/documents/workspaces';
 import type Router from '@koa/router';
 import type { ApiDeps } from '../deps';
 import { callFamily } from '../errors';
@@ -54,6 +55,7 @@ function workspaceBody(ws: Readonly<WorkspaceDoc>, config: Config): WorkspaceRes
         max_dials_per_phone_per_day: ws.settings?.max_dials_per_phone_per_day ?? null,
         call_back_days: callBackLimits(ws).days,
         call_backs_per_day: callBackLimits(ws).perDay,
+        live_conversations_at_once: liveConversationsAtOnce(ws),
       },
       numbers: {
         voice: ownNumber(ws, 'voice') ?? config.VAPI_PHONE_NUMBER_ID ?? null,

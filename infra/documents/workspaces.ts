@@ -1,3 +1,4 @@
+import { DEFAULT_LIVE_CONVERSATIONS } from '../../shared/interviews/live';
 import { DEFAULT_CALL_BACK_DAYS, DEFAULT_CALL_BACKS_PER_DAY } from '../../shared/calls/call-backs';
 import { DEFAULT_MAX_CONCURRENT_CALLS } from '../../shared/calls/capacity';
 import type { CallingWindow } from '../../shared/contact/zones';
@@ -65,6 +66,7 @@ export interface WorkspaceSettings {
   call_back_days?: number;
   /** Call-backs one call takes in any 24 hours; DEFAULT_CALL_BACKS_PER_DAY when absent. */
   call_backs_per_day?: number;
+  live_conversations_at_once?: number;
 }
 
 export function defaultTimezone(workspace: Pick<WorkspaceDoc, 'settings'> | null): string {
@@ -110,4 +112,9 @@ export interface ApiKeyDoc {
 /** Dials to one phone in 24 hours across the workspace's calls, at most; null: no cap. */
 export function maxDialsPerPhonePerDay(workspace: Pick<WorkspaceDoc, 'settings'> | null): number | null {
   return workspace?.settings?.max_dials_per_phone_per_day ?? null;
+}
+
+/** Live interviews the workspace holds at once (its setting, or the default). */
+export function liveConversationsAtOnce(workspace: Readonly<WorkspaceDoc> | null): number {
+  return workspace?.settings?.live_conversations_at_once ?? DEFAULT_LIVE_CONVERSATIONS;
 }

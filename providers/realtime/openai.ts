@@ -14,6 +14,8 @@ export interface OpenAiRealtimeOptions {
   ca?: string;
   /** How long the socket may take to open. */
   connectTimeoutMs?: number;
+  /** When a session is replaced: OpenAI ends a Realtime session at 60 minutes. */
+  maxSessionMs?: number;
 }
 
 /**
@@ -27,6 +29,7 @@ export function openAiRealtime(opts: OpenAiRealtimeOptions): RealtimeVoice {
   const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl });
   return {
     name: 'openai',
+    maxSessionMs: opts.maxSessionMs ?? 55 * 60_000,
     async open({ instructions }, events: RealtimeEvents): Promise<RealtimeSession> {
       const rt = new OpenAIRealtimeWS({ model: opts.model, options: opts.ca ? { ca: opts.ca } : undefined }, client);
       let closing = false;

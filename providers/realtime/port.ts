@@ -41,5 +41,7 @@ export interface RealtimeSession {
 
 export interface RealtimeVoice {
   readonly name: string;
+  /** How long one session may last (the provider's limit, with a margin); the conversation replaces it before. */
+  readonly maxSessionMs?: number;
   open(options: RealtimeSessionOptions, events: RealtimeEvents): Promise<RealtimeSession>;
 }

@@ -14,6 +14,8 @@ export const InterviewModeField = Enum(INTERVIEW_MODES, {
   description:
     '`async` (the default): each question on the screen, answered in writing or recorded. `live`: an AI interviewer asks the same questions aloud and listens, in the browser (docs/live-interviews.md).',
 });
+/** Live conversations one workspace holds at once, across the API processes, unless its setting says otherwise. */
+export const DEFAULT_LIVE_CONVERSATIONS = 20;
 /** How many follow-ups the live interviewer may ask after the candidate's answer to one question. */
 export const FOLLOW_UPS = { minimum: 0, maximum: 3, default: 1 } as const;
 

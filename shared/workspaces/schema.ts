@@ -1,3 +1,4 @@
+import { DEFAULT_LIVE_CONVERSATIONS } from '../interviews/live';
 import { Type, type Static } from '@sinclair/typebox';
 import { Strict } from '../schema-builders';
 import type { Issue } from '../errors';
@@ -61,6 +62,12 @@ const Settings = {
       'Days after a missed dial during which a candidate calling the number back is taken as an attempt of the call (docs/calls.md). 7 by default; 0 turns call-backs off.',
     errorMessage: 'must be a whole number of days from 0 (off) to 30',
   }),
+  live_conversations_at_once: Type.Integer({
+    minimum: 1,
+    maximum: 500,
+    description: `Live interviews the workspace holds at once (docs/live-interviews.md); one more is refused with 503 and Retry-After until one ends. ${DEFAULT_LIVE_CONVERSATIONS} by default.`,
+    errorMessage: 'must be a whole number from 1 to 500',
+  }),
   call_backs_per_day: Type.Integer({
     minimum: 1,
     maximum: 10,
@@ -83,6 +90,7 @@ export const WorkspaceUpdateRequest = Strict(
     max_dials_per_phone_per_day: Type.Optional(Settings.max_dials_per_phone_per_day),
     call_back_days: Type.Optional(Settings.call_back_days),
     call_backs_per_day: Type.Optional(Settings.call_backs_per_day),
+    live_conversations_at_once: Type.Optional(Settings.live_conversations_at_once),
   },
   { minProperties: 1, errorMessage: `must set at least one of ${SETTING_NAMES.join(', ')}` },
 );

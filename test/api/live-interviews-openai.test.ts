@@ -117,3 +117,44 @@ describe('a live interview through OpenAI Realtime', () => {
     expect(now.answers[0]).toMatchObject({ text: SAID, timed_out: false });
   });
 });
+
+describe("a live interview longer than the provider's session", () => {
+  let longStack: Stack;
+  let longKey: string;
+  beforeAll(async () => {
+    // Sessions of 1.5 s, so the test sees one replaced between turns.
+    const realtime = openAiRealtime({
+      apiKey: 'sk-test-realtime',
+      baseUrl: standIn.baseUrl,
+      model: 'gpt-realtime',
+      transcribeModel: 'gpt-4o-mini-transcribe',
+      ca: standIn.ca,
+      maxSessionMs: 1_500,
+    });
+    longStack = await startStack({ worker: true, realtime });
+    longKey = (await longStack.newWorkspace('Long Talks')).key;
+  });
+  afterAll(() => longStack?.stop());
+
+  it('replaces the session between turns with the conversation so far, and the candidate notices nothing', async () => {
+    const live = await invitedLive(longStack, longKey, 'job-openai-long', QUESTIONS, { follow_ups_per_question: 2 });
+    await live.start();
+    const c = await openLive(longStack, live.path, (await live.ticket()).body.ticket!);
+    await c.next(caption('interviewer', 'Question 1 of 2'));
+    const first = standIn.headers.length;
+    c.speak(800);
+    await c.next(caption('interviewer', 'Could you say more'));
+    await waitFor(
+      async () => standIn.headers.length,
+      (n) => n > first,
+      10_000,
+    );
+    const replaced = standIn.events.filter((e) => e.socket >= first && e.event.type === 'session.update').map((e) => e.event);
+    expect(replaced[0].session.instructions).toContain(`Candidate: ${SAID}`);
+    c.speak(800);
+    await c.next(caption('interviewer', 'Could you say more'), c.messages.findIndex(caption('interviewer', 'Could you say more')) + 1);
+    expect(c.messages.some(caption('interviewer', 'Here is the question again'))).toBe(false);
+    expect(c.messages.some((m) => m.type === 'ended')).toBe(false);
+    c.close();
+  });
+});

@@ -2,7 +2,7 @@ import { startStack, type Stack } from '../helpers/stack';
 import { invitedLive, openLive, refusedWith } from '../helpers/live-client';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { waitFor } from '../helpers/wait';
-import type { LiveMessage } from '../../shared/interviews/live';
+import { LIVE_LIMITS, type LiveMessage } from '../../shared/interviews/live';
 
 /**
  * Live interviews on the real stack (docs/live-interviews.md), through the conversation's WebSocket, with the
@@ -190,6 +190,48 @@ describe('a live interview', () => {
     const refused = await fetch(`${stack.url}${path}/live/ticket`, { method: 'POST', headers: { origin: stack.url } });
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({ error: 'not_live' });
+  });
+
+  it("holds at most the workspace's live_conversations_at_once, then 503 with Retry-After until one ends", async () => {
+    const ws = await stack.newWorkspace('Small Live Co');
+    const patched = await stack.request('PATCH', '/api/public/v1/workspace', { key: ws.key, body: { live_conversations_at_once: 1 } });
+    expect(patched.body.data.settings.live_conversations_at_once).toBe(1);
+    const [a, b] = await Promise.all([
+      invitedLive(stack, ws.key, 'job-live-cap-a', QUESTIONS),
+      invitedLive(stack, ws.key, 'job-live-cap-b', QUESTIONS, {}, 2),
+    ]);
+    await Promise.all([a.start(), b.start()]);
+    const first = await openLive(stack, a.path, (await a.ticket()).body.ticket!);
+    await first.next(asking(0));
+    expect(await refusedWith(stack, b.path, (await b.ticket()).body.ticket!)).toBe(503);
+    // The same interview again (a reload) is not another conversation: it takes its own over.
+    const again = await openLive(stack, a.path, (await a.ticket()).body.ticket!);
+    await first.closed;
+    again.close();
+    await again.closed;
+    const second = await waitFor(
+      async () => openLive(stack, b.path, (await b.ticket()).body.ticket!).catch(() => null),
+      (c) => c !== null,
+      10_000,
+    );
+    await second!.next(asking(0));
+    second!.close();
+  });
+
+  it('closes a socket that sends too much, too fast or too large', async () => {
+    const live = await invitedLive(stack, key, 'job-live-flood', QUESTIONS);
+    await live.start();
+    const flood = await openLive(stack, live.path, (await live.ticket()).body.ticket!);
+    for (let i = 0; i < 80; i++) flood.send({ type: 'repeat' });
+    expect(await flood.next((m) => m.type === 'ended')).toEqual({ type: 'ended', reason: 'refused' });
+    expect((await flood.closed).code).toBe(4008);
+    const big = await openLive(stack, live.path, (await live.ticket()).body.ticket!);
+    big.sendRaw(Buffer.alloc(LIVE_LIMITS.frameBytes + 2));
+    expect((await big.closed).code).toBe(1009);
+    // What was kept stays: the conversation opens again from its link.
+    const after = await openLive(stack, live.path, (await live.ticket()).body.ticket!);
+    await after.next(caption('interviewer', 'Tell us about a pipeline you built.'));
+    after.close();
   });
 
   it('refuses a follow-up count or a mode out of bounds', async () => {

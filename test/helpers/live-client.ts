@@ -55,6 +55,8 @@ export interface LiveClient {
   /** Waits for a message that satisfies `ok` (among those after the first `from`). */
   next(ok: (m: LiveMessage) => boolean, from?: number, ms?: number): Promise<LiveMessage>;
   send(control: unknown): void;
+  /** Sends bytes as one binary message, as they are. */
+  sendRaw(bytes: Buffer): void;
   /** `speechMs` of a loud tone, then `quietMs` of silence, in 100 ms frames. */
   speak(speechMs: number, quietMs?: number): void;
   close(): void;
@@ -106,6 +108,7 @@ export function openLive(stack: Stack, path: string, ticket: string, origin = st
           });
         },
         send: (control) => ws.send(JSON.stringify(control)),
+        sendRaw: (bytes) => ws.send(bytes, { binary: true }),
         speak(speechMs, quietMs = 800) {
           for (let t = 0; t < speechMs; t += 100) ws.send(frame(100, true), { binary: true });
           for (let t = 0; t < quietMs; t += 100) ws.send(frame(100, false), { binary: true });

@@ -5,6 +5,7 @@ import { Value } from '@sinclair/typebox/value';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { LIVE_LIMITS, LiveControl, type LiveEnd, type LiveMessage } from '../../shared/interviews/live';
 import type { LiveRefusal } from '../../operations/live-interviews';
+import type { Conversation } from '../../operations/live-conversation';
 import type { WebDeps } from '../deps';
 import { sameOrigin } from '../forms';
 import { linkLimits } from '../limits';
@@ -16,6 +17,7 @@ const REFUSALS: Record<LiveRefusal | 'invalid_ticket', { status: number; message
   no_consent: { status: 409, message: 'Please agree to the recording and the assessment before the conversation starts.' },
   closed: { status: 409, message: 'This interview is no longer open.' },
   busy: { status: 503, message: 'Too many conversations are under way. Please try again in a minute.' },
+  workspace_busy: { status: 503, message: "Too many of this company's conversations are under way. Please try again in a minute." },
   invalid_ticket: { status: 403, message: 'This conversation needs a new ticket from its page.' },
 };
 /** A closed socket's code, by why it ended: 1000 for a normal end, 4000s for the rest (the page reads them). */
@@ -82,6 +84,8 @@ export function liveSockets({ stores, operations, logger, now }: Pick<WebDeps, '
   }
 
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    // A client that resets while its upgrade is looked at must not take the process with it.
+    socket.on('error', () => socket.destroy());
     const match = SOCKET_PATH.exec(req.url ?? '');
     if (!match) return refuse(socket, 404, 'Not found.');
     // A page of another site may open a socket to us with the candidate's browser: only our own origin may.
@@ -91,7 +95,12 @@ export function liveSockets({ stores, operations, logger, now }: Pick<WebDeps, '
     const ticket = new URL(req.url ?? '', 'http://local').searchParams.get('ticket') ?? '';
     const refused = await live.admits(interview, ticket, now());
     if (refused)
-      return refuse(socket, REFUSALS[refused].status, REFUSALS[refused].message, refused === 'busy' ? 'Retry-After: 60\r\n' : '');
+      return refuse(
+        socket,
+        REFUSALS[refused].status,
+        REFUSALS[refused].message,
+        REFUSALS[refused].status === 503 ? 'Retry-After: 60\r\n' : '',
+      );
     wss.handleUpgrade(req, socket, head, (ws) => void converse(ws, interview).catch((err: unknown) => fail(ws, err)));
   }
 
@@ -102,29 +111,18 @@ export function liveSockets({ stores, operations, logger, now }: Pick<WebDeps, '
 
   async function converse(ws: WebSocket, interview: NonNullable<Awaited<ReturnType<typeof stores.interviews.get>>>): Promise<void> {
     const send = (m: LiveMessage) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(m));
-    const conversation = await live.converse(interview, {
-      send,
-      sendAudio: (pcm) => ws.readyState === ws.OPEN && ws.send(pcm, { binary: true }),
-      close(reason) {
-        send({ type: 'ended', reason });
-        ws.close(CLOSE_CODES[reason], reason);
-      },
-    });
-    let silence = setTimeout(() => conversation.end('silent'), LIVE_LIMITS.silentMs);
+    // A frame over the limit (1009) or a broken frame is the browser's fault: the socket closes, the process stays.
+    ws.on('error', (err) => logger.info({ err: err.message }, 'live interview socket closed on a bad frame'));
+    // Listening from the first moment: what the browser sends while the conversation opens waits for it.
+    let conversation: Conversation | null = null;
+    const early: Array<[Buffer, boolean]> = [];
+    let gone = false;
+    let silence = setTimeout(() => conversation?.end('silent'), LIVE_LIMITS.silentMs);
     let window = Date.now();
     let inWindow = 0;
-    ws.on('message', (data: RawData, binary: boolean) => {
-      clearTimeout(silence);
-      silence = setTimeout(() => conversation.end('silent'), LIVE_LIMITS.silentMs);
-      const at = Date.now();
-      if (at - window >= 1000) {
-        window = at;
-        inWindow = 0;
-      }
-      if (++inWindow > LIVE_LIMITS.messagesPerSecond) return conversation.end('refused');
-      const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-      if (binary) return conversation.audio(bytes);
-      if (bytes.length > LIVE_LIMITS.controlBytes) return send({ type: 'error', message: 'A control message is at most 512 bytes.' });
+    function take(bytes: Buffer, binary: boolean, c: Conversation): void {
+      if (binary) return c.audio(bytes);
+      if (bytes.length > LIVE_LIMITS.controlBytes) return void send({ type: 'error', message: 'A control message is at most 512 bytes.' });
       let control: unknown;
       try {
         control = JSON.parse(bytes.toString('utf8'));
@@ -133,13 +131,43 @@ export function liveSockets({ stores, operations, logger, now }: Pick<WebDeps, '
       }
       // Only the few controls are read: nothing the browser sends reaches the interviewer's instructions.
       if (!Value.Check(LiveControl, control))
-        return send({ type: 'error', message: 'Unknown message: send done, repeat or switch_to_text.' });
-      conversation.control(control);
+        return void send({ type: 'error', message: 'Unknown message: send done, repeat or switch_to_text.' });
+      c.control(control);
+    }
+    ws.on('message', (data: RawData, binary: boolean) => {
+      clearTimeout(silence);
+      silence = setTimeout(() => conversation?.end('silent'), LIVE_LIMITS.silentMs);
+      const at = Date.now();
+      if (at - window >= 1000) {
+        window = at;
+        inWindow = 0;
+      }
+      if (++inWindow > LIVE_LIMITS.messagesPerSecond) {
+        if (conversation) return conversation.end('refused');
+        gone = true;
+        send({ type: 'ended', reason: 'refused' });
+        return void ws.close(CLOSE_CODES.refused, 'refused');
+      }
+      const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      if (conversation) take(bytes, binary, conversation);
+      else early.push([bytes, binary]);
     });
     ws.on('close', () => {
+      gone = true;
       clearTimeout(silence);
-      conversation.end('closed');
+      conversation?.end('closed');
     });
+    const opened = await live.converse(interview, {
+      send,
+      sendAudio: (pcm) => ws.readyState === ws.OPEN && ws.send(pcm, { binary: true }),
+      close(reason) {
+        send({ type: 'ended', reason });
+        ws.close(CLOSE_CODES[reason], reason);
+      },
+    });
+    if (gone) return opened.end('closed');
+    conversation = opened;
+    for (const [bytes, binary] of early.splice(0)) take(bytes, binary, opened);
   }
 
   return {
