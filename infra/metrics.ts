@@ -209,6 +209,7 @@ function startWhole(): void {
   for (const reason of CALL_BACK_REFUSALS) callBacksRefused.inc({ reason }, 0);
   for (const provider of ['vapi', 'simulator']) foreignReports.inc({ provider }, 0);
   for (const kind of LIVE_RECONNECT_KINDS) liveReconnects.inc({ kind }, 0);
+  for (const part of LIVE_LATENCY_PARTS) liveTurnLatency.zero({ part });
   for (const provider of ['openai', 'simulator'])
     for (const kind of LIVE_PROVIDER_ERROR_KINDS) liveProviderErrors.inc({ provider, kind }, 0);
 }
