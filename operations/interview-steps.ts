@@ -104,7 +104,8 @@ export function interviewSteps({ stores, workflows, logger }: Pick<OperationDeps
       const open = !expired(interview, at) && (interview.status === 'invited' || interview.status === 'started');
       if (!consented && !interview.consent && open) return { refused: 'no_consent' };
       if (!expired(interview, at) && (await written(interviews.start(interview, at, CONSENT_TEXT_VERSION)))) {
-        await serveAfter(interview, -1, at);
+        // A live interview's first question is served when the conversation asks it, after the microphone's check.
+        if (interview.interview_mode !== 'live') await serveAfter(interview, -1, at);
         await changed(interview);
       }
       return stays;

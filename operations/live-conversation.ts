@@ -5,6 +5,7 @@ import type { RealtimeSession, RealtimeVoice } from '../providers/realtime/port'
 import {
   afterCandidateTurn,
   answerOf,
+  spokenRequest,
   askFollowUp,
   askQuestion,
   disclosure,
@@ -17,7 +18,7 @@ import {
 import { ANSWER_GRACE_SECONDS, MAX_TEXT_ANSWER } from '../shared/interviews/session';
 import type { Stores } from '../stores';
 import type { InterviewSteps } from './interview-steps';
-import { conversationRecorder } from './live-recording';
+import { keptRecording } from './live-recording';
 import { trace } from '@opentelemetry/api';
 import { liveProviderErrors, liveReconnects, liveTurnLatency } from '../infra/metrics';
 
@@ -83,18 +84,8 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
   let ended = false;
   let timer: NodeJS.Timeout | null = null;
   let rotation: NodeJS.Timeout | null = null;
-  const recorder = await conversationRecorder(stores, interview._id);
-  let recorded: Promise<void> | null = null;
-  let settle: () => void = () => undefined;
-  const closed = new Promise<void>((resolve) => (settle = resolve));
-  /** Closes the recording as it stands and points the interview at it (once); an erased candidate's goes. */
-  const closeRecording = () =>
-    (recorded ??= (async () => {
-      const recording = await recorder.close();
-      if (!(await stores.interviews.keepConversationRecording(interview._id, recording))) await stores.recordings.removeById(recording.id);
-    })()
-      .catch((err: unknown) => logger.error({ err, interviewId: interview._id }, 'live interview: the recording was not kept'))
-      .finally(settle));
+  const recorder = await keptRecording(stores, interview._id, logger);
+  const closed = recorder.closed;
   // Turns, answers and moves happen one at a time, in the order they came.
   let queue: Promise<void> = Promise.resolve();
   const serially = (step: () => Promise<void>) => {
@@ -132,7 +123,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     if (timer) clearTimeout(timer);
     if (at === null) {
       // The recording is in place before the interview finishes, so the finished interview's events show it.
-      await closeRecording();
+      await recorder.close();
       const fresh = (await stores.interviews.get(interview._id)) ?? interview;
       await steps.finish(fresh, now());
       return end('finished');
@@ -156,6 +147,8 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     session?.cancelResponse();
     const text = answerOf(turns).slice(0, MAX_TEXT_ANSWER);
     const fresh = (await stores.interviews.get(interview._id)) ?? interview;
+    // Erased meanwhile: there is no one left to interview, and nothing of theirs is written again.
+    if (fresh.erased_at) return end('closed');
     const spoke = turns.filter((t) => t.who === 'candidate');
     const seconds = spoke.reduce((s, t) => s + (t.ended_at.getTime() - t.started_at.getTime()) / 1000, 0);
     await stores.interviews.saveAnswer(fresh, {
@@ -200,7 +193,9 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
             askedAt = stoppedAt === null ? null : performance.now();
             if (askedAt !== null) liveTurnLatency.observe({ part: 'ours' }, (askedAt - heard) / 1000);
             link.send({ type: 'caption', who: 'candidate', text });
-            if (afterCandidateTurn(followUps, allowedFollowUps) === 'follow_up') {
+            const asked = spokenRequest(text);
+            if (asked === 'repeat') return ask(true);
+            if (asked !== 'done' && afterCandidateTurn(followUps, allowedFollowUps) === 'follow_up') {
               followUps++;
               session?.respond(askFollowUp(questions[index]));
               state('asking');
@@ -276,7 +271,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     if (timer) clearTimeout(timer);
     if (rotation) clearTimeout(rotation);
     session?.close();
-    void closeRecording();
+    void recorder.close();
     link.close(reason);
   }
 

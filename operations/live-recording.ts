@@ -1,4 +1,5 @@
 import { LIVE_LIMITS, LIVE_SAMPLE_RATE } from '../shared/interviews/live';
+import type { Logger } from '../infra/logger';
 import type { Stores } from '../stores';
 
 const HEAD_BYTES = 44;
@@ -98,3 +99,28 @@ export async function conversationRecorder(stores: Pick<Stores, 'recordings'>, i
 }
 
 export type ConversationRecorder = Awaited<ReturnType<typeof conversationRecorder>>;
+
+/**
+ * The recording of one session of a conversation, closed once (at the session's end, or before the interview
+ * finishes, so the finished interview's events show it) and kept on the interview; an erased candidate's is
+ * removed. `closed` settles once it is, and the next session continues it from there.
+ */
+export async function keptRecording(stores: Pick<Stores, 'recordings' | 'interviews'>, interviewId: string, logger: Logger) {
+  const recorder = await conversationRecorder(stores, interviewId);
+  let closing: Promise<void> | null = null;
+  let settle: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (settle = resolve));
+  return {
+    candidate: recorder.candidate,
+    interviewer: recorder.interviewer,
+    interviewerDone: recorder.interviewerDone,
+    closed,
+    close: (): Promise<void> =>
+      (closing ??= (async () => {
+        const recording = await recorder.close();
+        if (!(await stores.interviews.keepConversationRecording(interviewId, recording))) await stores.recordings.removeById(recording.id);
+      })()
+        .catch((err: unknown) => logger.error({ err, interviewId }, 'live interview: the recording was not kept'))
+        .finally(settle)),
+  };
+}

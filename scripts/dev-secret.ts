@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -9,6 +9,9 @@ import { join } from 'node:path';
  */
 export function devPersonHashSecret(dataDir: string): string {
   const file = join(dataDir, 'person-hash-secret');
+  // The file's name before the setting was renamed: the stack's data keeps matching its hashes.
+  const earlier = join(dataDir, 'contact-hash-secret');
+  if (!existsSync(file) && existsSync(earlier)) renameSync(earlier, file);
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });

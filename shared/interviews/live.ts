@@ -93,13 +93,30 @@ export function askFollowUp(question: Question): string {
   return `Ask one short follow-up question about the candidate's answer to "${question.question}", then stop and listen.`;
 }
 
-/** The candidate's answer to a question, assembled from their turns in order. */
+/** The candidate's answer to a question, assembled from their turns in order, leaving out their spoken requests. */
 export function answerOf(turns: ReadonlyArray<Pick<LiveTurn, 'who' | 'text'>>): string {
   return turns
-    .filter((t) => t.who === 'candidate')
+    .filter((t) => t.who === 'candidate' && spokenRequest(t.text) === null)
     .map((t) => t.text.trim())
     .filter((t) => t !== '')
     .join(' ');
+}
+
+/**
+ * What the candidate asked for aloud, besides answering: to move on ("I'm done", "that's all", "next
+ * question") or to hear the question again ("could you repeat the question?"). Only a short turn counts: an
+ * answer that mentions being done with something is an answer.
+ */
+export function spokenRequest(text: string): 'done' | 'repeat' | null {
+  const t = text
+    .toLowerCase()
+    .replace(/[^a-z' ]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (t.split(' ').length > 8) return null;
+  if (/\b(repeat|say (that|it) again|again please|didn'?t (catch|hear))\b/.test(t)) return 'repeat';
+  if (/\b(i'?m|i am) (done|finished)\b|\bthat'?s (all|it)\b|\bnext question\b|\bnothing (else|more)\b/.test(t)) return 'done';
+  return null;
 }
 
 /** After the candidate's turn: another follow-up, or on to the next question. */

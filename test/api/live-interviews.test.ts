@@ -172,6 +172,7 @@ describe('a live interview', () => {
     await other.start();
     expect(await refusedWith(stack, other.path, ticket!)).toBe(403);
     expect(await refusedWith(stack, `${live.path}x`, ticket!)).toBe(404);
+    expect(await refusedWith(stack, `${live.path}%E0%A4%A`, ticket!)).toBe(404);
 
     const res = await stack.request('POST', '/api/public/v1/interview/invite', {
       key,

@@ -90,7 +90,13 @@ export function liveSockets({ stores, operations, logger, now }: Pick<WebDeps, '
     if (!match) return refuse(socket, 404, 'Not found.');
     // A page of another site may open a socket to us with the candidate's browser: only our own origin may.
     if (!sameOriginSocket(req)) return refuse(socket, 403, 'A conversation opens only from its own page.');
-    const interview = await stores.interviews.ofToken(decodeURIComponent(match[1]));
+    let token: string;
+    try {
+      token = decodeURIComponent(match[1]);
+    } catch {
+      return refuse(socket, 404, 'Interview not found.');
+    }
+    const interview = await stores.interviews.ofToken(token);
     if (!interview || interview.erased_at) return refuse(socket, 404, 'Interview not found.');
     const ticket = new URL(req.url ?? '', 'http://local').searchParams.get('ticket') ?? '';
     const refused = await live.admits(interview, ticket, now());
