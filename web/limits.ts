@@ -41,18 +41,26 @@ export function perAddressFailures(limit: Limit, name: string): Middleware {
  */
 export function linkLimits(limits: Pick<LimitStore, 'pagesPerIp' | 'pagesPerLink'>): Middleware {
   return async (ctx: Context, next) => {
-    const token = String(ctx.params.token ?? '');
-    await take(limits.pagesPerLink, `link:${createHash('sha256').update(token).digest('base64url').slice(0, 22)}/pages`);
+    await takeLink(limits, String(ctx.params.token ?? ''));
     try {
       await next();
     } catch (err) {
-      if (err instanceof NotFoundError) await take(limits.pagesPerIp, addressKey(ctx, 'pages'));
+      if (err instanceof NotFoundError) await takeUnknownLink(limits, ctx);
       throw err;
     }
   };
 }
 
-const addressKey = (ctx: Context, name: string) => `ip:${addressBucket(clientAddress(ctx.ip, ctx.req.socket.remoteAddress ?? ''))}/${name}`;
+/** A link's own limit (linkLimits), also taken by a live interview's socket before its upgrade. */
+export const takeLink = (limits: Pick<LimitStore, 'pagesPerLink'>, token: string) =>
+  take(limits.pagesPerLink, `link:${createHash('sha256').update(token).digest('base64url').slice(0, 22)}/pages`);
+
+/** The address's limit, spent by a link that turned out unknown (linkLimits, and a live socket's upgrade). */
+export const takeUnknownLink = (limits: Pick<LimitStore, 'pagesPerIp'>, ctx: Pick<Context, 'ip' | 'req'>) =>
+  take(limits.pagesPerIp, addressKey(ctx, 'pages'));
+
+const addressKey = (ctx: Pick<Context, 'ip' | 'req'>, name: string) =>
+  `ip:${addressBucket(clientAddress(ctx.ip, ctx.req.socket.remoteAddress ?? ''))}/${name}`;
 
 async function take(limit: Limit, key: string): Promise<void> {
   const decision = await limit.take(key);

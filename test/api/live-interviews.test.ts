@@ -235,6 +235,17 @@ describe('a live interview', () => {
     after.close();
   });
 
+  it("spends the link's own limit on its socket's upgrades, as on its pages: 429 past it", async () => {
+    const live = await invitedLive(stack, key, 'job-live-limits', QUESTIONS, {}, 4);
+    await live.start();
+    const statuses: number[] = [];
+    // PAGE_REQUESTS_PER_MINUTE_PER_LINK is 60: the start took one, and each upgrade with a wrong ticket another.
+    for (let i = 0; i < 61 && !statuses.includes(429); i++) statuses.push(await refusedWith(stack, live.path, 'x'.repeat(20)));
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((s) => s === 403)).toBe(true);
+    expect(statuses.length).toBe(60);
+  });
+
   it('refuses a follow-up count or a mode out of bounds', async () => {
     for (const extra of [{ follow_ups_per_question: 4 }, { follow_ups_per_question: -1 }, { interview_mode: 'video' }]) {
       const res = await stack.request('POST', '/api/public/v1/interview/invite', {

@@ -1,4 +1,5 @@
-import type { IncomingMessage } from 'node:http';
+import { ServerResponse, STATUS_CODES, type IncomingMessage } from 'node:http';
+import Koa from 'koa';
 import type { Duplex } from 'node:stream';
 import Router from '@koa/router';
 import { Value } from '@sinclair/typebox/value';
@@ -8,7 +9,8 @@ import type { LiveRefusal } from '../../operations/live-interviews';
 import type { Conversation } from '../../operations/live-conversation';
 import type { WebDeps } from '../deps';
 import { sameOrigin } from '../forms';
-import { linkLimits } from '../limits';
+import { linkLimits, takeLink, takeUnknownLink } from '../limits';
+import { RateLimitedError } from '../../shared/errors';
 import { interviewLink } from './link';
 
 /** What the page is told when a conversation cannot open (and the HTTP status of the ticket's refusal). */
@@ -71,14 +73,28 @@ export function liveTicketRoutes({ stores, config, operations, now }: WebDeps): 
  * only, the link's token and a ticket minted after consent, one conversation per interview. Frames and
  * controls are bounded in size and rate; a socket silent for two minutes is closed (the link resumes it).
  */
-export function liveSockets({ stores, operations, logger, now }: Pick<WebDeps, 'stores' | 'operations' | 'logger' | 'now'>) {
+export function liveSockets({
+  stores,
+  operations,
+  logger,
+  now,
+  config,
+}: Pick<WebDeps, 'stores' | 'operations' | 'logger' | 'now' | 'config'>) {
+  // Only to read a client's address as the API's Koa app does (api/app.ts): the socket is no Koa request.
+  const addresses = new Koa({ proxy: config.TRUST_PROXY > 0, maxIpsCount: config.TRUST_PROXY });
   const wss = new WebSocketServer({ noServer: true, maxPayload: LIVE_LIMITS.frameBytes });
   const live = operations.liveInterviews;
+
+  /** A limit's refusal as the pages answer it, 429 with Retry-After; anything else is the server's. */
+  function refuseLimited(socket: Duplex, err: unknown): void {
+    if (!(err instanceof RateLimitedError)) throw err;
+    refuse(socket, 429, err.message, `Retry-After: ${err.retryAfterSeconds}\r\n`);
+  }
 
   function refuse(socket: Duplex, status: number, message: string, extra = ''): void {
     const body = JSON.stringify({ message });
     socket.end(
-      `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : status === 409 ? 'Conflict' : 'Service Unavailable'}\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${extra}\r\n${body}`,
     );
   }
@@ -90,14 +106,27 @@ export function liveSockets({ stores, operations, logger, now }: Pick<WebDeps, '
     if (!match) return refuse(socket, 404, 'Not found.');
     // A page of another site may open a socket to us with the candidate's browser: only our own origin may.
     if (!sameOriginSocket(req)) return refuse(socket, 403, 'A conversation opens only from its own page.');
+    // The link's limits, as its pages take them; the client's address read as Koa reads it (TRUST_PROXY).
+    const ctx = addresses.createContext(req, new ServerResponse(req));
     let token: string;
     try {
       token = decodeURIComponent(match[1]);
     } catch {
       return refuse(socket, 404, 'Interview not found.');
     }
+    const limited = await takeLink(stores.limits, token).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    if (limited) return refuseLimited(socket, limited);
     const interview = await stores.interviews.ofToken(token);
-    if (!interview || interview.erased_at) return refuse(socket, 404, 'Interview not found.');
+    if (!interview || interview.erased_at) {
+      const guessed = await takeUnknownLink(stores.limits, ctx).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      return guessed ? refuseLimited(socket, guessed) : refuse(socket, 404, 'Interview not found.');
+    }
     const ticket = new URL(req.url ?? '', 'http://local').searchParams.get('ticket') ?? '';
     const refused = await live.admits(interview, ticket, now());
     if (refused)
