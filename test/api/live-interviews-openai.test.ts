@@ -1,8 +1,7 @@
 import { startStack, type Stack } from '../helpers/stack';
 import { invitedLive, openLive } from '../helpers/live-client';
-import { startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
+import { adapterFor, startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
 import { waitFor } from '../helpers/wait';
-import { openAiRealtime } from '../../providers/realtime/openai';
 import type { LiveMessage } from '../../shared/interviews/live';
 import { registry } from '../../infra/metrics';
 import { parseExposition } from '../helpers/prometheus';
@@ -31,15 +30,7 @@ const caption = (who: string, has: string) => (m: LiveMessage) => m.type === 'ca
 
 beforeAll(async () => {
   standIn = await startRealtimeStandIn(SAID);
-  const realtime = openAiRealtime({
-    apiKey: 'sk-test-realtime',
-    baseUrl: standIn.baseUrl,
-    model: 'gpt-realtime',
-    transcribeModel: 'gpt-4o-mini-transcribe',
-    voice: 'marin',
-    ca: standIn.ca,
-  });
-  stack = await startStack({ worker: true, realtime });
+  stack = await startStack({ worker: true, realtime: adapterFor(standIn, { voice: 'marin' }) });
   key = (await stack.newWorkspace('Realtime Co')).key;
 });
 afterAll(async () => {
@@ -123,15 +114,7 @@ describe("a live interview longer than the provider's session", () => {
   let longKey: string;
   beforeAll(async () => {
     // Sessions of 1.5 s, so the test sees one replaced between turns.
-    const realtime = openAiRealtime({
-      apiKey: 'sk-test-realtime',
-      baseUrl: standIn.baseUrl,
-      model: 'gpt-realtime',
-      transcribeModel: 'gpt-4o-mini-transcribe',
-      ca: standIn.ca,
-      maxSessionMs: 1_500,
-    });
-    longStack = await startStack({ worker: true, realtime });
+    longStack = await startStack({ worker: true, realtime: adapterFor(standIn, { maxSessionMs: 1_500 }) });
     longKey = (await longStack.newWorkspace('Long Talks')).key;
   });
   afterAll(() => longStack?.stop());

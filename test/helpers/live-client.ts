@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { LIVE_SAMPLE_RATE, type LiveMessage } from '../../shared/interviews/live';
@@ -144,6 +145,14 @@ export function spokenWav(text: string, dir: string, quietMs = 1_500): Buffer {
   const data = wav.subarray(wav.indexOf('data') + 8);
   const quiet = Buffer.alloc(Math.round((rate * quietMs) / 1000) * 2);
   return withWavHeader(Buffer.concat([data, quiet]), rate);
+}
+
+/** `spokenWav` written to a file of its own, for Chromium's `--use-file-for-fake-audio-capture`: its path. */
+export function spokenWavFile(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'live-mic-'));
+  const file = join(dir, 'answer.wav');
+  writeFileSync(file, spokenWav(text, dir));
+  return file;
 }
 
 function withWavHeader(pcm: Buffer, rate: number): Buffer {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { openAiRealtime, type OpenAiRealtimeOptions } from '../../providers/realtime/openai';
 
 /**
  * A local stand-in for OpenAI's Realtime API, speaking its GA wire protocol over TLS (the official client
@@ -191,4 +192,16 @@ export async function startRealtimeStandIn(
         server.close(() => resolve());
       }),
   };
+}
+
+/** The real OpenAI Realtime adapter pointed at the stand-in, trusting its certificate; `opts` as a test needs them. */
+export function adapterFor(standIn: RealtimeStandIn, opts: Partial<OpenAiRealtimeOptions> = {}) {
+  return openAiRealtime({
+    apiKey: 'sk-test-realtime',
+    baseUrl: standIn.baseUrl,
+    model: 'gpt-realtime',
+    transcribeModel: 'gpt-4o-mini-transcribe',
+    ca: standIn.ca,
+    ...opts,
+  });
 }

@@ -1,11 +1,7 @@
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { startStack, type Stack } from '../helpers/stack';
-import { invitedLive, spokenWav } from '../helpers/live-client';
-import { startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
-import { openAiRealtime } from '../../providers/realtime/openai';
+import { invitedLive, spokenWavFile } from '../helpers/live-client';
+import { adapterFor, startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
 import { waitFor } from '../helpers/wait';
 import { PHONE, launchBrowser, openPage } from '../helpers/browser';
 
@@ -27,18 +23,9 @@ describe('the live interview page, resumed or written instead', () => {
     { question: 'How do you test a data model?', type: 'audio', time_limit_seconds: 120 },
   ];
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'live-mic-'));
-    const wav = join(dir, 'answer.wav');
-    writeFileSync(wav, spokenWav(SAID, dir));
+    const wav = spokenWavFile(SAID);
     standIn = await startRealtimeStandIn(SAID);
-    const realtime = openAiRealtime({
-      apiKey: 'sk-test',
-      baseUrl: standIn.baseUrl,
-      model: 'gpt-realtime',
-      transcribeModel: 'gpt-4o-mini-transcribe',
-      ca: standIn.ca,
-    });
-    stack = await startStack({ worker: true, realtime });
+    stack = await startStack({ worker: true, realtime: adapterFor(standIn) });
     [browser, denied] = await Promise.all([launchBrowser({ microphoneFile: wav }), launchBrowser({ denyMicrophone: true })]);
     ({ key } = await stack.newWorkspace('Live Pages'));
   });

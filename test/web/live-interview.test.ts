@@ -1,11 +1,7 @@
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { startStack, type Stack } from '../helpers/stack';
-import { invitedLive, spokenWav } from '../helpers/live-client';
-import { startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
-import { openAiRealtime } from '../../providers/realtime/openai';
+import { invitedLive, spokenWavFile } from '../helpers/live-client';
+import { adapterFor, startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
 import { registerWebhook, startReceiver, type Receiver } from '../helpers/webhook-receiver';
 import { waitFor } from '../helpers/wait';
 import { PHONE, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsSideways } from '../helpers/browser';
@@ -20,7 +16,6 @@ const SAID = 'I built a streaming pipeline with Kafka and Flink.';
 describe('the live interview page', () => {
   let stack: Stack;
   let browser: Browser;
-  let denied: Browser;
   let key: string;
   let standIn: RealtimeStandIn;
   let hooks: Receiver;
@@ -30,19 +25,10 @@ describe('the live interview page', () => {
     { question: 'How do you test a data model?', type: 'audio', time_limit_seconds: 120 },
   ];
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'live-mic-'));
-    const wav = join(dir, 'answer.wav');
-    writeFileSync(wav, spokenWav(SAID, dir));
+    const wav = spokenWavFile(SAID);
     standIn = await startRealtimeStandIn(SAID);
-    const realtime = openAiRealtime({
-      apiKey: 'sk-test',
-      baseUrl: standIn.baseUrl,
-      model: 'gpt-realtime',
-      transcribeModel: 'gpt-4o-mini-transcribe',
-      ca: standIn.ca,
-    });
-    stack = await startStack({ worker: true, realtime });
-    [browser, denied] = await Promise.all([launchBrowser({ microphoneFile: wav }), launchBrowser({ denyMicrophone: true })]);
+    stack = await startStack({ worker: true, realtime: adapterFor(standIn) });
+    browser = await launchBrowser({ microphoneFile: wav });
     ({ key } = await stack.newWorkspace('Live Pages'));
     hooks = await startReceiver();
     const path = hooks.newPath();
@@ -50,7 +36,7 @@ describe('the live interview page', () => {
     hook = { secret, path };
   });
   afterAll(async () => {
-    await Promise.all([browser?.close(), denied?.close()]);
+    await browser?.close();
     await stack?.stop();
     await standIn?.stop();
     await hooks?.close();
