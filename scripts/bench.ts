@@ -12,6 +12,7 @@ import { webhooks } from './bench/webhooks';
 import { engineRounds } from './bench/engine';
 import { workerScaling } from './bench/workers';
 import { live, type LiveResult } from './bench/live';
+import { callCost, callCostRows } from './bench/call-cost';
 
 /**
  * `npm run bench [-- --json]`: the service on one stack (FerretDB or MONGODB_URI, a fresh Temporal dev server,
@@ -115,6 +116,10 @@ async function main(): Promise<void> {
   const stack = await startBenchStack(dir);
   try {
     if (process.env.BENCH_ONLY === 'live') return report(liveRows(await live(stack, LIVE, LIVE_SECONDS)), json, stack.flavour);
+    if (process.env.BENCH_ONLY === 'calls') {
+      await initiate(stack, 'warm-calls', 5);
+      return report(callCostRows(await callCost(stack, ROUNDS)), json, stack.flavour);
+    }
     process.stderr.write(`bench: ${ROUNDS} rounds, database ${stack.flavour}\n`);
     await floor(stack, 10);
     await initiate(stack, 'warm-calls', 5);

@@ -176,6 +176,8 @@ export interface DatabaseServer extends RunningService {
   uri: string;
   /** Which server runs: 'external' (MONGODB_URI), 'mongod' or 'ferretdb'. */
   flavour: 'external' | 'mongod' | 'ferretdb';
+  /** FerretDB's own Prometheus metrics (its debug handler), when asked for with `metrics: true`. */
+  metricsUrl?: string;
 }
 
 function onPath(command: string): boolean {
@@ -187,6 +189,8 @@ export async function startDatabase(opts: {
   logDir: string;
   port?: number;
   useExternal?: boolean;
+  /** FerretDB only: serve its metrics (the commands it answered), as the benchmark counts them. */
+  metrics?: boolean;
 }): Promise<DatabaseServer> {
   if (opts.useExternal !== false && process.env.MONGODB_URI) {
     return { name: 'mongodb', uri: process.env.MONGODB_URI, flavour: 'external', stop: async () => {} };
@@ -208,15 +212,17 @@ export async function startDatabase(opts: {
   const logFile = join(opts.logDir, 'ferretdb.log');
   // FerretDB's default 10 s lock wait is too short under many concurrent writers: measured with 80
   // connections upserting at once, 1 to 4 of 3,600 writes failed with SQLITE_BUSY; with 60 s, none did.
+  const debugPort = opts.metrics ? await freePort() : null;
   const argsFor = async (port: number): Promise<string[]> => [
     '--handler=sqlite',
     `--sqlite-url=file:${opts.dataDir.replace(/\/?$/, '/')}?_pragma=busy_timeout(60000)&_pragma=synchronous(${sqliteSynchronous()})`,
     `--listen-addr=127.0.0.1:${port}`,
     `--state-dir=${opts.dataDir}`,
-    '--debug-addr=-',
+    `--debug-addr=${debugPort ? `127.0.0.1:${debugPort}` : '-'}`,
     '--telemetry=disable',
     '--log-level=warn',
   ];
   const { port, service } = await startListening('FerretDB', provisioned().ferretdb, argsFor, logFile, opts.port);
-  return { ...service, uri: `mongodb://127.0.0.1:${port}`, flavour: 'ferretdb' };
+  const metricsUrl = debugPort ? `http://127.0.0.1:${debugPort}/debug/metrics` : undefined;
+  return { ...service, uri: `mongodb://127.0.0.1:${port}`, flavour: 'ferretdb', metricsUrl };
 }

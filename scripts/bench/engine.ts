@@ -30,7 +30,12 @@ const CALLS = 50;
 const INVITES = 200;
 
 /** Starts `n` floor workflows of `type` at once, with the search attributes a real one starts with, and waits for them all. */
-async function floorRun(stack: BenchStack, taskQueue: string, type: string, n: number): Promise<{ cpu: number; ms: number }> {
+export async function floorRun(
+  stack: BenchStack,
+  taskQueue: string,
+  type: 'callFloorWorkflow' | 'invitationFloorWorkflow',
+  n: number,
+): Promise<{ cpu: number; ms: number; ids: string[] }> {
   const status = type === 'callFloorWorkflow' ? { key: CallStatusKey, value: 'scheduled' } : { key: InterviewStatusKey, value: 'queued' };
   const attrs = candidateSearchAttributes({
     workspace_id: stack.workspaceId,
@@ -46,10 +51,11 @@ async function floorRun(stack: BenchStack, taskQueue: string, type: string, n: n
     ),
   );
   await Promise.all(handles.map((h) => h.result()));
-  return { cpu: (stackCpuMs() - cpu) / n, ms: performance.now() - t };
+  return { cpu: (stackCpuMs() - cpu) / n, ms: performance.now() - t, ids: handles.map((h) => h.workflowId) };
 }
 
-export async function engineRounds(stack: BenchStack, rounds: number): Promise<EngineSeries> {
+/** The floor's worker process (scripts/bench/engine-floor/worker.ts), polling its own task queue, warmed. */
+export async function startFloorWorker(stack: BenchStack): Promise<{ taskQueue: string; pid: number; stop(): Promise<void> }> {
   const taskQueue = `${stack.env.TEMPORAL_TASK_QUEUE}-engine-floor`;
   const logFile = join(stack.logDir, 'engine-floor-worker.log');
   const out = openSync(logFile, 'a');
@@ -57,6 +63,24 @@ export async function engineRounds(stack: BenchStack, rounds: number): Promise<E
     env: { ...process.env, TEMPORAL_ADDRESS: stack.env.TEMPORAL_ADDRESS, FLOOR_TASK_QUEUE: taskQueue },
     stdio: ['ignore', out, out],
   });
+  try {
+    for (let i = 0; !readFileSync(logFile, 'utf8').includes('floor worker started'); i++) {
+      if (child.exitCode !== null || i > 1_200) throw new Error(`the engine floor's worker did not start; see ${logFile}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Warm: bundles evaluated, connections open.
+    await floorRun(stack, taskQueue, 'callFloorWorkflow', 5);
+    await floorRun(stack, taskQueue, 'invitationFloorWorkflow', 5);
+  } catch (err) {
+    await stopProcess(child, 15_000);
+    throw err;
+  }
+  return { taskQueue, pid: child.pid!, stop: () => stopProcess(child, 15_000) };
+}
+
+export async function engineRounds(stack: BenchStack, rounds: number): Promise<EngineSeries> {
+  const floorWorker = await startFloorWorker(stack);
+  const { taskQueue } = floorWorker;
   const s: EngineSeries = {
     callFloorCpu: [],
     callCpu: [],
@@ -68,13 +92,6 @@ export async function engineRounds(stack: BenchStack, rounds: number): Promise<E
     inviteMs: [],
   };
   try {
-    for (let i = 0; !readFileSync(logFile, 'utf8').includes('floor worker started'); i++) {
-      if (child.exitCode !== null || i > 1_200) throw new Error(`the engine floor's worker did not start; see ${logFile}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    // Warm: bundles evaluated, connections open.
-    await floorRun(stack, taskQueue, 'callFloorWorkflow', 5);
-    await floorRun(stack, taskQueue, 'invitationFloorWorkflow', 5);
     for (let r = 0; r < rounds; r++) {
       const callFloor = await floorRun(stack, taskQueue, 'callFloorWorkflow', CALLS);
       let cpu = stackCpuMs();
@@ -98,6 +115,6 @@ export async function engineRounds(stack: BenchStack, rounds: number): Promise<E
     }
     return s;
   } finally {
-    await stopProcess(child, 15_000);
+    await floorWorker.stop();
   }
 }

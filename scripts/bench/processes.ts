@@ -31,14 +31,15 @@ export async function startServiceProcess(
   role: 'api' | 'worker',
   env: Record<string, string>,
   logFile: string,
-  opts: { main?: string } = {},
+  opts: { main?: string; nodeArgs?: string[] } = {},
 ): Promise<ServiceProcess> {
   const out = openSync(logFile, 'a');
   for (let attempt = 1; ; attempt++) {
     // Metrics on, as in production, each process on a port of its own unless the caller chose.
     const metricsPort = env.METRICS_PORT ?? String(await freePort());
     const logStart = statSync(logFile).size;
-    const child = spawn(process.execPath, opts.main ? [opts.main] : ['--import', 'tsx', MAIN], {
+    // nodeArgs: Node's own options, such as --cpu-prof, which NODE_OPTIONS does not take.
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...(opts.main ? [opts.main] : ['--import', 'tsx', MAIN])], {
       env: { ...process.env, LOG_LEVEL: 'info', ...env, METRICS_PORT: metricsPort, ROLE: role },
       stdio: ['ignore', out, out],
     });

@@ -48,31 +48,42 @@ export async function invite(stack: BenchStack, job: string, n: number): Promise
   return { response, sent: now() - t };
 }
 
-export function callCandidates(n: number, prefix: string) {
+/** n candidates with ids and emails after `prefix`, and phone numbers from `phones` on (7 digits, 2000000 up). */
+export function callCandidates(n: number, prefix: string, phones = 5_550_000) {
   return Array.from({ length: n }, (_, i) => ({
     id: `${prefix}${i}`,
     name: 'Bench Candidate',
     email: `${prefix}${i}@example.com`,
-    phone: `+1415${String(5550000 + i).slice(-7)}`,
+    phone: `+1415${String(phones + i).slice(-7)}`,
   }));
 }
 
-/** call/initiate of n candidates: the response, and until every call is completed, counted from the response. */
-export async function initiate(stack: BenchStack, job: string, n: number): Promise<{ response: number; completed: number }> {
+/**
+ * call/initiate of n candidates: the response, and until every call is completed, counted from the response.
+ * The candidates are the same people in every request unless `opts` names others (see callCandidates);
+ * `onAnswered` runs the moment the response is in.
+ */
+export async function initiate(
+  stack: BenchStack,
+  job: string,
+  n: number,
+  opts: { prefix?: string; phones?: number; onAnswered?: () => void } = {},
+): Promise<{ response: number; completed: number; ids: string[] }> {
   await stack.post('/api/public/v1/campaigns', { ats_job_id: job, name: 'Bench calls' });
   const t = now();
   const res = await stack.post('/api/public/v1/call/initiate', {
     ats_job_id: job,
     instructions: 'Ask {{candidate_first_name}} about availability.',
-    candidates: callCandidates(n, 'k'),
+    candidates: callCandidates(n, opts.prefix ?? 'k', opts.phones),
   });
   const answered = now();
+  opts.onAnswered?.();
   const ids: string[] = res.data.calls.map((c: { id: string | null; message: string }) => {
     if (!c.id) throw new Error(`call failed: ${c.message}`);
     return c.id;
   });
   await untilEach(ids, async (id) => (await stack.store.calls.findOne({ _id: id }))?.status === 'completed');
-  return { response: answered - t, completed: now() - answered };
+  return { response: answered - t, completed: now() - answered, ids };
 }
 
 /**

@@ -21,6 +21,10 @@ export interface BenchStack {
   workspaceId: string;
   key: string;
   logDir: string;
+  /** FerretDB's own metrics (the commands it answered), or null on another database. */
+  dbMetricsUrl: string | null;
+  /** The commands this benchmark's own connection sent (its polling), by command name, to tell them apart. */
+  ownCommands: Map<string, number>;
   /** POSTs JSON with the workspace's key; anything but 200 or 201 is an error. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<any>;
   stop(): Promise<void>;
@@ -30,7 +34,7 @@ export async function startBenchStack(dir: string): Promise<BenchStack> {
   const logDir = join(dir, 'logs');
   mkdirSync(logDir, { recursive: true });
   const servers: RunningService[] = [];
-  const db = await startDatabase({ dataDir: join(dir, 'db'), logDir });
+  const db = await startDatabase({ dataDir: join(dir, 'db'), logDir, metrics: true });
   servers.push(db);
   const temporalServer = process.env.TEMPORAL_ADDRESS ? null : await startTemporalDevServer({ headless: true, logDir });
   if (temporalServer) servers.push(temporalServer);
@@ -59,7 +63,9 @@ export async function startBenchStack(dir: string): Promise<BenchStack> {
   const config = loadConfig({ ...process.env, ...env });
   const worker = await startServiceProcess('worker', env, join(logDir, 'worker.log'));
   const api = await startServiceProcess('api', env, join(logDir, 'api.log'));
-  const store = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB);
+  const store = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, { monitorCommands: true });
+  const ownCommands = new Map<string, number>();
+  store.client.on('commandStarted', (e) => ownCommands.set(e.commandName, (ownCommands.get(e.commandName) ?? 0) + 1));
   const temporal = await connectClient(config);
   const ws = await adminStores(store).workspaces.create({
     name: 'Bench',
@@ -82,6 +88,8 @@ export async function startBenchStack(dir: string): Promise<BenchStack> {
     workspaceId: ws.workspace_id,
     key: ws.api_key,
     logDir,
+    dbMetricsUrl: db.metricsUrl ?? null,
+    ownCommands,
     async post(path, body, headers = { 'x-service-api-key': ws.api_key }) {
       const res = await fetch(apiUrl + path, {
         method: 'POST',
