@@ -3,15 +3,15 @@ import type { OperationDeps } from './deps';
 
 export interface FiledCandidates {
   saved: SavedCandidate[];
-  /** Whether the person index took every new or changed contact; when not, the entries fail with a retry. */
+  /** Whether the person index took every candidate; when not, the entries fail with a retry. */
   indexed: boolean;
 }
 
 /**
  * Filing a bulk request's candidates (call/initiate, interview/invite): each candidate of the project created
- * or updated with the request's call or interview listed on it, then, for new candidates and changed contacts,
- * the person index, where an erasure or a suppression finds the person's calls and interviews. Both before
- * the workflows start, so nothing is ever contacted that an erasure could not find.
+ * or updated with the request's call or interview listed on it, and beside it the person index, where an
+ * erasure or a suppression finds the person's calls and interviews. Both before the workflows start, so
+ * nothing is ever contacted that an erasure could not find.
  */
 export function candidateFiling({ stores }: Pick<OperationDeps, 'stores'>) {
   return async function file(
@@ -20,9 +20,12 @@ export function candidateFiling({ stores }: Pick<OperationDeps, 'stores'>) {
     inputs: CandidateInput[],
     resources: { kind: 'calls' | 'interviews'; ids: string[] },
   ): Promise<FiledCandidates> {
-    // The known candidates as they were: whose email or phone changed is filed anew.
-    const saved = await stores.candidates.save(workspaceId, projectId, inputs, { previous: true, resources });
-    const indexed = await stores.candidates.fileInPersonIndex(workspaceId, projectId, inputs, saved);
+    // The known candidates as they were (an invitation frees a changed email), and every candidate's person,
+    // at once: filing a person already filed writes nothing.
+    const [saved, indexed] = await Promise.all([
+      stores.candidates.save(workspaceId, projectId, inputs, { previous: true, resources }),
+      stores.candidates.fileInPersonIndex(workspaceId, projectId, inputs),
+    ]);
     return { saved, indexed };
   };
 }

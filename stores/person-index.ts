@@ -1,47 +1,39 @@
-import type { AnyBulkWriteOperation } from 'mongodb';
+import { createHash } from 'node:crypto';
 import type { Database } from '../infra/database';
-import { bulkWriteEach, insertEach } from '../infra/duplicate-key';
+import { insertEach } from '../infra/duplicate-key';
 import type { Person } from '../infra/people';
 import { personHashKeys, versionedKeys, type PersonHashKeys, type VersionedKey } from './person-keys';
 import type { PersonIndexDoc } from '../infra/documents/person-index';
 
 /**
- * Where a person's calls and interviews are, for an erasure and a suppression: one document per (workspace,
- * candidate id), (workspace, email) and (workspace, phone), named by a keyed hash of it (infra/people.ts),
- * listing the candidate documents (one per project) that carry it; each candidate document lists its calls and
- * interviews (stores/candidates.ts). So finding a person is a few reads by exact `_id`, the one lookup FerretDB
- * answers from an index, where a query on the documents' fields reads every call there is (15 s at 50,000
- * calls on FerretDB's SQLite backend, measured 2026-11-25). Filed by call/initiate and interview/invite with
- * the candidates, before their workflows start. A known candidate of the project, the usual case of a repeated
- * request, costs no write here: its keys list its document already. Only the candidates' store uses it.
+ * Where a person's calls and interviews are, for an erasure and a suppression: under a keyed hash of each of
+ * (workspace, candidate id), (workspace, email) and (workspace, phone) (infra/people.ts), the candidate
+ * documents (one per project) that carry it; each candidate document lists its calls and interviews
+ * (stores/candidates.ts). So finding a person is a few reads by exact `_id`, the one lookup FerretDB answers
+ * from an index, where a query on the documents' fields reads every call there is (15 s at 50,000 calls on
+ * FerretDB's SQLite backend, measured 2026-11-25). Filed by call/initiate and interview/invite with the
+ * candidates, before their workflows start. Only the candidates' store uses it.
+ *
+ * A key's candidate documents are spread over BUCKETS buckets by a hash of the document's id, each bucket a
+ * chain of slots written once apiece: `<key>/<bucket>`, `<key>/<bucket>.1`, `<key>/<bucket>.2`, …. Filing
+ * inserts at the bucket's first free slot, in one unordered insert for a whole request (a duplicate `_id`
+ * says the slot is taken, and reading it says whether it lists the document already; the next round tries
+ * the next slot of those buckets only): never an update, and filing a document again writes nothing.
+ * FerretDB rewrites a whole document per update, so two requests adding to one document at once can each
+ * overwrite the other's addition (5 of 400 lost with 8 at once, measured 2026-11-25), and reading back what
+ * must be kept cost a person known from another job three updates and three reads per call (the benchmark,
+ * 2026-11-27: call/initiate of 50 such people 3.3× the same for new people). The buckets keep the rounds
+ * few for a person in many projects: a person in m of them takes about one more round per m / BUCKETS.
+ * Slots are only ever added, so a bucket's slots are the ones before its first missing one.
  */
 
-/** Rounds of writes and read-backs that filing a key may take (addToKeys). */
-const ROUNDS = 10;
+/** How many chains a key's candidate documents are spread over: finding a person reads this many at once per key. */
+const BUCKETS = 16;
+
+const bucketOf = (candidateDocId: string) => createHash('sha256').update(candidateDocId).digest()[0] % BUCKETS;
+const slotId = (key: string, bucket: number, slot: number) => (slot === 0 ? `${key}/${bucket}` : `${key}/${bucket}.${slot}`);
 
 export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(db, [])) {
-  /**
-   * Adds each key's candidates with `$addToSet`, then reads the keys back and adds again what is missing:
-   * FerretDB rewrites a whole document per update, so two requests filing the same person at once can each
-   * overwrite the other's addition (5 of 400 lost with 8 at once, measured 2026-11-25). A key many requests
-   * file at once (one phone for many candidates) loses more, so each round after the first waits a random
-   * 10 to 60 ms, and the rounds go on to ROUNDS. False when a candidate is still missing, or a write failed: the
-   * request's entries then fail with a retry, which files them again.
-   */
-  async function addToKeys(keys: PersonIndexDoc[]): Promise<boolean> {
-    let pending = keys;
-    for (let round = 0; pending.length > 0 && round < ROUNDS; round++) {
-      if (round > 0) await new Promise((r) => setTimeout(r, 10 + Math.random() * 50));
-      const ops: AnyBulkWriteOperation<PersonIndexDoc>[] = pending.map((d) => ({
-        updateOne: { filter: { _id: d._id }, update: { $addToSet: { candidates: { $each: d.candidates } } } },
-      }));
-      if ((await bulkWriteEach(db.personIndex, ops)).includes('error')) return false;
-      const after = await Promise.all(pending.map((d) => db.personIndex.findOne({ _id: d._id })));
-      pending = pending.filter((d, i) => !d.candidates.every((id) => after[i]?.candidates.includes(id)));
-    }
-    return pending.length === 0;
-  }
-
   const keysUnder = (key: VersionedKey, workspaceId: string, p: Person) =>
     versionedKeys(key, 'pi', workspaceId, p, ['candidate', 'email', 'phone']);
   /** The person's keys under the current secret: where they are filed. */
@@ -50,30 +42,63 @@ export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(
   const everyKeyOf = async (workspaceId: string, p: Person) =>
     (await keys.all('person-index')).flatMap((key) => keysUnder(key, workspaceId, p));
 
+  /** A key's chains of slots: its buckets' first slots at once, then each chain by exact `_id` up to its first gap. */
+  function chainsOf(key: string): Promise<PersonIndexDoc[][]> {
+    return Promise.all(
+      Array.from({ length: BUCKETS }, async (_, bucket) => {
+        const slots: PersonIndexDoc[] = [];
+        for (let doc = await db.personIndex.findOne({ _id: slotId(key, bucket, 0) }); doc;) {
+          slots.push(doc);
+          doc = await db.personIndex.findOne({ _id: slotId(key, bucket, slots.length) });
+        }
+        return slots;
+      }),
+    );
+  }
+
   return {
     /**
-     * Files candidate documents under their people's keys: keys seen for the first time in one unordered insert
-     * (a bulk request's usual case); keys there already (the same person in another project) get an
-     * `$addToSet` by exact `_id`, one command each (infra/duplicate-key.ts). False when any write failed: the caller then treats those
-     * candidates as not written.
+     * Files candidate documents under their people's keys, in each key's bucket for the document at its first
+     * free slot: one unordered insert per round. A slot found taken is read, and what it lists already is
+     * filed (a repeated request, or one filing the same person at once); the rest is tried one slot further in
+     * the next round. So filing a document again writes nothing. False when a write or a read failed: the
+     * caller then treats those candidates as not written.
      */
     async file(workspaceId: string, people: Array<Person & { candidateDocId: string }>): Promise<boolean> {
-      const byKey = new Map<string, Set<string>>();
+      const byBucket = new Map<string, { key: string; bucket: number; candidates: string[] }>();
       for (const p of people) {
-        for (const k of await keysOf(workspaceId, p)) byKey.set(k, (byKey.get(k) ?? new Set()).add(p.candidateDocId));
+        const bucket = bucketOf(p.candidateDocId);
+        for (const key of await keysOf(workspaceId, p)) {
+          const b = byBucket.get(`${key}/${bucket}`) ?? { key, bucket, candidates: [] };
+          if (!b.candidates.includes(p.candidateDocId)) b.candidates.push(p.candidateDocId);
+          byBucket.set(`${key}/${bucket}`, b);
+        }
       }
-      const docs: PersonIndexDoc[] = [...byKey].map(([_id, ids]) => ({ _id, workspace_id: workspaceId, candidates: [...ids] }));
-      const inserted = await insertEach(db.personIndex, docs);
-      if (inserted.includes('error')) return false;
-      // Only new candidate documents and changed addresses come here (stores/candidates.ts), so a key there already
-      // almost always lacks the candidate: no read first, and `$addToSet` keeps a repeat from listing it twice.
-      return addToKeys(docs.filter((_, i) => inserted[i] === 'duplicate'));
+      let pending = [...byBucket.values()].map((b) => ({ ...b, slot: 0 }));
+      try {
+        while (pending.length > 0) {
+          const ids = pending.map((p) => slotId(p.key, p.bucket, p.slot));
+          const written = await insertEach(
+            db.personIndex,
+            pending.map((p, i) => ({ _id: ids[i], workspace_id: workspaceId, candidates: p.candidates })),
+          );
+          if (written.includes('error')) return false;
+          const taken = pending.flatMap((p, i) => (written[i] === 'duplicate' ? [{ ...p, id: ids[i] }] : []));
+          const listed = await Promise.all(taken.map((p) => db.personIndex.findOne({ _id: p.id })));
+          pending = taken
+            .map((p, i) => ({ ...p, slot: p.slot + 1, candidates: p.candidates.filter((c) => !listed[i]?.candidates.includes(c)) }))
+            .filter((p) => p.candidates.length > 0);
+        }
+      } catch {
+        return false; // a read that failed: the entries fail with a retry, which files them again
+      }
+      return true;
     },
 
     /** The ids of the person's calls and interviews in the workspace: their keys, then their candidate documents. */
     async find(workspaceId: string, p: Person): Promise<{ calls: string[]; interviews: string[] }> {
-      const found = await Promise.all((await everyKeyOf(workspaceId, p)).map((k) => db.personIndex.findOne({ _id: k })));
-      const candidateIds = [...new Set(found.flatMap((d) => (d?.workspace_id === workspaceId ? d.candidates : [])))];
+      const found = (await Promise.all((await everyKeyOf(workspaceId, p)).map(chainsOf))).flat(2);
+      const candidateIds = [...new Set(found.flatMap((d) => (d.workspace_id === workspaceId ? d.candidates : [])))];
       const candidates = await Promise.all(candidateIds.map((id) => db.candidates.findOne({ _id: id })));
       const mine = candidates.filter((r) => r?.workspace_id === workspaceId);
       return {
@@ -83,15 +108,25 @@ export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(
     },
 
     /**
-     * Removes the person's keys made with an older secret (the person is filed under the current one first):
-     * `admin people:rekey`. The number removed.
+     * Removes the person's keys made with an older secret, every slot of them (the person is filed under the
+     * current one first): `admin people:rekey`. The number of documents removed.
      */
     async forgetOlderKeys(workspaceId: string, p: Person): Promise<number> {
       const [current, ...older] = await keys.all('person-index');
       if (!current) return 0;
-      const ids = older.flatMap((key) => keysUnder(key, workspaceId, p));
-      const gone = await Promise.all(ids.map((_id) => db.personIndex.deleteOne({ _id })));
-      return gone.reduce((n, r) => n + r.deletedCount, 0);
+      const gone = await Promise.all(
+        older
+          .flatMap((key) => keysUnder(key, workspaceId, p))
+          .map(async (key) => {
+            let removed = 0;
+            for (const chain of await chainsOf(key)) {
+              // The last slot first, so a removal cut short leaves the chain's first slots, still found.
+              for (const s of chain.reverse()) removed += (await db.personIndex.deleteOne({ _id: s._id })).deletedCount;
+            }
+            return removed;
+          }),
+      );
+      return gone.reduce<number>((n, g) => n + g, 0);
     },
   };
 }

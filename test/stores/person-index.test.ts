@@ -1,5 +1,6 @@
 import { connectDatabase, type Database } from '../../infra/database';
 import { personIndex } from '../../stores/person-index';
+import { personHashKeys } from '../../stores/person-keys';
 import { uniqueName } from '../helpers/stack';
 
 /**
@@ -7,6 +8,8 @@ import { uniqueName } from '../helpers/stack';
  * people for several jobs in parallel) must each find its record under the person's keys afterwards, and
  * must all be answered.
  */
+const OLDER = { version: 1, secret: Buffer.from('an older secret of this test') };
+
 describe('person index', () => {
   let db: Database;
   beforeAll(async () => {
@@ -25,7 +28,7 @@ describe('person index', () => {
       email: `p${i}@example.com`,
       phone: `+1415555${1000 + i}`,
     }));
-    // The people are known first, so every later filing is an update of their keys.
+    // The people are known first, so every later filing adds to their keys.
     expect(
       await index.file(
         workspace,
@@ -39,9 +42,53 @@ describe('person index', () => {
       ),
     );
     expect(await Promise.all(requests)).toEqual(Array(16).fill(true));
-    const keys = await db.personIndex.find({ workspace_id: workspace }).toArray();
-    expect(keys).toHaveLength(16 * 3);
-    const short = keys.filter((k) => k.candidates.length !== 17).map((k) => k.candidates.length);
+    // Each key's slots (`<key>/<bucket>[.<n>]`) together list all 17 of its person's records.
+    const byKey = new Map<string, Set<string>>();
+    for (const slot of await db.personIndex.find({ workspace_id: workspace }).toArray()) {
+      const key = slot._id.slice(0, slot._id.indexOf('/'));
+      for (const c of slot.candidates) byKey.set(key, (byKey.get(key) ?? new Set()).add(c));
+    }
+    expect(byKey.size).toBe(16 * 3);
+    const short = [...byKey.values()].filter((k) => k.size !== 17).map((k) => k.size);
     expect(short).toEqual([]);
+    // Filing the same records again (a repeated request) writes nothing.
+    const before = await db.personIndex.countDocuments({ workspace_id: workspace });
+    const again = await Promise.all(
+      [0, 5].map((r) =>
+        index.file(
+          workspace,
+          people.map((p) => ({ ...p, candidateDocId: `rec-${r}-${p.candidateId}` })),
+        ),
+      ),
+    );
+    expect(again).toEqual([true, true]);
+    expect(await db.personIndex.countDocuments({ workspace_id: workspace })).toBe(before);
   }, 30_000);
+
+  it('finds every call of a person filed in many projects, and forgets every slot of an older secret', async () => {
+    const workspace = uniqueName('ws');
+    const person = { candidateId: 'many', email: 'many@example.com', phone: '+14155557777' };
+    const docs = Array.from({ length: 40 }, (_, i) => ({ _id: `${workspace}-rec-${i}`, workspace_id: workspace, calls: [`call-${i}`] }));
+    await db.candidates.insertMany(docs as never);
+    const older = personIndex(db, personHashKeys(db, [OLDER]));
+    // Two projects at a time, as an ATS's parallel requests file them.
+    for (let i = 0; i < docs.length; i += 2) {
+      const both = await Promise.all(docs.slice(i, i + 2).map((d) => older.file(workspace, [{ ...person, candidateDocId: d._id }])));
+      expect(both).toEqual([true, true]);
+    }
+    const found = await older.find(workspace, { phone: person.phone });
+    expect(found.calls.sort()).toEqual(docs.map((d) => d.calls[0]).sort());
+    // The same person under a new secret, the older one kept for reading: people:rekey files anew, then forgets.
+    const rekeyed = personIndex(db, personHashKeys(db, [{ version: 2, secret: Buffer.from('a newer secret of this test') }, OLDER]));
+    expect(
+      await rekeyed.file(
+        workspace,
+        docs.map((d) => ({ ...person, candidateDocId: d._id })),
+      ),
+    ).toBe(true);
+    // One slot per key for each of the 40 filings of one record: 120 documents under the older secret.
+    expect(await rekeyed.forgetOlderKeys(workspace, person)).toBe(3 * 40);
+    expect(await older.find(workspace, { email: person.email })).toEqual({ calls: [], interviews: [] });
+    expect((await rekeyed.find(workspace, { candidateId: person.candidateId })).calls).toHaveLength(40);
+  }, 60_000);
 });
