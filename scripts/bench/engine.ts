@@ -59,7 +59,8 @@ export async function startFloorWorker(stack: BenchStack): Promise<{ taskQueue: 
   const taskQueue = `${stack.env.TEMPORAL_TASK_QUEUE}-engine-floor`;
   const logFile = join(stack.logDir, 'engine-floor-worker.log');
   const out = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'engine-floor', 'worker.ts')], {
+  const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(__dirname, 'engine-floor', 'worker.ts')], {
     env: { ...process.env, TEMPORAL_ADDRESS: stack.env.TEMPORAL_ADDRESS, FLOOR_TASK_QUEUE: taskQueue },
     stdio: ['ignore', out, out],
   });

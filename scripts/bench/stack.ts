@@ -61,8 +61,11 @@ export async function startBenchStack(dir: string): Promise<BenchStack> {
     PAGE_REQUESTS_PER_MINUTE_PER_LINK: '100000',
   };
   const config = loadConfig({ ...process.env, ...env });
-  const worker = await startServiceProcess('worker', env, join(logDir, 'worker.log'));
-  const api = await startServiceProcess('api', env, join(logDir, 'api.log'));
+  // BENCH_CPU_PROFILE=<dir>: the API and the worker write V8 CPU profiles there when they stop (docs/benchmarks.md).
+  const profile = process.env.BENCH_CPU_PROFILE;
+  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const worker = await startServiceProcess('worker', env, join(logDir, 'worker.log'), { nodeArgs });
+  const api = await startServiceProcess('api', env, join(logDir, 'api.log'), { nodeArgs });
   const store = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, { monitorCommands: true });
   const ownCommands = new Map<string, number>();
   store.client.on('commandStarted', (e) => ownCommands.set(e.commandName, (ownCommands.get(e.commandName) ?? 0) + 1));
