@@ -17,18 +17,22 @@ import type { PersonIndexDoc } from '../infra/documents/person-index';
  * A key's candidate documents are spread over BUCKETS buckets by a hash of the document's id, each bucket a
  * chain of slots written once apiece: `<key>/<bucket>`, `<key>/<bucket>.1`, `<key>/<bucket>.2`, …. Filing
  * inserts at the bucket's first free slot, in one unordered insert for a whole request (a duplicate `_id`
- * says the slot is taken, and reading it says whether it lists the document already; the next round tries
- * the next slot of those buckets only): never an update, and filing a document again writes nothing.
+ * says the slot is taken, and reading it and the next few says whether they list the document already and
+ * where the chain ends; the next round tries there, for those buckets only): never an update, and filing a
+ * document again writes nothing.
  * FerretDB rewrites a whole document per update, so two requests adding to one document at once can each
  * overwrite the other's addition (5 of 400 lost with 8 at once, measured 2026-11-25), and reading back what
  * must be kept cost a person known from another job three updates and three reads per call (the benchmark,
- * 2026-11-27: call/initiate of 50 such people 3.3× the same for new people). The buckets keep the rounds
- * few for a person in many projects: a person in m of them takes about one more round per m / BUCKETS.
+ * 2026-11-27: call/initiate of 50 such people 4.7× the same for new people). The buckets and the reads ahead
+ * keep the rounds few for a person in many projects: about one more per m / (BUCKETS × READ_AHEAD) for m.
  * Slots are only ever added, so a bucket's slots are the ones before its first missing one.
  */
 
 /** How many chains a key's candidate documents are spread over: finding a person reads this many at once per key. */
 const BUCKETS = 16;
+
+/** Slots read at once from one found taken: a chain grows by one per filing of its bucket, so a key filed often skips ahead. */
+const READ_AHEAD = 4;
 
 const bucketOf = (candidateDocId: string) => createHash('sha256').update(candidateDocId).digest()[0] % BUCKETS;
 const slotId = (key: string, bucket: number, slot: number) => (slot === 0 ? `${key}/${bucket}` : `${key}/${bucket}.${slot}`);
@@ -59,10 +63,10 @@ export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(
   return {
     /**
      * Files candidate documents under their people's keys, in each key's bucket for the document at its first
-     * free slot: one unordered insert per round. A slot found taken is read, and what it lists already is
-     * filed (a repeated request, or one filing the same person at once); the rest is tried one slot further in
-     * the next round. So filing a document again writes nothing. False when a write or a read failed: the
-     * caller then treats those candidates as not written.
+     * free slot: one unordered insert per round. A slot found taken is read with the next few, and what they
+     * list is filed already (a repeated request, or one filing the same person at once); the rest is tried in
+     * the next round at the first of them missing. So filing a document again writes nothing. False when a
+     * write or a read failed: the caller then treats those candidates as not written.
      */
     async file(workspaceId: string, people: Array<Person & { candidateDocId: string }>): Promise<boolean> {
       const byBucket = new Map<string, { key: string; bucket: number; candidates: string[] }>();
@@ -83,10 +87,22 @@ export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(
             pending.map((p, i) => ({ _id: ids[i], workspace_id: workspaceId, candidates: p.candidates })),
           );
           if (written.includes('error')) return false;
-          const taken = pending.flatMap((p, i) => (written[i] === 'duplicate' ? [{ ...p, id: ids[i] }] : []));
-          const listed = await Promise.all(taken.map((p) => db.personIndex.findOne({ _id: p.id })));
+          // A slot taken: it and the next ones are read at once. What they list is filed already; the rest
+          // goes into the first of them that is missing (a chain has no gaps), or past them all.
+          const taken = pending.filter((_, i) => written[i] === 'duplicate');
+          const ahead = await Promise.all(
+            taken.map((p) =>
+              Promise.all(
+                Array.from({ length: READ_AHEAD }, (_, n) => db.personIndex.findOne({ _id: slotId(p.key, p.bucket, p.slot + n) })),
+              ),
+            ),
+          );
           pending = taken
-            .map((p, i) => ({ ...p, slot: p.slot + 1, candidates: p.candidates.filter((c) => !listed[i]?.candidates.includes(c)) }))
+            .map((p, i) => {
+              const listed = new Set(ahead[i].flatMap((d) => d?.candidates ?? []));
+              const free = ahead[i].findIndex((d) => !d);
+              return { ...p, slot: p.slot + (free === -1 ? READ_AHEAD : free), candidates: p.candidates.filter((c) => !listed.has(c)) };
+            })
             .filter((p) => p.candidates.length > 0);
         }
       } catch {
