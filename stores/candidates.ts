@@ -106,15 +106,18 @@ export function candidateStore(db: Database, keys: PersonHashKeys = personHashKe
     },
 
     /**
-     * Files each candidate's document in the person index under its id, email and phone. A document filed
-     * already under a key is found there and not filed again, so this needs nothing from `save` and runs beside
-     * it: a new person, a person known from another project and a repeated request alike. False when a write
-     * failed.
+     * Files in the person index the candidates whose document is new, or whose email or phone changed: a known
+     * candidate's keys list its document already, and its new call or interview went into the document's own
+     * update (`save`). So a repeated request writes and reads nothing here. False when a write failed.
      */
-    fileInPersonIndex(workspaceId: string, projectId: string, inputs: CandidateInput[]): Promise<boolean> {
+    fileInPersonIndex(workspaceId: string, projectId: string, inputs: CandidateInput[], saved: SavedCandidate[]): Promise<boolean> {
+      const changed = inputs.filter((c, i) => {
+        const before = saved[i].previous;
+        return saved[i].write === 'written' && (!before || before.email !== c.email || before.phone !== c.phone);
+      });
       return index.file(
         workspaceId,
-        inputs.map((c) => ({ candidateDocId: documentId.candidate(projectId, c.id), candidateId: c.id, email: c.email, phone: c.phone })),
+        changed.map((c) => ({ candidateDocId: documentId.candidate(projectId, c.id), candidateId: c.id, email: c.email, phone: c.phone })),
       );
     },
 

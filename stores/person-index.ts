@@ -31,8 +31,11 @@ import type { PersonIndexDoc } from '../infra/documents/person-index';
 /** How many chains a key's candidate documents are spread over: finding a person reads this many at once per key. */
 const BUCKETS = 16;
 
-/** Slots read at once from one found taken: a chain grows by one per filing of its bucket, so a key filed often skips ahead. */
-const READ_AHEAD = 4;
+/**
+ * Slots read at once from one found taken: most chains hold one slot (a person in a few projects), whose next is
+ * missing; a longer chain is walked this many at a time.
+ */
+const READ_AHEAD = 2;
 
 const bucketOf = (candidateDocId: string) => createHash('sha256').update(candidateDocId).digest()[0] % BUCKETS;
 const slotId = (key: string, bucket: number, slot: number) => (slot === 0 ? `${key}/${bucket}` : `${key}/${bucket}.${slot}`);
