@@ -24,7 +24,7 @@ import { liveProviderErrors, liveReconnects, liveTurnLatency } from '../infra/me
 
 const tracer = trace.getTracer('hiring-integration');
 
-/** Where a conversation sends what the candidate hears and sees: the socket, as web/interviews/live-socket.ts holds it. */
+/** Where a conversation sends what the candidate hears and sees: the socket, as web/interviews/live-session.ts holds it. */
 export interface LiveLink {
   send(message: LiveMessage): void;
   sendAudio(pcm: Buffer): void;

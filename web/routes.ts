@@ -5,7 +5,7 @@ import { pageHeaders } from './headers';
 import { renderPageErrors } from './page-errors';
 import { jobRoutes } from './jobs/routes';
 import { interviewRoutes } from './interviews/routes';
-import { liveTicketRoutes } from './interviews/live-socket';
+import { liveTicketRoutes } from './interviews/live-routes';
 import { sessionRoutes } from './sessions/routes';
 import { projectRoutes } from './projects/routes';
 import { suppressionRoutes } from './suppressions/routes';

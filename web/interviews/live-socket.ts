@@ -1,36 +1,14 @@
 import { ServerResponse, STATUS_CODES, type IncomingMessage } from 'node:http';
 import Koa from 'koa';
 import type { Duplex } from 'node:stream';
-import Router from '@koa/router';
-import { Value } from '@sinclair/typebox/value';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { LIVE_LIMITS, LiveControl, type LiveEnd, type LiveMessage } from '../../shared/interviews/live';
-import type { LiveRefusal } from '../../operations/live-interviews';
-import type { Conversation } from '../../operations/live-conversation';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { LIVE_LIMITS } from '../../shared/interviews/live';
 import type { WebDeps } from '../deps';
-import { sameOrigin } from '../forms';
-import { linkLimits, takeLink, takeUnknownLink } from '../limits';
+import { takeLink, takeUnknownLink } from '../limits';
 import { RateLimitedError } from '../../shared/errors';
-import { interviewLink } from './link';
+import { REFUSALS } from './live-routes';
+import { CLOSE_CODES, converse } from './live-session';
 
-/** What the page is told when a conversation cannot open (and the HTTP status of the ticket's refusal). */
-const REFUSALS: Record<LiveRefusal | 'invalid_ticket', { status: number; message: string }> = {
-  not_live: { status: 409, message: 'This interview is answered on the page, not in a conversation.' },
-  no_consent: { status: 409, message: 'Please agree to the recording and the assessment before the conversation starts.' },
-  closed: { status: 409, message: 'This interview is no longer open.' },
-  busy: { status: 503, message: 'Too many conversations are under way. Please try again in a minute.' },
-  workspace_busy: { status: 503, message: "Too many of this company's conversations are under way. Please try again in a minute." },
-  invalid_ticket: { status: 403, message: 'This conversation needs a new ticket from its page.' },
-};
-/** A closed socket's code, by why it ended: 1000 for a normal end, 4000s for the rest (the page reads them). */
-const CLOSE_CODES: Record<LiveEnd, number> = {
-  finished: 1000,
-  switched_to_text: 1000,
-  taken_over: 4001,
-  silent: 4002,
-  closed: 4003,
-  refused: 4008,
-};
 /** Whether the browser that opens the socket says it is on our own page (browsers always send Origin with a WebSocket). */
 function sameOriginSocket(req: IncomingMessage): boolean {
   try {
@@ -40,33 +18,6 @@ function sameOriginSocket(req: IncomingMessage): boolean {
   }
 }
 const SOCKET_PATH = /^\/interview\/([^/?#]+)\/live(?:\?|$)/;
-
-/** `POST /interview/:token/live/ticket`: after consent, the ticket that opens the conversation's socket for a minute; `…/live/switch`: written answers instead. */
-export function liveTicketRoutes({ stores, config, operations, now }: WebDeps): Router {
-  const router = new Router();
-  const { load } = interviewLink({ stores, config });
-  router.post('/interview/:token/live/ticket', linkLimits(stores.limits), sameOrigin, async (ctx) => {
-    const { interview, path } = await load(ctx);
-    const outcome = await operations.liveInterviews.ticket(interview, now());
-    if ('refused' in outcome) {
-      const { status, message } = REFUSALS[outcome.refused];
-      ctx.status = status;
-      if (outcome.refused === 'busy') ctx.set('Retry-After', '60');
-      ctx.body = { error: outcome.refused, message };
-      return;
-    }
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { ticket: outcome.ticket, expires_at: outcome.expires_at.toISOString(), socket_path: `${path}/live` };
-  });
-  // "Answer in writing instead": a plain form, so it works without the script or a microphone; back to the page.
-  router.post('/interview/:token/live/switch', linkLimits(stores.limits), sameOrigin, async (ctx) => {
-    const { interview, path } = await load(ctx);
-    await operations.interviewSteps.switchToText(interview, now());
-    ctx.status = 303;
-    ctx.redirect(path);
-  });
-  return router;
-}
 
 /**
  * The conversations' WebSockets (`/interview/{token}/live?ticket=…`), on the API's own server: same origin
@@ -136,73 +87,17 @@ export function liveSockets({
         REFUSALS[refused].message,
         REFUSALS[refused].status === 503 ? 'Retry-After: 60\r\n' : '',
       );
-    wss.handleUpgrade(req, socket, head, (ws) => void converse(ws, interview).catch((err: unknown) => fail(ws, err)));
+    wss.handleUpgrade(
+      req,
+      socket,
+      head,
+      (ws) => void converse(ws, interview, { operations, logger }).catch((err: unknown) => fail(ws, err)),
+    );
   }
 
   function fail(ws: WebSocket, err: unknown): void {
     logger.error({ err }, 'live interview socket failed');
     ws.close(CLOSE_CODES.closed, 'closed');
-  }
-
-  async function converse(ws: WebSocket, interview: NonNullable<Awaited<ReturnType<typeof stores.interviews.get>>>): Promise<void> {
-    const send = (m: LiveMessage) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(m));
-    // A frame over the limit (1009) or a broken frame is the browser's fault: the socket closes, the process stays.
-    ws.on('error', (err) => logger.info({ err: err.message }, 'live interview socket closed on a bad frame'));
-    // Listening from the first moment: what the browser sends while the conversation opens waits for it.
-    let conversation: Conversation | null = null;
-    const early: Array<[Buffer, boolean]> = [];
-    let gone = false;
-    let silence = setTimeout(() => conversation?.end('silent'), LIVE_LIMITS.silentMs);
-    let window = Date.now();
-    let inWindow = 0;
-    function take(bytes: Buffer, binary: boolean, c: Conversation): void {
-      if (binary) return c.audio(bytes);
-      if (bytes.length > LIVE_LIMITS.controlBytes) return void send({ type: 'error', message: 'A control message is at most 512 bytes.' });
-      let control: unknown;
-      try {
-        control = JSON.parse(bytes.toString('utf8'));
-      } catch {
-        control = null;
-      }
-      // Only the few controls are read: nothing the browser sends reaches the interviewer's instructions.
-      if (!Value.Check(LiveControl, control))
-        return void send({ type: 'error', message: 'Unknown message: send done, repeat or switch_to_text.' });
-      c.control(control);
-    }
-    ws.on('message', (data: RawData, binary: boolean) => {
-      clearTimeout(silence);
-      silence = setTimeout(() => conversation?.end('silent'), LIVE_LIMITS.silentMs);
-      const at = Date.now();
-      if (at - window >= 1000) {
-        window = at;
-        inWindow = 0;
-      }
-      if (++inWindow > LIVE_LIMITS.messagesPerSecond) {
-        if (conversation) return conversation.end('refused');
-        gone = true;
-        send({ type: 'ended', reason: 'refused' });
-        return void ws.close(CLOSE_CODES.refused, 'refused');
-      }
-      const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-      if (conversation) take(bytes, binary, conversation);
-      else early.push([bytes, binary]);
-    });
-    ws.on('close', () => {
-      gone = true;
-      clearTimeout(silence);
-      conversation?.end('closed');
-    });
-    const opened = await live.converse(interview, {
-      send,
-      sendAudio: (pcm) => ws.readyState === ws.OPEN && ws.send(pcm, { binary: true }),
-      close(reason) {
-        send({ type: 'ended', reason });
-        ws.close(CLOSE_CODES[reason], reason);
-      },
-    });
-    if (gone) return opened.end('closed');
-    conversation = opened;
-    for (const [bytes, binary] of early.splice(0)) take(bytes, binary, opened);
   }
 
   return {
