@@ -17,14 +17,14 @@ import type { PersonIndexDoc } from '../infra/documents/person-index';
  * A key's candidate documents are spread over BUCKETS buckets by a hash of the document's id, each bucket a
  * chain of slots written once apiece: `<key>/<bucket>`, `<key>/<bucket>.1`, `<key>/<bucket>.2`, …. Filing
  * inserts at the bucket's first free slot, in one unordered insert for a whole request (a duplicate `_id`
- * says the slot is taken, and reading it and the next few says whether they list the document already and
- * where the chain ends; the next round tries there, for those buckets only): never an update, and filing a
+ * says the slot is taken, and reading the chain from there says whether it lists the document already and
+ * where it ends; the next round inserts there, for those buckets only): never an update, and filing a
  * document again writes nothing.
  * FerretDB rewrites a whole document per update, so two requests adding to one document at once can each
  * overwrite the other's addition (5 of 400 lost with 8 at once, measured 2026-11-25), and reading back what
  * must be kept cost a person known from another job three updates and three reads per call (the benchmark,
- * 2026-11-27: call/initiate of 50 such people 4.7× the same for new people). The buckets and the reads ahead
- * keep the rounds few for a person in many projects: about one more per m / (BUCKETS × READ_AHEAD) for m.
+ * 2026-11-27: call/initiate of 50 such people 4.7× the same for new people). The buckets and the doubling reads
+ * keep the rounds few for a person in many projects: a second insert, after a few reads, for most of them.
  * Slots are only ever added, so a bucket's slots are the ones before its first missing one.
  */
 
@@ -33,7 +33,7 @@ const BUCKETS = 16;
 
 /**
  * Slots read at once from one found taken: most chains hold one slot (a person in a few projects), whose next is
- * missing; a longer chain is walked this many at a time.
+ * missing; a longer chain is read on in windows twice as large each time.
  */
 const READ_AHEAD = 2;
 
@@ -63,12 +63,26 @@ export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(
     );
   }
 
+  /** Where a filing whose slot was taken goes next: the chain's first missing slot, or null when it lists them all. */
+  async function chainEnd<P extends { key: string; bucket: number; slot: number; candidates: string[] }>(p: P): Promise<P | null> {
+    let candidates = p.candidates;
+    for (let from = p.slot, size = READ_AHEAD; ; from += size, size *= 2) {
+      const window = await Promise.all(
+        Array.from({ length: size }, (_, n) => db.personIndex.findOne({ _id: slotId(p.key, p.bucket, from + n) })),
+      );
+      for (const slot of window) if (slot) candidates = candidates.filter((c) => !slot.candidates.includes(c));
+      if (candidates.length === 0) return null;
+      const free = window.findIndex((slot) => !slot);
+      if (free !== -1) return { ...p, slot: from + free, candidates };
+    }
+  }
+
   return {
     /**
      * Files candidate documents under their people's keys, in each key's bucket for the document at its first
-     * free slot: one unordered insert per round. A slot found taken is read with the next few, and what they
-     * list is filed already (a repeated request, or one filing the same person at once); the rest is tried in
-     * the next round at the first of them missing. So filing a document again writes nothing. False when a
+     * free slot: one unordered insert per round. From a slot found taken the chain is read to its end, and
+     * what it lists is filed already (a repeated request, or one filing the same person at once); the rest is
+     * tried in the next round at its first missing slot. So filing a document again writes nothing. False when a
      * write or a read failed: the caller then treats those candidates as not written.
      */
     async file(workspaceId: string, people: Array<Person & { candidateDocId: string }>): Promise<boolean> {
@@ -90,23 +104,10 @@ export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(
             pending.map((p, i) => ({ _id: ids[i], workspace_id: workspaceId, candidates: p.candidates })),
           );
           if (written.includes('error')) return false;
-          // A slot taken: it and the next ones are read at once. What they list is filed already; the rest
-          // goes into the first of them that is missing (a chain has no gaps), or past them all.
+          // A slot taken: the chain is read from it, in windows of READ_AHEAD, then twice as many, … up to its
+          // end. What it lists is filed already; the rest goes into its first missing slot (a chain has no gaps).
           const taken = pending.filter((_, i) => written[i] === 'duplicate');
-          const ahead = await Promise.all(
-            taken.map((p) =>
-              Promise.all(
-                Array.from({ length: READ_AHEAD }, (_, n) => db.personIndex.findOne({ _id: slotId(p.key, p.bucket, p.slot + n) })),
-              ),
-            ),
-          );
-          pending = taken
-            .map((p, i) => {
-              const listed = new Set(ahead[i].flatMap((d) => d?.candidates ?? []));
-              const free = ahead[i].findIndex((d) => !d);
-              return { ...p, slot: p.slot + (free === -1 ? READ_AHEAD : free), candidates: p.candidates.filter((c) => !listed.has(c)) };
-            })
-            .filter((p) => p.candidates.length > 0);
+          pending = (await Promise.all(taken.map(chainEnd))).filter((p) => p !== null);
         }
       } catch {
         return false; // a read that failed: the entries fail with a retry, which files them again
