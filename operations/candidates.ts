@@ -21,8 +21,8 @@ export function candidateFiling({ stores }: Pick<OperationDeps, 'stores'>) {
     resources: { kind: 'calls' | 'interviews'; ids: string[] },
   ): Promise<FiledCandidates> {
     // The known candidates as they were: whose email or phone changed is filed anew. One write after the
-    // other: FerretDB's SQLite takes one writer at a time, and a third insert at once waited out its lock
-    // (call/initiate of 50 new people 1.1× slower with the two side by side, the benchmark, 2026-11-27).
+    // other: side by side the two measured no faster on FerretDB, whose SQLite takes one writer at a time
+    // (alternating benchmark runs, 2026-11-27), and this way a repeated request files nothing.
     const saved = await stores.candidates.save(workspaceId, projectId, inputs, { previous: true, resources });
     const indexed = await stores.candidates.fileInPersonIndex(workspaceId, projectId, inputs, saved);
     return { saved, indexed };
