@@ -1,6 +1,6 @@
 import { startStack, type Stack } from '../helpers/stack';
 import { invitedLive, openLive } from '../helpers/live-client';
-import { adapterFor, startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
+import { SPOKEN_ANSWER as SAID, adapterFor, startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
 import { waitFor } from '../helpers/wait';
 import type { LiveMessage } from '../../shared/interviews/live';
 import { registry } from '../../infra/metrics';
@@ -25,7 +25,6 @@ const QUESTIONS = [
   { question: 'Tell us about a pipeline you built.', type: 'text', time_limit_seconds: 300 },
   { question: 'How do you test a data model?', type: 'text', time_limit_seconds: 300 },
 ];
-const SAID = 'I built a streaming pipeline with Kafka and Flink.';
 const caption = (who: string, has: string) => (m: LiveMessage) => m.type === 'caption' && m.who === who && m.text.includes(has);
 
 beforeAll(async () => {

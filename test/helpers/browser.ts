@@ -57,6 +57,16 @@ export async function axeViolations(page: Page): Promise<string[]> {
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }
 
+/**
+ * On the interview's welcome page (opened first when `url` is given): agrees to the consent notice and starts,
+ * waiting for the page that follows.
+ */
+export async function agreeAndStart(page: Page, url?: string): Promise<void> {
+  if (url) await page.goto(url);
+  await page.click('#consent');
+  await Promise.all([page.waitForNavigation(), page.click('form[action$="/start"] button[type=submit]')]);
+}
+
 /** Whether the page is wider than its viewport (a sideways scroll on a phone). */
 export const scrollsSideways = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);

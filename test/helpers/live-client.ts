@@ -18,6 +18,12 @@ const form = (stack: Stack, path: string, body = '') =>
     body,
   });
 
+/** The browser tests' live interview: one question written, one spoken. */
+export const LIVE_PAGE_QUESTIONS = [
+  { question: 'Tell us about a pipeline you built.', type: 'text', time_limit_seconds: 120 },
+  { question: 'How do you test a data model?', type: 'audio', time_limit_seconds: 120 },
+];
+
 /** One invited candidate (`inviteCandidate(candidate)`) of a live interview of a job of its own: its id, link path and a reader of it. */
 export async function invitedLive(
   stack: Stack,

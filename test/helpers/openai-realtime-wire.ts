@@ -29,6 +29,9 @@ export interface RealtimeStandIn {
   stop(): Promise<void>;
 }
 
+/** What the tests' candidate says, in the fake microphone's WAV and in the stand-in's transcript of it. */
+export const SPOKEN_ANSWER = 'I built a streaming pipeline with Kafka and Flink.';
+
 /** A wall-clock time in ms, with a fraction, that two processes on one machine agree on. */
 export const stampNow = () => performance.timeOrigin + performance.now();
 
@@ -36,10 +39,7 @@ export const stampNow = () => performance.timeOrigin + performance.now();
  * `stamp` (the bench's): each audio delta carries the time it was sent in its first 8 bytes (a float64), and
  * each appended frame is read as carrying the client's, so each direction's latency can be measured.
  */
-export async function startRealtimeStandIn(
-  transcript = 'I built a streaming pipeline with Kafka and Flink.',
-  opts: { stamp?: boolean } = {},
-): Promise<RealtimeStandIn> {
+export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { stamp?: boolean } = {}): Promise<RealtimeStandIn> {
   const dir = mkdtempSync(join(tmpdir(), 'realtime-tls-'));
   execFileSync(
     'openssl',

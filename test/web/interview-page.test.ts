@@ -5,7 +5,7 @@ import { startStack, type Stack } from '../helpers/stack';
 import { invitedInterview } from '../helpers/invite';
 import { waitFor } from '../helpers/wait';
 import { postForm as post } from '../helpers/form-post';
-import { DESKTOP, PHONE, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsSideways } from '../helpers/browser';
+import { DESKTOP, PHONE, agreeAndStart, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsSideways } from '../helpers/browser';
 import { ANSWER_GRACE_SECONDS } from '../../shared/interviews/session';
 
 /**
@@ -59,8 +59,7 @@ describe('the interview page', () => {
     expect(await scrollsSideways(page)).toBe(false);
     await keepScreenshot(page, 'interview-welcome-phone');
 
-    await page.click('#consent');
-    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    await agreeAndStart(page);
     expect(await heading(page)).toBe('Tell us about a pipeline you <b>own</b>.');
     expect(await page.$eval('[data-seconds-left]', (s) => Number(s.getAttribute('data-seconds-left')))).toBeGreaterThan(110);
     expect(await page.$eval('label[for=answer]', (l) => l.textContent)).toBe('Your answer');
@@ -243,8 +242,7 @@ describe('the interview page', () => {
     const { path, get } = await invited('interview-closed');
     const { page } = await openPage(browser, DESKTOP);
     await page.goto(stack.url + path);
-    await page.click('#consent');
-    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    await agreeAndStart(page);
     expect(await page.$eval('h1', (h) => h.textContent)).toBe('Tell us about a pipeline you <b>own</b>.');
     skew += (120 + ANSWER_GRACE_SECONDS + 1) * 1_000;
     // Opening the link again says so, and records nothing until the candidate goes on.
@@ -263,8 +261,7 @@ describe('the interview page', () => {
     const { path, get } = await invited('interview-long');
     const { page } = await openPage(browser, DESKTOP);
     await page.goto(stack.url + path);
-    await page.click('#consent');
-    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    await agreeAndStart(page);
     const long = '数据管道'.repeat(2_500);
     await page.$eval('#answer', (t, v) => ((t as HTMLTextAreaElement).value = v), long);
     await Promise.all([page.waitForNavigation(), page.click('form.typed button[type=submit]')]);

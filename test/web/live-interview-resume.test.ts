@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { startStack, type Stack } from '../helpers/stack';
-import { invitedLive, spokenWavFile } from '../helpers/live-client';
-import { adapterFor, startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
+import { LIVE_PAGE_QUESTIONS as questions, invitedLive, spokenWavFile } from '../helpers/live-client';
+import { SPOKEN_ANSWER as SAID, adapterFor, startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
 import { waitFor } from '../helpers/wait';
-import { PHONE, launchBrowser, openPage } from '../helpers/browser';
+import { PHONE, agreeAndStart, launchBrowser, openPage } from '../helpers/browser';
 
 /**
  * A live interview in a real browser (docs/live-interviews.md): Chromium's fake microphone plays a spoken
@@ -11,17 +11,12 @@ import { PHONE, launchBrowser, openPage } from '../helpers/browser';
  * speaking OpenAI's wire protocol over TLS, which hears each loop as one of the candidate's turns. The page
  * checks the microphone, holds the conversation over its socket and shows both sides' captions.
  */
-const SAID = 'I built a streaming pipeline with Kafka and Flink.';
 describe('the live interview page, resumed or written instead', () => {
   let stack: Stack;
   let browser: Browser;
   let denied: Browser;
   let key: string;
   let standIn: RealtimeStandIn;
-  const questions = [
-    { question: 'Tell us about a pipeline you built.', type: 'text', time_limit_seconds: 120 },
-    { question: 'How do you test a data model?', type: 'audio', time_limit_seconds: 120 },
-  ];
   beforeAll(async () => {
     const wav = spokenWavFile(SAID);
     standIn = await startRealtimeStandIn(SAID);
@@ -54,18 +49,13 @@ describe('the live interview page, resumed or written instead', () => {
   };
   const captions = (page: Page) => page.$$eval('.captions li', (li) => li.map((l) => l.textContent ?? ''));
 
-  async function consent(page: Page, path: string): Promise<void> {
-    await page.goto(stack.url + path);
-    await page.click('#consent');
-    await Promise.all([page.waitForNavigation(), page.click('form[action$="/start"] button[type=submit]')]);
-  }
   const status = (page: Page) => page.$eval('[data-role=status]', (p) => p.textContent);
 
   it('shows "Reconnecting…" when its socket drops mid-answer, and resumes at that question', async () => {
     const live = await invitedLive(stack, key, 'live-page-drop', questions, { follow_ups_per_question: 3 });
     const { page, errors } = await openPage(browser, PHONE);
     await watchSockets(page);
-    await consent(page, live.path);
+    await agreeAndStart(page, stack.url + live.path);
     await talk(page);
     await page.waitForFunction(() => Array.from(document.querySelectorAll('.captions li')).some((l) => l.textContent?.startsWith('You:')), {
       timeout: 20_000,
@@ -88,7 +78,7 @@ describe('the live interview page, resumed or written instead', () => {
     const three = [...questions, { question: 'What would you change first?', type: 'text', time_limit_seconds: 120 }];
     const live = await invitedLive(stack, key, 'live-page-tab', three, { follow_ups_per_question: 0 });
     const first = await openPage(browser, PHONE);
-    await consent(first.page, live.path);
+    await agreeAndStart(first.page, stack.url + live.path);
     await talk(first.page);
     // An answer lands, then the tab is closed (the looped microphone may have answered one more meanwhile).
     await waitFor(live.get, (r) => r.body.data.answers.length >= 1, 30_000);
@@ -108,7 +98,7 @@ describe('the live interview page, resumed or written instead', () => {
   it('offers written answers when the microphone is denied, and takes them on the page', async () => {
     const live = await invitedLive(stack, key, 'live-page-denied', questions);
     const { page, errors } = await openPage(denied, PHONE);
-    await consent(page, live.path);
+    await agreeAndStart(page, stack.url + live.path);
     await page.click('[data-action=check]');
     await page.waitForFunction(() => document.querySelector('[data-role=status]')?.textContent?.includes('not allowed'), {
       timeout: 10_000,

@@ -1,10 +1,10 @@
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { startStack, type Stack } from '../helpers/stack';
-import { invitedLive, spokenWavFile } from '../helpers/live-client';
-import { adapterFor, startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
+import { LIVE_PAGE_QUESTIONS as questions, invitedLive, spokenWavFile } from '../helpers/live-client';
+import { SPOKEN_ANSWER as SAID, adapterFor, startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
 import { registerWebhook, startReceiver, type Receiver } from '../helpers/webhook-receiver';
 import { waitFor } from '../helpers/wait';
-import { PHONE, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsSideways } from '../helpers/browser';
+import { PHONE, agreeAndStart, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsSideways } from '../helpers/browser';
 
 /**
  * A live interview in a real browser (docs/live-interviews.md): Chromium's fake microphone plays a spoken
@@ -12,7 +12,6 @@ import { PHONE, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsS
  * speaking OpenAI's wire protocol over TLS, which hears each loop as one of the candidate's turns. The page
  * checks the microphone, holds the conversation over its socket and shows both sides' captions.
  */
-const SAID = 'I built a streaming pipeline with Kafka and Flink.';
 describe('the live interview page', () => {
   let stack: Stack;
   let browser: Browser;
@@ -20,10 +19,6 @@ describe('the live interview page', () => {
   let standIn: RealtimeStandIn;
   let hooks: Receiver;
   let hook: { secret: string; path: string };
-  const questions = [
-    { question: 'Tell us about a pipeline you built.', type: 'text', time_limit_seconds: 120 },
-    { question: 'How do you test a data model?', type: 'audio', time_limit_seconds: 120 },
-  ];
   beforeAll(async () => {
     const wav = spokenWavFile(SAID);
     standIn = await startRealtimeStandIn(SAID);
@@ -42,18 +37,12 @@ describe('the live interview page', () => {
     await hooks?.close();
   });
 
-  async function consent(page: Page, path: string): Promise<void> {
-    await page.goto(stack.url + path);
-    await page.click('#consent');
-    await Promise.all([page.waitForNavigation(), page.click('form[action$="/start"] button[type=submit]')]);
-  }
-
   it('checks the microphone, then holds the conversation with captions to the end, and the answers land in the interview', async () => {
     const live = await invitedLive(stack, key, 'live-page-whole', questions, { follow_ups_per_question: 0 });
     const { page, errors } = await openPage(browser, PHONE);
     await page.goto(stack.url + live.path);
     expect(await page.$eval('form[action$="/start"]', (f) => f.textContent)).toContain('your conversation with the AI interviewer');
-    await consent(page, live.path);
+    await agreeAndStart(page, stack.url + live.path);
 
     // Nothing is asked of the microphone, and no socket opened, until the candidate presses the button.
     expect(await page.$eval('[data-role=talk]', (s) => (s as HTMLElement).hidden)).toBe(true);

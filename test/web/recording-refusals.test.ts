@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import type { Browser, Page } from 'puppeteer-core';
 import { startStack, type Stack } from '../helpers/stack';
 import { invitedInterview } from '../helpers/invite';
-import { PHONE, axeViolations, launchBrowser, openPage } from '../helpers/browser';
+import { PHONE, agreeAndStart, axeViolations, launchBrowser, openPage } from '../helpers/browser';
 
 /**
  * Recorded answers that are refused, with a limit of 1 KB so a real recording is over it: the page explains
@@ -26,8 +26,7 @@ describe('recorded answers that are refused', () => {
     const questions = [1, 2].map((n) => ({ question: `Spoken question ${n}?`, type: 'audio', time_limit_seconds: 120 }));
     const { path, get } = await invitedInterview(stack, key, job, questions);
     await page.goto(stack.url + path);
-    await page.click('#consent');
-    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    await agreeAndStart(page);
     return { path, get };
   }
   const statusText = (page: Page) => page.$eval('[data-role=status]', (s) => s.textContent);
