@@ -13,6 +13,7 @@ import { engineRounds } from './bench/engine';
 import { workerScaling } from './bench/workers';
 import { live, type LiveResult } from './bench/live';
 import { callCost, callCostRows } from './bench/call-cost';
+import { median, type Row } from './bench/rows';
 
 /**
  * `npm run bench [-- --json]`: the service on one stack (FerretDB or MONGODB_URI, a fresh Temporal dev server,
@@ -52,12 +53,9 @@ async function bulkRounds(stack: BenchStack, label: string): Promise<Series> {
   return s;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const worst = (xs: number[]) => Math.max(...xs);
 /** Per-round ratios of an operation to the floor measured beside it. */
 const ratios = (op: number[], base: number[]) => op.map((x, i) => x / base[i]);
-
-type Row = { scenario: string; unit: string; median: number; worst: number; target?: string };
 
 /** The rows, as a table or (`--json`) one JSON object. */
 function report(rows: Row[], json: boolean, flavour: string): void {

@@ -4,6 +4,7 @@ import { cpuSpent, stackCpuByPart } from './cpu';
 import { floorRun, startFloorWorker } from './engine';
 import { floor, initiate } from './scenarios';
 import type { BenchStack } from './stack';
+import { median, type Row } from './rows';
 
 /**
  * What a call costs, and where (`BENCH_ONLY=calls npm run bench`). Each round, on the one stack: 50 workflows
@@ -121,10 +122,9 @@ export async function callCost(stack: BenchStack, rounds: number): Promise<CallC
       const floor50 = await floor(stack, N);
       const { result: _floorIds, ...floorSpend } = engine;
       result.rounds.push({ floor: floorSpend, fresh, known: known, floor50 });
-      const sum = (x: Record<string, number>) => Object.values(x).reduce((a, b) => a + b, 0) - (x.client ?? 0);
       process.stderr.write(
-        `  call cost round ${r + 1}/${rounds}: floor ${sum(floorSpend.cpu).toFixed(0)}, new ${sum(fresh.cpu).toFixed(0)}, ` +
-          `known ${sum(known.cpu).toFixed(0)} core-ms per call; initiate new ${fresh.response.toFixed(0)} ms, ` +
+        `  call cost round ${r + 1}/${rounds}: floor ${stackOf(floorSpend).toFixed(0)}, new ${stackOf(fresh).toFixed(0)}, ` +
+          `known ${stackOf(known).toFixed(0)} core-ms per call; initiate new ${fresh.response.toFixed(0)} ms, ` +
           `known ${known.response.toFixed(0)} ms, floor(50) ${floor50.toFixed(0)} ms\n`,
       );
     }
@@ -135,9 +135,6 @@ export async function callCost(stack: BenchStack, rounds: number): Promise<CallC
   }
 }
 
-type Row = { scenario: string; unit: string; median: number; worst: number; target?: string };
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** The stack's CPU per item: every part but this benchmark's own process. */
 const stackOf = (s: Spend) => Object.entries(s.cpu).reduce((a, [k, v]) => (k === 'client' ? a : a + v), 0);
 const total = (c: Record<string, number> | null) => Object.values(c ?? {}).reduce((a, b) => a + b, 0);
