@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { startBenchStack, type BenchStack } from './bench/stack';
+import { startBenchStack } from './bench/stack';
 import { floor, initiate, invite, scale, SETTLE_MS } from './bench/scenarios';
 import { seedWorkspace } from './bench/seed';
 import { reports } from './bench/reports';
@@ -14,6 +14,7 @@ import { workerScaling } from './bench/workers';
 import { live, type LiveResult } from './bench/live';
 import { callCost, callCostRows } from './bench/call-cost';
 import { median, type Row } from './bench/rows';
+import { bulkRounds, bulkRows, repeatRounds, repeatRows } from './bench/growth';
 
 /**
  * `npm run bench [-- --json]`: the service on one stack (FerretDB or MONGODB_URI, a fresh Temporal dev server,
@@ -30,28 +31,6 @@ const LISTED = Number(process.env.BENCH_LIST_CALLS ?? 100_000);
 const PAGED = Number(process.env.BENCH_PAGE_INTERVIEWS ?? 10_000);
 const LIVE = Number(process.env.BENCH_LIVE_CONVERSATIONS ?? 50);
 const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 60);
-
-type Series = Record<string, number[]>;
-
-/** Each round: floor(50), call/initiate of 50, floor(200), interview/invite of 200, each waited out. */
-async function bulkRounds(stack: BenchStack, label: string): Promise<Series> {
-  const s: Series = { floor50: [], calls: [], callsDone: [], floor200: [], invite: [], inviteSent: [] };
-  for (let r = 0; r < ROUNDS; r++) {
-    s.floor50.push(await floor(stack, 50));
-    const c = await initiate(stack, `${label}-calls-${r}`, 50);
-    s.calls.push(c.response);
-    s.callsDone.push(c.completed);
-    s.floor200.push(await floor(stack, 200));
-    const i = await invite(stack, `${label}-invite-${r}`, 200);
-    s.invite.push(i.response);
-    s.inviteSent.push(i.sent);
-    const ms = (x: number) => `${x.toFixed(0)} ms`;
-    process.stderr.write(
-      `  ${label} round ${r + 1}/${ROUNDS}: floor(50) ${ms(s.floor50[r])}, call/initiate ${ms(c.response)}; floor(200) ${ms(s.floor200[r])}, invite ${ms(i.response)}\n`,
-    );
-  }
-  return s;
-}
 
 const worst = (xs: number[]) => Math.max(...xs);
 /** Per-round ratios of an operation to the floor measured beside it. */
@@ -118,18 +97,29 @@ async function main(): Promise<void> {
       await initiate(stack, 'warm-calls', 5);
       return report(callCostRows(await callCost(stack, ROUNDS)), json, stack.flavour);
     }
+    if (process.env.BENCH_ONLY === 'growth') {
+      // The bulk rounds alone, empty and then with SEED candidates stored (half with invitations): their growth.
+      await floor(stack, 10);
+      await initiate(stack, 'warm-calls', 5);
+      await invite(stack, 'warm-invite', 10);
+      const empty = await bulkRounds(stack, 'empty', 3_000_000, ROUNDS);
+      process.stderr.write(`  storing ${SEED} candidates with their calls, invitations and claims\n`);
+      await seedWorkspace(stack.store, stack.workspaceId, SEED);
+      const full = await bulkRounds(stack, 'data', 3_100_000, ROUNDS);
+      return report([...bulkRows(empty, full, SEED), ...repeatRows(await repeatRounds(stack))], json, stack.flavour);
+    }
     process.stderr.write(`bench: ${ROUNDS} rounds, database ${stack.flavour}\n`);
     await floor(stack, 10);
     await initiate(stack, 'warm-calls', 5);
     await invite(stack, 'warm-invite', 10);
-    const empty = await bulkRounds(stack, 'empty');
+    const empty = await bulkRounds(stack, 'empty', 3_000_000, ROUNDS);
     process.stderr.write("  the engine's floor beside our calls and invitations\n");
     const engine = await engineRounds(stack, ROUNDS);
     process.stderr.write('  more workers on one stack\n');
     const scaling = await workerScaling(stack, ROUNDS);
     process.stderr.write(`  storing ${SEED} candidates with their calls, invitations and claims\n`);
     await seedWorkspace(stack.store, stack.workspaceId, SEED);
-    const full = await bulkRounds(stack, 'data');
+    const full = await bulkRounds(stack, 'data', 3_100_000, ROUNDS);
     const jd = await parseJd(stack, ROUNDS);
     process.stderr.write('  webhooks\n');
     const hooks = await webhooks(stack, ROUNDS);
@@ -149,26 +139,7 @@ async function main(): Promise<void> {
       rows.push({ scenario, unit: 'ms', median: median(xs), worst: worst(xs), target });
     const ratio = (scenario: string, xs: number[], target?: string) =>
       rows.push({ scenario, unit: '×', median: median(xs), worst: worst(xs), target });
-    ms('floor(50): insertMany 50 + 50 concurrent workflow starts', empty.floor50);
-    ms('call/initiate, 50 candidates: response', empty.calls);
-    ratio('  ratio to floor(50)', ratios(empty.calls, empty.floor50), '≤ 1.3');
-    ms('  until all 50 calls completed, after the response', empty.callsDone);
-    ratio('  ratio to floor(50)', ratios(empty.callsDone, empty.floor50), '≤ 2');
-    ms('floor(200)', empty.floor200);
-    ms('interview/invite, 200 candidates: response', empty.invite);
-    ratio('  ratio to floor(200)', ratios(empty.invite, empty.floor200), '≤ 1.3');
-    ms('  until all 200 emails sent, from the request', empty.inviteSent);
-    ratio('  ratio to floor(200)', ratios(empty.inviteSent, empty.floor200), '≤ 3');
-    ms(`with ${SEED} candidates stored: floor(50)`, full.floor50);
-    ms('  call/initiate, 50 candidates: response', full.calls);
-    ratio('  growth: with data / empty', [median(full.calls) / median(empty.calls)], '≤ 1.2');
-    ratio('  growth of the ratio to floor(50)', [median(ratios(full.calls, full.floor50)) / median(ratios(empty.calls, empty.floor50))]);
-    ms('  floor(200)', full.floor200);
-    ms('  interview/invite, 200 candidates: response', full.invite);
-    ratio('  growth: with data / empty', [median(full.invite) / median(empty.invite)], '≤ 1.2');
-    ratio('  growth of the ratio to floor(200)', [
-      median(ratios(full.invite, full.floor200)) / median(ratios(empty.invite, empty.floor200)),
-    ]);
+    rows.push(...bulkRows(empty, full, SEED));
     rows.push({
       scenario: '50 calls completed: CPU of the whole stack per call',
       unit: 'core-ms',

@@ -1,10 +1,11 @@
 import { newId } from '../../infra/ids';
-import { callWorkflowId } from '../../shared/workflow-starts';
-import { cpuSpent, stackCpuByPart } from './cpu';
+import { callWorkflowId, interviewWorkflowId } from '../../shared/workflow-starts';
+import { stackCpuByPart } from './cpu';
 import { floorRun, startFloorWorker } from './engine';
-import { floor, initiate } from './scenarios';
+import { floor, initiate, invite } from './scenarios';
 import type { BenchStack } from './stack';
 import { median, type Row } from './rows';
+import { historyEvents, measure, stackOf, total, type Spend } from './spend';
 
 /**
  * What a call costs, and where (`BENCH_ONLY=calls npm run bench`). Each round, on the one stack: 50 workflows
@@ -13,86 +14,42 @@ import { median, type Row } from './rows';
  * knows: the common case, as an ATS calls the same people for several jobs), and floor(50) beside them. For
  * each, the CPU of every part of the stack per item (from /proc, the API and the worker apart), the database's
  * commands per item (FerretDB's own count, less this benchmark's own polling), and the API process's CPU while
- * the request was answered. Once: the history of one completed call beside one floor workflow's, by event.
+ * the request was answered. Then 200 workflows of a sent invitation's shape and 200 invitations sent, the same
+ * way. Once: the history of one completed call and of one sent invitation beside their floor workflows', by event.
  */
 
 const N = 50;
-
-export interface Spend {
-  /** Per item, by part: api, worker, floor (the floor's worker), temporal, database, client (this process). */
-  cpu: Record<string, number>;
-  /** Per item, by command; null when the database does not count them (not FerretDB). */
-  commands: Record<string, number> | null;
-  ms: number;
-}
+const INVITES = 200;
 
 export interface CallCostRound {
   floor: Spend;
   fresh: Spend & { response: number; apiCpu: number };
   known: Spend & { response: number; apiCpu: number };
   floor50: number;
+  inviteFloor: Spend;
+  invite: Spend & { response: number };
 }
 
 export interface CallCost {
   rounds: CallCostRound[];
-  /** Events of one history by kind: the call's and the floor's. */
-  history: { call: Record<string, number>; floor: Record<string, number> };
-}
-
-/** Commands every connection sends whatever the work: not the work's. */
-const UPKEEP = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'buildInfo', 'endSessions', 'unknown', 'saslStart', 'saslContinue']);
-
-async function databaseCommands(stack: BenchStack): Promise<Record<string, number> | null> {
-  if (!stack.dbMetricsUrl) return null;
-  const text = await (await fetch(stack.dbMetricsUrl)).text();
-  const counts: Record<string, number> = {};
-  for (const m of text.matchAll(/^ferretdb_client_requests_total\{command="([^"]+)",opcode="OP_MSG"\} (\d+)$/gm)) {
-    if (!UPKEEP.has(m[1])) counts[m[1]] = Number(m[2]) - (stack.ownCommands.get(m[1]) ?? 0);
-  }
-  return counts;
-}
-
-/** Runs `work` and tells what each part of the stack spent on it, per item. */
-async function measure<T>(
-  stack: BenchStack,
-  parts: Record<string, number>,
-  items: number,
-  work: () => Promise<T>,
-): Promise<Spend & { result: T }> {
-  const commands = await databaseCommands(stack);
-  const cpu = stackCpuByPart(parts);
-  const t = performance.now();
-  const result = await work();
-  const ms = performance.now() - t;
-  const spent = cpuSpent(cpu, stackCpuByPart(parts));
-  const after = await databaseCommands(stack);
-  const perItem = (x: Record<string, number>) => Object.fromEntries(Object.entries(x).map(([k, v]) => [k, v / items]));
-  return {
-    result,
-    ms,
-    cpu: perItem(spent),
-    commands: after && commands ? perItem(cpuSpent(commands, after)) : null,
+  /** Events of one history by kind: a call's and an invitation's, each beside its floor workflow's. */
+  history: {
+    call: Record<string, number>;
+    floor: Record<string, number>;
+    invite: Record<string, number>;
+    inviteFloor: Record<string, number>;
   };
-}
-
-/** One history's events, counted by kind (the name of its attributes, less "EventAttributes"). */
-async function historyEvents(stack: BenchStack, workflowId: string): Promise<Record<string, number>> {
-  const history = await stack.temporal.workflow.getHandle(workflowId).fetchHistory();
-  const counts: Record<string, number> = { all: history.events?.length ?? 0 };
-  for (const event of history.events ?? []) {
-    const kind = Object.entries(event).find(([k, v]) => k.endsWith('EventAttributes') && v != null)?.[0];
-    if (kind) counts[kind.replace(/EventAttributes$/, '')] = (counts[kind.replace(/EventAttributes$/, '')] ?? 0) + 1;
-  }
-  return counts;
 }
 
 export async function callCost(stack: BenchStack, rounds: number): Promise<CallCost> {
   const floorWorker = await startFloorWorker(stack);
   const parts = { api: stack.api.pid, worker: stack.worker.pid, floor: floorWorker.pid };
-  const result: CallCost = { rounds: [], history: { call: {}, floor: {} } };
+  const result: CallCost = { rounds: [], history: { call: {}, floor: {}, invite: {}, inviteFloor: {} } };
   try {
     let lastCall = '';
     let lastFloor = '';
+    let lastInvite = '';
+    let lastInviteFloor = '';
     // New people: ids, emails and phone numbers no call has used (a band of numbers for each set).
     const peopleOf = (set: number) => ({ prefix: newId('n'), phones: 2_000_000 + set * 1_000 });
     const calls = async (job: string, people: { prefix: string; phones: number }) => {
@@ -121,23 +78,31 @@ export async function callCost(stack: BenchStack, rounds: number): Promise<CallC
       previous = people;
       const floor50 = await floor(stack, N);
       const { result: _floorIds, ...floorSpend } = engine;
-      result.rounds.push({ floor: floorSpend, fresh, known: known, floor50 });
+      const { result: inviteFloorRun, ...inviteFloor } = await measure(stack, parts, INVITES, () =>
+        floorRun(stack, floorWorker.taskQueue, 'invitationFloorWorkflow', INVITES),
+      );
+      lastInviteFloor = inviteFloorRun.ids[0];
+      const { result: sent, ...invited } = await measure(stack, parts, INVITES, () => invite(stack, `bench-cost-invite-${r}`, INVITES));
+      lastInvite = sent.ids[0];
+      result.rounds.push({ floor: floorSpend, fresh, known: known, floor50, inviteFloor, invite: { ...invited, response: sent.response } });
       process.stderr.write(
         `  call cost round ${r + 1}/${rounds}: floor ${stackOf(floorSpend).toFixed(0)}, new ${stackOf(fresh).toFixed(0)}, ` +
           `known ${stackOf(known).toFixed(0)} core-ms per call; initiate new ${fresh.response.toFixed(0)} ms, ` +
-          `known ${known.response.toFixed(0)} ms, floor(50) ${floor50.toFixed(0)} ms\n`,
+          `known ${known.response.toFixed(0)} ms, floor(50) ${floor50.toFixed(0)} ms; invitation ${stackOf(invited).toFixed(0)} ` +
+          `core-ms (floor ${stackOf(inviteFloor).toFixed(0)})\n`,
       );
     }
-    result.history = { call: await historyEvents(stack, callWorkflowId(lastCall)), floor: await historyEvents(stack, lastFloor) };
+    result.history = {
+      call: await historyEvents(stack, callWorkflowId(lastCall)),
+      floor: await historyEvents(stack, lastFloor),
+      invite: await historyEvents(stack, interviewWorkflowId(lastInvite)),
+      inviteFloor: await historyEvents(stack, lastInviteFloor),
+    };
     return result;
   } finally {
     await floorWorker.stop();
   }
 }
-
-/** The stack's CPU per item: every part but this benchmark's own process. */
-const stackOf = (s: Spend) => Object.entries(s.cpu).reduce((a, [k, v]) => (k === 'client' ? a : a + v), 0);
-const total = (c: Record<string, number> | null) => Object.values(c ?? {}).reduce((a, b) => a + b, 0);
 
 /** The rows of `BENCH_ONLY=calls`, as bench.ts prints them: medians over the rounds, and the worst. */
 export function callCostRows({ rounds, history }: CallCost): Row[] {
@@ -161,19 +126,32 @@ export function callCostRows({ rounds, history }: CallCost): Row[] {
     'ms',
     per((r) => r.floor.ms),
   );
-  for (const [name, pick] of [
-    ['new people', (r: CallCostRound) => r.fresh],
-    ['people called before, for another job', (r: CallCostRound) => r.known],
-  ] as const) {
+  add(
+    "engine floor: 200 workflows of a sent invitation's shape, empty bodies: CPU of the stack per workflow",
+    'core-ms',
+    per((r) => stackOf(r.inviteFloor)),
+  );
+  for (const part of ['floor', 'temporal'])
     add(
-      `50 calls of ${name}, until all completed: CPU of the stack per call`,
+      `  ${part === 'floor' ? "the floor's worker" : part}`,
+      'core-ms',
+      per((r) => r.inviteFloor.cpu[part] ?? 0),
+    );
+  const cases: Array<[string, string, (r: CallCostRound) => Spend, (r: CallCostRound) => Spend]> = [
+    ['50 calls of new people, until all completed', 'call', (r) => r.fresh, (r) => r.floor],
+    ['50 calls of people called before, for another job', 'call', (r) => r.known, (r) => r.floor],
+    ['200 invitations, until every email sent', 'invitation', (r) => r.invite, (r) => r.inviteFloor],
+  ];
+  for (const [name, item, pick, floorOf] of cases) {
+    add(
+      `${name}: CPU of the stack per ${item}`,
       'core-ms',
       per((r) => stackOf(pick(r))),
     );
     add(
       '  ratio to the floor',
       '×',
-      per((r) => stackOf(pick(r)) / stackOf(r.floor)),
+      per((r) => stackOf(pick(r)) / stackOf(floorOf(r))),
       '≤ 1.5',
     );
     for (const part of ['api', 'worker', 'temporal', 'database'])
@@ -188,19 +166,19 @@ export function callCostRows({ rounds, history }: CallCost): Row[] {
       per((r) => pick(r).cpu.client ?? 0),
     );
     add(
-      '  the 50, from the request until all completed',
+      '  from the request until the last is done',
       'ms',
       per((r) => pick(r).ms),
     );
     add(
-      "  ratio to the floor's 50",
+      "  ratio to the floor's",
       '×',
-      per((r) => pick(r).ms / r.floor.ms),
-      '≤ 2',
+      per((r) => pick(r).ms / floorOf(r).ms),
+      item === 'call' ? '≤ 2' : undefined,
     );
     if (rounds[0].fresh.commands) {
       add(
-        '  database commands per call',
+        `  database commands per ${item}`,
         '',
         per((r) => total(pick(r).commands)),
       );
@@ -255,14 +233,18 @@ export function callCostRows({ rounds, history }: CallCost): Row[] {
     '×',
     per((r) => r.known.apiCpu / Math.max(r.fresh.apiCpu, 1)),
   );
-  const kinds = [...new Set([...Object.keys(history.call), ...Object.keys(history.floor)])];
-  for (const k of kinds) {
-    rows.push({
-      scenario: `history of one completed call: ${k} (the floor's: ${history.floor[k] ?? 0})`,
-      unit: '',
-      median: history.call[k] ?? 0,
-      worst: history.call[k] ?? 0,
-    });
+  for (const [what, mine, floor] of [
+    ['one completed call', history.call, history.floor],
+    ['one sent invitation', history.invite, history.inviteFloor],
+  ] as const) {
+    for (const k of [...new Set([...Object.keys(mine), ...Object.keys(floor)])]) {
+      rows.push({
+        scenario: `history of ${what}: ${k} (the floor's: ${floor[k] ?? 0})`,
+        unit: '',
+        median: mine[k] ?? 0,
+        worst: mine[k] ?? 0,
+      });
+    }
   }
   return rows;
 }

@@ -29,13 +29,22 @@ export async function floor(stack: BenchStack, n: number): Promise<number> {
 /** The reference's example job (test/helpers/job.ts), as interview/invite takes it. */
 const JOB = jobFields();
 
-/** interview/invite of n candidates: the response, and until every invitation email is sent (from the request). */
-export async function invite(stack: BenchStack, job: string, n: number): Promise<{ response: number; sent: number }> {
-  const tag = newId('r');
+/**
+ * interview/invite of n candidates: the response, and until every invitation email is sent (from the request).
+ * The candidates are new people (ids and emails no request has used) unless `prefix` names people to invite
+ * again: `${prefix}${i}`, the same ids and emails in every request with that prefix.
+ */
+export async function invite(
+  stack: BenchStack,
+  job: string,
+  n: number,
+  prefix?: string,
+): Promise<{ response: number; sent: number; ids: string[] }> {
+  const who = prefix ?? newId('i');
   const candidates = Array.from({ length: n }, (_, i) => ({
-    id: `c${i}`,
+    id: `${who}${i}`,
     name: `Bench Candidate ${'abcdefghij'[i % 10]}`,
-    email: `c${i}.${tag}@example.com`,
+    email: `${who}${i}@example.com`,
   }));
   const t = now();
   const res = await stack.post('/api/public/v1/interview/invite', { ats_job_id: job, ...JOB, candidates });
@@ -45,7 +54,7 @@ export async function invite(stack: BenchStack, job: string, n: number): Promise
     return r.id;
   });
   await untilEach(ids, async (id) => (await stack.store.interviews.findOne({ _id: id }))?.email.status === 'sent');
-  return { response, sent: now() - t };
+  return { response, sent: now() - t, ids };
 }
 
 /** n candidates with ids and emails after `prefix`, and phone numbers from `phones` on (7 digits, 2000000 up). */
