@@ -24,20 +24,18 @@ import type { PersonIndexDoc } from '../infra/documents/person-index';
  * overwrite the other's addition (5 of 400 lost with 8 at once, measured 2026-11-25), and reading back what
  * must be kept cost a person known from another job three updates and three reads per call (the benchmark,
  * 2026-11-27: call/initiate of 50 such people 4.7× the same for new people). The buckets and the doubling reads
- * keep the rounds few for a person in many projects: a second insert, after a few reads, for most of them.
+ * keep the rounds few for a person in many projects: a second insert, after one read, for most of them.
  * Slots are only ever added, so a bucket's slots are the ones before its first missing one.
  */
 
 /** How many chains a key's candidate documents are spread over: finding a person reads this many at once per key. */
 const BUCKETS = 16;
 
-/**
- * Slots read at once from one found taken: most chains hold one slot (a person in a few projects), whose next is
- * missing; a longer chain is read on in windows twice as large each time.
- */
-const READ_AHEAD = 2;
-
 const bucketOf = (candidateDocId: string) => createHash('sha256').update(candidateDocId).digest()[0] % BUCKETS;
+
+/** One bucket's filing in progress: the documents still to file, the slot to insert at, and how many to read from it if taken. */
+type Filing = { key: string; bucket: number; candidates: string[]; slot: number; window: number };
+
 const slotId = (key: string, bucket: number, slot: number) => (slot === 0 ? `${key}/${bucket}` : `${key}/${bucket}.${slot}`);
 
 export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(db, [])) {
@@ -63,18 +61,22 @@ export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(
     );
   }
 
-  /** Where a filing whose slot was taken goes next: the chain's first missing slot, or null when it lists them all. */
-  async function chainEnd<P extends { key: string; bucket: number; slot: number; candidates: string[] }>(p: P): Promise<P | null> {
+  /**
+   * Where a filing whose slot was found taken goes next, or null when the chain lists its documents already. The
+   * `window` slots from the taken one are read (one at first: most chains are one slot long); a gap among them
+   * is where it goes. With none, it tries the slot after them without reading it: a slot is added only after
+   * the one before it, so a missing one ends the chain, and one found taken is read from in the next round,
+   * with a window twice as large.
+   */
+  async function chainEnd<P extends Filing>(p: P): Promise<P | null> {
+    const window = await Promise.all(
+      Array.from({ length: p.window }, (_, n) => db.personIndex.findOne({ _id: slotId(p.key, p.bucket, p.slot + n) })),
+    );
     let candidates = p.candidates;
-    for (let from = p.slot, size = READ_AHEAD; ; from += size, size *= 2) {
-      const window = await Promise.all(
-        Array.from({ length: size }, (_, n) => db.personIndex.findOne({ _id: slotId(p.key, p.bucket, from + n) })),
-      );
-      for (const slot of window) if (slot) candidates = candidates.filter((c) => !slot.candidates.includes(c));
-      if (candidates.length === 0) return null;
-      const free = window.findIndex((slot) => !slot);
-      if (free !== -1) return { ...p, slot: from + free, candidates };
-    }
+    for (const slot of window) if (slot) candidates = candidates.filter((c) => !slot.candidates.includes(c));
+    if (candidates.length === 0) return null;
+    const free = window.findIndex((slot) => !slot);
+    return free === -1 ? { ...p, slot: p.slot + p.window, window: p.window * 2, candidates } : { ...p, slot: p.slot + free, candidates };
   }
 
   return {
@@ -95,7 +97,7 @@ export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(
           byBucket.set(`${key}/${bucket}`, b);
         }
       }
-      let pending = [...byBucket.values()].map((b) => ({ ...b, slot: 0 }));
+      let pending: Filing[] = [...byBucket.values()].map((b) => ({ ...b, slot: 0, window: 1 }));
       try {
         while (pending.length > 0) {
           const ids = pending.map((p) => slotId(p.key, p.bucket, p.slot));
@@ -104,8 +106,8 @@ export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(
             pending.map((p, i) => ({ _id: ids[i], workspace_id: workspaceId, candidates: p.candidates })),
           );
           if (written.includes('error')) return false;
-          // A slot taken: the chain is read from it, in windows of READ_AHEAD, then twice as many, … up to its
-          // end. What it lists is filed already; the rest goes into its first missing slot (a chain has no gaps).
+          // A slot taken: the chain is read from it (chainEnd). What it lists is filed already; the rest goes
+          // on to the chain's end (a chain has no gaps).
           const taken = pending.filter((_, i) => written[i] === 'duplicate');
           pending = (await Promise.all(taken.map(chainEnd))).filter((p) => p !== null);
         }

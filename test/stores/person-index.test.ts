@@ -78,6 +78,11 @@ describe('person index', () => {
     }
     const found = await older.find(workspace, { phone: person.phone });
     expect(found.calls.sort()).toEqual(docs.map((d) => d.calls[0]).sort());
+    // Each record filed again, the last first: every one is found where its chain lists it, deep or not, and
+    // nothing is written.
+    const slots = await db.personIndex.countDocuments({ workspace_id: workspace });
+    for (const d of [...docs].reverse()) expect(await older.file(workspace, [{ ...person, candidateDocId: d._id }])).toBe(true);
+    expect(await db.personIndex.countDocuments({ workspace_id: workspace })).toBe(slots);
     // The same person under a new secret, the older one kept for reading: people:rekey files anew, then forgets.
     const rekeyed = personIndex(db, personHashKeys(db, [{ version: 2, secret: Buffer.from('a newer secret of this test') }, OLDER]));
     expect(
