@@ -96,4 +96,23 @@ describe('person index', () => {
     expect(await older.find(workspace, { email: person.email })).toEqual({ calls: [], interviews: [] });
     expect((await rekeyed.find(workspace, { candidateId: person.candidateId })).calls).toHaveLength(40);
   }, 60_000);
+
+  it('finds what was filed when keys had 16 buckets, and reports a record filed again in another bucket once', async () => {
+    const workspace = uniqueName('ws');
+    const person = { candidateId: 'before', email: 'before@example.com', phone: '+14155557778' };
+    const docs = Array.from({ length: 12 }, (_, i) => ({ _id: `${workspace}-rec-${i}`, workspace_id: workspace, calls: [`call-${i}`] }));
+    await db.candidates.insertMany(docs as never);
+    const before = personIndex(db, undefined, 16);
+    for (const d of docs.slice(0, 8)) expect(await before.file(workspace, [{ ...person, candidateDocId: d._id }])).toBe(true);
+    const now = personIndex(db);
+    for (const d of docs.slice(8)) expect(await now.file(workspace, [{ ...person, candidateDocId: d._id }])).toBe(true);
+    expect((await now.find(workspace, { email: person.email })).calls.sort()).toEqual(docs.map((d) => d.calls[0]).sort());
+    // The newer four filed again: nothing written. The older eight filed again (admin people:index) may land in
+    // another bucket now, a second listing of the same record, which finding reports once.
+    const slots = await db.personIndex.countDocuments({ workspace_id: workspace });
+    for (const d of docs.slice(8)) expect(await now.file(workspace, [{ ...person, candidateDocId: d._id }])).toBe(true);
+    expect(await db.personIndex.countDocuments({ workspace_id: workspace })).toBe(slots);
+    for (const d of docs.slice(0, 8)) expect(await now.file(workspace, [{ ...person, candidateDocId: d._id }])).toBe(true);
+    expect((await now.find(workspace, { phone: person.phone })).calls.sort()).toEqual(docs.map((d) => d.calls[0]).sort());
+  }, 30_000);
 });
