@@ -39,7 +39,6 @@ import type { PersonIndexDoc } from '../infra/documents/person-index';
  */
 const BUCKETS = 64;
 
-
 /** One bucket's filing in progress: the documents still to file, the slot to insert at, and how many to read from it if taken. */
 type Filing = { key: string; bucket: number; candidates: string[]; slot: number; window: number };
 
