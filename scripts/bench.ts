@@ -13,7 +13,7 @@ import { engineRounds } from './bench/engine';
 import { workerScaling } from './bench/workers';
 import { live, type LiveResult } from './bench/live';
 import { callCost, callCostRows } from './bench/call-cost';
-import { median, type Row } from './bench/rows';
+import { median, ratios, seriesRow, type Row } from './bench/rows';
 import { bulkRounds, bulkRows, repeatRounds, repeatRows } from './bench/growth';
 
 /**
@@ -31,10 +31,6 @@ const LISTED = Number(process.env.BENCH_LIST_CALLS ?? 100_000);
 const PAGED = Number(process.env.BENCH_PAGE_INTERVIEWS ?? 10_000);
 const LIVE = Number(process.env.BENCH_LIVE_CONVERSATIONS ?? 50);
 const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 60);
-
-const worst = (xs: number[]) => Math.max(...xs);
-/** Per-round ratios of an operation to the floor measured beside it. */
-const ratios = (op: number[], base: number[]) => op.map((x, i) => x / base[i]);
 
 /** The rows, as a table or (`--json`) one JSON object. */
 function report(rows: Row[], json: boolean, flavour: string): void {
@@ -135,26 +131,13 @@ async function main(): Promise<void> {
     const talked = await live(stack, LIVE, LIVE_SECONDS);
 
     const rows: Row[] = [];
-    const ms = (scenario: string, xs: number[], target?: string) =>
-      rows.push({ scenario, unit: 'ms', median: median(xs), worst: worst(xs), target });
-    const ratio = (scenario: string, xs: number[], target?: string) =>
-      rows.push({ scenario, unit: '×', median: median(xs), worst: worst(xs), target });
+    const ms = (scenario: string, xs: number[], target?: string) => rows.push(seriesRow(scenario, 'ms', xs, target));
+    const ratio = (scenario: string, xs: number[], target?: string) => rows.push(seriesRow(scenario, '×', xs, target));
     rows.push(...bulkRows(empty, full, SEED));
-    rows.push({
-      scenario: '50 calls completed: CPU of the whole stack per call',
-      unit: 'core-ms',
-      median: median(hooks.without),
-      worst: worst(hooks.without),
-    });
-    rows.push({
-      scenario: '  with a webhook endpoint subscribed to every event',
-      unit: 'core-ms',
-      median: median(hooks.with),
-      worst: worst(hooks.with),
-    });
+    const coreMs = (scenario: string, xs: number[], target?: string) => rows.push(seriesRow(scenario, 'core-ms', xs, target));
+    coreMs('50 calls completed: CPU of the whole stack per call', hooks.without);
+    coreMs('  with a webhook endpoint subscribed to every event', hooks.with);
     ratio('  ratio: with / without', ratios(hooks.with, hooks.without), '≤ 1.25');
-    const coreMs = (scenario: string, xs: number[], target?: string) =>
-      rows.push({ scenario, unit: 'core-ms', median: median(xs), worst: worst(xs), target });
     coreMs("engine floor: a completed call's shape, empty bodies (50 at once): CPU of the whole stack per workflow", engine.callFloorCpu);
     ms('  the 50, from their starts until all ended', engine.callFloorMs);
     coreMs('50 calls completed: CPU of the whole stack per call', engine.callCpu, '≤ 75');

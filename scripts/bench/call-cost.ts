@@ -4,7 +4,7 @@ import { stackCpuByPart } from './cpu';
 import { floorRun, startFloorWorker } from './engine';
 import { floor, initiate, invite } from './scenarios';
 import type { BenchStack } from './stack';
-import { median, type Row } from './rows';
+import { seriesRow, type Row } from './rows';
 import { historyEvents, measure, stackOf, total, type Spend } from './spend';
 
 /**
@@ -107,8 +107,7 @@ export async function callCost(stack: BenchStack, rounds: number): Promise<CallC
 /** The rows of `BENCH_ONLY=calls`, as bench.ts prints them: medians over the rounds, and the worst. */
 export function callCostRows({ rounds, history }: CallCost): Row[] {
   const rows: Row[] = [];
-  const add = (scenario: string, unit: string, xs: number[], target?: string) =>
-    rows.push({ scenario, unit, median: median(xs), worst: Math.max(...xs), target });
+  const add = (scenario: string, unit: string, xs: number[], target?: string) => rows.push(seriesRow(scenario, unit, xs, target));
   const per = (pick: (r: CallCostRound) => number) => rounds.map(pick);
   add(
     "engine floor: 50 workflows of a completed call's shape, empty bodies: CPU of the stack per workflow",

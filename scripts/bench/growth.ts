@@ -1,7 +1,7 @@
 import { newId } from '../../infra/ids';
 import { floor, initiate, invite } from './scenarios';
 import type { BenchStack } from './stack';
-import { median, type Row } from './rows';
+import { median, ratios, seriesRow, type Row } from './rows';
 
 /**
  * The bulk requests as a workspace fills (`BENCH_ONLY=growth`, and the whole bench's growth rows): call/initiate
@@ -12,10 +12,6 @@ import { median, type Row } from './rows';
 
 /** Jobs the same people are invited to, one after the other. */
 const REPEAT = 10;
-
-const worst = (xs: number[]) => Math.max(...xs);
-/** Per-round ratios of an operation to the floor measured beside it. */
-const ratios = (op: number[], base: number[]) => op.map((x, i) => x / base[i]);
 
 export type Series = Record<string, number[]>;
 
@@ -68,10 +64,8 @@ export function repeatRows(responses: number[]): Row[] {
 /** The bulk rounds' rows: calls and invitations in an empty workspace, then in one holding `seeded` candidates. */
 export function bulkRows(empty: Series, full: Series, seeded: number): Row[] {
   const rows: Row[] = [];
-  const ms = (scenario: string, xs: number[], target?: string) =>
-    rows.push({ scenario, unit: 'ms', median: median(xs), worst: worst(xs), target });
-  const ratio = (scenario: string, xs: number[], target?: string) =>
-    rows.push({ scenario, unit: '×', median: median(xs), worst: worst(xs), target });
+  const ms = (scenario: string, xs: number[], target?: string) => rows.push(seriesRow(scenario, 'ms', xs, target));
+  const ratio = (scenario: string, xs: number[], target?: string) => rows.push(seriesRow(scenario, '×', xs, target));
   ms('floor(50): insertMany 50 + 50 concurrent workflow starts', empty.floor50);
   ms('call/initiate, 50 candidates: response', empty.calls);
   ratio('  ratio to floor(50)', ratios(empty.calls, empty.floor50), '≤ 1.3');
