@@ -1,6 +1,7 @@
 /** Tests run against real MongoDB-wire and Temporal servers that test/global-setup.ts starts once. */
 module.exports = {
-  testEnvironment: 'node',
+  // Jest's node environment, the service's modules loaded once per jest worker (test/setup/service-modules-environment.js).
+  testEnvironment: '<rootDir>/test/setup/service-modules-environment.js',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {

@@ -1,23 +1,24 @@
+import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import type { Logger } from './logger';
 
-let installed = false;
+let installedHere = false;
 
 /**
  * Sends the Temporal SDK's logs (its own and its native core's) into our JSON log, and leaves SIGINT/SIGTERM
  * to main.ts: the API must stop before the worker drains, which the SDK's own signal handling would not wait for.
  * With `metricsAt` (host:port), the SDK's own Prometheus exporter serves its `temporal_` metrics there, in
  * Prometheus' conventions (seconds, unit suffixes, `_total` counters); infra/metrics-server.ts serves them on.
- * A process can install the runtime once; later calls are no-ops.
+ * While the runtime this installed runs, later calls are no-ops. The SDK shuts a runtime down once its last
+ * worker and native connection have closed (a test's stack stopping, where a process runs one after another),
+ * and the next call installs it again.
  */
 export function installTemporalRuntime(
   logger: Logger,
   { level = 'INFO', coreLevel = 'WARN', metricsAt }: { level?: LogLevel; coreLevel?: LogLevel; metricsAt?: string } = {},
 ): void {
-  if (installed) return;
-  installed = true;
   const sdk = logger.child({ component: 'temporal-sdk' });
-  Runtime.install({
+  const options: Parameters<typeof Runtime.install>[0] = {
     shutdownSignals: [],
     logger: new DefaultLogger(level, ({ level: l, message, meta }) => {
       const method = l === 'TRACE' ? 'trace' : l === 'DEBUG' ? 'debug' : l === 'INFO' ? 'info' : l === 'WARN' ? 'warn' : 'error';
@@ -33,5 +34,12 @@ export function installTemporalRuntime(
           }
         : {}),
     },
-  });
+  };
+  try {
+    Runtime.install(options);
+    installedHere = true;
+  } catch (err) {
+    // The runtime installed here still runs. One the SDK made itself (a worker started before this) is an error.
+    if (!(installedHere && err instanceof IllegalStateError)) throw err;
+  }
 }

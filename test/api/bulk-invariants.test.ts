@@ -2,9 +2,7 @@ import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { callDoc } from '../helpers/call-doc';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
-import { startApi, type RunningApi } from '../../api/server';
-import { buildApiDeps } from '../../composition/service';
-import { connectClient } from '../../infra/temporal';
+import type { RunningApi } from '../../api/server';
 import { createLogger } from '../../infra/logger';
 import { activeCallKey } from '../../stores/calls';
 import { documentId } from '../../infra/documents/projects';
@@ -54,9 +52,11 @@ describe('bulk requests keep their invariant on the real stack', () => {
     stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0', AI_RATE_LIMIT: '1000' } });
     key = (await stack.newWorkspace('Initech')).key;
     const config = { ...stack.config, TEMPORAL_NAMESPACE: 'no-such-namespace' };
-    const temporal = await connectClient(config);
+    // Built from the stack's own modules (helpers/stack.ts), as the database handle it shares is theirs.
+    const { server, service, temporal: connect } = stack.modules;
+    const temporal = await connect.connectClient(config);
     broken = {
-      api: await startApi(buildApiDeps(config, { db: stack.db, temporal, logger: createLogger('silent') }), 0, '127.0.0.1'),
+      api: await server.startApi(service.buildApiDeps(config, { db: stack.db, temporal, logger: createLogger('silent') }), 0, '127.0.0.1'),
       temporal,
     };
   });

@@ -1,6 +1,5 @@
 import { realProvidersBench, candidate, fallback, preCall, VAPI_EVENTS } from '../helpers/real-providers-bench';
 import { waitFor } from '../helpers/wait';
-import { foreignReports } from '../../infra/metrics';
 import type { WorkspaceSettings } from '../../infra/documents/workspaces';
 import {
   assistantRequest,
@@ -426,7 +425,8 @@ describe("a workspace's own numbers, and call-backs to them", () => {
   it("keeps nowhere a report whose assistant metadata names no call of ours, and deletes a nothing-pending call's copy at the provider", async () => {
     const callId = await start(66, retryIn2Hours);
     const providerCallId = await providerCallIdOf(callId);
-    const foreign = async () => (await foreignReports.get()).values.find((v) => v.labels.provider === 'vapi')?.value ?? 0;
+    const foreign = async () =>
+      (await bench.stack.modules.metrics.foreignReports.get()).values.find((v) => v.labels.provider === 'vapi')?.value ?? 0;
     const before = await foreign();
     // Named like our dial (`<call>#1`), but its assistant's metadata names no call: not joined.
     const unnamed = endOfCallReport({

@@ -2,12 +2,8 @@ import { realProvidersBench } from '../helpers/real-providers-bench';
 import { endOfCallReport } from '../helpers/provider-wire';
 import { waitFor } from '../helpers/wait';
 import { invitedInterview } from '../helpers/invite';
-import { registry } from '../../infra/metrics';
 import { keyedId } from '../../infra/ids';
 import { recordHistory } from '../helpers/histories';
-
-const refused = async (kind: string) =>
-  (await registry.getSingleMetric('hiring_erased_writes_refused_total')!.get()).values.find((v) => v.labels.kind === kind)?.value ?? 0;
 
 /**
  * Nothing brings an erased person's data back (docs/erasure.md), on the real stack with Vapi's wire format: a
@@ -16,6 +12,10 @@ const refused = async (kind: string) =>
 describe('an erasure that holds', () => {
   const bench = realProvidersBench();
   const { signedVapi, providerCallIdOf, call, start } = bench;
+  const refused = async (kind: string) =>
+    (await bench.stack.modules.metrics.registry.getSingleMetric('hiring_erased_writes_refused_total')!.get()).values.find(
+      (v) => v.labels.kind === kind,
+    )?.value ?? 0;
 
   it("acknowledges a provider's report of an erased call, keeps nothing of it, and counts it", async () => {
     const callId = await start(70, {});

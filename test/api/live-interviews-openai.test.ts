@@ -3,12 +3,11 @@ import { invitedLive, openLive } from '../helpers/live-client';
 import { SPOKEN_ANSWER as SAID, adapterFor, startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
 import { waitFor } from '../helpers/wait';
 import type { LiveMessage } from '../../shared/interviews/live';
-import { registry } from '../../infra/metrics';
 import { parseExposition } from '../helpers/prometheus';
 
-/** This process's value of a series (the stack runs in it). */
+/** This process's value of a series (the stacks run in it, on the jest worker's service modules). */
 async function sample(name: string, labels: Record<string, string> = {}): Promise<number> {
-  const found = parseExposition(await registry.metrics()).find(
+  const found = parseExposition(await stack.modules.metrics.registry.metrics()).find(
     (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
   );
   return found?.value ?? 0;

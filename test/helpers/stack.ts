@@ -8,15 +8,15 @@ import type { Database } from '../../infra/database';
 import type { RunningApi } from '../../api/server';
 import type { Stores } from '../../stores';
 import type { RealtimeVoice } from '../../providers/realtime/port';
-import { startService } from '../../composition/service';
 import { readChecked } from './api-contract';
 import { freePort } from '../../scripts/services';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
 
 /** The SDK's own logs only matter in tests when something is wrong. */
 export function quietTemporalRuntime(): void {
-  installTemporalRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'error'), { level: 'WARN', coreLevel: 'ERROR' });
+  installTemporalRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'error'), QUIET_RUNTIME);
 }
+const QUIET_RUNTIME = { level: 'WARN', coreLevel: 'ERROR' } as const;
 
 /**
  * The workflows as test/global-setup.ts bundled them once for the run (`traced`: with tracing's workflow
@@ -87,6 +87,12 @@ export interface Stack {
   temporal: Client;
   api: RunningApi;
   url: string;
+  /**
+   * The service's modules the stack runs on, the jest worker's (test/setup/service-modules-environment.js):
+   * its metrics are counted there, and a second API beside it is built from them. What they return are that
+   * realm's objects: `expect.any(Date)` does not match their dates, `toEqual(new Date(…))` does.
+   */
+  modules: ServiceModules;
   newWorkspace(name?: string): Promise<{ id: string; key: string }>;
   request(
     method: string,
@@ -96,15 +102,35 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/**
+ * The service's modules as test/setup/service-modules-environment.js loaded them for this jest worker: once,
+ * outside the file's registry, where a file that imported them would load and run them again.
+ */
+export interface ServiceModules {
+  service: typeof import('../../composition/service');
+  runtime: typeof import('../../infra/temporal-runtime');
+  /** The process's registry and metrics, which the stack's API and worker count in. */
+  metrics: typeof import('../../infra/metrics');
+  server: typeof import('../../api/server');
+  temporal: typeof import('../../infra/temporal');
+}
+
+function serviceModules(): ServiceModules {
+  const load = (globalThis as { __serviceModules?: () => ServiceModules }).__serviceModules;
+  if (!load) throw new Error("jest.config.js's testEnvironment loads the service's modules: test/setup/service-modules-environment.js");
+  return load();
+}
+
 /** The real API (and optionally the real worker) on its own database and task queue. */
 export async function startStack(
   opts: { worker?: boolean; env?: Record<string, string>; now?: () => Date; realtime?: RealtimeVoice } = {},
 ): Promise<Stack> {
+  const modules = serviceModules();
   // Only a worker uses the native runtime; installed without one, the runtime would keep jest from exiting.
-  if (opts.worker) quietTemporalRuntime();
+  if (opts.worker) modules.runtime.installTemporalRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'error'), QUIET_RUNTIME);
   const config = testConfig({ ROLE: opts.worker ? 'all' : 'api', SHUTDOWN_TIMEOUT_MS: '1000', ...opts.env });
   const logger = createLogger(config.LOG_LEVEL);
-  const service = await startService(config, logger, {
+  const service = await modules.service.startService(config, logger, {
     port: 0,
     host: '127.0.0.1',
     keepRuntime: true,
@@ -122,6 +148,7 @@ export async function startStack(
     temporal,
     api,
     url: api.url,
+    modules,
     async newWorkspace(name = 'Acme') {
       const ws = await stores.workspaces.create({ name, company: `${name} Inc`, senderFirstName: 'Ada', senderLastName: 'Lovelace' });
       return { id: ws.workspace_id, key: ws.api_key };
