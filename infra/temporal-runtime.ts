@@ -39,7 +39,8 @@ export function installTemporalRuntime(
     Runtime.install(options);
     installedHere = true;
   } catch (err) {
-    // The runtime installed here still runs. One the SDK made itself (a worker started before this) is an error.
+    // A runtime installed here and still running is kept; one the SDK made itself before a first install (a
+    // worker started before it) is an error.
     if (!(installedHere && err instanceof IllegalStateError)) throw err;
   }
 }

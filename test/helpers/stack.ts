@@ -13,10 +13,11 @@ import { freePort } from '../../scripts/services';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
 
 /** The SDK's own logs only matter in tests when something is wrong. */
+const QUIET_RUNTIME = { level: 'WARN', coreLevel: 'ERROR' } as const;
+
 export function quietTemporalRuntime(): void {
   installTemporalRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'error'), QUIET_RUNTIME);
 }
-const QUIET_RUNTIME = { level: 'WARN', coreLevel: 'ERROR' } as const;
 
 /**
  * The workflows as test/global-setup.ts bundled them once for the run (`traced`: with tracing's workflow
