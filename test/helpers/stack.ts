@@ -12,11 +12,12 @@ import { readChecked } from './api-contract';
 import { freePort } from '../../scripts/services';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
 
-/** The SDK's own logs only matter in tests when something is wrong. */
-const QUIET_RUNTIME = { level: 'WARN', coreLevel: 'ERROR' } as const;
-
-export function quietTemporalRuntime(): void {
-  installTemporalRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'error'), QUIET_RUNTIME);
+/**
+ * The SDK's own logs only matter in tests when something is wrong. `install`: the file's own SDK by default;
+ * a stack passes its modules' (startStack), whose SDK is another copy with a runtime of its own.
+ */
+export function quietTemporalRuntime(install = installTemporalRuntime): void {
+  install(createLogger(process.env.TEST_LOG_LEVEL ?? 'error'), { level: 'WARN', coreLevel: 'ERROR' });
 }
 
 /**
@@ -128,7 +129,7 @@ export async function startStack(
 ): Promise<Stack> {
   const modules = serviceModules();
   // Only a worker uses the native runtime; installed without one, the runtime would keep jest from exiting.
-  if (opts.worker) modules.runtime.installTemporalRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'error'), QUIET_RUNTIME);
+  if (opts.worker) quietTemporalRuntime(modules.runtime.installTemporalRuntime);
   const config = testConfig({ ROLE: opts.worker ? 'all' : 'api', SHUTDOWN_TIMEOUT_MS: '1000', ...opts.env });
   const logger = createLogger(config.LOG_LEVEL);
   const service = await modules.service.startService(config, logger, {
