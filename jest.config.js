@@ -18,8 +18,13 @@ module.exports = {
       },
     ],
   },
-  // The default reporter, then the slowest files (test/setup/slowest-files-reporter.js) at the end of every run.
-  reporters: [['<rootDir>/test/setup/slowest-files-reporter.js', { count: 10, budgetSeconds: 30 }], 'default'],
+  // The default reporter, then the slowest files (test/setup/slowest-files-reporter.js) at the end of every run;
+  // the run's outcome tells its teardown whether to remove the run's directory (test/setup/run-outcome-reporter.js).
+  reporters: [
+    ['<rootDir>/test/setup/slowest-files-reporter.js', { count: 10, budgetSeconds: 30 }],
+    'default',
+    '<rootDir>/test/setup/run-outcome-reporter.js',
+  ],
   // Before each file: the AsyncLocalStorage instances of the files before it are disabled (test/setup/async-context.ts).
   setupFilesAfterEnv: ['<rootDir>/test/setup/async-context.ts'],
   // The longest files first, by jest's cached times or, in a fresh clone, by what each file starts.

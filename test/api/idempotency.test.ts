@@ -1,4 +1,3 @@
-import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
 import { adminStores } from '../../composition/stores';
@@ -9,6 +8,7 @@ import { freePort } from '../../scripts/services';
 import { readChecked } from '../helpers/api-contract';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { serviceProcessEnv, startStack, type Stack, startServiceFromBuild } from '../helpers/stack';
+import { scratchDir } from '../helpers/scratch';
 
 const V1 = '/api/public/v1';
 const calls = (ids: string[]) => ({
@@ -142,7 +142,7 @@ describe('Idempotency-Key across two API processes', () => {
     });
     key = ws.api_key;
     workspaceId = ws.workspace_id;
-    const logDir = mkdtempSync(join(process.env.TEST_SERVICES_DIR ?? '/tmp', 'idem-'));
+    const logDir = scratchDir('idem');
     running.push(await startServiceFromBuild('api', held, join(logDir, 'held.log')));
     running.push(await startServiceFromBuild('api', free, join(logDir, 'free.log')));
   }, 180_000);

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import '../../shared/formats';
@@ -15,6 +14,7 @@ import { InviteRequest } from '../../shared/interviews/schema';
 import { GenerateQuestionsRequest, GenerateScriptRequest, ParseJdRequest } from '../../shared/ai/schema';
 import { startStack, type Stack } from '../helpers/stack';
 import { SCHEMATHESIS_GROUPS } from '../helpers/schemathesis';
+import { scratchDir } from '../helpers/scratch';
 
 /** GET /openapi.json: a valid OpenAPI 3.1 document that describes every route the API has. */
 describe('the OpenAPI document', () => {
@@ -31,7 +31,7 @@ describe('the OpenAPI document', () => {
   it('is valid OpenAPI 3.1, with the spec version and the API-key scheme', () => {
     // @seriousme/openapi-schema-validator checks the document against the OpenAPI 3.1 schemas (its CLI: the
     // package is ESM-only).
-    const file = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');
+    const file = join(scratchDir('openapi'), 'openapi.json');
     writeFileSync(file, JSON.stringify(document));
     const cli = join(__dirname, '..', '..', 'node_modules', '@seriousme', 'openapi-schema-validator', 'bin', 'validate-api-cli.js');
     const output = execFileSync(process.execPath, [cli, file], { encoding: 'utf8' });

@@ -1,9 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDatabase } from '../../scripts/services';
 import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
+import { scratchDir } from '../helpers/scratch';
 
 describe('readiness when the database stops', () => {
   const stacks: Stack[] = [];
@@ -17,7 +16,7 @@ describe('readiness when the database stops', () => {
 
   /** The API on a database of its own, so stopping it leaves the shared one alone; `stopDatabase` stops it. */
   async function stackOnOwnDatabase() {
-    const dir = mkdtempSync(join(tmpdir(), 'hiring-readyz-'));
+    const dir = scratchDir('hiring-readyz');
     const own = await startDatabase({ dataDir: join(dir, 'db'), logDir: dir, useExternal: false });
     const stack = await startStack({ env: { MONGODB_URI: own.uri } });
     stacks.push(stack);

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChaosStack } from './stack';
@@ -49,10 +49,15 @@ async function main(): Promise<void> {
   const groups = all.map((group) => group.filter(([id]) => !only || only.includes(id))).filter((group) => group.length > 0);
   const dir = mkdtempSync(join(process.env.CHAOS_DIR ?? tmpdir(), 'chaos-'));
   const started = Date.now();
-  console.log(`chaos suite (${short ? 'short' : 'full'}), ${groups.length} stacks side by side, logs in ${dir}/<stack>/logs`);
+  console.log(
+    `chaos suite (${short ? 'short' : 'full'}), ${groups.length} stacks side by side, logs in ${dir}/<stack>/logs (kept when a check fails)`,
+  );
   const failed = await Promise.all(groups.map((group, i) => runGroup(new ChaosStack(join(dir, `stack-${i + 1}`)), group)));
   const failures = failed.reduce((a, b) => a + b, 0);
   console.log(`\n${failures === 0 ? 'all checks passed' : `${failures} checks failed`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  // The stacks' databases and logs (about 60 MB) go once every check passed; a failure's stay to be read.
+  if (failures === 0) rmSync(dir, { recursive: true, force: true });
+  else console.log(`logs kept in ${dir}`);
   process.exit(failures === 0 ? 0 : 1);
 }
 

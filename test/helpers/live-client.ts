@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { LIVE_SAMPLE_RATE, type LiveMessage } from '../../shared/interviews/live';
 import type { Stack } from './stack';
 import { inviteBody, inviteCandidate } from './invite';
 import { waitFor } from './wait';
+import { scratchDir } from './scratch';
 
 /** A live interview's page as a test drives it: the ticket after consent, then the conversation's socket. */
 
@@ -155,7 +155,7 @@ export function spokenWav(text: string, dir: string, quietMs = 1_500): Buffer {
 
 /** `spokenWav` written to a file of its own, for Chromium's `--use-file-for-fake-audio-capture`: its path. */
 export function spokenWavFile(text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'live-mic-'));
+  const dir = scratchDir('live-mic');
   const file = join(dir, 'answer.wav');
   writeFileSync(file, spokenWav(text, dir));
   return file;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -66,6 +66,8 @@ export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { s
   );
   const ca = readFileSync(join(dir, 'cert.pem'), 'utf8');
   const server: Server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: ca });
+  // The key and certificate are in memory now: nothing of them stays on disk.
+  rmSync(dir, { recursive: true, force: true });
   const wss = new WebSocketServer({ server, path: '/v1/realtime' });
   const events: RealtimeStandIn['events'] = [];
   const headers: RealtimeStandIn['headers'] = [];

@@ -1,10 +1,10 @@
-import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
 import { adminStores } from '../../composition/stores';
 import type { ServiceProcess } from '../../scripts/bench/processes';
 import { serviceProcessEnv, startServiceFromBuild } from './stack';
 import { readChecked } from './api-contract';
+import { scratchDir } from './scratch';
 
 /**
  * The API and the worker as processes of their own (as `npm start` runs them with ROLE=api and ROLE=worker),
@@ -13,7 +13,7 @@ import { readChecked } from './api-contract';
  */
 export function processStack(dbPrefix: string) {
   const running: ServiceProcess[] = [];
-  const logDir = mkdtempSync(join(process.env.TEST_SERVICES_DIR ?? '/tmp', `${dbPrefix}-`));
+  const logDir = scratchDir(dbPrefix);
   const state = { env: {} as Record<string, string>, db: undefined as unknown as Database, key: '' };
 
   beforeAll(async () => {

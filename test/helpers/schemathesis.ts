@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { provisioned } from '../../scripts/services';
 import { OPERATIONS } from '../../api/openapi/operation-table';
 import type { Operation } from '../../api/openapi/operation';
 import { startStack, type Stack } from './stack';
+import { scratchDir } from './scratch';
 
 /**
  * The service fuzzed against its own OpenAPI document by schemathesis (installed by scripts/provision.sh into
@@ -77,7 +76,7 @@ export function schemathesisGroup(group: keyof typeof SCHEMATHESIS_GROUPS): void
       ];
       const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
         // schemathesis keeps a cache in its working directory (.schemathesis/): a scratch one keeps the tree clean.
-        const cwd = mkdtempSync(join(tmpdir(), 'schemathesis-'));
+        const cwd = scratchDir('schemathesis');
         const child = spawn(st, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
         let output = '';
         child.stdout.on('data', (d: Buffer) => (output += d.toString()));

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { loadConfig } from '../../infra/config';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { readChecked } from '../helpers/api-contract';
 import { startHttpStub, type HttpStub } from '../helpers/http-stub';
 import { matching as matchingSamples, scrape, valueOf, type Sample } from '../helpers/prometheus';
 import { waitFor } from '../helpers/wait';
+import { scratchDir } from '../helpers/scratch';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -27,7 +28,7 @@ describe('Prometheus metrics of the API and the worker', () => {
   let receiver: HttpStub;
   let api: ServiceProcess;
   let worker: ServiceProcess;
-  const logDir = mkdtempSync(join(process.env.TEST_SERVICES_DIR ?? '/tmp', 'metrics-'));
+  const logDir = scratchDir('metrics');
 
   beforeAll(async () => {
     env = { ...(await serviceProcessEnv('metrics')), SIMULATOR_CALL_SECONDS: '0' };

@@ -1,10 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { whileReachable } from '../../infra/temporal';
 import { ServiceUnavailableError } from '../../shared/errors';
 import { startTemporalDevServer } from '../../scripts/services';
+import { scratchDir } from '../helpers/scratch';
 
 const quick = { probeAfterMs: 300, probeTimeoutMs: 500, maxMs: 10_000 };
 
@@ -21,7 +19,7 @@ describe('whileReachable: wait for a busy Temporal, give up on one that is gone'
   });
 
   it('fails with ServiceUnavailableError soon after the server stops', async () => {
-    const server = await startTemporalDevServer({ headless: true, logDir: mkdtempSync(join(tmpdir(), 'reach-')) });
+    const server = await startTemporalDevServer({ headless: true, logDir: scratchDir('reach') });
     const connection = await Connection.connect({ address: server.address });
     try {
       const client = new Client({ connection });

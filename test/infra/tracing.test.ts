@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
@@ -8,6 +8,7 @@ import { serviceProcessEnv, workflowBundle, startServiceFromBuild } from '../hel
 import { readChecked } from '../helpers/api-contract';
 import { startHttpStub, type HttpStub } from '../helpers/http-stub';
 import { waitFor } from '../helpers/wait';
+import { scratchDir } from '../helpers/scratch';
 
 /** A span as an OTLP/HTTP JSON export carries it, with the service that sent it. */
 interface ExportedSpan {
@@ -33,7 +34,7 @@ describe('OpenTelemetry traces from the ATS request to the providers', () => {
   let receiver: HttpStub;
   let api: ServiceProcess;
   let worker: ServiceProcess;
-  const logDir = mkdtempSync(join(process.env.TEST_SERVICES_DIR ?? '/tmp', 'tracing-'));
+  const logDir = scratchDir('tracing');
 
   beforeAll(async () => {
     collector = await startHttpStub(() => ({ status: 200, body: {} }));
