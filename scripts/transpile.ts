@@ -18,6 +18,8 @@ const SOURCES = [
   'infra',
   'scripts',
 ];
+/** The test helpers the jest workers load beside the service's modules (test/setup/service-modules-environment.js). */
+const SHARED_TEST_HELPERS = ['test/helpers/api-contract-checks.ts'];
 /** Files the code reads beside itself at run time (scripts/services.ts reads lib.sh, which reads the test server's pom.xml). */
 const BESIDE = ['scripts/lib.sh', 'scripts/temporal-test-server.sh', 'scripts/test-server/pom.xml'];
 
@@ -44,7 +46,11 @@ function sourceFiles(dir: string): string[] {
  * run). The packages resolve through a `node_modules` link to the project's own.
  */
 export async function transpileSources(dir: string): Promise<TranspiledSources> {
-  const entryPoints = [join(ROOT, 'main.ts'), ...SOURCES.flatMap((folder) => sourceFiles(join(ROOT, folder)))];
+  const entryPoints = [
+    join(ROOT, 'main.ts'),
+    ...SOURCES.flatMap((folder) => sourceFiles(join(ROOT, folder))),
+    ...SHARED_TEST_HELPERS.map((file) => join(ROOT, file)),
+  ];
   await build({
     entryPoints,
     outdir: dir,

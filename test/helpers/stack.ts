@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { WorkflowBundlePath } from '@temporalio/worker';
-import { installTemporalRuntime } from '../../infra/temporal-runtime';
+import type { installTemporalRuntime } from '../../infra/temporal-runtime';
 import type { Client } from '@temporalio/client';
 import { loadConfig, type Config } from '../../infra/config';
 import { createLogger } from '../../infra/logger';
@@ -11,12 +11,14 @@ import type { RealtimeVoice } from '../../providers/realtime/port';
 import { readChecked } from './api-contract';
 import { freePort } from '../../scripts/services';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
+import { serviceModules, type ServiceModules } from './service-modules';
 
 /**
- * The SDK's own logs only matter in tests when something is wrong. `install`: the file's own SDK by default;
- * a stack passes its modules' (startStack), whose SDK is another copy with a runtime of its own.
+ * The SDK's own logs only matter in tests when something is wrong. `install`: the installer of the SDK's copy
+ * the worker runs on, the file's own (infra/temporal-runtime.ts, imported by the file that runs a worker of its
+ * own) or a stack's modules' (startStack), a copy with a runtime of its own.
  */
-export function quietTemporalRuntime(install = installTemporalRuntime): void {
+export function quietTemporalRuntime(install: typeof installTemporalRuntime): void {
   install(createLogger(process.env.TEST_LOG_LEVEL ?? 'error'), { level: 'WARN', coreLevel: 'ERROR' });
 }
 
@@ -104,24 +106,7 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/**
- * The service's modules as test/setup/service-modules-environment.js loaded them for this jest worker: once,
- * outside the file's registry, where a file that imported them would load and run them again.
- */
-export interface ServiceModules {
-  service: typeof import('../../composition/service');
-  runtime: typeof import('../../infra/temporal-runtime');
-  /** The process's registry and metrics, which the stack's API and worker count in. */
-  metrics: typeof import('../../infra/metrics');
-  server: typeof import('../../api/server');
-  temporal: typeof import('../../infra/temporal');
-}
-
-function serviceModules(): ServiceModules {
-  const load = (globalThis as { __serviceModules?: () => ServiceModules }).__serviceModules;
-  if (!load) throw new Error("jest.config.js's testEnvironment loads the service's modules: test/setup/service-modules-environment.js");
-  return load();
-}
+export type { ServiceModules } from './service-modules';
 
 /** The real API (and optionally the real worker) on its own database and task queue. */
 export async function startStack(

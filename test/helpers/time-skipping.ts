@@ -3,10 +3,11 @@ import { TEST_SERVER_LAUNCHER } from '../../scripts/services';
 import { quietTemporalRuntime } from './stack';
 import { ensureSearchAttributes } from '../../composition/search-attributes';
 import { createLogger } from '../../infra/logger';
+import { installTemporalRuntime } from '../../infra/temporal-runtime';
 
 /** Temporal's Java time-skipping test server, provisioned by scripts/provision.sh. */
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
-  quietTemporalRuntime();
+  quietTemporalRuntime(installTemporalRuntime);
   const env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: TEST_SERVER_LAUNCHER } },
   });

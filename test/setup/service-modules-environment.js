@@ -11,7 +11,9 @@ const { dirname, join } = require('node:path');
  * the same modules, loaded once from the sources test/global-setup.ts transpiled for the run (the ones the
  * service processes of the tests run). The stack each file starts is still its own (database, task queue,
  * API, worker), and is stopped when the file ends; what its modules keep at module level is the process's,
- * as in a service process. Test files keep their own registry for everything else.
+ * as in a service process. The API's contract check (test/helpers/api-contract-checks.ts), which every API
+ * test runs on its responses, is loaded here too: it only reads what it is given and returns strings. Test
+ * files keep their own registry for everything else.
  */
 let loaded;
 
@@ -27,6 +29,7 @@ function serviceModules() {
     metrics: load('infra/metrics.js'),
     server: load('api/server.js'),
     temporal: load('infra/temporal.js'),
+    contract: load('test/helpers/api-contract-checks.js'),
   };
   return loaded;
 }

@@ -7,6 +7,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import { quietTemporalRuntime, workflowBundle } from '../helpers/stack';
 import { patchMarkers, recordedHistories } from '../helpers/histories';
 import * as workflows from '../../workflows';
+import { installTemporalRuntime } from '../../infra/temporal-runtime';
 
 /**
  * The workflow code as it is must replay every recorded history without a determinism error: workflows
@@ -31,7 +32,7 @@ function patchIds(): string[] {
 
 describe('workflow code replays recorded histories', () => {
   const histories = recordedHistories();
-  beforeAll(() => quietTemporalRuntime());
+  beforeAll(() => quietTemporalRuntime(installTemporalRuntime));
 
   it('replays every recorded history without a determinism error', async () => {
     expect(histories.length).toBeGreaterThanOrEqual(25);
