@@ -4,8 +4,11 @@ module.exports = {
   testEnvironment: '<rootDir>/test/setup/service-modules-environment.js',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // `lazy`: a package a file imports is loaded when the file first uses it, not when the file is loaded (local
+  // modules still load at once, in order). Jest loads a file's modules in a registry of its own, so a package
+  // a helper imports for one function was loaded and run again by every file importing the helper.
   transform: {
-    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }],
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs', lazy: true } }],
     // The pages' templates (web/): TSX rendered by Preact, as tsconfig.json's jsx settings say.
     '^.+\\.tsx$': [
       '@swc/jest',
@@ -15,6 +18,7 @@ module.exports = {
           parser: { syntax: 'typescript', tsx: true },
           transform: { react: { runtime: 'automatic', importSource: 'preact' } },
         },
+        module: { type: 'commonjs', lazy: true },
       },
     ],
   },
