@@ -120,7 +120,8 @@ describe('lists and the change feed on the real stack', () => {
     const refused = [
       get(`/calls?ats_job_id=list-iso&limit=1&cursor=${cursor}`, other),
       get(`/calls?ats_job_id=list-a&limit=1&cursor=${cursor}`),
-      get(`/calls?ats_job_id=list-iso&limit=1&cursor=${cursor.slice(0, -2)}AA`),
+      // Its signature's last two characters replaced: a text other than the one signed.
+      get(`/calls?ats_job_id=list-iso&limit=1&cursor=${cursor.slice(0, -2)}${cursor.endsWith('AA') ? 'BB' : 'AA'}`),
       get(`/calls?ats_job_id=list-iso&limit=1&cursor=${Buffer.from('[9e12,"x"]').toString('base64url')}.${cursor.split('.')[1]}`),
       get('/calls?cursor=garbage'),
     ];
