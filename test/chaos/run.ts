@@ -21,7 +21,9 @@ type Scenario = [id: string, run: (stack: ChaosStack) => Promise<Checks>];
  * API, worker, provider stand-ins) and its scenarios one after the other: no group sees another's processes
  * killed or servers stopped, and most of a scenario's time is waiting (for calls, kills, outages), which
  * the groups share. The database and Temporal outages (c, d) have their group to themselves; the load (f),
- * whose calls keep its stack busy after it, ends its group; the erasure's kills (i) follow the webhooks' (g).
+ * whose calls keep its stack busy after it, ends its group; the webhooks' kills (g), the longest scenario (its
+ * waves of calls at a cap of 3), have theirs, and the erasure's kills (i) follow the processes of (h), which
+ * stops the API and worker it added.
  */
 async function main(): Promise<void> {
   const short = process.argv.includes('--short');
@@ -40,11 +42,11 @@ async function main(): Promise<void> {
       ['c', (s) => databaseOutage(s, { outageMs: short ? 8_000 : 20_000 })],
       ['d', (s) => temporalOutage(s, { outageMs: short ? 8_000 : 20_000 })],
     ],
+    [['g', (s) => webhookKills(s, { calls: short ? 12 : 30, cap: 3, kills: short ? 2 : 4 })]],
     [
-      ['g', (s) => webhookKills(s, { calls: short ? 12 : 30, cap: 3, kills: short ? 2 : 4 })],
+      ['h', (s) => severalProcesses(s, { calls: 40, cap: 8 })],
       ['i', (s) => erasureKills(s)],
     ],
-    [['h', (s) => severalProcesses(s, { calls: 40, cap: 8 })]],
   ];
   const groups = all.map((group) => group.filter(([id]) => !only || only.includes(id))).filter((group) => group.length > 0);
   const dir = mkdtempSync(join(process.env.CHAOS_DIR ?? tmpdir(), 'chaos-'));
