@@ -37,7 +37,7 @@ module.exports = {
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 60_000,
   // Three on this machine's two cores: a quarter of a file's time is spent waiting (on its processes, servers
-  // and browser), which a third worker fills. Measured on 2026-11-28 (docs/tests.md): 2 workers 514 to 529 s,
+  // and browser), which a third worker fills. Measured on 2026-11-28 (docs/test-speed.md): 2 workers 514 to 529 s,
   // 3 429 s, 4 397 s with files of 40 to 70 s beside the others.
   maxWorkers: 3,
 };
