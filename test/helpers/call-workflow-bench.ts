@@ -16,7 +16,7 @@ import type { CallDoc } from '../../infra/documents/calls';
 import { callWorkflow, type CallWorkflowInput } from '../../workflows/calls';
 import { callWorkflowInput } from '../../workflows/call-start';
 import { createTimeSkippingEnv } from './time-skipping';
-import { testConfig, uniqueName, workflowBundle } from './stack';
+import { testConfig, uniqueName, workflowBundle, WORKFLOWS_IN_THREAD } from './stack';
 import { callDoc } from './call-doc';
 
 export const HOUR = 3_600_000;
@@ -121,6 +121,7 @@ export function callWorkflowBench() {
 
   async function run(call: CallDoc, input: Partial<CallWorkflowInput> = {}, voice: VoiceProvider = bench.simulator) {
     const worker = await Worker.create({
+      ...WORKFLOWS_IN_THREAD,
       connection: bench.env.nativeConnection,
       taskQueue: bench.taskQueue,
       workflowBundle: await workflowBundle(),

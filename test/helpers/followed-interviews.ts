@@ -13,7 +13,7 @@ import { interviewProgressQuery, interviewWorkflow, type InterviewProgress } fro
 import { interviewDoc, projectDoc, workspaceDoc } from './interview-doc';
 import { jobDetails } from './job';
 import { createTimeSkippingEnv } from './time-skipping';
-import { testConfig, uniqueName, workflowBundle } from './stack';
+import { testConfig, uniqueName, workflowBundle, WORKFLOWS_IN_THREAD } from './stack';
 
 export const DAY = 86_400_000;
 export const job = jobDetails({
@@ -84,6 +84,7 @@ export function followedInterviews() {
   ): Promise<void> {
     const taskQueue = uniqueName('tq');
     const worker = await Worker.create({
+      ...WORKFLOWS_IN_THREAD,
       connection: bench.env.nativeConnection,
       taskQueue,
       workflowBundle: await workflowBundle(),

@@ -5,7 +5,7 @@ import { callProgressQuery, callWorkflow, type CallProgress } from '../../workfl
 import { callBackUpdate } from '../../workflows/calls';
 import { callWorkflowInput } from '../../workflows/call-start';
 import type { RetryPolicy } from '../../shared/calls/schema';
-import { workflowBundle } from '../helpers/stack';
+import { workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
 import { callWorkflowBench, HOUR } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
 import type { CallDoc } from '../../infra/documents/calls';
@@ -22,6 +22,7 @@ describe('call workflow: call-backs (time-skipping server)', () => {
   /** A worker of the real activities on the test's own task queue. */
   const callWorker = async () =>
     Worker.create({
+      ...WORKFLOWS_IN_THREAD,
       connection: bench.env.nativeConnection,
       taskQueue: bench.taskQueue,
       workflowBundle: await workflowBundle(),

@@ -8,7 +8,7 @@ import { callProgressQuery, callWorkflow, cancelCallSignal, cancelOutcomeUpdate 
 import { callWorkflowInput } from '../../workflows/call-start';
 import { callWorkflowBench } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
-import { workflowBundle } from '../helpers/stack';
+import { workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import type { CallDoc } from '../../infra/documents/calls';
 
@@ -22,6 +22,7 @@ describe('call workflow: cancel', () => {
   /** Runs the call's workflow while `script` plays the ATS and the provider; the workflow's end and the stored call. */
   async function follow(call: CallDoc, voice: VoiceProvider, script: (handle: WorkflowHandle<typeof callWorkflow>) => Promise<void>) {
     const worker = await Worker.create({
+      ...WORKFLOWS_IN_THREAD,
       connection: bench.env.nativeConnection,
       taskQueue: bench.taskQueue,
       workflowBundle: await workflowBundle(),

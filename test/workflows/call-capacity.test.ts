@@ -7,7 +7,7 @@ import { callProgressQuery, callWorkflow, cancelCallSignal, capacityChangedSigna
 import { callWorkflowInput } from '../../workflows/call-start';
 import { callWorkflowBench } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
-import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
+import { testConfig, uniqueName, workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
 import { buildActivityDeps } from '../../composition/activity-deps';
 import type { ActivityDeps } from '../../activities/deps';
 import type { SimulatorVoiceProvider } from '../../providers/voice/simulator';
@@ -36,6 +36,7 @@ describe('call workflow: capacity', () => {
     on: { connection: NativeConnection; deps: ActivityDeps } = { connection: bench.env.nativeConnection, deps: bench.deps },
   ) {
     const worker = await Worker.create({
+      ...WORKFLOWS_IN_THREAD,
       connection: on.connection,
       taskQueue: bench.taskQueue,
       workflowBundle: await workflowBundle(),

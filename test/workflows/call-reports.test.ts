@@ -3,7 +3,7 @@ import { createActivities } from '../../activities';
 import type { VoiceProvider } from '../../providers/voice/port';
 import { callWorkflow } from '../../workflows/calls';
 import { callWorkflowInput } from '../../workflows/call-start';
-import { workflowBundle } from '../helpers/stack';
+import { workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
 import { callWorkflowBench, DAY } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
 
@@ -175,6 +175,7 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
       },
     };
     const worker = await Worker.create({
+      ...WORKFLOWS_IN_THREAD,
       connection: bench.env.nativeConnection,
       taskQueue: bench.taskQueue,
       workflowBundle: await workflowBundle(),
@@ -210,6 +211,7 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
     // No workflow cache, so the second worker is handed the workflow at once instead of after a sticky-queue timeout.
     const makeWorker = () =>
       Worker.create({
+        ...WORKFLOWS_IN_THREAD,
         connection: bench.env.nativeConnection,
         taskQueue: bench.taskQueue,
         workflowBundle: bundle,

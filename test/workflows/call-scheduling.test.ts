@@ -4,7 +4,7 @@ import { callProgressQuery, callWorkflow, cancelCallSignal } from '../../workflo
 import { callWorkflowInput } from '../../workflows/call-start';
 import type { RetryPolicy, WorkingHours } from '../../shared/calls/schema';
 import { DAYS } from '../../shared/calls/working-hours';
-import { workflowBundle } from '../helpers/stack';
+import { workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { callWorkflowBench, DAY } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
@@ -18,6 +18,7 @@ describe('call workflow: schedule, working hours and retries (time-skipping serv
     const call = await newCall({ fallback: true });
     const scheduleAt = (await bench.env.currentTimeMs()) + 2 * DAY;
     const worker = await Worker.create({
+      ...WORKFLOWS_IN_THREAD,
       connection: bench.env.nativeConnection,
       taskQueue: bench.taskQueue,
       workflowBundle: await workflowBundle(),

@@ -18,7 +18,7 @@ import { interviewDoc, projectDoc, workspaceDoc } from '../helpers/interview-doc
 import { interviewProgressQuery, interviewWorkflow, type InterviewProgress } from '../../workflows/interviews';
 import type { WorkflowHandle } from '@temporalio/client';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
-import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
+import { testConfig, uniqueName, workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
 import { recordHistory } from '../helpers/histories';
 
 const logger = createLogger('silent');
@@ -74,6 +74,7 @@ describe('interview workflow on the time-skipping server', () => {
   ) {
     const taskQueue = uniqueName('tq');
     const worker = await Worker.create({
+      ...WORKFLOWS_IN_THREAD,
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: await workflowBundle(),

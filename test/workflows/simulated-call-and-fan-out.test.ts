@@ -12,7 +12,7 @@ import { simulatedCallWorkflowId } from '../../workflows/simulated-call';
 import { smokeWorkflow } from '../../workflows/smoke';
 import { workflowStart } from '../../shared/workflow-starts';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
-import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
+import { testConfig, uniqueName, workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
 import { recordHistory } from '../helpers/histories';
 
 /**
@@ -56,6 +56,7 @@ describe('simulated calls and fan-out on the time-skipping server', () => {
 
   const worker = async () =>
     Worker.create({
+      ...WORKFLOWS_IN_THREAD,
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: await workflowBundle(),

@@ -3,7 +3,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { createActivities } from '../../activities';
 import { smokeWorkflow } from '../../workflows';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
-import { startStack, uniqueName, workflowBundle, type Stack } from '../helpers/stack';
+import { startStack, uniqueName, workflowBundle, type Stack, WORKFLOWS_IN_THREAD } from '../helpers/stack';
 
 const SEVEN_DAYS = 7 * 24 * 60 * 60 * 1000;
 
@@ -17,6 +17,7 @@ describe('smoke workflow on the time-skipping server', () => {
   it('sleeps seven days of workflow time in well under a second of wall time', async () => {
     const taskQueue = uniqueName('tq');
     const worker = await Worker.create({
+      ...WORKFLOWS_IN_THREAD,
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: await workflowBundle(),

@@ -4,7 +4,7 @@ import { callWorkflow, callProgressQuery } from '../../workflows/calls';
 import { callWorkflowInput } from '../../workflows/call-start';
 import { optOutWorkflow, optOutWorkflowId } from '../../workflows/suppressions';
 import { workspaceDoc } from '../helpers/interview-doc';
-import { uniqueName, workflowBundle } from '../helpers/stack';
+import { uniqueName, workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
 import { callWorkflowBench, DAY, HOUR } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
 import { waitFor } from '../helpers/wait';
@@ -54,6 +54,7 @@ describe('call workflow: opt-outs (time-skipping server)', () => {
     const workspaceId = await ownWorkspace();
     const call = await newCall({ workspaceId });
     const worker = await Worker.create({
+      ...WORKFLOWS_IN_THREAD,
       connection: bench.env.nativeConnection,
       taskQueue: bench.taskQueue,
       workflowBundle: await workflowBundle(),

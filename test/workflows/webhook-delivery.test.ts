@@ -15,7 +15,7 @@ import { webhookWorkflowId } from '../../workflows/webhooks';
 import { startHttpStub, type HttpStub, type StubReply } from '../helpers/http-stub';
 import { recordHistory } from '../helpers/histories';
 import { createTimeSkippingEnv } from '../helpers/time-skipping';
-import { testConfig, uniqueName, workflowBundle } from '../helpers/stack';
+import { testConfig, uniqueName, workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
 
 /**
  * The delivery workflow on the time-skipping server: the retry schedule over three days, giving up, and an
@@ -72,6 +72,7 @@ describe('webhook delivery on the time-skipping server', () => {
     const config = testConfig();
     const deps = buildActivityDeps(config, { db, client: env.client, logger }, { clock, logger });
     const worker = await Worker.create({
+      ...WORKFLOWS_IN_THREAD,
       connection: env.nativeConnection,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       workflowBundle: await workflowBundle(),
