@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs
 import { join } from 'node:path';
 import { searchAttributeKeys } from '../workflows/search-attributes';
 import { freePort } from '../infra/free-port';
+import { holdsListeningPort } from './port-owner';
 
 export { freePort };
 
@@ -71,7 +72,9 @@ async function waitForPort(port: number, child: ChildProcess, name: string, logF
       });
       sock.on('error', () => resolve(false));
     });
-    if (open) return;
+    // Open, and by this server: another process may have taken the port before it (scripts/port-owner.ts),
+    // and then this one dies of "address already in use" in a moment, or never listens.
+    if (open && holdsListeningPort(child.pid!, port) !== false) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${name} did not listen on port ${port} within ${timeoutMs} ms; see ${logFile}`);
@@ -83,7 +86,7 @@ async function waitForPort(port: number, child: ChildProcess, name: string, logF
  * bind it before the server does. So a start that dies with "address already in use" is tried again, on
  * fresh ports unless the caller fixed one.
  */
-async function startListening(
+export async function startListening(
   name: string,
   command: string,
   argsFor: (port: number) => Promise<string[]>,
