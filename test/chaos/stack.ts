@@ -45,8 +45,12 @@ export class ChaosStack {
   private n = 0;
   /** The transpiled main.js the service processes start from. */
   private main?: string;
-  private dbPort = 0;
-  private temporalPort = 0;
+  /**
+   * The servers' ports: picked on their first start, where a start whose port another process took first is
+   * tried on another (scripts/services.ts), then kept, as a restart after an outage must come back on it.
+   */
+  private dbPort?: number;
+  private temporalPort?: number;
 
   constructor(private readonly dir: string) {}
 
@@ -61,8 +65,6 @@ export class ChaosStack {
     const bundle = join(this.dir, 'workflow-bundle.js');
     const built = Promise.all([writeWorkflowBundle(bundle), transpileSources(join(this.dir, 'build'))]);
     built.catch(() => undefined);
-    this.dbPort = await freePort();
-    this.temporalPort = await freePort();
     await this.startDb();
     await this.startTemporal();
     this.main = (await built)[1].main;
@@ -123,16 +125,25 @@ export class ChaosStack {
   }
 
   async startDb(): Promise<void> {
-    this.db = await startDatabase({ dataDir: join(this.dir, 'db'), logDir: join(this.dir, 'logs'), port: this.dbPort, useExternal: false });
+    const db = await startDatabase({
+      dataDir: join(this.dir, 'db'),
+      logDir: join(this.dir, 'logs'),
+      port: this.dbPort,
+      useExternal: false,
+    });
+    this.dbPort = Number(new URL(db.uri).port);
+    this.db = db;
   }
 
   async startTemporal(): Promise<void> {
-    this.temporal = await startTemporalDevServer({
+    const temporal = await startTemporalDevServer({
       port: this.temporalPort,
       headless: true,
       dbFile: join(this.dir, 'temporal.db'),
       logDir: join(this.dir, 'logs'),
     });
+    this.temporalPort = Number(temporal.address.split(':').pop());
+    this.temporal = temporal;
   }
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
