@@ -38,13 +38,24 @@ export function holdsListeningPort(pid: number, port: number): boolean | null {
 function listeningSockets(port: number): Set<string> {
   const hexPort = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
   const found = new Set<string>();
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+  // IPv4's table is always there on Linux (its absence says there is no /proc: the caller's null); IPv6's is
+  // not where IPv6 is turned off.
+  const tables = [readFileSync('/proc/net/tcp', 'utf8'), readIfThere('/proc/net/tcp6')];
+  for (const table of tables) {
     // Columns: sl, local address (hex address:hex port), remote address, state (0A: listening), queues,
     // timer, retransmits, uid, timeout, inode.
-    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+    for (const line of table.split('\n').slice(1)) {
       const f = line.trim().split(/\s+/);
       if (f.length > 9 && f[1].endsWith(hexPort) && f[3] === '0A') found.add(`socket:[${f[9]}]`);
     }
   }
   return found;
+}
+
+function readIfThere(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
 }
