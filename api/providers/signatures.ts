@@ -1,14 +1,8 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { safeEqual } from '../../infra/safe-equal';
 
 /** A signed timestamp older or newer than this is a replay, not a delivery. */
 export const MAX_SIGNATURE_AGE_SECONDS = 300;
-
-/** Compares secrets in constant time, whatever their lengths (both are hashed to the same size first). */
-export function safeEqual(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b) && given.length === expected.length;
-}
 
 export function hmacHex(secret: string, payload: Buffer | string): string {
   return createHmac('sha256', secret).update(payload).digest('hex');

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { safeEqual } from '../safe-equal';
 import type { Binary } from 'mongodb';
 import type { RecordingType } from '../../shared/interviews/recordings';
 import type { Question, QuestionType } from '../../shared/jobs/schema';
@@ -200,9 +200,7 @@ export function interviewIdOf(token: string): string | null {
 
 /** Whether `token` is the interview's own, compared in constant time. */
 export function tokenMatches(interview: InterviewDoc, token: string): boolean {
-  const given = Buffer.from(token);
-  const stored = Buffer.from(interview.token);
-  return given.length === stored.length && timingSafeEqual(given, stored);
+  return safeEqual(token, interview.token);
 }
 
 /** The `_id` of a live interview's recording of its conversation: one per interview, continued by each session. */

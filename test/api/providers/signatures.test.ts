@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { MAX_SIGNATURE_AGE_SECONDS, safeEqual, verifyHubSignature, verifyVapi } from '../../../api/providers/signatures';
+import { MAX_SIGNATURE_AGE_SECONDS, verifyHubSignature, verifyVapi } from '../../../api/providers/signatures';
+import { safeEqual } from '../../../infra/safe-equal';
 
 const secret = 'whsec-vapi';
 const raw = Buffer.from('{"message":{"type":"status-update","status":"ringing"}}');
