@@ -8,6 +8,8 @@ import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { waitFor } from '../helpers/wait';
 
 const V1 = '/api/public/v1';
+/** The candidates', emails' and resends' windows are hours and days: each test keeps clear of an hour's edge. */
+const HOUR = 3_600;
 const LIMITS = {
   CANDIDATES_PER_HOUR: '6',
   EMAILS_PER_DAY: '5',
@@ -53,6 +55,7 @@ describe('workspace abuse limits', () => {
   });
 
   it('counts candidates of call/initiate and interview/invite together, across processes, and refuses a batch whole', async () => {
+    await awayFromWindowEdge(HOUR, 30);
     const ws = await bench.stack.newWorkspace('Capco');
     expect(
       (await bench.stack.request('POST', `${V1}/campaigns`, { key: ws.key, body: { ats_job_id: 'job-cap', name: 'Cap' } })).status,
@@ -90,6 +93,7 @@ describe('workspace abuse limits', () => {
   });
 
   it('counts emails per day over invitations and resends, and resends per hour', async () => {
+    await awayFromWindowEdge(HOUR, 30);
     const ws = await bench.stack.newWorkspace('Mailco');
     const questions = [{ question: 'Why us?', type: 'text', time_limit_seconds: 60 }];
     const res = await post(
