@@ -75,6 +75,33 @@ describe('handleErrors: outages are 503 with Retry-After, anything else unknown 
     ],
     ['a database shutting down', new MongoServerError({ message: 'interrupted at shutdown', code: 11600 })],
     [
+      "FerretDB shutting down: a command it cancelled (here as the others, its words in a chaos run's log)",
+      new MongoServerError({
+        message:
+          '[msg_findandmodify.go:137 handler.(*Handler).findAndModifyDocument] [collection.go:94 sqlite.(*collection).Query] context canceled',
+        code: 1,
+        codeName: 'InternalError',
+      }),
+    ],
+    [
+      'FerretDB shutting down: a bulk insert it cancelled',
+      new MongoBulkWriteError(
+        {
+          message: '[msg_insert.go:168 handler.(*Handler).MsgInsert] [db.go:134 fsql.(*DB).InTransaction] context canceled',
+          code: 1,
+        } as never,
+        {} as never,
+      ),
+    ],
+    [
+      'FerretDB shutting down: an update whose transaction the cancel rolled back',
+      new MongoServerError({
+        message:
+          '[msg_findandmodify.go:196 handler.(*Handler).findAndModifyDocument] [update.go:114 common.UpdateDocument] [collection.go:191 sqlite.(*collection).UpdateAll] [db.go:167 fsql.(*DB).InTransaction] sql: transaction has already been committed or rolled back',
+        code: 1,
+      }),
+    ],
+    [
       'a raw socket error from inside the database driver',
       Object.assign(new Error('This socket has been ended by the other party'), {
         code: 'EPIPE',
@@ -104,6 +131,7 @@ describe('handleErrors: outages are 503 with Retry-After, anything else unknown 
     ['a socket error from elsewhere', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })],
     ['a gRPC error that is not an outage', Object.assign(new Error('3 INVALID_ARGUMENT'), { code: 3, details: 'bad', metadata: {} })],
     ['a database error that is not an outage', new MongoServerError({ message: 'E11000 duplicate key', code: 11000 })],
+    ['an internal error of the database that is not a shutdown', new MongoServerError({ message: 'invalid sjson', code: 1 })],
     [
       'a bulk write refused per document',
       new MongoBulkWriteError({ message: 'E11000', code: 11000, writeErrors: [{ index: 0, code: 11000 }] } as never, {} as never),
