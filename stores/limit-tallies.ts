@@ -1,5 +1,6 @@
 import { MongoBulkWriteError, type Collection } from 'mongodb';
 import { isDuplicateKey } from '../infra/duplicate-key';
+import { asUnavailable } from '../infra/unavailable';
 import type { LimitEntryDoc } from '../infra/documents/coordination';
 
 /**
@@ -106,7 +107,11 @@ export class EntryTally implements Tally {
     return (await this.head(key, window)).total;
   }
 
-  /** Places the key's waiting takes, group after group, until none is left. */
+  /**
+   * Places the key's waiting takes, group after group, until none is left. A database that cannot be reached
+   * fails the takes that waited behind the group too: their own try would only wait out server selection
+   * again (3 s), and a call/initiate queued so answered its 503 after 6.1 s in a chaos run's outage.
+   */
   private async drain(key: string, window: Window, memo: string): Promise<void> {
     for (;;) {
       const group = this.waiting.get(memo) ?? [];
@@ -118,7 +123,8 @@ export class EntryTally implements Tally {
       try {
         await this.place(key, window, group);
       } catch (err) {
-        for (const take of group) take.failed(err);
+        const failed = asUnavailable(err) ? [...group, ...(this.waiting.get(memo) ?? []).splice(0)] : group;
+        for (const take of failed) take.failed(err);
       }
     }
   }
