@@ -1,13 +1,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDatabase, startTemporalDevServer, type RunningService } from '../scripts/services';
+import { startDatabase, startTemporalDevServer, type DatabaseServer, type RunningService } from '../scripts/services';
 import { writeWorkflowBundle } from '../scripts/bundle-workflows';
 import { transpileSources } from '../scripts/transpile';
 
 /**
- * Starts one real database and one Temporal dev server for the whole run; test files isolate themselves
- * with their own database name and task queue. TEMPORAL_ADDRESS / MONGODB_URI point at external servers instead.
+ * Starts the real database servers (FerretDB: one per jest worker, below) and one Temporal dev server for the
+ * whole run; test files isolate themselves with their own database name and task queue. TEMPORAL_ADDRESS /
+ * MONGODB_URI point at external servers instead.
  *
  * It also bundles the workflows once for the run, plain and with tracing's interceptors, while the servers
  * start: jest gives each test file a module registry of its own, so a bundle kept in a module variable was
@@ -17,7 +18,7 @@ import { transpileSources } from '../scripts/transpile';
  * And it transpiles the sources once (scripts/transpile.ts) for the service processes and admin commands the
  * tests start (TEST_SERVICE_MAIN, TEST_ADMIN_CLI): each then starts without tsx's loader.
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'hiring-test-'));
   const services: RunningService[] = [];
   const plain = join(dir, 'workflow-bundle.js');
@@ -30,8 +31,10 @@ export default async function globalSetup(): Promise<void> {
   built.catch(() => undefined);
   const db = await startDatabase({ dataDir: join(dir, 'db'), logDir: dir });
   services.push(db);
-  process.env.TEST_MONGODB_URI = db.uri;
   (globalThis as { __services?: RunningService[] }).__services = services;
+  const uris = [db.uri, ...(await moreFerretDbs(db, globalConfig.maxWorkers, dir, services))];
+  process.env.TEST_MONGODB_URI = db.uri;
+  process.env.TEST_MONGODB_URIS = uris.join(',');
   if (process.env.TEMPORAL_ADDRESS) {
     process.env.TEST_TEMPORAL_ADDRESS = process.env.TEMPORAL_ADDRESS;
   } else {
@@ -49,4 +52,29 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_ADMIN_CLI = transpiled.admin;
   process.env.TEST_SERVICES_DIR = dir;
   writeFileSync(join(dir, 'services.json'), JSON.stringify({ mongodb: db.uri, temporal: process.env.TEST_TEMPORAL_ADDRESS }));
+}
+
+/**
+ * FerretDB: a server of its own for each jest worker but the first (test/setup/service-modules-environment.js
+ * gives each worker its own). One file's database can stall every other database of its server: FerretDB
+ * 1.x creates a collection or an index under one lock of the whole server while it waits for that
+ * database's SQLite, so a database whose writers hold all its connections (over 100 updates at once: each
+ * holds two) stopped the reads of another database for good (scripts/bench/ferretdb-global-stall.ts). A file
+ * then shares its server only with the files before and after it in its worker, never with one running
+ * beside it. MongoDB (MONGODB_URI, or mongod) has no such lock: one server for the run.
+ */
+async function moreFerretDbs(first: DatabaseServer, workers: number, dir: string, services: RunningService[]): Promise<string[]> {
+  if (first.flavour !== 'ferretdb') return [];
+  const started = await Promise.allSettled(
+    Array.from({ length: Math.max(0, workers - 1) }, (_, i) =>
+      startDatabase({ dataDir: join(dir, `db-${i + 2}`), logDir: join(dir, `db-${i + 2}-log`) }),
+    ),
+  );
+  for (const s of started) if (s.status === 'fulfilled') services.push(s.value);
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    for (const s of services.reverse()) await s.stop();
+    throw failed.reason;
+  }
+  return started.map((s) => (s as PromiseFulfilledResult<DatabaseServer>).value.uri);
 }

@@ -36,6 +36,10 @@ function serviceModules() {
 
 class ServiceModulesEnvironment extends TestEnvironment {
   constructor(config, context) {
+    // This worker's own database server, where the run has one per worker (test/global-setup.ts), set before
+    // jest copies the worker's environment variables into the file's.
+    const uris = process.env.TEST_MONGODB_URIS?.split(',') ?? [];
+    if (uris.length > 1) process.env.TEST_MONGODB_URI = uris[(Number(process.env.JEST_WORKER_ID ?? 1) - 1) % uris.length];
     super(config, context);
     Object.defineProperty(this.global, '__serviceModules', { value: serviceModules });
   }
