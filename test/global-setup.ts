@@ -29,29 +29,35 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
   ]);
   // A failed build is thrown below, once the servers started beside it are stopped again.
   built.catch(() => undefined);
-  const db = await startDatabase({ dataDir: join(dir, 'db'), logDir: dir });
-  services.push(db);
   (globalThis as { __services?: RunningService[] }).__services = services;
-  const uris = [db.uri, ...(await moreFerretDbs(db, globalConfig.maxWorkers, dir, services))];
-  process.env.TEST_MONGODB_URI = db.uri;
-  process.env.TEST_MONGODB_URIS = uris.join(',');
-  if (process.env.TEMPORAL_ADDRESS) {
-    process.env.TEST_TEMPORAL_ADDRESS = process.env.TEMPORAL_ADDRESS;
-  } else {
-    const temporal = await startTemporalDevServer({ headless: true, logDir: dir });
-    services.push(temporal);
-    process.env.TEST_TEMPORAL_ADDRESS = temporal.address;
-  }
-  const [, transpiled] = await built.catch(async (err: unknown) => {
+  // What fails below stops the servers started before it, newest first, and fails the run.
+  try {
+    const db = await startDatabase({ dataDir: join(dir, 'db'), logDir: dir });
+    services.push(db);
+    const uris = [db.uri, ...(await moreFerretDbs(db, globalConfig.maxWorkers, dir, services))];
+    process.env.TEST_MONGODB_URI = db.uri;
+    process.env.TEST_MONGODB_URIS = uris.join(',');
+    if (process.env.TEMPORAL_ADDRESS) {
+      process.env.TEST_TEMPORAL_ADDRESS = process.env.TEMPORAL_ADDRESS;
+    } else {
+      const temporal = await startTemporalDevServer({ headless: true, logDir: dir });
+      services.push(temporal);
+      process.env.TEST_TEMPORAL_ADDRESS = temporal.address;
+    }
+    const [, transpiled] = await built;
+    process.env.TEST_WORKFLOW_BUNDLE = plain;
+    process.env.TEST_WORKFLOW_BUNDLE_TRACED = traced;
+    process.env.TEST_SERVICE_MAIN = transpiled.main;
+    process.env.TEST_ADMIN_CLI = transpiled.admin;
+  } catch (err) {
     for (const s of services.reverse()) await s.stop();
     throw err;
-  });
-  process.env.TEST_WORKFLOW_BUNDLE = plain;
-  process.env.TEST_WORKFLOW_BUNDLE_TRACED = traced;
-  process.env.TEST_SERVICE_MAIN = transpiled.main;
-  process.env.TEST_ADMIN_CLI = transpiled.admin;
+  }
   process.env.TEST_SERVICES_DIR = dir;
-  writeFileSync(join(dir, 'services.json'), JSON.stringify({ mongodb: db.uri, temporal: process.env.TEST_TEMPORAL_ADDRESS }));
+  writeFileSync(
+    join(dir, 'services.json'),
+    JSON.stringify({ mongodb: process.env.TEST_MONGODB_URI, temporal: process.env.TEST_TEMPORAL_ADDRESS }),
+  );
 }
 
 /**
@@ -70,11 +76,9 @@ async function moreFerretDbs(first: DatabaseServer, workers: number, dir: string
       startDatabase({ dataDir: join(dir, `db-${i + 2}`), logDir: join(dir, `db-${i + 2}-log`) }),
     ),
   );
+  // Each one started is the run's to stop, whether or not another failed.
   for (const s of started) if (s.status === 'fulfilled') services.push(s.value);
   const failed = started.find((s) => s.status === 'rejected');
-  if (failed) {
-    for (const s of services.reverse()) await s.stop();
-    throw failed.reason;
-  }
+  if (failed) throw failed.reason;
   return started.map((s) => (s as PromiseFulfilledResult<DatabaseServer>).value.uri);
 }

@@ -7,8 +7,9 @@ import { startDatabase } from '../services';
 /**
  * Whether one database's writers can stall another database of the same FerretDB (test/global-setup.ts says
  * why it matters): WRITERS concurrent updates (a client with a pool of POOL connections) and a collection
- * created now and then in database `x`, while database `y` is read every 50 ms for SECONDS seconds.
- *   WRITERS=150 POOL=200 SECONDS=20 npx tsx scripts/bench/ferretdb-global-stall.ts
+ * created now and then in database `x`, while database `y` is read every 50 ms for PROBE_SECONDS seconds (not
+ * SECONDS, which is bash's own clock).
+ *   WRITERS=150 POOL=200 PROBE_SECONDS=20 npx tsx scripts/bench/ferretdb-global-stall.ts
  * On 2026-11-28 with FerretDB 1.24: 150 writers on 200 connections stopped every read of `y` for good (the
  * script ends on its watchdog); 80, 95 or 100 writers, or 150 on the driver's default 100 connections, did
  * not (the worst read of `y` 160 to 210 ms).
@@ -16,7 +17,7 @@ import { startDatabase } from '../services';
 void (async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ferret-stall-'));
   const server = await startDatabase({ dataDir: join(dir, 'db'), logDir: dir, useExternal: false });
-  const seconds = Number(process.env.SECONDS ?? 20);
+  const seconds = Number(process.env.PROBE_SECONDS ?? 20);
   const watchdog = setTimeout(
     () => {
       console.log(`STALLED: a read of another database did not answer within ${seconds + 20} s`);
