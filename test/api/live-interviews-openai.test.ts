@@ -125,12 +125,14 @@ describe("a live interview longer than the provider's session", () => {
     const first = standIn.headers.length;
     c.speak(800);
     await c.next(caption('interviewer', 'Could you say more'));
-    await waitFor(
-      async () => standIn.headers.length,
-      (n) => n > first,
+    // The new session's first message, not only its socket: the socket is counted when it opens, and its
+    // session.update follows (a run under load read the events in between).
+    const replaced = await waitFor(
+      async () => standIn.events.filter((e) => e.socket >= first && e.event.type === 'session.update').map((e) => e.event),
+      (events) => events.length > 0,
       10_000,
     );
-    const replaced = standIn.events.filter((e) => e.socket >= first && e.event.type === 'session.update').map((e) => e.event);
+    expect(replaced.length).toBeGreaterThan(0);
     expect(replaced[0].session.instructions).toContain(`Candidate: ${SAID}`);
     c.speak(800);
     await c.next(caption('interviewer', 'Could you say more'), c.messages.findIndex(caption('interviewer', 'Could you say more')) + 1);
