@@ -78,12 +78,41 @@ function layerKey(before: string, step: Step): string {
   return hash.digest('hex');
 }
 
+/** Files a later step writes in place (npm prune rewrites its hidden lockfile): copied, never linked. */
+const WRITTEN_IN_PLACE = [join('node_modules', '.package-lock.json')];
+
+/**
+ * A kept layer's tree at a new path: `node_modules` as hard links, the rest copied. Creating 46,000 files
+ * took this machine's disk 18 to 35 s of kernel CPU (cp -a and fs.cpSync alike), linking them 2.5 to 3.7 s.
+ * A link shares its file with the kept layer, so nothing after may write into a linked file: the later steps
+ * only add files (dist/) and remove them (npm prune), but for the files in WRITTEN_IN_PLACE, which are copies
+ * of their own (checked: after a build and a prune, no other file of the kept layer changed).
+ */
+function copyLayer(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from)) {
+    const [source, target] = [join(from, entry), join(to, entry)];
+    try {
+      execFileSync('cp', [entry === 'node_modules' ? '-al' : '-a', source, target], { stdio: 'pipe' });
+    } catch {
+      // Another file system (a /tmp in memory, say) cannot hold a link to the cache's files: copied.
+      rmSync(target, { recursive: true, force: true });
+      execFileSync('cp', ['-a', source, target], { stdio: 'pipe' });
+    }
+  }
+  for (const file of WRITTEN_IN_PLACE) {
+    if (!existsSync(join(from, file))) continue;
+    rmSync(join(to, file));
+    cpSync(join(from, file), join(to, file));
+  }
+}
+
 /** Keeps the build directory as a RUN step left it, as the only kept layer (one build's worth of disk). */
 function keepLayer(build: string, key: string): void {
   const dir = layerCacheDir();
   mkdirSync(dir, { recursive: true });
   const partial = join(dir, `${key}.${process.pid}.partial`);
-  cpSync(build, partial, { recursive: true, verbatimSymlinks: true });
+  copyLayer(build, partial);
   try {
     renameSync(partial, join(dir, key));
   } catch {
@@ -109,7 +138,7 @@ export function buildImage(scratch: string): string {
     const kept = key && join(layerCacheDir(), key);
     if (kept && existsSync(kept)) {
       rmSync(build, { recursive: true, force: true });
-      cpSync(kept, build, { recursive: true, verbatimSymlinks: true });
+      copyLayer(kept, build);
       continue;
     }
     execFileSync('sh', ['-c', step.run], { cwd: build, stdio: 'pipe', timeout: 600_000 });
