@@ -41,9 +41,9 @@ module.exports = {
   // 3 429 s, 4 397 s with files of 40 to 70 s beside the others.
   maxWorkers: 3,
   // A jest worker whose heap is over this after a file is replaced by a fresh one before its next file. Each file
-  // left about 20 MB behind in its worker (its environment, held through what Node keeps process-wide: a gRPC
-  // channel's DNS resolver per file, whose async context still holds the file's test), so a worker's heap reached
-  // a gigabyte and the garbage collector's work grew with it: a file late in a run took four times its CPU alone
-  // (docs/test-speed.md). About 30 replacements a run, each reloading the service's modules.
+  // left about 20 MB behind in its worker (its whole environment stays reachable from what outlives the file in
+  // the process; which holder matters is not pinned down), so a worker's heap reached a gigabyte and the garbage
+  // collector's work grew with it: a file late in a run took four times its CPU alone (docs/test-speed.md).
+  // About 30 replacements a run, each reloading the service's modules.
   workerIdleMemoryLimit: '400MB',
 };
