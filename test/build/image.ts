@@ -90,14 +90,18 @@ const WRITTEN_IN_PLACE = [join('node_modules', '.package-lock.json')];
  */
 function copyLayer(from: string, to: string): void {
   mkdirSync(to, { recursive: true });
+  const cp = (flags: string, entry: string) => execFileSync('cp', [flags, join(from, entry), join(to, entry)], { stdio: 'pipe' });
   for (const entry of readdirSync(from)) {
-    const [source, target] = [join(from, entry), join(to, entry)];
+    if (entry !== 'node_modules') {
+      cp('-a', entry);
+      continue;
+    }
     try {
-      execFileSync('cp', [entry === 'node_modules' ? '-al' : '-a', source, target], { stdio: 'pipe' });
+      cp('-al', entry);
     } catch {
       // Another file system (a /tmp in memory, say) cannot hold a link to the cache's files: copied.
-      rmSync(target, { recursive: true, force: true });
-      execFileSync('cp', ['-a', source, target], { stdio: 'pipe' });
+      rmSync(join(to, entry), { recursive: true, force: true });
+      cp('-a', entry);
     }
   }
   for (const file of WRITTEN_IN_PLACE) {
