@@ -6,7 +6,9 @@ import {
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb';
-import { isGrpcServiceError } from '@temporalio/client';
+// The check alone (lib/errors loads gRPC's status codes): the client's index loads the whole SDK and its
+// protobufs, 0.2 s of CPU that every process with a store paid, the admin CLI's commands among them.
+import { isGrpcServiceError } from '@temporalio/client/lib/errors';
 import { ServiceUnavailableError } from '../shared/errors';
 
 /** gRPC status codes (grpc/status.proto) of a server that cannot be reached or did not answer in time. */

@@ -1,19 +1,14 @@
 import { parseArgs } from 'node:util';
 import { connectDatabase } from '../infra/database';
-import { adminStores, walkingStores } from '../composition/stores';
+import { adminStores, walkingStores } from '../composition/admin-stores';
 import { peopleRekeying } from '../operations/people-rekeying';
 import { peopleIndexing } from '../operations/people-index';
-import type { WorkspaceNumbers, WorkspaceSettings } from '../infra/documents/workspaces';
-import { PHONE_NUMBER_ID, parseEmailFrom } from '../shared/workspaces/numbers';
+import type { WorkspaceSettings } from '../infra/documents/workspaces';
 import { LONGEST_CAPACITY_WAIT_MS, MAX_CONCURRENT_CALLS_LIMIT } from '../shared/calls/capacity';
-import { callingWindowProblem } from '../shared/contact/zones';
-import { isTimeZone } from '../shared/contact/time-zone-names';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../infra/config';
-import { connectClient } from '../infra/temporal';
-import { wakeCallsWaitingForCapacity } from '../composition/call-capacity';
-import { simulateCallBack } from '../composition/call-back-simulation';
 import { devPersonHashSecret } from './dev-secret';
+import { UsageError, contactSettings, numbersOf, refuseServiceNumbers, required } from './admin-flags';
 import { provisioned } from './services';
 import { join } from 'node:path';
 
@@ -51,19 +46,12 @@ const USAGE = `usage: npm run --silent admin -- <command> [options]
   people:index [--workspace <workspace_id>]
   people:rekey [--workspace <workspace_id>]`;
 
-class UsageError extends Error {}
-
-function required(values: Record<string, string | undefined>, ...names: string[]): string[] {
-  const missing = names.filter((n) => !values[n]?.trim());
-  if (missing.length) throw new UsageError(`missing ${missing.map((n) => `--${n}`).join(', ')}`);
-  return names.map((n) => values[n]!.trim());
-}
-
 /**
  * Tells the workspace's calls waiting for capacity of its new cap (Temporal at TEMPORAL_ADDRESS, as the worker
  * finds it). Without Temporal, the cap is still set: each waiting call sees it at its next look, within LONGEST_CAPACITY_WAIT_MS.
  */
 async function tellWaitingCalls(workspaceId: string): Promise<number | null> {
+  const { connectClient, wakeCallsWaitingForCapacity } = await temporalModules();
   let client: Client | undefined;
   try {
     client = await connectClient(loadConfig(), 3_000);
@@ -78,46 +66,22 @@ async function tellWaitingCalls(workspaceId: string): Promise<number | null> {
   }
 }
 
-/** --calling-window 08:00-21:00 (or off) and --default-timezone, checked as PATCH /workspace checks them. */
-function contactSettings(window: string | undefined, zone: string | undefined): WorkspaceSettings {
-  const settings: WorkspaceSettings = {};
-  if (window !== undefined) {
-    const [start, end, ...more] = window.split('-');
-    const parsed = { start: start ?? '', end: end ?? '' };
-    const problem = window === 'off' ? null : more.length > 0 || !end ? 'takes HH:MM-HH:MM or off' : callingWindowProblem(parsed);
-    if (problem) throw new UsageError(`--calling-window ${problem}`);
-    settings.calling_window = window === 'off' ? null : parsed;
-  }
-  if (zone !== undefined) {
-    if (!isTimeZone(zone)) throw new UsageError('--default-timezone takes an IANA time zone name such as America/Chicago');
-    settings.default_timezone = zone;
-  }
-  return settings;
-}
-
-/** --vapi-phone-number-id, --whatsapp-phone-number-id and --email-from; `default` gives the service's back. */
-function numbersOf(values: Record<string, string | undefined>): WorkspaceNumbers {
-  const numbers: WorkspaceNumbers = {};
-  const given = (flag: string) => {
-    const v = values[flag]?.trim();
-    return v === undefined ? undefined : v === 'default' ? null : v;
+/**
+ * Temporal's client and what drives it, loaded by the two commands that reach Temporal: the SDK and its
+ * protobufs are half a second of CPU, which every other command (a workspace:create, an apikey:list) would
+ * pay for nothing.
+ */
+async function temporalModules() {
+  const [temporal, capacity, callBacks] = await Promise.all([
+    import('../infra/temporal'),
+    import('../composition/call-capacity'),
+    import('../composition/call-back-simulation'),
+  ]);
+  return {
+    connectClient: temporal.connectClient,
+    wakeCallsWaitingForCapacity: capacity.wakeCallsWaitingForCapacity,
+    simulateCallBack: callBacks.simulateCallBack,
   };
-  for (const [flag, kind] of [
-    ['vapi-phone-number-id', 'voice'],
-    ['whatsapp-phone-number-id', 'whatsapp'],
-  ] as const) {
-    const id = given(flag);
-    if (id && !PHONE_NUMBER_ID.test(id))
-      throw new UsageError(`--${flag} takes the provider's phone number id (letters, digits, . _ : -) or default`);
-    if (id !== undefined) numbers[kind] = id;
-  }
-  const from = given('email-from');
-  if (from !== undefined) {
-    const parsed = from === null ? null : parseEmailFrom(from);
-    if (parsed === null && from !== null) throw new UsageError('--email-from takes "Name <address>", an address, or default');
-    numbers.email_from = parsed;
-  }
-  return numbers;
 }
 
 async function run(argv: string[]): Promise<unknown> {
@@ -230,6 +194,7 @@ async function run(argv: string[]): Promise<unknown> {
         const [from, to] = required(values, 'from', 'to');
         if (!/^\+[1-9][0-9]{6,14}$/.test(from)) throw new UsageError("--from takes the caller's number in E.164, such as +14155550100");
         const config = serviceConfig();
+        const { connectClient, simulateCallBack } = await temporalModules();
         const client = await connectClient(config, 3_000);
         try {
           return await simulateCallBack(config, db, client, { from, to, callerName: values['caller-name'] });
@@ -268,23 +233,6 @@ run(process.argv.slice(2)).then(
  * The service's settings, for the commands that write people's hashes: with no MONGODB_URI the database is the
  * one `npm run dev` starts, and so is the person hash secret, from its cache.
  */
-/**
- * The service's own numbers (VAPI_PHONE_NUMBER_ID, WHATSAPP_PHONE_NUMBER_ID) belong to every workspace without
- * numbers of its own: given to one workspace, its calls and STOP replies would reach that workspace alone.
- */
-function refuseServiceNumbers(numbers: WorkspaceNumbers): void {
-  const service = { voice: process.env.VAPI_PHONE_NUMBER_ID?.trim(), whatsapp: process.env.WHATSAPP_PHONE_NUMBER_ID?.trim() };
-  for (const [kind, option, name] of [
-    ['voice', '--vapi-phone-number-id', 'VAPI_PHONE_NUMBER_ID'],
-    ['whatsapp', '--whatsapp-phone-number-id', 'WHATSAPP_PHONE_NUMBER_ID'],
-  ] as const) {
-    if (service[kind] && numbers[kind] === service[kind])
-      throw new UsageError(
-        `${option}: that is the service's own number (${name}), used by every workspace without one; give the workspace a number of its own, or default`,
-      );
-  }
-}
-
 function serviceConfig() {
   const env = { ...process.env };
   if (!env.MONGODB_URI && !env.PERSON_HASH_SECRET && !env.PERSON_HASH_SECRETS) {

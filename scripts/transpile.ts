@@ -59,6 +59,9 @@ export async function transpileSources(dir: string): Promise<TranspiledSources> 
     format: 'cjs',
     platform: 'node',
     target: 'node20',
+    // `import()` as tsc's CommonJS writes it (a require, once the promise runs), so a module a command loads
+    // on demand (scripts/admin.ts) resolves as every other one does, without its .js.
+    supported: { 'dynamic-import': false },
     tsconfig: join(ROOT, 'tsconfig.json'),
     logLevel: 'error',
   });

@@ -4,7 +4,7 @@ import { FEED_SETTLE_MS } from '../../infra/lists/item-list';
 import { documentId, type ProjectDoc } from '../../infra/documents/projects';
 import type { CallDoc } from '../../infra/documents/calls';
 import type { CallStatus } from '../../shared/calls/schema';
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import type { BenchStack } from './stack';
 import { completedCall } from './seed';
 

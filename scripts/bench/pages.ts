@@ -3,7 +3,7 @@ import type { Database } from '../../infra/database';
 import { interviewList } from '../../infra/lists/interviews';
 import { documentId, type ProjectDoc } from '../../infra/documents/projects';
 import { interviewToken, type InterviewDoc } from '../../infra/documents/interviews';
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import type { Question } from '../../shared/jobs/schema';
 import type { BenchStack } from './stack';
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import { extractJobRequirements } from '../../shared/ai/jd-extractor';
 import type { BenchStack } from './stack';
 

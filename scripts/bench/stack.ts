@@ -5,7 +5,7 @@ import { loadConfig } from '../../infra/config';
 import { connectDatabase, type Database } from '../../infra/database';
 import { connectClient } from '../../infra/temporal';
 import { writeWorkflowBundle } from '../bundle-workflows';
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import { freePort, startDatabase, startTemporalDevServer, type RunningService } from '../services';
 import { startServiceProcess, type ServiceProcess } from './processes';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import { stackCpuMs } from './cpu';
 import { initiate } from './scenarios';
 import { startServiceProcess, type ServiceProcess } from './processes';

@@ -1,4 +1,4 @@
-import { adminStores, walkingStores } from '../../composition/stores';
+import { adminStores, walkingStores } from '../../composition/admin-stores';
 import { testConfig } from '../helpers/stack';
 import { callDoc } from '../helpers/call-doc';
 import { interviewDoc, projectDoc } from '../helpers/interview-doc';

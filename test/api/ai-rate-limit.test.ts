@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { startStack, type Stack } from '../helpers/stack';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import { startApi, type RunningApi } from '../../api/server';
 import { awayFromWindowEdge, budget } from '../helpers/rate-limit';
 import { buildApiDeps } from '../../composition/service';

@@ -1,4 +1,4 @@
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import { startStack, type Stack } from '../helpers/stack';
 
 describe('API key authentication', () => {

@@ -1,10 +1,11 @@
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import { claim, release } from '../../infra/claims';
 import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { attemptsAtOnce } from '../helpers/attempts-at-once';
 import { callMany, storedCalls } from '../helpers/call-capacity';
 import { runAdmin } from '../helpers/admin-cli';
+import { capacityWaitMs } from '../../shared/calls/capacity';
 
 /**
  * max_concurrent_calls on the real stack, with the simulator's one-second calls: a cap the admin set, and one
@@ -44,9 +45,11 @@ describe("a workspace's calling cap, as the admin sets it", () => {
         (n) => n === 4,
         20_000,
       );
-      // Each waiter looks again 1, 3, 7 and 15 s after it began waiting (each a quarter later at most): after
-      // 8 s, its next look is 7 s or more away, so only being told makes it start within a second.
-      await new Promise((r) => setTimeout(r, 8_000));
+      // Each waiter looks again 1, 3, 7 and 15 s after it began waiting, each gap up to a quarter longer: its
+      // third look is over by 8.75 s, and its fourth is 15 s or more away, so only being told makes it start
+      // within a second. (Waited 8 s, a third look could take a slot between the cap's write and the telling.)
+      const thirdLookAtLatest = [0, 1, 2].reduce((sum, n) => sum + capacityWaitMs(n, 1), 0);
+      await new Promise((r) => setTimeout(r, thirdLookAtLatest + 500));
       const { config } = stack;
       const raised = await runAdmin(
         { MONGODB_URI: config.MONGODB_URI, MONGODB_DB: config.MONGODB_DB, TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS },

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import { keyedId } from '../../infra/ids';
 import { waitFor } from '../helpers/wait';
 import type { ServiceProcess } from '../../scripts/bench/processes';

@@ -5,7 +5,7 @@ import { testConfig } from '../helpers/stack';
 import { newId } from '../../infra/ids';
 import { interviewToken } from '../../infra/documents/interviews';
 import { interviewDoc, projectDoc } from '../helpers/interview-doc';
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 
 /**
  * What the request log keeps of a candidate's link: the real API's log lines, read back, never hold the

@@ -1,4 +1,4 @@
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import { freePort } from '../../scripts/services';
 import type { ServiceProcess } from '../../scripts/bench/processes';
 import type { ChaosStack } from './stack';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import { freePort, startDatabase, startTemporalDevServer, type RunningService } from '../../scripts/services';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
 import { startHttpStub, type HttpStub } from '../helpers/http-stub';

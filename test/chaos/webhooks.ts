@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import { startHttpStub } from '../helpers/http-stub';
 import { attemptsAtOnce } from '../helpers/attempts-at-once';
 import type { ChaosStack } from './stack';

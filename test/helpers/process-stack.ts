@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import type { ServiceProcess } from '../../scripts/bench/processes';
 import { serviceProcessEnv, startServiceFromBuild } from './stack';
 import { readChecked } from './api-contract';

@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import { loadConfig } from '../../infra/config';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import type { ServiceProcess } from '../../scripts/bench/processes';
 import { freePort } from '../../infra/free-port';
 import { inviteBody, inviteCandidate } from '../helpers/invite';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { connectDatabase, type Database } from '../../infra/database';
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 import type { ServiceProcess } from '../../scripts/bench/processes';
 import { serviceProcessEnv, workflowBundle, startServiceFromBuild } from '../helpers/stack';
 import { readChecked } from '../helpers/api-contract';

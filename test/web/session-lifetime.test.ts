@@ -1,5 +1,5 @@
 import { startStack, type Stack } from '../helpers/stack';
-import { adminStores } from '../../composition/stores';
+import { adminStores } from '../../composition/admin-stores';
 
 /**
  * How long a dashboard session lives: until its API key is revoked, until its browser signs in again, and
