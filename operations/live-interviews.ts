@@ -21,15 +21,29 @@ export function liveInterviews(deps: OperationDeps & { steps: InterviewSteps }) 
   const held = new Map<string, Conversation>();
   /** The workspace slot each interview's conversations in this process hold (stores/live-slots.ts), and how many use it. */
   const slots = new Map<string, { key: string; users: number }>();
-  const renewal = setInterval(() => {
-    for (const [interviewId, { key }] of slots)
-      void stores.liveSlots.renew(key, interviewId).catch((err: unknown) => logger.warn({ err }, 'live slot not renewed'));
-  }, 60_000);
-  renewal.unref();
+  /**
+   * Renews the slots every minute while the process holds one, and only then: a timer left running when none
+   * is held kept these operations, every store and the settings they were built with alive after the service
+   * was stopped (a test's whole file, 4 MB each, in a process that starts one service after another).
+   */
+  let renewal: NodeJS.Timeout | null = null;
+  function renewWhileHeld(): void {
+    if (slots.size === 0 && renewal) {
+      clearInterval(renewal);
+      renewal = null;
+    } else if (slots.size > 0 && !renewal) {
+      renewal = setInterval(() => {
+        for (const [interviewId, { key }] of slots)
+          void stores.liveSlots.renew(key, interviewId).catch((err: unknown) => logger.warn({ err }, 'live slot not renewed'));
+      }, 60_000);
+      renewal.unref();
+    }
+  }
   function giveSlot(interviewId: string): void {
     const slot = slots.get(interviewId);
     if (!slot || --slot.users > 0) return;
     slots.delete(interviewId);
+    renewWhileHeld();
     void stores.liveSlots.give(slot.key, interviewId).catch((err: unknown) => logger.warn({ err }, 'live slot not given back'));
   }
   /** Each interview's latest conversation until its recording is closed: the next one waits for it. */
@@ -66,6 +80,7 @@ export function liveInterviews(deps: OperationDeps & { steps: InterviewSteps }) 
       if (!key) return 'workspace_busy';
       const slot = { key, users: 0 };
       slots.set(interview._id, slot);
+      renewWhileHeld();
       // A socket that never opens after its admission gives the slot back.
       setTimeout(() => slot.users === 0 && slots.get(interview._id) === slot && giveSlot(interview._id), 30_000).unref();
       return null;
