@@ -30,15 +30,22 @@ const validateInvite = compileValidator(InviteRequest);
 const invite = (description: string) => ({ ...EXAMPLES.invite, job_description: description });
 
 /**
- * The fastest of seven runs, in milliseconds: the least disturbed by anything else on the machine. Three were
- * too few beside the rest of the suite on two cores: a 1 ms read once took 12 ms in each of them.
+ * The fastest of seven runs of `run` and of `floor`, in milliseconds, taken in turn: the least disturbed by
+ * anything else on the machine, and each disturbed alike. Three were too few beside the rest of the suite on
+ * two cores (a 1 ms read once took 12 ms in each of them), and a floor measured once, before the texts, was
+ * measured at another moment: beside a busier suite a text four floors long alone read as 10.05 floors.
  */
-function fastest(run: () => void): number {
-  let best = Infinity;
+function fastestBeside(run: () => void, floor: () => void): { run: number; floor: number } {
+  const best = { run: Infinity, floor: Infinity };
   for (let i = 0; i < 7; i++) {
-    const started = performance.now();
-    run();
-    best = Math.min(best, performance.now() - started);
+    for (const [key, f] of [
+      ['floor', floor],
+      ['run', run],
+    ] as const) {
+      const started = performance.now();
+      f();
+      best[key] = Math.min(best[key], performance.now() - started);
+    }
   }
   return best;
 }
@@ -52,16 +59,23 @@ function validate(text: string): void {
 }
 
 describe('reading adversarial text takes linear time', () => {
-  const floor = { validate: fastest(() => validate(PLAIN)), extract: fastest(() => extractJobRequirements(PLAIN)) };
   const budget = (f: number) => Math.max(10, 10 * f);
 
   it.each(Object.entries(ADVERSARIAL))('validates a job description of %s within its budget', (_, text) => {
     expect(text.length).toBeGreaterThanOrEqual(LENGTH - 14);
-    expect(fastest(() => validate(text))).toBeLessThan(budget(floor.validate));
+    const ms = fastestBeside(
+      () => validate(text),
+      () => validate(PLAIN),
+    );
+    expect(ms.run).toBeLessThan(budget(ms.floor));
   });
 
   it.each(Object.entries(ADVERSARIAL))('parses a job description of %s offline within its budget', (_, text) => {
-    expect(fastest(() => extractJobRequirements(text))).toBeLessThan(budget(floor.extract));
+    const ms = fastestBeside(
+      () => extractJobRequirements(text),
+      () => extractJobRequirements(PLAIN),
+    );
+    expect(ms.run).toBeLessThan(budget(ms.floor));
   });
 
   it('still finds every kind of link it found before', () => {
