@@ -4,8 +4,8 @@ const { availableParallelism } = require('node:os');
  * Ends every jest run with its slowest test files and their times (the whole file: its hooks, tests and the
  * module loading before them), so a file that grows slower shows in every CI log. `SLOWEST_FILES=N` prints N
  * (10 by default). docs/test-speed.md keeps the budget: no file over 30 s on its own. Beside the other workers'
- * files, with more workers than cores, a file has a share of a core: 2/3 with three workers on two cores,
- * so its budget there is 45 s (a file run alone, `npx jest <file>`, has the 30 s).
+ * files, with more workers than cores, a file has a share of a core: 1/2 with four workers on two cores,
+ * so its budget there is 60 s (a file run alone, `npx jest <file>`, has the 30 s).
  */
 class SlowestFilesReporter {
   constructor(globalConfig, options = {}) {
