@@ -25,6 +25,8 @@ export interface Response {
   body: any;
   ms: number;
   contentType: string;
+  /** The API's id of the request (its x-request-id), which its log lines carry. */
+  requestId?: string;
 }
 
 /**
@@ -162,7 +164,14 @@ export class ChaosStack {
       } catch {
         /* not JSON: kept as text, and the checks say so */
       }
-      return { status: res.status, body: parsed, ms: performance.now() - started, contentType: res.headers.get('content-type') ?? '' };
+      const requestId = res.headers.get('x-request-id') ?? undefined;
+      return {
+        status: res.status,
+        body: parsed,
+        ms: performance.now() - started,
+        contentType: res.headers.get('content-type') ?? '',
+        requestId,
+      };
     } catch (err) {
       return { status: 0, body: String(err), ms: performance.now() - started, contentType: '' };
     }
