@@ -5,6 +5,9 @@ import { peopleRekeying } from '../operations/people-rekeying';
 import { peopleIndexing } from '../operations/people-index';
 import type { WorkspaceSettings } from '../infra/documents/workspaces';
 import { LONGEST_CAPACITY_WAIT_MS, MAX_CONCURRENT_CALLS_LIMIT } from '../shared/calls/capacity';
+// Temporal's client, and what drives it, are imported (here, a type only) by the two commands that reach
+// Temporal: the SDK and its protobufs are half a second of CPU, which every other command (a workspace:create,
+// an apikey:list) would pay for nothing.
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../infra/config';
 import { devPersonHashSecret } from './dev-secret';
@@ -51,7 +54,10 @@ const USAGE = `usage: npm run --silent admin -- <command> [options]
  * finds it). Without Temporal, the cap is still set: each waiting call sees it at its next look, within LONGEST_CAPACITY_WAIT_MS.
  */
 async function tellWaitingCalls(workspaceId: string): Promise<number | null> {
-  const { connectClient, wakeCallsWaitingForCapacity } = await temporalModules();
+  const [{ connectClient }, { wakeCallsWaitingForCapacity }] = await Promise.all([
+    import('../infra/temporal'),
+    import('../composition/call-capacity'),
+  ]);
   let client: Client | undefined;
   try {
     client = await connectClient(loadConfig(), 3_000);
@@ -64,24 +70,6 @@ async function tellWaitingCalls(workspaceId: string): Promise<number | null> {
   } finally {
     await client?.connection.close();
   }
-}
-
-/**
- * Temporal's client and what drives it, loaded by the two commands that reach Temporal: the SDK and its
- * protobufs are half a second of CPU, which every other command (a workspace:create, an apikey:list) would
- * pay for nothing.
- */
-async function temporalModules() {
-  const [temporal, capacity, callBacks] = await Promise.all([
-    import('../infra/temporal'),
-    import('../composition/call-capacity'),
-    import('../composition/call-back-simulation'),
-  ]);
-  return {
-    connectClient: temporal.connectClient,
-    wakeCallsWaitingForCapacity: capacity.wakeCallsWaitingForCapacity,
-    simulateCallBack: callBacks.simulateCallBack,
-  };
 }
 
 async function run(argv: string[]): Promise<unknown> {
@@ -194,7 +182,10 @@ async function run(argv: string[]): Promise<unknown> {
         const [from, to] = required(values, 'from', 'to');
         if (!/^\+[1-9][0-9]{6,14}$/.test(from)) throw new UsageError("--from takes the caller's number in E.164, such as +14155550100");
         const config = serviceConfig();
-        const { connectClient, simulateCallBack } = await temporalModules();
+        const [{ connectClient }, { simulateCallBack }] = await Promise.all([
+          import('../infra/temporal'),
+          import('../composition/call-back-simulation'),
+        ]);
         const client = await connectClient(config, 3_000);
         try {
           return await simulateCallBack(config, db, client, { from, to, callerName: values['caller-name'] });
