@@ -1,5 +1,6 @@
 import type { Collection } from 'mongodb';
 import { insertEach, type WriteResult } from '../duplicate-key';
+import { asUnavailable } from '../unavailable';
 
 /**
  * Append-only logs kept in `_id`-keyed documents, safe for any number of writers on FerretDB. A log `L` is the
@@ -110,13 +111,8 @@ export function cellLogs(collection: Collection<CellDoc>): CellLog {
       try {
         results = await insertEach(collection, docs);
       } catch (err) {
-        // The database cannot be reached (ServiceUnavailableError): every append of the round fails, and so
-        // do those that arrived meanwhile, whose own round would only wait out the same outage again.
-        for (const [log, batch] of [...round, ...queues]) {
-          next.delete(log);
-          for (const p of batch) p.reject(err);
-        }
-        queues.clear();
+        // The database cannot be reached (ServiceUnavailableError): every append of the round fails.
+        failAll(round, err);
         continue;
       }
       await Promise.all(
@@ -136,10 +132,26 @@ export function cellLogs(collection: Collection<CellDoc>): CellLog {
           } catch (err) {
             next.delete(log);
             for (const p of batch) p.reject(err);
+            // A count that could not be read for the database's outage fails the waiting appends as well: a
+            // chaos run's call/initiate, queued behind such a read (3 s of server selection), then waited as
+            // long again for its own round, and answered its 503 after 6.2 s.
+            if (asUnavailable(err)) failAll([], err);
           }
         }),
       );
     }
+  }
+
+  /**
+   * Fails `round` and every append that arrived while it was written, whose own round would only wait out the
+   * same outage again (server selection, 3 s), doubling their wait for a 503.
+   */
+  function failAll(round: Array<[string, Pending[]]>, err: unknown): void {
+    for (const [log, batch] of [...round, ...queues]) {
+      next.delete(log);
+      for (const p of batch) p.reject(err);
+    }
+    queues.clear();
   }
 
   return {

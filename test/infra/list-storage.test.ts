@@ -2,6 +2,7 @@ import { MongoClient } from 'mongodb';
 import { connectDatabase, type Database } from '../../infra/database';
 import { freePort } from '../../infra/free-port';
 import { ServiceUnavailableError } from '../../shared/errors';
+import { asUnavailable } from '../../infra/unavailable';
 import { cellLogs, type CellDoc } from '../../infra/lists/cell-log';
 import { timeIndex, type Entry, type Position } from '../../infra/lists/time-index';
 import { FEED_SETTLE_MS, itemList, type ListedItem } from '../../infra/lists/item-list';
@@ -51,6 +52,37 @@ describe('list storage on the real database', () => {
       expect(bulkWrite).toHaveBeenCalledTimes(1);
     } finally {
       await down.close();
+    }
+  });
+
+  it('fails the appends waiting behind a count of cells the database could not answer, without a round of their own', async () => {
+    // Its inserts reach the database; its reads go to one that is not there (nothing listens on the port), as
+    // when the database goes away between a round's insert and the count of a log whose cell was taken.
+    const down = new MongoClient(`mongodb://127.0.0.1:${await freePort()}`, { serverSelectionTimeoutMS: 300 });
+    const mine = await connectDatabase(process.env.TEST_MONGODB_URI!, name);
+    try {
+      const unreachable = down.db('none').collection<CellDoc>('list_index');
+      let countStarted!: () => void;
+      const counting = new Promise<void>((r) => (countStarted = r));
+      jest.spyOn(mine.listIndex, 'findOne').mockImplementation(((filter: { _id: string }) => {
+        countStarted();
+        return unreachable.findOne(filter);
+      }) as never);
+      const bulkWrite = jest.spyOn(mine.listIndex, 'bulkWrite');
+      // Another process has written the first cell: this process's append finds it taken and counts the log.
+      await cellLogs(writers[1].listIndex).append('count-fails', ['theirs']);
+      const log = cellLogs(mine.listIndex);
+      const first = log.append('count-fails', ['mine']);
+      await counting;
+      // Arrived while the count waits for a database that is gone.
+      const waiting = [log.append('count-fails', ['later']), log.append('count-fails-other', ['later'])];
+      const results = await Promise.allSettled([first, ...waiting]);
+      expect(results.map((r) => r.status === 'rejected' && asUnavailable(r.reason) !== null)).toEqual([true, true, true]);
+      expect(bulkWrite).toHaveBeenCalledTimes(1);
+      expect(await writers[0].listIndex.findOne({ _id: 'count-fails-other|0' })).toBeNull();
+    } finally {
+      jest.restoreAllMocks();
+      await Promise.all([down.close(), mine.close()]);
     }
   });
 
