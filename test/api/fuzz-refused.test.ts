@@ -56,12 +56,7 @@ describe('fuzzing every endpoint: requests refused for sure', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(refused, { minLength: 10, maxLength: 10 }), async (batch) => {
         const answers = await Promise.all(batch.map(send));
-        batch.forEach((s, i) => {
-          expectDocumented(s, answers[i]);
-          expect(`${answers[i].status} ${s.method} ${s.path} ${String(s.raw).slice(0, 300)} ${answers[i].text.slice(0, 200)}`).toMatch(
-            /^4\d\d /,
-          );
-        });
+        batch.forEach((s, i) => expectDocumented(s, answers[i], { refused: true }));
       }),
       { seed: SEED, numRuns: 450, endOnFailure: true },
     );
