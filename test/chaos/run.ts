@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChaosStack } from './stack';
+import { ChaosStack, serviceCode } from './stack';
 import type { Checks } from './checks';
 import { apiKills, workerKills } from './process-kills';
 import { databaseOutage, providerErrors, temporalOutage } from './outages';
@@ -54,7 +54,8 @@ async function main(): Promise<void> {
   console.log(
     `chaos suite (${short ? 'short' : 'full'}), ${groups.length} stacks side by side, logs in ${dir}/<stack>/logs (kept when a check fails)`,
   );
-  const failed = await Promise.all(groups.map((group, i) => runGroup(new ChaosStack(join(dir, `stack-${i + 1}`)), group)));
+  const code = serviceCode(join(dir, 'code'));
+  const failed = await Promise.all(groups.map((group, i) => runGroup(new ChaosStack(join(dir, `stack-${i + 1}`), code), group)));
   const failures = failed.reduce((a, b) => a + b, 0);
   console.log(`\n${failures === 0 ? 'all checks passed' : `${failures} checks failed`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   // The stacks' databases and logs (about 60 MB) go once every check passed; a failure's stay to be read.
