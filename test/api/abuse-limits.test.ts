@@ -40,11 +40,19 @@ describe('workspace abuse limits', () => {
     await second?.stop(1_000);
     await secondDb?.close();
   });
+  /**
+   * A request that has not answered in 20 s fails naming itself: this file's first test timed out at 60 s in
+   * three runs (two CI runs, one local; never alone), on a step the timeout did not name.
+   */
   const post = async (base: string, path: string, key: string, body?: unknown) => {
+    const which = `POST ${path} through the ${base === bench.stack.url ? 'first' : 'second'} API`;
     const res = await fetch(base + path, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-service-api-key': key },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
+    }).catch((err: unknown) => {
+      throw new Error(`${which} did not answer: ${String(err)}`);
     });
     return { status: res.status, headers: res.headers, body: await res.json() };
   };
