@@ -37,14 +37,14 @@ module.exports = {
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 60_000,
   // Four on this machine's two cores: a file spends part of its time waiting (on its processes, servers and
-  // browser), which the extra workers fill. Measured on 2026-11-28 (docs/test-speed.md): earlier, 2
+  // browser), which the extra workers fill. Measured on 2026-11-28 (docs/test-speed-log.md): earlier, 2
   // workers 514 to 529 s, 3 429 s, 4 397 s with files of 40 to 70 s beside the others; in the evening, the
   // suite lighter, 3 workers 318 s with 68 core-s of the two cores idle, 4 297 and 302 s with 16 and 27 idle.
   maxWorkers: 4,
   // A jest worker whose heap is over this after a file is replaced by a fresh one before its next file. Each
   // file left about 20 MB in its worker (mostly through the live interviews' renewal timer, which outlived the
   // service it was built for, fixed since), so a worker's heap reached a gigabyte and the garbage collector's
-  // work grew with it: a file late in a run took four times its CPU alone (docs/test-speed.md). What a file
+  // work grew with it: a file late in a run took four times its CPU alone (docs/test-speed-log.md). What a file
   // still leaves is half of that, some of it held only for seconds by timers of its last requests.
   workerIdleMemoryLimit: '400MB',
 };
