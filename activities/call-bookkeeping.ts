@@ -11,8 +11,7 @@ import type { CallActivityDeps, CallChanges } from './call-changes';
  * (its CallStatus search attribute).
  */
 export function createCallBookkeepingActivities({ stores, clock }: CallActivityDeps, changes: CallChanges) {
-  const { calls, load, loadWithReport, readReport, reported, releaseHeldSlot, wakeForSlotOf, giveSlotBack, attemptEnd, scheduled } =
-    changes;
+  const { calls, load, loadWithReport, readReport, reported, releaseHeldSlot, giveSlotBack, attemptEnd, scheduled } = changes;
   /** An ended call frees its candidate once its change is written (stores/calls.ts). */
   const free = (call: { _id: string; project_id: string; candidate_id: string }) => () => stores.calls.freeCandidate(call);
   return {
@@ -28,7 +27,6 @@ export function createCallBookkeepingActivities({ stores, clock }: CallActivityD
       // An attempt that was never recorded (the dial failed before it) has nothing to end.
       if (call.attempts[attempt - 1]?.number !== attempt) {
         await giveSlotBack(call);
-        await wakeForSlotOf(call);
         return call.status;
       }
       await releaseHeldSlot(call);
@@ -40,7 +38,6 @@ export function createCallBookkeepingActivities({ stores, clock }: CallActivityD
           ...attemptEnd(attempt, result, endedAt === undefined ? clock() : new Date(endedAt)),
         },
       });
-      await wakeForSlotOf(call);
       return statusOf(changed, call.status);
     },
 
@@ -64,9 +61,7 @@ export function createCallBookkeepingActivities({ stores, clock }: CallActivityD
           next_attempt_at: null,
         },
       });
-      const completed = statusOf(await settle(changed, free(call)), 'completed');
-      await wakeForSlotOf(call);
-      return completed;
+      return statusOf(await settle(changed, free(call)), 'completed');
     },
 
     /** A cancel arrived during an attempt: the call shows it until the attempt ends. */
@@ -98,9 +93,7 @@ export function createCallBookkeepingActivities({ stores, clock }: CallActivityD
           ...(cancelReason ? { cancel_reason: cancelReason } : {}),
         },
       });
-      const ended = statusOf(await settle(changed, free(call)), status);
-      await wakeForSlotOf(call);
-      return ended;
+      return statusOf(await settle(changed, free(call)), status);
     },
   };
 }

@@ -84,10 +84,7 @@ export function createCallCapacityActivities({ stores, clock, voice }: CallActiv
       return { taken: false, status: 'waiting_for_capacity' };
     },
 
-    /**
-     * Gives the attempt's calling slot back (the provider was busy: the call waits again). No waiting call is
-     * woken for it (activities/call-changes.ts, wakeForSlotOf): the provider would refuse it too.
-     */
+    /** Gives the attempt's calling slot back (the provider was busy: the call waits again). */
     async releaseCallSlot(callId: string): Promise<void> {
       await giveSlotBack(await load(callId));
     },

@@ -6,10 +6,7 @@ import { callEvents } from '../stores/calls';
 import type { ActivityDeps } from './deps';
 
 /** What the call activities are built from (activities/calls.ts puts them together). */
-export type CallActivityDeps = Pick<
-  ActivityDeps,
-  'stores' | 'operations' | 'logger' | 'clock' | 'voice' | 'whatsapp' | 'report' | 'wakeWaitingCalls'
->;
+export type CallActivityDeps = Pick<ActivityDeps, 'stores' | 'operations' | 'logger' | 'clock' | 'voice' | 'whatsapp' | 'report'>;
 
 /**
  * What every part of a call's activities shares: the call store, reading a call with its stored report, and
@@ -61,17 +58,6 @@ export function callChanges(deps: CallActivityDeps) {
      */
     async releaseHeldSlot(call: CallDoc): Promise<void> {
       if (call.capacity_slot) await callSlots.release(call.capacity_slot);
-    },
-
-    /**
-     * Once the change that ends the attempt holding the call's slot is written (after releaseHeldSlot): wakes
-     * the workspace's waiting calls to take the slot. Woken at the release, a call took it while a killed
-     * worker's change was still unwritten, and the attempt that held it was recorded as ending (at the retry's
-     * time) after the next one began: four attempts at once under a cap of three, by their records (chaos (g)).
-     * Not after a provider's "busy": a woken call would only be refused too, past the waiters' backoff.
-     */
-    async wakeForSlotOf(call: CallDoc): Promise<void> {
-      if (call.capacity_slot) await deps.wakeWaitingCalls(call.workspace_id);
     },
 
     /** Frees the calling slot the call holds, if any, when no change of the call is written with it. */

@@ -32,10 +32,4 @@ export interface ActivityDeps {
   webhooks: { allowPrivate: boolean };
   /** Starts workflows on this worker's task queue, each once ever (infra/temporal.ts, startEach). */
   startWorkflows: (starts: WorkflowStart[]) => Promise<FanOutResult>;
-  /**
-   * Tells the workspace's calls waiting for capacity that a calling slot was given back, so one takes it now
-   * (composition/call-capacity.ts). Best effort, within 2 s, and never fails: a call not woken looks on its
-   * own timer.
-   */
-  wakeWaitingCalls: (workspaceId: string) => Promise<void>;
 }

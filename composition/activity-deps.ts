@@ -10,8 +10,6 @@ import type { Stores } from '../stores';
 import { emailProvider, languageModel, transcriber, voiceProvider, whatsappProvider } from './providers';
 import { meteredEmail, meteredLanguageModel, meteredTranscriber } from './metered-providers';
 import { buildOperations, buildStores } from './stores';
-import { wakeForGivenBackSlot } from './call-capacity';
-import { capacityWakes } from '../infra/metrics';
 
 export interface ActivityWiring {
   db: Database;
@@ -56,12 +54,6 @@ export function buildActivityDeps(config: Config, base: ActivityWiring, override
     publicBaseUrl: config.PUBLIC_BASE_URL,
     startWorkflows: (starts) => startEach(base.starter ?? base.client, config.TEMPORAL_TASK_QUEUE, starts, base.starter !== undefined),
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
-    wakeWaitingCalls: (workspaceId) =>
-      wakeForGivenBackSlot(base.client, workspaceId).then(
-        (woken) => capacityWakes.inc(woken),
-        // Temporal away, or a server whose visibility cannot count: the waiting calls look on their own timers.
-        (err: unknown) => logger.debug({ err, workspaceId }, 'the waiting calls could not be woken'),
-      ),
     ...replaced,
   };
 }

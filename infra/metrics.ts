@@ -111,13 +111,6 @@ export const callBacksRefused = new Counter({
   registers,
 });
 
-/** Waiting calls woken because one of their workspace's calling slots was given back (composition/call-capacity.ts). */
-export const capacityWakes = new Counter({
-  name: 'hiring_call_capacity_wakes_total',
-  help: 'Calls waiting for capacity woken to look again at once because a calling slot of their workspace was given back.',
-  registers,
-});
-
 /** Provider reports that named no call of ours, or another call than the one they were fetched for: kept nowhere. */
 export const foreignReports = new Counter({
   name: 'hiring_provider_reports_foreign_total',
