@@ -1,7 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDatabase, startTemporalDevServer, type DatabaseServer, type RunningService } from '../scripts/services';
+import {
+  collectGarbageLessForTests,
+  startDatabase,
+  startTemporalDevServer,
+  type DatabaseServer,
+  type RunningService,
+} from '../scripts/services';
 import { writeWorkflowBundle } from '../scripts/bundle-workflows';
 import { transpileSources } from '../scripts/transpile';
 
@@ -19,6 +25,7 @@ import { transpileSources } from '../scripts/transpile';
  * tests start (TEST_SERVICE_MAIN, TEST_ADMIN_CLI): each then starts without tsx's loader.
  */
 export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
+  collectGarbageLessForTests();
   const dir = mkdtempSync(join(tmpdir(), 'hiring-test-'));
   const services: RunningService[] = [];
   const plain = join(dir, 'workflow-bundle.js');

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { collectGarbageLessForTests } from '../../scripts/services';
 import { ChaosStack, serviceCode } from './stack';
 import type { Checks } from './checks';
 import { apiKills, workerKills } from './process-kills';
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
     ],
   ];
   const groups = all.map((group) => group.filter(([id]) => !only || only.includes(id))).filter((group) => group.length > 0);
+  collectGarbageLessForTests();
   const dir = mkdtempSync(join(process.env.CHAOS_DIR ?? tmpdir(), 'chaos-'));
   const started = Date.now();
   console.log(
