@@ -3,7 +3,7 @@ import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 
 const ROOT = join(__dirname, '..');
-/** The folders a service process and the admin CLI run from (tsconfig.build.json's, which `npm run build` compiles). */
+/** The folders a service process and the admin CLI run from: what `npm run build` puts in dist/ (scripts/build.ts). */
 const SOURCES = [
   'api',
   'web',
@@ -40,16 +40,19 @@ function sourceFiles(dir: string): string[] {
 }
 
 /**
- * The sources transpiled once into `dir`, file by file, as tsx transpiles them (esbuild, the tsconfig's JSX
- * settings, CommonJS) each time it starts a process. A process started from them skips tsx's loader: about
- * 0.9 s less CPU for each service process and admin command the tests and the chaos suite start (dozens per
- * run). The packages resolve through a `node_modules` link to the project's own.
+ * The sources transpiled file by file into `dir`, as tsx transpiles them each time it starts a process
+ * (esbuild, the tsconfig's JSX settings, CommonJS). For the tests (`'tests'`, the default), once a run: a
+ * process started from them skips tsx's loader, about 0.9 s less CPU for each service process and admin
+ * command the tests and the chaos suite start (dozens per run), and the packages resolve through a
+ * `node_modules` link to the project's own. For `npm run build` (`'build'`, scripts/build.ts): dist/ of the
+ * image, with source maps, without the test helpers.
  */
-export async function transpileSources(dir: string): Promise<TranspiledSources> {
+export async function transpileSources(dir: string, purpose: 'tests' | 'build' = 'tests'): Promise<TranspiledSources> {
+  const forTests = purpose === 'tests';
   const entryPoints = [
     join(ROOT, 'main.ts'),
     ...SOURCES.flatMap((folder) => sourceFiles(join(ROOT, folder))),
-    ...SHARED_TEST_HELPERS.map((file) => join(ROOT, file)),
+    ...(forTests ? SHARED_TEST_HELPERS.map((file) => join(ROOT, file)) : []),
   ];
   await build({
     entryPoints,
@@ -59,16 +62,19 @@ export async function transpileSources(dir: string): Promise<TranspiledSources> 
     format: 'cjs',
     platform: 'node',
     target: 'node20',
+    sourcemap: !forTests,
     // `import()` as tsc's CommonJS writes it (a require, once the promise runs), so a module a command loads
     // on demand (scripts/admin.ts) resolves as every other one does, without its .js.
     supported: { 'dynamic-import': false },
     tsconfig: join(ROOT, 'tsconfig.json'),
     logLevel: 'error',
   });
-  for (const file of BESIDE) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    copyFileSync(join(ROOT, file), join(dir, file));
+  if (forTests) {
+    for (const file of BESIDE) {
+      mkdirSync(dirname(join(dir, file)), { recursive: true });
+      copyFileSync(join(ROOT, file), join(dir, file));
+    }
+    symlinkSync(relative(dir, join(ROOT, 'node_modules')) || '.', join(dir, 'node_modules'), 'dir');
   }
-  symlinkSync(relative(dir, join(ROOT, 'node_modules')) || '.', join(dir, 'node_modules'), 'dir');
   return { dir, main: join(dir, 'main.js'), admin: join(dir, 'scripts', 'admin.js') };
 }
