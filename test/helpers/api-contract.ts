@@ -1,4 +1,5 @@
 import { serviceModules } from './service-modules';
+import type { Answer } from './http-client';
 
 /**
  * The API's contract check (test/helpers/api-contract-checks.ts) as the jest worker loaded it once: the
@@ -11,8 +12,12 @@ export const contractProblems: typeof import('./api-contract-checks').contractPr
  * Reads a response's body (JSON when it is JSON) and throws when the response breaks the API's description.
  * The body is parsed here, in the test file's own realm, so a test compares objects of its own.
  */
-export async function readChecked(method: string, url: string, res: Response): Promise<{ status: number; body: any; headers: Headers }> {
-  const text = await res.text();
+export async function readChecked(
+  method: string,
+  url: string,
+  res: Response | Answer,
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const text = typeof res.text === 'string' ? res.text : await res.text();
   let body: unknown = text;
   try {
     body = JSON.parse(text);

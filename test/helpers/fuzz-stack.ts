@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { startStack, type Stack } from './stack';
 import { contractProblems } from './api-contract';
+import { send } from './http-client';
 import { APP_SECRET, VAPI_SECRET, JOB, DOCUMENTED, type Sent, contentType, requestId, queryString } from './fuzz-requests';
 
 /** What a fuzz file's test sees of its stack: the workspace's key, the sender and the checks of every answer. */
@@ -64,12 +65,12 @@ export function fuzzStack(): FuzzStack {
     requests,
     async send(s) {
       requests.count++;
-      const res = await fetch(stack.url + s.path, {
+      const res = await send(stack.url + s.path, {
         method: s.method,
         headers: s.headers,
         body: s.method === 'GET' || s.method === 'HEAD' ? undefined : s.raw,
       });
-      return { status: res.status, text: await res.text(), contentType: res.headers.get('content-type') ?? '', headers: res.headers };
+      return { status: res.status, text: res.text, contentType: res.headers.get('content-type') ?? '', headers: res.headers };
     },
     expectDocumented,
     async counts() {

@@ -9,6 +9,7 @@ import type { RunningApi } from '../../api/server';
 import type { Stores } from '../../stores';
 import type { RealtimeVoice } from '../../providers/realtime/port';
 import { readChecked } from './api-contract';
+import { send } from './http-client';
 import { freePort } from '../../scripts/services';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
 import { serviceModules, type ServiceModules } from './service-modules';
@@ -151,7 +152,7 @@ export async function startStack(
       return { id: ws.workspace_id, key: ws.api_key };
     },
     async request(method, path, { key, body, raw, headers = {} } = {}) {
-      const res = await fetch(api.url + path, {
+      const res = await send(api.url + path, {
         method,
         headers: { 'content-type': 'application/json', ...(key ? { 'x-service-api-key': key } : {}), ...headers },
         body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),

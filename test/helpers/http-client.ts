@@ -1,0 +1,40 @@
+import { Agent, request } from 'node:http';
+
+/**
+ * The client the API tests and the fuzzing send their requests with: node:http on a keep-alive agent, not
+ * fetch. Undici's fetch took 0.37 to 0.64 ms of CPU a request against 0.10 to 0.19 for node:http, a local
+ * server answering both in the same process (measured), and the suite sends tens of thousands. It sends the
+ * headers fetch adds (but for asking for compression, which the API does not do) and follows no redirect,
+ * which the API does not send.
+ */
+const agent = new Agent({ keepAlive: true });
+const FETCH_HEADERS = { accept: '*/*', 'accept-language': '*', 'sec-fetch-mode': 'cors', 'user-agent': 'node' };
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+export function send(url: string, init: { method: string; headers?: Record<string, string>; body?: string }): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    // Parsed as fetch parses it (WHATWG URL): a path's spaces and non-ASCII characters go percent-encoded.
+    const headers: Record<string, string> = { ...FETCH_HEADERS, ...init.headers };
+    // Node sends a body of a GET, DELETE or OPTIONS without its length unless told.
+    if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
+    const req = request(new URL(url), { method: init.method, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+        }
+        resolve({ status: res.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
