@@ -18,10 +18,12 @@ export interface Answer {
 
 export function send(url: string, init: { method: string; headers?: Record<string, string>; body?: string }): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    // Parsed as fetch parses it (WHATWG URL): a path's spaces and non-ASCII characters go percent-encoded.
-    const headers: Record<string, string> = { ...FETCH_HEADERS, ...init.headers };
+    // A name given in any case replaces fetch's own, as in fetch's Headers.
+    const headers: Record<string, string> = { ...FETCH_HEADERS };
+    for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.toLowerCase()] = value;
     // Node sends a body of a GET, DELETE or OPTIONS without its length unless told.
     if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
+    // Parsed as fetch parses it (WHATWG URL): a path's spaces and non-ASCII characters go percent-encoded.
     const req = request(new URL(url), { method: init.method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
