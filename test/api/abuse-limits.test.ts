@@ -28,8 +28,19 @@ describe('workspace abuse limits', () => {
   const bench = webhookBench(LIMITS);
   let secondDb: Database;
   let second: RunningApi;
+  /**
+   * The second API's database commands under way, so a request that does not answer says whether it waits on
+   * the database (and on which command) or on something else, such as the Temporal client it shares.
+   */
+  const commands = new Map<number, { name: string; at: number }>();
+  const commandsUnderWay = () => [...commands.values()].map((c) => `${c.name} for ${Date.now() - c.at} ms`).join(', ') || 'none';
   beforeAll(async () => {
-    secondDb = await connectDatabase(bench.stack.config.MONGODB_URI, bench.stack.config.MONGODB_DB);
+    secondDb = await connectDatabase(bench.stack.config.MONGODB_URI, bench.stack.config.MONGODB_DB, { monitorCommands: true });
+    secondDb.client.on('commandStarted', (e) =>
+      commands.set(e.requestId, { name: `${e.commandName} ${String(e.command[e.commandName])}`, at: Date.now() }),
+    );
+    secondDb.client.on('commandSucceeded', (e) => commands.delete(e.requestId));
+    secondDb.client.on('commandFailed', (e) => commands.delete(e.requestId));
     second = await startApi(
       buildApiDeps(bench.stack.config, { db: secondDb, temporal: bench.stack.temporal, logger: createLogger('silent') }),
       0,
@@ -41,8 +52,9 @@ describe('workspace abuse limits', () => {
     await secondDb?.close();
   });
   /**
-   * A request that has not answered in 20 s fails naming itself: this file's first test timed out at 60 s in
-   * three runs (two CI runs, one local; never alone), on a step the timeout did not name.
+   * A request that has not answered in 20 s fails naming itself and the second API's database commands under
+   * way: this file's first test timed out at 60 s in three runs (two CI runs, one local; never alone), and in
+   * a fourth its invitation through the second API did not answer in 20 s.
    */
   const post = async (base: string, path: string, key: string, body?: unknown) => {
     const which = `POST ${path} through the ${base === bench.stack.url ? 'first' : 'second'} API`;
@@ -52,7 +64,7 @@ describe('workspace abuse limits', () => {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(20_000),
     }).catch((err: unknown) => {
-      throw new Error(`${which} did not answer: ${String(err)}`);
+      throw new Error(`${which} did not answer: ${String(err)}; the second API's database commands under way: ${commandsUnderWay()}`);
     });
     return { status: res.status, headers: res.headers, body: await res.json() };
   };
