@@ -6,6 +6,7 @@ import { buildApiDeps } from '../../composition/service';
 import { webhookBench } from '../helpers/webhook-receiver';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { waitFor } from '../helpers/wait';
+import { AtsJobIdKey } from '../../workflows/search-attributes';
 
 const V1 = '/api/public/v1';
 /** The candidates', emails' and resends' windows are hours and days: each test keeps clear of an hour's edge. */
@@ -34,6 +35,24 @@ describe('workspace abuse limits', () => {
    */
   const commands = new Map<number, { name: string; at: number }>();
   const commandsUnderWay = () => [...commands.values()].map((c) => `${c.name} for ${Date.now() - c.at} ms`).join(', ') || 'none';
+  /**
+   * What Temporal says after such a request: whether it answers at all, and how many of the job's fan-out
+   * workflows (one per batch of starts) it holds, so a start that went through while its answer did not come
+   * back is told from one that never reached the server.
+   */
+  const temporalSays = async (job: string | undefined): Promise<string> => {
+    const client = bench.stack.temporal;
+    const started = Date.now();
+    return client
+      .withDeadline(Date.now() + 5_000, async () => {
+        await client.connection.workflowService.getSystemInfo({});
+        const answered = `Temporal answered in ${Date.now() - started} ms`;
+        if (!job) return answered;
+        const { count } = await client.workflow.count(`WorkflowType = 'fanOutWorkflow' AND ${AtsJobIdKey.name} = '${job}'`);
+        return `${answered}, holding ${count} fan-out workflows of ${job}`;
+      })
+      .catch((err: unknown) => `Temporal did not answer: ${String(err)}`);
+  };
   beforeAll(async () => {
     secondDb = await connectDatabase(bench.stack.config.MONGODB_URI, bench.stack.config.MONGODB_DB, { monitorCommands: true });
     secondDb.client.on('commandStarted', (e) =>
@@ -52,8 +71,8 @@ describe('workspace abuse limits', () => {
     await secondDb?.close();
   });
   /**
-   * A request that has not answered in 20 s fails naming itself and the second API's database commands under
-   * way: this file's first test timed out at 60 s in three runs (two CI runs, one local; never alone), and in
+   * A request that has not answered in 20 s fails naming itself, the second API's database commands under way
+   * and what Temporal says: this file's first test timed out at 60 s in three runs (two CI runs, one local; never alone), and in
    * a fourth its invitation through the second API did not answer in 20 s.
    */
   const post = async (base: string, path: string, key: string, body?: unknown) => {
@@ -63,8 +82,12 @@ describe('workspace abuse limits', () => {
       headers: { 'content-type': 'application/json', 'x-service-api-key': key },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(20_000),
-    }).catch((err: unknown) => {
-      throw new Error(`${which} did not answer: ${String(err)}; the second API's database commands under way: ${commandsUnderWay()}`);
+    }).catch(async (err: unknown) => {
+      const under = commandsUnderWay();
+      const job = (body as { ats_job_id?: string } | undefined)?.ats_job_id;
+      throw new Error(
+        `${which} did not answer: ${String(err)}; the second API's database commands under way: ${under}; ${await temporalSays(job)}`,
+      );
     });
     return { status: res.status, headers: res.headers, body: await res.json() };
   };
