@@ -72,8 +72,8 @@ describe('workspace abuse limits', () => {
   });
   /**
    * A request that has not answered in 20 s fails naming itself, the second API's database commands under way
-   * and what Temporal says: this file's first test timed out at 60 s in three runs (two CI runs, one local; never alone), and in
-   * a fourth its invitation through the second API did not answer in 20 s.
+   * and what Temporal says: this file's first test timed out at 60 s in three runs (two CI runs, one local;
+   * never alone), and in a fourth its invitation through the second API did not answer in 20 s.
    */
   const post = async (base: string, path: string, key: string, body?: unknown) => {
     const which = `POST ${path} through the ${base === bench.stack.url ? 'first' : 'second'} API`;
