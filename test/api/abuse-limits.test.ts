@@ -37,8 +37,8 @@ describe('workspace abuse limits', () => {
   const commandsUnderWay = () => [...commands.values()].map((c) => `${c.name} for ${Date.now() - c.at} ms`).join(', ') || 'none';
   /**
    * What Temporal says after such a request: whether it answers at all, and how many of the job's fan-out
-   * workflows (one per batch of starts) it holds, so a start that went through while its answer did not come
-   * back is told from one that never reached the server.
+   * workflows it holds (one per request that starts more than one workflow; a lone start has none), so a start
+   * that went through while its answer did not come back is told from one that never reached the server.
    */
   const temporalSays = async (job: string | undefined): Promise<string> => {
     const client = bench.stack.temporal;
