@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUNDLE_FILES } from '../worker/worker';
-import { writeWorkflowBundle } from './bundle-workflows';
+import { writeWorkflowBundles } from './bundle-workflows';
 import { transpileSources } from './transpile';
 
 /**
@@ -15,8 +14,7 @@ async function main(): Promise<void> {
   const dist = join(__dirname, '..', 'dist');
   rmSync(dist, { recursive: true, force: true });
   await transpileSources(dist, 'build');
-  await writeWorkflowBundle(join(dist, BUNDLE_FILES.plain));
-  await writeWorkflowBundle(join(dist, BUNDLE_FILES.traced), true);
+  await writeWorkflowBundles(dist);
 }
 
 main().then(

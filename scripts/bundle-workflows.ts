@@ -20,14 +20,19 @@ export async function writeWorkflowBundle(path: string, traced = false): Promise
   writeFileSync(path, code);
 }
 
-/** Both bundles beside the compiled worker (`npm run build`), or the plain one at the path given. */
-async function main(given: string | undefined): Promise<string[]> {
-  if (given) return writeWorkflowBundle(given).then(() => [given]);
-  const plain = join(__dirname, '..', BUNDLE_FILES.plain);
-  const traced = join(__dirname, '..', BUNDLE_FILES.traced);
+/** Both bundles into `dir`, under the names the worker looks for beside itself (BUNDLE_FILES). */
+export async function writeWorkflowBundles(dir: string): Promise<string[]> {
+  const plain = join(dir, BUNDLE_FILES.plain);
+  const traced = join(dir, BUNDLE_FILES.traced);
   await writeWorkflowBundle(plain);
   await writeWorkflowBundle(traced, true);
   return [plain, traced];
+}
+
+/** Both bundles beside the compiled worker (as `npm run build` writes them), or the plain one at the path given. */
+async function main(given: string | undefined): Promise<string[]> {
+  if (given) return writeWorkflowBundle(given).then(() => [given]);
+  return writeWorkflowBundles(join(__dirname, '..'));
 }
 
 if (require.main === module) {

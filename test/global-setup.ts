@@ -8,7 +8,7 @@ import {
   type DatabaseServer,
   type RunningService,
 } from '../scripts/services';
-import { writeWorkflowBundle } from '../scripts/bundle-workflows';
+import { writeWorkflowBundles } from '../scripts/bundle-workflows';
 import { transpileSources } from '../scripts/transpile';
 
 /**
@@ -28,12 +28,7 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
   collectGarbageLessForTests();
   const dir = mkdtempSync(join(tmpdir(), 'hiring-test-'));
   const services: RunningService[] = [];
-  const plain = join(dir, 'workflow-bundle.js');
-  const traced = join(dir, 'workflow-bundle-traced.js');
-  const built = Promise.all([
-    writeWorkflowBundle(plain).then(() => writeWorkflowBundle(traced, true)),
-    transpileSources(join(dir, 'build')),
-  ]);
+  const built = Promise.all([writeWorkflowBundles(dir), transpileSources(join(dir, 'build'))]);
   // A failed build is thrown below, once the servers started beside it are stopped again.
   built.catch(() => undefined);
   (globalThis as { __services?: RunningService[] }).__services = services;
@@ -51,7 +46,7 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
       services.push(temporal);
       process.env.TEST_TEMPORAL_ADDRESS = temporal.address;
     }
-    const [, transpiled] = await built;
+    const [[plain, traced], transpiled] = await built;
     process.env.TEST_WORKFLOW_BUNDLE = plain;
     process.env.TEST_WORKFLOW_BUNDLE_TRACED = traced;
     process.env.TEST_SERVICE_MAIN = transpiled.main;
