@@ -9,6 +9,12 @@ import { buildOperations, buildStores } from './stores';
 
 /** How long the simulated caller waits for the call's workflow to record the call-back before giving a name. */
 const ATTEMPT_RECORDED_WITHIN_MS = 10_000;
+/**
+ * How long the call's workflow has to take the simulated call-back. Vapi's caller is answered within
+ * CALL_BACK_DECISION_MS (operations/call-backs.ts); the simulator's has no provider's limit, and a worker busy
+ * on a developer's machine is not what it plays. A workflow that still does not answer shows as `no_answer`.
+ */
+const SIMULATED_DECISION_MS = 10_000;
 
 /**
  * `admin simulate:call-back --from … --to … [--caller-name …]`: a candidate's call to a workspace's voice
@@ -16,7 +22,7 @@ const ATTEMPT_RECORDED_WITHIN_MS = 10_000;
  * decide whether anything is pending. The caller then gives a name (by default the candidate's own) to the
  * gate's identity check, as a caller answers its question a few seconds in; confirmed, the conversation
  * completes with the call's values, otherwise the gate ends it with nothing extracted (`call_back_incomplete`).
- * Its report comes SIMULATOR_CALL_SECONDS later.
+ * Its report comes SIMULATOR_CALL_SECONDS later; nothing pending says why (operations/call-backs.ts).
  */
 export async function simulateCallBack(
   config: Config,
@@ -31,8 +37,9 @@ export async function simulateCallBack(
   const stores = buildStores(config, db, client);
   const operations = buildOperations(config, stores, client, logger);
   const providerCallId = `sim_in_${newToken(12)}`;
-  const gate = await operations.callBacks.answer({ numberId: call.to, from: call.from, providerCallId });
-  if (!gate) return { answered: 'nothing_pending' as const };
+  const decision = await operations.callBacks.answer({ numberId: call.to, from: call.from, providerCallId }, SIMULATED_DECISION_MS);
+  if (!('gate' in decision)) return { answered: 'nothing_pending' as const, why: decision.nothingPending };
+  const { gate } = decision;
   // The workflow records the attempt right after it took the call-back; a real caller speaks seconds later.
   const until = Date.now() + ATTEMPT_RECORDED_WITHIN_MS;
   let stored = await stores.calls.get(gate.callId);

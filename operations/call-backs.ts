@@ -10,6 +10,19 @@ import type { AssistantScript, CallBackGate, InboundCall } from '../providers/vo
 /** How long the call's workflow has to take a call-back: Vapi gives up on an answer after 7.5 s; we answer within 3. */
 export const CALL_BACK_DECISION_MS = 2_000;
 
+/**
+ * Why a call-back found nothing pending: no call of this caller at this number (`no_call`), the refusal of the
+ * most recent call they have there (a stored rule: `never_dialled`, `not_waiting`, `too_old`, …), no free
+ * calling slot, or the call's workflow refused it (`refused_by_call`: it had stopped waiting, or took another)
+ * or gave no answer within the decision time (`no_answer`: its worker down or busy).
+ */
+export type NothingPendingReason = 'no_call' | CallRefusal | 'no_slot' | 'refused_by_call' | 'no_answer';
+/** Why a stored call may not take a call-back now. */
+type CallRefusal = NonNullable<ReturnType<typeof callBackRefusal>> | 'not_waiting' | 'no_consent' | 'suppressed';
+
+/** A call-back's answer: the gate of the call it became an attempt of, or why nothing was pending. */
+export type CallBackDecision = { gate: CallBackGate & { workspaceId: string } } | { nothingPending: NothingPendingReason };
+
 /** What the caller's confirmed identity opens: the call's script, or nothing (the assistant ends the call). */
 export type IdentityAnswer = { confirmed: true; script: AssistantScript; opening: string } | { confirmed: false };
 
@@ -41,7 +54,7 @@ export function callBackAnswering({ stores, workflows, config, logger }: Operati
   }
 
   /** Why this call may not take a call-back now (counted), or null when it may. */
-  async function refusal(workspace: WorkspaceDoc, call: CallDoc, phone: string, now: number): Promise<string | null> {
+  async function refusal(workspace: WorkspaceDoc, call: CallDoc, phone: string, now: number): Promise<CallRefusal | null> {
     if (call.workspace_id !== workspace._id || call.erased_at || call.status !== 'scheduled') return 'not_waiting';
     if (normalisePhone(call.candidate.phone) !== phone) return 'not_waiting';
     const rule = callBackRefusal(call.attempts, now, callBackLimits(workspace));
@@ -51,37 +64,53 @@ export function callBackAnswering({ stores, workflows, config, logger }: Operati
     return refused.has('voice') ? 'suppressed' : null;
   }
 
-  /** The workspace's calls to this phone that may take a call-back now, the most recent first. */
-  async function openCalls(workspace: WorkspaceDoc, phone: string): Promise<CallDoc[]> {
+  /**
+   * The workspace's calls to this phone that may take a call-back now, the most recent first, and the refusal
+   * of the most recent one that may not (null when the phone has no call here).
+   */
+  async function openCalls(workspace: WorkspaceDoc, phone: string): Promise<{ open: CallDoc[]; refused: CallRefusal | null }> {
     const { calls: ids } = await stores.candidates.findPerson(workspace._id, { phone });
-    const calls = (await Promise.all(ids.map((id) => stores.calls.get(id)))).filter((c): c is CallDoc => !!c);
+    const calls = (await Promise.all(ids.map((id) => stores.calls.get(id))))
+      .filter((c): c is CallDoc => !!c)
+      .sort((a, b) => b.created_at.getTime() - a.created_at.getTime());
     const now = Date.now();
     const reasons = await Promise.all(calls.map((c) => refusal(workspace, c, phone, now)));
     for (const reason of reasons) if (reason && reason !== 'not_waiting') callBacksRefused.inc({ reason });
-    return calls.filter((_, i) => !reasons[i]).sort((a, b) => b.created_at.getTime() - a.created_at.getTime());
+    return { open: calls.filter((_, i) => !reasons[i]), refused: reasons.find((r) => r !== null) ?? null };
   }
 
   return {
-    async answer(call: InboundCall): Promise<(CallBackGate & { workspaceId: string }) | null> {
+    /**
+     * `decisionMs`: how long the call's workflow has to take it. A provider's caller waits CALL_BACK_DECISION_MS;
+     * the simulator's (composition/call-back-simulation.ts) is no provider's, and waits longer.
+     */
+    async answer(call: InboundCall, decisionMs = CALL_BACK_DECISION_MS): Promise<CallBackDecision> {
       const phone = normalisePhone(call.from);
-      const until = Date.now() + CALL_BACK_DECISION_MS;
+      const until = Date.now() + decisionMs;
+      let why: NothingPendingReason = 'no_call';
       for (const workspace of await workspacesOf(call)) {
-        const open = await openCalls(workspace, phone);
-        if (open.length === 0) continue;
+        const { open, refused } = await openCalls(workspace, phone);
+        if (open.length === 0) {
+          if (refused && why === 'no_call') why = refused;
+          continue;
+        }
         if (!(await stores.callSlots.anyFree(workspace._id, maxConcurrentCalls(workspace)))) {
-          callBacksRefused.inc({ reason: 'no_slot' });
+          callBacksRefused.inc({ reason: (why = 'no_slot') });
           continue;
         }
         for (const candidateCall of open) {
           const taken = await workflows.callBack(candidateCall._id, call.providerCallId, Math.max(0, until - Date.now()));
-          if (!taken || !('attempt' in taken)) continue;
+          if (!taken || !('attempt' in taken)) {
+            callBacksRefused.inc({ reason: (why = taken ? 'refused_by_call' : 'no_answer') });
+            continue;
+          }
           log.info({ callId: candidateCall._id, attempt: taken.attempt }, 'call-back taken as an attempt of its call');
           const sources = await scriptSources(stores, candidateCall);
-          return { ...callBackGate(candidateCall, sources, taken.attempt), workspaceId: workspace._id };
+          return { gate: { ...callBackGate(candidateCall, sources, taken.attempt), workspaceId: workspace._id } };
         }
       }
-      log.info({ provider_call_id: call.providerCallId }, 'call-back with nothing pending');
-      return null;
+      log.info({ provider_call_id: call.providerCallId, why }, 'call-back with nothing pending');
+      return { nothingPending: why };
     },
 
     /**

@@ -64,8 +64,8 @@ export async function handleVapiMessage(deps: VapiEventDeps, body: unknown, now 
     ]);
   if (message.type === 'assistant-request') {
     const inbound = inboundCallOf(message as Record<string, unknown>);
-    const gate = inbound && (await deps.callBacks.answer(inbound));
-    return gate ? callBackAnswer(gate, deps.callOptions) : nothingPendingAnswer(deps.callOptions);
+    const decision = inbound && (await deps.callBacks.answer(inbound));
+    return decision && 'gate' in decision ? callBackAnswer(decision.gate, deps.callOptions) : nothingPendingAnswer(deps.callOptions);
   }
   const ids = attemptOf(message);
   const log = deps.logger.child({ vapi_message: message.type, vapi_call_id: message.call?.id, ...ids });

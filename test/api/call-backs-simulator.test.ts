@@ -132,6 +132,7 @@ describe('admin CLI: numbers and simulate:call-back', () => {
 
     expect(json(await admin('simulate:call-back', '--from', '+14155557999', '--to', 'sim-voice-w'))).toEqual({
       answered: 'nothing_pending',
+      why: 'no_call',
     });
     const played = await admin('simulate:call-back', '--from', '+14155557001', '--to', 'sim-voice-w');
     expect(played.status).toBe(0);
@@ -153,7 +154,7 @@ describe('admin CLI: numbers and simulate:call-back', () => {
     const w = await stack.newWorkspace('Strangers');
     expect((await admin('workspace:update', '--workspace', w.id, '--vapi-phone-number-id', 'sim-voice-s')).status).toBe(0);
     await stack.request('POST', '/api/public/v1/campaigns', { key: w.key, body: { ats_job_id: 'job-st', name: 'Strangers' } });
-    const initiate = (id: string, phone: string, call_settings: Record<string, unknown>) =>
+    const initiate = (id: string, phone: string, settings: Record<string, unknown>) =>
       stack.request('POST', '/api/public/v1/call/initiate', {
         key: w.key,
         body: {
@@ -162,16 +163,18 @@ describe('admin CLI: numbers and simulate:call-back', () => {
           first_message: 'Hi Stella',
           instructions: 'Ask about availability.',
           extract_variables: [{ label: 'available', type: 'boolean', description: 'Available?' }],
-          call_settings,
+          ...settings,
         },
       });
-    await initiate('st-1', '+14155557101', { schedule_at: new Date(Date.now() + 3 * 3_600_000).toISOString() });
+    const scheduled = await initiate('st-1', '+14155557101', { schedule_at: new Date(Date.now() + 3 * 3_600_000).toISOString() });
+    expect(scheduled.body).toMatchObject({ success: true, data: { calls: [{ status: 'success' }] } });
     expect(json(await admin('simulate:call-back', '--from', '+14155557101', '--to', 'sim-voice-s'))).toEqual({
       answered: 'nothing_pending',
+      why: 'never_dialled',
     });
 
     const res = await initiate('st-2', '+14155557102', {
-      retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 2, unit: 'hours' }] },
+      call_settings: { retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 2, unit: 'hours' }] } },
     });
     const callId = res.body.data.calls[0].id as string;
     const get = () => stack.request('GET', `/api/public/v1/calls/${callId}`, { key: w.key }).then((r) => r.body.data);
