@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { signingSecrets, type DeliveryState, type WebhookEndpoint } from '../infra/documents/webhooks';
 import { postJson } from '../infra/webhooks/outbound';
 import { signedHeaders } from '../infra/webhooks/signing';
@@ -97,7 +98,7 @@ export function createWebhookActivities({
         await fail(ref, eventIds, gone);
         return { results: [], gone };
       }
-      const tries = await Promise.all(eventIds.map((id) => tryOne(endpoint, id)));
+      const tries = await whileBeating(() => Promise.all(eventIds.map((id) => tryOne(endpoint, id))));
       if (!tries.some((t) => t.gone)) return { results: tries.map(({ eventId, nextAt }) => ({ eventId, nextAt })), gone: null };
       const gone = `The receiver answered 410 Gone on ${clock().toISOString()}`;
       await fail(
@@ -114,6 +115,25 @@ export function createWebhookActivities({
       await fail(ref, eventIds, reason);
     },
   };
+}
+
+/** How often a running batch tells Temporal it is alive: well within its heartbeat timeout (workflows/webhooks.ts). */
+const BEAT_EVERY_MS = 2_000;
+
+/** Runs `work`, heartbeating while it lasts when it runs as an activity (a batch's tries take up to 10 s each). */
+async function whileBeating<T>(work: () => Promise<T>): Promise<T> {
+  let context: Context | undefined;
+  try {
+    context = Context.current();
+  } catch {
+    return work(); // called outside an activity: nothing to tell
+  }
+  const beat = setInterval(() => context.heartbeat(), BEAT_EVERY_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(beat);
+  }
 }
 
 /** The delivery workflow's activities, the type it proxies. */

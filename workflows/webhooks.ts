@@ -32,8 +32,13 @@ const IDLE_MS = 60_000;
 const BATCH_RETRY_MS = 30_000;
 const HISTORY_LIMIT = 2_000;
 
+/**
+ * A batch heartbeats while it runs (activities/webhooks.ts): one lost with its worker (a crash, a SIGKILL) is
+ * tried again once 10 s pass without a beat, where its start-to-close alone held the events for a minute.
+ */
 const acts = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
 });
 

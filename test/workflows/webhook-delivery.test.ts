@@ -68,7 +68,12 @@ describe('webhook delivery on the time-skipping server', () => {
     return { workspaceId, endpointId, secret };
   }
 
-  async function run(path: string, script: (ids: Awaited<ReturnType<typeof announced>> & { eventId: string }) => Promise<void>) {
+  type Activities = ReturnType<typeof createActivities>;
+  async function run(
+    path: string,
+    script: (ids: Awaited<ReturnType<typeof announced>> & { eventId: string }) => Promise<void>,
+    activities: (real: Activities) => Activities = (real) => real,
+  ) {
     const config = testConfig();
     const deps = buildActivityDeps(config, { db, client: env.client, logger }, { clock, logger });
     const worker = await Worker.create({
@@ -76,7 +81,7 @@ describe('webhook delivery on the time-skipping server', () => {
       connection: env.nativeConnection,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       workflowBundle: await workflowBundle(),
-      activities: createActivities(deps),
+      activities: activities(createActivities(deps)),
     });
     const ids = await announced(path);
     await worker.runUntil(async () => {
@@ -152,6 +157,39 @@ describe('webhook delivery on the time-skipping server', () => {
       expect(receiver.requests.filter((r) => r.path === path)).toHaveLength(MAX_DELIVERY_ATTEMPTS);
       await recordHistory(env.client, webhookWorkflowId(endpointId), 'webhook-given-up');
     });
+  });
+
+  it('tries a batch lost with its worker again once its heartbeats stop: seconds later, not at its minute', async () => {
+    const path = '/lost-batch';
+    // The first batch goes silent, as one whose worker was SIGKILLed: no answer and no heartbeat, ever.
+    let lost: (() => void) | undefined;
+    let batches = 0;
+    const losingTheFirst = (real: Activities): Activities => ({
+      ...real,
+      deliverEvents: (...args: Parameters<Activities['deliverEvents']>) =>
+        ++batches === 1 ? new Promise((_, reject) => (lost = () => reject(new Error('the lost worker')))) : real.deliverEvents(...args),
+    });
+    await run(
+      path,
+      async ({ endpointId, eventId }) => {
+        try {
+          for (let i = 0; i < 300 && batches === 0; i++) await new Promise((r) => setTimeout(r, 50));
+          expect(batches).toBe(1);
+          // The heartbeat timeout (10 s) and the activity's first retry interval (2 s) later, with a second to
+          // spare. The server skips no time while the lost batch runs, so this waits the timeout's 10 s for real.
+          await env.sleep(13_000);
+          expect(await tried(endpointId, eventId, 1)).toMatchObject({ status: 'delivered', attempts: 1 });
+          expect(batches).toBe(2);
+          expect(receiver.requests.filter((r) => r.path === path)).toHaveLength(1);
+        } finally {
+          lost?.();
+        }
+        await env.sleep(61_000);
+        expect(await closed(webhookWorkflowId(endpointId))).toBe('COMPLETED');
+        await recordHistory(env.client, webhookWorkflowId(endpointId), 'webhook-batch-lost-with-its-worker');
+      },
+      losingTheFirst,
+    );
   });
 
   it('marks what waits as failed when its endpoint is deleted, and ends', async () => {
