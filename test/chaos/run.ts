@@ -21,10 +21,11 @@ type Scenario = [id: string, run: (stack: ChaosStack) => Promise<Checks>];
  * The scenarios run in four groups side by side, each group on a whole stack of its own (database, Temporal,
  * API, worker, provider stand-ins) and its scenarios one after the other: no group sees another's processes
  * killed or servers stopped, and most of a scenario's time is waiting (for calls, kills, outages), which
- * the groups share. The database and Temporal outages (c, d) have their group to themselves; the load (f),
- * whose calls keep its stack busy after it, ends its group; the webhooks' kills (g), the longest scenario (its
- * waves of calls at a cap of 3), have theirs, and the erasure's kills (i) follow the processes of (h), which
- * stops the API and worker it added.
+ * the groups share. The groups are balanced by the short run's times in CI (2026-11-29): the database's
+ * outage (c), the longest, has its group to itself; the load (f), whose calls keep its stack busy after it,
+ * ends its group; Temporal's outage (d) follows the webhooks' kills (g), whose calls and deliveries have all
+ * ended by then; and the erasure's kills (i) follow the processes of (h), which stops the API and worker it
+ * added, with the API's kill (b) after them.
  */
 async function main(): Promise<void> {
   const short = process.argv.includes('--short');
@@ -35,18 +36,18 @@ async function main(): Promise<void> {
   const all: Scenario[][] = [
     [
       ['a', (s) => workerKills(s, { calls: short ? 21 : 50, kills: short ? 2 : 5, seed: 20261122 })],
-      ['b', (s) => apiKills(s)],
       ['e', (s) => providerErrors(s, { failMs: short ? 4_000 : 8_000 })],
       ['f', (s) => load(s, { clients: short ? 10 : 20, seconds: short ? 15 : 60 })],
     ],
+    [['c', (s) => databaseOutage(s, { outageMs: short ? 8_000 : 20_000 })]],
     [
-      ['c', (s) => databaseOutage(s, { outageMs: short ? 8_000 : 20_000 })],
+      ['g', (s) => webhookKills(s, { calls: short ? 12 : 30, cap: 3, kills: short ? 2 : 4 })],
       ['d', (s) => temporalOutage(s, { outageMs: short ? 8_000 : 20_000 })],
     ],
-    [['g', (s) => webhookKills(s, { calls: short ? 12 : 30, cap: 3, kills: short ? 2 : 4 })]],
     [
       ['h', (s) => severalProcesses(s, { calls: 40, cap: 8 })],
       ['i', (s) => erasureKills(s)],
+      ['b', (s) => apiKills(s)],
     ],
   ];
   const groups = all.map((group) => group.filter(([id]) => !only || only.includes(id))).filter((group) => group.length > 0);
