@@ -62,6 +62,8 @@ export function createCallCapacityActivities({ stores, clock, voice }: CallActiv
         maxConcurrentCalls(workspace),
         new Date(now.getTime() + lease),
         now,
+        // Left beside a slot when all are held: its release tells this call to look again.
+        { waiter: callId },
       );
       // Recorded once: a later look, or a retry after the write, finds it.
       const schedule = dialAt !== null && call.scheduled_for === null ? scheduled(call, new Date(dialAt)) : null;

@@ -6,7 +6,10 @@ import { callEvents } from '../stores/calls';
 import type { ActivityDeps } from './deps';
 
 /** What the call activities are built from (activities/calls.ts puts them together). */
-export type CallActivityDeps = Pick<ActivityDeps, 'stores' | 'operations' | 'logger' | 'clock' | 'voice' | 'whatsapp' | 'report'>;
+export type CallActivityDeps = Pick<
+  ActivityDeps,
+  'stores' | 'operations' | 'logger' | 'clock' | 'voice' | 'whatsapp' | 'report' | 'wakeWaitingCall'
+>;
 
 /**
  * What every part of a call's activities shares: the call store, reading a call with its stored report, and
@@ -15,8 +18,13 @@ export type CallActivityDeps = Pick<ActivityDeps, 'stores' | 'operations' | 'log
  * extra filter field would scan every call.
  */
 export function callChanges(deps: CallActivityDeps) {
-  const { stores, logger } = deps;
+  const { stores, logger, wakeWaitingCall } = deps;
   const { calls, callSlots } = stores;
+  /** Gives a slot back, and tells the call left waiting beside it, if another, to look again now. */
+  const releaseSlot = async (call: CallDoc, slot: NonNullable<CallDoc['capacity_slot']>) => {
+    const waiter = await callSlots.release(slot);
+    if (waiter && waiter !== call._id) await wakeWaitingCall(waiter);
+  };
 
   async function load(callId: string): Promise<CallDoc> {
     const call = await calls.get(callId);
@@ -57,13 +65,13 @@ export function callChanges(deps: CallActivityDeps) {
      * (`capacity_slot: null`); a crash before that write frees it again, harmlessly: only its holder frees a slot.
      */
     async releaseHeldSlot(call: CallDoc): Promise<void> {
-      if (call.capacity_slot) await callSlots.release(call.capacity_slot);
+      if (call.capacity_slot) await releaseSlot(call, call.capacity_slot);
     },
 
     /** Frees the calling slot the call holds, if any, when no change of the call is written with it. */
     async giveSlotBack(call: CallDoc): Promise<void> {
       if (!call.capacity_slot) return;
-      await callSlots.release(call.capacity_slot);
+      await releaseSlot(call, call.capacity_slot);
       await calls.note(call._id, { capacity_slot: null });
     },
 

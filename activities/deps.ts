@@ -32,4 +32,9 @@ export interface ActivityDeps {
   webhooks: { allowPrivate: boolean };
   /** Starts workflows on this worker's task queue, each once ever (infra/temporal.ts, startEach). */
   startWorkflows: (starts: WorkflowStart[]) => Promise<FanOutResult>;
+  /**
+   * Tells a call waiting for capacity that a slot was given back, so it looks again now (composition/call-capacity.ts).
+   * A hint: it never throws, and a call that stopped waiting ignores it.
+   */
+  wakeWaitingCall: (callId: string) => Promise<void>;
 }

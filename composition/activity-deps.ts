@@ -3,6 +3,7 @@ import type { Config } from '../infra/config';
 import type { Database } from '../infra/database';
 import type { Logger } from '../infra/logger';
 import { startEach } from '../infra/temporal';
+import { callWaker } from './call-capacity';
 import type { Announce } from '../infra/webhooks/events';
 import type { ActivityDeps } from '../activities/deps';
 import type { Operations } from '../operations';
@@ -54,6 +55,7 @@ export function buildActivityDeps(config: Config, base: ActivityWiring, override
     publicBaseUrl: config.PUBLIC_BASE_URL,
     startWorkflows: (starts) => startEach(base.starter ?? base.client, config.TEMPORAL_TASK_QUEUE, starts, base.starter !== undefined),
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+    wakeWaitingCall: callWaker(base.client, logger),
     ...replaced,
   };
 }

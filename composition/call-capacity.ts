@@ -1,5 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { callWorkflowId } from '../shared/workflow-starts';
 import { callWorkflow, capacityChangedSignal } from '../workflows/calls';
+import type { Logger } from '../infra/logger';
 import { CallStatusKey, WorkspaceIdKey } from '../workflows/search-attributes';
 
 /** Signals sent at once to the waiting calls. */
@@ -39,4 +41,25 @@ export async function wakeCallsWaitingForCapacity(client: Client, workspaceId: s
   }
   await Promise.all(round);
   return signalled;
+}
+
+const WAKE_WITHIN_MS = 2_000;
+
+/**
+ * Tells one call waiting for capacity that a slot was given back (stores/call-slots.ts), so it looks again
+ * now. Never throws: a call that ended is left alone, and a failed signal only means the call looks at its
+ * next timer, as it would have.
+ */
+export function callWaker(client: Client, logger: Logger): (callId: string) => Promise<void> {
+  return async (callId) => {
+    try {
+      // Bounded: the end of an attempt waits for it, and must not wait out a Temporal that does not answer.
+      await client.withDeadline(Date.now() + WAKE_WITHIN_MS, () =>
+        client.workflow.getHandle(callWorkflowId(callId)).signal(capacityChangedSignal),
+      );
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError))
+        logger.warn({ callId, err: (err as Error).message }, 'a waiting call was not told of a free slot');
+    }
+  };
 }

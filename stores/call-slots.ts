@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../infra/database';
 import { claim, release } from '../infra/claims';
+import { isDuplicateKey } from '../infra/duplicate-key';
 
 /**
  * A workspace's calling slots: slot i is the claim `call-slot/<workspace>/<i>` (infra/claims.ts, exclusive on
  * FerretDB too), held by one attempt (`<call>/<attempt>`) until it ends, or until its lease (the attempt's
  * report deadline) runs out, so a holder that never gives it back frees it anyway. Every read and write is
  * by exact `_id`.
+ *
+ * A call that finds every slot held leaves its name as the workspace's waiter (`call-slot-waiter/<workspace>`,
+ * the latest such call's), and the next release of any slot takes it away, so the worker can tell that call to
+ * look again at once instead of at its next look, up to 19 s later. It is a hint in a document of its own,
+ * never written into a slot's claim: a lost or stale one costs a timer's wait, or one look too many.
  */
 
 export interface HeldSlot {
@@ -30,14 +36,16 @@ const busyHere = new Map<string, Set<number>>();
 const busyIn = (workspaceId: string) => busyHere.get(workspaceId) ?? busyHere.set(workspaceId, new Set()).get(workspaceId)!;
 const SLOT_PREFIX = 'call-slot/';
 const slotKey = (workspaceId: string, index: number) => `${SLOT_PREFIX}${workspaceId}/${index}`;
+const waiterKey = (workspaceId: string) => `call-slot-waiter/${workspaceId}`;
 const slotOf = (key: string) => {
   const cut = key.lastIndexOf('/');
   return { workspaceId: key.slice(SLOT_PREFIX.length, cut), index: Number(key.slice(cut + 1)) };
 };
 
 /**
- * One of the `cap` slots for `holder`, or null when all are held. Looks start at a place of the holder's
- * own, so waiting calls do not all try the same slot first. A holder that asks again gets a slot it holds
+ * One of the `cap` slots for `holder`, or null when all are held (then `waiter`, when given, is left as the
+ * workspace's waiter). Looks start at a place of the holder's own, so waiting calls do not all try the
+ * same slot first. A holder that asks again gets a slot it holds
  * when the look reaches it first; the caller keeps the slot it took (the call's `capacity_slot`) and does not
  * ask again, so only a crash between the claim and that record can leave a second slot held, until its lease.
  */
@@ -47,7 +55,8 @@ async function takeSlot(
   holder: string,
   cap: number,
   leaseUntil: Date,
-  now = new Date(),
+  now: Date,
+  waiter: string | undefined,
 ): Promise<HeldSlot | null> {
   const busy = busyIn(workspaceId);
   const start = createHash('sha256').update(holder).digest().readUInt32BE(0) % cap;
@@ -84,20 +93,34 @@ async function takeSlot(
       if (taken) return taken;
     }
   }
+  if (waiter) await leaveWaiter(db, waiterKey(workspaceId), waiter, now);
   return null;
 }
 
-async function releaseSlot(db: Database, slot: HeldSlot): Promise<void> {
-  await release(db, slot.key, slot.holder);
+/** The latest waiter's name, in place of any before it (the likeliest to wait still); two at once leave one. */
+async function leaveWaiter(db: Database, key: string, waiter: string, now: Date): Promise<void> {
+  try {
+    await db.claims.replaceOne({ _id: key }, { holder: waiter, expires_at: null, created_at: now }, { upsert: true });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
+}
+
+/** Gives the slot back; the workspace's waiter, if any, taken away with it, to be told. */
+async function releaseSlot(db: Database, slot: HeldSlot): Promise<string | null> {
   const { workspaceId, index } = slotOf(slot.key);
+  // Side by side: the waiter is told only once both are done, so its look finds the slot free.
+  const [, waiting] = await Promise.all([release(db, slot.key, slot.holder), db.claims.findOneAndDelete({ _id: waiterKey(workspaceId) })]);
   busyHere.get(workspaceId)?.delete(index);
+  return waiting?.holder ?? null;
 }
 
 /** The workspace's calling slots (max_concurrent_calls), taken by an attempt and given back when it ends. */
 export function callSlotStore(db: Database) {
   return {
-    take: (workspaceId: string, holder: string, cap: number, leaseUntil: Date, now = new Date()) =>
-      takeSlot(db, workspaceId, holder, cap, leaseUntil, now),
+    take: (workspaceId: string, holder: string, cap: number, leaseUntil: Date, now = new Date(), opts: { waiter?: string } = {}) =>
+      takeSlot(db, workspaceId, holder, cap, leaseUntil, now, opts.waiter),
+    /** Gives the slot back: the workspace's waiting call it takes away (its id), to be told, or null. */
     release: (slot: HeldSlot) => releaseSlot(db, slot),
     /**
      * Whether one of the `cap` slots is free now (neither claimed nor held past its lease): reads by `_id`, 16

@@ -14,8 +14,8 @@ const LOOK_SPREAD = 0.25;
  * long each time up to 15 s, spread by a fraction of the call's own (`spread`, 0 to 1) so waiters do not look
  * in step. Each look reads the workspace's cap afresh. Every waiter looks on its own, so a long queue costs
  * looks: with a look every second each, the chaos suite's load (about 450 calls behind a cap of 10) kept two
- * cores busy, and a scenario after it took 158 s instead of 26. A queue that wakes the next waiter when a slot
- * is given back would cost less, and is not built.
+ * cores busy, and a scenario after it took 158 s instead of 26. A slot given back also wakes the workspace's
+ * latest waiter at once (stores/call-slots.ts); these timers are what a waiter not woken falls back on.
  */
 export function capacityWaitMs(n: number, spread: number): number {
   const base = Math.min(1_000 * 2 ** n, LONGEST_LOOK_GAP_MS);

@@ -66,6 +66,24 @@ describe('calling slots', () => {
     expect(await callSlotStore(db).take('ws_e', 'call_next/1', 3, minute(10))).toEqual({ key: mine.key, holder: 'call_next/1' });
   });
 
+  it("hands the workspace's latest waiter to the next release, once, and a take that finds a slot leaves none", async () => {
+    const slots = callSlotStore(db);
+    const won = await Promise.all(['call_h1/1', 'call_h2/1', 'call_h3/1'].map((h) => slots.take('ws_w', h, 3, minute(10))));
+    expect(won.every((t) => t !== null)).toBe(true);
+    expect(await slots.take('ws_w', 'call_w1/1', 3, minute(10), new Date(), { waiter: 'call_w1' })).toBeNull();
+    expect(await slots.take('ws_w', 'call_w2/1', 3, minute(10), new Date(), { waiter: 'call_w2' })).toBeNull();
+    // The latest waiter is told, by the first release of any slot; the next release has no one to tell.
+    expect(await slots.release(won[1]!)).toBe('call_w2');
+    expect(await slots.release(won[2]!)).toBeNull();
+    // Another workspace's waiter is its own.
+    expect(await slots.take('ws_w2', 'call_o/1', 1, minute(10))).not.toBeNull();
+    expect(await slots.take('ws_w2', 'call_o2/1', 1, minute(10), new Date(), { waiter: 'call_o2' })).toBeNull();
+    expect(await slots.release(won[0]!)).toBeNull();
+    const taken = await slots.take('ws_w', 'call_w3/1', 3, minute(10), new Date(), { waiter: 'call_w3' });
+    expect(taken).not.toBeNull();
+    expect(await slots.release(taken!)).toBeNull();
+  });
+
   it('frees a slot whose holder never gave it back once its lease has run out', async () => {
     const now = Date.now();
     const lost = await callSlotStore(db).take('ws_b', 'call_lost/1', 1, minute(30, now), new Date(now));

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
+import { callChanges } from '../../activities/call-changes';
 import { claim, release } from '../../infra/claims';
 import type { VoiceProvider } from '../../providers/voice/port';
 import { callProgressQuery, callWorkflow, cancelCallSignal, capacityChangedSignal } from '../../workflows/calls';
@@ -172,6 +173,41 @@ describe('call workflow: capacity', () => {
       expect(dialledAt - toldAt).toBeLessThan(1_000);
       await recordHistory(client, call.workflow_id, 'call-woken-by-a-raised-cap');
       for (const h of holders.slice(1)) await release(bench.db, h.key, h.holder);
+    }, 60_000);
+
+    it('looks again at once when another call of the workspace gives its slot back, not at its next look', async () => {
+      const { workspaceId, holders } = await heldWorkspace();
+      // The last slot is held by a call of the workspace, which ends while the other waits.
+      await release(bench.db, holders[9].key, holders[9].holder);
+      const ending = await bench.newCall({ workspaceId });
+      const slot = await deps.stores.callSlots.take(workspaceId, `${ending._id}/1`, 10, new Date(Date.now() + 3_600_000));
+      expect(slot).not.toBeNull();
+      const call = await bench.newCall({ workspaceId });
+      const simulator = deps.voice as SimulatorVoiceProvider;
+      const { worker, args } = await start(call, simulator, { connection, deps });
+      const { endedAt, dialledAt } = await worker.runUntil(async () => {
+        const handle = await client.workflow.start(callWorkflow, args);
+        await waitFor(
+          () => handle.query(callProgressQuery),
+          (p) => p.status === 'waiting_for_capacity',
+          20_000,
+        );
+        // Past its looks after 1 and 2 s: its next look is 4 to 5 s away.
+        await new Promise((r) => setTimeout(r, 3_500));
+        const endedAt = Date.now();
+        // As an attempt's end gives its slot back (activities/call-bookkeeping.ts).
+        await callChanges(deps).releaseHeldSlot({ ...ending, capacity_slot: slot });
+        await waitFor(
+          async () => simulator.dials.find((d) => d.callId === call._id),
+          (d) => d !== undefined,
+          10_000,
+        );
+        const dialledAt = Date.now();
+        await handle.result();
+        return { endedAt, dialledAt };
+      });
+      expect(dialledAt - endedAt).toBeLessThan(1_000);
+      for (const h of holders.slice(0, 9)) await release(bench.db, h.key, h.holder);
     }, 60_000);
   });
 });
