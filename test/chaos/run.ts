@@ -16,7 +16,7 @@ type Scenario = [id: string, run: (stack: ChaosStack) => Promise<Checks>];
 /**
  * `npm run chaos [-- --short]`: faults on real processes, each scenario printing what it checked. The
  * suite starts and kills every process itself, on loopback only, and every wait in it is bounded. Exit
- * status 1 when any check failed. `--short` is the version CI runs (about a minute and a half).
+ * status 1 when any check failed. `--short` is the version CI runs (about 80 s).
  *
  * The scenarios run in four groups side by side, each group on a whole stack of its own (database, Temporal,
  * API, worker, provider stand-ins) and its scenarios one after the other: no group sees another's processes

@@ -48,13 +48,16 @@ export async function webhookKills(stack: ChaosStack, opts: { calls: number; cap
       // it did not start, and while events still wait for delivery. The provider holds the calls placed from
       // here until the worker is back: a wave of calls lasts about 2 s and waiters look again seconds later,
       // so without the hold a kill could fall between waves, with no slot held (it did, once, and failed a
-      // CI run); and a slot counts once its dial has reached the provider, not when it is taken, or the kill
-      // could cut off the dial instead.
+      // CI run). A slot counts once its dial has reached the provider and its activity recorded it, not when
+      // it is taken, and the kill waits until every held slot's has: a dial it cut off would hold its slot for
+      // the dial activity's 30 s (it did, and (g) took 91 s where it takes 40).
       stack.vapi.hold();
-      const placed = () => new Set(stack.vapi.dials.map((d) => `${d.callId}/${d.attempt}`));
       const held =
         (await until(
-          async () => (await slotHolders(stack, workspaceId, opts.cap)).filter((h) => placed().has(h)),
+          async () => {
+            const holders = await slotHolders(stack, workspaceId, opts.cap);
+            return (await Promise.all(holders.map((h) => dialRecorded(stack, h)))).every(Boolean) ? holders : [];
+          },
           (calls) => calls.some((h) => !before.includes(h)),
           // After a kill, the next wave waits for the reports of the last one (their workflows' tasks wait out
           // the dead worker's sticky queue first) and then for the waiters' next look, up to 19 s later.
@@ -134,6 +137,14 @@ export async function webhookKills(stack: ChaosStack, opts: { calls: number; cap
     await receiver.close();
   }
   return checks;
+}
+
+/** Whether a slot holder's (`<call>/<attempt>`) dial reached the provider, and its activity recorded it. */
+async function dialRecorded(stack: ChaosStack, holder: string): Promise<boolean> {
+  const [callId, attempt] = holder.split('/');
+  const placed = stack.vapi.dials.some((d) => d.callId === callId && String(d.attempt) === attempt);
+  const call = placed ? await stack.store.calls.findOne({ _id: callId }) : null;
+  return !!call?.attempts[Number(attempt) - 1]?.provider_call_id;
 }
 
 /** The holders (`<call>/<attempt>`) of the workspace's calling slots now, leases run out left out. */
