@@ -2,6 +2,7 @@ import type { FailureReason, AttemptResult } from '../shared/calls/retry';
 import type { CallStatus, CancelReason } from '../shared/calls/schema';
 import { callEvents } from '../stores/calls';
 import { NotAnnouncedError } from '../stores/resource-store';
+import type { CallDoc } from '../infra/documents/calls';
 import type { CallActivityDeps, CallChanges } from './call-changes';
 
 /**
@@ -12,8 +13,11 @@ import type { CallActivityDeps, CallChanges } from './call-changes';
  */
 export function createCallBookkeepingActivities({ stores, clock }: CallActivityDeps, changes: CallChanges) {
   const { calls, load, loadWithReport, readReport, reported, releaseHeldSlot, giveSlotBack, attemptEnd, scheduled } = changes;
-  /** An ended call frees its candidate once its change is written (stores/calls.ts). */
-  const free = (call: { _id: string; project_id: string; candidate_id: string }) => () => stores.calls.freeCandidate(call);
+  /** An ended call gives its slot back and frees its candidate, once its change is written (stores/calls.ts). */
+  const ended = (call: CallDoc) => async () => {
+    await releaseHeldSlot(call);
+    await stores.calls.freeCandidate(call);
+  };
   return {
     async markScheduled(callId: string, dialAt: number): Promise<CallStatus> {
       const call = await load(callId);
@@ -29,16 +33,11 @@ export function createCallBookkeepingActivities({ stores, clock }: CallActivityD
         await giveSlotBack(call);
         return call.status;
       }
-      await releaseHeldSlot(call);
-      const changed = await calls.change(call, {
+      const changed = calls.change(call, {
         events: [callEvents.attemptEnded(attempt)],
-        set: {
-          ...reported(call, [report]),
-          capacity_slot: null,
-          ...attemptEnd(attempt, result, endedAt === undefined ? clock() : new Date(endedAt)),
-        },
+        set: { ...reported(call, [report]), ...attemptEnd(attempt, result, endedAt === undefined ? clock() : new Date(endedAt)) },
       });
-      return statusOf(changed, call.status);
+      return statusOf(await settle(changed, () => releaseHeldSlot(call)), call.status);
     },
 
     /**
@@ -48,7 +47,6 @@ export function createCallBookkeepingActivities({ stores, clock }: CallActivityD
      */
     async completeCall(callId: string, attempt: number, endedAt: number): Promise<CallStatus> {
       const { call, report } = await loadWithReport(callId, attempt);
-      await releaseHeldSlot(call);
       const recorded = call.attempts[attempt - 1]?.number === attempt;
       const changed = calls.change(call, {
         to: 'completed',
@@ -56,12 +54,11 @@ export function createCallBookkeepingActivities({ stores, clock }: CallActivityD
         set: {
           ...reported(call, [report]),
           ...(recorded ? attemptEnd(attempt, 'completed', new Date(endedAt)) : {}),
-          capacity_slot: null,
           failure_reason: null,
           next_attempt_at: null,
         },
       });
-      return statusOf(await settle(changed, free(call)), 'completed');
+      return statusOf(await settle(changed, ended(call)), 'completed');
     },
 
     /** A cancel arrived during an attempt: the call shows it until the attempt ends. */
@@ -81,19 +78,17 @@ export function createCallBookkeepingActivities({ stores, clock }: CallActivityD
       const call = await load(callId);
       // Reports of attempts given up on (no_outcome) that came in since: written in now, with the call's end.
       const late = await Promise.all(call.attempts.filter((a) => !a.reported_at).map((a) => readReport(callId, a.number)));
-      await releaseHeldSlot(call);
       const changed = calls.change(call, {
         to: status,
         events: [callEvents.ended(status)],
         set: {
           ...reported(call, late),
-          capacity_slot: null,
           failure_reason: reason,
           next_attempt_at: null,
           ...(cancelReason ? { cancel_reason: cancelReason } : {}),
         },
       });
-      return statusOf(await settle(changed, free(call)), status);
+      return statusOf(await settle(changed, ended(call)), status);
     },
   };
 }
@@ -102,17 +97,19 @@ export function createCallBookkeepingActivities({ stores, clock }: CallActivityD
 const statusOf = (call: { status: CallStatus } | null, fallback: CallStatus): CallStatus => call?.status ?? fallback;
 
 /**
- * An ended call frees its candidate once its change is written, whether or not its announcement went out
- * (the activity's retry announces it): a candidate is never held by a call that has ended.
+ * Runs `after` once the change is written, whether or not its announcement went out (the activity's retry
+ * announces it): a candidate is never held by a call that has ended, and an attempt's slot is given back
+ * only once its end is recorded, so no attempt a slot's next holder starts overlaps it in the stored calls
+ * (the cap holds in what the API shows, a worker's death mid-change included).
  */
-async function settle<T>(changed: Promise<T>, free: () => Promise<void>): Promise<T> {
+async function settle<T>(changed: Promise<T>, after: () => Promise<void>): Promise<T> {
   let result: T;
   try {
     result = await changed;
   } catch (err) {
-    if (err instanceof NotAnnouncedError) await free();
+    if (err instanceof NotAnnouncedError) await after();
     throw err;
   }
-  await free();
+  await after();
   return result;
 }

@@ -61,8 +61,9 @@ export function callChanges(deps: CallActivityDeps) {
     },
 
     /**
-     * Frees the calling slot the call holds, if any. The change written next clears the call's record of it
-     * (`capacity_slot: null`); a crash before that write frees it again, harmlessly: only its holder frees a slot.
+     * Gives back the calling slot the call's record names, if its claim is still that attempt's: once the change
+     * that ends the attempt is written (activities/call-bookkeeping.ts), so a crash between the two gives it back
+     * at the retry. The record keeps naming it (the last slot the call held); the claim says whether it still does.
      */
     async releaseHeldSlot(call: CallDoc): Promise<void> {
       if (call.capacity_slot) await releaseSlot(call, call.capacity_slot);

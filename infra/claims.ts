@@ -48,8 +48,14 @@ export function claimEach(db: Database, claims: Array<{ key: string; holder: str
  * one exception, and costs at most a repeated generation of questions).
  */
 export async function release(db: Database, key: string, holder: string): Promise<void> {
+  await released(db, key, holder);
+}
+
+/** `release`, telling whether this call removed the claim (false: another holds it, or it was gone already). */
+export async function released(db: Database, key: string, holder: string): Promise<boolean> {
   const current = await db.claims.findOne({ _id: key });
-  if (current?.holder === holder) await db.claims.deleteOne({ _id: key });
+  if (current?.holder !== holder) return false;
+  return (await db.claims.deleteOne({ _id: key })).deletedCount === 1;
 }
 
 export async function claimOf(db: Database, key: string): Promise<ClaimDoc | null> {

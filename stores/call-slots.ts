@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../infra/database';
-import { claim, release } from '../infra/claims';
+import { claim, released } from '../infra/claims';
 import { isDuplicateKey } from '../infra/duplicate-key';
 
 /**
@@ -106,13 +106,15 @@ async function leaveWaiter(db: Database, key: string, waiter: string, now: Date)
   }
 }
 
-/** Gives the slot back; the workspace's waiter, if any, taken away with it, to be told. */
+/**
+ * Gives the slot back if `slot.holder` still holds it; then the workspace's waiter, if any, is taken away, to
+ * be told. A slot given back already (a retried activity) takes no waiter: no slot was freed for it.
+ */
 async function releaseSlot(db: Database, slot: HeldSlot): Promise<string | null> {
   const { workspaceId, index } = slotOf(slot.key);
-  // Side by side: the waiter is told only once both are done, so its look finds the slot free.
-  const [, waiting] = await Promise.all([release(db, slot.key, slot.holder), db.claims.findOneAndDelete({ _id: waiterKey(workspaceId) })]);
+  const freed = await released(db, slot.key, slot.holder);
   busyHere.get(workspaceId)?.delete(index);
-  return waiting?.holder ?? null;
+  return freed ? ((await db.claims.findOneAndDelete({ _id: waiterKey(workspaceId) }))?.holder ?? null) : null;
 }
 
 /** The workspace's calling slots (max_concurrent_calls), taken by an attempt and given back when it ends. */
@@ -120,7 +122,7 @@ export function callSlotStore(db: Database) {
   return {
     take: (workspaceId: string, holder: string, cap: number, leaseUntil: Date, now = new Date(), opts: { waiter?: string } = {}) =>
       takeSlot(db, workspaceId, holder, cap, leaseUntil, now, opts.waiter),
-    /** Gives the slot back: the workspace's waiting call it takes away (its id), to be told, or null. */
+    /** Gives the slot back: the workspace's waiting call it takes away (its id), to be told, or null. Repeatable. */
     release: (slot: HeldSlot) => releaseSlot(db, slot),
     /**
      * Whether one of the `cap` slots is free now (neither claimed nor held past its lease): reads by `_id`, 16

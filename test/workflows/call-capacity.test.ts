@@ -71,7 +71,11 @@ describe('call workflow: capacity', () => {
     expect(progress.status).toBe('completed');
     const stored = (await bench.db.calls.findOne({ _id: call._id }))!;
     expect(stored.attempts.map((a) => [a.number, a.outcome])).toEqual([[1, 'completed']]);
-    expect(stored.capacity_slot).toBeNull();
+    // Its slot is given back: no claim of the workspace's ten is the call's.
+    const slots = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => bench.db.claims.findOne({ _id: `call-slot/${stored.workspace_id}/${i}` })),
+    );
+    expect(slots.filter((c) => c?.holder.startsWith(`${call._id}/`))).toEqual([]);
     await recordHistory(bench.env.client, call.workflow_id, 'call-provider-busy-then-completed');
   });
 
