@@ -108,7 +108,10 @@ describe('calling slot take run again after its announcement was lost', () => {
   /** The announcements that went out, as call id and event key; `dying` makes the next one fail instead. */
   const announced: string[] = [];
   let dying = false;
+  /** Run at each announcement, which comes right after its change is written. */
+  let onAnnounce: (() => Promise<void>) | null = null;
   const announce: Announce = async (_ws, ...events) => {
+    await onAnnounce?.();
     if (dying) {
       dying = false;
       throw new Error('the worker died');
@@ -175,5 +178,37 @@ describe('calling slot take run again after its announcement was lost', () => {
     expect(await take(id)).toEqual({ taken: true, status: 'waiting_for_capacity' });
     expect(announced.filter((a) => a.startsWith(id))).toHaveLength(1);
     await env().run(acts.releaseCallSlot, id);
+  });
+
+  it("gives an attempt's slot back only once its end is written, and run again frees no slot another call took since", async () => {
+    const id = await newCall();
+    expect(await take(id)).toEqual({ taken: true, status: 'scheduled' });
+    const slot = `call-slot/${workspaceId}/0`;
+    const attempt = {
+      number: 1,
+      provider: 'counting',
+      provider_call_id: 'p-1',
+      started_at: new Date(),
+      ended_at: null,
+      outcome: null,
+      failure_reason: null,
+    };
+    await db.calls.updateOne({ _id: id }, { $set: { status: 'in_progress' }, $push: { attempts: attempt } });
+    // The slot as the end's announcement finds it, right after the end is written: still the attempt's.
+    const seen: Array<string | null> = [];
+    onAnnounce = async () => void seen.push((await db.claims.findOne({ _id: slot }))?.holder ?? null);
+    try {
+      expect(await env().run(acts.completeCall, id, 1, Date.now())).toBe('completed');
+    } finally {
+      onAnnounce = null;
+    }
+    expect(seen).toEqual([`${id}/1`]);
+    expect(await db.claims.findOne({ _id: slot })).toBeNull();
+    // Another call takes the slot; the end run again (a retried activity) leaves it to that call.
+    const next = await newCall();
+    expect(await take(next)).toEqual({ taken: true, status: 'scheduled' });
+    expect(await env().run(acts.completeCall, id, 1, Date.now())).toBe('completed');
+    expect((await db.claims.findOne({ _id: slot }))?.holder).toBe(`${next}/1`);
+    await env().run(acts.releaseCallSlot, next);
   });
 });
