@@ -20,7 +20,7 @@ export type CallActivityDeps = Pick<
 export function callChanges(deps: CallActivityDeps) {
   const { stores, logger, wakeWaitingCall } = deps;
   const { calls, callSlots } = stores;
-  /** Gives a slot back, and tells the call left waiting beside it, if another, to look again now. */
+  /** Gives a slot back, and tells the workspace's waiting call it took away, if another, to look again now. */
   const releaseSlot = async (call: CallDoc, slot: NonNullable<CallDoc['capacity_slot']>) => {
     const waiter = await callSlots.release(slot);
     if (waiter && waiter !== call._id) await wakeWaitingCall(waiter);
