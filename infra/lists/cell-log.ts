@@ -97,12 +97,22 @@ export function cellLogs(collection: Collection<CellDoc>): CellLog {
   async function write(): Promise<void> {
     try {
       await rounds();
-    } finally {
+    } catch (err) {
+      // Not expected (each round settles its appends): what waits is failed rather than left waiting.
       writing = false;
+      failAll([], err);
     }
   }
   async function rounds(): Promise<void> {
-    while (queues.size > 0) {
+    // The write ends in the same step as the look that finds no append waiting. Ended a step later (in
+    // write's own `finally`), an append made in between by a caller of the last round (its continuation runs
+    // first) found a write still going, and waited for the next one to start: for good, in a process that
+    // appended nothing more (a request through a quiet API process hung).
+    for (;;) {
+      if (queues.size === 0) {
+        writing = false;
+        return;
+      }
       const round = [...queues];
       queues.clear();
       const at = round.map(([log]) => next.get(log) ?? 0);

@@ -35,6 +35,19 @@ describe('list storage on the real database', () => {
     for (let i = 0; i < cells; i++) expect(await writers[0].listIndex.findOne({ _id: `concurrent|${i}` })).not.toBeNull();
   });
 
+  it('writes an append made as the last round ends, a few ticks after the one before it was stored', async () => {
+    // A process of its own, with no other append to start a write: an append left out of every round would
+    // wait for good (a request through a quiet API process did, 20 s and more).
+    const log = cellLogs(writers[0].listIndex);
+    const within = (p: Promise<void>) =>
+      Promise.race([p.then(() => 'stored'), new Promise((r) => setTimeout(() => r('left waiting'), 2_000))]);
+    for (let ticks = 0; ticks < 12; ticks++) {
+      await log.append(`ticks-${ticks}`, ['first']);
+      for (let t = 0; t < ticks; t++) await Promise.resolve();
+      expect([ticks, await within(log.append(`ticks-${ticks}`, ['second']))]).toEqual([ticks, 'stored']);
+    }
+  });
+
   it('fails the appends waiting behind a round the database could not take, without a round of their own', async () => {
     // A database that is not there: nothing listens on the port.
     const down = new MongoClient(`mongodb://127.0.0.1:${await freePort()}`, { serverSelectionTimeoutMS: 300 });
