@@ -35,7 +35,7 @@ export function createCallBookkeepingActivities({ stores, clock }: CallActivityD
       }
       const changed = calls.change(call, {
         events: [callEvents.attemptEnded(attempt)],
-        set: { ...reported(call, [report]), ...attemptEnd(attempt, result, endedAt === undefined ? clock() : new Date(endedAt)) },
+        set: { ...reported(call, [report]), ...attemptEnd(call, attempt, result, endedAt === undefined ? clock() : new Date(endedAt)) },
       });
       return statusOf(await settle(changed, () => releaseHeldSlot(call)), call.status);
     },
@@ -53,7 +53,7 @@ export function createCallBookkeepingActivities({ stores, clock }: CallActivityD
         events: [...(recorded ? [callEvents.attemptEnded(attempt)] : []), callEvents.ended('completed')],
         set: {
           ...reported(call, [report]),
-          ...(recorded ? attemptEnd(attempt, 'completed', new Date(endedAt)) : {}),
+          ...(recorded ? attemptEnd(call, attempt, 'completed', new Date(endedAt)) : {}),
           failure_reason: null,
           next_attempt_at: null,
         },

@@ -76,11 +76,16 @@ export function callChanges(deps: CallActivityDeps) {
       await calls.note(call._id, { capacity_slot: null });
     },
 
-    /** The fields of an attempt's end, for the write that records it. */
-    attemptEnd(attempt: number, result: AttemptResult, endedAt: Date): Record<string, unknown> {
+    /**
+     * The fields of an attempt's end, for the write that records it. An attempt ends once: a repeat keeps the
+     * time first recorded. A workflow task rerun after its worker died takes the result again on its own,
+     * later clock; written over, that time showed the attempt under way after its slot had gone to the next
+     * call (chaos (g): 4 attempts shown at once at a cap of 3).
+     */
+    attemptEnd(call: CallDoc, attempt: number, result: AttemptResult, endedAt: Date): Record<string, unknown> {
       const path = attemptPath(attempt);
       return {
-        [`${path}.ended_at`]: endedAt,
+        [`${path}.ended_at`]: call.attempts[attempt - 1]?.ended_at ?? endedAt,
         [`${path}.outcome`]: result === 'completed' ? 'completed' : 'failed',
         [`${path}.failure_reason`]: result === 'completed' ? null : result,
       };

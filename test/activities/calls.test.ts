@@ -211,4 +211,28 @@ describe('calling slot take run again after its announcement was lost', () => {
     expect((await db.claims.findOne({ _id: slot }))?.holder).toBe(`${next}/1`);
     await env().run(acts.releaseCallSlot, next);
   });
+
+  it("keeps an attempt's end time when its end is written again by a rerun with a later clock", async () => {
+    const id = await newCall();
+    const attempt = (n: number) => ({
+      number: n,
+      provider: 'counting',
+      provider_call_id: `p-${n}`,
+      started_at: new Date(),
+      ended_at: null,
+      outcome: null,
+      failure_reason: null,
+    });
+    await db.calls.updateOne({ _id: id }, { $set: { status: 'in_progress' }, $push: { attempts: attempt(1) } });
+    const first = Date.now();
+    // A failed attempt, then its end again (a workflow task rerun after its worker died takes the result on its own clock).
+    await env().run(acts.recordAttempt, id, 1, 'missed' as const, first);
+    await env().run(acts.recordAttempt, id, 1, 'missed' as const, first + 10_000);
+    expect((await db.calls.findOne({ _id: id }))!.attempts[0]).toMatchObject({ ended_at: new Date(first), outcome: 'failed' });
+    // The same for the attempt that completes the call.
+    await db.calls.updateOne({ _id: id }, { $set: { status: 'in_progress' }, $push: { attempts: attempt(2) } });
+    await env().run(acts.completeCall, id, 2, first + 20_000);
+    await env().run(acts.completeCall, id, 2, first + 30_000);
+    expect((await db.calls.findOne({ _id: id }))!.attempts[1]).toMatchObject({ ended_at: new Date(first + 20_000), outcome: 'completed' });
+  });
 });
