@@ -43,9 +43,8 @@ const slotOf = (key: string) => {
 };
 
 /**
- * One of the `cap` slots for `holder`, or null when all are held (then `waiter`, when given, is left as the
- * workspace's waiter). Looks start at a place of the holder's own, so waiting calls do not all try the
- * same slot first. A holder that asks again gets a slot it holds
+ * One of the `cap` slots for `holder`, or null when all are held. Looks start at a place of the holder's
+ * own, so waiting calls do not all try the same slot first. A holder that asks again gets a slot it holds
  * when the look reaches it first; the caller keeps the slot it took (the call's `capacity_slot`) and does not
  * ask again, so only a crash between the claim and that record can leave a second slot held, until its lease.
  */
@@ -56,7 +55,6 @@ async function takeSlot(
   cap: number,
   leaseUntil: Date,
   now: Date,
-  waiter: string | undefined,
 ): Promise<HeldSlot | null> {
   const busy = busyIn(workspaceId);
   const start = createHash('sha256').update(holder).digest().readUInt32BE(0) % cap;
@@ -93,7 +91,6 @@ async function takeSlot(
       if (taken) return taken;
     }
   }
-  if (waiter) await leaveWaiter(db, waiterKey(workspaceId), waiter, now);
   return null;
 }
 
@@ -120,8 +117,12 @@ async function releaseSlot(db: Database, slot: HeldSlot): Promise<string | null>
 /** The workspace's calling slots (max_concurrent_calls), taken by an attempt and given back when it ends. */
 export function callSlotStore(db: Database) {
   return {
-    take: (workspaceId: string, holder: string, cap: number, leaseUntil: Date, now = new Date(), opts: { waiter?: string } = {}) =>
-      takeSlot(db, workspaceId, holder, cap, leaseUntil, now, opts.waiter),
+    /** A slot for `holder`, or null when all are held; then `waiter`, when given, is left as the workspace's waiter. */
+    async take(workspaceId: string, holder: string, cap: number, leaseUntil: Date, now = new Date(), opts: { waiter?: string } = {}) {
+      const slot = await takeSlot(db, workspaceId, holder, cap, leaseUntil, now);
+      if (!slot && opts.waiter) await leaveWaiter(db, waiterKey(workspaceId), opts.waiter, now);
+      return slot;
+    },
     /** Gives the slot back: the workspace's waiting call it takes away (its id), to be told, or null. Repeatable. */
     release: (slot: HeldSlot) => releaseSlot(db, slot),
     /**
