@@ -111,7 +111,7 @@ async function scheduleAll(
 
   const winners = async () => {
     // The candidates, where an erasure or a suppression finds the calls, filed before they start.
-    const [candidates, callWrites] = await Promise.all([
+    const [filed, written] = await Promise.allSettled([
       fileCandidates(
         ws._id,
         project._id,
@@ -120,6 +120,15 @@ async function scheduleAll(
       ),
       stores.calls.create(won.map((i) => calls[i])),
     ]);
+    if (filed.status === 'rejected' || written.status === 'rejected') {
+      // An outage (a 503) or a fault (a 500): what the entries wrote is taken back, so that the retry neither
+      // waits out a claim nor starts a recorded call whose candidate was never filed, where an erasure would not
+      // find it. Both writes have settled first, so none lands after its take-back. Not waited for: the
+      // database that failed them is likely gone, and the 503 is due within 5 s.
+      void Promise.all(won.map((i) => abandon(deps, calls[i])));
+      throw filed.status === 'rejected' ? filed.reason : (written as PromiseRejectedResult).reason;
+    }
+    const [candidates, callWrites] = [filed.value, written.value];
     const ready = candidates.indexed ? won.filter((_, n) => candidates.saved[n].write === 'written' && callWrites[n] === 'written') : [];
     await holdAt(deps.config, 'call-initiate:after-records', deps.logger);
     const request = { summary: `call/initiate: ${ready.length} calls for ${project.ats_job_id}`, project };

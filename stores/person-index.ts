@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../infra/database';
 import { insertEach } from '../infra/duplicate-key';
+import { asUnavailable } from '../infra/unavailable';
 import type { Person } from '../infra/people';
 import { personHashKeys, versionedKeys, type PersonHashKeys, type VersionedKey } from './person-keys';
 import type { PersonIndexDoc } from '../infra/documents/person-index';
@@ -93,7 +94,8 @@ export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(
      * free slot: one unordered insert per round. From a slot found taken the chain is read to its end, and
      * what it lists is filed already (a repeated request, or one filing the same person at once); the rest is
      * tried in the next round at its first missing slot. So filing a document again writes nothing. False when a
-     * write or a read failed: the caller then treats those candidates as not written.
+     * write or a read failed: the caller then treats those candidates as not written. An outage throws
+     * ServiceUnavailableError.
      */
     async file(workspaceId: string, people: Array<Person & { candidateDocId: string }>): Promise<boolean> {
       const byBucket = new Map<string, { key: string; bucket: number; candidates: string[] }>();
@@ -119,8 +121,12 @@ export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(
           const taken = pending.filter((_, i) => written[i] === 'duplicate');
           pending = (await Promise.all(taken.map(chainEnd))).filter((p) => p !== null);
         }
-      } catch {
-        return false; // a read that failed: the entries fail with a retry, which files them again
+      } catch (err) {
+        // The database gone (a stopping FerretDB cancels the commands it still runs): the request is a 503, as
+        // for any other outage. Taken for a refusal, it made a call/initiate answer 200 with "please retry".
+        const down = asUnavailable(err);
+        if (down) throw down;
+        return false; // a read that failed otherwise: the entries fail with a retry, which files them again
       }
       return true;
     },

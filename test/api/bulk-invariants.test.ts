@@ -9,6 +9,8 @@ import { documentId } from '../../infra/documents/projects';
 import { type CallDoc } from '../../infra/documents/calls';
 import { newId } from '../../infra/ids';
 import type { Client } from '@temporalio/client';
+import type { MongoClient } from 'mongodb';
+import type { Database } from '../../infra/database';
 import { readChecked } from '../helpers/api-contract';
 import type { FanOutResult } from '../../shared/workflow-starts';
 
@@ -45,6 +47,9 @@ describe('bulk requests keep their invariant on the real stack', () => {
   // A second API on the same database whose Temporal namespace does not exist: every workflow start fails
   // after the request's database writes, as when Temporal refuses a start.
   let broken: { api: RunningApi; temporal: Client };
+  // A third API whose database goes away while it files a request's candidates in the person index (as a
+  // stopping database cancels the commands it still runs): its person index cannot be reached.
+  let indexGone: { api: RunningApi; mongo: MongoClient };
   beforeAll(async () => {
     // Questions of new jobs spend from the workspace's AI budget (5 a minute by default); this suite's jobs share one
     // workspace, and in some orders its later tests would wait out the next minute for their questions. The
@@ -59,8 +64,22 @@ describe('bulk requests keep their invariant on the real stack', () => {
       api: await server.startApi(service.buildApiDeps(config, { db: stack.db, temporal, logger: createLogger('silent') }), 0, '127.0.0.1'),
       temporal,
     };
+    // The driver of the stack's modules (loaded outside this file's registry), whose errors the service knows.
+    const Driver = stack.db.client.constructor as typeof MongoClient;
+    const mongo = new Driver('mongodb://127.0.0.1:1', { serverSelectionTimeoutMS: 300 });
+    const db = { ...stack.db, personIndex: mongo.db('gone').collection('person_index') } as Database;
+    indexGone = {
+      api: await server.startApi(
+        service.buildApiDeps(stack.config, { db, temporal: stack.temporal, logger: createLogger('silent') }),
+        0,
+        '127.0.0.1',
+      ),
+      mongo,
+    };
   });
   afterAll(async () => {
+    await indexGone?.api.stop(1_000);
+    await indexGone?.mongo.close();
     await broken?.api.stop(1_000);
     await broken?.temporal.connection.close();
     await stack?.stop();
@@ -111,6 +130,32 @@ describe('bulk requests keep their invariant on the real stack', () => {
     );
     expect(done).toBe(3);
     expect(await stack.db.calls.countDocuments({ project_id: projectId })).toBe(3);
+  });
+
+  it('answers 503 when the database goes away while filing the candidates, leaves nothing behind, and the retry calls once', async () => {
+    const campaign = await stack.request('POST', '/api/public/v1/campaigns', { key, body: { ats_job_id: 'job-db-gone', name: 'Gone' } });
+    const projectId = campaign.body.data.project_id;
+    const first = await post(indexGone.api.url, CALLS, key, callBody('job-db-gone', [person(50), person(51)]));
+    expect(first.status).toBe(503);
+    expect(first.body).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE' });
+    // Taken back after the answer: the calls it recorded, then their claims.
+    const left = await waitFor(
+      async () =>
+        (await stack.db.calls.countDocuments({ project_id: projectId })) +
+        (await stack.db.claims.countDocuments({ _id: { $in: [activeCallKey(projectId, 'p-50'), activeCallKey(projectId, 'p-51')] } })),
+      (n) => n === 0,
+    );
+    expect(left).toBe(0);
+
+    const retried = await post(stack.url, CALLS, key, callBody('job-db-gone', [person(50), person(51)]));
+    expect(retried.body.data.calls.map((c: any) => c.status)).toEqual(['success', 'success']);
+    const ids = retried.body.data.calls.map((c: any) => c.id);
+    const done = await waitFor(
+      () => stack.db.calls.countDocuments({ _id: { $in: ids }, status: 'completed' }),
+      (n) => n === 2,
+    );
+    expect(done).toBe(2);
+    expect(await stack.db.calls.countDocuments({ project_id: projectId })).toBe(2);
   });
 
   it('starts the call a request recorded before it stopped, when the request is retried, and places no second one', async () => {

@@ -1,4 +1,6 @@
+import { MongoClient } from 'mongodb';
 import { connectDatabase, type Database } from '../../infra/database';
+import { ServiceUnavailableError } from '../../shared/errors';
 import { personIndex } from '../../stores/person-index';
 import { personHashKeys } from '../../stores/person-keys';
 import { uniqueName } from '../helpers/stack';
@@ -115,4 +117,19 @@ describe('person index', () => {
     for (const d of docs.slice(0, 8)) expect(await now.file(workspace, [{ ...person, candidateDocId: d._id }])).toBe(true);
     expect((await now.find(workspace, { phone: person.phone })).calls.sort()).toEqual(docs.map((d) => d.calls[0]).sort());
   }, 30_000);
+
+  // A stopping database cancels the commands it still runs: filing then is an outage (the request's 503), not
+  // a refusal of these candidates (a 200 whose entries say "please retry", as a chaos run's call/initiate did).
+  it('throws ServiceUnavailableError when the database cannot be reached', async () => {
+    const unreachable = new MongoClient('mongodb://127.0.0.1:1', { serverSelectionTimeoutMS: 300 });
+    try {
+      const gone = { ...db, personIndex: unreachable.db('x').collection('person_index') } as Database;
+      const filing = personIndex(gone, personHashKeys(db, [])).file(uniqueName('ws'), [
+        { candidateId: 'c', email: 'gone@example.com', phone: '+14155557779', candidateDocId: 'rec-gone' },
+      ]);
+      await expect(filing).rejects.toBeInstanceOf(ServiceUnavailableError);
+    } finally {
+      await unreachable.close();
+    }
+  });
 });
