@@ -55,6 +55,11 @@ describe('HTTP hygiene', () => {
     expect(unknown.body).toEqual({ success: false, message: 'Not found: PROPFIND /nowhere' });
   });
 
+  it('keeps an idle connection for 65 s, past the 60 s of common proxies, and says so', async () => {
+    const res = await stack.request('GET', '/nowhere');
+    expect(res.headers.get('keep-alive')).toBe('timeout=65');
+  });
+
   it('echoes a caller-supplied request id', async () => {
     const res = await stack.request('GET', '/healthz', { headers: { 'x-request-id': 'ats-123' } });
     expect(res.headers.get('x-request-id')).toBe('ats-123');
