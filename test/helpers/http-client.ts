@@ -7,11 +7,11 @@ import { Agent, request } from 'node:http';
  * headers fetch adds (but for asking for compression, which the API does not do) and follows no redirect,
  * which the API does not send.
  */
-// A kept socket is let go after 4 s unused, before the server's 5 s (Node's keepAliveTimeout, announced as
-// `Keep-Alive: timeout=5`): reused at the moment the server closed it, a request failed with "read ECONNRESET"
-// (a fresh-clone run's live-interview-resume, 2026-11-29; 3 in 240 requests sent 4.5 to 6.5 s after the last,
-// the client's event loop busy for 15 ms, and none with this timeout). Node's agent heeds the server's hint only
-// when it has a timeout of its own.
+// A kept socket is let go after 4 s unused, before a server on Node's default 5 s keep-alive closes it (the
+// API's was, until it kept 65 s: api/server.ts). Reused at the moment the server closed it, a request failed
+// with "read ECONNRESET" (a fresh-clone run's live-interview-resume, 2026-11-29; 3 in 240 requests sent 4.5 to
+// 6.5 s after the last, the client's event loop busy for 15 ms, and none with this timeout). Node's agent heeds
+// a server's `Keep-Alive: timeout=N` only when it has a timeout of its own.
 const agent = new Agent({ keepAlive: true, timeout: 4_000 });
 const FETCH_HEADERS = { accept: '*/*', 'accept-language': '*', 'sec-fetch-mode': 'cors', 'user-agent': 'node' };
 
