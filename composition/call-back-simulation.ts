@@ -48,7 +48,13 @@ export async function simulateCallBack(
     stored = await stores.calls.get(gate.callId);
   }
   const name = call.callerName ?? stored?.candidate.name ?? '';
-  const identity = await operations.callBacks.confirmIdentity({ callId: gate.callId, attempt: gate.attempt, providerCallId, name });
+  const identity = await operations.callBacks.confirmIdentity({
+    callId: gate.callId,
+    attempt: gate.attempt,
+    providerCallId,
+    toolCallId: `${providerCallId}/identity`,
+    name,
+  });
   const simulator = voiceProvider(config, {
     stores,
     client,

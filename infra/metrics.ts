@@ -105,10 +105,11 @@ export const CALL_BACK_REFUSALS = [
   'no_answer',
   'no_attempt',
   'identity',
+  'unconfirmed',
 ] as const;
 export const callBacksRefused = new Counter({
   name: 'hiring_call_backs_refused_total',
-  help: "Call-backs refused, by reason: a call that may not take one (never dialled, not missed, missed too long ago, too many today, an attempt under way, no consent, suppressed), no free calling slot, the call's workflow refusing it or not answering in time, or a caller whose name was not the candidate's.",
+  help: "Call-backs refused, by reason: a call that may not take one (never dialled, not missed, missed too long ago, too many today, an attempt under way, no consent, suppressed), no free calling slot, the call's workflow refusing it or not answering in time, a caller whose name was not the candidate's, or the report of a call-back whose caller was never confirmed (unconfirmed).",
   labelNames: ['reason'] as const,
   registers,
 });

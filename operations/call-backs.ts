@@ -115,11 +115,20 @@ export function callBackAnswering({ stores, workflows, config, logger }: Operati
 
     /**
      * The caller's answer to the gate's question: `name`, as the assistant heard it, for the attempt the
-     * gate's metadata names. Confirmed only for that call's inbound attempt under way on this provider call,
-     * and a name that is the candidate's (shared/calls/call-backs.ts); then the script of the attempt, which
-     * the assistant follows from there. Otherwise nothing of the call, and the assistant ends it.
+     * gate's metadata names, in the tool call `toolCallId`. Confirmed only for that call's inbound attempt under
+     * way on this provider call, and a name that is the candidate's (shared/calls/call-backs.ts); then the
+     * confirmation is recorded (the attempt's report counts only with it: operations/call-reports.ts) and the
+     * script of the attempt opens, which the assistant follows from there. Each name judged takes one of the
+     * inbound call's IDENTITY_TRIES, found or not: a caller cannot try a list. Otherwise nothing of the call,
+     * and the assistant ends it.
      */
-    async confirmIdentity(ids: { callId: string; attempt: number; providerCallId: string; name: string }): Promise<IdentityAnswer> {
+    async confirmIdentity(ids: {
+      callId: string;
+      attempt: number;
+      providerCallId: string;
+      toolCallId: string;
+      name: string;
+    }): Promise<IdentityAnswer> {
       const stored = await stores.calls.get(ids.callId);
       const attempt = stored?.attempts[ids.attempt - 1];
       const live =
@@ -133,13 +142,14 @@ export function callBackAnswering({ stores, workflows, config, logger }: Operati
         callBacksRefused.inc({ reason: 'no_attempt' });
         return { confirmed: false };
       }
-      // Two names that are not the candidate's, and the call's gate takes no more: a caller cannot try a list.
-      const failures = `call-back/${ids.providerCallId}`;
-      const tried = await stores.limits.identityFailures.peek(failures);
-      if (!tried.allowed || !namesMatch(ids.name, stored.candidate.name)) {
-        if (tried.allowed) await stores.limits.identityFailures.take(failures);
-        log.info({ callId: ids.callId, attempt: ids.attempt }, "call-back: the caller's name is not the candidate's");
+      const tried = await stores.callReports.takeIdentityTry(ids.providerCallId, ids.toolCallId);
+      if (!tried || !namesMatch(ids.name, stored.candidate.name)) {
+        log.info({ callId: ids.callId, attempt: ids.attempt, tried }, "call-back: the caller's name is not the candidate's");
         callBacksRefused.inc({ reason: 'identity' });
+        return { confirmed: false };
+      }
+      if (!(await stores.callReports.confirmIdentity(ids.callId, ids.attempt, ids.providerCallId))) {
+        callBacksRefused.inc({ reason: 'no_attempt' });
         return { confirmed: false };
       }
       const script = callScript(stored, await scriptSources(stores, stored), ids.attempt, 'inbound');

@@ -2,7 +2,8 @@ import { attemptPath } from '../infra/documents/calls';
 import { callReportId, reportedFields, type CallReportDoc } from '../infra/documents/call-reports';
 import type { AttemptReport, ReportResult } from '../providers/voice/port';
 import type { OperationDeps } from './deps';
-import { erasedWritesRefused } from '../infra/metrics';
+import { callBacksRefused, erasedWritesRefused } from '../infra/metrics';
+import type { ProviderCallRef } from '../shared/erasure/schema';
 import { callBackResult } from '../shared/calls/call-backs';
 
 /**
@@ -49,20 +50,37 @@ export function reportIntake({ stores, workflows, logger }: Pick<OperationDeps, 
   }
 
   /**
-   * A call-back's report as it counts (shared/calls/call-backs.ts): it completes the call only when the
-   * screening happened (its extraction holds one of the call's declared variables, or the provider's evaluation
-   * says so); else the attempt failed with `call_back_incomplete`, and the call keeps waiting for its retry.
+   * A call-back's report as it counts (shared/calls/call-backs.ts): it completes the call only when the identity
+   * tool confirmed the caller on that provider call and the screening happened (its extraction holds one of the
+   * call's declared variables, or the provider's evaluation says so); else the attempt failed with
+   * `call_back_incomplete`, and the call keeps waiting for its retry. A report of an inbound attempt never
+   * confirmed is a stranger's, or a caller's who gave no name: whatever it carries, its transcript, recording and
+   * extraction are kept nowhere, and the provider's copy is deleted (`forget`).
    */
-  async function judged(report: AttemptReport): Promise<AttemptReport> {
-    if (report.direction !== 'inbound') return report;
-    const call = report.result === 'completed' ? await stores.calls.get(report.callId) : null;
+  async function judged(report: AttemptReport): Promise<{ report: AttemptReport; forget: ProviderCallRef | null }> {
+    if (report.direction !== 'inbound') return { report, forget: null };
+    const [call, confirmed] = await Promise.all([
+      stores.calls.get(report.callId),
+      stores.callReports.identityConfirmed(report.callId, report.attempt, report.providerCallId),
+    ]);
+    if (!confirmed) {
+      if (report.result === 'completed') callBacksRefused.inc({ reason: 'unconfirmed' });
+      const provider = call?.attempts[report.attempt - 1]?.provider;
+      return {
+        report: { ...report, result: 'call_back_incomplete', transcript: undefined, recordingUrl: null, extracted: null, screened: false },
+        forget: provider && report.providerCallId ? { provider, providerCallId: report.providerCallId } : null,
+      };
+    }
     const extracted = report.extracted && typeof report.extracted === 'object' ? (report.extracted as Record<string, unknown>) : null;
-    return { ...report, result: callBackResult(report.result, extracted, call?.extract_variables ?? [], report.screened) };
+    return {
+      report: { ...report, result: callBackResult(report.result, extracted, call?.extract_variables ?? [], report.screened, true) },
+      forget: null,
+    };
   }
 
   return {
     async take(given: AttemptReport): Promise<ReportResult> {
-      const report = await judged(given);
+      const { report, forget } = await judged(given);
       const doc: CallReportDoc = {
         _id: callReportId(report.callId, report.attempt),
         call_id: report.callId,
@@ -78,6 +96,8 @@ export function reportIntake({ stores, workflows, logger }: Pick<OperationDeps, 
       const stored = await stores.callReports.keep(doc);
       // Unknown whether it was kept: the provider's callback fails, and its retry finds out.
       if (stored === 'error') throw new Error(`the report of ${doc._id} could not be stored`);
+      // Before the answer: a failed start fails the callback, and the provider's retry deletes it then.
+      if (forget) await workflows.deleteProviderCopies([forget]);
       // Kept before, but its signal may have failed (Temporal down) and the provider is sending it again.
       const first = stored === 'written';
       if (await signal(report)) return first ? 'recorded' : 'duplicate';

@@ -76,9 +76,6 @@ export class Limit {
   }
 }
 
-/** Names a caller may give that are not the candidate's before the call-back's gate refuses every name. */
-export const IDENTITY_TRIES = 2;
-
 const MINUTE = 60;
 const HOUR = 3_600;
 const DAY = 86_400;
@@ -101,8 +98,6 @@ export function limitStore(db: Database, config: Config) {
     signIns: limit(config.SIGN_INS_PER_MINUTE, MINUTE),
     pagesPerIp: limit(config.PAGE_REQUESTS_PER_MINUTE_PER_IP, MINUTE),
     pagesPerLink: limit(config.PAGE_REQUESTS_PER_MINUTE_PER_LINK, MINUTE),
-    /** A call-back's failed identity checks, per inbound call: past them, no name opens the call's script. */
-    identityFailures: limit(IDENTITY_TRIES, HOUR),
     /** Removes spent windows' entries (MongoDB's TTL index does it on its own; FerretDB 1.x has none). */
     async purgeExpired(now: Date): Promise<number> {
       return (await db.limitEntries.deleteMany({ expires_at: { $lte: now } })).deletedCount;

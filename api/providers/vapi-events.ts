@@ -72,15 +72,17 @@ export async function handleVapiMessage(deps: VapiEventDeps, body: unknown, now 
   if (message.type === 'tool-calls') {
     const calls = identityToolCallsOf(message as Record<string, unknown>);
     const providerCallId = message.call?.id;
-    const results = await Promise.all(
-      calls.map(async (call) => {
-        const answer =
-          ids && providerCallId
-            ? await deps.callBacks.confirmIdentity({ ...ids, providerCallId, name: call.name })
-            : { confirmed: false as const };
-        return identityToolAnswer(call, answer.confirmed ? { opening: answer.opening, instructions: answer.script.instructions } : null);
-      }),
-    );
+    // One name at a time, in the order given: each takes one of the call's tries (operations/call-backs.ts).
+    const results = [];
+    for (const call of calls) {
+      const answer =
+        ids && providerCallId
+          ? await deps.callBacks.confirmIdentity({ ...ids, providerCallId, toolCallId: call.toolCallId, name: call.name })
+          : { confirmed: false as const };
+      results.push(
+        identityToolAnswer(call, answer.confirmed ? { opening: answer.opening, instructions: answer.script.instructions } : null),
+      );
+    }
     return { results };
   }
   if (message.type === 'end-of-call-report') {

@@ -83,11 +83,15 @@ export class SimulatorVoiceProvider implements VoiceProvider {
   /**
    * A candidate's call-back, answered by the call's gate (operations/call-backs.ts): the caller gives `name`;
    * with their identity confirmed (`confirmed`: the attempt's script) the conversation takes place; otherwise
-   * the gate ends the call with nothing extracted. Its report comes `callSeconds` later by the same path a
-   * dial's does. `providerCallId`: the inbound call's id, which the call's attempt already names.
+   * the gate ends the call. Either way the report is what Vapi's would be: the gate's assistant carries the
+   * call's extraction and a success evaluation, so an unconfirmed call-back's report still holds values
+   * extracted from the gate's own transcript (a `false` for each yes-or-no question the caller never heard), and
+   * only the server's record of the confirmation keeps it from counting (operations/call-reports.ts). Its
+   * report comes `callSeconds` later by the same path a dial's does. `providerCallId`: the inbound call's id,
+   * which the call's attempt already names.
    */
   async answerCallBack(
-    gate: Pick<CallBackGate, 'callId' | 'attempt' | 'firstMessage'>,
+    gate: Pick<CallBackGate, 'callId' | 'attempt' | 'firstMessage' | 'extractVariables'>,
     providerCallId: string,
     caller: { name: string; confirmed: Pick<DialRequest, 'firstMessage' | 'candidateName' | 'extractVariables'> | null },
   ): Promise<void> {
@@ -100,7 +104,8 @@ export class SimulatorVoiceProvider implements VoiceProvider {
             { role: 'candidate' as const, text: caller.name },
             { role: 'assistant' as const, text: 'I am sorry, I cannot continue this call. Thank you, goodbye.' },
           ],
-          extracted: null,
+          extracted: Object.fromEntries(gate.extractVariables.map((v) => [v.label, v.type === 'boolean' ? false : sampleValue(v, now)])),
+          screened: true,
         };
     const doc = this.placed(providerCallId, gate, now, { result: 'completed', direction: 'inbound', ...talk });
     if (!(await this.opts.store.insertOnce(doc))) return;

@@ -50,25 +50,46 @@ export function callBackRefusal(
 }
 
 /**
- * An inbound attempt completes its call only when the screening happened: its report carries at least one of
- * the call's declared variables with a value, or the provider's analysis of the conversation says the caller
- * was screened (`screened`: Vapi's success evaluation; a call that declares no variables has only that). A
- * call-back that ended early (however it ended: the provider's words stay in `ended_reason`), or with neither,
- * failed as `call_back_incomplete`.
+ * An inbound attempt completes its call only when the caller was confirmed as the candidate by the identity
+ * tool on that very call (`confirmed`: stores/call-reports.ts keeps which inbound attempt it confirmed) and the
+ * screening happened: its report carries at least one of the call's declared variables with a value, or the
+ * provider's analysis of the conversation says the caller was screened (`screened`: Vapi's success evaluation;
+ * a call that declares no variables has only that). Without the confirmation nothing the report carries
+ * counts: the gate's assistant carries the call's extraction, so a provider extracts from the gate's own
+ * transcript (a stranger's `{"has_license": false}`). A call-back that ended early (however it ended: the
+ * provider's words stay in `ended_reason`), or with neither, failed as `call_back_incomplete`. `false` and `0`
+ * are answers; an empty string, a blank one and an empty list are not.
  */
 export function callBackResult(
   reported: AttemptResult,
   extracted: Record<string, unknown> | null | undefined,
   declared: ReadonlyArray<{ label: string }>,
-  screened?: boolean,
+  screened: boolean | undefined,
+  confirmed: boolean,
 ): AttemptResult {
-  if (reported !== 'completed') return 'call_back_incomplete';
-  const filled = declared.some(({ label }) => extracted?.[label] !== undefined && extracted[label] !== null && extracted[label] !== '');
+  if (reported !== 'completed' || !confirmed) return 'call_back_incomplete';
+  const filled = declared.some(({ label }) => isFilled(extracted?.[label]));
   return filled || screened === true ? 'completed' : 'call_back_incomplete';
+}
+
+function isFilled(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value === 'string') return value.trim() !== '';
+  if (Array.isArray(value)) return value.length > 0;
+  return true;
 }
 
 /** The tool a call-back's assistant calls with the caller's full name, before it knows anything of the call. */
 export const IDENTITY_TOOL = 'confirm_identity';
+
+/**
+ * Names one inbound call's gate judges, at most: a caller cannot try a list. Each name the identity tool is
+ * called with takes one, whether or not it is the candidate's, one at a time however many one message carries.
+ */
+export const IDENTITY_TRIES = 2;
+
+/** Words a name may have: a list of names said at once ("John Mary Smith Jones …") is not one name. */
+export const MAX_NAME_WORDS = 5;
 
 /** A name's words as compared: lower case, without accents or punctuation. */
 function nameWords(name: string): string[] {
@@ -95,12 +116,13 @@ function editsWithin(a: string, b: string, max: number): boolean {
 /**
  * Whether the name a caller gave is the candidate's: their first and last words each among the given words,
  * as a transcriber may write them (one letter off in a word of five letters or more). A first name alone, or
- * a last name alone, is not enough.
+ * a last name alone, is not enough; nor is a name of more than MAX_NAME_WORDS words (or the candidate's own
+ * count, when longer), so many names said at once never pass for one.
  */
 export function namesMatch(given: string, stored: string): boolean {
   const words = nameWords(given);
   const wanted = nameWords(stored);
-  if (wanted.length === 0 || words.length === 0) return false;
+  if (wanted.length === 0 || words.length === 0 || words.length > Math.max(MAX_NAME_WORDS, wanted.length)) return false;
   const ends = wanted.length === 1 ? wanted : [wanted[0], wanted[wanted.length - 1]];
   if (wanted.length > 1 && words.length < 2) return false;
   return ends.every((w) => words.some((g) => g === w || (w.length >= 5 && editsWithin(g, w, 1))));

@@ -183,6 +183,17 @@ describe('admin CLI: numbers and simulate:call-back', () => {
     expect(json(played)).toMatchObject({ answered: 'call', call_id: callId, attempt: 2, identity: 'not_confirmed' });
     const after = await waitFor(get, (c) => c.attempts.length === 2 && c.attempts[1].outcome !== null && c.status === 'scheduled', 30_000);
     expect(after.attempts[1]).toMatchObject({ direction: 'inbound', outcome: 'failed', failure_reason: 'call_back_incomplete' });
-    expect(after).toMatchObject({ next_attempt_at: missed.next_attempt_at, extracted_variables: null });
+    expect(after).toMatchObject({ next_attempt_at: missed.next_attempt_at, extracted_variables: null, transcript: null });
+    // The simulator reported what Vapi would: a value extracted from the gate's own transcript, and a "screened"
+    // evaluation. Only the server's record of who was confirmed kept it from completing the call; and the
+    // simulator's copy of the call is deleted, as Vapi's would be.
+    const report = await stack.db.callReports.findOne({ _id: `${callId}/2` });
+    expect(report).toMatchObject({ result: 'call_back_incomplete', transcript: null, extracted_json: 'null' });
+    const inbound = report!.provider_call_id!;
+    await waitFor(
+      () => stack.db.db.collection('simulator_calls').findOne({ _id: inbound as never }),
+      (copy) => copy === null,
+      30_000,
+    );
   }, 60_000);
 });

@@ -255,12 +255,20 @@ export function inboundTextWebhook(phone: string, messageId: string, text: strin
  * Vapi's `tool-calls` message for the call-back gate's identity tool: the model calls `confirm_identity` with
  * the name the caller gave, on the inbound call `providerCallId` whose assistant's metadata names the attempt.
  */
-export function identityToolCall(args: { callId: string; attempt: number; providerCallId: string; name: string; asText?: boolean }) {
-  const toolCall = {
+export function identityToolCall(args: {
+  callId: string;
+  attempt: number;
+  providerCallId: string;
+  name: string;
+  asText?: boolean;
+  /** More names in the same message, each a tool call of its own after `name`'s (a model may call a tool several times in one turn). */
+  more?: string[];
+}) {
+  const toolCalls = [args.name, ...(args.more ?? [])].map((name) => ({
     id: `toolcall_${randomUUID()}`,
     type: 'function',
-    function: { name: 'confirm_identity', arguments: args.asText ? JSON.stringify({ full_name: args.name }) : { full_name: args.name } },
-  };
+    function: { name: 'confirm_identity', arguments: args.asText ? JSON.stringify({ full_name: name }) : { full_name: name } },
+  }));
   return {
     message: {
       type: 'tool-calls',
@@ -271,8 +279,8 @@ export function identityToolCall(args: { callId: string; attempt: number; provid
         status: 'in-progress',
         assistant: { metadata: { call_id: args.callId, attempt: args.attempt, direction: 'inbound' } },
       }),
-      toolCallList: [toolCall],
-      toolWithToolCallList: [{ type: 'function', function: { name: 'confirm_identity' }, toolCall }],
+      toolCallList: toolCalls,
+      toolWithToolCallList: toolCalls.map((toolCall) => ({ type: 'function', function: { name: 'confirm_identity' }, toolCall })),
     },
   };
 }
