@@ -50,6 +50,7 @@ export function realtimeVoice(config: Config): RealtimeVoice {
     model: config.OPENAI_REALTIME_MODEL,
     transcribeModel: config.OPENAI_TRANSCRIBE_MODEL,
     voice: config.OPENAI_REALTIME_VOICE,
+    connectTimeoutMs: config.OPENAI_REALTIME_CONNECT_TIMEOUT_MS,
   });
 }
 

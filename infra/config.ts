@@ -118,6 +118,8 @@ export const ConfigSchema = Type.Object({
   REALTIME_PROVIDER: Type.Union([Type.Literal('simulator'), Type.Literal('openai')], { default: 'simulator' }),
   OPENAI_REALTIME_MODEL: Text('gpt-realtime'),
   OPENAI_REALTIME_VOICE: Text('marin'),
+  /** How long the realtime socket may take to open before the conversation's socket is told to try later (1013). */
+  OPENAI_REALTIME_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
   /** Live conversations one API process holds at once; beyond them a socket is refused with 503 and Retry-After. */
   LIVE_CONVERSATIONS_PER_PROCESS: Type.Integer({ minimum: 1, maximum: 10_000, default: 50 }),
   OPENAI_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),

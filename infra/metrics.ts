@@ -178,10 +178,10 @@ export const liveReconnects = new Counter({
   labelNames: ['kind'] as const,
   registers,
 });
-export const LIVE_PROVIDER_ERROR_KINDS = ['error', 'session_failed'] as const;
+export const LIVE_PROVIDER_ERROR_KINDS = ['error', 'session_failed', 'open_failed'] as const;
 export const liveProviderErrors = new Counter({
   name: 'hiring_live_provider_errors_total',
-  help: "Realtime providers' errors in live interviews: an error event the session survived (kind=error), or a session that failed (kind=session_failed).",
+  help: "Realtime providers' errors in live interviews: an error event the session survived (kind=error), a session that failed (kind=session_failed), or a session that could not be opened (kind=open_failed: a refused or silent provider; the socket closes 1013 and the process goes on).",
   labelNames: ['provider', 'kind'] as const,
   registers,
 });

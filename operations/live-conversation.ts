@@ -1,7 +1,7 @@
 import type { InterviewDoc, StoredTurn } from '../infra/documents/interviews';
 import { companyOf } from '../infra/documents/projects';
 import type { Logger } from '../infra/logger';
-import type { RealtimeSession, RealtimeVoice } from '../providers/realtime/port';
+import type { RealtimeVoice } from '../providers/realtime/port';
 import {
   afterCandidateTurn,
   answerOf,
@@ -19,8 +19,9 @@ import { ANSWER_GRACE_SECONDS, MAX_TEXT_ANSWER } from '../shared/interviews/sess
 import type { Stores } from '../stores';
 import type { InterviewSteps } from './interview-steps';
 import { keptRecording } from './live-recording';
+import { providerSession } from './live-provider-session';
 import { trace } from '@opentelemetry/api';
-import { liveProviderErrors, liveReconnects, liveTurnLatency } from '../infra/metrics';
+import { liveTurnLatency } from '../infra/metrics';
 
 const tracer = trace.getTracer('hiring-integration');
 
@@ -49,9 +50,6 @@ interface ConversationDeps {
   now(): Date;
 }
 
-/** How often a provider's session may fail in one conversation before it ends (a new one takes the conversation so far). */
-const SESSION_RETRIES = 2;
-
 /**
  * One live conversation about `interview` (docs/live-interviews.md): the interviewer asks each unanswered
  * question in order, listens, asks up to the interview's follow-ups, and moves on when the candidate has
@@ -79,12 +77,15 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
   let askedAt: number | null = null;
   let answerFrom: Date | null = null;
   let interviewerSpeaking = false;
-  let session: RealtimeSession | null = null;
-  let failures = 0;
+  /** A response asked of the provider and not yet done: a `repeat` then starts none. */
+  let responding = false;
+  /** The open question's words have begun to play: only then may the candidate say they are done with it. */
+  let heard = false;
   let ended = false;
   let timer: NodeJS.Timeout | null = null;
-  let rotation: NodeJS.Timeout | null = null;
-  const recorder = await keptRecording(stores, interview._id, logger);
+  // The recording holds at most the interview's whole time: each question's limit and its grace.
+  const recordingSeconds = questions.reduce((sum, q) => sum + q.time_limit_seconds + ANSWER_GRACE_SECONDS, 0);
+  const recorder = await keptRecording(stores, interview._id, logger, recordingSeconds);
   const closed = recorder.closed;
   // Turns, answers and moves happen one at a time, in the order they came.
   let queue: Promise<void> = Promise.resolve();
@@ -110,12 +111,18 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     link.send({ type: 'state', question_index: index, questions: questions.length, state: s });
   }
 
+  /** Asks the provider to speak: one response at a time. */
+  function respond(instructions: string): void {
+    responding = true;
+    provider.current?.respond(instructions);
+    state('asking');
+  }
+
   function ask(again: boolean): void {
     const question = questions[index];
     const first = index === 0 && turns.length === 0;
     // The first words of the conversation say it is an AI and recorded (as our calls' disclosure does).
-    session?.respond(askQuestion(question, index, questions.length, { again, opening: first ? disclosure(company) : undefined }));
-    state('asking');
+    respond(askQuestion(question, index, questions.length, { again, opening: first ? disclosure(company) : undefined }));
   }
 
   /** Opens question `at`, or finishes the interview when every question has its answer. */
@@ -129,6 +136,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
       return end('finished');
     }
     index = at;
+    heard = false;
     turns = await stores.interviews.turns(interview._id, index);
     // Each of the candidate's turns on an open question was followed up (else the question would have closed).
     followUps = Math.min(turns.filter((t) => t.who === 'candidate').length, allowedFollowUps);
@@ -144,7 +152,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
   async function close(): Promise<void> {
     if (ended || index < 0) return;
     if (timer) clearTimeout(timer);
-    session?.cancelResponse();
+    provider.current?.cancelResponse();
     const text = answerOf(turns).slice(0, MAX_TEXT_ANSWER);
     const fresh = (await stores.interviews.get(interview._id)) ?? interview;
     // Erased meanwhile: there is no one left to interview, and nothing of theirs is written again.
@@ -163,132 +171,115 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     await open(await stores.interviews.nextQuestion((await stores.interviews.get(interview._id)) ?? fresh));
   }
 
-  /**
-   * Opens a provider session with the conversation so far about the open question, so a follow-up of a new
-   * session knows what was said; one that reaches the provider's length limit is replaced before it, between
-   * turns, and the candidate notices nothing.
-   */
-  async function connect(): Promise<void> {
-    const sofar = turns.map((t) => `${t.who === 'interviewer' ? 'Interviewer' : 'Candidate'}: ${t.text}`).join('\n');
-    const opened = await realtime.open(
-      { instructions: sofar ? `${instructions}\n\nThe conversation so far about the current question:\n${sofar}` : instructions },
-      {
-        speechStarted() {
-          candidateFrom = now();
-          // The candidate talks over the interviewer: it stops, and listens.
-          if (interviewerSpeaking) session?.cancelResponse();
-          state('listening');
-        },
-        speechStopped() {
-          stoppedAt = performance.now();
-          state('thinking');
-        },
-        candidateSaid(text) {
-          const started = candidateFrom ?? now();
-          const heard = performance.now();
-          candidateFrom = null;
-          serially(async () => {
-            if (ended) return;
-            await keep({ who: 'candidate', text, started_at: started, ended_at: now() });
-            askedAt = stoppedAt === null ? null : performance.now();
-            if (askedAt !== null) liveTurnLatency.observe({ part: 'ours' }, (askedAt - heard) / 1000);
-            link.send({ type: 'caption', who: 'candidate', text });
-            const asked = spokenRequest(text);
-            if (asked === 'repeat') return ask(true);
-            if (asked !== 'done' && afterCandidateTurn(followUps, allowedFollowUps) === 'follow_up') {
-              followUps++;
-              session?.respond(askFollowUp(questions[index]));
-              state('asking');
-            } else await close();
-          });
-        },
-        interviewerAudio(pcm) {
-          if (!interviewerSpeaking && askedAt !== null && stoppedAt !== null) {
-            liveTurnLatency.observe({ part: 'total' }, (performance.now() - stoppedAt) / 1000);
-            askedAt = stoppedAt = null;
-          }
-          if (!interviewerSpeaking) answerFrom = now();
-          interviewerSpeaking = true;
-          recorder.interviewer(pcm);
-          link.sendAudio(pcm);
-        },
-        interviewerSaid(text) {
-          const started = answerFrom ?? now();
-          serially(async () => {
-            if (ended) return;
-            await keep({ who: 'interviewer', text, started_at: started, ended_at: now() });
-            link.send({ type: 'caption', who: 'interviewer', text });
-          });
-        },
-        responseDone() {
-          interviewerSpeaking = false;
-          recorder.interviewerDone();
-          answerFrom = null;
-          if (!ended) state('listening');
-        },
-        providerError(message) {
-          liveProviderErrors.inc({ provider: realtime.name, kind: 'error' });
-          logger.warn({ interviewId: interview._id, message }, 'live interview: the realtime provider reported an error');
-        },
-        failed(message) {
-          logger.warn({ interviewId: interview._id, message }, 'live interview: the realtime session failed');
-          session?.close();
-          if (ended) return;
-          liveProviderErrors.inc({ provider: realtime.name, kind: 'session_failed' });
-          if (++failures > SESSION_RETRIES) return end('closed');
-          liveReconnects.inc({ kind: 'provider_session' });
-          // A new session with the conversation so far: the open question is asked again.
-          serially(async () => {
-            await connect();
-            ask(true);
-          });
-        },
+  const provider = providerSession({
+    realtime,
+    instructions,
+    interviewId: interview._id,
+    logger,
+    history: () => turns.map((t) => ({ who: t.who, text: t.text })),
+    speaking: () => interviewerSpeaking || candidateFrom !== null,
+    ended: () => ended,
+    serially,
+    reopened: () => ask(true),
+    gaveUp: () => end('closed'),
+    events: {
+      speechStarted() {
+        candidateFrom = now();
+        // The candidate talks over the interviewer: it stops, and listens.
+        if (interviewerSpeaking) provider.current?.cancelResponse();
+        state('listening');
       },
-    );
-    session = opened;
-    if (realtime.maxSessionMs) {
-      if (rotation) clearTimeout(rotation);
-      rotation = setTimeout(() => serially(replace), realtime.maxSessionMs);
-      rotation.unref();
-    }
-  }
-
-  /** Replaces the provider's session before its length limit, once neither side is speaking. */
-  async function replace(): Promise<void> {
-    if (ended) return;
-    if (interviewerSpeaking || candidateFrom !== null) {
-      rotation = setTimeout(() => serially(replace), 1_000);
-      return;
-    }
-    const old = session;
-    await connect();
-    old?.close();
-  }
+      speechStopped() {
+        stoppedAt = performance.now();
+        state('thinking');
+      },
+      candidateSaid(text) {
+        const started = candidateFrom ?? now();
+        const heard = performance.now();
+        candidateFrom = null;
+        serially(async () => {
+          if (ended) return;
+          await keep({ who: 'candidate', text, started_at: started, ended_at: now() });
+          askedAt = stoppedAt === null ? null : performance.now();
+          if (askedAt !== null) liveTurnLatency.observe({ part: 'ours' }, (askedAt - heard) / 1000);
+          link.send({ type: 'caption', who: 'candidate', text });
+          const asked = spokenRequest(text);
+          if (asked === 'repeat') return ask(true);
+          if (asked !== 'done' && afterCandidateTurn(followUps, allowedFollowUps) === 'follow_up') {
+            followUps++;
+            respond(askFollowUp(questions[index]));
+          } else await close();
+        });
+      },
+      interviewerAudio(pcm) {
+        if (!interviewerSpeaking && askedAt !== null && stoppedAt !== null) {
+          liveTurnLatency.observe({ part: 'total' }, (performance.now() - stoppedAt) / 1000);
+          askedAt = stoppedAt = null;
+        }
+        if (!interviewerSpeaking) answerFrom = now();
+        interviewerSpeaking = true;
+        heard = true;
+        recorder.interviewer(pcm);
+        link.sendAudio(pcm);
+      },
+      interviewerSaid(text) {
+        const started = answerFrom ?? now();
+        serially(async () => {
+          if (ended) return;
+          await keep({ who: 'interviewer', text, started_at: started, ended_at: now() });
+          link.send({ type: 'caption', who: 'interviewer', text });
+        });
+      },
+      responseDone() {
+        interviewerSpeaking = false;
+        responding = false;
+        recorder.interviewerDone();
+        answerFrom = null;
+        if (!ended) state('listening');
+      },
+    },
+  });
 
   function end(reason: LiveEnd): void {
     if (ended) return;
     ended = true;
     if (timer) clearTimeout(timer);
-    if (rotation) clearTimeout(rotation);
-    session?.close();
+    provider.close();
     void recorder.close();
     link.close(reason);
   }
 
-  await connect();
+  try {
+    await provider.open();
+  } catch (err) {
+    // No session to speak with: the recording this socket opened is closed as it is, and the caller says why.
+    ended = true;
+    await recorder.close();
+    throw err;
+  }
   serially(async () => open(await stores.interviews.nextQuestion(interview)));
 
   return {
     audio(pcm) {
       if (ended) return;
       recorder.candidate(pcm);
-      session?.appendAudio(pcm);
+      provider.current?.appendAudio(pcm);
     },
     control(c) {
       if (ended) return;
-      if (c.type === 'repeat') serially(async () => ask(true));
-      else if (c.type === 'done') serially(close);
-      else
+      if (c.type === 'repeat') {
+        // While the interviewer speaks or is being asked to, a repeat starts nothing: one response at a time.
+        if (!responding) serially(async () => void (!responding && !ended && ask(true)));
+      } else if (c.type === 'done') {
+        // Only for the question under way, once the candidate has heard it: a second press that arrives after
+        // the first closed it would otherwise close the next one before a word of it was heard.
+        const at = index;
+        const under = (c.question_index ?? at) === at;
+        serially(async () => {
+          if (under && at === index && heard && !ended) return close();
+          link.send({ type: 'error', message: 'The next question is on its way: say you are done once you have heard it.' });
+        });
+      } else
         serially(async () => {
           await steps.switchToText((await stores.interviews.get(interview._id)) ?? interview, now());
           end('switched_to_text');

@@ -31,12 +31,19 @@ export function wavHead(dataBytes: number): Buffer {
  * the last (a provider streams faster than it speaks). It continues the interview's recording where the last
  * session left it (stores/recordings.ts), the time between sessions left out.
  */
-export async function conversationRecorder(stores: Pick<Stores, 'recordings'>, interviewId: string, nowMs: () => number = Date.now) {
+export async function conversationRecorder(
+  stores: Pick<Stores, 'recordings'>,
+  interviewId: string,
+  { maxSeconds, nowMs = Date.now }: { maxSeconds: number; nowMs?: () => number },
+) {
   const file = await stores.recordings.conversation(interviewId);
   if (file.size() === 0) await file.append(wavHead(0));
   const startSample = (file.size() - HEAD_BYTES) / 2;
   const started = nowMs();
   const at = () => startSample + Math.round(((nowMs() - started) * LIVE_SAMPLE_RATE) / 1000);
+  /** No sample is written past this: the interview's whole time, however much audio came. */
+  const lastSample = Math.round(maxSeconds * LIVE_SAMPLE_RATE);
+  const slack = Math.round((LIVE_LIMITS.recordingSlackMs * LIVE_SAMPLE_RATE) / 1000);
   let base = startSample;
   let mix = new Int32Array(FLUSH_SAMPLES * 4);
   let candidate = base;
@@ -55,11 +62,18 @@ export async function conversationRecorder(stores: Pick<Stores, 'recordings'>, i
     for (let i = 0; i < n; i++) mix[from - base + i] += pcm.readInt16LE(i * 2);
   }
 
-  /** Writes what neither voice can still land in (all of it at the end). */
+  /**
+   * Writes what neither voice can still land in (all of it at the end, but never past the wall clock and its
+   * slack: audio that came faster than it can be spoken, or a provider's voice streamed ahead of a close, is not
+   * a longer conversation), and never past `lastSample`.
+   */
   function flush(all: boolean): void {
-    const bound = all
-      ? Math.max(candidate, interviewer)
-      : Math.min(Math.max(candidate, at() - MAX_FRAME_SAMPLES), speaking ? interviewer : Math.max(interviewer, at()));
+    const bound = Math.min(
+      lastSample,
+      all
+        ? Math.min(Math.max(candidate, interviewer), at() + slack)
+        : Math.min(at() + slack, Math.max(candidate, at() - MAX_FRAME_SAMPLES), speaking ? interviewer : Math.max(interviewer, at())),
+    );
     const n = bound - base;
     if (n <= 0 || (!all && n < FLUSH_SAMPLES)) return;
     const out = Buffer.alloc(n * 2);
@@ -73,6 +87,7 @@ export async function conversationRecorder(stores: Pick<Stores, 'recordings'>, i
   return {
     candidate(pcm: Buffer): void {
       const from = Math.max(candidate, at() - Math.floor(pcm.length / 2));
+      if (from >= lastSample) return;
       place(pcm, from);
       candidate = from + Math.floor(pcm.length / 2);
       flush(false);
@@ -80,6 +95,7 @@ export async function conversationRecorder(stores: Pick<Stores, 'recordings'>, i
     interviewer(pcm: Buffer): void {
       if (!speaking) interviewer = Math.max(interviewer, at());
       speaking = true;
+      if (interviewer >= lastSample) return;
       place(pcm, interviewer);
       interviewer += Math.floor(pcm.length / 2);
       flush(false);
@@ -105,8 +121,13 @@ export type ConversationRecorder = Awaited<ReturnType<typeof conversationRecorde
  * finishes, so the finished interview's events show it) and kept on the interview; an erased candidate's is
  * removed. `closed` settles once it is, and the next session continues it from there.
  */
-export async function keptRecording(stores: Pick<Stores, 'recordings' | 'interviews'>, interviewId: string, logger: Logger) {
-  const recorder = await conversationRecorder(stores, interviewId);
+export async function keptRecording(
+  stores: Pick<Stores, 'recordings' | 'interviews'>,
+  interviewId: string,
+  logger: Logger,
+  maxSeconds: number,
+) {
+  const recorder = await conversationRecorder(stores, interviewId, { maxSeconds });
   let closing: Promise<void> | null = null;
   let settle: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (settle = resolve));

@@ -1,4 +1,5 @@
 import { liveSlotStore, type LiveSlotStore } from './live-slots';
+import { liveHoldStore, type LiveHoldStore } from './live-holds';
 import type { Config } from '../infra/config';
 import { configuredSecrets, personHashKeys } from './person-keys';
 import type { Database } from '../infra/database';
@@ -36,6 +37,7 @@ export interface Stores {
   callSlots: CallSlotStore;
   /** A workspace's live-conversation slots (stores/live-slots.ts). */
   liveSlots: LiveSlotStore;
+  liveHolds: LiveHoldStore;
   dialCaps: DialCapStore;
   interviews: InterviewStore;
   recordings: RecordingStore;
@@ -87,6 +89,7 @@ export function createStores(db: Database, { announce, config }: StoreWiring): S
     callReports: callReportStore(db),
     callSlots: callSlotStore(db),
     liveSlots: liveSlotStore(db),
+    liveHolds: liveHoldStore(db),
     dialCaps: dialCapStore(db, keys),
     interviews,
     recordings,

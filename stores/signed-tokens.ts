@@ -1,4 +1,5 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
+import { claim } from '../infra/claims';
 import { safeEqual } from '../infra/safe-equal';
 import type { Database } from '../infra/database';
 import { decodeCursor, encodeCursor, type CursorState } from '../infra/lists/cursor';
@@ -37,12 +38,18 @@ export function signedTokenStore(db: Database) {
         const at = until.getTime();
         return `${at}.${ticketMac(await sharedKey(db, LIVE_TICKET_KEY), interviewId, at)}`;
       },
-      /** Whether the ticket is one this service minted for the interview, and has not run out at `now`. */
-      async valid(interviewId: string, ticket: string, now: Date): Promise<boolean> {
+      /**
+       * Whether the ticket is one this service minted for the interview, has not run out at `now`, and opens its
+       * first socket: a ticket is used once (a claim on its signature until it runs out, so a ticket seen in a
+       * log or a proxy opens nothing more).
+       */
+      async use(interviewId: string, ticket: string, now: Date): Promise<boolean> {
         const [until, sig, extra] = ticket.split('.');
         const at = Number(until);
         if (!sig || extra !== undefined || !/^\d{1,15}$/.test(until) || at < now.getTime()) return false;
-        return safeEqual(sig, ticketMac(await sharedKey(db, LIVE_TICKET_KEY), interviewId, at));
+        if (!safeEqual(sig, ticketMac(await sharedKey(db, LIVE_TICKET_KEY), interviewId, at))) return false;
+        const socket = randomUUID();
+        return (await claim(db, `live-ticket/${sig}`, socket, { now, expiresAt: new Date(at + 1) })) === socket;
       },
     },
 

@@ -30,24 +30,34 @@ export function openAiRealtime(opts: OpenAiRealtimeOptions): RealtimeVoice {
   return {
     name: 'openai',
     maxSessionMs: opts.maxSessionMs ?? 55 * 60_000,
-    async open({ instructions }, events: RealtimeEvents): Promise<RealtimeSession> {
+    async open({ instructions, history = [] }, events: RealtimeEvents): Promise<RealtimeSession> {
       const rt = new OpenAIRealtimeWS({ model: opts.model, options: opts.ca ? { ca: opts.ca } : undefined }, client);
       let closing = false;
+      let opened = false;
+      // Listened to from the first moment: the package turns a socket error with no `error` listener into a
+      // rejected promise nobody holds, which ended the process (a closed port, a refused upgrade, a handshake
+      // that never ends). Before the socket opens an error fails the opening; after, the session goes on.
+      let failOpening: (err: Error) => void = () => undefined;
+      rt.on('error', (err) => (opened ? events.providerError(err.message) : failOpening(err)));
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('the realtime socket did not open in time')), opts.connectTimeoutMs ?? 10_000);
+        const timer = setTimeout(() => {
+          failOpening(new Error('the realtime socket did not open in time'));
+          rt.socket.terminate();
+        }, opts.connectTimeoutMs ?? 10_000);
+        failOpening = (err) => {
+          clearTimeout(timer);
+          failOpening = () => undefined;
+          reject(err);
+        };
         rt.socket.once('open', () => {
           clearTimeout(timer);
+          opened = true;
           resolve();
-        });
-        rt.socket.once('error', (err) => {
-          clearTimeout(timer);
-          reject(err);
         });
       });
       let responding = false;
       // An error event (an event refused, a rate limit) leaves the session open: the conversation logs and counts
-      // it. Only a closed socket ends the session.
-      rt.on('error', (err) => events.providerError(err.message));
+      // it (the listener above). Only a closed socket ends the session.
       rt.socket.on('close', () => {
         if (!closing) events.failed('the realtime socket closed');
       });
@@ -77,6 +87,15 @@ export function openAiRealtime(opts: OpenAiRealtimeOptions): RealtimeVoice {
           },
         },
       });
+      // The conversation so far as its items, each side in its role: the candidate's words are the user's.
+      for (const turn of history)
+        rt.send({
+          type: 'conversation.item.create',
+          item:
+            turn.who === 'candidate'
+              ? { type: 'message', role: 'user', content: [{ type: 'input_text', text: turn.text }] }
+              : { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: turn.text }] },
+        });
       return {
         appendAudio: (audio) => rt.send({ type: 'input_audio_buffer.append', audio: audio.toString('base64') }),
         respond(say) {

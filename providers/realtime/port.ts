@@ -5,8 +5,14 @@
  * both ways (shared/interviews/live.ts). Instructions and turn detection are the server's alone.
  */
 export interface RealtimeSessionOptions {
-  /** The interviewer's standing instructions. */
+  /** The interviewer's standing instructions: the server's words alone. */
   instructions: string;
+  /**
+   * What was said so far about the open question, in order, when a session replaces another: given to the
+   * provider as conversation items (the candidate's as the user's), never written into the instructions, so
+   * nothing the candidate said can read as a rule.
+   */
+  history?: ReadonlyArray<{ who: 'interviewer' | 'candidate'; text: string }>;
 }
 
 /** What a session tells the conversation, in the order the provider says it. */

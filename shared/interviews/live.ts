@@ -43,11 +43,30 @@ export const LIVE_LIMITS = {
   ticketMs: 60_000,
   /** Turns kept per question (the interviewer's and the candidate's): the follow-ups and a repeat or two fit. */
   turnsPerQuestion: 24,
+  /**
+   * How far the candidate's audio may run ahead of the wall clock since the socket opened: a browser sends in
+   * real time, so audio sent faster is dropped (a frame of it counted against the socket, which is closed once
+   * `droppedAudioMs` have gone). Counted in audio, not in messages: forty half-second frames a second were
+   * twenty seconds of audio each second, all of them stored.
+   */
+  audioAheadMs: 3_000,
+  droppedAudioMs: 10_000,
+  /** The interviewer's audio queued for a browser that reads none of it: past this the socket is closed. */
+  unsentBytes: 1_000_000,
+  /** A conversation's recording is never longer than its wall time plus this. */
+  recordingSlackMs: 1_000,
 } as const;
 
 /** What the browser may send as text: nothing else is read. Audio goes as binary frames. */
 export const LiveControl = Type.Union([
-  Type.Object({ type: Type.Literal('done') }, { additionalProperties: false }),
+  /**
+   * The candidate is done with the question under way: `question_index`, as the last `state` named it, so a
+   * press that reaches the server after that question closed is never applied to the next one.
+   */
+  Type.Object(
+    { type: Type.Literal('done'), question_index: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })) },
+    { additionalProperties: false },
+  ),
   Type.Object({ type: Type.Literal('repeat') }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('switch_to_text') }, { additionalProperties: false }),
 ]);
@@ -59,8 +78,12 @@ export type LiveMessage =
   | { type: 'caption'; who: 'interviewer' | 'candidate'; text: string }
   | { type: 'ended'; reason: LiveEnd }
   | { type: 'error'; message: string };
-/** Why a conversation ended: the last question answered, the candidate switched to writing, another tab took it over, or the socket fell silent or misbehaved. */
-export type LiveEnd = 'finished' | 'switched_to_text' | 'taken_over' | 'silent' | 'closed' | 'refused';
+/**
+ * Why a conversation ended: the last question answered, the candidate switched to writing, another tab took it
+ * over, the socket fell silent or misbehaved, the interview closed (erased, past its deadline), or the realtime
+ * provider could not be reached (`unavailable`: try again later).
+ */
+export type LiveEnd = 'finished' | 'switched_to_text' | 'taken_over' | 'silent' | 'closed' | 'refused' | 'unavailable';
 
 /**
  * The interviewer's standing instructions, set by the server alone: who it is, that it is an AI and the
@@ -122,4 +145,30 @@ export function spokenRequest(text: string): 'done' | 'repeat' | null {
 /** After the candidate's turn: another follow-up, or on to the next question. */
 export function afterCandidateTurn(followUpsAsked: number, followUpsAllowed: number): 'follow_up' | 'next' {
   return followUpsAsked < followUpsAllowed ? 'follow_up' : 'next';
+}
+
+/**
+ * The candidate's audio held to the wall clock (LIVE_LIMITS.audioAheadMs): `take` says whether a frame of
+ * `bytes` arriving at `nowMs` is kept, or dropped for running ahead of the time since the first frame; `refused`
+ * once LIVE_LIMITS.droppedAudioMs of audio have been dropped (the socket is then closed).
+ */
+export function audioPace() {
+  let from: number | null = null;
+  let keptMs = 0;
+  let droppedMs = 0;
+  return {
+    take(bytes: number, nowMs: number): boolean {
+      from ??= nowMs;
+      const ms = (bytes / 2 / LIVE_SAMPLE_RATE) * 1000;
+      if (keptMs + ms > nowMs - from + LIVE_LIMITS.audioAheadMs) {
+        droppedMs += ms;
+        return false;
+      }
+      keptMs += ms;
+      return true;
+    },
+    get refused(): boolean {
+      return droppedMs >= LIVE_LIMITS.droppedAudioMs;
+    },
+  };
 }

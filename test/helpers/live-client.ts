@@ -61,17 +61,30 @@ export interface LiveClient {
   closed: Promise<{ code: number; reason: string }>;
   /** Waits for a message that satisfies `ok` (among those after the first `from`). */
   next(ok: (m: LiveMessage) => boolean, from?: number, ms?: number): Promise<LiveMessage>;
+  /** Sends a control, after the audio `speak` has queued. */
   send(control: unknown): void;
-  /** Sends bytes as one binary message, as they are. */
+  /** Sends bytes as one binary message, as they are, at once. */
   sendRaw(bytes: Buffer): void;
-  /** `speechMs` of a loud tone, then `quietMs` of silence, in 100 ms frames. */
-  speak(speechMs: number, quietMs?: number): void;
+  /**
+   * `speechMs` of a loud tone, then `quietMs` of silence, in 100 ms frames: at once while the audio sent stays
+   * within SPEAK_AHEAD_MS of the time since the socket opened, then no faster than it is spoken (the server
+   * drops audio that runs 3 s ahead of the clock, as a browser's never does). Resolves once all of it is sent.
+   */
+  speak(speechMs: number, quietMs?: number): Promise<void>;
   close(): void;
+  /** Stops reading the socket (a browser that takes none of the interviewer's voice), or reads it again. */
+  reading(on: boolean): void;
 }
 
 /** Opens the conversation's socket as the page does: from its own origin, with a ticket. */
-export function openLive(stack: Stack, path: string, ticket: string, origin = stack.url): Promise<LiveClient> {
-  const ws = new WebSocket(`${stack.url.replace(/^http/, 'ws')}${path}/live?ticket=${encodeURIComponent(ticket)}`, { origin });
+export function openLive(
+  stack: Stack,
+  path: string,
+  ticket: string,
+  origin = stack.url,
+  headers: Record<string, string> = {},
+): Promise<LiveClient> {
+  const ws = new WebSocket(`${stack.url.replace(/^http/, 'ws')}${path}/live?ticket=${encodeURIComponent(ticket)}`, { origin, headers });
   const messages: LiveMessage[] = [];
   let audio = 0;
   const waiters = new Set<() => void>();
@@ -89,10 +102,27 @@ export function openLive(stack: Stack, path: string, ticket: string, origin = st
     if (loud) for (let i = 0; i < n; i++) out.writeInt16LE(Math.round(8_000 * Math.sin((2 * Math.PI * 220 * i) / LIVE_SAMPLE_RATE)), i * 2);
     return out;
   };
+  // What the test sends, in order: a frame waits until it is no further ahead of the clock than SPEAK_AHEAD_MS.
+  const queue: Array<{ data: Buffer | string; ms: number }> = [];
+  let openedAt = 0;
+  let sentMs = 0;
+  let pumping: Promise<void> = Promise.resolve();
+  const pump = () =>
+    (pumping = pumping.then(async () => {
+      while (queue.length > 0) {
+        const { data, ms } = queue[0];
+        const wait = sentMs + ms - (Date.now() - openedAt) - SPEAK_AHEAD_MS;
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        queue.shift();
+        sentMs += ms;
+        if (ws.readyState === ws.OPEN) ws.send(data, { binary: typeof data !== 'string' });
+      }
+    }));
   return new Promise((resolve, reject) => {
     ws.once('unexpected-response', (_req, res) => reject(new Error(`socket refused: ${res.statusCode}`)));
     ws.once('error', reject);
-    ws.once('open', () =>
+    ws.once('open', () => {
+      openedAt = Date.now();
       resolve({
         messages,
         audioBytes: () => audio,
@@ -114,21 +144,40 @@ export function openLive(stack: Stack, path: string, ticket: string, origin = st
             check();
           });
         },
-        send: (control) => ws.send(JSON.stringify(control)),
+        send(control) {
+          queue.push({ data: JSON.stringify(control), ms: 0 });
+          void pump();
+        },
         sendRaw: (bytes) => ws.send(bytes, { binary: true }),
         speak(speechMs, quietMs = 800) {
-          for (let t = 0; t < speechMs; t += 100) ws.send(frame(100, true), { binary: true });
-          for (let t = 0; t < quietMs; t += 100) ws.send(frame(100, false), { binary: true });
+          for (let t = 0; t < speechMs; t += 100) queue.push({ data: frame(100, true), ms: 100 });
+          for (let t = 0; t < quietMs; t += 100) queue.push({ data: frame(100, false), ms: 100 });
+          return pump();
         },
-        close: () => ws.close(),
-      }),
-    );
+        // After what was queued before it, as a browser's socket closes after what it sent.
+        close: () => void pump().then(() => ws.close()),
+        reading(on) {
+          const socket = (ws as unknown as { _socket: import('node:net').Socket })._socket;
+          if (on) socket.resume();
+          else socket.pause();
+        },
+      });
+    });
   });
 }
 
+/** How far ahead of the clock the test client's audio may go at once: under the server's 3 s (LIVE_LIMITS.audioAheadMs). */
+const SPEAK_AHEAD_MS = 2_500;
+
 /** The status code a refused socket answered with. */
-export function refusedWith(stack: Stack, path: string, ticket: string, origin = stack.url): Promise<number> {
-  const ws = new WebSocket(`${stack.url.replace(/^http/, 'ws')}${path}/live?ticket=${encodeURIComponent(ticket)}`, { origin });
+export function refusedWith(
+  stack: Stack,
+  path: string,
+  ticket: string,
+  origin = stack.url,
+  headers: Record<string, string> = {},
+): Promise<number> {
+  const ws = new WebSocket(`${stack.url.replace(/^http/, 'ws')}${path}/live?ticket=${encodeURIComponent(ticket)}`, { origin, headers });
   return new Promise((resolve, reject) => {
     ws.on('error', () => undefined);
     ws.once('unexpected-response', (req, res) => {

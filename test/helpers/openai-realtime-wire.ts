@@ -26,6 +26,8 @@ export interface RealtimeStandIn {
   inboundMs: number[];
   /** Closes every socket the stand-in holds (the provider drops the session). */
   dropSessions(): void;
+  /** What the stand-in transcribes the candidate's turns as, from now on. */
+  hears(transcript: string): void;
   stop(): Promise<void>;
 }
 
@@ -40,34 +42,8 @@ export const stampNow = () => performance.timeOrigin + performance.now();
  * each appended frame is read as carrying the client's, so each direction's latency can be measured.
  */
 export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { stamp?: boolean } = {}): Promise<RealtimeStandIn> {
-  const dir = mkdtempSync(join(tmpdir(), 'realtime-tls-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  const ca = readFileSync(join(dir, 'cert.pem'), 'utf8');
-  const server: Server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: ca });
-  // The key and certificate are in memory now: nothing of them stays on disk.
-  rmSync(dir, { recursive: true, force: true });
+  const { key, cert: ca } = testCertificate();
+  const server: Server = createServer({ key, cert: ca });
   const wss = new WebSocketServer({ server, path: '/v1/realtime' });
   const events: RealtimeStandIn['events'] = [];
   const headers: RealtimeStandIn['headers'] = [];
@@ -187,6 +163,7 @@ export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { s
     headers,
     inboundMs,
     dropSessions: () => sockets.forEach((s) => s.terminate()),
+    hears: (text) => void (transcript = text),
     stop: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.terminate();
@@ -194,6 +171,42 @@ export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { s
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A key and a self-signed certificate for 127.0.0.1, made for a test with openssl: only in memory once made,
+ * nothing of them stays on disk.
+ */
+export function testCertificate(): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'realtime-tls-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The real OpenAI Realtime adapter pointed at the stand-in, trusting its certificate; `opts` as a test needs them. */

@@ -162,3 +162,26 @@ export async function startStack(
     stop: () => service.stop(),
   };
 }
+
+/**
+ * One more API process beside an in-process stack: its database, task queue and secrets, a port of its own and
+ * `extra` over them, started from the run's transpiled sources; the caller stops it. For tests of what spans
+ * processes (one conversation per interview), or of a process's own fate (it survives a provider's failure).
+ */
+export async function apiProcessBeside(stack: Stack, extra: Record<string, string>, logFile: string) {
+  const env: Record<string, string> = {
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+    MONGODB_URI: stack.config.MONGODB_URI,
+    MONGODB_DB: stack.config.MONGODB_DB,
+    TEMPORAL_ADDRESS: stack.config.TEMPORAL_ADDRESS,
+    TEMPORAL_TASK_QUEUE: stack.config.TEMPORAL_TASK_QUEUE,
+    PUBLIC_BASE_URL: stack.config.PUBLIC_BASE_URL,
+    METRICS_PORT: '0',
+    PERSON_HASH_SECRET: TEST_PERSON_HASH_SECRET,
+    WORKFLOW_BUNDLE_PATH: (await workflowBundle()).codePath,
+    ...extra,
+  };
+  const process = await startServiceFromBuild('api', env, logFile);
+  return Object.assign(process, { url: `http://127.0.0.1:${env.PORT}` });
+}

@@ -20,7 +20,7 @@ export const LIVE_SCRIPT = `(function () {
     return;
   }
   say('Press "Check my microphone" to begin.');
-  var audio = null, socket = null, sending = false, ended = false, heard = 0, tries = 0, playAt = 0, playing = [];
+  var audio = null, socket = null, sending = false, ended = false, heard = 0, tries = 0, playAt = 0, playing = [], question = 0;
 
   function downsample(input, from) {
     var ratio = from / RATE, n = Math.floor(input.length / ratio), out = new Int16Array(n);
@@ -97,9 +97,10 @@ export const LIVE_SCRIPT = `(function () {
     sending = true;
     connect();
   });
-  function control(type) { if (socket && socket.readyState === 1) socket.send(JSON.stringify({ type: type })); }
-  button('done').addEventListener('click', function () { control('done'); });
-  button('repeat').addEventListener('click', function () { control('repeat'); });
+  function control(message) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(message)); }
+  // "I'm done" names the question it is for: a press the server gets after that question closed is not applied to the next.
+  button('done').addEventListener('click', function () { control({ type: 'done', question_index: question }); });
+  button('repeat').addEventListener('click', function () { control({ type: 'repeat' }); });
 
   function retry() {
     if (ended) return;
@@ -119,6 +120,7 @@ export const LIVE_SCRIPT = `(function () {
           if (typeof e.data !== 'string') return play(e.data);
           var m = JSON.parse(e.data);
           if (m.type === 'state') {
+            question = m.question_index;
             part('number').textContent = String(m.question_index + 1);
             if (m.state === 'listening') hush();
             say(STATES[m.state] || '');
@@ -127,6 +129,7 @@ export const LIVE_SCRIPT = `(function () {
             ended = true;
             sending = false;
             if (m.reason === 'taken_over') say('This interview went on in another tab or window.');
+            else if (m.reason === 'unavailable') say('The interviewer cannot be reached right now. Please reload this page in a few minutes, or answer in writing instead.');
             else location.reload();
           }
         };

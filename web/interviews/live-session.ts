@@ -1,6 +1,6 @@
 import { Value } from '@sinclair/typebox/value';
 import type { RawData, WebSocket } from 'ws';
-import { LIVE_LIMITS, LiveControl, type LiveEnd, type LiveMessage } from '../../shared/interviews/live';
+import { audioPace, LIVE_LIMITS, LiveControl, type LiveEnd, type LiveMessage } from '../../shared/interviews/live';
 import type { Conversation } from '../../operations/live-conversation';
 import type { InterviewDoc } from '../../infra/documents/interviews';
 import type { WebDeps } from '../deps';
@@ -13,6 +13,8 @@ export const CLOSE_CODES: Record<LiveEnd, number> = {
   silent: 4002,
   closed: 4003,
   refused: 4008,
+  // WebSocket's own "Try Again Later" (RFC 6455's registry): the realtime provider could not be reached.
+  unavailable: 1013,
 };
 /**
  * One conversation's socket, once admitted (web/interviews/live-socket.ts): the browser's audio frames and its
@@ -34,8 +36,14 @@ export async function converse(
   let silence = setTimeout(() => conversation?.end('silent'), LIVE_LIMITS.silentMs);
   let window = Date.now();
   let inWindow = 0;
+  const pace = audioPace();
   function take(bytes: Buffer, binary: boolean, c: Conversation): void {
-    if (binary) return c.audio(bytes);
+    if (binary) {
+      // Audio faster than it can be spoken is dropped, and a socket that keeps sending it is closed.
+      if (pace.take(bytes.length, Date.now())) return c.audio(bytes);
+      if (pace.refused) c.end('refused');
+      return;
+    }
     if (bytes.length > LIVE_LIMITS.controlBytes) return void send({ type: 'error', message: 'A control message is at most 512 bytes.' });
     let control: unknown;
     try {
@@ -73,7 +81,16 @@ export async function converse(
   });
   const opened = await operations.liveInterviews.converse(interview, {
     send,
-    sendAudio: (pcm) => ws.readyState === ws.OPEN && ws.send(pcm, { binary: true }),
+    sendAudio(pcm) {
+      if (ws.readyState !== ws.OPEN) return;
+      // A browser that reads none of the interviewer's voice: its queue is bounded, then the socket goes.
+      if (ws.bufferedAmount > LIVE_LIMITS.unsentBytes) {
+        logger.info({ unsent: ws.bufferedAmount }, 'live interview socket closed: the browser reads nothing');
+        conversation?.end('refused');
+        return void ws.terminate();
+      }
+      ws.send(pcm, { binary: true });
+    },
     close(reason) {
       send({ type: 'ended', reason });
       ws.close(CLOSE_CODES[reason], reason);

@@ -9,10 +9,18 @@ import { RateLimitedError } from '../../shared/errors';
 import { REFUSALS } from './live-routes';
 import { CLOSE_CODES, converse } from './live-session';
 
-/** Whether the browser that opens the socket says it is on our own page (browsers always send Origin with a WebSocket). */
-function sameOriginSocket(req: IncomingMessage): boolean {
+/**
+ * Whether the browser that opens the socket says it is on our own page (browsers always send Origin with a
+ * WebSocket): the request's own host, by the public URL's scheme when that host is the public URL's (an `http:`
+ * page of the public host, which a network that downgrades could serve, is not ours when the service is served
+ * over `https:`), else by the scheme the request came in on (a developer's `localhost`, a test's address).
+ */
+function sameOriginSocket(req: IncomingMessage, ownScheme: string, publicUrl: URL): boolean {
   try {
-    return req.headers.origin !== undefined && new URL(req.headers.origin).host === req.headers.host;
+    if (req.headers.origin === undefined) return false;
+    const origin = new URL(req.headers.origin);
+    const scheme = req.headers.host === publicUrl.host ? publicUrl.protocol : `${ownScheme}:`;
+    return origin.host === req.headers.host && origin.protocol === scheme;
   } catch {
     return false;
   }
@@ -35,6 +43,7 @@ export function liveSockets({
   const addresses = new Koa({ proxy: config.TRUST_PROXY > 0, maxIpsCount: config.TRUST_PROXY });
   const wss = new WebSocketServer({ noServer: true, maxPayload: LIVE_LIMITS.frameBytes });
   const live = operations.liveInterviews;
+  const publicUrl = new URL(config.PUBLIC_BASE_URL);
 
   /** A limit's refusal as the pages answer it, 429 with Retry-After; anything else is the server's. */
   function refuseLimited(socket: Duplex, err: unknown): void {
@@ -55,10 +64,10 @@ export function liveSockets({
     socket.on('error', () => socket.destroy());
     const match = SOCKET_PATH.exec(req.url ?? '');
     if (!match) return refuse(socket, 404, 'Not found.');
-    // A page of another site may open a socket to us with the candidate's browser: only our own origin may.
-    if (!sameOriginSocket(req)) return refuse(socket, 403, 'A conversation opens only from its own page.');
-    // The link's limits, as its pages take them; the client's address read as Koa reads it (TRUST_PROXY).
+    // The link's limits, as its pages take them; the client's address and scheme read as Koa reads them (TRUST_PROXY).
     const ctx = addresses.createContext(req, new ServerResponse(req));
+    // A page of another site may open a socket to us with the candidate's browser: only our own origin may.
+    if (!sameOriginSocket(req, ctx.protocol, publicUrl)) return refuse(socket, 403, 'A conversation opens only from its own page.');
     let token: string;
     try {
       token = decodeURIComponent(match[1]);
