@@ -204,14 +204,36 @@ export class ConfigError extends Error {
 
 const names = Object.keys(ConfigSchema.properties) as (keyof RawConfig)[];
 
+/**
+ * Settings read under a name they had before, each beside its new one (a setting's name is a promise too): the
+ * old name still works, and the two given with different values is an error rather than a silent choice.
+ * CONTACT_HASH_SECRET(S) were PERSON_HASH_SECRET(S)' names until 2026-11-27.
+ */
+const EARLIER_NAMES: Partial<Record<keyof RawConfig, string>> = {
+  PERSON_HASH_SECRET: 'CONTACT_HASH_SECRET',
+  PERSON_HASH_SECRETS: 'CONTACT_HASH_SECRETS',
+};
+
+/** The value of `name` in `env`, or of its earlier name; a problem when both are given and differ. */
+function named(env: NodeJS.ProcessEnv, name: keyof RawConfig, problems: string[]): string | undefined {
+  const value = env[name] === '' ? undefined : env[name];
+  const earlier = EARLIER_NAMES[name];
+  const before = earlier && env[earlier] !== '' ? env[earlier] : undefined;
+  if (value !== undefined && before !== undefined && value !== before)
+    problems.push(`${earlier} and ${name} differ: set ${name} alone (${earlier} is its earlier name)`);
+  return value ?? before;
+}
+
 /** Reads, converts and validates the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings count as unset, as in most twelve-factor tooling.
   const picked: Record<string, string> = {};
+  const renamed: string[] = [];
   for (const name of names) {
-    const value = env[name];
-    if (value !== undefined && value !== '') picked[name] = value;
+    const value = named(env, name, renamed);
+    if (value !== undefined) picked[name] = value;
   }
+  if (renamed.length > 0) throw new ConfigError(renamed);
   const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, picked));
   const problems = [...Value.Errors(ConfigSchema, converted)].map((e) => {
     const name = e.path.replace(/^\//, '');

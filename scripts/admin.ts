@@ -226,7 +226,7 @@ run(process.argv.slice(2)).then(
  */
 function serviceConfig() {
   const env = { ...process.env };
-  if (!env.MONGODB_URI && !env.PERSON_HASH_SECRET && !env.PERSON_HASH_SECRETS) {
+  if (!env.MONGODB_URI && !env.PERSON_HASH_SECRET && !env.PERSON_HASH_SECRETS && !env.CONTACT_HASH_SECRET && !env.CONTACT_HASH_SECRETS) {
     env.PERSON_HASH_SECRET = devPersonHashSecret(join(provisioned().cacheDir, 'dev-data'));
   }
   return loadConfig({ MONGODB_URI: 'mongodb://127.0.0.1:27018', ...env });

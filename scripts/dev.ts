@@ -21,7 +21,9 @@ async function main(): Promise<void> {
   // A receiver on this machine (http://localhost:…) is what a developer tries first; WEBHOOK_ALLOW_PRIVATE=false turns it off.
   env.WEBHOOK_ALLOW_PRIVATE ??= 'true';
   // The secret people's hashes are keyed with, made once into the dev cache beside its data: never the database.
-  if (!env.PERSON_HASH_SECRET && !env.PERSON_HASH_SECRETS) env.PERSON_HASH_SECRET = devPersonHashSecret(dataDir);
+  // CONTACT_HASH_SECRET(S): the earlier names (infra/config.ts).
+  if (!env.PERSON_HASH_SECRET && !env.PERSON_HASH_SECRETS && !env.CONTACT_HASH_SECRET && !env.CONTACT_HASH_SECRETS)
+    env.PERSON_HASH_SECRET = devPersonHashSecret(dataDir);
   process.stdout.write('Starting the database and Temporal (service logs in ' + logDir + ')...\n');
   try {
     const db = await startDatabase({ dataDir: join(dataDir, 'db'), logDir, port: Number(process.env.DEV_DB_PORT ?? 27018) });

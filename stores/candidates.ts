@@ -38,6 +38,9 @@ const ERASED = { name: '', email: '', phone: null, custom_fields: {} };
  * interviews; and the claims that give each email of a project to one candidate id.
  */
 export function candidateStore(db: Database, keys: PersonHashKeys = personHashKeys(db, [])) {
+  /** Who holds the email's claim in the project under any of `others`, the first found; null when none does. */
+  const claimedUnder = async (others: VersionedKey[], projectId: string, email: string): Promise<string | null> =>
+    (await Promise.all(others.map((key) => claimOf(db, emailKey(key, projectId, email))))).find((c) => c)?.holder ?? null;
   const index = personIndex(db, keys);
   // Claims are made under the current secret; `admin people:rekey` claims again the emails of older ones.
   const emailSecret = () => keys.current('email-claims');
@@ -156,17 +159,27 @@ export function candidateStore(db: Database, keys: PersonHashKeys = personHashKe
      * candidate won it, `duplicate` when it was held already (read it with `emailOwner`), `error` when unknown.
      */
     async claimEmails(projectId: string, claims: Array<{ email: string; candidateId: string }>): Promise<WriteResult[]> {
-      const secret = await emailSecret();
-      return claimEach(
+      const [secret, ...others] = await keys.all('email-claims');
+      // An email another candidate claimed under another key it may have been filed with (an earlier secret,
+      // or the same secret's earlier label) is theirs: it is not claimed again under the current one.
+      const before = await Promise.all(claims.map((c) => (others.length > 0 ? claimedUnder(others, projectId, c.email) : null)));
+      const free = claims.filter((c, i) => before[i] === null || before[i] === c.candidateId);
+      const written = await claimEach(
         db,
-        claims.map((c) => ({ key: emailKey(secret, projectId, c.email), holder: c.candidateId })),
+        free.map((c) => ({ key: emailKey(secret, projectId, c.email), holder: c.candidateId })),
       );
+      return claims.map((c) => (free.includes(c) ? written[free.indexOf(c)] : 'duplicate'));
     },
 
     /** The candidate id an email of the project belongs to, claiming it for `candidateId` if it was freed meanwhile. */
     async emailOwner(projectId: string, email: string, candidateId: string): Promise<string> {
-      const key = emailKey(await emailSecret(), projectId, email);
-      return (await claimOf(db, key))?.holder ?? (await claim(db, key, candidateId));
+      const [secret, ...others] = await keys.all('email-claims');
+      const key = emailKey(secret, projectId, email);
+      return (
+        (await claimOf(db, key))?.holder ??
+        (others.length > 0 ? await claimedUnder(others, projectId, email) : null) ??
+        (await claim(db, key, candidateId))
+      );
     },
 
     /** Frees an email the candidate no longer has for another candidate of the project. */

@@ -56,10 +56,15 @@ export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(
   const everyKeyOf = async (workspaceId: string, p: Person) =>
     (await keys.all('person-index')).flatMap((key) => keysUnder(key, workspaceId, p));
 
-  /** A key's chains of slots: its buckets' first slots at once, then each chain by exact `_id` up to its first gap. */
+  /**
+   * A key's chains of slots: its buckets' first slots at once, then each chain by exact `_id` up to its first
+   * gap; and the key's one document as the index kept it before buckets (`_id` the key itself, its candidates
+   * added to it in place; written until 2026-11-27), which is read as long as a database may hold one.
+   */
   function chainsOf(key: string): Promise<PersonIndexDoc[][]> {
-    return Promise.all(
-      Array.from({ length: buckets }, async (_, bucket) => {
+    return Promise.all([
+      db.personIndex.findOne({ _id: key }).then((doc) => (doc ? [doc] : [])),
+      ...Array.from({ length: buckets }, async (_, bucket) => {
         const slots: PersonIndexDoc[] = [];
         for (let doc = await db.personIndex.findOne({ _id: slotId(key, bucket, 0) }); doc;) {
           slots.push(doc);
@@ -67,7 +72,7 @@ export function personIndex(db: Database, keys: PersonHashKeys = personHashKeys(
         }
         return slots;
       }),
-    );
+    ]);
   }
 
   /**

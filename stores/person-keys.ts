@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Database } from '../infra/database';
 import { sharedKey } from './shared-keys';
+import { insertOnce } from '../infra/duplicate-key';
 import { personKeys, type PersonKeyKind, type Person } from '../infra/people';
 
 /**
@@ -34,10 +35,28 @@ export interface VersionedKey {
   secret: Buffer;
 }
 
+/**
+ * The label each use's key is derived from a configured secret with: `person-keys`, and before 2026-11-27
+ * `contact-keys`. The label was renamed in place then (commit 94da5c6), and every hash an operator's secret had
+ * filed before it (a STOP, an erasure's entry, a dial cap, an email claim, the person index) silently stopped
+ * matching. A label is a stored format: the earlier one is read beside the current one, never replaced, in any
+ * database that may hold hashes it made (EARLIER_LABELS), and new hashes use the current one. `admin people:rekey`
+ * files again under the current label what it can; an erasure's entry keeps only its hashes, so the earlier
+ * label is read for as long as the database is.
+ */
+const LABEL = 'person-keys';
+const EARLIER_LABEL = 'contact-keys';
+/**
+ * `settings`: whether this database may hold hashes of the earlier label. Decided once, by the first process of
+ * this release to look: a database with no workspace yet holds no hash of any label (`current-only`); any other
+ * was written by an earlier release, and may (`earlier-too`). Tests hold both against fixtures.
+ */
+const EARLIER_LABELS = 'person-key-labels';
+
 export interface PersonHashKeys {
   /** The key new hashes of `use` are made with. */
   current(use: PersonKeyUse): Promise<VersionedKey>;
-  /** Every key hashes of `use` may have been made with, the current first. */
+  /** Every key hashes of `use` may have been made with, the current first (and each secret's earlier label's, where any may exist). */
   all(use: PersonKeyUse): Promise<VersionedKey[]>;
 }
 
@@ -50,6 +69,21 @@ export function configuredSecrets(config: { PERSON_HASH_SECRET?: string; PERSON_
     });
   }
   return config.PERSON_HASH_SECRET ? [{ version: 1, secret: Buffer.from(config.PERSON_HASH_SECRET) }] : [];
+}
+
+/**
+ * Whether this database may hold hashes of the earlier label, decided once and kept (EARLIER_LABELS): the
+ * workspaces' store records it before it creates a workspace, so a new database says `current-only` from the
+ * first, and one an earlier release wrote says `earlier-too` whenever this release first looks.
+ */
+export async function recordEarlierLabels(db: Database): Promise<boolean> {
+  let doc = await db.settings.findOne({ _id: EARLIER_LABELS });
+  if (!doc) {
+    const fresh = (await db.workspaces.findOne({}, { projection: { _id: 1 } })) === null;
+    await insertOnce(db.settings, { _id: EARLIER_LABELS, value: fresh ? 'current-only' : 'earlier-too' });
+    doc = await db.settings.findOne({ _id: EARLIER_LABELS });
+  }
+  return doc?.value !== 'current-only';
 }
 
 export function personHashKeys(db: Database, secrets: VersionedKey[]): PersonHashKeys {
@@ -70,25 +104,33 @@ export function personHashKeys(db: Database, secrets: VersionedKey[]): PersonHas
     return key;
   }
   // One secret, a key per use: a hash of one use never finds another's. Derived once, not at every lookup.
-  const byUse = new Map<PersonKeyUse, VersionedKey[]>();
-  const derived = (use: PersonKeyUse) => {
-    let keys = byUse.get(use);
+  const byUse = new Map<string, VersionedKey[]>();
+  const derived = (use: PersonKeyUse, label = LABEL) => {
+    let keys = byUse.get(`${label}/${use}`);
     if (!keys) {
       keys = secrets.map(({ version, secret }) => ({
         version,
-        secret: createHmac('sha256', secret).update(`hiring-integration/person-keys/${use}`).digest(),
+        secret: createHmac('sha256', secret).update(`hiring-integration/${label}/${use}`).digest(),
       }));
-      byUse.set(use, keys);
+      byUse.set(`${label}/${use}`, keys);
     }
     return keys;
   };
+  let earlier: Promise<boolean> | null = null;
+  /** Whether this database may hold hashes of the earlier label (EARLIER_LABELS), read once per process. */
+  function earlierLabel(): Promise<boolean> {
+    if (secrets.length === 0) return Promise.resolve(false);
+    earlier ??= recordEarlierLabels(db);
+    earlier.catch(() => (earlier = null));
+    return earlier;
+  }
   return {
     async current(use) {
       return derived(use)[0] ?? (await legacyKey(use))!;
     },
     async all(use) {
-      const old = await legacyKey(use);
-      const configured = derived(use);
+      const [old, withEarlier] = await Promise.all([legacyKey(use), earlierLabel()]);
+      const configured = [...derived(use), ...(withEarlier ? derived(use, EARLIER_LABEL) : [])];
       return old && !configured.some((k) => k.version === 0) ? [...configured, old] : configured;
     },
   };

@@ -1,3 +1,4 @@
+import { recordEarlierLabels } from './person-keys';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../infra/database';
 import { keyedId, newId, newToken } from '../infra/ids';
@@ -83,6 +84,8 @@ export function workspaceStore(db: Database, { sessions }: { sessions: Pick<Sess
         sender: { first_name: input.senderFirstName, last_name: input.senderLastName, company: input.company },
         created_at: new Date(),
       };
+      // Before the first workspace, the database records that it holds no hash of an earlier label.
+      await recordEarlierLabels(db);
       await db.workspaces.insertOne(workspace);
       const { api_key } = await createKey(workspace._id);
       return { workspace_id: workspace._id, api_key };

@@ -44,6 +44,14 @@ describe('person hash secrets', () => {
     expect(() => loadConfig({ ...base, PERSON_HASH_SECRETS: `1:${OLD},1:${NEW}` })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, PERSON_HASH_SECRETS: `1:${OLD},1:${NEW}` })).not.toThrow(new RegExp(OLD));
     expect(loadConfig({ ...base, PERSON_HASH_SECRET: OLD }).PERSON_HASH_SECRET).toBe(OLD);
+    // Its earlier name is read too; given both, they must agree.
+    expect(loadConfig({ ...base, CONTACT_HASH_SECRET: OLD }).PERSON_HASH_SECRET).toBe(OLD);
+    expect(loadConfig({ ...base, CONTACT_HASH_SECRETS: `1:${OLD}` }).PERSON_HASH_SECRETS).toBe(`1:${OLD}`);
+    expect(loadConfig({ ...base, CONTACT_HASH_SECRET: OLD, PERSON_HASH_SECRET: OLD }).PERSON_HASH_SECRET).toBe(OLD);
+    expect(() => loadConfig({ ...base, CONTACT_HASH_SECRET: OLD, PERSON_HASH_SECRET: NEW })).toThrow(
+      /CONTACT_HASH_SECRET and PERSON_HASH_SECRET differ/,
+    );
+    expect(() => loadConfig({ ...base, CONTACT_HASH_SECRET: OLD, PERSON_HASH_SECRET: NEW })).not.toThrow(new RegExp(OLD));
 
     const first = await stackWith({ PERSON_HASH_SECRET: OLD });
     const { key } = await first.newWorkspace('Keyco');
@@ -62,6 +70,9 @@ describe('person hash secrets', () => {
     expect(settings.map((s) => s._id)).not.toEqual(
       expect.arrayContaining([expect.stringMatching(/suppression-ledger-key|person-index-key|dial_cap_secret|email_claim_secret/)]),
     );
+    // A database that had no workspace when this release first looked holds no hash of the earlier label:
+    // it is recorded, and no lookup reads that label here (test/api/upgrade-person-keys.test.ts: the others).
+    expect(settings.find((s) => s._id === 'person-key-labels')?.value).toBe('current-only');
     // Every hash names its secret's version.
     for (const k of await first.db.suppressionKeys.find({}).toArray()) expect(k._id).toMatch(/^sk1_/);
     for (const k of await first.db.personIndex.find({}).toArray()) expect(k._id).toMatch(/^pi1_/);
