@@ -46,17 +46,19 @@ export function erasure({ stores, workflows, config }: Pick<OperationDeps, 'stor
   }
 
   /**
-   * A waiting call, cancelled through its workflow first, and read again once it has ended: the erasure's
-   * write then never races the cancel's for the call's place in the lists.
+   * A waiting call, cancelled through its workflow first, and read again once the cancel has taken and, unless
+   * an attempt began meanwhile, once the call has ended: the erasure's write then never races the cancel's for
+   * the call's place in the lists. A call-back or a dial that began after the person was found, before the
+   * suppression filed first could refuse it (a race of milliseconds), shows as an attempt under way.
    */
-  async function ended(call: CallDoc): Promise<CallDoc> {
+  async function settled(call: CallDoc): Promise<CallDoc> {
     if (FINAL.has(call.status)) return call;
-    await cancel(call, 'opted_out', { until: 'ended', withinMs: SETTLE_MS });
+    const { outcome } = await cancel(call, 'opted_out', { until: 'taken', withinMs: SETTLE_MS });
+    if (outcome !== 'cancelling') await workflows.cancelOutcome(call._id, 'ended', SETTLE_MS);
     return (await stores.calls.get(call._id)) ?? call;
   }
 
-  async function eraseCall(waiting: CallDoc, at: Date): Promise<void> {
-    const call = await ended(waiting);
+  async function eraseCall(call: CallDoc, at: Date): Promise<void> {
     const erased = await stores.calls.change(call, { set: { erased_at: at, ...erasedCall(call) } });
     await Promise.all([
       stores.callReports.forgetCall(call._id, call.attempts.length),
@@ -126,9 +128,16 @@ export function erasure({ stores, workflows, config }: Pick<OperationDeps, 'stor
       await Promise.all(busy.map((c) => cancel(c, 'opted_out')));
       throw new ConflictError(`Call ${busy[0]._id} has an attempt under way; erase once it has ended`);
     }
+    // Every call cancelled and read again before anything goes: one whose call-back or dial began as the
+    // erasure did (after the person was found, before the suppression could refuse it) is waited out like any
+    // attempt under way, so its report is forgotten and its provider copy deleted with the rest.
+    const calls: CallDoc[] = [];
+    for (const call of found.calls) calls.push(await settled(call));
+    const started = calls.filter((c) => UNDER_WAY.has(c.status) || c.attempts.some((a) => a.ended_at === null));
+    if (started.length > 0) throw new ConflictError(`Call ${started[0]._id} has an attempt under way; erase once it has ended`);
     // The provider's copies of the calls, asked for before the calls are blanked, so none is forgotten: the
     // workflow that deletes them is started (or found started) before anything of the calls goes.
-    const copies = found.calls.flatMap((c) =>
+    const copies = calls.flatMap((c) =>
       c.attempts.flatMap((a) => (a.provider_call_id ? [{ provider: a.provider, providerCallId: a.provider_call_id }] : [])),
     );
     await workflows.deleteProviderCopies(copies);
@@ -138,7 +147,7 @@ export function erasure({ stores, workflows, config }: Pick<OperationDeps, 'stor
     // The person's earlier entries stay in force, without their phone and email.
     await stores.suppressions.forgetPerson(workspaceId, people);
     const at = new Date();
-    for (const call of found.calls) await eraseCall(call, at);
+    for (const call of calls) await eraseCall(call, at);
     let recordings = 0;
     for (const interview of found.interviews) recordings += await eraseInterview(interview, at);
     await stores.idempotency.forgetNaming(workspaceId, [target.candidate_id, ...people.phones, ...people.emails]);

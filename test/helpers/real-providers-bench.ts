@@ -51,7 +51,7 @@ export const initiate = (i: number, settings: Record<string, unknown>) => ({
  * The real API, worker, database and Temporal with both production adapters pointed at local servers that
  * speak Vapi's and the WhatsApp Cloud API's wire formats.
  */
-export function realProvidersBench() {
+export function realProvidersBench(env: Record<string, string> = {}) {
   const bench = {} as { stack: Stack; key: string; workspaceId: string; vapi: HttpStub; graph: HttpStub };
   /** What GET /call/{id} answers for each Vapi call id; a call not listed is still in progress. */
   const vapiState = new Map<string, Record<string, unknown>>();
@@ -132,6 +132,7 @@ export function realProvidersBench() {
         VAPI_REPORT_GRACE_SECONDS: '2',
         // An erasure that waits for an attempt under way answers 202 after 8 s, not 20.
         ERASURE_ANSWER_WITHIN_MS: '8000',
+        ...env,
       },
     });
     const workspace = await bench.stack.newWorkspace('Acme');
