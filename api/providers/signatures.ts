@@ -16,21 +16,21 @@ const header = (h: Headers, name: string) => {
 
 /**
  * Vapi authenticates server messages in one of the ways its server settings offer, all with one shared
- * secret: an HMAC-SHA256 credential (`x-vapi-signature`, hex, optionally `sha256=`-prefixed, over the raw body,
- * or over `{timestamp}.{body}` when `x-vapi-timestamp` is sent), the server's `x-vapi-secret` header, or a
+ * secret: an HMAC-SHA256 credential (`x-vapi-signature`, hex, optionally `sha256=`-prefixed, over
+ * `{timestamp}.{body}` with `x-vapi-timestamp` within 5 minutes; a signature without its timestamp is
+ * refused, since one over the body alone replays for ever), the server's `x-vapi-secret` header, or a
  * Bearer-token credential (`Authorization: Bearer <secret>`). Vapi's server SDK has no helper for checking
  * its messages, hence this one.
  */
 export function verifyVapi(headers: Headers, raw: Buffer, secret: string, nowMs: number): boolean {
   const signature = header(headers, 'x-vapi-signature');
   if (signature !== undefined) {
+    // A signature over the body alone could be replayed for ever: it is taken only with its timestamp.
     const timestamp = header(headers, 'x-vapi-timestamp');
-    if (timestamp !== undefined) {
-      const seconds = Number(timestamp.length > 11 ? Number(timestamp) / 1000 : timestamp);
-      if (!Number.isFinite(seconds) || Math.abs(nowMs / 1000 - seconds) > MAX_SIGNATURE_AGE_SECONDS) return false;
-    }
-    const payload = timestamp !== undefined ? Buffer.concat([Buffer.from(`${timestamp}.`), raw]) : raw;
-    return safeEqual(signature.replace(/^sha256=/, '').toLowerCase(), hmacHex(secret, payload));
+    if (timestamp === undefined) return false;
+    const seconds = Number(timestamp.length > 11 ? Number(timestamp) / 1000 : timestamp);
+    if (!Number.isFinite(seconds) || Math.abs(nowMs / 1000 - seconds) > MAX_SIGNATURE_AGE_SECONDS) return false;
+    return safeEqual(signature.replace(/^sha256=/, '').toLowerCase(), hmacHex(secret, Buffer.concat([Buffer.from(`${timestamp}.`), raw])));
   }
   const shared = header(headers, 'x-vapi-secret');
   if (shared !== undefined) return safeEqual(shared, secret);

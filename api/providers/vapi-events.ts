@@ -51,10 +51,12 @@ export async function handleVapiMessage(deps: VapiEventDeps, body: unknown, now 
   if (!message || typeof message !== 'object' || typeof message.type !== 'string') {
     throw new ValidationError('Not a Vapi server message', [{ path: ['message', 'type'], message: 'is required' }]);
   }
-  // A message sent more than 5 minutes ago is a replay, whatever authenticated it (a shared secret never ages).
+  // A message sent more than 5 minutes ago is a replay, whatever authenticated it (a shared secret never ages);
+  // so is one that does not say when it was sent, which could be replayed for ever. Vapi stamps every message.
   // Epoch milliseconds, as Vapi sends it; a value in seconds is read as seconds (as a signed timestamp is).
   const sentAt = typeof message.timestamp === 'number' ? (message.timestamp > 1e11 ? message.timestamp : message.timestamp * 1000) : null;
-  if (sentAt !== null && Math.abs(now - sentAt) > MAX_MESSAGE_AGE_MS) {
+  if (sentAt === null) throw new SignatureError('Vapi message has no timestamp: a replay cannot be told from a delivery');
+  if (Math.abs(now - sentAt) > MAX_MESSAGE_AGE_MS) {
     throw new SignatureError('Vapi message is more than 5 minutes old: a replay, not a delivery');
   }
   const bad = checkVapiShape(message, 'message');

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { realProvidersBench } from '../helpers/real-providers-bench';
 import { waitFor } from '../helpers/wait';
 import { endOfCallReport, statusUpdate, vapiCall, vapiHmacHeaders, VAPI_PHONE_NUMBER_ID } from '../helpers/provider-wire';
@@ -196,9 +197,11 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack: 
     expect(await signedVapi(unknown)).toMatchObject({ status: 200, body: { success: true } });
     // Stored as it arrived, then removed once no such call is found.
     expect(await bench.stack.db.callReports.findOne({ _id: 'call_000000000000000000000000/1' })).toBeNull();
-    const foreign = { message: { type: 'end-of-call-report', endedReason: 'customer-busy', call: vapiCall({ name: 'someone else' }) } };
+    const foreign = {
+      message: { type: 'end-of-call-report', timestamp: Date.now(), endedReason: 'customer-busy', call: vapiCall({ name: 'someone else' }) },
+    };
     expect((await signedVapi(foreign)).status).toBe(200);
-    expect((await signedVapi({ message: { type: 'conversation-update', messages: [] } })).status).toBe(200);
+    expect((await signedVapi({ message: { type: 'conversation-update', timestamp: Date.now(), messages: [] } })).status).toBe(200);
     expect((await signedVapi({ hello: 'world' })).status).toBe(400);
     const raw = '{"message": ';
     expect((await bench.stack.request('POST', VAPI_EVENTS, { raw, headers: vapiHmacHeaders(raw, VAPI_SECRET) })).status).toBe(400);
@@ -214,6 +217,16 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack: 
       status: 401,
       body: { success: false, message: 'Vapi message is more than 5 minutes old: a replay, not a delivery' },
     });
+    expect((await call(callId)).attempts[0].outcome).toBeNull();
+    // One that does not say when it was sent could be replayed for ever: refused, however it was signed.
+    const { timestamp: _sent, ...unstamped } = report.message;
+    expect(await signedVapi({ message: unstamped })).toMatchObject({
+      status: 401,
+      body: { success: false, message: 'Vapi message has no timestamp: a replay cannot be told from a delivery' },
+    });
+    const raw = JSON.stringify(report);
+    const bodyOnly = { 'x-vapi-signature': createHmac('sha256', VAPI_SECRET).update(raw).digest('hex') };
+    expect((await bench.stack.request('POST', VAPI_EVENTS, { raw, headers: bodyOnly })).status).toBe(401);
     expect((await call(callId)).attempts[0].outcome).toBeNull();
 
     // As Vapi sends a report of a call without a recording: the null fields are absent, not a refusal.

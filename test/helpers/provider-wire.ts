@@ -103,6 +103,7 @@ export function statusUpdate(args: { callId: string; attempt: number; status: st
   return {
     message: {
       type: 'status-update',
+      timestamp: Date.now(),
       status: args.status,
       call: vapiCall({
         id: args.providerCallId ?? randomUUID(),
@@ -114,8 +115,10 @@ export function statusUpdate(args: { callId: string; attempt: number; status: st
   };
 }
 
-export function vapiHmacHeaders(raw: string, secret: string): Record<string, string> {
-  return { 'x-vapi-signature': createHmac('sha256', secret).update(raw).digest('hex') };
+/** Vapi's HMAC credential: `x-vapi-signature` over `{timestamp}.{body}`, with its `x-vapi-timestamp` (seconds). */
+export function vapiHmacHeaders(raw: string, secret: string, at = Date.now()): Record<string, string> {
+  const timestamp = String(Math.floor(at / 1000));
+  return { 'x-vapi-signature': createHmac('sha256', secret).update(`${timestamp}.${raw}`).digest('hex'), 'x-vapi-timestamp': timestamp };
 }
 
 export function hubSignature(raw: string, appSecret: string): Record<string, string> {
