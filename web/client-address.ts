@@ -16,16 +16,21 @@ export function clientAddress(ip: string, peer: string): string {
 /**
  * The bucket a client address is limited in. An IPv4 address is its own; an IPv6 client holds a whole /64
  * (RFC 6177: one per site), so every address in it shares one budget, or a client could take a fresh budget
- * per request. An IPv4 address written as IPv6 (`::ffff:192.0.2.1`, Node's dual-stack sockets) is the IPv4
- * one. Anything else (no address at all) is one bucket, `unknown`.
+ * per request. An IPv4 address written as IPv6 (`::ffff:192.0.2.1`, Node's dual-stack sockets, in any of
+ * IPv6's forms) is the IPv4 one. Anything else (no address at all) is one bucket, `unknown`.
  */
 export function addressBucket(ip: string): string {
   const address = ip.replace(/%.*$/, '').toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
-  if (mapped) return mapped[1];
   if (isIP(address) === 4) return address;
   if (isIP(address) !== 6) return 'unknown';
-  return `${expandedGroups(address).slice(0, 4).join(':')}::/64`;
+  const groups = expandedGroups(address);
+  // IPv4-mapped, however it is written (`::ffff:192.0.2.1`, `::ffff:c000:201`, `0:0:0:0:0:ffff:192.0.2.1`):
+  // read as a /64 it fell in ::/64 with `::1` and every other mapped address, one budget for all of them.
+  if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff') {
+    const [high, low] = [parseInt(groups[6], 16), parseInt(groups[7], 16)];
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  }
+  return `${groups.slice(0, 4).join(':')}::/64`;
 }
 
 /** The eight 16-bit groups of an IPv6 address, each without leading zeros (an embedded IPv4 tail counts as two). */

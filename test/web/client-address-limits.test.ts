@@ -63,6 +63,22 @@ describe('client addresses and the limits they spend', () => {
     expect((await signIn(oneProxy, '2001:db8:7:8::1')).status).toBe(403);
   });
 
+  it('limits an IPv4 address written as IPv6, in any of its forms, as that IPv4 address, never with ::1', async () => {
+    await awayFromWindowEdge(60, 10);
+    const forms = [
+      '::ffff:192.0.2.1',
+      '::ffff:c000:201',
+      '0:0:0:0:0:ffff:192.0.2.1',
+      '0000:0000:0000:0000:0000:FFFF:C000:0201',
+      '::ffff:c000:0201',
+    ];
+    for (let i = 0; i < 10; i++) expect((await signIn(oneProxy, forms[i % forms.length])).status).toBe(403);
+    expect((await signIn(oneProxy, '192.0.2.1')).status).toBe(429);
+    // Neither ::1 nor another mapped address shares that budget.
+    expect((await signIn(oneProxy, '::1')).status).toBe(403);
+    expect((await signIn(oneProxy, '::ffff:c000:202')).status).toBe(403);
+  });
+
   it('limits an X-Forwarded-For entry with a port as its address, and one that is no address as the peer, never as one shared bucket', async () => {
     await awayFromWindowEdge(60, 15);
     for (let i = 0; i < 10; i++) expect((await signIn(oneProxy, `203.0.113.7:${5000 + i}`)).status).toBe(403);
