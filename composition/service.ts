@@ -90,6 +90,10 @@ export async function startService(config: Config, logger: Logger, overrides: Se
   const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, { logger });
   const temporal = await connectClient(config, undefined, traced.clientInterceptors);
   const stores = buildStores(config, db, temporal);
+  // The service's own numbers are the service's: no workspace is given one, whoever gives it.
+  const serviceNumbers = { voice: config.VAPI_PHONE_NUMBER_ID, whatsapp: config.WHATSAPP_PHONE_NUMBER_ID };
+  for (const { kind, by } of await stores.workspaces.claimServiceNumbers(serviceNumbers))
+    logger.error({ kind, workspace: by }, "a workspace holds the service's own number: its calls and replies reach that workspace alone");
   const operations: Operations = buildOperations(config, stores, temporal, logger, overrides.realtime);
   const stops: Array<() => Promise<void>> = [];
   let api: RunningApi | null = null;

@@ -4,6 +4,7 @@ import { adminStores, walkingStores } from '../composition/admin-stores';
 import { peopleRekeying } from '../operations/people-rekeying';
 import { peopleIndexing } from '../operations/people-index';
 import type { WorkspaceSettings } from '../infra/documents/workspaces';
+import { SERVICE } from '../stores/workspaces';
 import { LONGEST_CAPACITY_WAIT_MS, MAX_CONCURRENT_CALLS_LIMIT } from '../shared/calls/capacity';
 // Temporal's client, and what drives it, are imported (here, a type only) by the two commands that reach
 // Temporal: the SDK and its protobufs are half a second of CPU, which every other command (a workspace:create,
@@ -156,6 +157,10 @@ async function run(argv: string[]): Promise<unknown> {
           const done = await workspaces.setNumbers(workspace, numbers);
           if ('missing' in done) throw new Error('no such workspace');
           if ('busy' in done) throw new Error("another change of this workspace's numbers is under way; try again");
+          if ('taken' in done && done.by === SERVICE)
+            throw new UsageError(
+              `that ${done.taken} number is the service's own number, used by every workspace without one; give the workspace a number of its own, or default`,
+            );
           if ('taken' in done)
             throw new Error(`that ${done.taken} number belongs to workspace ${done.by}; a number belongs to one workspace`);
         }

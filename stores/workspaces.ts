@@ -31,6 +31,11 @@ export type NumbersSet =
   /** Another change of the workspace's numbers held its lock for longer than a change waits. */
   | { set: false; busy: true };
 
+/** The holder of the service's own numbers' claims (no workspace id looks like it). */
+export const SERVICE = 'service';
+/** `settings`: the service's numbers as its processes last claimed them. */
+const SERVICE_NUMBERS = 'service-numbers';
+
 export interface NewWorkspace {
   name: string;
   company: string;
@@ -122,7 +127,29 @@ export function workspaceStore(db: Database, { sessions }: { sessions: Pick<Sess
 
     /** The workspace that owns this number of the operator's, or null (the service's own, or no one's). */
     async ofNumber(kind: NumberKind, id: string): Promise<string | null> {
-      return (await claimOf(db, numberKey(kind, id)))?.holder ?? null;
+      const holder = (await claimOf(db, numberKey(kind, id)))?.holder ?? null;
+      return holder === SERVICE ? null : holder;
+    },
+
+    /**
+     * Claims the service's own numbers (VAPI_PHONE_NUMBER_ID, WHATSAPP_PHONE_NUMBER_ID) for the service, as a
+     * workspace's are claimed for it, so no workspace can be given one, whatever the environment of whoever
+     * gives it (the admin CLI's may not name them); gives up those it claimed before under other ids (recorded
+     * in `settings`). Every process does it as it starts. The kinds a workspace held already, and by whom.
+     */
+    async claimServiceNumbers(numbers: { voice?: string; whatsapp?: string }): Promise<Array<{ kind: NumberKind; by: string }>> {
+      const before = await db.settings.findOne({ _id: SERVICE_NUMBERS });
+      const earlier = before ? (JSON.parse(before.value) as { voice?: string; whatsapp?: string }) : {};
+      const held: Array<{ kind: NumberKind; by: string }> = [];
+      for (const kind of ['voice', 'whatsapp'] as const) {
+        const id = numbers[kind];
+        if (earlier[kind] && earlier[kind] !== id) await release(db, numberKey(kind, earlier[kind]!), SERVICE);
+        if (!id) continue;
+        const holder = await claim(db, numberKey(kind, id), SERVICE);
+        if (holder !== SERVICE) held.push({ kind, by: holder });
+      }
+      await db.settings.updateOne({ _id: SERVICE_NUMBERS }, { $set: { value: JSON.stringify(numbers) } }, { upsert: true });
+      return held;
     },
 
     /**

@@ -14,7 +14,11 @@ describe('admin CLI: numbers and simulate:call-back', () => {
   const json = (run: { stdout: string }) => JSON.parse(run.stdout);
 
   beforeAll(async () => {
-    stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '1' } });
+    // The service's own numbers, as an operator sets them for the service (not for the admin CLI's shell).
+    stack = await startStack({
+      worker: true,
+      env: { SIMULATOR_CALL_SECONDS: '1', VAPI_PHONE_NUMBER_ID: 'svc-voice', WHATSAPP_PHONE_NUMBER_ID: 'svc-wa' },
+    });
     env = {
       MONGODB_URI: stack.config.MONGODB_URI,
       MONGODB_DB: stack.config.MONGODB_DB,
@@ -83,14 +87,17 @@ describe('admin CLI: numbers and simulate:call-back', () => {
   it("refuses the service's own numbers for one workspace, and two changes of one workspace's numbers at once leave no claim its document does not name", async () => {
     const w = await stack.newWorkspace('Own numbers');
     const withService = { ...env, VAPI_PHONE_NUMBER_ID: 'svc-voice', WHATSAPP_PHONE_NUMBER_ID: 'svc-wa' };
-    for (const [option, value] of [
-      ['--vapi-phone-number-id', 'svc-voice'],
-      ['--whatsapp-phone-number-id', 'svc-wa'],
-    ]) {
-      const refused = await runAdmin(withService, 'workspace:update', '--workspace', w.id, option, value);
-      expect(refused.status).toBe(2);
-      expect(refused.stderr).toContain("that is the service's own number");
-    }
+    // Whatever the CLI's own environment holds: with the service's numbers, and without them (the service
+    // claimed them as it started).
+    for (const cli of [withService, env])
+      for (const [option, value] of [
+        ['--vapi-phone-number-id', 'svc-voice'],
+        ['--whatsapp-phone-number-id', 'svc-wa'],
+      ]) {
+        const refused = await runAdmin(cli, 'workspace:update', '--workspace', w.id, option, value);
+        expect(refused.status).toBe(2);
+        expect(refused.stderr).toContain("the service's own number");
+      }
     expect(await stack.stores.workspaces.ofNumber('voice', 'svc-voice')).toBeNull();
     expect(await stack.stores.workspaces.ofNumber('whatsapp', 'svc-wa')).toBeNull();
 
