@@ -13,7 +13,7 @@ export interface FiledCandidates {
  * the person index, where an erasure or a suppression finds the person's calls and interviews. Both before
  * the workflows start, so nothing is ever contacted that an erasure could not find.
  */
-export function candidateFiling({ stores }: Pick<OperationDeps, 'stores'>) {
+export function candidateFiling({ stores, logger }: Pick<OperationDeps, 'stores' | 'logger'>) {
   return async function file(
     workspaceId: string,
     projectId: string,
@@ -24,7 +24,20 @@ export function candidateFiling({ stores }: Pick<OperationDeps, 'stores'>) {
     // other: side by side the two measured no faster on FerretDB, whose SQLite takes one writer at a time
     // (alternating benchmark runs, 2026-11-27), and this way a repeated request files nothing.
     const saved = await stores.candidates.save(workspaceId, projectId, inputs, { previous: true, resources });
-    const indexed = await stores.candidates.fileInPersonIndex(workspaceId, projectId, inputs, saved);
+    // Filed in the index, or the candidates undone: a retry that found them saved would take them for filed.
+    const undo = () =>
+      stores.candidates
+        .undoSave(projectId, inputs, saved)
+        .catch((err: unknown) => logger.error({ err, projectId }, 'candidates not filed in the person index could not be undone'));
+    let indexed: boolean;
+    try {
+      indexed = await stores.candidates.fileInPersonIndex(workspaceId, projectId, inputs, saved);
+    } catch (err) {
+      // An outage: the request is a 503 (due within 5 s), so the undo is not waited for.
+      void undo();
+      throw err;
+    }
+    if (!indexed) await undo();
     return { saved, indexed };
   };
 }

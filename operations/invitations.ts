@@ -126,10 +126,19 @@ async function inviteAll(
   const docs = ok.map((i) => newInterview(ws, project, cands[i], terms));
   const inputs = ok.map((i) => ({ ...cands[i], phone: cands[i].phone ?? null }));
   // The candidates, where an erasure or a suppression finds the interviews, filed before they start.
-  const [candidates, interviewWrites] = await Promise.all([
+  const [filed, created] = await Promise.allSettled([
     fileCandidates(ws._id, project._id, inputs, { kind: 'interviews', ids: docs.map((d) => d._id) }),
     stores.interviews.create(docs),
   ]);
+  if (filed.status === 'rejected' || created.status === 'rejected') {
+    // An outage (a 503) or a fault (a 500): the interviews this request wrote are taken back, so none is left
+    // that an erasure could not find (its candidate's filing undone: operations/candidates.ts), and the retry
+    // invites afresh. Both writes have settled first, so none lands after its take-back. Not waited for: the
+    // database that failed them is likely gone, and the 503 is due within 5 s.
+    void takeBackOwn(deps, docs, created.status === 'fulfilled' ? created.value : null);
+    throw filed.status === 'rejected' ? filed.reason : (created as PromiseRejectedResult).reason;
+  }
+  const [candidates, interviewWrites] = [filed.value, created.value];
   const [started] = await Promise.all([
     startInvitations(
       deps,
@@ -146,6 +155,26 @@ async function inviteAll(
   ]);
   ok.forEach((i, n) => (results[i] = started[n]));
   return results.map((r) => r!);
+}
+
+/**
+ * Takes back the interviews a request wrote before it failed: those its insert wrote, or, when the insert's
+ * outcome is unknown (it failed), those found as this request made them (its own `created_at`, never an
+ * earlier request's interview of the same candidate).
+ */
+async function takeBackOwn({ stores, logger }: InviteDeps, docs: InterviewDoc[], written: WriteResult[] | null): Promise<void> {
+  try {
+    const mine = written
+      ? docs.filter((_, n) => written[n] === 'written')
+      : (
+          await Promise.all(
+            docs.map(async (d) => ((await stores.interviews.get(d._id))?.created_at.getTime() === d.created_at.getTime() ? d : null)),
+          )
+        ).filter((d): d is InterviewDoc => d !== null);
+    await stores.interviews.takeBack(mine);
+  } catch (err) {
+    logger.error({ err }, 'interviews of a failed invitation could not be taken back');
+  }
 }
 
 /**

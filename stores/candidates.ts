@@ -109,6 +109,25 @@ export function candidateStore(db: Database, keys: PersonHashKeys = personHashKe
     },
 
     /**
+     * Undoes what `save` did to candidates whose filing in the person index did not complete: a document it
+     * created is deleted, an address it changed is put back. The next request then finds them new or changed,
+     * and files them in the index, where otherwise it would find them filed (unchanged) and file nothing: its
+     * calls and interviews would start where no erasure or suppression finds them.
+     */
+    async undoSave(projectId: string, inputs: CandidateInput[], saved: SavedCandidate[]): Promise<void> {
+      await Promise.all(
+        inputs.map((c, i) => {
+          const { write, previous } = saved[i];
+          const _id = documentId.candidate(projectId, c.id);
+          if (write !== 'written') return undefined;
+          if (!previous) return db.candidates.deleteOne({ _id });
+          if (previous.email === c.email && previous.phone === c.phone) return undefined;
+          return db.candidates.updateOne({ _id }, { $set: { email: previous.email, phone: previous.phone } });
+        }),
+      );
+    },
+
+    /**
      * Files in the person index the candidates whose document is new, or whose email or phone changed: a known
      * candidate's keys list its document already, and its new call or interview went into the document's own
      * update (`save`). So a repeated request writes and reads nothing here. False when a write failed.

@@ -1,18 +1,11 @@
 import { startStack, type Stack } from '../helpers/stack';
+import { failingApis, postTo } from '../helpers/failing-apis';
 import { waitFor } from '../helpers/wait';
 import { callDoc } from '../helpers/call-doc';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
-import type { RunningApi } from '../../api/server';
-import { createLogger } from '../../infra/logger';
 import { activeCallKey } from '../../stores/calls';
-import { documentId } from '../../infra/documents/projects';
 import { type CallDoc } from '../../infra/documents/calls';
 import { newId } from '../../infra/ids';
-import type { Client } from '@temporalio/client';
-import type { MongoClient } from 'mongodb';
-import type { Database } from '../../infra/database';
-import { readChecked } from '../helpers/api-contract';
-import type { FanOutResult } from '../../shared/workflow-starts';
 
 /**
  * The invariant of the bulk operations, on the real API, worker, database and Temporal: an entry that says
@@ -32,56 +25,27 @@ const callBody = (job: string, candidates: unknown[]) => ({
   instructions: 'Ask {{candidate_first_name}} about availability.',
   candidates,
 });
-const post = async (url: string, path: string, key: string, body: unknown) => {
-  const res = await fetch(url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-service-api-key': key },
-    body: JSON.stringify(body),
-  });
-  return readChecked('POST', path, res);
-};
+const post = postTo;
 
 describe('bulk requests keep their invariant on the real stack', () => {
   let stack: Stack;
   let key: string;
-  // A second API on the same database whose Temporal namespace does not exist: every workflow start fails
-  // after the request's database writes, as when Temporal refuses a start.
-  let broken: { api: RunningApi; temporal: Client };
-  // A third API whose database goes away while it files a request's candidates in the person index (as a
-  // stopping database cancels the commands it still runs): its person index cannot be reached.
-  let indexGone: { api: RunningApi; mongo: MongoClient };
+  // APIs beside the stack whose workflow starts fail (broken), or whose person index cannot be reached (indexGone).
+  let failing: Awaited<ReturnType<typeof failingApis>>;
+  let broken: { api: { url: string } };
+  let indexGone: { api: { url: string } };
   beforeAll(async () => {
     // Questions of new jobs spend from the workspace's AI budget (5 a minute by default); this suite's jobs share one
     // workspace, and in some orders its later tests would wait out the next minute for their questions. The
     // budget has its own suites (ai-rate-limit, abuse-limits).
     stack = await startStack({ worker: true, env: { SIMULATOR_CALL_SECONDS: '0', AI_RATE_LIMIT: '1000' } });
     key = (await stack.newWorkspace('Initech')).key;
-    const config = { ...stack.config, TEMPORAL_NAMESPACE: 'no-such-namespace' };
-    // Built from the stack's own modules (helpers/stack.ts), as the database handle it shares is theirs.
-    const { server, service, temporal: connect } = stack.modules;
-    const temporal = await connect.connectClient(config);
-    broken = {
-      api: await server.startApi(service.buildApiDeps(config, { db: stack.db, temporal, logger: createLogger('silent') }), 0, '127.0.0.1'),
-      temporal,
-    };
-    // The driver of the stack's modules (loaded outside this file's registry), whose errors the service knows.
-    const Driver = stack.db.client.constructor as typeof MongoClient;
-    const mongo = new Driver('mongodb://127.0.0.1:1', { serverSelectionTimeoutMS: 300 });
-    const db = { ...stack.db, personIndex: mongo.db('gone').collection('person_index') } as Database;
-    indexGone = {
-      api: await server.startApi(
-        service.buildApiDeps(stack.config, { db, temporal: stack.temporal, logger: createLogger('silent') }),
-        0,
-        '127.0.0.1',
-      ),
-      mongo,
-    };
+    failing = await failingApis(stack);
+    broken = { api: failing.broken };
+    indexGone = { api: failing.indexGone };
   });
   afterAll(async () => {
-    await indexGone?.api.stop(1_000);
-    await indexGone?.mongo.close();
-    await broken?.api.stop(1_000);
-    await broken?.temporal.connection.close();
+    await failing?.stop();
     await stack?.stop();
   });
 
@@ -153,6 +117,10 @@ describe('bulk requests keep their invariant on the real stack', () => {
     expect(left).toBe(0);
 
     await retriedOnce(projectId, 'job-db-gone', [person(50), person(51)]);
+    // The candidates the failed request had created were undone with it, so the retry filed them in the person
+    // index: an erasure finds each call (one that found the candidates filed would have filed nothing).
+    const erased = await stack.request('POST', '/api/public/v1/candidates/erase', { key, body: { phone: person(50).phone } });
+    expect(erased.body.data).toMatchObject({ calls: 1 });
   });
 
   it('starts the call a request recorded before it stopped, when the request is retried, and places no second one', async () => {
@@ -218,88 +186,6 @@ describe('bulk requests keep their invariant on the real stack', () => {
       holder: winners[0].candidate_id,
     });
     expect(await stack.db.interviews.countDocuments({ project_id: projectId, 'candidate.email': 'shared.box@example.com' })).toBe(1);
-  });
-
-  it('moves a re-invited candidate to its new email and frees the old one for another candidate', async () => {
-    const job = { ats_job_id: 'job-move' };
-    await post(stack.url, INVITE, key, inviteBody([inviteCandidate(500, { email: 'old.box@example.com' })], job));
-    const moved = await post(stack.url, INVITE, key, inviteBody([inviteCandidate(500, { email: 'New.Box@example.com' })], job));
-    expect(moved.body.data.interviews[0]).toMatchObject({
-      status: 'success',
-      message: 'Candidate was already invited to this interview; no new invitation was sent',
-    });
-    const after = await post(
-      stack.url,
-      INVITE,
-      key,
-      inviteBody([inviteCandidate(501, { email: 'old.box@example.com' }), inviteCandidate(502, { email: 'new.box@example.com' })], job),
-    );
-    expect(after.body.data.interviews.map((r: any) => [r.status, r.message])).toEqual([
-      ['success', 'Interview invitation is being processed'],
-      ['failed', 'A candidate with this email already exists in this project under a different id (cand-500)'],
-    ]);
-    const projectId = after.body.data.project_id;
-    expect(await stack.db.candidates.findOne({ _id: documentId.candidate(projectId, 'cand-500') })).toMatchObject({
-      email: 'new.box@example.com',
-    });
-  });
-
-  it('sends one invitation per candidate when 10 identical invites arrive at once', async () => {
-    const candidates = Array.from({ length: 20 }, (_, i) => inviteCandidate(200 + i));
-    const responses = await Promise.all(
-      Array.from({ length: 10 }, () => post(stack.url, INVITE, key, inviteBody(candidates, { ats_job_id: 'job-invite-storm' }))),
-    );
-    const ids = new Set<string>();
-    for (const r of responses) {
-      for (const e of r.body.data.interviews) {
-        expect(e.status).toBe('success');
-        ids.add(e.id);
-      }
-    }
-    expect(ids.size).toBe(20);
-    const sent = await waitFor(
-      () => stack.db.emailLog.countDocuments({ idempotency_key: { $in: [...ids] } }),
-      (n) => n === 20,
-    );
-    expect(sent).toBe(20);
-    const projectId = responses[0].body.data.project_id;
-    expect(await stack.db.interviews.countDocuments({ project_id: projectId })).toBe(20);
-    // Each request started one fan-out workflow; together they started each invitation once.
-    const query = `WorkflowType = 'fanOutWorkflow' AND AtsJobId = 'job-invite-storm' AND ExecutionStatus = 'Completed'`;
-    const batches = await waitFor(
-      async () => {
-        const found = [];
-        for await (const w of stack.temporal.workflow.list({ query })) found.push(w.workflowId);
-        return found;
-      },
-      (ids) => ids.length === 10,
-    );
-    const results: FanOutResult[] = await Promise.all(batches.map((id) => stack.temporal.workflow.getHandle(id).result()));
-    expect(results.reduce((n, r) => n + r.started, 0)).toBe(20);
-    expect(results.reduce((n, r) => n + r.existing, 0)).toBe(180);
-  }, 90_000);
-
-  it('takes back the invitation when its start fails, so the retry invites afresh and emails once', async () => {
-    const body = inviteBody([inviteCandidate(300), inviteCandidate(301)], { ats_job_id: 'job-invite-fails' });
-    const first = await post(broken.api.url, INVITE, key, body);
-    expect(first.body.success).toBe(false);
-    for (const e of first.body.data.interviews)
-      expect(e).toMatchObject({ status: 'failed', message: 'Could not queue the invitation; please retry' });
-    const projectId = first.body.data.project_id;
-    expect(await stack.db.interviews.countDocuments({ project_id: projectId })).toBe(0);
-
-    const retried = await post(stack.url, INVITE, key, body);
-    expect(retried.body.data.interviews.map((e: any) => e.message)).toEqual([
-      'Interview invitation is being processed',
-      'Interview invitation is being processed',
-    ]);
-    const ids = retried.body.data.interviews.map((e: any) => e.id);
-    const sent = await waitFor(
-      () => stack.db.emailLog.countDocuments({ idempotency_key: { $in: ids } }),
-      (n) => n === 2,
-    );
-    expect(sent).toBe(2);
-    expect(ids).toEqual([documentId.interview(projectId, 'cand-300'), documentId.interview(projectId, 'cand-301')]);
   });
 });
 
