@@ -3,6 +3,7 @@ import { invitedLive, openLive, refusedWith } from '../helpers/live-client';
 import { inviteCandidate } from '../helpers/invite';
 import { waitFor } from '../helpers/wait';
 import type { LiveMessage } from '../../shared/interviews/live';
+import { conversationRecorder } from '../../operations/live-recording';
 
 /**
  * A live conversation's rules at its edges (docs/live-interviews.md), on the real API, worker, database and
@@ -105,5 +106,24 @@ describe('a conversation closed from outside', () => {
     expect(switched.status).toBe(303);
     expect(await c.next(ended, 0, 5_000)).toEqual({ type: 'ended', reason: 'switched_to_text' });
     expect(Date.now() - at).toBeLessThan(2_000);
+  });
+});
+
+describe("a conversation's recording", () => {
+  it("holds at most its questions' time, and never more than the wall clock and a second, however much audio comes", async () => {
+    let now = 0;
+    const recorder = await conversationRecorder(stack.stores, `iv_cap_${Date.now()}`, { maxSeconds: 2, nowMs: () => now });
+    const second = Buffer.alloc(48_000, 1);
+    // Ten seconds of the candidate's audio sent in the first second, then five seconds pass.
+    for (let i = 0; i < 10; i++) recorder.candidate(second);
+    now = 1_000;
+    expect((await recorder.close()).seconds).toBeLessThanOrEqual(2);
+
+    const again = await conversationRecorder(stack.stores, `iv_wall_${Date.now()}`, { maxSeconds: 600, nowMs: () => now });
+    const from = now;
+    for (let i = 0; i < 10; i++) again.interviewer(second);
+    now = from + 1_500;
+    // Ten seconds of a voice streamed ahead of a close 1.5 s in: the recording is 2.5 s at most.
+    expect((await again.close()).seconds).toBeLessThanOrEqual(2.5);
   });
 });
