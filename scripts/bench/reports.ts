@@ -99,7 +99,9 @@ export async function reports(stack: BenchStack, rounds: number): Promise<{ repo
         // Signed as Vapi signs: over `{timestamp}.{body}`, with the timestamp beside it.
         const timestamp = String(Math.floor(Date.now() / 1000));
         await post(VAPI_EVENTS_PATH, message, {
-          'x-vapi-signature': createHmac('sha256', SECRET).update(`${timestamp}.${JSON.stringify(message)}`).digest('hex'),
+          'x-vapi-signature': createHmac('sha256', SECRET)
+            .update(`${timestamp}.${JSON.stringify(message)}`)
+            .digest('hex'),
           'x-vapi-timestamp': timestamp,
         });
         times.push(performance.now() - t);

@@ -198,7 +198,12 @@ describe('calls through the Vapi and WhatsApp Cloud adapters on the real stack: 
     // Stored as it arrived, then removed once no such call is found.
     expect(await bench.stack.db.callReports.findOne({ _id: 'call_000000000000000000000000/1' })).toBeNull();
     const foreign = {
-      message: { type: 'end-of-call-report', timestamp: Date.now(), endedReason: 'customer-busy', call: vapiCall({ name: 'someone else' }) },
+      message: {
+        type: 'end-of-call-report',
+        timestamp: Date.now(),
+        endedReason: 'customer-busy',
+        call: vapiCall({ name: 'someone else' }),
+      },
     };
     expect((await signedVapi(foreign)).status).toBe(200);
     expect((await signedVapi({ message: { type: 'conversation-update', timestamp: Date.now(), messages: [] } })).status).toBe(200);

@@ -36,10 +36,13 @@ describe('docker-compose.yml', () => {
   it('gives no password, secret or token a literal default: required ones are ${VAR:?…}, optional ones empty', () => {
     // A setting read under its earlier name too, `${NEW:-${EARLIER:?…}}`, is required under its new name.
     const earlierNames: Record<string, string> = { CONTACT_HASH_SECRET: 'PERSON_HASH_SECRET' };
-    const read = text.replace(/\$\{([A-Z0-9_]+):-\$\{([A-Z0-9_]+):\?([^}]*)\}\}/g, (whole, name: string, earlier: string, message: string) => {
-      expect(earlierNames[earlier]).toBe(name);
-      return `\${${name}:?${message}}`;
-    });
+    const read = text.replace(
+      /\$\{([A-Z0-9_]+):-\$\{([A-Z0-9_]+):\?([^}]*)\}\}/g,
+      (whole, name: string, earlier: string, message: string) => {
+        expect(earlierNames[earlier]).toBe(name);
+        return `\${${name}:?${message}}`;
+      },
+    );
     const references = [...read.matchAll(/\$\{([A-Z0-9_]+)(?::([-?])([^}]*))?\}/g)].map(([, name, op, rest]) => ({ name, op, rest }));
     const secret = /PASSWORD|PWD|SECRET|TOKEN|_KEY$/;
     const defaulted = references.filter((r) => secret.test(r.name) && r.op !== '?' && r.rest !== '');

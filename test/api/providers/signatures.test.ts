@@ -18,9 +18,9 @@ describe('provider signatures', () => {
   it('accepts each way Vapi authenticates a message with the shared secret', () => {
     const ts = String(now / 1000);
     expect(verifyVapi({ 'x-vapi-signature': hmac(`${ts}.${raw}`), 'x-vapi-timestamp': ts }, raw, secret, now)).toBe(true);
-    expect(verifyVapi({ 'x-vapi-signature': `sha256=${hmac(`${ts}.${raw}`).toUpperCase()}`, 'x-vapi-timestamp': ts }, raw, secret, now)).toBe(
-      true,
-    );
+    expect(
+      verifyVapi({ 'x-vapi-signature': `sha256=${hmac(`${ts}.${raw}`).toUpperCase()}`, 'x-vapi-timestamp': ts }, raw, secret, now),
+    ).toBe(true);
     expect(verifyVapi({ 'x-vapi-secret': secret }, raw, secret, now)).toBe(true);
     expect(verifyVapi({ authorization: `Bearer ${secret}` }, raw, secret, now)).toBe(true);
   });
@@ -29,7 +29,9 @@ describe('provider signatures', () => {
     const ts = String(now / 1000);
     expect(verifyVapi({}, raw, secret, now)).toBe(false);
     expect(verifyVapi({ 'x-vapi-signature': hmac(`${ts}.${raw}`, 'other'), 'x-vapi-timestamp': ts }, raw, secret, now)).toBe(false);
-    expect(verifyVapi({ 'x-vapi-signature': hmac(`${ts}.${raw}`), 'x-vapi-timestamp': ts }, Buffer.from(`${raw} `), secret, now)).toBe(false);
+    expect(verifyVapi({ 'x-vapi-signature': hmac(`${ts}.${raw}`), 'x-vapi-timestamp': ts }, Buffer.from(`${raw} `), secret, now)).toBe(
+      false,
+    );
     // A signature without its timestamp could be replayed for ever, even a right one over the body alone.
     expect(verifyVapi({ 'x-vapi-signature': hmac(raw) }, raw, secret, now)).toBe(false);
     expect(verifyVapi({ 'x-vapi-signature': hmac(`${ts}.${raw}`) }, raw, secret, now)).toBe(false);
