@@ -67,12 +67,13 @@ describe('an erasure racing a call-back', () => {
       const after = await bench.stack.db.calls.findOne({ _id: callId });
       expect(after).toMatchObject({ candidate: { phone: '' } });
       expect(after?.attempts.some((a) => a.ended_at === null)).toBe(false);
-      // No report of the call remains, and Vapi's copy of each of its calls is deleted (the first DELETE finds Vapi down).
+      // No report of the call remains, and Vapi is asked to delete its copy of each of its calls (the workflow
+      // that asks does so until Vapi answers: test/api/erasure-waits.test.ts).
       expect(await bench.stack.db.callReports.find({ call_id: callId }).toArray()).toEqual([]);
       for (const id of taken ? [dialled, inbound] : [dialled])
         await waitFor(
           async () => bench.vapi.requests.filter((r) => r.method === 'DELETE' && r.path === `/call/${id}`).length,
-          (n) => n >= 2,
+          (n) => n >= 1,
           30_000,
         );
       return taken;
