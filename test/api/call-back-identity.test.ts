@@ -52,6 +52,13 @@ describe('call-backs: the identity that lets a report count', () => {
       () => call(callId),
       (c) => c.attempts.length === attempt && c.attempts[attempt - 1].outcome !== null && c.status !== 'in_progress',
     );
+  const report = (
+    callId: string,
+    attempt: number,
+    providerCallId: string,
+    extra: { structuredData?: unknown; successEvaluation?: string },
+  ) =>
+    signedVapi(endOfCallReport({ callId, attempt, providerCallId, endedReason: 'assistant-ended-call', direction: 'inbound', ...extra }));
 
   it("counts nothing of a call-back's report without the identity tool's confirmation: a stranger's false, or a 'true' evaluation, fails as call_back_incomplete, kept nowhere, and its copy at Vapi is deleted", async () => {
     const callId = await waitingForRetry(80);
