@@ -101,6 +101,36 @@ export function liveInterviews(deps: OperationDeps & { steps: InterviewSteps }) 
     return started;
   }
 
+  /**
+   * The conversation of a socket just admitted. It takes the interview's next hold: a socket that lost it to
+   * another at the same moment is taken over before it began; otherwise the conversation before it (in this
+   * process or another) is taken over, and this one begins once that one's recording is closed.
+   */
+  async function holdThenBegin(interview: InterviewDoc, link: LiveLink): Promise<Conversation> {
+    const hold = await stores.liveHolds.take(interview._id, randomUUID());
+    if (hold === null) {
+      link.close('taken_over');
+      return NEVER_BEGAN;
+    }
+    const previous = latest.get(interview._id);
+    // Whatever came before this socket (a drop, a reload, another tab), the interview's conversation goes on.
+    if (previous || hold > 1 || (await stores.recordings.get(conversationRecordingId(interview._id))))
+      liveReconnects.inc({ kind: 'socket' });
+    previous?.end('taken_over');
+    if (previous) await previous.closed;
+    // Two sockets "at the same moment" (two tabs, a double click) are told apart here: the one that took the
+    // later hold wins, and the earlier one, having begun nothing, is taken over before it says a word.
+    const lost =
+      !(await stores.liveHolds.previousEnded(interview._id, hold)) ||
+      (await new Promise((resolve) => setTimeout(resolve, SAME_MOMENT_MS)), await stores.liveHolds.takenOver(interview._id, hold));
+    if (lost) {
+      await stores.liveHolds.end(interview._id, hold);
+      link.close('taken_over');
+      return NEVER_BEGAN;
+    }
+    return begin(interview, hold, link);
+  }
+
   return {
     /** A ticket that opens the interview's socket once, within a minute, minted only after the candidate's consent. */
     async ticket(interview: InterviewDoc, at: Date): Promise<TicketOutcome> {
@@ -145,34 +175,10 @@ export function liveInterviews(deps: OperationDeps & { steps: InterviewSteps }) 
       }
     },
 
-    /**
-     * Opens the conversation on a socket just admitted. It takes the interview's next hold: a socket that lost
-     * it to another at the same moment is taken over before it began; otherwise the conversation before it (in
-     * this process or another) is taken over, and this one begins once that one's recording is closed.
-     */
+    /** Opens the conversation on a socket just admitted (holdThenBegin). */
     async converse(interview: InterviewDoc, link: LiveLink): Promise<Conversation> {
-      const hold = await stores.liveHolds.take(interview._id, randomUUID()).finally(() => admitted.delete(interview._id));
-      if (hold === null) {
-        link.close('taken_over');
-        return NEVER_BEGAN;
-      }
-      const previous = latest.get(interview._id);
-      // Whatever came before this socket (a drop, a reload, another tab), the interview's conversation goes on.
-      if (previous || hold > 1 || (await stores.recordings.get(conversationRecordingId(interview._id))))
-        liveReconnects.inc({ kind: 'socket' });
-      previous?.end('taken_over');
-      if (previous) await previous.closed;
-      // Two sockets "at the same moment" (two tabs, a double click) are told apart here: the one that took the
-      // later hold wins, and the earlier one, having begun nothing, is taken over before it says a word.
-      const lost =
-        !(await stores.liveHolds.previousEnded(interview._id, hold)) ||
-        (await new Promise((resolve) => setTimeout(resolve, SAME_MOMENT_MS)), await stores.liveHolds.takenOver(interview._id, hold));
-      if (lost) {
-        await stores.liveHolds.end(interview._id, hold);
-        link.close('taken_over');
-        return NEVER_BEGAN;
-      }
-      return begin(interview, hold, link);
+      // Counted as admitted until it has begun (held) or given way: the cap holds while it waits for the last one.
+      return holdThenBegin(interview, link).finally(() => admitted.delete(interview._id));
     },
 
     /** Conversations this process holds now (the `hiring_live_conversations` gauge). */
