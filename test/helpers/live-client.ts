@@ -167,7 +167,7 @@ export function openLive(
 }
 
 /** How far ahead of the clock the test client's audio may go at once: under the server's 3 s (LIVE_LIMITS.audioAheadMs). */
-const SPEAK_AHEAD_MS = 2_500;
+const SPEAK_AHEAD_MS = 2_800;
 
 /** The status code a refused socket answered with. */
 export function refusedWith(
