@@ -149,16 +149,16 @@ export function afterCandidateTurn(followUpsAsked: number, followUpsAllowed: num
 
 /**
  * The candidate's audio held to the wall clock (LIVE_LIMITS.audioAheadMs): `take` says whether a frame of
- * `bytes` arriving at `nowMs` is kept, or dropped for running ahead of the time since the first frame; `refused`
+ * `bytes` arriving at `nowMs` is kept, or dropped for running ahead of the time since the socket opened
+ * (`openedMs`: a browser sends from then, and what it sends while the conversation opens waits for it); `refused`
  * once LIVE_LIMITS.droppedAudioMs of audio have been dropped (the socket is then closed).
  */
-export function audioPace() {
-  let from: number | null = null;
+export function audioPace(openedMs: number) {
+  const from = openedMs;
   let keptMs = 0;
   let droppedMs = 0;
   return {
     take(bytes: number, nowMs: number): boolean {
-      from ??= nowMs;
       const ms = (bytes / 2 / LIVE_SAMPLE_RATE) * 1000;
       if (keptMs + ms > nowMs - from + LIVE_LIMITS.audioAheadMs) {
         droppedMs += ms;

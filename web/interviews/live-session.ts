@@ -36,7 +36,7 @@ export async function converse(
   let silence = setTimeout(() => conversation?.end('silent'), LIVE_LIMITS.silentMs);
   let window = Date.now();
   let inWindow = 0;
-  const pace = audioPace();
+  const pace = audioPace(Date.now());
   function take(bytes: Buffer, binary: boolean, c: Conversation): void {
     if (binary) {
       // Audio faster than it can be spoken is dropped, and a socket that keeps sending it is closed.
