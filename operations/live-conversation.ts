@@ -195,13 +195,13 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
       },
       candidateSaid(text) {
         const started = candidateFrom ?? now();
-        const heard = performance.now();
+        const transcribedAt = performance.now();
         candidateFrom = null;
         serially(async () => {
           if (ended) return;
           await keep({ who: 'candidate', text, started_at: started, ended_at: now() });
           askedAt = stoppedAt === null ? null : performance.now();
-          if (askedAt !== null) liveTurnLatency.observe({ part: 'ours' }, (askedAt - heard) / 1000);
+          if (askedAt !== null) liveTurnLatency.observe({ part: 'ours' }, (askedAt - transcribedAt) / 1000);
           link.send({ type: 'caption', who: 'candidate', text });
           const asked = spokenRequest(text);
           if (asked === 'repeat') return ask(true);
