@@ -132,6 +132,16 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_ALLOW_PRIVATE: Bool(false),
 
   /**
+   * The ATS doors' reports (docs/ats/): the hosts a Greenhouse send_test's report URL may name (comma-separated;
+   * a stand-in's `127.0.0.1:port` in tests), and Ashby's API (a stand-in's in tests). Both go through the
+   * webhooks' SSRF guard, WEBHOOK_ALLOW_PRIVATE included.
+   */
+  GREENHOUSE_CALLBACK_HOSTS: Text('app.greenhouse.io,app.eu.greenhouse.io'),
+  ASHBY_API_URL: Type.String({ pattern: '^https?://', default: 'https://api.ashbyhq.com' }),
+  /** How long an ATS's API may take to answer a report. */
+  PARTNER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000 }),
+
+  /**
    * How many reverse proxies stand in front (`true` is 1, `false` is 0). With N, the client's address (for the
    * per-address limits and the logs) is the Nth entry of `X-Forwarded-For` from the right, the one the
    * outermost proxy wrote, never an entry the client wrote; and `X-Forwarded-Proto` and `-Host` are believed.

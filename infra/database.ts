@@ -24,6 +24,7 @@ import type { IdempotencyDoc } from './documents/idempotency';
 import type { SuppressionDoc, SuppressionKeyDoc } from './documents/suppressions';
 import type { PersonIndexDoc } from './documents/person-index';
 import type { WebhookEndpointsDoc, WebhookEventDoc } from './documents/webhooks';
+import type { PartnerAssessmentDoc, PartnerCredentialDoc, PartnerSecretDoc, PartnerTestDoc } from './documents/partners';
 import { coalescedReads, type SharedRead } from './coalesced-reads';
 
 /**
@@ -85,6 +86,10 @@ export interface Database {
   /** Where each person's calls and interviews are, by candidate id, email and phone (stores/person-index.ts). */
   personIndex: Collection<PersonIndexDoc>;
   erasures: Collection<ErasureDoc>;
+  partnerCredentials: Collection<PartnerCredentialDoc>;
+  partnerSecrets: Collection<PartnerSecretDoc>;
+  partnerTests: Collection<PartnerTestDoc>;
+  partnerAssessments: Collection<PartnerAssessmentDoc>;
   /**
    * The documents bursts read most, by `_id`, each read shared by the callers that ask while another is in
    * flight (infra/coalesced-reads.ts): as fresh as a read of one's own, and not to be changed.
@@ -153,6 +158,10 @@ export async function connectDatabase(
     suppressionKeys: db.collection<SuppressionKeyDoc>('suppression_keys'),
     personIndex: db.collection<PersonIndexDoc>('person_index'),
     erasures: db.collection<ErasureDoc>('erasures'),
+    partnerCredentials: db.collection<PartnerCredentialDoc>('partner_credentials'),
+    partnerSecrets: db.collection<PartnerSecretDoc>('partner_secrets'),
+    partnerTests: db.collection<PartnerTestDoc>('partner_tests'),
+    partnerAssessments: db.collection<PartnerAssessmentDoc>('partner_assessments'),
     shared: {
       workspace: coalescedReads((id) => workspaces.findOne({ _id: id })),
       project: coalescedReads((id) => projects.findOne({ _id: id })),
@@ -201,6 +210,9 @@ async function ensureIndexes(d: Database): Promise<void> {
   });
   // Revoking a key ends its sessions, found by key (a rare write; FerretDB scans, MongoDB uses this).
   await d.sessions.createIndex({ key_id: 1 }, { name: 'by_key' });
+  // An ATS's keys and a workspace's tests, listed by workspace (rare reads; each key is found by its own `_id`).
+  await d.partnerCredentials.createIndex({ workspace_id: 1, ats: 1 }, { name: 'by_workspace' });
+  await d.partnerTests.createIndex({ workspace_id: 1 }, { name: 'by_workspace' });
   // The same for dashboard sessions; on FerretDB an expired one is removed when it is next presented.
   await d.sessions.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_ttl' }).catch((err: unknown) => {
     if (!(err instanceof MongoServerError && err.codeName === 'NotImplemented')) throw err;

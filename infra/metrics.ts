@@ -82,6 +82,15 @@ export const aiRequests = new Counter({
   registers,
 });
 
+/** Results reported to the ATSs that ordered them (docs/ats/), by ATS and outcome. */
+export const PARTNER_REPORT_OUTCOMES = ['reported', 'skipped', 'refused'] as const;
+export const partnerReports = new Counter({
+  name: 'hiring_partner_reports_total',
+  help: 'Results of ATS orders reported to their ATS (docs/ats/), by ATS and outcome: reported (the ATS took it), skipped (its contract hears no such result: Greenhouse only of an end), refused (for good: a 4xx, a host not allowed, no credential).',
+  labelNames: ['ats', 'outcome'] as const,
+  registers,
+});
+
 /** What an erasure refused afterwards (docs/erasure.md): a write that would have brought the person's data back. */
 export const ERASED_WRITE_KINDS = ['call', 'interview', 'report'] as const;
 export const erasedWritesRefused = new Counter({
@@ -210,6 +219,7 @@ function startWhole(): void {
   for (const operation of AI_OPERATIONS) for (const result of ['ok', 'error']) aiRequests.inc({ operation, result }, 0);
   for (const kind of ERASED_WRITE_KINDS) erasedWritesRefused.inc({ kind }, 0);
   for (const reason of CALL_BACK_REFUSALS) callBacksRefused.inc({ reason }, 0);
+  for (const ats of ['greenhouse', 'ashby']) for (const outcome of PARTNER_REPORT_OUTCOMES) partnerReports.inc({ ats, outcome }, 0);
   for (const provider of ['vapi', 'simulator']) foreignReports.inc({ provider }, 0);
   for (const kind of LIVE_RECONNECT_KINDS) liveReconnects.inc({ kind }, 0);
   for (const part of LIVE_LATENCY_PARTS) liveTurnLatency.zero({ part });

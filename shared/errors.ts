@@ -178,3 +178,11 @@ export class SignatureError extends DomainError {
 export class ForbiddenError extends DomainError {
   readonly kind = 'forbidden';
 }
+
+/**
+ * The candidate an ATS sent cannot take the test (docs/ats/): a phone screen without a phone, a person who
+ * opted out, an email another candidate of the job holds. Each ATS's door says it in its contract's terms.
+ */
+export class UnfitCandidateError extends DomainError {
+  readonly kind = 'unfit_candidate';
+}

@@ -63,7 +63,15 @@ export interface CallStore extends ResourceStore<CallDoc, CallStatus, CallEventT
   candidatesEndedBefore(workspaceId: string, cutoff: Date): Promise<string[]>;
 }
 
-export function callStore({ db, announce }: { db: Database; announce: Announce }): CallStore {
+export function callStore({
+  db,
+  announce,
+  partnerChanged,
+}: {
+  db: Database;
+  announce: Announce;
+  partnerChanged?: (assessmentId: string) => Promise<void>;
+}): CallStore {
   const get = (id: string) => db.calls.findOne({ _id: id });
   return {
     ...resourceStore<CallDoc, CallStatus, CallEventType>({
@@ -73,6 +81,7 @@ export function callStore({ db, announce }: { db: Database; announce: Announce }
       mayMove: callMayMove,
       announcement: callAnnouncement,
       announce,
+      partnerChanged,
       erasedForm: erasedCall,
       count: callMetering,
     }),

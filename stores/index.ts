@@ -1,5 +1,8 @@
 import { liveSlotStore, type LiveSlotStore } from './live-slots';
 import { liveHoldStore, type LiveHoldStore } from './live-holds';
+import { partnerKeyStore, type PartnerKeyStore } from './partner-keys';
+import { partnerTestStore, type PartnerTestStore } from './partner-tests';
+import { partnerAssessmentStore, type PartnerAssessmentStore } from './partner-assessments';
 import type { Config } from '../infra/config';
 import { configuredSecrets, personHashKeys } from './person-keys';
 import type { Database } from '../infra/database';
@@ -38,6 +41,10 @@ export interface Stores {
   /** A workspace's live-conversation slots (stores/live-slots.ts). */
   liveSlots: LiveSlotStore;
   liveHolds: LiveHoldStore;
+  /** The ATS doors' keys, and the customers' own keys we report with (docs/ats/). */
+  partnerKeys: PartnerKeyStore;
+  partnerTests: PartnerTestStore;
+  partnerAssessments: PartnerAssessmentStore;
   dialCaps: DialCapStore;
   interviews: InterviewStore;
   recordings: RecordingStore;
@@ -60,6 +67,8 @@ export interface Stores {
 export interface StoreWiring {
   /** Hands the events a change of a call or an interview records to the workspace's webhooks. */
   announce: Announce;
+  /** Tells an ATS order's report workflow that its interview or call changed (composition/stores.ts). */
+  partnerChanged?: (assessmentId: string) => Promise<void>;
   config: Pick<Config, 'PUBLIC_BASE_URL'> & Parameters<typeof limitStore>[1];
 }
 
@@ -73,8 +82,8 @@ export function workspaceStores(db: Database): Pick<Stores, 'workspaces' | 'sess
   return { workspaces, sessions };
 }
 
-export function createStores(db: Database, { announce, config }: StoreWiring): Stores {
-  const interviews = interviewStore({ db, announce, publicBaseUrl: config.PUBLIC_BASE_URL });
+export function createStores(db: Database, { announce, partnerChanged, config }: StoreWiring): Stores {
+  const interviews = interviewStore({ db, announce, publicBaseUrl: config.PUBLIC_BASE_URL, partnerChanged });
   const { workspaces, sessions } = workspaceStores(db);
   const recordings = recordingStore(db, { interviewOf: (id) => interviews.get(id) });
   const idempotency = idempotencyStore(db);
@@ -85,11 +94,14 @@ export function createStores(db: Database, { announce, config }: StoreWiring): S
     sessions,
     projects: projectStore(db),
     candidates: candidateStore(db, keys),
-    calls: callStore({ db, announce }),
+    calls: callStore({ db, announce, partnerChanged }),
     callReports: callReportStore(db),
     callSlots: callSlotStore(db),
     liveSlots: liveSlotStore(db),
     liveHolds: liveHoldStore(db),
+    partnerKeys: partnerKeyStore(db, configuredSecrets(config)),
+    partnerTests: partnerTestStore(db),
+    partnerAssessments: partnerAssessmentStore(db),
     dialCaps: dialCapStore(db, keys),
     interviews,
     recordings,

@@ -150,9 +150,11 @@ export function interviewStore({
   db,
   announce,
   publicBaseUrl,
+  partnerChanged,
 }: {
   db: Database;
   announce: Announce;
+  partnerChanged?: (assessmentId: string) => Promise<void>;
   publicBaseUrl: string;
 }): InterviewStore {
   const store = resourceStore<InterviewDoc, InterviewStatus, InterviewEventType>({
@@ -162,6 +164,7 @@ export function interviewStore({
     mayMove: interviewMayMove,
     announcement: (interview, key) => interviewAnnouncement(interview, publicBaseUrl, key),
     announce,
+    partnerChanged,
     erasedForm: erasedInterview,
     count: interviewMetering,
   });

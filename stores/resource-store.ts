@@ -63,6 +63,8 @@ export interface ResourceSpec<T extends ListedItem, S extends string> {
   announcement(doc: T, key: string): Announcement;
   /** Hands the events a change recorded to the workspace's webhooks (infra/webhooks/events.ts). */
   announce: Announce;
+  /** Tells an ATS order's report workflow that its interview or call changed (workflows/partner-pushes.ts). */
+  partnerChanged?: (assessmentId: string) => Promise<void>;
   /**
    * What an erasure leaves of the item's fields about the person: a change that writes one of them and finds
    * the item erased is written over with it.
@@ -125,6 +127,9 @@ export function resourceStore<T extends ListedItem & EventRecord & Document & { 
   /** Announces each event from `doc`, which has its key recorded (or gets it recorded now, by a note's write). */
   async function announceFrom(doc: T, events: Array<{ type: E; key: string }>): Promise<void> {
     if (events.length === 0) return;
+    // An ATS's order hears of each change that made events, as the webhooks do (its result may be new).
+    const order = (doc as { partner_assessment_id?: string }).partner_assessment_id;
+    if (order && spec.partnerChanged) await spec.partnerChanged(order);
     await announce(
       doc.workspace_id,
       ...events.map(({ type, key }) => ({

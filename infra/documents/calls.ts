@@ -1,3 +1,4 @@
+import type { PartnerLink } from './partners';
 import type { ConsentBasis } from '../../shared/calls/consent';
 import type {
   AssistantSettings,
@@ -58,7 +59,7 @@ export interface CallMessage {
   status_updated_at?: Date | null;
 }
 
-export interface CallDoc {
+export interface CallDoc extends PartnerLink {
   _id: string;
   workspace_id: string;
   project_id: string;

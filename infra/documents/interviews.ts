@@ -1,3 +1,4 @@
+import type { PartnerLink } from './partners';
 import { safeEqual } from '../safe-equal';
 import type { Binary } from 'mongodb';
 import type { RecordingType } from '../../shared/interviews/recordings';
@@ -19,7 +20,7 @@ export interface InterviewEmail {
   error: string | null;
 }
 
-export interface InterviewDoc {
+export interface InterviewDoc extends PartnerLink {
   _id: string;
   workspace_id: string;
   project_id: string;

@@ -110,3 +110,66 @@ export function postJson(
     req.end(body);
   });
 }
+
+export interface SentResult extends PostResult {
+  /** The answer's body, its first 64 kB, as text; null without an answer. */
+  body: string | null;
+}
+
+/**
+ * A request to a partner's API (an ATS's result reports, docs/ats/), under the same guard as a webhook's: the
+ * URL's scheme, each address the socket uses, no redirect followed, the whole exchange within `timeoutMs`; the
+ * answer's body read up to 64 kB, for an API that answers 200 with `success: false`.
+ */
+export function sendJson(
+  method: 'POST' | 'PATCH',
+  url: string,
+  headers: Record<string, string>,
+  body: string | null,
+  opts: { timeoutMs: number; allowPrivate: boolean },
+): Promise<SentResult> {
+  const refused = refusedUrl(url, opts.allowPrivate);
+  if (refused) return Promise.resolve({ status: null, error: `refused: ${refused}`, body: null });
+  const target = new URL(url);
+  const options: RequestOptions = {
+    method,
+    headers: {
+      'user-agent': 'hiring-integration-partners/1',
+      accept: 'application/json',
+      ...(body === null ? { 'content-length': 0 } : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+      ...headers,
+    },
+    lookup: guardedLookup(opts.allowPrivate),
+    timeout: opts.timeoutMs,
+  };
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (r: SentResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve(r);
+    };
+    const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, options, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (size < 65_536) chunks.push(chunk);
+        size += chunk.length;
+      });
+      res.on('end', () =>
+        done({ status: res.statusCode ?? null, error: null, body: Buffer.concat(chunks).toString('utf8').slice(0, 65_536) }),
+      );
+      res.on('error', (err) => done({ status: res.statusCode ?? null, error: err.message, body: null }));
+    });
+    const deadline = setTimeout(() => {
+      req.destroy();
+      done({ status: null, error: `no answer within ${opts.timeoutMs / 1_000} s`, body: null });
+    }, opts.timeoutMs);
+    req.on('error', (err) =>
+      done({ status: null, error: err instanceof RefusedAddressError ? `refused: ${err.message}` : err.message, body: null }),
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${opts.timeoutMs / 1_000} s`)));
+    req.end(body ?? undefined);
+  });
+}
