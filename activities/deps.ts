@@ -7,6 +7,8 @@ import type { LanguageModel } from '../providers/llm/port';
 import type { Transcriber } from '../providers/transcription/port';
 import type { ReportAttempt, VoiceProvider } from '../providers/voice/port';
 import type { WhatsAppProvider } from '../providers/whatsapp/port';
+import type { AtsReporter } from '../providers/ats/port';
+import type { PartnerAts } from '../shared/partners/schema';
 
 /** What activities need from the outside world; tests hand in real or local-stub implementations. */
 export interface ActivityDeps {
@@ -37,4 +39,6 @@ export interface ActivityDeps {
    * A hint: it never throws, and a call that stopped waiting ignores it.
    */
   wakeWaitingCall: (callId: string) => Promise<void>;
+  /** Each ATS's reports of its orders' results (providers/ats/, chosen in composition/activity-deps.ts). */
+  atsReporters: Record<PartnerAts, AtsReporter>;
 }

@@ -9,6 +9,7 @@ import { createSmokeActivities } from './smoke';
 import { createWebhookActivities } from './webhooks';
 import { createSuppressionActivities } from './suppressions';
 import { createErasureActivities } from './erasure';
+import { createPartnerPushActivities } from './partner-pushes';
 
 /**
  * Every slice's activities, closed over their dependencies, for the worker to register (the factory pattern
@@ -26,5 +27,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createSuppressionActivities(deps),
     ...createErasureActivities(deps),
+    ...createPartnerPushActivities(deps),
   };
 }

@@ -8,7 +8,7 @@ import type { Announce } from '../infra/webhooks/events';
 import type { ActivityDeps } from '../activities/deps';
 import type { Operations } from '../operations';
 import type { Stores } from '../stores';
-import { emailProvider, languageModel, transcriber, voiceProvider, whatsappProvider } from './providers';
+import { atsReporters, emailProvider, languageModel, transcriber, voiceProvider, whatsappProvider } from './providers';
 import { meteredEmail, meteredLanguageModel, meteredTranscriber } from './metered-providers';
 import { buildOperations, buildStores } from './stores';
 
@@ -56,6 +56,7 @@ export function buildActivityDeps(config: Config, base: ActivityWiring, override
     startWorkflows: (starts) => startEach(base.starter ?? base.client, config.TEMPORAL_TASK_QUEUE, starts, base.starter !== undefined),
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     wakeWaitingCall: callWaker(base.client, logger),
+    atsReporters: overrides.atsReporters ?? atsReporters(config),
     ...replaced,
   };
 }

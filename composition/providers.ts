@@ -22,6 +22,11 @@ import { VAPI_EVENTS_PATH } from '../shared/public-urls';
 import type { RealtimeVoice } from '../providers/realtime/port';
 import { simulatorRealtime } from '../providers/realtime/simulator';
 import { openAiRealtime } from '../providers/realtime/openai';
+import type { AtsReporter, SendJson } from '../providers/ats/port';
+import { greenhouseReporter } from '../providers/ats/greenhouse';
+import { ashbyCandidatePhone, ashbyReporter } from '../providers/ats/ashby';
+import { sendJson } from '../infra/webhooks/outbound';
+import type { PartnerAts } from '../shared/partners/schema';
 import { simulatedCallStart } from '../workflows/simulated-call';
 
 /**
@@ -139,4 +144,27 @@ export function vapiCallOptions(config: Config): VapiCallOptions {
     serverUrl: config.VAPI_SERVER_URL ?? `${config.PUBLIC_BASE_URL}${VAPI_EVENTS_PATH}`,
     serverCredentialId: config.VAPI_SERVER_CREDENTIAL_ID,
   };
+}
+
+/** Requests to an ATS's API, through the webhooks' SSRF guard (docs/ats/). */
+const atsClient =
+  (config: Config): SendJson =>
+  (method, url, headers, body) =>
+    sendJson(method, url, headers, body, { timeoutMs: config.PARTNER_TIMEOUT_MS, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+
+/** What an ATS door asks of its ATS while it answers (Ashby's record of a candidate's phone). */
+export function atsLookups(config: Config) {
+  return {
+    ashbyCandidatePhone: (apiKey: string, id: string) =>
+      ashbyCandidatePhone(atsClient(config), { apiUrl: config.ASHBY_API_URL }, apiKey, id),
+  };
+}
+
+/** Each ATS's reports of its orders' results (docs/ats/). */
+export function atsReporters(config: Config): Record<PartnerAts, AtsReporter> {
+  const send = atsClient(config);
+  const hosts = config.GREENHOUSE_CALLBACK_HOSTS.split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  return { greenhouse: greenhouseReporter(send, { hosts }), ashby: ashbyReporter(send, { apiUrl: config.ASHBY_API_URL }) };
 }

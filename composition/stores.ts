@@ -6,8 +6,9 @@ import type { Announce } from '../infra/webhooks/events';
 import { createOperations, type Operations } from '../operations';
 import { createStores, type Stores } from '../stores';
 import { announcer } from './webhook-signals';
+import { partnerSignaller } from './partner-signals';
 import { workflowPort } from './workflow-port';
-import { realtimeVoice } from './providers';
+import { atsLookups, realtimeVoice } from './providers';
 import type { RealtimeVoice } from '../providers/realtime/port';
 
 /**
@@ -23,10 +24,21 @@ export function buildStores(
   temporal: Client,
   opts: { announce?: Announce; clock?: () => Date } = {},
 ): Stores {
-  return createStores(db, { announce: opts.announce ?? announcer(db, temporal, config.TEMPORAL_TASK_QUEUE, opts.clock), config });
+  return createStores(db, {
+    announce: opts.announce ?? announcer(db, temporal, config.TEMPORAL_TASK_QUEUE, opts.clock),
+    partnerChanged: partnerSignaller(temporal, config.TEMPORAL_TASK_QUEUE),
+    config,
+  });
 }
 
 export function buildOperations(config: Config, stores: Stores, temporal: Client, logger: Logger, realtime?: RealtimeVoice): Operations {
   const workflows = workflowPort(temporal, config, logger);
-  return createOperations({ stores, workflows, config, logger, realtime: realtime ?? realtimeVoice(config) });
+  return createOperations({
+    stores,
+    workflows,
+    config,
+    logger,
+    realtime: realtime ?? realtimeVoice(config),
+    atsLookups: atsLookups(config),
+  });
 }

@@ -14,6 +14,7 @@ import { projectSearchAttributes } from '../workflows/search-attributes';
 import { startAll } from './workflow-starts';
 import { interviewSignaller } from './interview-signals';
 import { webhookSignaller } from './webhook-signals';
+import { partnerSignaller } from './partner-signals';
 import { searchAttributesCheck } from './search-attributes';
 
 /**
@@ -153,10 +154,12 @@ export function workflowPort(
       return answerWithin(ask, withinMs, { callId });
     },
 
-    async endInterview(interview) {
+    partnerChanged: partnerSignaller(client, taskQueue),
+
+    async endInterview(interview, why = 'The candidate was erased') {
       await client.workflow
         .getHandle(interview.workflow_id)
-        .terminate('The candidate was erased')
+        .terminate(why)
         .catch((err: unknown) => {
           if (!closed(err)) throw err;
           logger.debug({ interviewId: interview._id }, 'interview workflow closed already');

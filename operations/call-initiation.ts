@@ -2,6 +2,7 @@ import type { OperationDeps } from './deps';
 import type { FileCandidates } from './candidates';
 import type { ProjectDoc } from '../infra/documents/projects';
 import { type CallDoc, type ResolvedTemplate } from '../infra/documents/calls';
+import type { PartnerLink } from '../infra/documents/partners';
 import { defaultTimezone, type WorkspaceDoc } from '../infra/documents/workspaces';
 import { candidateZones } from '../infra/phone-zones';
 import { newId } from '../infra/ids';
@@ -44,7 +45,7 @@ const MESSAGES = {
 export async function initiateCalls(
   deps: CallDeps,
   workspace: Readonly<WorkspaceDoc>,
-  req: CallInitiateRequest,
+  req: CallInitiateRequest & PartnerLink,
 ): Promise<CallInitiateResponse> {
   const project = await deps.stores.projects.ofJob(workspace._id, req.ats_job_id);
   if (!project || project.kind !== 'campaign') {
@@ -99,7 +100,7 @@ async function scheduleAll(
   deps: CallDeps,
   ws: Readonly<WorkspaceDoc>,
   project: Readonly<ProjectDoc>,
-  req: CallInitiateRequest,
+  req: CallInitiateRequest & PartnerLink,
   cands: Candidate[],
   depth: number,
 ): Promise<EntryResult[]> {
@@ -233,7 +234,7 @@ function buildCall(
   callId: string,
   workspace: Readonly<WorkspaceDoc>,
   project: Readonly<ProjectDoc>,
-  req: CallInitiateRequest,
+  req: CallInitiateRequest & PartnerLink,
   c: Candidate,
 ): CallDoc {
   const ctx = templateContext(c, workspace.sender, project.company_name);
@@ -270,6 +271,8 @@ function buildCall(
     transcript: null,
     extracted_variables: null,
     failure_reason: null,
+    // An ATS's order (operations/partner-orders.ts): each change of the call tells its push workflow.
+    ...(req.partner_assessment_id ? { partner_assessment_id: req.partner_assessment_id } : {}),
     created_at: now,
     updated_at: now,
   };

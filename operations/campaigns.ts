@@ -1,7 +1,7 @@
-import { documentId, type ProjectDoc } from '../../infra/documents/projects';
-import type { Stores } from '../../stores';
-import { ConflictError } from '../../shared/errors';
-import type { CampaignRequest } from '../../shared/calls/schema';
+import { documentId, type ProjectDoc } from '../infra/documents/projects';
+import type { Stores } from '../stores';
+import { ConflictError } from '../shared/errors';
+import type { CampaignRequest } from '../shared/calls/schema';
 
 /** Creates the workspace's campaign project for an ats_job_id, or returns the one that exists. */
 export async function ensureCampaign(

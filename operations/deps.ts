@@ -73,8 +73,10 @@ export interface WorkflowPort {
    * null when it has not ended by then (it goes on).
    */
   erase(erasureId: string, withinMs: number): Promise<ErasureCounts | null>;
-  /** Ends an interview's workflow, so nothing more is sent or written for it; one already closed is left. */
-  endInterview(interview: InterviewDoc): Promise<void>;
+  /** Ends an interview's workflow, so nothing more is sent or written for it; one already closed is left. `why`: the UI's reason. */
+  endInterview(interview: InterviewDoc, why?: string): Promise<void>;
+  /** Tells an ATS order's report workflow that it may have a new result (workflows/partner-pushes.ts). */
+  partnerChanged(assessmentId: string): Promise<void>;
 }
 
 /** What the use cases are built from (composition/stores.ts wires them once per process). */
@@ -88,4 +90,6 @@ export interface OperationDeps {
   logger: Logger;
   /** Live interviews' realtime speech provider (composition/providers.ts). */
   realtime: RealtimeVoice;
+  /** What an ATS door asks of its ATS (providers/ats/): Ashby's record of a candidate's phone. */
+  atsLookups?: { ashbyCandidatePhone(apiKey: string, candidateId: string): Promise<string | null> };
 }

@@ -4,6 +4,7 @@ import { candidateFiling, type FileCandidates } from './candidates';
 import { initiateCalls } from './call-initiation';
 import { inviteCandidates } from './invitations';
 import type { WorkspaceDoc } from '../infra/documents/workspaces';
+import type { PartnerLink } from '../infra/documents/partners';
 import type { CallInitiateRequest, CallInitiateResponse } from '../shared/calls/schema';
 import type { InviteRequest, InviteResponse } from '../shared/interviews/schema';
 import type { OperationDeps } from './deps';
@@ -18,6 +19,7 @@ import { interviewResend } from './interview-resend';
 import { handleWhatsAppEvent } from './whatsapp-statuses';
 import { deliveryRetries } from './delivery-retries';
 import { liveInterviews, type LiveInterviews } from './live-interviews';
+import { partnerOrders, type PartnerOrders } from './partner-orders';
 
 export type { OperationDeps, WorkflowPort } from './deps';
 
@@ -34,9 +36,9 @@ export interface Operations {
   /** A bulk request's candidates filed, with the person index (operations/candidates.ts). */
   fileCandidates: FileCandidates;
   /** call/initiate: a campaign's candidates called, each once (operations/call-initiation.ts). */
-  initiateCalls(workspace: Readonly<WorkspaceDoc>, req: CallInitiateRequest): Promise<CallInitiateResponse>;
+  initiateCalls(workspace: Readonly<WorkspaceDoc>, req: CallInitiateRequest & PartnerLink): Promise<CallInitiateResponse>;
   /** interview/invite: a job's candidates invited, each once (operations/invitations.ts). */
-  inviteCandidates(workspace: Readonly<WorkspaceDoc>, req: InviteRequest): Promise<InviteResponse>;
+  inviteCandidates(workspace: Readonly<WorkspaceDoc>, req: InviteRequest & PartnerLink): Promise<InviteResponse>;
   /** Suppressions filed, and the person's waiting calls stopped (operations/suppressions.ts). */
   suppressions: SuppressionFiling;
   /** The candidate's own: an email's unsubscribe link, the interview page's opt-out (operations/candidate-opt-outs.ts). */
@@ -61,6 +63,8 @@ export interface Operations {
   interviewSteps: InterviewSteps;
   /** Live interviews: the ticket after consent, and the conversations this process holds (operations/live-interviews.ts). */
   liveInterviews: LiveInterviews;
+  /** The ATS doors' orders: a candidate sent to a workspace's test, its result, its cancel (operations/partner-orders.ts). */
+  partnerOrders: PartnerOrders;
 }
 
 export function createOperations(deps: OperationDeps): Operations {
@@ -68,12 +72,14 @@ export function createOperations(deps: OperationDeps): Operations {
   const bulk = { ...deps, fileCandidates: candidateFiling(deps) };
   const suppressions = suppressionFiling(deps);
   const steps = interviewSteps(deps);
+  const initiate: Operations['initiateCalls'] = (workspace, req) => initiateCalls(bulk, workspace, req);
+  const invite: Operations['inviteCandidates'] = (workspace, req) => inviteCandidates(bulk, workspace, req);
   return {
     cancelCall,
     cancels: requestedCancels(deps, cancelCall),
     fileCandidates: bulk.fileCandidates,
-    initiateCalls: (workspace, req) => initiateCalls(bulk, workspace, req),
-    inviteCandidates: (workspace, req) => inviteCandidates(bulk, workspace, req),
+    initiateCalls: initiate,
+    inviteCandidates: invite,
     suppressions,
     optOuts: candidateOptOuts(deps, suppressions),
     reports: reportIntake(deps),
@@ -86,5 +92,6 @@ export function createOperations(deps: OperationDeps): Operations {
     callBacks: callBackAnswering(deps),
     interviewSteps: steps,
     liveInterviews: liveInterviews({ ...deps, steps }),
+    partnerOrders: partnerOrders(deps, { inviteCandidates: invite, initiateCalls: initiate, cancelCall }),
   };
 }

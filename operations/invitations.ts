@@ -4,6 +4,7 @@ import { documentId, type CandidateDoc, type ProjectDoc } from '../infra/documen
 import { interviewToken, type InterviewDoc } from '../infra/documents/interviews';
 import type { WorkspaceDoc } from '../infra/documents/workspaces';
 import type { WriteResult } from '../infra/duplicate-key';
+import type { PartnerLink } from '../infra/documents/partners';
 import { normaliseEmail } from '../infra/people';
 import { titleCase } from '../shared/names';
 import { DEFAULT_TIME_LIMIT_SECONDS, type Question } from '../shared/jobs/schema';
@@ -37,7 +38,11 @@ type EntryResult = Pick<InterviewResult, 'id' | 'status' | 'message'>;
  * with the interviews (one per candidate and project, by derived `_id`); then one workflow start
  * (docs/bulk-requests.md). An entry says `success` only once its invitation's workflow is sure to start.
  */
-export async function inviteCandidates(deps: InviteDeps, workspace: Readonly<WorkspaceDoc>, req: InviteRequest): Promise<InviteResponse> {
+export async function inviteCandidates(
+  deps: InviteDeps,
+  workspace: Readonly<WorkspaceDoc>,
+  req: InviteRequest & PartnerLink,
+): Promise<InviteResponse> {
   const project = await ensureInterviewProject(deps.stores.projects, workspace._id, req);
   const customQuestions = req.questions ? req.questions.map(resolveQuestion) : null;
   const candidates: Candidate[] = req.candidates.map((c) => ({ ...c, name: titleCase(c.name), email: normaliseEmail(c.email) }));
@@ -66,6 +71,7 @@ export async function inviteCandidates(deps: InviteDeps, workspace: Readonly<Wor
     expiresInDays: req.expires_in_days ?? EXPIRES_IN_DAYS.default,
     mode: req.interview_mode ?? 'async',
     followUps: req.follow_ups_per_question ?? FOLLOW_UPS.default,
+    partnerAssessmentId: req.partner_assessment_id ?? null,
   };
   const invited =
     pending.length > 0
@@ -234,6 +240,8 @@ interface InvitationTerms {
   expiresInDays: number;
   mode: InterviewMode;
   followUps: number;
+  /** An ATS's order (operations/partner-orders.ts): each change of the interview tells its push workflow. */
+  partnerAssessmentId: string | null;
 }
 
 function newInterview(ws: Readonly<WorkspaceDoc>, project: Readonly<ProjectDoc>, c: Candidate, terms: InvitationTerms): InterviewDoc {
@@ -256,6 +264,7 @@ function newInterview(ws: Readonly<WorkspaceDoc>, project: Readonly<ProjectDoc>,
     error: null,
     email: { status: 'pending', provider: null, message_id: null, sent_at: null, error: null },
     expires_at: expiryAfter(now, terms.expiresInDays),
+    ...(terms.partnerAssessmentId ? { partner_assessment_id: terms.partnerAssessmentId } : {}),
     created_at: now,
     updated_at: now,
   };

@@ -8,3 +8,4 @@ export { simulatedCallWorkflow } from './simulated-call';
 export { webhookDeliveryWorkflow } from './webhooks';
 export { optOutWorkflow } from './suppressions';
 export { retentionSweepWorkflow, providerDeletionWorkflow, erasureWorkflow } from './erasure';
+export { partnerPushWorkflow } from './partner-pushes';
