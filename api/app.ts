@@ -13,6 +13,9 @@ import { referenceRoutes } from './openapi/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { suppressionRoutes } from './suppressions/routes';
 import { erasureRoutes } from './erasure/routes';
+import { partnerRoutes } from './partners/routes';
+import { greenhouseRoutes } from './partners/greenhouse';
+import { ashbyRoutes } from './partners/ashby';
 import type { ApiDeps, RouteFactory } from './deps';
 
 /** Every route module of the public API, in the order they are mounted. */
@@ -28,6 +31,9 @@ export const ROUTES: RouteFactory[] = [
   webhookRoutes,
   suppressionRoutes,
   erasureRoutes,
+  partnerRoutes,
+  greenhouseRoutes,
+  ashbyRoutes,
 ];
 
 /**

@@ -14,7 +14,7 @@ import {
   type CampaignResponse,
 } from '../../shared/calls/schema';
 import { callInitiateRules } from '../../shared/calls/rules';
-import { ensureCampaign } from './campaigns';
+import { ensureCampaign } from '../../operations/campaigns';
 import { projectUrl } from '../../shared/public-urls';
 import { callView } from '../../infra/views/calls';
 import { checkWhatsAppTemplates } from './whatsapp-template-check';

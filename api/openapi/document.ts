@@ -67,7 +67,7 @@ function operation(op: Operation, components: Record<string, Json>): Json {
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     tags: [op.tag],
-    security: op.security === 'apiKey' ? [{ apiKey: [] }] : [],
+    security: op.security === 'apiKey' ? [{ apiKey: [] }] : op.security === 'partnerKey' ? [{ partnerKey: [] }] : [],
     ...(op.parameters
       ? {
           parameters: op.parameters.map((p) => ({
@@ -152,13 +152,31 @@ export function openApiDocument(): Json {
       { name: 'Webhooks', description: 'Signed events about calls and interviews, POSTed to endpoints the workspace registers.' },
       { name: 'Health', description: 'Liveness and readiness, for load balancers and orchestrators.' },
       { name: 'Provider callbacks', description: 'Called by Vapi and Meta, not by an ATS; each is signed.' },
+      {
+        name: 'ATS partners',
+        description:
+          'What a workspace sets up for Greenhouse or Ashby to run its interviews and phone screens as a stage: the keys its ATS presents, the Ashby API key results are reported with, and its tests (docs/ats/).',
+      },
+      {
+        name: 'ATS doors',
+        description:
+          "Called by Greenhouse and Ashby, not by an ATS's own code: each ATS's assessment partner contract, as it publishes it, under `/partners/<ats>/`, with the key the workspace made for it (HTTP Basic).",
+      },
       { name: 'Reference', description: 'This document and the page that renders it.' },
     ],
     paths,
     webhooks: webhooks(components),
     components: {
       schemas: components,
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-service-api-key', description: "The workspace's API key." } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-service-api-key', description: "The workspace's API key." },
+        partnerKey: {
+          type: 'http',
+          scheme: 'basic',
+          description:
+            'A key the workspace made for that ATS (`POST /api/public/v1/partners/{ats}/credentials`) as the user name, with an empty password.',
+        },
+      },
     },
   };
 }

@@ -13,6 +13,7 @@ import { PROVIDER_OPERATIONS } from '../providers/openapi';
 import { WEBHOOK_OPERATIONS } from '../webhooks/openapi';
 import { SUPPRESSION_OPERATIONS } from '../suppressions/openapi';
 import { ERASURE_OPERATIONS } from '../erasure/openapi';
+import { PARTNER_OPERATIONS } from '../partners/openapi';
 
 /**
  * Every public operation with its request and every response it can give, built from the same TypeBox
@@ -77,6 +78,7 @@ const ALL: Operation[] = [
   ...WEBHOOK_OPERATIONS,
   ...SUPPRESSION_OPERATIONS,
   ...ERASURE_OPERATIONS,
+  ...PARTNER_OPERATIONS,
 ];
 
 /** Every operation, each authenticated POST with its Idempotency-Key. */

@@ -13,15 +13,29 @@ export interface Response {
 }
 
 export interface Operation {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   operationId: string;
   summary: string;
   description?: string;
   tag:
-    'Calls' | 'Interviews' | 'Projects' | 'AI' | 'Workspace' | 'Health' | 'Provider callbacks' | 'Reference' | 'Webhooks' | 'Suppressions';
-  /** `apiKey`: x-service-api-key; `none`: open (health, provider callbacks, which are signed instead). */
-  security: 'apiKey' | 'none';
+    | 'Calls'
+    | 'Interviews'
+    | 'Projects'
+    | 'AI'
+    | 'Workspace'
+    | 'Health'
+    | 'Provider callbacks'
+    | 'Reference'
+    | 'Webhooks'
+    | 'Suppressions'
+    | 'ATS partners'
+    | 'ATS doors';
+  /**
+   * `apiKey`: x-service-api-key; `partnerKey`: a key made for an ATS, as HTTP Basic (its door); `none`: open
+   * (health, provider callbacks, which are signed instead).
+   */
+  security: 'apiKey' | 'partnerKey' | 'none';
   parameters?: Array<{ name: string; in: 'path' | 'query' | 'header'; required: boolean; description: string; schema: TSchema }>;
   /** `optional`: a request may come without a body (as `{}`). */
   body?: { schema: TSchema; example: unknown; description?: string; optional?: boolean };

@@ -27,8 +27,8 @@ export const SCHEMATHESIS_GROUPS = {
   calls: tagged('Calls'),
   interviews: tagged('Interviews'),
   ai: tagged('AI'),
-  webhooks: tagged('Webhooks', 'Provider callbacks', 'Reference', 'Health'),
-  workspace: tagged('Workspace', 'Projects', 'Suppressions'),
+  webhooks: tagged('Webhooks', 'Provider callbacks', 'Reference', 'Health', 'ATS doors'),
+  workspace: tagged('Workspace', 'Projects', 'Suppressions', 'ATS partners'),
 };
 
 const CHECKS = [

@@ -1,0 +1,195 @@
+import { startStack, type Stack } from '../helpers/stack';
+import { startGreenhouse, type GreenhouseStandIn } from '../helpers/ats-standins';
+import { waitFor } from '../helpers/wait';
+import { postForm } from '../helpers/form-post';
+import { recordHistory } from '../helpers/histories';
+
+/**
+ * Greenhouse runs our tests as a stage of its hiring plan (docs/ats/greenhouse.md), on the real API, worker,
+ * database and Temporal, with a stand-in that speaks Greenhouse's Assessment Partner API: it lists the
+ * workspace's tests, sends a candidate to one, and, once our PATCH of its take-home test's URL says the test is
+ * complete, asks test_status, as Greenhouse does.
+ */
+let stack: Stack;
+let greenhouse: GreenhouseStandIn;
+let workspace: { id: string; key: string };
+let partnerKey = '';
+const V1 = '/api/public/v1';
+const WRITTEN = {
+  job_title: 'Backend Engineer',
+  job_description: 'Build the APIs behind our delivery platform.',
+  min_experience: 2,
+  max_experience: 5,
+  seniority_level: 'Mid',
+  work_type: 'Remote',
+  employment_type: 'Full Time',
+  location: 'Lisbon',
+  skills_required: ['TypeScript', 'PostgreSQL', 'AWS'],
+  skills_good_to_have: ['Kafka', 'Redis', 'Terraform'],
+  questions: [
+    { question: 'Tell us about an API you designed.', type: 'text' },
+    { question: 'How do you test a data model?', type: 'text' },
+  ],
+};
+const person = (n: number, extra: Record<string, unknown> = {}) => ({
+  first_name: 'Harry',
+  last_name: `Potter ${'abcdefghij'[n % 10]}`,
+  email: `harry.${n}@example.com`,
+  greenhouse_profile_url: `https://app.greenhouse.io/people/1768${n}?application_id=2623${n}`,
+  ...extra,
+});
+
+beforeAll(async () => {
+  greenhouse = await startGreenhouse(
+    () => stack.url,
+    () => partnerKey,
+  );
+  stack = await startStack({ worker: true, env: { GREENHOUSE_CALLBACK_HOSTS: greenhouse.host, SIMULATOR_CALL_SECONDS: '1' } });
+  workspace = await stack.newWorkspace('Greenhouse Co');
+  const made = await stack.request('POST', `${V1}/partners/greenhouse/credentials`, { key: workspace.key, body: {} });
+  expect(made.status).toBe(201);
+  partnerKey = made.body.data.key;
+});
+afterAll(async () => {
+  await stack?.stop();
+  await greenhouse?.stop();
+});
+
+const createTest = async (body: Record<string, unknown>) => {
+  const res = await stack.request('POST', `${V1}/partner-tests`, { key: workspace.key, body });
+  expect(res.status).toBe(201);
+  return res.body.data.id as string;
+};
+
+/** The candidate answers every question of the interview behind an order in writing, and finishes. */
+async function answerInWriting(orderId: string) {
+  const order = await stack.db.partnerAssessments.findOne({ _id: orderId });
+  const interview = (await waitFor(
+    () => stack.db.interviews.findOne({ _id: order!.resource!.id }),
+    (i) => i?.status === 'invited',
+    30_000,
+  ))!;
+  const page = `${stack.url}/interview/${interview.token}`;
+  const headers = { origin: stack.url };
+  expect((await postForm(`${page}/start`, headers)).status).toBe(303);
+  for (let i = 0; i < 2; i++) {
+    await postForm(`${page}/next`, headers, '');
+    expect(
+      (
+        await postForm(
+          `${page}/answers/${i}`,
+          headers,
+          `answer=${encodeURIComponent('I designed a REST API for parcel tracking, versioned and tested with contracts.')}`,
+        )
+      ).status,
+    ).toBe(303);
+  }
+  expect((await postForm(`${page}/finish`, headers, '')).status).toBe(303);
+}
+
+describe('Greenhouse runs a test as a stage', () => {
+  it('lists the tests, sends a candidate once however often sent, and reports the completed result once, which test_status then answers', async () => {
+    const testId = await createTest({ name: 'Backend: written interview', kind: 'interview', interview: WRITTEN });
+    const listed = await greenhouse.listTests(partnerKey);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toContainEqual({ partner_test_id: testId, partner_test_name: 'Backend: written interview' });
+
+    const body = { partner_test_id: testId, candidate: person(1), url: greenhouse.takeHomeUrl(101) };
+    const sent = await greenhouse.sendTest(partnerKey, body);
+    expect(sent.status).toBe(200);
+    const id = sent.body.partner_interview_id as string;
+    // The same order again: the same id, and one interview.
+    expect((await greenhouse.sendTest(partnerKey, body)).body).toEqual({ partner_interview_id: id });
+    const order = await stack.db.partnerAssessments.findOne({ _id: id });
+    expect(await stack.db.interviews.countDocuments({ project_id: order!.resource!.project_id })).toBe(1);
+    expect((await greenhouse.testStatus(partnerKey, id)).body).toMatchObject({ partner_status: 'sent', partner_score: null });
+
+    await answerInWriting(id);
+    // Reported once: our PATCH, then Greenhouse's own test_status.
+    await waitFor(
+      async () => greenhouse.statuses.length,
+      (n) => n === 1,
+      60_000,
+    );
+    expect(greenhouse.patches(101)).toHaveLength(1);
+    expect(greenhouse.patches(101)[0].raw).toBe('');
+    expect(greenhouse.statuses[0]).toMatchObject({
+      partner_status: 'complete',
+      partner_score: expect.any(Number),
+      partner_profile_url: expect.stringMatching(/^https:\/\/hiring\.test\/projects\/prj_.*#interview-/),
+      metadata: expect.objectContaining({ 'Score range': '1 to 5', Recommendation: expect.any(String), Summary: expect.any(String) }),
+    });
+    expect((await greenhouse.testStatus(partnerKey, id)).body).toEqual(greenhouse.statuses[0]);
+    // Nothing more is reported: the order's workflow has ended.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(greenhouse.patches(101)).toHaveLength(1);
+    await recordHistory(stack.temporal, `partner-push-${id}`, 'partner-push-reported');
+  });
+
+  it("answers a wrong, another ATS's or a revoked key 401, and starts nothing", async () => {
+    const testId = await createTest({ name: 'Backend: written interview (keys)', kind: 'interview', interview: WRITTEN });
+    const body = { partner_test_id: testId, candidate: person(2), url: greenhouse.takeHomeUrl(102) };
+    expect((await greenhouse.sendTest('ghk_not-a-key', body)).status).toBe(401);
+    const ashby = await stack.request('POST', `${V1}/partners/ashby/credentials`, { key: workspace.key, body: {} });
+    expect((await greenhouse.sendTest(ashby.body.data.key, body)).status).toBe(401);
+    const extra = await stack.request('POST', `${V1}/partners/greenhouse/credentials`, { key: workspace.key, body: {} });
+    expect((await greenhouse.listTests(extra.body.data.key)).status).toBe(200);
+    expect(
+      (await stack.request('DELETE', `${V1}/partners/greenhouse/credentials/${extra.body.data.id}`, { key: workspace.key })).status,
+    ).toBe(204);
+    const revoked = await greenhouse.sendTest(extra.body.data.key, body);
+    expect(revoked).toMatchObject({ status: 401, body: { message: expect.any(String) } });
+    expect(await stack.db.partnerAssessments.countDocuments({ test_id: testId })).toBe(0);
+    // The keys are listed, never shown again.
+    const listed = await stack.request('GET', `${V1}/partners/greenhouse/credentials`, { key: workspace.key });
+    expect(JSON.stringify(listed.body)).not.toContain(extra.body.data.key);
+    expect(listed.body.data.find((c: { id: string }) => c.id === extra.body.data.id)).toMatchObject({ revoked_at: expect.any(String) });
+  });
+
+  it("refuses a phone screen for a candidate without a phone (400, nothing started), and calls one with a phone, reporting the call's values", async () => {
+    const testId = await createTest({
+      name: 'Warehouse: phone screen',
+      kind: 'phone_screen',
+      phone_screen: {
+        instructions: 'Ask {{candidate_first_name}} whether they can start next week.',
+        extract_variables: [{ label: 'available', type: 'boolean', description: 'Can start next week' }],
+      },
+    });
+    const refused = await greenhouse.sendTest(partnerKey, {
+      partner_test_id: testId,
+      candidate: person(3),
+      url: greenhouse.takeHomeUrl(103),
+    });
+    expect(refused).toMatchObject({ status: 400, body: { message: expect.stringMatching(/phone/) } });
+    expect(await stack.db.partnerAssessments.countDocuments({ test_id: testId })).toBe(0);
+
+    const sent = await greenhouse.sendTest(partnerKey, {
+      partner_test_id: testId,
+      candidate: person(4, { phone_number: '+1 415 555 0144' }),
+      url: greenhouse.takeHomeUrl(104),
+    });
+    expect(sent.status).toBe(200);
+    await waitFor(
+      async () => greenhouse.statuses.length,
+      (n) => n >= 2,
+      60_000,
+    );
+    expect(greenhouse.patches(104)).toHaveLength(1);
+    expect((await greenhouse.testStatus(partnerKey, sent.body.partner_interview_id)).body).toMatchObject({
+      partner_status: 'complete',
+      partner_score: null,
+      metadata: { available: true },
+    });
+  });
+
+  it('never reports the result of a candidate erased meanwhile, and test_status reads the order as gone', async () => {
+    const testId = await createTest({ name: 'Backend: written interview (erasure)', kind: 'interview', interview: WRITTEN });
+    const sent = await greenhouse.sendTest(partnerKey, { partner_test_id: testId, candidate: person(5), url: greenhouse.takeHomeUrl(105) });
+    const id = sent.body.partner_interview_id as string;
+    const erased = await stack.request('POST', `${V1}/candidates/erase`, { key: workspace.key, body: { email: person(5).email } });
+    expect(erased.body.data).toMatchObject({ interviews: 1 });
+    expect((await greenhouse.testStatus(partnerKey, id)).status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(greenhouse.patches(105)).toEqual([]);
+  });
+});
