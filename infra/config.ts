@@ -138,8 +138,8 @@ export const ConfigSchema = Type.Object({
    */
   GREENHOUSE_CALLBACK_HOSTS: Text('app.greenhouse.io,app.eu.greenhouse.io'),
   ASHBY_API_URL: Type.String({ pattern: '^https?://', default: 'https://api.ashbyhq.com' }),
-  /** How long an ATS's API may take to answer a report. */
-  PARTNER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000 }),
+  /** How long an ATS's API may take to answer a report (at most 50 s: a report's attempt lasts a minute at most). */
+  PARTNER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 50_000, default: 10_000 }),
 
   /**
    * How many reverse proxies stand in front (`true` is 1, `false` is 0). With N, the client's address (for the

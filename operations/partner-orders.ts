@@ -142,9 +142,11 @@ export function partnerOrders(deps: OperationDeps, ops: OrderUseCases) {
       return (await resultOf({ stores, publicBaseUrl: config.PUBLIC_BASE_URL }, doc)) ?? notFound();
     },
 
-    /** Cancels the order's interview or call through the one cancel; false when it had ended. */
+    /** Cancels the order's interview or call through the one cancel (nothing more to do when it had ended). */
     async cancel(workspace: Readonly<WorkspaceDoc>, ats: PartnerAts, id: string): Promise<void> {
       const doc = await owned(workspace, ats, id);
+      // An erased candidate's order reads as gone here too.
+      if (!(await resultOf({ stores, publicBaseUrl: config.PUBLIC_BASE_URL }, doc))) notFound();
       const resource = doc.resource!;
       if (!doc.cancelled_at) await stores.partnerAssessments.cancelled(id);
       if (resource.kind === 'call') {

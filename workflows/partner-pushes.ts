@@ -5,9 +5,10 @@ import type { PartnerPushActivities } from '../activities/partner-pushes';
 export const partnerChangedSignal = defineSignal('partnerChanged');
 
 const acts = proxyActivities<PartnerPushActivities>({
+  // Above PARTNER_TIMEOUT_MS's most (50 s), so the ATS's own answer, not this, ends a slow attempt.
   startToCloseTimeout: '1 minute',
-  // Until the ATS takes it, through its outages and ours: 5 s, doubling to every 10 minutes.
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+  // Until the ATS takes it, through its outages and ours: 1 s, doubling to every 10 minutes.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes' },
 });
 
 /** Reports a workflow execution makes before it continues as new, so its history stays short. */

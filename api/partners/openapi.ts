@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import {
   AshbyApiKeyBody,
+  AshbyApiKeyHint,
   PartnerAtsParam,
   PartnerCredential,
   PartnerCredentialCreate,
@@ -154,10 +155,26 @@ export const PARTNER_OPERATIONS: Operation[] = [
     responses: {
       200: {
         description: 'Kept.',
-        schema: ok(Type.Object({ set: Type.Literal(true), last4: Type.String(), updated_at: Type.String({ format: 'date-time' }) })),
+        schema: ok(AshbyApiKeyHint),
         example: { success: true, data: { set: true, last4: 'omer', updated_at: '2026-11-29T09:00:00.000Z' } },
       },
       ...callErrors(400, 401, 413, 500, 503),
+    },
+  },
+  {
+    method: 'get',
+    path: `${V1}/partners/ashby/api-key`,
+    operationId: 'getAshbyApiKey',
+    summary: 'Whether an Ashby API key is kept (its last four characters, never the key)',
+    tag: 'ATS partners',
+    security: 'apiKey',
+    responses: {
+      200: {
+        description: 'Whether one is kept.',
+        schema: ok(AshbyApiKeyHint),
+        example: { success: true, data: { set: false, last4: null, updated_at: null } },
+      },
+      ...callErrors(401, 500, 503),
     },
   },
   {

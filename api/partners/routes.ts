@@ -8,6 +8,7 @@ import { NotFoundError, ValidationError } from '../../shared/errors';
 import type { PartnerCredentialDoc, PartnerTestDoc } from '../../infra/documents/partners';
 import {
   AshbyApiKeyBody,
+  type AshbyApiKeyHint,
   PARTNER_ATS,
   PartnerCredentialCreate,
   PartnerTestCreate,
@@ -90,11 +91,21 @@ export function partnerRoutes(deps: ApiDeps): Router {
     ctx.status = 204;
   });
 
+  const ashbyKeyHint = async (ctx: Context): Promise<AshbyApiKeyHint> => {
+    const hint = await partnerKeys.secretHint(workspaceOf(ctx), 'ashby');
+    return hint
+      ? { set: true, last4: hint.last4, updated_at: hint.updated_at.toISOString() }
+      : { set: false, last4: null, updated_at: null };
+  };
+
   router.put('/partners/ashby/api-key', async (ctx) => {
     const { api_key } = validateAshbyKey(ctx.request.body);
     await partnerKeys.putSecret(workspaceOf(ctx), 'ashby', api_key.trim());
-    const hint = await partnerKeys.secretHint(workspaceOf(ctx), 'ashby');
-    ctx.body = { success: true, data: { set: true, last4: hint!.last4, updated_at: hint!.updated_at.toISOString() } };
+    ctx.body = { success: true, data: await ashbyKeyHint(ctx) };
+  });
+
+  router.get('/partners/ashby/api-key', async (ctx) => {
+    ctx.body = { success: true, data: await ashbyKeyHint(ctx) };
   });
 
   router.delete('/partners/ashby/api-key', async (ctx) => {

@@ -102,3 +102,10 @@ export type PartnerCredential = Static<typeof PartnerCredential>;
 /** `PUT /partners/ashby/api-key`: the customer's Ashby API key we report results with; write-only. */
 export const AshbyApiKeyBody = Strict({ api_key: NonEmpty({ maxLength: 500, ...NOT_BLANK }) });
 export type AshbyApiKeyBody = Static<typeof AshbyApiKeyBody>;
+/** Whether an Ashby API key is kept, and its last four characters to tell keys apart: never the key. */
+export const AshbyApiKeyHint = Type.Object({
+  set: Type.Boolean(),
+  last4: Type.Union([Type.String(), Type.Null()]),
+  updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export type AshbyApiKeyHint = Static<typeof AshbyApiKeyHint>;

@@ -1,7 +1,7 @@
 import { startStack, type Stack } from '../helpers/stack';
 import { startGreenhouse, type GreenhouseStandIn } from '../helpers/ats-standins';
 import { waitFor } from '../helpers/wait';
-import { postForm } from '../helpers/form-post';
+import { answerInWriting, createPartnerTest, PHONE_SCREEN_TERMS, WRITTEN_TERMS } from '../helpers/partner-tests';
 import { recordHistory } from '../helpers/histories';
 
 /**
@@ -15,22 +15,6 @@ let greenhouse: GreenhouseStandIn;
 let workspace: { id: string; key: string };
 let partnerKey = '';
 const V1 = '/api/public/v1';
-const WRITTEN = {
-  job_title: 'Backend Engineer',
-  job_description: 'Build the APIs behind our delivery platform.',
-  min_experience: 2,
-  max_experience: 5,
-  seniority_level: 'Mid',
-  work_type: 'Remote',
-  employment_type: 'Full Time',
-  location: 'Lisbon',
-  skills_required: ['TypeScript', 'PostgreSQL', 'AWS'],
-  skills_good_to_have: ['Kafka', 'Redis', 'Terraform'],
-  questions: [
-    { question: 'Tell us about an API you designed.', type: 'text' },
-    { question: 'How do you test a data model?', type: 'text' },
-  ],
-};
 const person = (n: number, extra: Record<string, unknown> = {}) => ({
   first_name: 'Harry',
   last_name: `Potter ${'abcdefghij'[n % 10]}`,
@@ -55,41 +39,11 @@ afterAll(async () => {
   await greenhouse?.stop();
 });
 
-const createTest = async (body: Record<string, unknown>) => {
-  const res = await stack.request('POST', `${V1}/partner-tests`, { key: workspace.key, body });
-  expect(res.status).toBe(201);
-  return res.body.data.id as string;
-};
-
-/** The candidate answers every question of the interview behind an order in writing, and finishes. */
-async function answerInWriting(orderId: string) {
-  const order = await stack.db.partnerAssessments.findOne({ _id: orderId });
-  const interview = (await waitFor(
-    () => stack.db.interviews.findOne({ _id: order!.resource!.id }),
-    (i) => i?.status === 'invited',
-    30_000,
-  ))!;
-  const page = `${stack.url}/interview/${interview.token}`;
-  const headers = { origin: stack.url };
-  expect((await postForm(`${page}/start`, headers)).status).toBe(303);
-  for (let i = 0; i < 2; i++) {
-    await postForm(`${page}/next`, headers, '');
-    expect(
-      (
-        await postForm(
-          `${page}/answers/${i}`,
-          headers,
-          `answer=${encodeURIComponent('I designed a REST API for parcel tracking, versioned and tested with contracts.')}`,
-        )
-      ).status,
-    ).toBe(303);
-  }
-  expect((await postForm(`${page}/finish`, headers, '')).status).toBe(303);
-}
+const createTest = (body: Record<string, unknown>) => createPartnerTest(stack, workspace.key, body);
 
 describe('Greenhouse runs a test as a stage', () => {
   it('lists the tests, sends a candidate once however often sent, and reports the completed result once, which test_status then answers', async () => {
-    const testId = await createTest({ name: 'Backend: written interview', kind: 'interview', interview: WRITTEN });
+    const testId = await createTest({ name: 'Backend: written interview', kind: 'interview', interview: WRITTEN_TERMS });
     const listed = await greenhouse.listTests(partnerKey);
     expect(listed.status).toBe(200);
     expect(listed.body).toContainEqual({ partner_test_id: testId, partner_test_name: 'Backend: written interview' });
@@ -104,7 +58,7 @@ describe('Greenhouse runs a test as a stage', () => {
     expect(await stack.db.interviews.countDocuments({ project_id: order!.resource!.project_id })).toBe(1);
     expect((await greenhouse.testStatus(partnerKey, id)).body).toMatchObject({ partner_status: 'sent', partner_score: null });
 
-    await answerInWriting(id);
+    await answerInWriting(stack, id);
     // Reported once: our PATCH, then Greenhouse's own test_status.
     await waitFor(
       async () => greenhouse.statuses.length,
@@ -127,7 +81,7 @@ describe('Greenhouse runs a test as a stage', () => {
   });
 
   it("answers a wrong, another ATS's or a revoked key 401, and starts nothing", async () => {
-    const testId = await createTest({ name: 'Backend: written interview (keys)', kind: 'interview', interview: WRITTEN });
+    const testId = await createTest({ name: 'Backend: written interview (keys)', kind: 'interview', interview: WRITTEN_TERMS });
     const body = { partner_test_id: testId, candidate: person(2), url: greenhouse.takeHomeUrl(102) };
     expect((await greenhouse.sendTest('ghk_not-a-key', body)).status).toBe(401);
     const ashby = await stack.request('POST', `${V1}/partners/ashby/credentials`, { key: workspace.key, body: {} });
@@ -150,10 +104,7 @@ describe('Greenhouse runs a test as a stage', () => {
     const testId = await createTest({
       name: 'Warehouse: phone screen',
       kind: 'phone_screen',
-      phone_screen: {
-        instructions: 'Ask {{candidate_first_name}} whether they can start next week.',
-        extract_variables: [{ label: 'available', type: 'boolean', description: 'Can start next week' }],
-      },
+      phone_screen: PHONE_SCREEN_TERMS,
     });
     const refused = await greenhouse.sendTest(partnerKey, {
       partner_test_id: testId,
@@ -183,7 +134,7 @@ describe('Greenhouse runs a test as a stage', () => {
   });
 
   it('never reports the result of a candidate erased meanwhile, and test_status reads the order as gone', async () => {
-    const testId = await createTest({ name: 'Backend: written interview (erasure)', kind: 'interview', interview: WRITTEN });
+    const testId = await createTest({ name: 'Backend: written interview (erasure)', kind: 'interview', interview: WRITTEN_TERMS });
     const sent = await greenhouse.sendTest(partnerKey, { partner_test_id: testId, candidate: person(5), url: greenhouse.takeHomeUrl(105) });
     const id = sent.body.partner_interview_id as string;
     const erased = await stack.request('POST', `${V1}/candidates/erase`, { key: workspace.key, body: { email: person(5).email } });

@@ -168,7 +168,11 @@ export async function startStack(
  * `extra` over them, started from the run's transpiled sources; the caller stops it. For tests of what spans
  * processes (one conversation per interview), or of a process's own fate (it survives a provider's failure).
  */
-export async function apiProcessBeside(stack: Stack, extra: Record<string, string>, logFile: string) {
+export const apiProcessBeside = (stack: Stack, extra: Record<string, string>, logFile: string) =>
+  processBeside('api', stack, extra, logFile);
+
+/** A process of `role` beside an in-process stack, as apiProcessBeside: a worker, for a test that kills one. */
+export async function processBeside(role: 'api' | 'worker', stack: Stack, extra: Record<string, string>, logFile: string) {
   const env: Record<string, string> = {
     PORT: String(await freePort()),
     HOST: '127.0.0.1',
@@ -177,11 +181,12 @@ export async function apiProcessBeside(stack: Stack, extra: Record<string, strin
     TEMPORAL_ADDRESS: stack.config.TEMPORAL_ADDRESS,
     TEMPORAL_TASK_QUEUE: stack.config.TEMPORAL_TASK_QUEUE,
     PUBLIC_BASE_URL: stack.config.PUBLIC_BASE_URL,
+    WEBHOOK_ALLOW_PRIVATE: String(stack.config.WEBHOOK_ALLOW_PRIVATE),
     METRICS_PORT: '0',
     PERSON_HASH_SECRET: TEST_PERSON_HASH_SECRET,
     WORKFLOW_BUNDLE_PATH: (await workflowBundle()).codePath,
     ...extra,
   };
-  const process = await startServiceFromBuild('api', env, logFile);
+  const process = await startServiceFromBuild(role, env, logFile);
   return Object.assign(process, { url: `http://127.0.0.1:${env.PORT}` });
 }
