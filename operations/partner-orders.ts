@@ -18,7 +18,7 @@ import { interviewEvent } from '../stores/interviews';
 export interface PartnerOrder {
   ats: PartnerAts;
   testId: string;
-  /** The ATS's own name for the order: the same one sent twice is one (Greenhouse's PATCH URL; Ashby's application and test). */
+  /** The ATS's own name for the order: the same one sent twice is one (the application and the test, for both). */
   orderKey: string;
   applicationId: string;
   job: { id: string; name: string } | null;
@@ -125,7 +125,17 @@ export function partnerOrders(deps: OperationDeps, ops: OrderUseCases) {
         pushed_version: 0,
         pushed_at: null,
       });
-      if (!claimed) return (await whenStarted(id))._id;
+      if (!claimed) {
+        const doc = await whenStarted(id);
+        // Sent again with a new report URL (a Greenhouse resend): the result goes where the ATS now expects it.
+        if (order.callbackUrl && doc.order.callback_url !== order.callbackUrl)
+          await stores.partnerAssessments.reportTo(
+            id,
+            order.callbackUrl,
+            order.callbackAuth ? await stores.partnerKeys.seal(order.callbackAuth) : null,
+          );
+        return id;
+      }
       try {
         await stores.partnerAssessments.started(id, await start(workspace, test, order, id));
       } catch (err) {

@@ -15,6 +15,7 @@ import { devPersonHashSecret } from './dev-secret';
 import { UsageError, contactSettings, numbersOf, refuseServiceNumbers, required } from './admin-flags';
 import { provisioned } from './services';
 import { join } from 'node:path';
+import { PARTNER_COMMANDS, PARTNER_OPTIONS, PARTNER_USAGE, runPartnerCommand, type PartnerCommand } from './admin-partners';
 
 /**
  * Admin CLI. Each command prints one JSON line on stdout; errors go to stderr with exit code 1 (2 for usage).
@@ -32,6 +33,7 @@ import { join } from 'node:path';
  *   people:rekey [--workspace ID] files people's hashes again under the newest PERSON_HASH_SECRETS entry
  *   simulate:call-back --from +E164 --to NUMBER_ID [--caller-name NAME]   a candidate calling a workspace's
  *                                  number back (simulator); the caller gives NAME, by default the candidate's own
+ *   partner-credentials:create|list|revoke, partners:ashby-api-key   the ATS doors' keys (scripts/admin-partners.ts)
  * MONGODB_URI defaults to the database that `npm run dev` starts. A new --max-concurrent-calls is also told to
  * the calls waiting for capacity, through Temporal at TEMPORAL_ADDRESS (the worker's settings), so it takes
  * effect within a second; the line then says how many (`waiting_calls_told`, null when Temporal was not there).
@@ -48,7 +50,8 @@ const USAGE = `usage: npm run --silent admin -- <command> [options]
   apikey:revoke --key <api_key> | --id <key_id>
   email:show --interview <interview_id>
   people:index [--workspace <workspace_id>]
-  people:rekey [--workspace <workspace_id>]`;
+  people:rekey [--workspace <workspace_id>]
+${PARTNER_USAGE}`;
 
 /**
  * Tells the workspace's calls waiting for capacity of its new cap (Temporal at TEMPORAL_ADDRESS, as the worker
@@ -96,6 +99,7 @@ async function run(argv: string[]): Promise<unknown> {
       from: { type: 'string' },
       to: { type: 'string' },
       'caller-name': { type: 'string' },
+      ...PARTNER_OPTIONS,
     },
     strict: true,
   });
@@ -111,6 +115,7 @@ async function run(argv: string[]): Promise<unknown> {
       'people:index',
       'people:rekey',
       'simulate:call-back',
+      ...PARTNER_COMMANDS,
     ].includes(command ?? '')
   ) {
     throw new UsageError(command ? `unknown command ${command}` : 'no command given');
@@ -118,6 +123,8 @@ async function run(argv: string[]): Promise<unknown> {
   const db = await connectDatabase(process.env.MONGODB_URI || 'mongodb://127.0.0.1:27018', process.env.MONGODB_DB || 'hiring');
   const { workspaces, providerLogs } = adminStores(db);
   try {
+    if ((PARTNER_COMMANDS as readonly string[]).includes(command))
+      return await runPartnerCommand(command as PartnerCommand, values, db, serviceConfig);
     switch (command) {
       case 'workspace:create': {
         const [name, company, senderFirstName, senderLastName] = required(

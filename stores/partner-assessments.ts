@@ -38,6 +38,14 @@ export function partnerAssessmentStore(db: Database) {
       await db.partnerAssessments.deleteOne({ _id: id });
     },
 
+    /** Where the order's result is reported, as the ATS's latest send of it says (a Greenhouse resend's new URL). */
+    async reportTo(id: string, callbackUrl: string, sealedAuth: string | null): Promise<void> {
+      await db.partnerAssessments.updateOne(
+        { _id: id },
+        { $set: { 'order.callback_url': callbackUrl, 'order.callback_auth': sealedAuth } },
+      );
+    },
+
     async cancelled(id: string, at = new Date()): Promise<void> {
       await db.partnerAssessments.updateOne({ _id: id }, { $set: { cancelled_at: at } });
     },

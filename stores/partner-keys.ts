@@ -5,7 +5,7 @@ import { safeEqual } from '../infra/safe-equal';
 import { seal, sealedVersion, unseal } from '../infra/sealed';
 import type { PartnerCredentialDoc } from '../infra/documents/partners';
 import type { WorkspaceDoc } from '../infra/documents/workspaces';
-import type { PartnerAts } from '../shared/partners/schema';
+import type { PartnerAts, PartnerCredential } from '../shared/partners/schema';
 import { sharedKey } from './shared-keys';
 import type { VersionedKey } from './person-keys';
 
@@ -128,3 +128,15 @@ export function partnerKeyStore(db: Database, secrets: VersionedKey[]) {
 }
 
 export type PartnerKeyStore = ReturnType<typeof partnerKeyStore>;
+
+/** A key as the API and the admin CLI show it: never the key, only its first characters. */
+export function credentialView(doc: PartnerCredentialDoc): PartnerCredential {
+  return {
+    id: doc.credential_id,
+    ats: doc.ats,
+    prefix: doc.prefix,
+    created_at: doc.created_at.toISOString(),
+    expires_at: doc.expires_at?.toISOString() ?? null,
+    revoked_at: doc.revoked_at?.toISOString() ?? null,
+  };
+}

@@ -13,7 +13,8 @@ import { PROVIDER_OPERATIONS } from '../providers/openapi';
 import { WEBHOOK_OPERATIONS } from '../webhooks/openapi';
 import { SUPPRESSION_OPERATIONS } from '../suppressions/openapi';
 import { ERASURE_OPERATIONS } from '../erasure/openapi';
-import { PARTNER_OPERATIONS } from '../partners/openapi';
+import { PARTNER_SETUP_OPERATIONS } from '../partners/openapi-setup';
+import { PARTNER_DOOR_OPERATIONS } from '../partners/openapi-doors';
 
 /**
  * Every public operation with its request and every response it can give, built from the same TypeBox
@@ -78,7 +79,8 @@ const ALL: Operation[] = [
   ...WEBHOOK_OPERATIONS,
   ...SUPPRESSION_OPERATIONS,
   ...ERASURE_OPERATIONS,
-  ...PARTNER_OPERATIONS,
+  ...PARTNER_SETUP_OPERATIONS,
+  ...PARTNER_DOOR_OPERATIONS,
 ];
 
 /** Every operation, each authenticated POST with its Idempotency-Key. */

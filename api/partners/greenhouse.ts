@@ -74,8 +74,8 @@ export function greenhouseRoutes(deps: ApiDeps): Router {
       orders().order(ctx.state.workspace, {
         ats: 'greenhouse',
         testId: body.partner_test_id,
-        // One take-home test per URL: Greenhouse's own name for this order.
-        orderKey: body.url,
+        // One order per application and test, however often sent; a resend's new URL is where the result goes.
+        orderKey: `${application}\n${body.partner_test_id}`,
         applicationId: application,
         job: null,
         callbackUrl: body.url,

@@ -5,7 +5,8 @@ import { callFamily } from '../errors';
 import { publicRouter } from '../public-router';
 import { compileValidator } from '../../shared/validation';
 import { NotFoundError, ValidationError } from '../../shared/errors';
-import type { PartnerCredentialDoc, PartnerTestDoc } from '../../infra/documents/partners';
+import type { PartnerTestDoc } from '../../infra/documents/partners';
+import { credentialView } from '../../stores/partner-keys';
 import {
   AshbyApiKeyBody,
   type AshbyApiKeyHint,
@@ -15,7 +16,6 @@ import {
   PartnerTestPatch,
   termsProblem,
   type PartnerAts,
-  type PartnerCredential,
   type PartnerTest,
 } from '../../shared/partners/schema';
 import { checkWhatsAppTemplates } from '../calls/whatsapp-template-check';
@@ -28,17 +28,6 @@ const validateTestCreate = compileValidator(PartnerTestCreate, (v) => {
   return problem ? [{ path: [problem.path], message: problem.message }] : [];
 });
 const validateTestPatch = compileValidator(PartnerTestPatch);
-
-export function credentialView(doc: PartnerCredentialDoc): PartnerCredential {
-  return {
-    id: doc.credential_id,
-    ats: doc.ats,
-    prefix: doc.prefix,
-    created_at: doc.created_at.toISOString(),
-    expires_at: doc.expires_at?.toISOString() ?? null,
-    revoked_at: doc.revoked_at?.toISOString() ?? null,
-  };
-}
 
 export function partnerTestView(doc: PartnerTestDoc): PartnerTest {
   return {

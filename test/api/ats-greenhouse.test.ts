@@ -42,7 +42,7 @@ afterAll(async () => {
 const createTest = (body: Record<string, unknown>) => createPartnerTest(stack, workspace.key, body);
 
 describe('Greenhouse runs a test as a stage', () => {
-  it('lists the tests, sends a candidate once however often sent, and reports the completed result once, which test_status then answers', async () => {
+  it('lists the tests, sends a candidate once however often sent, and reports the completed result once, at the latest URL, which test_status then answers', async () => {
     const testId = await createTest({ name: 'Backend: written interview', kind: 'interview', interview: WRITTEN_TERMS });
     const listed = await greenhouse.listTests(partnerKey);
     expect(listed.status).toBe(200);
@@ -54,6 +54,9 @@ describe('Greenhouse runs a test as a stage', () => {
     const id = sent.body.partner_interview_id as string;
     // The same order again: the same id, and one interview.
     expect((await greenhouse.sendTest(partnerKey, body)).body).toEqual({ partner_interview_id: id });
+    // Sent again with a new take-home test URL (a resend): the same order, its result reported at the new URL.
+    const resent = await greenhouse.sendTest(partnerKey, { ...body, url: greenhouse.takeHomeUrl(201) });
+    expect(resent.body).toEqual({ partner_interview_id: id });
     const order = await stack.db.partnerAssessments.findOne({ _id: id });
     expect(await stack.db.interviews.countDocuments({ project_id: order!.resource!.project_id })).toBe(1);
     expect((await greenhouse.testStatus(partnerKey, id)).body).toMatchObject({ partner_status: 'sent', partner_score: null });
@@ -65,8 +68,9 @@ describe('Greenhouse runs a test as a stage', () => {
       (n) => n === 1,
       60_000,
     );
-    expect(greenhouse.patches(101)).toHaveLength(1);
-    expect(greenhouse.patches(101)[0].raw).toBe('');
+    expect(greenhouse.patches(101)).toEqual([]);
+    expect(greenhouse.patches(201)).toHaveLength(1);
+    expect(greenhouse.patches(201)[0].raw).toBe('');
     expect(greenhouse.statuses[0]).toMatchObject({
       partner_status: 'complete',
       partner_score: expect.any(Number),
@@ -76,7 +80,7 @@ describe('Greenhouse runs a test as a stage', () => {
     expect((await greenhouse.testStatus(partnerKey, id)).body).toEqual(greenhouse.statuses[0]);
     // Nothing more is reported: the order's workflow has ended.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(greenhouse.patches(101)).toHaveLength(1);
+    expect(greenhouse.patches(201)).toHaveLength(1);
     await recordHistory(stack.temporal, `partner-push-${id}`, 'partner-push-reported');
   });
 

@@ -14,10 +14,18 @@ export interface AdminRun {
  * operator runs it, without blocking the test's own event loop (a stack may run in it). It runs from the
  * sources the run transpiled once (test/global-setup.ts), so it starts without tsx's loader.
  */
-export function runAdmin(env: Record<string, string | undefined>, ...args: string[]): Promise<AdminRun> {
+export const runAdmin = (env: Record<string, string | undefined>, ...args: string[]): Promise<AdminRun> =>
+  runAdminWithInput(env, undefined, ...args);
+
+/** runAdmin, with `input` written to the command's stdin (a key an operator pastes there). */
+export function runAdminWithInput(
+  env: Record<string, string | undefined>,
+  input: string | undefined,
+  ...args: string[]
+): Promise<AdminRun> {
   const admin = process.env.TEST_ADMIN_CLI;
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [...(admin ? [admin] : ['--import', 'tsx', join(__dirname, '../../scripts/admin.ts')]), ...args],
       { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8', timeout: 30_000 },
@@ -26,6 +34,7 @@ export function runAdmin(env: Record<string, string | undefined>, ...args: strin
         resolve({ status, stdout: stdout.trim(), stderr });
       },
     );
+    if (input !== undefined) child.stdin?.end(input);
   });
 }
 
@@ -54,6 +63,8 @@ export function adminCliDatabase() {
   return {
     env,
     admin,
+    /** `admin`, with `input` on the command's stdin. */
+    adminWithInput: (input: string, ...args: string[]) => runAdminWithInput(env, input, ...args),
     get db() {
       return state.db;
     },
