@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { FAILURE_REASONS, MESSAGE_KINDS, MESSAGE_STATUSES } from '../shared/calls/schema';
+import { PARTNER_ATS } from '../shared/partners/schema';
 
 /**
  * The service's Prometheus metrics (docs/metrics.md): one registry per process, served by
@@ -219,7 +220,7 @@ function startWhole(): void {
   for (const operation of AI_OPERATIONS) for (const result of ['ok', 'error']) aiRequests.inc({ operation, result }, 0);
   for (const kind of ERASED_WRITE_KINDS) erasedWritesRefused.inc({ kind }, 0);
   for (const reason of CALL_BACK_REFUSALS) callBacksRefused.inc({ reason }, 0);
-  for (const ats of ['greenhouse', 'ashby']) for (const outcome of PARTNER_REPORT_OUTCOMES) partnerReports.inc({ ats, outcome }, 0);
+  for (const ats of PARTNER_ATS) for (const outcome of PARTNER_REPORT_OUTCOMES) partnerReports.inc({ ats, outcome }, 0);
   for (const provider of ['vapi', 'simulator']) foreignReports.inc({ provider }, 0);
   for (const kind of LIVE_RECONNECT_KINDS) liveReconnects.inc({ kind }, 0);
   for (const part of LIVE_LATENCY_PARTS) liveTurnLatency.zero({ part });
