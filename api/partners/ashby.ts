@@ -14,10 +14,11 @@ import {
   UnfitCandidateError,
   ValidationError,
 } from '../../shared/errors';
-import { AshbyCancel, AshbyStart } from '../../shared/partners/ashby';
+import { AshbyCancel, AshbyList, AshbyStart } from '../../shared/partners/ashby';
 import { partnerAuth } from './doors';
 import { withinLimits } from '../limits';
 
+const validateList = compileValidator(AshbyList);
 const validateStart = compileValidator(AshbyStart);
 const validateCancel = compileValidator(AshbyCancel);
 
@@ -59,6 +60,7 @@ export function ashbyRoutes(deps: ApiDeps): Router {
   const orders = () => deps.operations.partnerOrders;
 
   router.post('/assessment.list', async (ctx) => {
+    validateList(ctx.request.body ?? {});
     const tests = await orders().tests(ctx.state.workspace);
     ctx.body = {
       success: true,

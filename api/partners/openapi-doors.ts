@@ -6,7 +6,15 @@ import {
   GreenhouseTestStatus,
   GreenhouseTests,
 } from '../../shared/partners/greenhouse';
-import { AshbyCancel, AshbyCancelAnswer, AshbyError, AshbyListAnswer, AshbyStart, AshbyStartAnswer } from '../../shared/partners/ashby';
+import {
+  AshbyCancel,
+  AshbyCancelAnswer,
+  AshbyError,
+  AshbyList,
+  AshbyListAnswer,
+  AshbyStart,
+  AshbyStartAnswer,
+} from '../../shared/partners/ashby';
 import type { Operation, Response } from '../openapi/operation';
 import { TEST } from './openapi-setup';
 
@@ -129,7 +137,7 @@ export const PARTNER_DOOR_OPERATIONS: Operation[] = [
     summary: "Ashby's assessment.list: the workspace's tests",
     tag: 'ATS doors',
     security: 'partnerKey',
-    body: { schema: Type.Object({}), example: {}, optional: true },
+    body: { schema: AshbyList, example: {}, optional: true },
     responses: {
       200: {
         description: 'Each test.',

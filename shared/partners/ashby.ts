@@ -11,6 +11,8 @@ import type { PartnerResult, PartnerState } from './results';
  * for a candidate already being assessed, a 409. Data Ashby displays is `{identifier, label, type, value}`.
  */
 
+/** `assessment.list`'s body: an object, whatever Ashby puts in it. */
+export const AshbyList = Type.Object({});
 export const AshbyAssessmentType = Type.Object({ assessment_type_id: Type.String(), name: Type.String(), description: Type.String() });
 export const AshbyListAnswer = Type.Object({ success: Type.Literal(true), results: Type.Array(AshbyAssessmentType) });
 

@@ -4,6 +4,9 @@ import { provisioned } from '../../scripts/services';
 import { OPERATIONS } from '../../api/openapi/operation-table';
 import type { Operation } from '../../api/openapi/operation';
 import { startStack, type Stack } from './stack';
+import { TEST as EXAMPLE_TEST } from '../../api/partners/openapi-setup';
+import type { PartnerTestDoc } from '../../infra/documents/partners';
+import type { PartnerAts } from '../../shared/partners/schema';
 import { scratchDir } from './scratch';
 
 /**
@@ -27,7 +30,8 @@ export const SCHEMATHESIS_GROUPS = {
   calls: tagged('Calls'),
   interviews: tagged('Interviews'),
   ai: tagged('AI'),
-  webhooks: tagged('Webhooks', 'Provider callbacks', 'Reference', 'Health', 'ATS doors'),
+  webhooks: tagged('Webhooks', 'Provider callbacks', 'Reference', 'Health'),
+  'ats-doors': tagged('ATS doors'),
   workspace: tagged('Workspace', 'Projects', 'Suppressions', 'ATS partners'),
 };
 
@@ -53,44 +57,79 @@ export function schemathesisGroup(group: keyof typeof SCHEMATHESIS_GROUPS): void
     afterAll(() => stack?.stop());
 
     it(`finds no failure in 20 examples per operation of ${operations} (seed 42)`, async () => {
-      const { key } = await stack.newWorkspace('Fuzz');
-      const st = join(provisioned().schemathesisVenv, 'bin', 'st');
-      const args = [
-        'run',
-        `${stack.url}/openapi.json`,
-        ...ids.flatMap((id) => ['--include-operation-id', id]),
-        '--checks',
-        CHECKS.join(','),
-        '--seed',
-        '42',
-        '--max-examples',
-        '20',
-        '--header',
-        `x-service-api-key: ${key}`,
-        '--generation-database',
-        'none',
-        // One worker: hypothesis's lambda descriptions are not thread-safe on Python 3.11.
-        '--workers',
-        '1',
-        '--no-color',
-      ];
-      const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-        // schemathesis keeps a cache in its working directory (.schemathesis/): a scratch one keeps the tree clean.
-        const cwd = scratchDir('schemathesis');
-        const child = spawn(st, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
-        let output = '';
-        child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-        child.on('error', reject);
-        child.on('close', (c) => resolve({ code: c, output }));
-      });
-      const summary = output.slice(output.lastIndexOf('SUMMARY'));
-      if (code !== 0) throw new Error(`schemathesis exited with ${code}:\n${output.slice(-20_000)}`);
-      // Every operation of the group's tags was selected and tested, and every generated case passed.
-      expect(summary).toMatch(new RegExp(`Selected: ${operations}/\\d+\\b`));
-      expect(summary).toContain(`Tested: ${operations}`);
-      expect(summary).toMatch(/(\d+) generated, \1 passed/);
-      expect(summary).not.toMatch(/Failures:|Errors:/);
+      const workspace = await stack.newWorkspace('Fuzz');
+      await withTheExampleTest(stack, workspace.id);
+      // Each ATS's door with a key of its own (HTTP Basic), every other operation with the API key.
+      const runs = new Map<string, { header: string; ids: string[] }>();
+      for (const op of OPERATIONS.filter(SCHEMATHESIS_GROUPS[group])) {
+        const ats = op.security === 'partnerKey' ? (/^\/partners\/([a-z]+)\//.exec(op.path)![1] as PartnerAts) : null;
+        const name = ats ?? 'apiKey';
+        if (!runs.has(name))
+          runs.set(name, { header: ats ? await partnerHeader(stack, workspace.id, ats) : `x-service-api-key: ${workspace.key}`, ids: [] });
+        runs.get(name)!.ids.push(op.operationId);
+      }
+      for (const run of runs.values()) await runSchemathesis(stack, run.ids, run.header);
     }, 900_000);
   });
+}
+
+/** The key of the workspace's for `ats`, as its ATS presents it. */
+async function partnerHeader(stack: Stack, workspaceId: string, ats: PartnerAts): Promise<string> {
+  const { key } = await stack.stores.partnerKeys.create(workspaceId, ats);
+  return `authorization: Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+}
+
+/** The reference's example test (api/partners/openapi-setup.ts), the workspace's: its examples then reach past the 404. */
+async function withTheExampleTest(stack: Stack, workspaceId: string): Promise<void> {
+  const { id, created_at, updated_at, ...test } = EXAMPLE_TEST;
+  await stack.db.partnerTests.insertOne({
+    ...(test as Omit<PartnerTestDoc, '_id' | 'workspace_id' | 'created_at' | 'updated_at' | 'deleted_at'>),
+    _id: id,
+    workspace_id: workspaceId,
+    created_at: new Date(created_at),
+    updated_at: new Date(updated_at),
+    deleted_at: null,
+  });
+}
+
+/** schemathesis over `ids`, each request with `header`; throws unless every generated case passed. */
+async function runSchemathesis(stack: Stack, ids: string[], header: string): Promise<void> {
+  const operations = ids.length;
+  const st = join(provisioned().schemathesisVenv, 'bin', 'st');
+  const args = [
+    'run',
+    `${stack.url}/openapi.json`,
+    ...ids.flatMap((id) => ['--include-operation-id', id]),
+    '--checks',
+    CHECKS.join(','),
+    '--seed',
+    '42',
+    '--max-examples',
+    '20',
+    '--header',
+    header,
+    '--generation-database',
+    'none',
+    // One worker: hypothesis's lambda descriptions are not thread-safe on Python 3.11.
+    '--workers',
+    '1',
+    '--no-color',
+  ];
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    // schemathesis keeps a cache in its working directory (.schemathesis/): a scratch one keeps the tree clean.
+    const cwd = scratchDir('schemathesis');
+    const child = spawn(st, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('error', reject);
+    child.on('close', (c) => resolve({ code: c, output }));
+  });
+  const summary = output.slice(output.lastIndexOf('SUMMARY'));
+  if (code !== 0) throw new Error(`schemathesis exited with ${code}:\n${output.slice(-20_000)}`);
+  // Every operation of the group's tags was selected and tested, and every generated case passed.
+  expect(summary).toMatch(new RegExp(`Selected: ${operations}/\\d+\\b`));
+  expect(summary).toContain(`Tested: ${operations}`);
+  expect(summary).toMatch(/(\d+) generated, \1 passed/);
+  expect(summary).not.toMatch(/Failures:|Errors:/);
 }
