@@ -64,20 +64,20 @@ describe('Greenhouse runs a test as a stage', () => {
     await answerInWriting(stack, id);
     // Reported once: our PATCH, then Greenhouse's own test_status.
     await waitFor(
-      async () => greenhouse.statuses.length,
+      async () => greenhouse.statuses(201).length,
       (n) => n === 1,
       60_000,
     );
     expect(greenhouse.patches(101)).toEqual([]);
     expect(greenhouse.patches(201)).toHaveLength(1);
     expect(greenhouse.patches(201)[0].raw).toBe('');
-    expect(greenhouse.statuses[0]).toMatchObject({
+    expect(greenhouse.statuses(201)[0]).toMatchObject({
       partner_status: 'complete',
       partner_score: expect.any(Number),
       partner_profile_url: expect.stringMatching(/^https:\/\/hiring\.test\/projects\/prj_.*#interview-/),
       metadata: expect.objectContaining({ 'Score range': '1 to 5', Recommendation: expect.any(String), Summary: expect.any(String) }),
     });
-    expect((await greenhouse.testStatus(partnerKey, id)).body).toEqual(greenhouse.statuses[0]);
+    expect((await greenhouse.testStatus(partnerKey, id)).body).toEqual(greenhouse.statuses(201)[0]);
     // Nothing more is reported: the order's workflow has ended.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(greenhouse.patches(201)).toHaveLength(1);
@@ -125,8 +125,8 @@ describe('Greenhouse runs a test as a stage', () => {
     });
     expect(sent.status).toBe(200);
     await waitFor(
-      async () => greenhouse.statuses.length,
-      (n) => n >= 2,
+      async () => greenhouse.statuses(104).length,
+      (n) => n === 1,
       60_000,
     );
     expect(greenhouse.patches(104)).toHaveLength(1);
@@ -146,5 +146,31 @@ describe('Greenhouse runs a test as a stage', () => {
     expect((await greenhouse.testStatus(partnerKey, id)).status).toBe(404);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(greenhouse.patches(105)).toEqual([]);
+  });
+
+  it("lists a test's new name once changed, and neither lists nor sends one deleted (404, nothing started)", async () => {
+    const testId = await createTest({ name: 'Backend: to rename', kind: 'interview', interview: WRITTEN_TERMS });
+    const renamed = await stack.request('PATCH', `${V1}/partner-tests/${testId}`, {
+      key: workspace.key,
+      body: { name: 'Backend: renamed' },
+    });
+    expect(renamed.body.data).toMatchObject({ id: testId, name: 'Backend: renamed', kind: 'interview' });
+    expect((await greenhouse.listTests(partnerKey)).body).toContainEqual({
+      partner_test_id: testId,
+      partner_test_name: 'Backend: renamed',
+    });
+    // A test's terms are its kind's: an interview with a phone screen's is refused, naming the field.
+    const mixed = await stack.request('POST', `${V1}/partner-tests`, {
+      key: workspace.key,
+      body: { name: 'Mixed', kind: 'interview', interview: WRITTEN_TERMS, phone_screen: PHONE_SCREEN_TERMS },
+    });
+    expect(mixed).toMatchObject({ status: 400, body: { success: false } });
+    expect(JSON.stringify(mixed.body)).toContain('phone_screen');
+
+    expect((await stack.request('DELETE', `${V1}/partner-tests/${testId}`, { key: workspace.key })).status).toBe(204);
+    expect((await greenhouse.listTests(partnerKey)).body.map((t: { partner_test_id: string }) => t.partner_test_id)).not.toContain(testId);
+    const sent = await greenhouse.sendTest(partnerKey, { partner_test_id: testId, candidate: person(6), url: greenhouse.takeHomeUrl(106) });
+    expect(sent).toMatchObject({ status: 404, body: { message: expect.any(String) } });
+    expect(await stack.db.partnerAssessments.countDocuments({ test_id: testId })).toBe(0);
   });
 });

@@ -26,8 +26,8 @@ export interface GreenhouseStandIn {
   /** Its host, for GREENHOUSE_CALLBACK_HOSTS. */
   host: string;
   stub: HttpStub;
-  /** Our test_status answers Greenhouse read after each PATCH, in order. */
-  statuses: unknown[];
+  /** Our test_status answers Greenhouse read after each PATCH of take-home test `n`'s URL, in order. */
+  statuses(n: number): any[];
   listTests(key: string): ReturnType<typeof door>;
   sendTest(key: string, body: Record<string, unknown>): ReturnType<typeof door>;
   testStatus(key: string, id: string): ReturnType<typeof door>;
@@ -41,7 +41,8 @@ export interface GreenhouseStandIn {
 
 /** Greenhouse: its `url` PATCHed when a test completes; on a 2xx it asks our test_status with the key it holds. */
 export async function startGreenhouse(apiUrl: () => string, keyOf: () => string): Promise<GreenhouseStandIn> {
-  const statuses: unknown[] = [];
+  /** test_status answers read after a PATCH, by the PATCHed take-home test's path: each test reads only its own. */
+  const statuses = new Map<string, unknown[]>();
   /** The order each take-home test's URL was answered with (send_test's partner_interview_id). */
   const sentIds = new Map<string, string>();
   let failed = 0;
@@ -59,7 +60,7 @@ export async function startGreenhouse(apiUrl: () => string, keyOf: () => string)
       const sent = sentIds.get(req.path);
       if (sent)
         void self.testStatus(keyOf(), sent).then(
-          (r) => statuses.push(r.body),
+          (r) => statuses.set(req.path, [...(statuses.get(req.path) ?? []), r.body]),
           () => undefined,
         );
     });
@@ -70,7 +71,7 @@ export async function startGreenhouse(apiUrl: () => string, keyOf: () => string)
     url: stub.url,
     host,
     stub,
-    statuses,
+    statuses: (n: number) => statuses.get(`/integrations/testing_partners/take_home_tests/${n}`) ?? [],
     failFirst: 0,
     listTests: (key: string) => door(apiUrl(), 'GET', '/partners/greenhouse/list_tests', key),
     async sendTest(key: string, body: Record<string, unknown>) {
