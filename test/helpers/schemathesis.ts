@@ -32,7 +32,9 @@ export const SCHEMATHESIS_GROUPS = {
   ai: tagged('AI'),
   webhooks: tagged('Webhooks', 'Provider callbacks', 'Reference', 'Health'),
   'ats-doors': tagged('ATS doors'),
-  workspace: tagged('Workspace', 'Projects', 'Suppressions', 'ATS partners'),
+  // Apart from the workspace's: together they took 90 s beside the other files, over a file's budget.
+  'ats-partners': tagged('ATS partners'),
+  workspace: tagged('Workspace', 'Projects', 'Suppressions'),
 };
 
 const CHECKS = [
