@@ -1,8 +1,10 @@
 import { startStack, type Stack } from '../helpers/stack';
 import { startGreenhouse, type GreenhouseStandIn } from '../helpers/ats-standins';
 import { waitFor } from '../helpers/wait';
-import { answerInWriting, createPartnerTest, PHONE_SCREEN_TERMS, WRITTEN_TERMS } from '../helpers/partner-tests';
+import { answerInWriting, createPartnerTest, orderedInterview, PHONE_SCREEN_TERMS, WRITTEN_TERMS } from '../helpers/partner-tests';
 import { recordHistory } from '../helpers/histories';
+import { openLive } from '../helpers/live-client';
+import { postForm } from '../helpers/form-post';
 
 /**
  * Greenhouse runs our tests as a stage of its hiring plan (docs/ats/greenhouse.md), on the real API, worker,
@@ -134,6 +136,43 @@ describe('Greenhouse runs a test as a stage', () => {
       partner_status: 'complete',
       partner_score: null,
       metadata: { available: true },
+    });
+  });
+
+  it('runs a live interview: the candidate talks it through with the interviewer, and its score is reported', async () => {
+    const testId = await createTest({
+      name: 'Backend: live interview',
+      kind: 'interview',
+      interview: {
+        ...WRITTEN_TERMS,
+        interview_mode: 'live',
+        follow_ups_per_question: 0,
+        questions: [{ question: 'Tell us about a pipeline you built.', type: 'audio', time_limit_seconds: 120 }],
+      },
+    });
+    const sent = await greenhouse.sendTest(partnerKey, { partner_test_id: testId, candidate: person(7), url: greenhouse.takeHomeUrl(107) });
+    expect(sent.status).toBe(200);
+    const interview = await orderedInterview(stack, sent.body.partner_interview_id);
+    expect(interview.interview_mode).toBe('live');
+    // The candidate's page: consent, a ticket, the conversation's socket (as test/api/live-interviews.test.ts drives it).
+    const path = `/interview/${interview.token}`;
+    expect((await postForm(`${stack.url}${path}/start`, { origin: stack.url }, 'consent=given')).status).toBe(303);
+    const ticket = await fetch(`${stack.url}${path}/live/ticket`, { method: 'POST', headers: { origin: stack.url } });
+    const live = await openLive(stack, path, ((await ticket.json()) as { ticket: string }).ticket);
+    await live.next((m) => m.type === 'state' && m.state === 'listening');
+    await live.speak(1_000);
+    await live.next((m) => m.type === 'ended');
+
+    await waitFor(
+      async () => greenhouse.statuses(107).length,
+      (n) => n === 1,
+      60_000,
+    );
+    expect(greenhouse.patches(107)).toHaveLength(1);
+    expect(greenhouse.statuses(107)[0]).toMatchObject({
+      partner_status: 'complete',
+      partner_score: expect.any(Number),
+      metadata: expect.objectContaining({ 'Score range': '1 to 5' }),
     });
   });
 
