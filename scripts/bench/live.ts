@@ -64,6 +64,13 @@ export async function live(stack: BenchStack, count: number, seconds: number): P
       type: 'text',
       time_limit_seconds: 600,
     }));
+    // The workspace holds `count` conversations at once: its default (20) refused the rest with 503.
+    const raised = await fetch(`${stack.apiUrl}/api/public/v1/workspace`, {
+      method: 'PATCH',
+      headers: { 'x-service-api-key': stack.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ live_conversations_at_once: count }),
+    });
+    if (!raised.ok) throw new Error(`PATCH /workspace answered ${raised.status}: ${await raised.text()}`);
     const candidates = Array.from({ length: count }, (_, i) => ({ id: `live-${i}`, name: 'Grace Hopper', email: `live.${i}@example.com` }));
     const invited = await stack.post(
       '/api/public/v1/interview/invite',
