@@ -188,6 +188,15 @@ export const liveReconnects = new Counter({
   labelNames: ['kind'] as const,
   registers,
 });
+/** The candidate's voice over the interviewer's, as the page judged it (CUT_IN): the reply stopped, or a noise let go. */
+export const LIVE_CUT_IN_OUTCOMES = ['stopped', 'ignored'] as const;
+export const liveCutIns = new Counter({
+  name: 'hiring_live_cut_ins_total',
+  help: 'The candidate\'s voice over the interviewer\'s in a live interview: outcome=stopped when it was held long enough to stop the reply (cut where the page stopped playing it), ignored when it fell before (a cough, an "mm-hmm").',
+  labelNames: ['outcome'] as const,
+  registers,
+});
+
 export const LIVE_PROVIDER_ERROR_KINDS = ['error', 'session_failed', 'open_failed'] as const;
 export const liveProviderErrors = new Counter({
   name: 'hiring_live_provider_errors_total',
@@ -224,6 +233,7 @@ function startWhole(): void {
   for (const provider of ['vapi', 'simulator']) foreignReports.inc({ provider }, 0);
   for (const kind of LIVE_RECONNECT_KINDS) liveReconnects.inc({ kind }, 0);
   for (const part of LIVE_LATENCY_PARTS) liveTurnLatency.zero({ part });
+  for (const outcome of LIVE_CUT_IN_OUTCOMES) liveCutIns.inc({ outcome }, 0);
   for (const provider of ['openai', 'simulator'])
     for (const kind of LIVE_PROVIDER_ERROR_KINDS) liveProviderErrors.inc({ provider, kind }, 0);
 }

@@ -1,7 +1,7 @@
 import type { CallDoc } from '../infra/documents/calls';
 import { companyOf, type ProjectDoc } from '../infra/documents/projects';
 import { callDisclosureOf, type WorkspaceDoc } from '../infra/documents/workspaces';
-import { callBackGreeting, identityGateInstructions, openingLine, returningCallLine } from '../shared/contact/disclosure';
+import { aiQuestionRule, callBackGreeting, identityGateInstructions, openingLine, returningCallLine } from '../shared/contact/disclosure';
 import type { Stores } from '../stores';
 import { IDENTITY_TOOL } from '../shared/calls/call-backs';
 import type { AssistantScript, CallBackGate } from '../providers/voice/port';
@@ -28,7 +28,8 @@ export function callScript(
       direction === 'outbound'
         ? openingLine(disclosure, company, call.first_message)
         : returningCallLine(disclosure, company, call.first_message),
-    instructions: call.instructions,
+    // The ATS's script, then the one rule no script may drop: asked, the assistant says it is an AI.
+    instructions: `${call.instructions}\n\n${aiQuestionRule('an AI assistant')}`,
     assistantSettings: call.assistant_settings,
     extractVariables: call.extract_variables,
   };

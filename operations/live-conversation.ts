@@ -1,4 +1,4 @@
-import type { InterviewDoc, StoredTurn } from '../infra/documents/interviews';
+import type { InterviewDoc } from '../infra/documents/interviews';
 import { companyOf } from '../infra/documents/projects';
 import type { Logger } from '../infra/logger';
 import type { RealtimeVoice } from '../providers/realtime/port';
@@ -8,6 +8,7 @@ import {
   spokenRequest,
   askFollowUp,
   askQuestion,
+  answerAsAnAi,
   disclosure,
   FOLLOW_UPS,
   interviewerInstructions,
@@ -15,15 +16,15 @@ import {
   type LiveEnd,
   type LiveMessage,
 } from '../shared/interviews/live';
+import { asksIfHuman } from '../shared/contact/disclosure';
 import { ANSWER_GRACE_SECONDS, MAX_TEXT_ANSWER } from '../shared/interviews/session';
 import type { Stores } from '../stores';
 import type { InterviewSteps } from './interview-steps';
 import { keptRecording } from './live-recording';
 import { providerSession } from './live-provider-session';
-import { trace } from '@opentelemetry/api';
-import { liveTurnLatency } from '../infra/metrics';
-
-const tracer = trace.getTracer('hiring-integration');
+import { liveCutIns, liveTurnLatency } from '../infra/metrics';
+import { interviewerReplies } from './live-replies';
+import { questionTurns } from './live-turns';
 
 /** Where a conversation sends what the candidate hears and sees: the socket, as web/interviews/live-session.ts holds it. */
 export interface LiveLink {
@@ -68,15 +69,16 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
   const instructions = interviewerInstructions(company, project?.job?.title ?? project?.name ?? 'this role');
   const allowedFollowUps = interview.follow_ups_per_question ?? FOLLOW_UPS.default;
 
-  let index = -1;
-  let turns: StoredTurn[] = [];
+  const question = questionTurns(stores, interview._id);
   let followUps = 0;
   let candidateFrom: Date | null = null;
   // The turn latency's marks: the end of the candidate's speech, and when this service asked the provider to speak.
   let stoppedAt: number | null = null;
   let askedAt: number | null = null;
-  let answerFrom: Date | null = null;
   let interviewerSpeaking = false;
+  /** The question the interviewer's response under way was asked for: its turn is that question's, however late its transcript. */
+  let askedFor = -1;
+  const replies = interviewerReplies();
   /** A response asked of the provider and not yet done: a `repeat` then starts none. */
   let responding = false;
   /** The open question's words have begun to play: only then may the candidate say they are done with it. */
@@ -96,33 +98,39 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     });
   };
 
-  /** Keeps a completed turn, with a span of its own (who spoke, which question, how long). */
-  async function keep(turn: StoredTurn): Promise<void> {
-    const span = tracer.startSpan('live.turn', {
-      startTime: turn.started_at,
-      attributes: { 'hiring.live.who': turn.who, 'hiring.live.question_index': index },
+  /**
+   * The page stopped the interviewer's latest reply `ms` in, the candidate cutting in: the provider forgets the
+   * rest, the recording loses it, and its kept turn and caption keep only the words heard.
+   */
+  function cutIn(ms: number): void {
+    const reply = replies.cut(ms);
+    if (!reply) return;
+    liveCutIns.inc({ outcome: 'stopped' });
+    provider.current?.truncate(ms);
+    recorder.cutInterviewer(ms);
+    serially(async () => {
+      const heard = ended ? null : await question.cut(reply, ms);
+      if (heard !== null) link.send({ type: 'caption', who: 'interviewer', text: heard, cut: true });
     });
-    const seq = await stores.interviews.addTurn(interview._id, index, turn, turns.length);
-    if (seq !== null) turns.push(turn);
-    span.end(turn.ended_at);
   }
 
   function state(s: 'asking' | 'listening' | 'thinking'): void {
-    link.send({ type: 'state', question_index: index, questions: questions.length, state: s });
+    link.send({ type: 'state', question_index: question.index, questions: questions.length, state: s });
   }
 
   /** Asks the provider to speak: one response at a time. */
   function respond(instructions: string): void {
     responding = true;
+    askedFor = question.index;
     provider.current?.respond(instructions);
     state('asking');
   }
 
   function ask(again: boolean): void {
-    const question = questions[index];
-    const first = index === 0 && turns.length === 0;
+    const { index } = question;
+    const first = index === 0 && question.list.length === 0;
     // The first words of the conversation say it is an AI and recorded (as our calls' disclosure does).
-    respond(askQuestion(question, index, questions.length, { again, opening: first ? disclosure(company) : undefined }));
+    respond(askQuestion(questions[index], index, questions.length, { again, opening: first ? disclosure(company) : undefined }));
   }
 
   /** Opens question `at`, or finishes the interview when every question has its answer. */
@@ -135,9 +143,9 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
       await steps.finish(fresh, now());
       return end('finished');
     }
-    index = at;
     heard = false;
-    turns = await stores.interviews.turns(interview._id, index);
+    const turns = await question.open(at);
+    const index = at;
     // Each of the candidate's turns on an open question was followed up (else the question would have closed).
     followUps = Math.min(turns.filter((t) => t.who === 'candidate').length, allowedFollowUps);
     const served = await stores.interviews.serveQuestion(interview._id, index, now());
@@ -150,6 +158,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
 
   /** Closes the open question with the candidate's words so far, and opens the next. */
   async function close(): Promise<void> {
+    const { index, list: turns } = question;
     if (ended || index < 0) return;
     if (timer) clearTimeout(timer);
     provider.current?.cancelResponse();
@@ -166,7 +175,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
       duration_seconds: spoke.length > 0 ? Math.round(seconds * 10) / 10 : null,
       answered_at: now(),
       timed_out: text === '',
-      turns,
+      turns: [...turns],
     });
     await open(await stores.interviews.nextQuestion((await stores.interviews.get(interview._id)) ?? fresh));
   }
@@ -176,7 +185,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     instructions,
     interviewId: interview._id,
     logger,
-    history: () => turns.map((t) => ({ who: t.who, text: t.text })),
+    history: () => question.list.map((t) => ({ who: t.who, text: t.text })),
     speaking: () => interviewerSpeaking || candidateFrom !== null,
     ended: () => ended,
     serially,
@@ -185,9 +194,8 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     events: {
       speechStarted() {
         candidateFrom = now();
-        // The candidate talks over the interviewer: it stops, and listens.
-        if (interviewerSpeaking) provider.current?.cancelResponse();
-        state('listening');
+        // Over the interviewer, the page judges whether this stops it (CUT_IN), and says so with `played`.
+        if (!interviewerSpeaking) state('listening');
       },
       speechStopped() {
         stoppedAt = performance.now();
@@ -199,12 +207,15 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
         candidateFrom = null;
         serially(async () => {
           if (ended) return;
-          await keep({ who: 'candidate', text, started_at: started, ended_at: now() });
+          await question.keep({ who: 'candidate', text, started_at: started, ended_at: now() });
           askedAt = stoppedAt === null ? null : performance.now();
           if (askedAt !== null) liveTurnLatency.observe({ part: 'ours' }, (askedAt - transcribedAt) / 1000);
           link.send({ type: 'caption', who: 'candidate', text });
           const asked = spokenRequest(text);
           if (asked === 'repeat') return ask(true);
+          // Asked whether it is a person, at any point: it says it is an AI, then asks the question again.
+          const { index } = question;
+          if (asked === 'human' || asksIfHuman(text)) return respond(answerAsAnAi(questions[index], index, questions.length));
           if (asked !== 'done' && afterCandidateTurn(followUps, allowedFollowUps) === 'follow_up') {
             followUps++;
             respond(askFollowUp(questions[index]));
@@ -216,25 +227,29 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
           liveTurnLatency.observe({ part: 'total' }, (performance.now() - stoppedAt) / 1000);
           askedAt = stoppedAt = null;
         }
-        if (!interviewerSpeaking) answerFrom = now();
+        const playing = replies.audio(pcm, !interviewerSpeaking, now());
         interviewerSpeaking = true;
         heard = true;
+        // Past a cut-in nothing of the reply plays, nor is recorded.
+        if (!playing) return;
         recorder.interviewer(pcm);
         link.sendAudio(pcm);
       },
       interviewerSaid(text) {
-        const started = answerFrom ?? now();
+        const reply = replies.latest();
+        const at = askedFor;
         serially(async () => {
           if (ended) return;
-          await keep({ who: 'interviewer', text, started_at: started, ended_at: now() });
-          link.send({ type: 'caption', who: 'interviewer', text });
+          const turn = replies.turn(reply, text, now());
+          const seq = await question.keep(turn, at);
+          if (reply && seq !== null) reply.kept = { index: at, seq, text };
+          link.send({ type: 'caption', who: 'interviewer', text: turn.text });
         });
       },
       responseDone() {
         interviewerSpeaking = false;
         responding = false;
         recorder.interviewerDone();
-        answerFrom = null;
         if (!ended) state('listening');
       },
     },
@@ -273,13 +288,15 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
       } else if (c.type === 'done') {
         // Only for the question under way, once the candidate has heard it: a second press that arrives after
         // the first closed it would otherwise close the next one before a word of it was heard.
-        const at = index;
+        const at = question.index;
         const under = (c.question_index ?? at) === at;
         serially(async () => {
-          if (under && at === index && heard && !ended) return close();
+          if (under && at === question.index && heard && !ended) return close();
           link.send({ type: 'error', message: 'The next question is on its way: say you are done once you have heard it.' });
         });
-      } else
+      } else if (c.type === 'played') cutIn(c.ms);
+      else if (c.type === 'noise') liveCutIns.inc({ outcome: 'ignored' });
+      else
         serially(async () => {
           await steps.switchToText((await stores.interviews.get(interview._id)) ?? interview, now());
           end('switched_to_text');

@@ -49,6 +49,8 @@ export async function conversationRecorder(
   let candidate = base;
   let interviewer = base;
   let speaking = false;
+  /** The interviewer's latest reply, where it began and its chunks still in the mix: a cut-in takes its rest out. */
+  let reply: { from: number; chunks: Array<{ at: number; pcm: Buffer }> } | null = null;
   let writes: Promise<void> = Promise.resolve();
 
   function place(pcm: Buffer, from: number): void {
@@ -81,6 +83,7 @@ export async function conversationRecorder(
     mix = mix.slice(n);
     if (mix.length < FLUSH_SAMPLES) mix = new Int32Array(FLUSH_SAMPLES * 4);
     base = bound;
+    if (reply) reply.chunks = reply.chunks.filter((c) => c.at + c.pcm.length / 2 > base);
     writes = writes.then(() => file.append(out));
   }
 
@@ -93,15 +96,32 @@ export async function conversationRecorder(
       flush(false);
     },
     interviewer(pcm: Buffer): void {
-      if (!speaking) interviewer = Math.max(interviewer, at());
+      if (!speaking) {
+        interviewer = Math.max(interviewer, at());
+        reply = { from: interviewer, chunks: [] };
+      }
       speaking = true;
       if (interviewer >= lastSample) return;
       place(pcm, interviewer);
+      reply!.chunks.push({ at: interviewer, pcm });
       interviewer += Math.floor(pcm.length / 2);
       flush(false);
     },
     interviewerDone(): void {
       speaking = false;
+    },
+    /**
+     * The candidate cut in `playedMs` into the interviewer's latest reply: the rest of it leaves the mix. What was
+     * already written stays (the mix is written up to about the wall clock, and the page reports what it played
+     * a socket's delay later: a few tens of milliseconds at most).
+     */
+    cutInterviewer(playedMs: number): void {
+      if (!reply) return;
+      const cut = Math.max(base, reply.from + Math.round((playedMs * LIVE_SAMPLE_RATE) / 1000));
+      for (const { at: from, pcm } of reply.chunks)
+        for (let i = Math.max(0, cut - from); i < pcm.length / 2; i++) mix[from + i - base] -= pcm.readInt16LE(i * 2);
+      reply.chunks = [];
+      interviewer = Math.min(interviewer, cut);
     },
     /** Writes the rest and the header: the recording as it stands, with its length in seconds. */
     async close(): Promise<{ id: string; size: number; seconds: number }> {
@@ -135,6 +155,7 @@ export async function keptRecording(
     candidate: recorder.candidate,
     interviewer: recorder.interviewer,
     interviewerDone: recorder.interviewerDone,
+    cutInterviewer: recorder.cutInterviewer,
     closed,
     close: (): Promise<void> =>
       (closing ??= (async () => {

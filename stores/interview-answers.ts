@@ -111,6 +111,20 @@ export async function addTurn(db: Database, interviewId: string, index: number, 
   return null;
 }
 
+/**
+ * Cuts a kept interviewer turn to what the candidate heard of it before cutting in: an update by exact `_id`,
+ * never an upsert, so a turn an erasure took stays gone.
+ */
+export async function cutTurn(
+  db: Database,
+  interviewId: string,
+  index: number,
+  seq: number,
+  cut: Pick<StoredTurn, 'text' | 'ended_at'>,
+): Promise<void> {
+  await db.interviewTurns.updateOne({ _id: turnId(interviewId, index, seq) }, { $set: { text: cut.text, ended_at: cut.ended_at } });
+}
+
 /** The turns kept for question `index`, in order: exact `_id` reads, at once. */
 export async function turnsOf(db: Database, interviewId: string, index: number): Promise<StoredTurn[]> {
   const docs = await Promise.all(turnIds(interviewId, index).map((_id) => db.interviewTurns.findOne({ _id })));

@@ -6,6 +6,7 @@ import {
   answerId,
   forgetAnswers,
   addTurn,
+  cutTurn,
   turnsOf,
   interviewOfToken,
   keepTranscript,
@@ -87,6 +88,8 @@ export interface InterviewStore extends ResourceStore<InterviewDoc, InterviewSta
    * question holds its most turns or the candidate was erased meanwhile (then the turn is not kept).
    */
   addTurn(interviewId: string, index: number, turn: StoredTurn, after: number): Promise<number | null>;
+  /** Cuts kept turn `seq` of question `index` to what was heard of it (a cut-in). */
+  cutTurn(interviewId: string, index: number, seq: number, cut: Pick<StoredTurn, 'text' | 'ended_at'>): Promise<void>;
   /** The live turns kept for question `index`, in order. */
   turns(interviewId: string, index: number): Promise<StoredTurn[]>;
   /**
@@ -192,6 +195,7 @@ export function interviewStore({
       }
       return seq;
     },
+    cutTurn: (interviewId, index, seq, cut) => cutTurn(db, interviewId, index, seq, cut),
     turns: (interviewId, index) => turnsOf(db, interviewId, index),
     keepTranscript: (interviewId, index, text) => keepTranscript(db, interviewId, index, text),
     transcripts: (interview) => transcriptsOf(db, interview),

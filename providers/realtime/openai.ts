@@ -22,8 +22,9 @@ export interface OpenAiRealtimeOptions {
  * OpenAI Realtime through the official package's WebSocket client, with the GA event names. The session is
  * set by the server alone: our instructions, 24 kHz PCM both ways, the candidate transcribed, and semantic
  * turn detection with low eagerness, so a slow speaker is not cut off. The model never answers on its own
- * (`create_response: false`): the conversation decides when it speaks and what it is told to say, and the
- * candidate talking over it stops it (`interrupt_response`).
+ * (`create_response: false`): the conversation decides when it speaks and what it is told to say. Nor does
+ * the candidate's voice stop it on its own (`interrupt_response: false`): the page judges a cut-in, and the
+ * response is then cancelled and its item truncated where the page stopped playing it.
  */
 export function openAiRealtime(opts: OpenAiRealtimeOptions): RealtimeVoice {
   const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl });
@@ -64,7 +65,14 @@ export function openAiRealtime(opts: OpenAiRealtimeOptions): RealtimeVoice {
       rt.on('input_audio_buffer.speech_started', () => events.speechStarted());
       rt.on('input_audio_buffer.speech_stopped', () => events.speechStopped());
       rt.on('conversation.item.input_audio_transcription.completed', (e) => events.candidateSaid(e.transcript));
-      rt.on('response.output_audio.delta', (e) => events.interviewerAudio(Buffer.from(e.delta, 'base64')));
+      // The latest response's audio item and how much of it came: a cut-in truncates it, never past what came.
+      let audioItem: { id: string; ms: number } | null = null;
+      rt.on('response.output_audio.delta', (e) => {
+        const pcm = Buffer.from(e.delta, 'base64');
+        if (audioItem?.id !== e.item_id) audioItem = { id: e.item_id, ms: 0 };
+        audioItem.ms += (pcm.length / 2 / LIVE_SAMPLE_RATE) * 1000;
+        events.interviewerAudio(pcm);
+      });
       rt.on('response.output_audio_transcript.done', (e) => events.interviewerSaid(e.transcript));
       rt.on('response.done', () => {
         responding = false;
@@ -81,7 +89,8 @@ export function openAiRealtime(opts: OpenAiRealtimeOptions): RealtimeVoice {
             input: {
               format: pcm,
               transcription: { model: opts.transcribeModel },
-              turn_detection: { type: 'semantic_vad', eagerness: 'low', create_response: false, interrupt_response: true },
+              // The page decides a cut-in (CUT_IN: a cough does not stop the interviewer), then truncate() acts on it.
+              turn_detection: { type: 'semantic_vad', eagerness: 'low', create_response: false, interrupt_response: false },
             },
             output: { format: pcm, ...(opts.voice ? { voice: opts.voice } : {}) },
           },
@@ -105,6 +114,17 @@ export function openAiRealtime(opts: OpenAiRealtimeOptions): RealtimeVoice {
         cancelResponse() {
           // Cancelling with no response under way is an error event of the provider's.
           if (responding) rt.send({ type: 'response.cancel' });
+        },
+        truncate(playedMs) {
+          if (responding) rt.send({ type: 'response.cancel' });
+          // Past the audio that came is an error of the provider's; OpenAI then drops the item's transcript.
+          if (audioItem)
+            rt.send({
+              type: 'conversation.item.truncate',
+              item_id: audioItem.id,
+              content_index: 0,
+              audio_end_ms: Math.max(0, Math.min(Math.round(playedMs), Math.floor(audioItem.ms))),
+            });
         },
         close() {
           closing = true;

@@ -17,7 +17,7 @@ export interface RealtimeSessionOptions {
 
 /** What a session tells the conversation, in the order the provider says it. */
 export interface RealtimeEvents {
-  /** The candidate started speaking (the interviewer stops talking over them). */
+  /** The candidate started speaking (whether that stops the interviewer is the page's to say: CUT_IN). */
   speechStarted(): void;
   /** The candidate stopped speaking: the end of their turn, as the provider's turn detection judged it. */
   speechStopped(): void;
@@ -40,8 +40,13 @@ export interface RealtimeSession {
   appendAudio(pcm: Buffer): void;
   /** Asks the interviewer to speak, on these instructions for this response only. */
   respond(instructions: string): void;
-  /** Stops the interviewer's response under way (the candidate talks over it). */
+  /** Stops the interviewer's response under way (the question closed on a timer, say). */
   cancelResponse(): void;
+  /**
+   * The candidate cut in `playedMs` into the interviewer's latest response: the response stops if it is still
+   * under way, and the provider's conversation keeps its audio, and its words, only that far.
+   */
+  truncate(playedMs: number): void;
   close(): void;
 }
 

@@ -45,6 +45,16 @@ export function simulatorRealtime(): RealtimeVoice {
         setImmediate(send);
       }
 
+      /** Stops the response under way, transcribed as a provider does: with what it was saying. */
+      function cancel(): void {
+        response++;
+        if (saying === null) return;
+        const said = saying;
+        saying = null;
+        events.interviewerSaid(said);
+        events.responseDone();
+      }
+
       return {
         appendAudio(pcm) {
           if (closed) return;
@@ -72,14 +82,9 @@ export function simulatorRealtime(): RealtimeVoice {
           const quoted = /^Say exactly: "([\s\S]*)"$/.exec(instructions)?.[1];
           speak(quoted ?? 'Could you tell me a little more about that?');
         },
-        cancelResponse() {
-          response++;
-          if (saying === null) return;
-          const said = saying;
-          saying = null;
-          events.interviewerSaid(said);
-          events.responseDone();
-        },
+        cancelResponse: cancel,
+        // As OpenAI's: the response stops if under way; what was heard of it is the conversation's to keep.
+        truncate: cancel,
         close() {
           closed = true;
         },

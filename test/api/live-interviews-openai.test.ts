@@ -71,7 +71,7 @@ describe('a live interview through OpenAI Realtime', () => {
           input: {
             format: { type: 'audio/pcm', rate: 24_000 },
             transcription: { model: 'gpt-4o-mini-transcribe' },
-            turn_detection: { type: 'semantic_vad', eagerness: 'low', create_response: false, interrupt_response: true },
+            turn_detection: { type: 'semantic_vad', eagerness: 'low', create_response: false, interrupt_response: false },
           },
           output: { format: { type: 'audio/pcm', rate: 24_000 }, voice: 'marin' },
         },
@@ -115,6 +115,70 @@ describe('a live interview through OpenAI Realtime', () => {
       content: [{ type: 'input_text', text: injection }],
     });
     c.close();
+  });
+
+  it("cuts the interviewer's reply where the page stopped playing it: the provider's item, the kept turn and its caption", async () => {
+    const live = await invitedLive(stack, key, 'job-openai-cut-in', QUESTIONS, { follow_ups_per_question: 0 });
+    await live.start();
+    const c = await openLive(stack, live.path, (await live.ticket()).body.ticket!);
+    const asked = (await c.next(caption('interviewer', 'Question 1 of 2'))) as { text: string };
+    const received = (c.audioBytes() / 2 / 24_000) * 1000;
+    expect(received).toBeGreaterThan(600);
+    const session = standIn.headers.length - 1;
+    const errorsBefore = await sample('hiring_live_provider_errors_total', { provider: 'openai', kind: 'error' });
+    const stoppedBefore = await sample('hiring_live_cut_ins_total', { outcome: 'stopped' });
+    const ignoredBefore = await sample('hiring_live_cut_ins_total', { outcome: 'ignored' });
+
+    // A cough first: counted, nothing cut. Then the candidate talks over the reply 300 ms in.
+    c.send({ type: 'noise' });
+    c.send({ type: 'played', ms: 300 });
+    const cut = (await c.next((m) => m.type === 'caption' && m.cut === true)) as { text: string };
+    const words = asked.text.split(' ');
+    const heard = Math.round((words.length * 300) / received);
+    expect(cut.text).toBe(`${words.slice(0, heard).join(' ')}…`);
+    const truncates = async () =>
+      standIn.events.filter((e) => e.socket === session && e.event.type === 'conversation.item.truncate').map((e) => e.event);
+    const [truncate] = await waitFor(truncates, (t) => t.length === 1);
+    expect(truncate).toMatchObject({ item_id: expect.stringMatching(/^item_/), content_index: 0, audio_end_ms: 300 });
+    // The reply had ended: nothing to cancel. A second report, and one past the reply's end, change nothing.
+    c.send({ type: 'played', ms: 200 });
+    c.send({ type: 'played', ms: 60_000 });
+    await c.speak(900);
+    await c.next(caption('interviewer', 'Question 2 of 2'));
+    expect(await truncates()).toHaveLength(1);
+    expect(standIn.events.filter((e) => e.socket === session && e.event.type === 'response.cancel')).toHaveLength(0);
+    expect(await sample('hiring_live_provider_errors_total', { provider: 'openai', kind: 'error' })).toBe(errorsBefore);
+    expect(await sample('hiring_live_cut_ins_total', { outcome: 'stopped' })).toBe(stoppedBefore + 1);
+    expect(await sample('hiring_live_cut_ins_total', { outcome: 'ignored' })).toBe(ignoredBefore + 1);
+    c.close();
+
+    // The kept turn ends where the candidate cut in, with the words heard.
+    const answer = (await waitFor(live.get, (r) => r.body.data.answers?.length >= 1)).body.data.answers[0];
+    expect(answer.turns[0]).toMatchObject({ who: 'interviewer', text: cut.text });
+    expect(Date.parse(answer.turns[0].ended_at) - Date.parse(answer.turns[0].started_at)).toBe(300);
+    expect(answer.text).toBe(SAID);
+  });
+
+  it('says it is an AI when asked whether it is a person, then asks the question again', async () => {
+    const live = await invitedLive(stack, key, 'job-openai-human', QUESTIONS, { follow_ups_per_question: 0 });
+    await live.start();
+    const c = await openLive(stack, live.path, (await live.ticket()).body.ticket!);
+    await c.next(caption('interviewer', 'Question 1 of 2'));
+    standIn.hears('Wait, are you a real person?');
+    try {
+      await c.speak(900);
+      await c.next(
+        caption('interviewer', 'I am an AI interviewer, not a person. Here is the question again. Tell us about a pipeline you built.'),
+      );
+    } finally {
+      standIn.hears(SAID);
+    }
+    await c.speak(900);
+    await c.next(caption('interviewer', 'Question 2 of 2'));
+    c.close();
+    // The question is not part of the answer.
+    const answer = (await waitFor(live.get, (r) => r.body.data.answers?.length >= 1)).body.data.answers[0];
+    expect(answer.text).toBe(SAID);
   });
 
   it('replaces a dropped provider session with the conversation so far, asking the open question again', async () => {

@@ -126,6 +126,41 @@ describe('a live interview', () => {
     expect(await stack.db.recordingChunks.countDocuments({ _id: { $regex: `^rec_live_${live.id}` } })).toBe(0);
   });
 
+  it("keeps the interviewer's reply, in its turn, caption and recording, only as far as the page played it before the candidate cut in", async () => {
+    const live = await invitedLive(stack, key, 'job-live-cut-in', QUESTIONS, { follow_ups_per_question: 0 }, 8);
+    await live.start();
+    const c = await openLive(stack, live.path, (await live.ticket()).body.ticket!);
+    const asked = (await c.next(caption('interviewer', 'Question 1 of 2'))) as { text: string };
+    // The simulator streams its reply at once, 60 ms a word: the candidate cuts in 300 ms into it.
+    const replyMs = (c.audioBytes() / 2 / 24_000) * 1000;
+    expect(replyMs).toBeGreaterThan(1_000);
+    c.send({ type: 'played', ms: 300 });
+    const cut = (await c.next((m) => m.type === 'caption' && m.cut === true)) as { text: string };
+    const words = asked.text.split(' ');
+    expect(cut.text).toBe(`${words.slice(0, Math.round((words.length * 300) / replyMs)).join(' ')}…`);
+    c.close();
+    await c.closed;
+
+    const turns = await waitFor(
+      () => stack.db.interviewTurns.find({ interview_id: live.id }).toArray(),
+      (t) => t.length === 1 && t[0].text === cut.text,
+    );
+    expect(turns[0].ended_at.getTime() - turns[0].started_at.getTime()).toBe(300);
+    // The recording holds the reply's first 300 ms, and nothing after: the socket closed with nothing else said.
+    const kept = await waitFor(
+      () => stack.db.interviews.findOne({ _id: live.id }),
+      (i) => i?.conversation_recording != null,
+    );
+    const download = await stack.stores.recordings.conversationDownload(kept!, undefined);
+    const chunks: Buffer[] = [];
+    for await (const chunk of download!.body!) chunks.push(chunk as Buffer);
+    const pcm = Buffer.concat(chunks).subarray(44);
+    expect(pcm.length / 48).toBeGreaterThanOrEqual(280);
+    expect(pcm.length / 48).toBeLessThanOrEqual(360);
+    // Its voice (the simulator's 440 Hz tone) is there until the cut.
+    expect(Math.max(...Array.from({ length: 480 }, (_, i) => Math.abs(pcm.readInt16LE(4_800 + i * 2))))).toBeGreaterThan(1_000);
+  });
+
   it('lets a second tab take the conversation over, and tells the first', async () => {
     const live = await invitedLive(stack, key, 'job-live-tabs', QUESTIONS);
     await live.start();

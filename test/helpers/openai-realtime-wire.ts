@@ -59,14 +59,20 @@ export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { s
     const send = (event: Record<string, unknown>) => ws.send(JSON.stringify({ event_id: id('event'), ...event }));
     let speaking = false;
     let quietMs = 0;
-    let response: { id: string; cancelled: boolean } | null = null;
+    /** The session's `interrupt_response`: the candidate's speech stops a response under way. */
+    let interrupts = true;
+    let response: { id: string; cancelled: boolean; item?: string } | null = null;
+    /** Each assistant audio item's length in ms, as sent: a truncate past it is the provider's error. */
+    const audioItems = new Map<string, number>();
     send({ type: 'session.created', session: { type: 'realtime', id: id('sess') } });
     ws.on('message', (data) => {
       const event = JSON.parse(String(data));
       // The bench's thousands of frames are not kept, only their latency.
       if (!opts.stamp || event.type !== 'input_audio_buffer.append') events.push({ socket: n, event });
-      if (event.type === 'session.update') send({ type: 'session.updated', session: event.session });
-      else if (event.type === 'input_audio_buffer.append') {
+      if (event.type === 'session.update') {
+        interrupts = event.session?.audio?.input?.turn_detection?.interrupt_response ?? true;
+        send({ type: 'session.updated', session: event.session });
+      } else if (event.type === 'input_audio_buffer.append') {
         const pcm = Buffer.from(event.audio, 'base64');
         if (opts.stamp && pcm.length >= 8) inboundMs.push(stampNow() - pcm.readDoubleLE(0));
         const ms = (pcm.length / 2 / 24_000) * 1000;
@@ -78,7 +84,7 @@ export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { s
           if (!speaking) {
             speaking = true;
             send({ type: 'input_audio_buffer.speech_started', audio_start_ms: 0, item_id: id('item') });
-            if (response && !response.cancelled) finish(true); // interrupt_response
+            if (interrupts && response && !response.cancelled) finish(true); // interrupt_response
           }
         } else if (speaking && (quietMs += ms) >= 700) {
           speaking = false;
@@ -90,9 +96,9 @@ export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { s
       } else if (event.type === 'response.create') {
         const words =
           /^Say exactly: "([\s\S]*)"$/.exec(event.response?.instructions ?? '')?.[1] ?? 'Could you say more about how you tested it?';
-        response = { id: id('resp'), cancelled: false };
-        const current = response;
         const item = id('item');
+        response = { id: id('resp'), cancelled: false, item };
+        const current = response;
         send({ type: 'response.created', response: { id: current.id, status: 'in_progress' } });
         const tone = Buffer.alloc(4_800); // 100 ms of 24 kHz silence-quiet audio a delta
         let chunks = Math.max(1, Math.ceil(words.split(/\s+/).length / 4));
@@ -100,6 +106,7 @@ export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { s
           if (current.cancelled || ws.readyState !== ws.OPEN) return;
           if (chunks-- > 0) {
             if (opts.stamp) tone.writeDoubleLE(stampNow(), 0);
+            audioItems.set(item, (audioItems.get(item) ?? 0) + 100);
             send({
               type: 'response.output_audio.delta',
               response_id: current.id,
@@ -123,6 +130,18 @@ export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { s
         };
         setTimeout(next, 5);
         (current as { words?: string }).words = words;
+      } else if (event.type === 'conversation.item.truncate') {
+        const length = audioItems.get(event.item_id);
+        if (length === undefined || event.content_index !== 0 || !(event.audio_end_ms <= length))
+          send({
+            type: 'error',
+            error: {
+              type: 'invalid_request_error',
+              code: length === undefined ? 'item_not_found' : 'invalid_value',
+              message: length === undefined ? `Item ${event.item_id} not found` : `audio_end_ms is greater than the audio (${length} ms)`,
+            },
+          });
+        else send({ type: 'conversation.item.truncated', item_id: event.item_id, content_index: 0, audio_end_ms: event.audio_end_ms });
       } else if (event.type === 'response.cancel') {
         if (response && !response.cancelled) finish(true);
         else
@@ -145,7 +164,7 @@ export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { s
         send({
           type: 'response.output_audio_transcript.done',
           response_id: r.id,
-          item_id: id('item'),
+          item_id: r.item ?? id('item'),
           output_index: 0,
           content_index: 0,
           transcript: words,

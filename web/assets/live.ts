@@ -1,12 +1,17 @@
+import { CUT_IN } from '../../shared/interviews/live';
+
 /**
  * A live interview's conversation in the browser (docs/live-interviews.md), served as a file (the CSP allows no
  * inline script). It checks the microphone with a level meter, then asks the page for a ticket and opens the
  * conversation's socket: the microphone goes out as 16-bit PCM at 24 kHz, the interviewer's voice comes back
- * the same way and is played in order, and both sides' captions are shown. A dropped socket reconnects with a
+ * the same way and is played in order, and both sides' captions are shown. The candidate's voice over the
+ * interviewer's brings it down at once and, held (CUT_IN), stops it: the server is told how much of the reply
+ * played, and keeps no more of it. A dropped socket reconnects with a
  * new ticket ("Reconnecting…"); the server resumes at the same question. The AudioContext is made and resumed
  * in the button's click, as mobile Safari requires for any sound.
  */
 export const LIVE_SCRIPT = `(function () {
+  var CUT = ${JSON.stringify(CUT_IN)};
   var root = document.querySelector('.live');
   if (!root) return;
   var RATE = 24000;
@@ -20,7 +25,9 @@ export const LIVE_SCRIPT = `(function () {
     return;
   }
   say('Press "Check my microphone" to begin.');
-  var audio = null, socket = null, sending = false, ended = false, heard = 0, tries = 0, playAt = 0, playing = [], question = 0;
+  var audio = null, voice = null, socket = null, sending = false, ended = false, heardMs = 0, tries = 0, playAt = 0, playing = [], question = 0;
+  // The reply playing: when it began on the audio clock, whether the candidate cut it off, how long they have spoken over it.
+  var replyAt = null, cutOff = false, overMs = 0, lastSaid = null;
 
   function downsample(input, from) {
     var ratio = from / RATE, n = Math.floor(input.length / ratio), out = new Int16Array(n);
@@ -32,13 +39,14 @@ export const LIVE_SCRIPT = `(function () {
   }
   function play(buffer) {
     var pcm = new Int16Array(buffer);
-    if (!pcm.length) return;
+    if (!pcm.length || cutOff) return;
     var sound = audio.createBuffer(1, pcm.length, RATE), data = sound.getChannelData(0);
     for (var i = 0; i < pcm.length; i++) data[i] = pcm[i] / 0x8000;
     var source = audio.createBufferSource();
     source.buffer = sound;
-    source.connect(audio.destination);
+    source.connect(voice);
     var at = Math.max(audio.currentTime, playAt);
+    if (replyAt === null) replyAt = at;
     source.start(at);
     playAt = at + sound.duration;
     playing.push(source);
@@ -49,40 +57,84 @@ export const LIVE_SCRIPT = `(function () {
     playing = [];
     playAt = 0;
   }
+  function duck(down) { voice.gain.setTargetAtTime(down ? CUT.duckGain : 1, audio.currentTime, 0.01); }
+  // The candidate's voice over the interviewer's, frame by frame: down at once, stopped once held, back up after a noise.
+  function judge(rms, ms) {
+    var over = replyAt !== null && !cutOff && playAt > audio.currentTime;
+    if (!over) {
+      if (overMs > 0) { overMs = 0; duck(false); }
+      return;
+    }
+    if (rms >= CUT.rms) {
+      if (overMs === 0) duck(true);
+      overMs += ms;
+      if (overMs < CUT.stopAfterMs) return;
+      var played = Math.max(0, Math.round((audio.currentTime - replyAt) * 1000));
+      hush();
+      cutOff = true;
+      overMs = 0;
+      duck(false);
+      control({ type: 'played', ms: played });
+    } else if (overMs > 0) {
+      overMs = Math.max(0, overMs - ms);
+      if (overMs === 0) { duck(false); control({ type: 'noise' }); }
+    }
+  }
   function caption(who, text) {
     var item = document.createElement('li');
     var name = document.createElement('strong');
     name.textContent = who === 'interviewer' ? 'Interviewer: ' : 'You: ';
     item.appendChild(name);
-    item.appendChild(document.createTextNode(text));
+    var said = document.createTextNode(text);
+    item.appendChild(said);
     part('captions').appendChild(item);
+    if (who === 'interviewer') lastSaid = said;
   }
   var STATES = { asking: 'The interviewer is speaking.', listening: 'Listening. Answer when you are ready.', thinking: 'One moment…' };
 
   button('check').addEventListener('click', function () {
     audio = audio || new AC();
     audio.resume();
+    if (!voice) { voice = audio.createGain(); voice.connect(audio.destination); }
     navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true } }).then(function (stream) {
       var source = audio.createMediaStreamSource(stream);
-      var node = audio.createScriptProcessor(4096, 1, 1);
-      source.connect(node);
-      node.connect(audio.destination);
-      node.onaudioprocess = function (e) {
-        var input = e.inputBuffer.getChannelData(0), sum = 0;
+      function frame(input) {
+        var sum = 0;
         for (var i = 0; i < input.length; i++) sum += input[i] * input[i];
-        var rms = Math.sqrt(sum / input.length);
+        var rms = Math.sqrt(sum / input.length), ms = (input.length / audio.sampleRate) * 1000;
         part('level').value = Math.min(1, rms * 5);
-        if (rms > 0.01) heard++;
-        if (heard > 3 && !sending && button('begin').hidden) {
+        if (rms > 0.01) heardMs += ms;
+        if (heardMs > 300 && !sending && button('begin').hidden) {
           button('begin').hidden = false;
           say('We can hear you. Start the conversation when you are ready.');
         }
-        if (sending && socket && socket.readyState === 1) socket.send(downsample(input, audio.sampleRate));
-      };
+        if (sending && socket && socket.readyState === 1) {
+          socket.send(downsample(input, audio.sampleRate));
+          judge(rms, ms);
+        }
+      }
+      // 20 ms frames from a worklet; where there is none, what a ScriptProcessorNode gives (85 ms at 48 kHz).
+      function processor() {
+        var node = audio.createScriptProcessor(4096, 1, 1);
+        source.connect(node);
+        node.connect(audio.destination);
+        node.onaudioprocess = function (e) { frame(e.inputBuffer.getChannelData(0)); };
+      }
+      if (audio.audioWorklet && window.AudioWorkletNode)
+        audio.audioWorklet.addModule(root.getAttribute('data-capture')).then(function () {
+          var node = new AudioWorkletNode(audio, 'live-capture');
+          node.port.onmessage = function (e) { frame(e.data); };
+          var sink = audio.createGain();
+          sink.gain.value = 0;
+          source.connect(node);
+          node.connect(sink);
+          sink.connect(audio.destination);
+        }, processor);
+      else processor();
       button('check').hidden = true;
       say('Say a few words: the bar should move.');
       setTimeout(function () {
-        if (heard <= 3 && !sending) say('We cannot hear your microphone. Check that it is on and not muted, or answer in writing instead.');
+        if (heardMs <= 300 && !sending) say('We cannot hear your microphone. Check that it is on and not muted, or answer in writing instead.');
       }, 8000);
     }, function (err) {
       button('check').hidden = true;
@@ -122,9 +174,13 @@ export const LIVE_SCRIPT = `(function () {
           if (m.type === 'state') {
             question = m.question_index;
             part('number').textContent = String(m.question_index + 1);
-            if (m.state === 'listening') hush();
+            // A new reply: it begins with its first audio, and the candidate may cut into it.
+            if (m.state === 'asking') { replyAt = null; cutOff = false; }
             say(STATES[m.state] || '');
-          } else if (m.type === 'caption') caption(m.who, m.text);
+          } else if (m.type === 'caption') {
+            if (m.cut && lastSaid) lastSaid.textContent = m.text;
+            else caption(m.who, m.text);
+          }
           else if (m.type === 'ended') {
             ended = true;
             sending = false;

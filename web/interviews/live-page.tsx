@@ -1,6 +1,6 @@
 import type { VNode } from 'preact';
 import { Layout } from '../layout';
-import { LIVE_PATH } from '../assets/routes';
+import { LIVE_CAPTURE_PATH, LIVE_PATH } from '../assets/routes';
 import { OptOutLink, type InterviewFrame } from './pages';
 
 /**
@@ -15,7 +15,7 @@ export function LivePage({ frame, index, count }: { frame: InterviewFrame; index
       <p class="lede">
         {frame.jobTitle} · a conversation with an AI interviewer for {frame.company}
       </p>
-      <div class="card live" data-ticket={`${frame.path}/live/ticket`}>
+      <div class="card live" data-ticket={`${frame.path}/live/ticket`} data-capture={LIVE_CAPTURE_PATH}>
         <h1>
           Question <span data-role="number">{index + 1}</span> of {count}
         </h1>

@@ -1,6 +1,52 @@
-import { afterCandidateTurn, answerOf, askQuestion, disclosure, spokenRequest } from '../../../shared/interviews/live';
+import {
+  afterCandidateTurn,
+  answerAsAnAi,
+  answerOf,
+  askQuestion,
+  disclosure,
+  heardText,
+  interviewerInstructions,
+  spokenRequest,
+} from '../../../shared/interviews/live';
+import { asksIfHuman } from '../../../shared/contact/disclosure';
+import { callBackGate, callScript } from '../../../operations/call-scripts';
 
 describe('live interviews: the rules of a conversation', () => {
+  it('keeps of a reply cut into the share of its words the candidate heard, and all of one heard to its end', () => {
+    const text = 'one two three four five six seven eight nine ten';
+    expect(heardText(text, 300, 1_000)).toBe('one two three…');
+    expect(heardText(text, 0, 1_000)).toBe('…');
+    expect(heardText(text, 1_000, 1_000)).toBe(text);
+    expect(heardText(text, 5_000, 1_000)).toBe(text);
+  });
+
+  it('hears a question whether it is a person, and answers it as an AI, in the conversation and on the phone', () => {
+    for (const asked of ['Are you a real person?', 'wait, are you human', 'Is this a bot?', 'Am I talking to a human?', 'r u a robot'])
+      expect(asksIfHuman(asked)).toBe(true);
+    for (const answer of ['I am a real person who loves data.', 'The human side of the team', 'We built a bot for support tickets.'])
+      expect(asksIfHuman(answer)).toBe(false);
+    expect(spokenRequest('Are you a real person?')).toBe('human');
+    expect(answerOf([{ who: 'candidate', text: 'Are you a real person?' }])).toBe('');
+    const q = { question: 'What would you build first?', type: 'text' as const, time_limit_seconds: 120 };
+    expect(answerAsAnAi(q, 0, 2)).toBe(
+      'Say exactly: "I am an AI interviewer, not a person. Here is the question again. What would you build first?"',
+    );
+    expect(interviewerInstructions('Acme', 'Engineer')).toContain('"I am an AI interviewer, not a person."');
+    const call = {
+      _id: 'call_1',
+      candidate: { name: 'Ada' },
+      instructions: 'Ask Ada about her availability.',
+      assistant_settings: {},
+      extract_variables: [],
+      first_message: 'Hi Ada!',
+    } as unknown as Parameters<typeof callScript>[0];
+    const sources = { workspace: null, project: null };
+    expect(callScript(call, sources, 1, 'outbound').instructions).toMatch(
+      /^Ask Ada about her availability\.\n\n.*"I am an AI assistant, not a person\."/s,
+    );
+    expect(callBackGate(call, sources, 1).instructions).toContain('"I am an AI assistant, not a person."');
+  });
+
   it('hears a short request to move on or to repeat, and takes a longer turn as an answer', () => {
     expect(spokenRequest("I'm done.")).toBe('done');
     expect(spokenRequest("That's all, thanks")).toBe('done');
