@@ -34,6 +34,9 @@ export interface RealtimeStandIn {
 /** What the tests' candidate says, in the fake microphone's WAV and in the stand-in's transcript of it. */
 export const SPOKEN_ANSWER = 'I built a streaming pipeline with Kafka and Flink.';
 
+/** The shortest loud stretch the stand-in takes for speech (OpenAI's turn detection likewise ignores a click). */
+const MIN_SPEECH_MS = 200;
+
 /** A wall-clock time in ms, with a fraction, that two processes on one machine agree on. */
 export const stampNow = () => performance.timeOrigin + performance.now();
 
@@ -41,7 +44,10 @@ export const stampNow = () => performance.timeOrigin + performance.now();
  * `stamp` (the bench's): each audio delta carries the time it was sent in its first 8 bytes (a float64), and
  * each appended frame is read as carrying the client's, so each direction's latency can be measured.
  */
-export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { stamp?: boolean } = {}): Promise<RealtimeStandIn> {
+export async function startRealtimeStandIn(
+  transcript = SPOKEN_ANSWER,
+  opts: { stamp?: boolean; audible?: boolean } = {},
+): Promise<RealtimeStandIn> {
   const { key, cert: ca } = testCertificate();
   const server: Server = createServer({ key, cert: ca });
   const wss = new WebSocketServer({ server, path: '/v1/realtime' });
@@ -59,6 +65,7 @@ export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { s
     const send = (event: Record<string, unknown>) => ws.send(JSON.stringify({ event_id: id('event'), ...event }));
     let speaking = false;
     let quietMs = 0;
+    let loudMs = 0;
     /** The session's `interrupt_response`: the candidate's speech stops a response under way. */
     let interrupts = true;
     let response: { id: string; cancelled: boolean; item?: string } | null = null;
@@ -79,7 +86,9 @@ export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { s
         let sum = 0;
         for (let i = skip; i + 1 < pcm.length; i += 2) sum += pcm.readInt16LE(i) ** 2;
         const loud = Math.sqrt(sum / Math.max(1, (pcm.length - skip) / 2)) >= 1_000;
-        if (loud) {
+        // Speech starts after MIN_SPEECH_MS of it, as a provider's turn detection does: a cough is no turn.
+        loudMs = loud ? loudMs + ms : 0;
+        if (loud && (speaking || loudMs >= MIN_SPEECH_MS)) {
           quietMs = 0;
           if (!speaking) {
             speaking = true;
@@ -100,7 +109,10 @@ export async function startRealtimeStandIn(transcript = SPOKEN_ANSWER, opts: { s
         response = { id: id('resp'), cancelled: false, item };
         const current = response;
         send({ type: 'response.created', response: { id: current.id, status: 'in_progress' } });
-        const tone = Buffer.alloc(4_800); // 100 ms of 24 kHz silence-quiet audio a delta
+        // 100 ms of 24 kHz audio a delta: silence, or with `audible` a 440 Hz tone a page's audio graph can hear.
+        const tone = Buffer.alloc(4_800);
+        if (opts.audible)
+          for (let i = 0; i < 2_400; i++) tone.writeInt16LE(Math.round(6_000 * Math.sin((2 * Math.PI * 440 * i) / 24_000)), i * 2);
         let chunks = Math.max(1, Math.ceil(words.split(/\s+/).length / 4));
         const next = () => {
           if (current.cancelled || ws.readyState !== ws.OPEN) return;

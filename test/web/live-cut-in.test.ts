@@ -1,0 +1,153 @@
+import type { Browser } from 'puppeteer-core';
+import { startStack, type Stack } from '../helpers/stack';
+import { invitedLive, toneWavFile } from '../helpers/live-client';
+import { adapterFor, startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
+import { waitFor } from '../helpers/wait';
+import { parseExposition } from '../helpers/prometheus';
+import { PHONE, agreeAndStart, launchBrowser, openPage } from '../helpers/browser';
+import { CUT_IN } from '../../shared/interviews/live';
+
+/**
+ * Cutting in, in a real browser (docs/live-interviews.md#cutting-in): Chromium's fake microphone plays a
+ * file of loud stretches, a cough of 120 ms and then held speech, both while the interviewer's long first
+ * reply plays; the real OpenAI adapter relays it to the wire stand-in, whose voice is a tone the page's audio
+ * graph can hear. A probe the test adds before the page's script taps the page's own graph: the interviewer's
+ * voice where the page plays it, and the microphone where the page reads it.
+ */
+const MIC = { check: [0, 400], cough: [2_000, 2_120], speech: [2_800, 4_300], total: 9_000 } as const;
+const LONG_QUESTION = `Tell us about a data pipeline you built: ${'what it read, what it wrote, how it failed, and how you knew. '.repeat(8)}`;
+
+/** Installed before the page's script: samples the RMS of the first gain node made (the page's voice) and of the microphone. */
+function probe(): void {
+  const samples: Array<{ t: number; voice: number; mic: number }> = [];
+  (window as unknown as { __probe: typeof samples }).__probe = samples;
+  const proto = AudioContext.prototype;
+  const createGain = proto.createGain;
+  const createSource = proto.createMediaStreamSource;
+  let voice: AnalyserNode | null = null;
+  let mic: AnalyserNode | null = null;
+  const rms = (a: AnalyserNode | null) => {
+    if (!a) return 0;
+    const data = new Float32Array(a.fftSize);
+    a.getFloatTimeDomainData(data);
+    let sum = 0;
+    for (const x of data) sum += x * x;
+    return Math.sqrt(sum / data.length);
+  };
+  proto.createGain = function (this: AudioContext) {
+    const gain = createGain.call(this);
+    if (!voice) {
+      voice = this.createAnalyser();
+      voice.fftSize = 256;
+      gain.connect(voice);
+      setInterval(() => samples.push({ t: this.currentTime, voice: rms(voice), mic: rms(mic) }), 5);
+    }
+    return gain;
+  };
+  proto.createMediaStreamSource = function (this: AudioContext, stream: MediaStream) {
+    const source = createSource.call(this, stream);
+    mic = this.createAnalyser();
+    mic.fftSize = 256;
+    source.connect(mic);
+    return source;
+  };
+}
+
+describe('cutting in on the live interview page', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let key: string;
+  let standIn: RealtimeStandIn;
+  beforeAll(async () => {
+    standIn = await startRealtimeStandIn(undefined, { audible: true });
+    stack = await startStack({ worker: true, realtime: adapterFor(standIn) });
+    browser = await launchBrowser({ microphoneFile: toneWavFile([[...MIC.check], [...MIC.cough], [...MIC.speech]], MIC.total) });
+    ({ key } = await stack.newWorkspace('Cut In Co'));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await standIn?.stop();
+  });
+  const count = async (outcome: string) =>
+    parseExposition(await stack.modules.metrics.registry.metrics()).find(
+      (s) => s.name === 'hiring_live_cut_ins_total' && s.labels.outcome === outcome,
+    )?.value ?? 0;
+
+  it('lowers the interviewer at a cough and lets it back up, stops it at held speech, and keeps of the reply only what played', async () => {
+    const questions = [
+      { question: LONG_QUESTION, type: 'text', time_limit_seconds: 300 },
+      { question: 'How do you test a data model?', type: 'text', time_limit_seconds: 300 },
+    ];
+    const live = await invitedLive(stack, key, 'live-cut-in', questions, { follow_ups_per_question: 0 });
+    const [stopped, ignored] = [await count('stopped'), await count('ignored')];
+    const { page, errors } = await openPage(browser, PHONE);
+    await page.evaluateOnNewDocument(probe);
+    await agreeAndStart(page, stack.url + live.path);
+    await page.click('[data-action=check]');
+    await page.waitForSelector('[data-action=begin]:not([hidden])', { timeout: 15_000 });
+    // The check's loud stretch over before the conversation hears the microphone: it would be an answer.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await page.click('[data-action=begin]');
+
+    // The stand-in gets the truncate once the page stopped the reply.
+    const truncate = await waitFor(
+      async () => standIn.events.find((e) => e.event.type === 'conversation.item.truncate')?.event,
+      (e) => e !== undefined,
+      20_000,
+    );
+    const samples = (await page.evaluate(() => (window as unknown as { __probe: unknown }).__probe)) as Array<{
+      t: number;
+      voice: number;
+      mic: number;
+    }>;
+    const loud = (s: { mic: number }) => s.mic >= CUT_IN.rms;
+    // The reply began where its voice was first heard; the held speech where the microphone was loud for 240 ms on end.
+    const began = samples.find((s) => s.voice > 0.01)!;
+    const runs: Array<{ from: number; to: number }> = [];
+    for (const s of samples)
+      if (!loud(s)) continue;
+      else if (runs.length && s.t - runs.at(-1)!.to < 0.03) runs.at(-1)!.to = s.t;
+      else runs.push({ from: s.t, to: s.t });
+    const during = runs.filter((r) => r.from > began.t);
+    const [cough, speech] = [during.find((r) => r.to - r.from < 0.2)!, during.find((r) => r.to - r.from >= 0.24)!];
+    expect(cough).toBeDefined();
+    expect(speech).toBeDefined();
+    expect(cough.from).toBeLessThan(speech.from);
+    const level = (from: number, to: number) => {
+      const within = samples.filter((s) => s.t >= from && s.t < to);
+      if (within.length === 0) throw new Error(`no sample of the page's voice from ${from} to ${to} s`);
+      return Math.max(...within.map((s) => s.voice));
+    };
+    const full = level(began.t + 0.1, cough.from - 0.05);
+    // The cough brought the voice down, and it came back up: the reply went on.
+    expect(level(cough.from + 0.04, cough.to + 0.08)).toBeLessThan(full * 0.5);
+    expect(level(cough.to + 0.15, speech.from - 0.05)).toBeGreaterThan(full * 0.8);
+    // Held speech: down, then silent for good.
+    const quietAfter = (limit: number) => samples.find((s) => s.t > speech.from && s.voice < limit)!;
+    const ducked = quietAfter(full * 0.1);
+    const silent = samples.find((s, i) => s.t > speech.from && samples.slice(i).every((x) => x.voice < 0.001))!;
+    expect(ducked).toBeDefined();
+    expect(silent).toBeDefined();
+    // The truncate is at what the page played, as its own graph shows it, within 40 ms and the probe's own step.
+    const playedMs = (silent.t - began.t) * 1000;
+    const step = (silent.t - samples[samples.indexOf(silent) - 1].t) * 1000;
+    expect(Math.abs(truncate.audio_end_ms - playedMs)).toBeLessThanOrEqual(40 + step);
+    if (process.env.LIVE_CUT_IN_REPORT)
+      process.stdout.write(
+        `cut-in: down ${Math.round((ducked.t - speech.from) * 1000)} ms and silent ${Math.round((silent.t - speech.from) * 1000)} ms after the speech began; truncated at ${truncate.audio_end_ms} ms, the graph's ${Math.round(playedMs)} ms\n`,
+      );
+
+    // The kept turn and the caption end there.
+    await page.waitForFunction(() => (document.querySelector('.captions li')?.textContent ?? '').endsWith('…'), { timeout: 10_000 });
+    const turns = await waitFor(
+      () => stack.db.interviewTurns.find({ interview_id: live.id, who: 'interviewer' }).toArray(),
+      (t) => t.length >= 1 && t[0].text.endsWith('…'),
+    );
+    expect(turns[0].ended_at.getTime() - turns[0].started_at.getTime()).toBe(truncate.audio_end_ms);
+    expect(await page.$eval('.captions li', (li) => li.textContent)).toBe(`Interviewer: ${turns[0].text}`);
+    expect(await count('stopped')).toBe(stopped + 1);
+    expect(await count('ignored')).toBeGreaterThanOrEqual(ignored + 1);
+    expect(errors).toEqual([]);
+  });
+});
