@@ -71,11 +71,15 @@ function liveRows(r: LiveResult): Row[] {
   });
   return [
     row(`live interviews: ${r.conversations} at once, audio in real time for ${Math.round(r.seconds)} s; turns answered`, '', r.turns),
+    row(`  frames relayed: browser → provider`, '', r.inboundMs.length),
+    row(`  frames relayed: provider → browser`, '', r.outboundMs.length),
     row(`  browser → provider, per frame: p50`, 'ms', pct(r.inboundMs, 0.5)),
     row(`  browser → provider, per frame: p95`, 'ms', pct(r.inboundMs, 0.95)),
+    row(`  browser → provider, per frame: p99`, 'ms', pct(r.inboundMs, 0.99)),
     row(`    p95 as a ratio to the frame interval (${r.frameMs} ms)`, '×', pct(r.inboundMs, 0.95) / r.frameMs, '≤ 1'),
     row(`  provider → browser, per frame: p50`, 'ms', pct(r.outboundMs, 0.5)),
     row(`  provider → browser, per frame: p95`, 'ms', pct(r.outboundMs, 0.95)),
+    row(`  provider → browser, per frame: p99`, 'ms', pct(r.outboundMs, 0.99)),
     row(`    p95 as a ratio to the frame interval (${r.frameMs} ms)`, '×', pct(r.outboundMs, 0.95) / r.frameMs, '≤ 1'),
     row('  CPU of the API process per conversation-minute', 'core-ms', r.cpuPerConversationMinute),
     row('    as a share of one core (a conversation-minute is 60,000 core-ms of one core)', '×', r.cpuPerConversationMinute / 60_000),

@@ -8,12 +8,12 @@ import { freePort } from '../services';
 import { startServiceProcess } from './processes';
 import { untilEach, type BenchStack } from './stack';
 
-/** A frame of the candidate's audio, as a browser sends it about every 40 ms. */
-const FRAME_MS = 40;
+/** A frame of the candidate's audio, as the page sends it every 20 ms (its AudioWorklet); BENCH_LIVE_FRAME_MS for another. */
+const FRAME_MS = Number(process.env.BENCH_LIVE_FRAME_MS ?? 20);
 const FRAME_SAMPLES = (LIVE_SAMPLE_RATE * FRAME_MS) / 1000;
 /** The candidate's turns: 2.4 s of speech, then 1.2 s of quiet (the provider's end of turn is 0.7 s). */
-const SPEECH_FRAMES = 60;
-const TURN_FRAMES = 90;
+const SPEECH_FRAMES = 2_400 / FRAME_MS;
+const TURN_FRAMES = 3_600 / FRAME_MS;
 
 export interface LiveResult {
   conversations: number;
