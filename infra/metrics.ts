@@ -188,6 +188,21 @@ export const liveReconnects = new Counter({
   labelNames: ['kind'] as const,
   registers,
 });
+export const liveResponseLatency = new Histogram({
+  name: 'hiring_live_response_latency_seconds',
+  help: "What the candidate waits for, as the page hears it: from the end of their answer (the provider's speech_stopped, as the page is told) to the interviewer's first sound playing in the browser (part=total), and the share of it not the provider's own, transcribing and answering (part=ours: capture, relay, this service, playback).",
+  labelNames: ['part'] as const,
+  buckets: [0.05, 0.1, 0.15, 0.25, 0.5, 0.7, 1, 1.2, 1.5, 2, 3, 5],
+  registers,
+});
+
+export const liveFirstAudio = new Histogram({
+  name: 'hiring_live_first_audio_seconds',
+  help: 'From pressing "Start the conversation" to the greeting playing in the browser, as the page measured it.',
+  buckets: [0.25, 0.5, 1, 1.5, 2, 3, 5, 10],
+  registers,
+});
+
 /** The candidate's voice over the interviewer's, as the page judged it (CUT_IN): the reply stopped, or a noise let go. */
 export const LIVE_CUT_IN_OUTCOMES = ['stopped', 'ignored'] as const;
 export const liveCutIns = new Counter({
@@ -234,6 +249,7 @@ function startWhole(): void {
   for (const kind of LIVE_RECONNECT_KINDS) liveReconnects.inc({ kind }, 0);
   for (const part of LIVE_LATENCY_PARTS) liveTurnLatency.zero({ part });
   for (const outcome of LIVE_CUT_IN_OUTCOMES) liveCutIns.inc({ outcome }, 0);
+  for (const part of LIVE_LATENCY_PARTS) liveResponseLatency.zero({ part });
   for (const provider of ['openai', 'simulator'])
     for (const kind of LIVE_PROVIDER_ERROR_KINDS) liveProviderErrors.inc({ provider, kind }, 0);
 }

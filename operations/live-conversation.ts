@@ -22,7 +22,8 @@ import type { Stores } from '../stores';
 import type { InterviewSteps } from './interview-steps';
 import { keptRecording } from './live-recording';
 import { providerSession } from './live-provider-session';
-import { liveCutIns, liveTurnLatency } from '../infra/metrics';
+import { liveCutIns } from '../infra/metrics';
+import { conversationLatency } from './live-latency';
 import { interviewerReplies } from './live-replies';
 import { questionTurns } from './live-turns';
 
@@ -72,9 +73,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
   const question = questionTurns(stores, interview._id);
   let followUps = 0;
   let candidateFrom: Date | null = null;
-  // The turn latency's marks: the end of the candidate's speech, and when this service asked the provider to speak.
-  let stoppedAt: number | null = null;
-  let askedAt: number | null = null;
+  const latency = conversationLatency();
   let interviewerSpeaking = false;
   /** The question the interviewer's response under way was asked for: its turn is that question's, however late its transcript. */
   let askedFor = -1;
@@ -198,18 +197,17 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
         if (!interviewerSpeaking) state('listening');
       },
       speechStopped() {
-        stoppedAt = performance.now();
+        latency.speechStopped();
         state('thinking');
       },
       candidateSaid(text) {
         const started = candidateFrom ?? now();
-        const transcribedAt = performance.now();
+        latency.transcribed();
         candidateFrom = null;
         serially(async () => {
           if (ended) return;
           await question.keep({ who: 'candidate', text, started_at: started, ended_at: now() });
-          askedAt = stoppedAt === null ? null : performance.now();
-          if (askedAt !== null) liveTurnLatency.observe({ part: 'ours' }, (askedAt - transcribedAt) / 1000);
+          latency.asked();
           link.send({ type: 'caption', who: 'candidate', text });
           const asked = spokenRequest(text);
           if (asked === 'repeat') return ask(true);
@@ -223,10 +221,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
         });
       },
       interviewerAudio(pcm) {
-        if (!interviewerSpeaking && askedAt !== null && stoppedAt !== null) {
-          liveTurnLatency.observe({ part: 'total' }, (performance.now() - stoppedAt) / 1000);
-          askedAt = stoppedAt = null;
-        }
+        if (!interviewerSpeaking) latency.firstAudio();
         const playing = replies.audio(pcm, !interviewerSpeaking, now());
         interviewerSpeaking = true;
         heard = true;
@@ -296,6 +291,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
         });
       } else if (c.type === 'played') cutIn(c.ms);
       else if (c.type === 'noise') liveCutIns.inc({ outcome: 'ignored' });
+      else if (c.type === 'first_sound') latency.heard(c.after, c.ms);
       else
         serially(async () => {
           await steps.switchToText((await stores.interviews.get(interview._id)) ?? interview, now());

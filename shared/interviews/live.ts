@@ -76,6 +76,14 @@ export const LiveControl = Type.Union([
    * conversation.
    */
   Type.Object({ type: Type.Literal('played'), ms: Type.Integer({ minimum: 0, maximum: 3_600_000 }) }, { additionalProperties: false }),
+  /**
+   * The page played a reply's first sound `ms` after the candidate's answer ended (`answer`: after the `thinking`
+   * state reached it) or after "Start the conversation" was pressed (`start`): measured, and counted once each.
+   */
+  Type.Object(
+    { type: Type.Literal('first_sound'), after: Enum(['answer', 'start'] as const), ms: Type.Integer({ minimum: 0, maximum: 600_000 }) },
+    { additionalProperties: false },
+  ),
   /** The candidate's voice rose over the interviewer and fell again before a cut-in (a cough, an "mm-hmm"): counted only. */
   Type.Object({ type: Type.Literal('noise') }, { additionalProperties: false }),
 ]);

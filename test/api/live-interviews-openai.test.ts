@@ -159,6 +159,39 @@ describe('a live interview through OpenAI Realtime', () => {
     expect(answer.text).toBe(SAID);
   });
 
+  it("counts what the page says the candidate waited for: the greeting after Start once, each answered reply once, and the provider's share apart", async () => {
+    const live = await invitedLive(stack, key, 'job-openai-latency', QUESTIONS, { follow_ups_per_question: 1 });
+    await live.start();
+    const c = await openLive(stack, live.path, (await live.ticket()).body.ticket!);
+    await c.next(caption('interviewer', 'Question 1 of 2'));
+    const before = {
+      greeting: await sample('hiring_live_first_audio_seconds_count'),
+      greetingSum: await sample('hiring_live_first_audio_seconds_sum'),
+      total: await sample('hiring_live_response_latency_seconds_count', { part: 'total' }),
+      totalSum: await sample('hiring_live_response_latency_seconds_sum', { part: 'total' }),
+      oursSum: await sample('hiring_live_response_latency_seconds_sum', { part: 'ours' }),
+    };
+    // The greeting, twice (only the first counts); an answer's reply before any answer (not counted).
+    c.send({ type: 'first_sound', after: 'start', ms: 900 });
+    c.send({ type: 'first_sound', after: 'start', ms: 5_000 });
+    c.send({ type: 'first_sound', after: 'answer', ms: 5_000 });
+    await c.speak(900);
+    await c.next(caption('interviewer', 'Could you say more'));
+    c.send({ type: 'first_sound', after: 'answer', ms: 700 });
+    c.send({ type: 'first_sound', after: 'answer', ms: 5_000 });
+    c.send({ type: 'first_sound', after: 'eventually', ms: 1 });
+    await c.next((m) => m.type === 'error');
+    expect(await sample('hiring_live_first_audio_seconds_count')).toBe(before.greeting + 1);
+    expect(await sample('hiring_live_first_audio_seconds_sum')).toBeCloseTo(before.greetingSum + 0.9, 5);
+    expect(await sample('hiring_live_response_latency_seconds_count', { part: 'total' })).toBe(before.total + 1);
+    expect(await sample('hiring_live_response_latency_seconds_sum', { part: 'total' })).toBeCloseTo(before.totalSum + 0.7, 5);
+    // Ours is what is left once the stand-in's own time (transcribing, then answering) is taken out.
+    const ours = (await sample('hiring_live_response_latency_seconds_sum', { part: 'ours' })) - before.oursSum;
+    expect(ours).toBeGreaterThan(0.5);
+    expect(ours).toBeLessThanOrEqual(0.7);
+    c.close();
+  });
+
   it('says it is an AI when asked whether it is a person, then asks the question again', async () => {
     const live = await invitedLive(stack, key, 'job-openai-human', QUESTIONS, { follow_ups_per_question: 0 });
     await live.start();

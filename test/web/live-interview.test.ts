@@ -4,6 +4,7 @@ import { LIVE_PAGE_QUESTIONS as questions, invitedLive, spokenWavFile } from '..
 import { SPOKEN_ANSWER as SAID, adapterFor, startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
 import { registerWebhook, startReceiver, type Receiver } from '../helpers/webhook-receiver';
 import { waitFor } from '../helpers/wait';
+import { parseExposition } from '../helpers/prometheus';
 import { PHONE, agreeAndStart, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsSideways } from '../helpers/browser';
 
 /**
@@ -39,6 +40,13 @@ describe('the live interview page', () => {
 
   it('checks the microphone, then holds the conversation with captions to the end, and the answers land in the interview', async () => {
     const live = await invitedLive(stack, key, 'live-page-whole', questions, { follow_ups_per_question: 0 });
+    const count = async (name: string, part?: string) =>
+      parseExposition(await stack.modules.metrics.registry.metrics()).find((s) => s.name === name && (!part || s.labels.part === part))
+        ?.value ?? 0;
+    const waited = {
+      greeting: await count('hiring_live_first_audio_seconds_count'),
+      reply: await count('hiring_live_response_latency_seconds_count', 'total'),
+    };
     const { page, errors } = await openPage(browser, PHONE);
     await page.goto(stack.url + live.path);
     expect(await page.$eval('form[action$="/start"]', (f) => f.textContent)).toContain('your conversation with the AI interviewer');
@@ -75,6 +83,9 @@ describe('the live interview page', () => {
     expect(seconds).toBeGreaterThan(lasted * 0.6);
     expect(seconds).toBeLessThan(lasted * 1.2 + 2);
     expect(errors).toEqual([]);
+    // The page measured what the candidate waited for: the greeting after Start, and the reply to an answer.
+    expect(await count('hiring_live_first_audio_seconds_count')).toBe(waited.greeting + 1);
+    expect(await count('hiring_live_response_latency_seconds_count', 'total')).toBeGreaterThan(waited.reply);
 
     // Each of the interview's events reached the ATS once, the last with the assessment made on the server.
     const mine = await waitFor(

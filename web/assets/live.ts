@@ -28,6 +28,8 @@ export const LIVE_SCRIPT = `(function () {
   var audio = null, voice = null, socket = null, sending = false, ended = false, heardMs = 0, tries = 0, playAt = 0, playing = [], question = 0;
   // The reply playing: when it began on the audio clock, whether the candidate cut it off, how long they have spoken over it.
   var replyAt = null, cutOff = false, overMs = 0, lastSaid = null;
+  // What the candidate waits for, on the audio clock: from Start to the greeting, from the end of an answer to the reply.
+  var startAt = null, greeted = false, answeredAt = null;
 
   function downsample(input, from) {
     var ratio = from / RATE, n = Math.floor(input.length / ratio), out = new Int16Array(n);
@@ -46,7 +48,14 @@ export const LIVE_SCRIPT = `(function () {
     source.buffer = sound;
     source.connect(voice);
     var at = Math.max(audio.currentTime, playAt);
-    if (replyAt === null) replyAt = at;
+    if (replyAt === null) {
+      replyAt = at;
+      if (!greeted && startAt !== null) {
+        greeted = true;
+        control({ type: 'first_sound', after: 'start', ms: Math.round((at - startAt) * 1000) });
+      } else if (answeredAt !== null) control({ type: 'first_sound', after: 'answer', ms: Math.round((at - answeredAt) * 1000) });
+      answeredAt = null;
+    }
     source.start(at);
     playAt = at + sound.duration;
     playing.push(source);
@@ -147,6 +156,7 @@ export const LIVE_SCRIPT = `(function () {
     part('check').hidden = true;
     part('talk').hidden = false;
     sending = true;
+    startAt = audio.currentTime;
     connect();
   });
   function control(message) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(message)); }
@@ -176,6 +186,7 @@ export const LIVE_SCRIPT = `(function () {
             part('number').textContent = String(m.question_index + 1);
             // A new reply: it begins with its first audio, and the candidate may cut into it.
             if (m.state === 'asking') { replyAt = null; cutOff = false; }
+            if (m.state === 'thinking') answeredAt = audio.currentTime;
             say(STATES[m.state] || '');
           } else if (m.type === 'caption') {
             if (m.cut && lastSaid) lastSaid.textContent = m.text;
