@@ -121,6 +121,8 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
   function respond(instructions: string): void {
     responding = true;
     askedFor = question.index;
+    // The reply to an answer is asked for here, after this service's own work (keeping it, closing the question).
+    latency.asked();
     provider.current?.respond(instructions);
     state('asking');
   }
@@ -207,7 +209,6 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
         serially(async () => {
           if (ended) return;
           await question.keep({ who: 'candidate', text, started_at: started, ended_at: now() });
-          latency.asked();
           link.send({ type: 'caption', who: 'candidate', text });
           const asked = spokenRequest(text);
           if (asked === 'repeat') return ask(true);

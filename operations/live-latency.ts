@@ -27,9 +27,9 @@ export function conversationLatency() {
     transcribed(): void {
       transcribedAt = performance.now();
     },
-    /** The provider is asked for the interviewer's answer to the candidate's turn. */
+    /** The provider is asked to speak: the first time after a transcript, for the reply to the candidate's turn. */
     asked(): void {
-      if (stoppedAt === null || transcribedAt === null) return;
+      if (stoppedAt === null || transcribedAt === null || askedAt !== null) return;
       askedAt = performance.now();
       liveTurnLatency.observe({ part: 'ours' }, (askedAt - transcribedAt) / 1000);
     },

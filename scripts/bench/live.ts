@@ -128,7 +128,12 @@ export async function live(stack: BenchStack, count: number, seconds: number): P
     });
     const elapsed = (performance.now() - started) / 1000;
     const cpu = processCpuMs(api.pid) - cpuBefore;
-    for (const ws of sockets) ws.close();
+    // Closed, and each close taken by the server (its conversation's hold given back), before the process stops.
+    await Promise.all(
+      sockets.map(
+        (ws) => new Promise((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve(null) : ws.once('close', resolve).close())),
+      ),
+    );
     return {
       conversations: count,
       seconds: elapsed,
