@@ -176,7 +176,8 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
       duration_seconds: spoke.length > 0 ? Math.round(seconds * 10) / 10 : null,
       answered_at: now(),
       timed_out: text === '',
-      turns: [...turns],
+      // In the order each person started speaking, whatever order their transcripts came in.
+      turns: [...turns].sort((a, b) => a.started_at.getTime() - b.started_at.getTime()),
     });
     await open(await stores.interviews.nextQuestion((await stores.interviews.get(interview._id)) ?? fresh));
   }
@@ -197,6 +198,16 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
         candidateFrom = now();
         // Over the interviewer, the page judges whether this stops it (CUT_IN), and says so with `played`.
         if (!interviewerSpeaking) state('listening');
+        // The candidate's caption opens now, so it stands after what was said before and before any later reply.
+        link.send({ type: 'caption', who: 'candidate', text: '', partial: true });
+      },
+      candidateSaying(text) {
+        link.send({ type: 'caption', who: 'candidate', text, partial: true });
+      },
+      interviewerSaying(text) {
+        // Nothing more of a reply the candidate cut into.
+        if (!(interviewerSpeaking && replies.latest()?.cutMs != null))
+          link.send({ type: 'caption', who: 'interviewer', text, partial: true });
       },
       speechStopped() {
         latency.speechStopped();

@@ -64,7 +64,19 @@ export function openAiRealtime(opts: OpenAiRealtimeOptions): RealtimeVoice {
       });
       rt.on('input_audio_buffer.speech_started', () => events.speechStarted());
       rt.on('input_audio_buffer.speech_stopped', () => events.speechStopped());
-      rt.on('conversation.item.input_audio_transcription.completed', (e) => events.candidateSaid(e.transcript));
+      // Each side's words as they come, by item: captions grow with them.
+      const saying = new Map<string, string>();
+      const said = (item: string, delta: string) => {
+        const text = (saying.get(item) ?? '') + delta;
+        saying.set(item, text);
+        return text;
+      };
+      rt.on('conversation.item.input_audio_transcription.delta', (e) => events.candidateSaying?.(said(e.item_id, e.delta ?? '')));
+      rt.on('response.output_audio_transcript.delta', (e) => events.interviewerSaying?.(said(e.item_id, e.delta)));
+      rt.on('conversation.item.input_audio_transcription.completed', (e) => {
+        saying.delete(e.item_id);
+        events.candidateSaid(e.transcript);
+      });
       // The latest response's audio item and how much of it came: a cut-in truncates it, never past what came.
       let audioItem: { id: string; ms: number } | null = null;
       rt.on('response.output_audio.delta', (e) => {
@@ -73,7 +85,10 @@ export function openAiRealtime(opts: OpenAiRealtimeOptions): RealtimeVoice {
         audioItem.ms += (pcm.length / 2 / LIVE_SAMPLE_RATE) * 1000;
         events.interviewerAudio(pcm);
       });
-      rt.on('response.output_audio_transcript.done', (e) => events.interviewerSaid(e.transcript));
+      rt.on('response.output_audio_transcript.done', (e) => {
+        saying.delete(e.item_id);
+        events.interviewerSaid(e.transcript);
+      });
       rt.on('response.done', () => {
         responding = false;
         events.responseDone();

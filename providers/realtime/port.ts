@@ -21,6 +21,10 @@ export interface RealtimeEvents {
   speechStarted(): void;
   /** The candidate stopped speaking: the end of their turn, as the provider's turn detection judged it. */
   speechStopped(): void;
+  /** The transcript so far of the candidate's turn under way, as the provider streams it (where it does). */
+  candidateSaying?(soFar: string): void;
+  /** The transcript so far of what the interviewer is saying, as the provider streams it. */
+  interviewerSaying?(soFar: string): void;
   /** The transcript of the candidate's turn that just ended. */
   candidateSaid(text: string): void;
   /** A chunk of the interviewer's voice. */

@@ -29,12 +29,16 @@ export function simulatorRealtime(): RealtimeVoice {
       function speak(text: string): void {
         const id = ++response;
         saying = text;
-        const words = text.split(/\s+/).filter(Boolean).length;
-        let chunks = Math.max(1, Math.ceil((words * MS_PER_WORD) / CHUNK_MS));
+        const all = text.split(/\s+/).filter(Boolean);
+        const words = all.length;
+        const total = Math.max(1, Math.ceil((words * MS_PER_WORD) / CHUNK_MS));
+        let chunks = total;
         const send = () => {
           if (closed || id !== response) return;
           if (chunks-- > 0) {
             events.interviewerAudio(tone(CHUNK_MS));
+            // Its words as they are spoken, as a provider's transcript deltas come.
+            events.interviewerSaying?.(all.slice(0, Math.ceil((words * (total - chunks)) / total)).join(' '));
             setImmediate(send);
             return;
           }

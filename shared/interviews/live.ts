@@ -92,8 +92,12 @@ export type LiveControl = Static<typeof LiveControl>;
 /** What the server sends as text; the interviewer's audio goes as binary frames. */
 export type LiveMessage =
   | { type: 'state'; question_index: number; questions: number; state: 'asking' | 'listening' | 'thinking' }
-  /** `cut`: it replaces the interviewer's last caption, with only what the candidate heard of it before cutting in. */
-  | { type: 'caption'; who: 'interviewer' | 'candidate'; text: string; cut?: true }
+  /**
+   * A turn's caption, final once the turn is over. `partial`: the words so far of a turn under way (the candidate's
+   * opens empty when they start speaking, so captions stand in the order each person started). `cut`: it
+   * replaces the interviewer's last caption, with only what the candidate heard of it before cutting in.
+   */
+  | { type: 'caption'; who: 'interviewer' | 'candidate'; text: string; partial?: true; cut?: true }
   | { type: 'ended'; reason: LiveEnd }
   | { type: 'error'; message: string };
 /**

@@ -3,7 +3,7 @@ import { createServer as createTlsServer } from 'node:https';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { apiProcessBeside, startStack, type Stack } from '../helpers/stack';
-import { invitedLive, openLive, type LiveClient } from '../helpers/live-client';
+import { invitedLive, openLive, type LiveClient, caption } from '../helpers/live-client';
 import { testCertificate } from '../helpers/openai-realtime-wire';
 import { scratchDir } from '../helpers/scratch';
 import { freePort } from '../../scripts/services';
@@ -33,7 +33,6 @@ const QUESTIONS = [
 const through = (url: string) => ({ ...stack, url }) as Stack;
 const mib = (bytes: number) => bytes / 1024 / 1024;
 const asking = (index: number) => (m: LiveMessage) => m.type === 'state' && m.question_index === index && m.state === 'asking';
-const caption = (who: string, has: string) => (m: LiveMessage) => m.type === 'caption' && m.who === who && m.text.includes(has);
 
 beforeAll(async () => {
   stack = await startStack({ worker: true });

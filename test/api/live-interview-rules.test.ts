@@ -1,5 +1,5 @@
 import { startStack, type Stack } from '../helpers/stack';
-import { invitedLive, openLive, refusedWith } from '../helpers/live-client';
+import { invitedLive, openLive, refusedWith, caption } from '../helpers/live-client';
 import { inviteCandidate } from '../helpers/invite';
 import { waitFor } from '../helpers/wait';
 import type { LiveMessage } from '../../shared/interviews/live';
@@ -17,7 +17,6 @@ const QUESTIONS = [
   { question: 'Tell us about a pipeline you built.', type: 'text', time_limit_seconds: 120 },
   { question: 'How do you test a data model?', type: 'text', time_limit_seconds: 120 },
 ];
-const caption = (who: string, has: string) => (m: LiveMessage) => m.type === 'caption' && m.who === who && m.text.includes(has);
 const ended = (m: LiveMessage) => m.type === 'ended';
 
 beforeAll(async () => {

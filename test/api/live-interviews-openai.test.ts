@@ -1,8 +1,7 @@
 import { startStack, type Stack } from '../helpers/stack';
-import { invitedLive, openLive } from '../helpers/live-client';
+import { invitedLive, openLive, caption } from '../helpers/live-client';
 import { SPOKEN_ANSWER as SAID, adapterFor, startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
 import { waitFor } from '../helpers/wait';
-import type { LiveMessage } from '../../shared/interviews/live';
 import { parseExposition } from '../helpers/prometheus';
 
 /** This process's value of a series (the stacks run in it, on the jest worker's service modules). */
@@ -24,7 +23,6 @@ const QUESTIONS = [
   { question: 'Tell us about a pipeline you built.', type: 'text', time_limit_seconds: 300 },
   { question: 'How do you test a data model?', type: 'text', time_limit_seconds: 300 },
 ];
-const caption = (who: string, has: string) => (m: LiveMessage) => m.type === 'caption' && m.who === who && m.text.includes(has);
 
 beforeAll(async () => {
   standIn = await startRealtimeStandIn(SAID);
@@ -189,6 +187,39 @@ describe('a live interview through OpenAI Realtime', () => {
     const ours = (await sample('hiring_live_response_latency_seconds_sum', { part: 'ours' })) - before.oursSum;
     expect(ours).toBeGreaterThan(0.5);
     expect(ours).toBeLessThanOrEqual(0.7);
+    c.close();
+  });
+
+  it("grows both sides' captions word by word, in the order each person started speaking, each closed by its final text", async () => {
+    const live = await invitedLive(stack, key, 'job-openai-captions', QUESTIONS, { follow_ups_per_question: 1 });
+    await live.start();
+    const c = await openLive(stack, live.path, (await live.ticket()).body.ticket!);
+    const asked = (await c.next(caption('interviewer', 'Question 1 of 2'))) as { text: string };
+    const captions = () => c.messages.filter((m): m is Extract<typeof m, { type: 'caption' }> => m.type === 'caption');
+    const greeting = captions().filter((m) => m.who === 'interviewer');
+    // The interviewer's words came four at a time, each partial the start of the next, then the whole.
+    expect(greeting.length).toBeGreaterThan(3);
+    for (const [i, m] of greeting.entries()) {
+      expect(asked.text.startsWith(m.text)).toBe(true);
+      expect(m.partial).toBe(i < greeting.length - 1 ? true : undefined);
+    }
+    await c.speak(900);
+    await c.next(caption('interviewer', 'Could you say more'));
+    // The candidate's caption opened empty when they started, grew with the transcript, and closed before the follow-up's.
+    const after = captions().slice(greeting.length);
+    expect(after.map((m) => [m.who, m.text, m.partial ?? false]).slice(0, 4)).toEqual([
+      ['candidate', '', true],
+      [
+        'candidate',
+        SAID.split(' ')
+          .slice(0, Math.ceil(SAID.split(' ').length / 2))
+          .join(' '),
+        true,
+      ],
+      ['candidate', SAID, true],
+      ['candidate', SAID, false],
+    ]);
+    expect(after.slice(4).every((m) => m.who === 'interviewer')).toBe(true);
     c.close();
   });
 

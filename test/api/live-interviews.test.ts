@@ -1,5 +1,5 @@
 import { startStack, type Stack } from '../helpers/stack';
-import { invitedLive, openLive, refusedWith } from '../helpers/live-client';
+import { invitedLive, openLive, refusedWith, caption } from '../helpers/live-client';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { waitFor } from '../helpers/wait';
 import { awayFromWindowEdge } from '../helpers/rate-limit';
@@ -16,7 +16,6 @@ const QUESTIONS = [
   { question: 'Tell us about a pipeline you built.', type: 'text', time_limit_seconds: 300 },
   { question: 'How do you test a data model?', type: 'text', time_limit_seconds: 300 },
 ];
-const caption = (who: string, has: string) => (m: LiveMessage) => m.type === 'caption' && m.who === who && m.text.includes(has);
 const asking = (index: number) => (m: LiveMessage) => m.type === 'state' && m.question_index === index && m.state === 'asking';
 
 beforeAll(async () => {

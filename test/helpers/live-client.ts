@@ -54,6 +54,10 @@ export async function invitedLive(
   };
 }
 
+/** A turn's final caption of `who` that says `has` (partial captions, the words of a turn under way, are not). */
+export const caption = (who: string, has: string) => (m: LiveMessage) =>
+  m.type === 'caption' && m.who === who && !m.partial && m.text.includes(has);
+
 export interface LiveClient {
   messages: LiveMessage[];
   /** Bytes of the interviewer's audio received. */

@@ -100,6 +100,13 @@ export async function startRealtimeStandIn(
           quietMs = 0;
           const item = id('item');
           send({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: 0, item_id: item });
+          // The transcript in two deltas, then whole, as the GA transcription streams it.
+          const half = transcript
+            .split(' ')
+            .slice(0, Math.ceil(transcript.split(' ').length / 2))
+            .join(' ');
+          for (const delta of [half, transcript.slice(half.length)])
+            send({ type: 'conversation.item.input_audio_transcription.delta', item_id: item, content_index: 0, delta });
           send({ type: 'conversation.item.input_audio_transcription.completed', item_id: item, content_index: 0, transcript });
         }
       } else if (event.type === 'response.create') {
@@ -113,7 +120,9 @@ export async function startRealtimeStandIn(
         const tone = Buffer.alloc(4_800);
         if (opts.audible)
           for (let i = 0; i < 2_400; i++) tone.writeInt16LE(Math.round(6_000 * Math.sin((2 * Math.PI * 440 * i) / 24_000)), i * 2);
-        let chunks = Math.max(1, Math.ceil(words.split(/\s+/).length / 4));
+        const spoken = words.split(/\s+/);
+        let chunks = Math.max(1, Math.ceil(spoken.length / 4));
+        let sent = 0;
         const next = () => {
           if (current.cancelled || ws.readyState !== ws.OPEN) return;
           if (chunks-- > 0) {
@@ -127,6 +136,18 @@ export async function startRealtimeStandIn(
               content_index: 0,
               delta: tone.toString('base64'),
             });
+            // Four words a chunk, as the audio's transcript streams beside it.
+            const next4 = spoken.slice(sent, sent + 4);
+            sent += next4.length;
+            if (next4.length > 0)
+              send({
+                type: 'response.output_audio_transcript.delta',
+                response_id: current.id,
+                item_id: item,
+                output_index: 0,
+                content_index: 0,
+                delta: (sent > next4.length ? ' ' : '') + next4.join(' '),
+              });
             setTimeout(next, 5);
             return;
           }

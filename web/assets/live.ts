@@ -89,15 +89,22 @@ export const LIVE_SCRIPT = `(function () {
       if (overMs === 0) { duck(false); control({ type: 'noise' }); }
     }
   }
-  function caption(who, text) {
-    var item = document.createElement('li');
-    var name = document.createElement('strong');
-    name.textContent = who === 'interviewer' ? 'Interviewer: ' : 'You: ';
-    item.appendChild(name);
-    var said = document.createTextNode(text);
-    item.appendChild(said);
-    part('captions').appendChild(item);
-    if (who === 'interviewer') lastSaid = said;
+  // Each side's caption under way, grown by its partial captions and closed by its final one.
+  var open = { interviewer: null, candidate: null };
+  function caption(who, text, partial) {
+    var said = open[who];
+    if (!said) {
+      var item = document.createElement('li');
+      var name = document.createElement('strong');
+      name.textContent = who === 'interviewer' ? 'Interviewer: ' : 'You: ';
+      item.appendChild(name);
+      said = document.createTextNode('');
+      item.appendChild(said);
+      part('captions').appendChild(item);
+    }
+    said.textContent = text || '…';
+    open[who] = partial ? said : null;
+    if (who === 'interviewer' && !partial) lastSaid = said;
   }
   var STATES = { asking: 'The interviewer is speaking.', listening: 'Listening. Answer when you are ready.', thinking: 'One moment…' };
 
@@ -190,7 +197,7 @@ export const LIVE_SCRIPT = `(function () {
             say(STATES[m.state] || '');
           } else if (m.type === 'caption') {
             if (m.cut && lastSaid) lastSaid.textContent = m.text;
-            else caption(m.who, m.text);
+            else caption(m.who, m.text, m.partial);
           }
           else if (m.type === 'ended') {
             ended = true;
