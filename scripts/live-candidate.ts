@@ -52,7 +52,8 @@ async function main(): Promise<void> {
     ws.on('message', (data, binary) => {
       if (binary) return;
       const m = JSON.parse(String(data)) as LiveMessage;
-      if (m.type === 'caption') {
+      // Each turn's final caption; the partial ones grow word by word on a page, not in a terminal.
+      if (m.type === 'caption' && !m.partial) {
         console.log(`${m.who === 'interviewer' ? 'Interviewer' : 'You'}: ${m.text}`);
         if (m.who === 'interviewer') void answer();
       } else if (m.type === 'ended') console.log(`Ended: ${m.reason}`);

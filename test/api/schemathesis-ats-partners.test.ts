@@ -1,4 +1,4 @@
 import { schemathesisGroup } from '../helpers/schemathesis';
 
-/** schemathesis over the operations a workspace sets its ATS partners up with: keys, tests, the Ashby key (test/helpers/schemathesis.ts). */
+/** schemathesis over the keys a workspace gives its ATS partners, and the Ashby key it reports with (test/helpers/schemathesis.ts). */
 schemathesisGroup('ats-partners');

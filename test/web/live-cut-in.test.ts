@@ -107,10 +107,13 @@ describe('cutting in on the live interview page', () => {
     const runs: Array<{ from: number; to: number }> = [];
     for (const s of samples)
       if (!loud(s)) continue;
-      else if (runs.length && s.t - runs.at(-1)!.to < 0.03) runs.at(-1)!.to = s.t;
+      // One run across a late probe or two (the page's timers slow under load): its frames are 20 ms apart.
+      else if (runs.length && s.t - runs.at(-1)!.to < 0.1) runs.at(-1)!.to = s.t;
       else runs.push({ from: s.t, to: s.t });
     const during = runs.filter((r) => r.from > began.t);
-    const [cough, speech] = [during.find((r) => r.to - r.from < 0.2)!, during.find((r) => r.to - r.from >= 0.24)!];
+    // The held speech is the longest loud run; the cough, the short one before it.
+    const speech = during.reduce<(typeof during)[number] | undefined>((a, r) => (!a || r.to - r.from > a.to - a.from ? r : a), undefined)!;
+    const cough = during.find((r) => r.from < speech?.from && r.to - r.from < 0.2)!;
     expect(cough).toBeDefined();
     expect(speech).toBeDefined();
     expect(cough.from).toBeLessThan(speech.from);
