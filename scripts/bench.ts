@@ -62,16 +62,18 @@ function report(rows: Row[], json: boolean, flavour: string): void {
   }
 }
 
+/** A percentile of `xs` (NaN when there are none), and a row of one measured value. */
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
+const row = (scenario: string, unit: string, value: number, target?: string): Row => ({
+  scenario,
+  unit,
+  median: value,
+  worst: value,
+  target,
+});
+
 /** What a candidate waits for, in Chromium (scripts/bench/live-page.ts). */
 function livePageRows(r: LivePageResult): Row[] {
-  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
-  const row = (scenario: string, unit: string, value: number, target?: string): Row => ({
-    scenario,
-    unit,
-    median: value,
-    worst: value,
-    target,
-  });
   return [
     row(`live interviews in Chromium: ${r.conversations}, one after the other; replies heard`, '', r.responseMs.length),
     row('  end of an answer to the reply heard: p50', 'ms', pct(r.responseMs, 0.5), '≤ 700'),
@@ -84,14 +86,6 @@ function livePageRows(r: LivePageResult): Row[] {
 
 /** The live interviews' rows (scripts/bench/live.ts): the relay's added latency per frame, and CPU. */
 function liveRows(r: LiveResult): Row[] {
-  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
-  const row = (scenario: string, unit: string, value: number, target?: string): Row => ({
-    scenario,
-    unit,
-    median: value,
-    worst: value,
-    target,
-  });
   return [
     row(`live interviews: ${r.conversations} at once, audio in real time for ${Math.round(r.seconds)} s; turns answered`, '', r.turns),
     row(`  frames relayed: browser → provider`, '', r.inboundMs.length),

@@ -1,13 +1,9 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { inviteBody } from '../../test/helpers/invite';
 import { startRealtimeStandIn } from '../../test/helpers/openai-realtime-wire';
 import { toneWavFile } from '../../test/helpers/live-client';
 import { launchBrowser, PHONE, openPage, agreeAndStart } from '../../test/helpers/browser';
 import { parseExposition } from '../../test/helpers/prometheus';
-import { freePort } from '../services';
-import { startServiceProcess } from './processes';
-import { untilEach, type BenchStack } from './stack';
+import type { BenchStack } from './stack';
+import { invitedLive, realtimeApi } from './live';
 
 export interface LivePageResult {
   conversations: number;
@@ -45,56 +41,14 @@ function tapReports(): void {
  */
 export async function livePage(stack: BenchStack, count: number): Promise<LivePageResult> {
   const standIn = await startRealtimeStandIn(undefined, { audible: true });
-  const caFile = join(stack.logDir, 'realtime-page-ca.pem');
-  writeFileSync(caFile, standIn.ca);
-  const port = await freePort();
-  const api = await startServiceProcess(
-    'api',
-    {
-      ...stack.env,
-      PORT: String(port),
-      REALTIME_PROVIDER: 'openai',
-      OPENAI_API_KEY: 'sk-bench',
-      OPENAI_BASE_URL: standIn.baseUrl,
-      NODE_EXTRA_CA_CERTS: caFile,
-    },
-    join(stack.logDir, 'live-page-api.log'),
-  );
+  const { api, url } = await realtimeApi(stack, standIn, 'live-page');
   const browser = await launchBrowser({ microphoneFile: toneWavFile(MIC, 16_000) });
-  const url = `http://127.0.0.1:${port}`;
   const responseMs: number[] = [];
   const firstAudioMs: number[] = [];
   try {
-    // Holds the relay's 50 conversations left behind, if their process stopped before it gave them back, do not refuse these.
-    const raised = await fetch(`${stack.apiUrl}/api/public/v1/workspace`, {
-      method: 'PATCH',
-      headers: { 'x-service-api-key': stack.key, 'content-type': 'application/json' },
-      body: JSON.stringify({ live_conversations_at_once: 500 }),
-    });
-    if (!raised.ok) throw new Error(`PATCH /workspace answered ${raised.status}`);
-    const questions = [1, 2, 3].map((n) => ({
-      question: `Question ${n}: tell us about your work.`,
-      type: 'text',
-      time_limit_seconds: 600,
-    }));
-    const candidates = Array.from({ length: count }, (_, i) => ({ id: `page-${i}`, name: 'Grace Hopper', email: `page.${i}@example.com` }));
-    const invited = await stack.post(
-      '/api/public/v1/interview/invite',
-      inviteBody(candidates, {
-        ats_job_id: `bench-live-page-${Date.now()}`,
-        questions,
-        interview_mode: 'live',
-        follow_ups_per_question: 0,
-      }),
-    );
-    const ids: string[] = invited.data.interviews.map((i: { id: string }) => i.id);
-    const paths = new Map<string, string>();
-    await untilEach(ids, async (id) => {
-      const res = await fetch(`${stack.apiUrl}/api/public/v1/interviews/${id}`, { headers: { 'x-service-api-key': stack.key } });
-      const view = ((await res.json()) as { data: { status: string; interview_url: string } }).data;
-      if (view.status === 'invited') paths.set(id, new URL(view.interview_url).pathname);
-      return view.status === 'invited';
-    });
+    // 500 at once: holds the relay's conversations left behind, if their process stopped first, refuse none of these.
+    const paths = await invitedLive(stack, count, 500, 'live-page', 0);
+    const ids = [...paths.keys()];
     for (const id of ids) {
       const { page } = await openPage(browser, PHONE);
       await page.exposeFunction('__benchReport', (r: { after: string; ms: number }) =>

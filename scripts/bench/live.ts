@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { LIVE_SAMPLE_RATE } from '../../shared/interviews/live';
 import { inviteBody } from '../../test/helpers/invite';
-import { stampNow, startRealtimeStandIn } from '../../test/helpers/openai-realtime-wire';
+import { stampNow, startRealtimeStandIn, type RealtimeStandIn } from '../../test/helpers/openai-realtime-wire';
 import { freePort } from '../services';
 import { startServiceProcess } from './processes';
 import { untilEach, type BenchStack } from './stack';
@@ -35,6 +35,65 @@ function processCpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/** An API process of its own (`name`, for its log), whose realtime provider is OpenAI's adapter pointed at `standIn`. */
+export async function realtimeApi(stack: BenchStack, standIn: RealtimeStandIn, name: string, env: Record<string, string> = {}) {
+  const caFile = join(stack.logDir, `${name}-realtime-ca.pem`);
+  writeFileSync(caFile, standIn.ca);
+  const port = await freePort();
+  const api = await startServiceProcess(
+    'api',
+    {
+      ...stack.env,
+      PORT: String(port),
+      REALTIME_PROVIDER: 'openai',
+      OPENAI_API_KEY: 'sk-bench',
+      OPENAI_BASE_URL: standIn.baseUrl,
+      NODE_EXTRA_CA_CERTS: caFile,
+      ...env,
+    },
+    join(stack.logDir, `${name}-api.log`),
+  );
+  return { api, url: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * `count` candidates invited to a live interview of three questions, once the workspace holds `atOnce`
+ * conversations at once (its default of 20 refused the bench's 50 with 503): each interview's link path, by id,
+ * once every invitation is sent.
+ */
+export async function invitedLive(stack: BenchStack, count: number, atOnce: number, prefix: string, followUps: number) {
+  const raised = await fetch(`${stack.apiUrl}/api/public/v1/workspace`, {
+    method: 'PATCH',
+    headers: { 'x-service-api-key': stack.key, 'content-type': 'application/json' },
+    body: JSON.stringify({ live_conversations_at_once: atOnce }),
+  });
+  if (!raised.ok) throw new Error(`PATCH /workspace answered ${raised.status}: ${await raised.text()}`);
+  const questions = [1, 2, 3].map((n) => ({ question: `Question ${n}: tell us about your work.`, type: 'text', time_limit_seconds: 600 }));
+  const candidates = Array.from({ length: count }, (_, i) => ({
+    id: `${prefix}-${i}`,
+    name: 'Grace Hopper',
+    email: `${prefix}.${i}@example.com`,
+  }));
+  const invited = await stack.post(
+    '/api/public/v1/interview/invite',
+    inviteBody(candidates, {
+      ats_job_id: `bench-${prefix}-${Date.now()}`,
+      questions,
+      interview_mode: 'live',
+      follow_ups_per_question: followUps,
+    }),
+  );
+  const ids: string[] = invited.data.interviews.map((i: { id: string }) => i.id);
+  const paths = new Map<string, string>();
+  await untilEach(ids, async (id) => {
+    const res = await fetch(`${stack.apiUrl}/api/public/v1/interviews/${id}`, { headers: { 'x-service-api-key': stack.key } });
+    const view = ((await res.json()) as { data: { status: string; interview_url: string } }).data;
+    if (view.status === 'invited') paths.set(id, new URL(view.interview_url).pathname);
+    return view.status === 'invited';
+  });
+  return paths;
+}
+
 /**
  * `count` live interviews talking at once, each streaming the candidate's audio in real time for `seconds`,
  * on an API process of their own with the OpenAI Realtime adapter, pointed at a local stand-in that speaks the
@@ -44,46 +103,10 @@ function processCpuMs(pid: number): number {
  */
 export async function live(stack: BenchStack, count: number, seconds: number): Promise<LiveResult> {
   const standIn = await startRealtimeStandIn('I designed the ingestion pipeline and its tests.', { stamp: true });
-  const caFile = join(stack.logDir, 'realtime-ca.pem');
-  writeFileSync(caFile, standIn.ca);
-  const port = await freePort();
-  const env = {
-    ...stack.env,
-    PORT: String(port),
-    REALTIME_PROVIDER: 'openai',
-    OPENAI_API_KEY: 'sk-bench',
-    OPENAI_BASE_URL: standIn.baseUrl,
-    NODE_EXTRA_CA_CERTS: caFile,
-    LIVE_CONVERSATIONS_PER_PROCESS: String(count * 2),
-  };
-  const api = await startServiceProcess('api', env, join(stack.logDir, 'live-api.log'));
-  const url = `http://127.0.0.1:${port}`;
+  const { api, url } = await realtimeApi(stack, standIn, 'live', { LIVE_CONVERSATIONS_PER_PROCESS: String(count * 2) });
   try {
-    const questions = [1, 2, 3].map((n) => ({
-      question: `Question ${n}: tell us about your work.`,
-      type: 'text',
-      time_limit_seconds: 600,
-    }));
-    // The workspace holds `count` conversations at once: its default (20) refused the rest with 503.
-    const raised = await fetch(`${stack.apiUrl}/api/public/v1/workspace`, {
-      method: 'PATCH',
-      headers: { 'x-service-api-key': stack.key, 'content-type': 'application/json' },
-      body: JSON.stringify({ live_conversations_at_once: count }),
-    });
-    if (!raised.ok) throw new Error(`PATCH /workspace answered ${raised.status}: ${await raised.text()}`);
-    const candidates = Array.from({ length: count }, (_, i) => ({ id: `live-${i}`, name: 'Grace Hopper', email: `live.${i}@example.com` }));
-    const invited = await stack.post(
-      '/api/public/v1/interview/invite',
-      inviteBody(candidates, { ats_job_id: `bench-live-${Date.now()}`, questions, interview_mode: 'live', follow_ups_per_question: 3 }),
-    );
-    const ids: string[] = invited.data.interviews.map((i: { id: string }) => i.id);
-    const paths = new Map<string, string>();
-    await untilEach(ids, async (id) => {
-      const res = await fetch(`${stack.apiUrl}/api/public/v1/interviews/${id}`, { headers: { 'x-service-api-key': stack.key } });
-      const view = ((await res.json()) as { data: { status: string; interview_url: string } }).data;
-      if (view.status === 'invited') paths.set(id, new URL(view.interview_url).pathname);
-      return view.status === 'invited';
-    });
+    const paths = await invitedLive(stack, count, count, 'live', 3);
+    const ids = [...paths.keys()];
     const form = (path: string, body = '') =>
       fetch(url + path, { method: 'POST', headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' }, body });
     const sockets = await Promise.all(
