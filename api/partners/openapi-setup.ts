@@ -10,6 +10,7 @@ import {
   PartnerTestPatch,
 } from '../../shared/partners/schema';
 import { callErrors } from '../openapi/error-responses';
+import { EXAMPLES } from '../openapi/examples';
 import type { Operation } from '../openapi/operation';
 import { id, V1 } from '../openapi/operation-builders';
 
@@ -26,25 +27,15 @@ const CREDENTIAL = {
   expires_at: null,
   revoked_at: null,
 };
+/** The reference's invitation (api/openapi/examples.ts) without what the ATS gives: a test's interview terms. */
+const { ats_job_id: _job, candidates: _candidates, ...INVITE_TERMS } = EXAMPLES.invite;
 /** A test as the reference shows one; the doors' examples list it too (api/partners/openapi-doors.ts). */
 export const TEST = {
   id: 'ptest_9a8b7c6d5e4f3a2b1c0d9e8f',
   name: 'Backend engineer: live interview',
   description: 'Five questions, spoken, about 20 minutes.',
   kind: 'interview',
-  interview: {
-    job_title: 'Backend Engineer',
-    job_description: 'Build the APIs behind our delivery platform.',
-    min_experience: 2,
-    max_experience: 5,
-    seniority_level: 'Mid',
-    work_type: 'Remote',
-    employment_type: 'Full Time',
-    location: 'Lisbon',
-    skills_required: ['TypeScript', 'PostgreSQL', 'AWS'],
-    skills_good_to_have: ['Kafka', 'Redis', 'Terraform'],
-    interview_mode: 'live',
-  },
+  interview: { ...INVITE_TERMS, interview_mode: 'live' },
   phone_screen: null,
   created_at: '2026-11-29T09:00:00.000Z',
   updated_at: '2026-11-29T09:00:00.000Z',

@@ -1,19 +1,12 @@
 import type { Stack } from './stack';
 import { waitFor } from './wait';
 import { postForm } from './form-post';
+import { EXAMPLES } from '../../api/openapi/examples';
 
-/** A written interview's terms, as a workspace sets up a test for its ATS (POST /partner-tests). */
+/** A written interview's terms, as a workspace sets up a test for its ATS (POST /partner-tests): the reference's job, two questions. */
+const { ats_job_id: _job, candidates: _candidates, ...JOB } = EXAMPLES.invite;
 export const WRITTEN_TERMS = {
-  job_title: 'Backend Engineer',
-  job_description: 'Build the APIs behind our delivery platform.',
-  min_experience: 2,
-  max_experience: 5,
-  seniority_level: 'Mid',
-  work_type: 'Remote',
-  employment_type: 'Full Time',
-  location: 'Lisbon',
-  skills_required: ['TypeScript', 'PostgreSQL', 'AWS'],
-  skills_good_to_have: ['Kafka', 'Redis', 'Terraform'],
+  ...JOB,
   questions: [
     { question: 'Tell us about an API you designed.', type: 'text' },
     { question: 'How do you test a data model?', type: 'text' },
