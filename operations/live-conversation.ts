@@ -74,10 +74,6 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
   let followUps = 0;
   let candidateFrom: Date | null = null;
   const latency = conversationLatency();
-  let interviewerSpeaking = false;
-  /** The question the interviewer's response under way was asked for: its turn is that question's, however late its transcript. */
-  let askedFor = -1;
-  const replies = interviewerReplies();
   /** A response asked of the provider and not yet done: a `repeat` then starts none. */
   let responding = false;
   /** The open question's words have begun to play: only then may the candidate say they are done with it. */
@@ -87,7 +83,9 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
   // The recording holds at most the interview's whole time: each question's limit and its grace.
   const recordingSeconds = questions.reduce((sum, q) => sum + q.time_limit_seconds + ANSWER_GRACE_SECONDS, 0);
   const recorder = await keptRecording(stores, interview._id, logger, recordingSeconds);
-  const closed = recorder.closed;
+  // Closed once the recording is, and the last of the conversation's steps has run: the next session reads what they kept.
+  let stepsDone: () => void = () => undefined;
+  const closed = Promise.all([recorder.closed, new Promise<void>((resolve) => (stepsDone = resolve))]).then(() => undefined);
   // Turns, answers and moves happen one at a time, in the order they came.
   let queue: Promise<void> = Promise.resolve();
   const serially = (step: () => Promise<void>) => {
@@ -97,21 +95,15 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     });
   };
 
-  /**
-   * The page stopped the interviewer's latest reply `ms` in, the candidate cutting in: the provider forgets the
-   * rest, the recording loses it, and its kept turn and caption keep only the words heard.
-   */
-  function cutIn(ms: number): void {
-    const reply = replies.cut(ms);
-    if (!reply) return;
-    liveCutIns.inc({ outcome: 'stopped' });
-    provider.current?.truncate(ms);
-    recorder.cutInterviewer(ms);
-    serially(async () => {
-      const heard = ended ? null : await question.cut(reply, ms);
-      if (heard !== null) link.send({ type: 'caption', who: 'interviewer', text: heard, cut: true });
-    });
-  }
+  const replies = interviewerReplies({
+    recorder,
+    link,
+    question,
+    truncate: (ms) => provider.current?.truncate(ms),
+    serially,
+    ended: () => ended,
+    now,
+  });
 
   function state(s: 'asking' | 'listening' | 'thinking'): void {
     link.send({ type: 'state', question_index: question.index, questions: questions.length, state: s });
@@ -120,7 +112,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
   /** Asks the provider to speak: one response at a time. */
   function respond(instructions: string): void {
     responding = true;
-    askedFor = question.index;
+    replies.asked(question.index);
     // The reply to an answer is asked for here, after this service's own work (keeping it, closing the question).
     latency.asked();
     provider.current?.respond(instructions);
@@ -149,12 +141,14 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     const index = at;
     // Each of the candidate's turns on an open question was followed up (else the question would have closed).
     followUps = Math.min(turns.filter((t) => t.who === 'candidate').length, allowedFollowUps);
-    const served = await stores.interviews.serveQuestion(interview._id, index, now());
+    const openedAt = now();
+    const served = await stores.interviews.serveQuestion(interview._id, index, openedAt);
     const left = served.getTime() + (questions[index].time_limit_seconds + ANSWER_GRACE_SECONDS) * 1000 - now().getTime();
     timer = setTimeout(() => serially(close), Math.max(0, left));
     timer.unref();
-    // A question already under way (a dropped socket, a reload) is asked again: the answer that was cut starts over.
-    ask(turns.length > 0);
+    // A question already under way (served before this session: a dropped socket, a reload) is asked again, whether
+    // or not a turn of it was kept: the answer that was cut starts over.
+    ask(turns.length > 0 || served.getTime() < openedAt.getTime());
   }
 
   /** Closes the open question with the candidate's words so far, and opens the next. */
@@ -188,7 +182,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     interviewId: interview._id,
     logger,
     history: () => question.list.map((t) => ({ who: t.who, text: t.text })),
-    speaking: () => interviewerSpeaking || candidateFrom !== null,
+    speaking: () => replies.speaking || candidateFrom !== null,
     ended: () => ended,
     serially,
     reopened: () => ask(true),
@@ -197,18 +191,14 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
       speechStarted() {
         candidateFrom = now();
         // Over the interviewer, the page judges whether this stops it (CUT_IN), and says so with `played`.
-        if (!interviewerSpeaking) state('listening');
+        if (!replies.speaking) state('listening');
         // The candidate's caption opens now, so it stands after what was said before and before any later reply.
         link.send({ type: 'caption', who: 'candidate', text: '', partial: true });
       },
       candidateSaying(text) {
         link.send({ type: 'caption', who: 'candidate', text, partial: true });
       },
-      interviewerSaying(text) {
-        // Nothing more of a reply the candidate cut into.
-        if (!(interviewerSpeaking && replies.latest()?.cutMs != null))
-          link.send({ type: 'caption', who: 'interviewer', text, partial: true });
-      },
+      interviewerSaying: replies.saying,
       speechStopped() {
         latency.speechStopped();
         state('thinking');
@@ -225,7 +215,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
           if (asked === 'repeat') return ask(true);
           // Asked whether it is a person, at any point: it says it is an AI, then asks the question again.
           const { index } = question;
-          if (asked === 'human' || asksIfHuman(text)) return respond(answerAsAnAi(questions[index], index, questions.length));
+          if (asksIfHuman(text)) return respond(answerAsAnAi(questions[index], index, questions.length));
           if (asked !== 'done' && afterCandidateTurn(followUps, allowedFollowUps) === 'follow_up') {
             followUps++;
             respond(askFollowUp(questions[index]));
@@ -233,30 +223,14 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
         });
       },
       interviewerAudio(pcm) {
-        if (!interviewerSpeaking) latency.firstAudio();
-        const playing = replies.audio(pcm, !interviewerSpeaking, now());
-        interviewerSpeaking = true;
+        if (!replies.speaking) latency.firstAudio();
+        replies.audio(pcm);
         heard = true;
-        // Past a cut-in nothing of the reply plays, nor is recorded.
-        if (!playing) return;
-        recorder.interviewer(pcm);
-        link.sendAudio(pcm);
       },
-      interviewerSaid(text) {
-        const reply = replies.latest();
-        const at = askedFor;
-        serially(async () => {
-          if (ended) return;
-          const turn = replies.turn(reply, text, now());
-          const seq = await question.keep(turn, at);
-          if (reply && seq !== null) reply.kept = { index: at, seq, text };
-          link.send({ type: 'caption', who: 'interviewer', text: turn.text });
-        });
-      },
+      interviewerSaid: replies.said,
       responseDone() {
-        interviewerSpeaking = false;
+        replies.done();
         responding = false;
-        recorder.interviewerDone();
         if (!ended) state('listening');
       },
     },
@@ -269,6 +243,13 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     provider.close();
     void recorder.close();
     link.close(reason);
+    serially(async () => {
+      try {
+        await replies.keepUnfinished();
+      } finally {
+        stepsDone();
+      }
+    });
   }
 
   try {
@@ -301,7 +282,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
           if (under && at === question.index && heard && !ended) return close();
           link.send({ type: 'error', message: 'The next question is on its way: say you are done once you have heard it.' });
         });
-      } else if (c.type === 'played') cutIn(c.ms);
+      } else if (c.type === 'played') replies.cut(c.ms);
       else if (c.type === 'noise') liveCutIns.inc({ outcome: 'ignored' });
       else if (c.type === 'first_sound') latency.heard(c.after, c.ms);
       else
