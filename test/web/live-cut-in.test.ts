@@ -14,8 +14,9 @@ import { CUT_IN } from '../../shared/interviews/live';
  * graph can hear. A probe the test adds before the page's script taps the page's own graph: the interviewer's
  * voice where the page plays it, and the microphone where the page reads it.
  */
-const MIC = { check: [0, 400], cough: [2_000, 2_120], speech: [2_800, 4_300], total: 9_000 } as const;
-const LONG_QUESTION = `Tell us about a data pipeline you built: ${'what it read, what it wrote, how it failed, and how you knew. '.repeat(8)}`;
+// The reply begins 0.7 to 2 s in (later on a loaded machine) and lasts about 5 s: both land within it.
+const MIC = { check: [0, 400], cough: [3_000, 3_120], speech: [3_900, 5_400], total: 12_000 } as const;
+const LONG_QUESTION = `Tell us about a data pipeline you built: ${'what it read, what it wrote, how it failed, and how you knew. '.repeat(13)}`;
 
 /** Installed before the page's script: samples the RMS of the first gain node made (the page's voice) and of the microphone. */
 function probe(): void {
