@@ -20,6 +20,7 @@ import { handleWhatsAppEvent } from './whatsapp-statuses';
 import { deliveryRetries } from './delivery-retries';
 import { liveInterviews, type LiveInterviews } from './live-interviews';
 import { partnerOrders, type PartnerOrders } from './partner-orders';
+import { recordingDownloads, type RecordingDownloads } from './recording-downloads';
 
 export type { OperationDeps, WorkflowPort } from './deps';
 
@@ -65,6 +66,8 @@ export interface Operations {
   liveInterviews: LiveInterviews;
   /** The ATS doors' orders: a candidate sent to a workspace's test, its result, its cancel (operations/partner-orders.ts). */
   partnerOrders: PartnerOrders;
+  /** An interview's recording (an answer's or the conversation's), for the API and the dashboard (operations/recording-downloads.ts). */
+  recordingDownload: RecordingDownloads;
 }
 
 export function createOperations(deps: OperationDeps): Operations {
@@ -93,5 +96,6 @@ export function createOperations(deps: OperationDeps): Operations {
     interviewSteps: steps,
     liveInterviews: liveInterviews({ ...deps, steps }),
     partnerOrders: partnerOrders(deps, { inviteCandidates: invite, initiateCalls: initiate, cancelCall }),
+    recordingDownload: recordingDownloads(deps),
   };
 }

@@ -225,24 +225,25 @@ export function recordingStore(db: Database, { interviewOf }: { interviewOf(id: 
     },
     releaseUpload: (interviewId: string, index: number, id: string) => release(db, uploadKey(interviewId, index), id),
     /**
-     * The download of an interview's answer to question `index` (as the path names it), as the API and the
-     * dashboard's player both serve it; null when the answer has no recording.
+     * The download of an interview's answer to question `of.answer` (as the path names it), or of its live
+     * conversation; null when it has no such recording.
      */
-    async answerDownload(interview: InterviewDoc, index: string, rangeHeader: string | undefined): Promise<RecordingResponse | null> {
-      const answer = (interview.answers ?? []).find((a) => String(a.index) === index);
-      const recording = answer?.recording ? await db.recordings.findOne({ _id: answer.recording.id }) : null;
+    async download(
+      interview: InterviewDoc,
+      of: { answer: string } | 'conversation',
+      rangeHeader: string | undefined,
+    ): Promise<RecordingResponse | null> {
+      const id =
+        of === 'conversation'
+          ? interview.conversation_recording?.id
+          : (interview.answers ?? []).find((a) => String(a.index) === of.answer)?.recording?.id;
+      const recording = id ? await db.recordings.findOne({ _id: id }) : null;
       if (!recording) return null;
       return recordingResponse(db, recording, rangeHeader, recordingFileName(recording.index, recording.type));
     },
     sweep: (now: Date) => sweepRecordings(db, now, interviewOf),
     /** A live interview's recording of its conversation, continued where its last session left it. */
     conversation: (interviewId: string) => continuedRecording(db, interviewId, CONVERSATION_INDEX, 'audio/wav'),
-    /** The download of a live interview's conversation; null when it has none. */
-    async conversationDownload(interview: InterviewDoc, rangeHeader: string | undefined): Promise<RecordingResponse | null> {
-      const recording = interview.conversation_recording ? await db.recordings.findOne({ _id: interview.conversation_recording.id }) : null;
-      if (!recording) return null;
-      return recordingResponse(db, recording, rangeHeader, recordingFileName(CONVERSATION_INDEX, recording.type));
-    },
   };
 }
 

@@ -10,7 +10,6 @@ import { inviteRules } from '../../shared/interviews/rules';
 import { interviewView } from '../../infra/views/interviews';
 import { listHandler } from '../lists';
 import { InterviewListQuery } from '../../shared/lists/schema';
-import { NotFoundError } from '../../shared/errors';
 import { withinLimits } from '../limits';
 import { InterviewReviewRequest } from '../../shared/interviews/review';
 
@@ -41,19 +40,11 @@ export function interviewRoutes(deps: ApiDeps): Router {
   const owned = (ctx: { state: { workspace: { _id: string } } }, id: string) =>
     orNotFound(stores.interviews.owned(ctx.state.workspace._id, id), 'Interview not found');
 
-  router.get('/interviews/:id/answers/:index/recording', async (ctx) => {
-    const interview = await owned(ctx, ctx.params.id);
-    const download = await stores.recordings.answerDownload(interview, ctx.params.index, ctx.get('Range') || undefined);
-    if (!download) throw new NotFoundError('This answer has no recording');
-    ctx.status = download.status;
-    ctx.set(download.headers);
-    ctx.body = download.body ?? '';
-  });
-
-  router.get('/interviews/:id/recording', async (ctx) => {
-    const interview = await owned(ctx, ctx.params.id);
-    const download = await stores.recordings.conversationDownload(interview, ctx.get('Range') || undefined);
-    if (!download) throw new NotFoundError('This interview has no recording of a conversation');
+  // An answer's recording, or a live interview's conversation (operations/recording-downloads.ts).
+  router.get(['/interviews/:id/answers/:index/recording', '/interviews/:id/recording'], async (ctx) => {
+    const of = ctx.params.index === undefined ? 'conversation' : { answer: ctx.params.index };
+    const at = { workspaceId: ctx.state.workspace._id, interviewId: ctx.params.id };
+    const download = await deps.operations.recordingDownload(at, of, ctx.get('Range') || undefined);
     ctx.status = download.status;
     ctx.set(download.headers);
     ctx.body = download.body ?? '';

@@ -150,7 +150,7 @@ describe('a live interview', () => {
       () => stack.db.interviews.findOne({ _id: live.id }),
       (i) => i?.conversation_recording != null,
     );
-    const download = await stack.stores.recordings.conversationDownload(kept!, undefined);
+    const download = await stack.stores.recordings.download(kept!, 'conversation', undefined);
     const chunks: Buffer[] = [];
     for await (const chunk of download!.body!) chunks.push(chunk as Buffer);
     const pcm = Buffer.concat(chunks).subarray(44);

@@ -72,27 +72,19 @@ export function projectRoutes(deps: WebDeps): Router {
     const more = cursor ? `/projects/${project._id}?${params}` : null;
     sendPage(ctx, 200, <ProjectPage frame={frameOf(ctx)} {...view} next={more} />);
   });
-  // A recorded answer, for the players on the project's page: the signed-in workspace's own only.
-  router.get('/projects/:id/interviews/:interviewId/answers/:index/recording', async (ctx) => {
-    const interview = await stores.interviews.owned(signedIn(ctx).workspace._id, ctx.params.interviewId);
-    if (!interview || interview.project_id !== ctx.params.id) throw new NotFoundError('recording not found');
-    const download = await stores.recordings.answerDownload(interview, ctx.params.index, ctx.get('Range') || undefined);
-    if (!download) throw new NotFoundError('recording not found');
-    ctx.status = download.status;
-    ctx.set(download.headers);
-    ctx.body = download.body ?? '';
-  });
-
-  // A live interview's conversation, for its player: the signed-in workspace's own only.
-  router.get('/projects/:id/interviews/:interviewId/recording', async (ctx) => {
-    const interview = await stores.interviews.owned(signedIn(ctx).workspace._id, ctx.params.interviewId);
-    if (!interview || interview.project_id !== ctx.params.id) throw new NotFoundError('recording not found');
-    const download = await stores.recordings.conversationDownload(interview, ctx.get('Range') || undefined);
-    if (!download) throw new NotFoundError('recording not found');
-    ctx.status = download.status;
-    ctx.set(download.headers);
-    ctx.body = download.body ?? '';
-  });
+  // A recorded answer or a live interview's conversation, for the players on the project's page: the signed-in
+  // workspace's own only, through the API's download (operations/recording-downloads.ts).
+  router.get(
+    ['/projects/:id/interviews/:interviewId/answers/:index/recording', '/projects/:id/interviews/:interviewId/recording'],
+    async (ctx) => {
+      const of = ctx.params.index === undefined ? 'conversation' : { answer: ctx.params.index };
+      const at = { workspaceId: signedIn(ctx).workspace._id, interviewId: ctx.params.interviewId, projectId: ctx.params.id };
+      const download = await deps.operations.recordingDownload(at, of, ctx.get('Range') || undefined);
+      ctx.status = download.status;
+      ctx.set(download.headers);
+      ctx.body = download.body ?? '';
+    },
+  );
 
   // A person's decision, through the API's operation and its rules; back to the interview on its page.
   router.post('/projects/:id/interviews/:interviewId/review', sameOrigin, formBody, checkCsrf, async (ctx) => {
