@@ -4,7 +4,6 @@ import type { Logger } from '../infra/logger';
 import type { RealtimeVoice } from '../providers/realtime/port';
 import {
   afterCandidateTurn,
-  answerOf,
   spokenRequest,
   askFollowUp,
   askQuestion,
@@ -17,7 +16,8 @@ import {
   type LiveMessage,
 } from '../shared/interviews/live';
 import { asksIfHuman } from '../shared/contact/disclosure';
-import { ANSWER_GRACE_SECONDS, MAX_TEXT_ANSWER } from '../shared/interviews/session';
+import { ConversationState } from '../shared/interviews/live-states';
+import { ANSWER_GRACE_SECONDS } from '../shared/interviews/session';
 import type { Stores } from '../stores';
 import type { InterviewSteps } from './interview-steps';
 import { keptRecording } from './live-recording';
@@ -55,9 +55,11 @@ interface ConversationDeps {
 /**
  * One live conversation about `interview` (docs/live-interviews.md): the interviewer asks each unanswered
  * question in order, listens, asks up to the interview's follow-ups, and moves on when the candidate has
- * answered them, says they are done, or the question's time runs out. Each turn is kept as it completes
- * (stores/interview-answers.ts), and a question's answer is saved, with its turns, as it closes, through the
- * same store as a written answer; the last one finishes the interview as the page's Finish does.
+ * answered them, says they are done, or the question's time runs out. Who has the floor is one state
+ * (shared/interviews/live-states.ts), moved by the provider's events and the candidate's controls through one
+ * table. Each turn is kept as it completes (stores/interview-answers.ts), and a question's answer is saved,
+ * with its turns, as it closes, through the same store as a written answer; the last one finishes the
+ * interview as the page's Finish does.
  */
 export async function startConversation(deps: ConversationDeps, interview: InterviewDoc, link: LiveLink): Promise<Conversation> {
   const { stores, steps, realtime, logger, now } = deps;
@@ -71,14 +73,10 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
   const allowedFollowUps = interview.follow_ups_per_question ?? FOLLOW_UPS.default;
 
   const question = questionTurns(stores, interview._id);
-  let followUps = 0;
-  let candidateFrom: Date | null = null;
+  const floor = new ConversationState((state, reply) =>
+    link.send({ type: 'state', question_index: question.index, questions: questions.length, state, ...(reply ? { reply } : {}) }),
+  );
   const latency = conversationLatency();
-  /** A response asked of the provider and not yet done: a `repeat` then starts none. */
-  let responding = false;
-  /** The open question's words have begun to play: only then may the candidate say they are done with it. */
-  let heard = false;
-  let ended = false;
   let timer: NodeJS.Timeout | null = null;
   // The recording holds at most the interview's whole time: each question's limit and its grace.
   const recordingSeconds = questions.reduce((sum, q) => sum + q.time_limit_seconds + ANSWER_GRACE_SECONDS, 0);
@@ -101,46 +99,42 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     question,
     truncate: (ms) => provider.current?.truncate(ms),
     serially,
-    ended: () => ended,
+    ended: () => floor.ended,
     now,
   });
 
-  function state(s: 'asking' | 'listening' | 'thinking'): void {
-    link.send({ type: 'state', question_index: question.index, questions: questions.length, state: s });
-  }
-
-  /** Asks the provider to speak: one response at a time. */
-  function respond(instructions: string): void {
-    responding = true;
-    replies.asked(question.index);
+  /** Asks the provider to speak (the page is told, with the reply's number): one response at a time. */
+  function respond(instructions: string, greeting = false): void {
+    floor.move(greeting ? 'greet' : 'ask');
+    replies.asked(floor.reply, question.index);
     // The reply to an answer is asked for here, after this service's own work (keeping it, closing the question).
     latency.asked();
     provider.current?.respond(instructions);
-    state('asking');
   }
 
   function ask(again: boolean): void {
     const { index } = question;
     const first = index === 0 && question.list.length === 0;
     // The first words of the conversation say it is an AI and recorded (as our calls' disclosure does).
-    respond(askQuestion(questions[index], index, questions.length, { again, opening: first ? disclosure(company) : undefined }));
+    respond(askQuestion(questions[index], index, questions.length, { again, opening: first ? disclosure(company) : undefined }), first);
   }
 
   /** Opens question `at`, or finishes the interview when every question has its answer. */
   async function open(at: number | null): Promise<void> {
     if (timer) clearTimeout(timer);
     if (at === null) {
+      floor.move('close');
       // The recording is in place before the interview finishes, so the finished interview's events show it.
       await recorder.close();
       const fresh = (await stores.interviews.get(interview._id)) ?? interview;
       await steps.finish(fresh, now());
       return end('finished');
     }
-    heard = false;
+    floor.heard = false;
     const turns = await question.open(at);
     const index = at;
     // Each of the candidate's turns on an open question was followed up (else the question would have closed).
-    followUps = Math.min(turns.filter((t) => t.who === 'candidate').length, allowedFollowUps);
+    floor.followUps = Math.min(turns.filter((t) => t.who === 'candidate').length, allowedFollowUps);
     const openedAt = now();
     const served = await stores.interviews.serveQuestion(interview._id, index, openedAt);
     const left = served.getTime() + (questions[index].time_limit_seconds + ANSWER_GRACE_SECONDS) * 1000 - now().getTime();
@@ -153,26 +147,17 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
 
   /** Closes the open question with the candidate's words so far, and opens the next. */
   async function close(): Promise<void> {
-    const { index, list: turns } = question;
-    if (ended || index < 0) return;
+    const { index } = question;
+    if (floor.ended || index < 0) return;
+    floor.move('close');
     if (timer) clearTimeout(timer);
     provider.current?.cancelResponse();
-    const text = answerOf(turns).slice(0, MAX_TEXT_ANSWER);
+    // A reply still coming is the question's as far as it came: the answer holds it.
+    await replies.keepUnfinished();
     const fresh = (await stores.interviews.get(interview._id)) ?? interview;
     // Erased meanwhile: there is no one left to interview, and nothing of theirs is written again.
     if (fresh.erased_at) return end('closed');
-    const spoke = turns.filter((t) => t.who === 'candidate');
-    const seconds = spoke.reduce((s, t) => s + (t.ended_at.getTime() - t.started_at.getTime()) / 1000, 0);
-    await stores.interviews.saveAnswer(fresh, {
-      index,
-      type: questions[index].type,
-      text: text === '' ? null : text,
-      duration_seconds: spoke.length > 0 ? Math.round(seconds * 10) / 10 : null,
-      answered_at: now(),
-      timed_out: text === '',
-      // In the order each person started speaking, whatever order their transcripts came in.
-      turns: [...turns].sort((a, b) => a.started_at.getTime() - b.started_at.getTime()),
-    });
+    await stores.interviews.saveAnswer(fresh, question.answer(questions[index].type, now()));
     await open(await stores.interviews.nextQuestion((await stores.interviews.get(interview._id)) ?? fresh));
   }
 
@@ -182,16 +167,16 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     interviewId: interview._id,
     logger,
     history: () => question.list.map((t) => ({ who: t.who, text: t.text })),
-    speaking: () => replies.speaking || candidateFrom !== null,
-    ended: () => ended,
+    speaking: () => replies.speaking || floor.speakingSince !== null,
+    ended: () => floor.ended,
     serially,
     reopened: () => ask(true),
     gaveUp: () => end('closed'),
     events: {
       speechStarted() {
-        candidateFrom = now();
+        floor.speakingSince = now();
         // Over the interviewer, the page judges whether this stops it (CUT_IN), and says so with `played`.
-        if (!replies.speaking) state('listening');
+        floor.move('speech_started');
         // The candidate's caption opens now, so it stands after what was said before and before any later reply.
         link.send({ type: 'caption', who: 'candidate', text: '', partial: true });
       },
@@ -201,23 +186,27 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
       interviewerSaying: replies.saying,
       speechStopped() {
         latency.speechStopped();
-        state('thinking');
+        floor.move('speech_stopped');
       },
       candidateSaid(text) {
-        const started = candidateFrom ?? now();
+        const turn = { who: 'candidate' as const, text, started_at: floor.speakingSince ?? now(), ended_at: now() };
         latency.transcribed();
-        candidateFrom = null;
+        floor.speakingSince = null;
+        // Said while its question was open: kept with it, and answered only if it still is.
+        const at = question.index;
+        floor.move('candidate_said');
         serially(async () => {
-          if (ended) return;
-          await question.keep({ who: 'candidate', text, started_at: started, ended_at: now() });
+          if (floor.ended) return;
+          await question.keep(turn, at);
           link.send({ type: 'caption', who: 'candidate', text });
+          if (at !== question.index) return;
           const asked = spokenRequest(text);
           if (asked === 'repeat') return ask(true);
           // Asked whether it is a person, at any point: it says it is an AI, then asks the question again.
           const { index } = question;
           if (asksIfHuman(text)) return respond(answerAsAnAi(questions[index], index, questions.length));
-          if (asked !== 'done' && afterCandidateTurn(followUps, allowedFollowUps) === 'follow_up') {
-            followUps++;
+          if (asked !== 'done' && afterCandidateTurn(floor.followUps, allowedFollowUps) === 'follow_up') {
+            floor.followUps++;
             respond(askFollowUp(questions[index]));
           } else await close();
         });
@@ -225,20 +214,18 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
       interviewerAudio(pcm) {
         if (!replies.speaking) latency.firstAudio();
         replies.audio(pcm);
-        heard = true;
+        floor.heard = true;
       },
       interviewerSaid: replies.said,
       responseDone() {
         replies.done();
-        responding = false;
-        if (!ended) state('listening');
+        floor.move('reply_done');
       },
     },
   });
 
   function end(reason: LiveEnd): void {
-    if (ended) return;
-    ended = true;
+    if (!floor.move('end')) return;
     if (timer) clearTimeout(timer);
     provider.close();
     void recorder.close();
@@ -256,7 +243,7 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     await provider.open();
   } catch (err) {
     // No session to speak with: the recording this socket opened is closed as it is, and the caller says why.
-    ended = true;
+    floor.move('end');
     await recorder.close();
     throw err;
   }
@@ -264,25 +251,25 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
 
   return {
     audio(pcm) {
-      if (ended) return;
+      if (floor.ended) return;
       recorder.candidate(pcm);
       provider.current?.appendAudio(pcm);
     },
     control(c) {
-      if (ended) return;
+      if (floor.ended) return;
       if (c.type === 'repeat') {
         // While the interviewer speaks or is being asked to, a repeat starts nothing: one response at a time.
-        if (!responding) serially(async () => void (!responding && !ended && ask(true)));
+        if (!floor.replying) serially(async () => void (!floor.replying && !floor.ended && ask(true)));
       } else if (c.type === 'done') {
         // Only for the question under way, once the candidate has heard it: a second press that arrives after
         // the first closed it would otherwise close the next one before a word of it was heard.
         const at = question.index;
         const under = (c.question_index ?? at) === at;
         serially(async () => {
-          if (under && at === question.index && heard && !ended) return close();
+          if (under && at === question.index && floor.heard && !floor.ended) return close();
           link.send({ type: 'error', message: 'The next question is on its way: say you are done once you have heard it.' });
         });
-      } else if (c.type === 'played') replies.cut(c.ms);
+      } else if (c.type === 'played') replies.cut(c.ms, c.reply, c.through);
       else if (c.type === 'noise') liveCutIns.inc({ outcome: 'ignored' });
       else if (c.type === 'first_sound') latency.heard(c.after, c.ms);
       else

@@ -1,35 +1,20 @@
 import { LIVE_LIMITS, LIVE_SAMPLE_RATE } from '../shared/interviews/live';
 import type { Logger } from '../infra/logger';
+import { PcmMix, WAV_HEAD_BYTES, wavHead } from '../infra/pcm-mix';
 import type { Stores } from '../stores';
 
-const HEAD_BYTES = 44;
 /** Mixed audio is written a second at a time, once neither voice can still land in it. */
 const FLUSH_SAMPLES = LIVE_SAMPLE_RATE;
 const MAX_FRAME_SAMPLES = LIVE_LIMITS.frameBytes / 2;
-
-/** A WAV header for `dataBytes` of 16-bit mono PCM at 24 kHz. */
-export function wavHead(dataBytes: number): Buffer {
-  const head = Buffer.alloc(HEAD_BYTES);
-  head.write('RIFF', 0);
-  head.writeUInt32LE(36 + dataBytes, 4);
-  head.write('WAVEfmt ', 8);
-  head.writeUInt32LE(16, 16);
-  head.writeUInt16LE(1, 20);
-  head.writeUInt16LE(1, 22);
-  head.writeUInt32LE(LIVE_SAMPLE_RATE, 24);
-  head.writeUInt32LE(LIVE_SAMPLE_RATE * 2, 28);
-  head.writeUInt16LE(2, 32);
-  head.writeUInt16LE(16, 34);
-  head.write('data', 36);
-  head.writeUInt32LE(dataBytes, 40);
-  return head;
-}
+/** The interviewer's replies whose start is remembered for a cut-in: the latest, and a few queued before it. */
+const REPLIES_KEPT = 8;
 
 /**
- * The recording of a live conversation, both voices mixed into one track as they were heard: the candidate's
- * frames where they arrived in time, the interviewer's voice from where its response began, each chunk after
- * the last (a provider streams faster than it speaks). It continues the interview's recording where the last
- * session left it (stores/recordings.ts), the time between sessions left out.
+ * The recording of a live conversation, both voices mixed into one track (infra/pcm-mix.ts) as they were heard:
+ * the candidate's frames where they arrived in time, each of the interviewer's replies from where it began or
+ * after the one before it (a provider streams faster than it speaks, and the page plays them in turn). It
+ * continues the interview's recording where the last session left it (stores/recordings.ts), the time between
+ * sessions left out.
  */
 export async function conversationRecorder(
   stores: Pick<Stores, 'recordings'>,
@@ -37,32 +22,22 @@ export async function conversationRecorder(
   { maxSeconds, nowMs = Date.now }: { maxSeconds: number; nowMs?: () => number },
 ) {
   const file = await stores.recordings.conversation(interviewId);
-  if (file.size() === 0) await file.append(wavHead(0));
-  const startSample = (file.size() - HEAD_BYTES) / 2;
+  if (file.size() === 0) await file.append(wavHead(0, LIVE_SAMPLE_RATE));
+  const startSample = (file.size() - WAV_HEAD_BYTES) / 2;
   const started = nowMs();
   const at = () => startSample + Math.round(((nowMs() - started) * LIVE_SAMPLE_RATE) / 1000);
   /** No sample is written past this: the interview's whole time, however much audio came. */
   const lastSample = Math.round(maxSeconds * LIVE_SAMPLE_RATE);
   const slack = Math.round((LIVE_LIMITS.recordingSlackMs * LIVE_SAMPLE_RATE) / 1000);
-  let base = startSample;
-  let mix = new Int32Array(FLUSH_SAMPLES * 4);
-  let candidate = base;
-  let interviewer = base;
+  const mix = new PcmMix(startSample, FLUSH_SAMPLES);
+  let candidate = startSample;
+  let interviewer = startSample;
   let speaking = false;
-  /** The interviewer's latest reply, where it began and its chunks still in the mix: a cut-in takes its rest out. */
-  let reply: { from: number; chunks: Array<{ at: number; pcm: Buffer }> } | null = null;
+  /** Where each recent reply began, by its number: a cut-in takes out the rest of one and all after it. */
+  const replies: Array<{ number: number; from: number }> = [];
+  /** The interviewer's chunks still in the mix. */
+  let chunks: Array<{ at: number; pcm: Buffer }> = [];
   let writes: Promise<void> = Promise.resolve();
-
-  function place(pcm: Buffer, from: number): void {
-    const n = Math.floor(pcm.length / 2);
-    const need = from + n - base;
-    if (need > mix.length) {
-      const grown = new Int32Array(Math.max(need, mix.length * 2));
-      grown.set(mix);
-      mix = grown;
-    }
-    for (let i = 0; i < n; i++) mix[from - base + i] += pcm.readInt16LE(i * 2);
-  }
 
   /**
    * Writes what neither voice can still land in (all of it at the end, but never past the wall clock and its
@@ -76,14 +51,9 @@ export async function conversationRecorder(
         ? Math.min(Math.max(candidate, interviewer), at() + slack)
         : Math.min(at() + slack, Math.max(candidate, at() - MAX_FRAME_SAMPLES), speaking ? interviewer : Math.max(interviewer, at())),
     );
-    const n = bound - base;
-    if (n <= 0 || (!all && n < FLUSH_SAMPLES)) return;
-    const out = Buffer.alloc(n * 2);
-    for (let i = 0; i < n; i++) out.writeInt16LE(Math.max(-32768, Math.min(32767, mix[i])), i * 2);
-    mix = mix.slice(n);
-    if (mix.length < FLUSH_SAMPLES) mix = new Int32Array(FLUSH_SAMPLES * 4);
-    base = bound;
-    if (reply) reply.chunks = reply.chunks.filter((c) => c.at + c.pcm.length / 2 > base);
+    const out = mix.drain(bound, all ? 1 : FLUSH_SAMPLES);
+    if (!out) return;
+    chunks = chunks.filter((c) => c.at + c.pcm.length / 2 > mix.drained);
     writes = writes.then(() => file.append(out));
   }
 
@@ -91,19 +61,21 @@ export async function conversationRecorder(
     candidate(pcm: Buffer): void {
       const from = Math.max(candidate, at() - Math.floor(pcm.length / 2));
       if (from >= lastSample) return;
-      place(pcm, from);
+      mix.add(pcm, from);
       candidate = from + Math.floor(pcm.length / 2);
       flush(false);
     },
-    interviewer(pcm: Buffer): void {
-      if (!speaking) {
+    /** A chunk of reply `reply`: a new reply begins now, or where the one before it ends. */
+    interviewer(pcm: Buffer, reply: number): void {
+      if (!speaking || replies[replies.length - 1]?.number !== reply) {
         interviewer = Math.max(interviewer, at());
-        reply = { from: interviewer, chunks: [] };
+        replies.push({ number: reply, from: interviewer });
+        if (replies.length > REPLIES_KEPT) replies.shift();
       }
       speaking = true;
       if (interviewer >= lastSample) return;
-      place(pcm, interviewer);
-      reply!.chunks.push({ at: interviewer, pcm });
+      mix.add(pcm, interviewer);
+      chunks.push({ at: interviewer, pcm });
       interviewer += Math.floor(pcm.length / 2);
       flush(false);
     },
@@ -111,16 +83,18 @@ export async function conversationRecorder(
       speaking = false;
     },
     /**
-     * The candidate cut in `playedMs` into the interviewer's latest reply: the rest of it leaves the mix. What was
-     * already written stays (the mix is written up to about the wall clock, and the page reports what it played
-     * a socket's delay later: a few tens of milliseconds at most).
+     * The candidate cut in `playedMs` into reply `reply`: its rest, and every reply queued after it, leave the
+     * mix. What was already written stays (the mix is written up to about the wall clock, and the page reports
+     * what it played a socket's delay later: a few tens of milliseconds at most).
      */
-    cutInterviewer(playedMs: number): void {
-      if (!reply) return;
-      const cut = Math.max(base, reply.from + Math.round((playedMs * LIVE_SAMPLE_RATE) / 1000));
-      for (const { at: from, pcm } of reply.chunks)
-        for (let i = Math.max(0, cut - from); i < pcm.length / 2; i++) mix[from + i - base] -= pcm.readInt16LE(i * 2);
-      reply.chunks = [];
+    cutInterviewer(reply: number, playedMs: number): void {
+      const cutFrom = replies.find((r) => r.number === reply);
+      if (!cutFrom) return;
+      const cut = Math.max(mix.drained, cutFrom.from + Math.round((playedMs * LIVE_SAMPLE_RATE) / 1000));
+      for (const c of chunks) if (c.at + c.pcm.length / 2 > cut) mix.add(c.pcm, c.at, -1, Math.max(0, cut - c.at));
+      chunks = chunks
+        .filter((c) => c.at < cut)
+        .map((c) => (c.at + c.pcm.length / 2 > cut ? { at: c.at, pcm: c.pcm.subarray(0, (cut - c.at) * 2) } : c));
       interviewer = Math.min(interviewer, cut);
     },
     /** Writes the rest and the header: the recording as it stands, with its length in seconds. */
@@ -128,8 +102,8 @@ export async function conversationRecorder(
       flush(true);
       await writes;
       const size = file.size();
-      await file.close(wavHead(size - HEAD_BYTES));
-      return { id: file.id, size, seconds: Math.round(((size - HEAD_BYTES) / 2 / LIVE_SAMPLE_RATE) * 10) / 10 };
+      await file.close(wavHead(size - WAV_HEAD_BYTES, LIVE_SAMPLE_RATE));
+      return { id: file.id, size, seconds: Math.round(((size - WAV_HEAD_BYTES) / 2 / LIVE_SAMPLE_RATE) * 10) / 10 };
     },
   };
 }

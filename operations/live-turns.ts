@@ -1,6 +1,7 @@
 import { trace } from '@opentelemetry/api';
-import type { StoredTurn } from '../infra/documents/interviews';
-import { heardText } from '../shared/interviews/live';
+import type { StoredAnswer, StoredTurn } from '../infra/documents/interviews';
+import { answerOf, heardText } from '../shared/interviews/live';
+import { MAX_TEXT_ANSWER } from '../shared/interviews/session';
 import type { Stores } from '../stores';
 import type { Reply } from './live-replies';
 
@@ -29,6 +30,25 @@ export function questionTurns(stores: Pick<Stores, 'interviews'>, interviewId: s
       list = await stores.interviews.turns(interviewId, at);
       return list;
     },
+    /**
+     * The open question's answer, as its close saves it: the candidate's turns joined (timed out when they said
+     * nothing), how long they spoke, and every turn in the order each person started speaking, whatever order
+     * their transcripts came in.
+     */
+    answer(type: StoredAnswer['type'], answeredAt: Date): StoredAnswer {
+      const text = answerOf(list).slice(0, MAX_TEXT_ANSWER);
+      const spoke = list.filter((t) => t.who === 'candidate');
+      const seconds = spoke.reduce((s, t) => s + (t.ended_at.getTime() - t.started_at.getTime()) / 1000, 0);
+      return {
+        index,
+        type,
+        text: text === '' ? null : text,
+        duration_seconds: spoke.length > 0 ? Math.round(seconds * 10) / 10 : null,
+        answered_at: answeredAt,
+        timed_out: text === '',
+        turns: [...list].sort((a, b) => a.started_at.getTime() - b.started_at.getTime()),
+      };
+    },
     /** Keeps a completed turn of question `at`: its place, or null when it was not kept. */
     async keep(turn: StoredTurn, at = index): Promise<number | null> {
       const span = tracer.startSpan('live.turn', {
@@ -45,9 +65,17 @@ export function questionTurns(stores: Pick<Stores, 'interviews'>, interviewId: s
       const kept = reply.kept;
       if (!kept) return null;
       const cut = { text: heardText(kept.text, ms, reply.receivedMs), ended_at: new Date(reply.startedAt.getTime() + ms) };
-      await stores.interviews.cutTurn(interviewId, kept.index, kept.seq, cut);
+      await stores.interviews.reviseTurn(interviewId, kept.index, kept.seq, cut);
       if (kept.index === index && list[kept.seq]) list[kept.seq] = { ...list[kept.seq], ...cut };
       return cut.text;
+    },
+    /** Revises the kept turn of `reply` to `text` (its whole transcript, as far as it was heard), ending now. */
+    async revise(reply: Reply, text: string): Promise<void> {
+      const kept = reply.kept;
+      if (!kept) return;
+      const to = { text, ended_at: new Date() };
+      await stores.interviews.reviseTurn(interviewId, kept.index, kept.seq, to);
+      if (kept.index === index && list[kept.seq]) list[kept.seq] = { ...list[kept.seq], ...to };
     },
   };
 }

@@ -112,17 +112,18 @@ export async function addTurn(db: Database, interviewId: string, index: number, 
 }
 
 /**
- * Cuts a kept interviewer turn to what the candidate heard of it before cutting in: an update by exact `_id`,
- * never an upsert, so a turn an erasure took stays gone.
+ * Revises a kept interviewer turn: to what the candidate heard of it before cutting in, or to its whole
+ * transcript once it was kept as far as it had come. An update by exact `_id`, never an upsert, so a turn an
+ * erasure took stays gone.
  */
-export async function cutTurn(
+export async function reviseTurn(
   db: Database,
   interviewId: string,
   index: number,
   seq: number,
-  cut: Pick<StoredTurn, 'text' | 'ended_at'>,
+  to: Pick<StoredTurn, 'text' | 'ended_at'>,
 ): Promise<void> {
-  await db.interviewTurns.updateOne({ _id: turnId(interviewId, index, seq) }, { $set: { text: cut.text, ended_at: cut.ended_at } });
+  await db.interviewTurns.updateOne({ _id: turnId(interviewId, index, seq) }, { $set: { text: to.text, ended_at: to.ended_at } });
 }
 
 /** The turns kept for question `index`, in order: exact `_id` reads, at once. */

@@ -6,7 +6,7 @@ import {
   answerId,
   forgetAnswers,
   addTurn,
-  cutTurn,
+  reviseTurn,
   turnsOf,
   interviewOfToken,
   keepTranscript,
@@ -88,8 +88,8 @@ export interface InterviewStore extends ResourceStore<InterviewDoc, InterviewSta
    * question holds its most turns or the candidate was erased meanwhile (then the turn is not kept).
    */
   addTurn(interviewId: string, index: number, turn: StoredTurn, after: number): Promise<number | null>;
-  /** Cuts kept turn `seq` of question `index` to what was heard of it (a cut-in). */
-  cutTurn(interviewId: string, index: number, seq: number, cut: Pick<StoredTurn, 'text' | 'ended_at'>): Promise<void>;
+  /** Revises kept turn `seq` of question `index`: to what was heard of it (a cut-in), or to its whole transcript. */
+  reviseTurn(interviewId: string, index: number, seq: number, to: Pick<StoredTurn, 'text' | 'ended_at'>): Promise<void>;
   /** The live turns kept for question `index`, in order. */
   turns(interviewId: string, index: number): Promise<StoredTurn[]>;
   /**
@@ -195,7 +195,7 @@ export function interviewStore({
       }
       return seq;
     },
-    cutTurn: (interviewId, index, seq, cut) => cutTurn(db, interviewId, index, seq, cut),
+    reviseTurn: (interviewId, index, seq, to) => reviseTurn(db, interviewId, index, seq, to),
     turns: (interviewId, index) => turnsOf(db, interviewId, index),
     keepTranscript: (interviewId, index, text) => keepTranscript(db, interviewId, index, text),
     transcripts: (interview) => transcriptsOf(db, interview),

@@ -71,11 +71,21 @@ export const LiveControl = Type.Union([
   Type.Object({ type: Type.Literal('repeat') }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('switch_to_text') }, { additionalProperties: false }),
   /**
-   * The page stopped the interviewer's latest reply, the candidate talking over it (CUT_IN): `ms` of it had
-   * played. What the candidate never heard is cut from the turn, its caption, the recording and the provider's
-   * conversation.
+   * The page stopped the interviewer, the candidate talking over it (CUT_IN): `ms` of reply `reply` had played,
+   * and nothing of the replies after it through `through`. What the candidate never heard is cut from the turns, their captions,
+   * the recording and the provider's conversation.
    */
-  Type.Object({ type: Type.Literal('played'), ms: Type.Integer({ minimum: 0, maximum: 3_600_000 }) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      type: Type.Literal('played'),
+      ms: Type.Integer({ minimum: 0, maximum: 3_600_000 }),
+      /** The reply playing, as its `asking` state numbered it (the latest without). */
+      reply: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+      /** The latest reply the page had been told of: those after `reply` up to it are cut whole, queued or still to come. */
+      through: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    },
+    { additionalProperties: false },
+  ),
   /**
    * The page played a reply's first sound `ms` after the candidate's answer ended (`answer`: after the `thinking`
    * state reached it) or after "Start the conversation" was pressed (`start`): measured, and counted once each.
@@ -91,13 +101,18 @@ export type LiveControl = Static<typeof LiveControl>;
 
 /** What the server sends as text; the interviewer's audio goes as binary frames. */
 export type LiveMessage =
-  | { type: 'state'; question_index: number; questions: number; state: 'asking' | 'listening' | 'thinking' }
+  /**
+   * Who has the floor (shared/interviews/live-states.ts). `reply`: with `asking`, the number of the reply the
+   * interviewer is asked for, which its audio (the binary frames from here on) is and a `played` names.
+   */
+  | { type: 'state'; question_index: number; questions: number; state: 'asking' | 'listening' | 'thinking'; reply?: number }
   /**
    * A turn's caption, final once the turn is over. `partial`: the words so far of a turn under way (the candidate's
-   * opens empty when they start speaking, so captions stand in the order each person started). `cut`: it
-   * replaces the interviewer's last caption, with only what the candidate heard of it before cutting in.
+   * opens empty when they start speaking, so captions stand in the order each person started). `reply`: the
+   * interviewer's reply it is of, as its `asking` state numbered it. `cut`: it replaces that reply's caption,
+   * with only what the candidate heard of it before cutting in.
    */
-  | { type: 'caption'; who: 'interviewer' | 'candidate'; text: string; partial?: true; cut?: true }
+  | { type: 'caption'; who: 'interviewer' | 'candidate'; text: string; partial?: true; cut?: true; reply?: number }
   | { type: 'ended'; reason: LiveEnd }
   | { type: 'error'; message: string };
 /**

@@ -120,9 +120,38 @@ describe("a conversation's recording", () => {
 
     const again = await conversationRecorder(stack.stores, `iv_wall_${Date.now()}`, { maxSeconds: 600, nowMs: () => now });
     const from = now;
-    for (let i = 0; i < 10; i++) again.interviewer(second);
+    for (let i = 0; i < 10; i++) again.interviewer(second, 1);
     now = from + 1_500;
     // Ten seconds of a voice streamed ahead of a close 1.5 s in: the recording is 2.5 s at most.
     expect((await again.close()).seconds).toBeLessThanOrEqual(2.5);
+  });
+
+  it('takes out the rest of the reply the candidate cut into, and the reply queued after it, keeping what was heard', async () => {
+    let now = 0;
+    const recorder = await conversationRecorder(stack.stores, `iv_queued_${Date.now()}`, { maxSeconds: 60, nowMs: () => now });
+    const loud = Buffer.alloc(48_000);
+    for (let i = 0; i < 24_000; i++) loud.writeInt16LE(8_000, i * 2);
+    // Two replies of a second each, streamed at once: the second is queued behind the first.
+    recorder.interviewer(loud, 1);
+    recorder.interviewerDone();
+    recorder.interviewer(loud, 2);
+    recorder.interviewerDone();
+    now = 400;
+    recorder.cutInterviewer(1, 500);
+    now = 3_000;
+    const closed = await recorder.close();
+    const file = await stack.stores.recordings.download(
+      { conversation_recording: { id: closed.id } } as Parameters<typeof stack.stores.recordings.download>[0],
+      'conversation',
+      undefined,
+    );
+    const chunks: Buffer[] = [];
+    for await (const chunk of file!.body!) chunks.push(chunk as Buffer);
+    const pcm = Buffer.concat(chunks).subarray(44);
+    const at = (ms: number) => pcm.readInt16LE(Math.round(ms * 24) * 2);
+    // The first reply's first 500 ms, whole; nothing of its rest or of the second reply.
+    expect(pcm.length / 48).toBe(500);
+    expect(at(0)).toBe(8_000);
+    expect(at(499)).toBe(8_000);
   });
 });

@@ -157,6 +157,68 @@ describe('a live interview through OpenAI Realtime', () => {
     expect(answer.text).toBe(SAID);
   });
 
+  it('numbers each reply, so a cut lands on the reply the page was playing and cuts those queued behind it whole', async () => {
+    const live = await invitedLive(stack, key, 'job-openai-queued', QUESTIONS, { follow_ups_per_question: 1 });
+    await live.start();
+    const c = await openLive(stack, live.path, (await live.ticket()).body.ticket!);
+    const asked = (await c.next(caption('interviewer', 'Question 1 of 2'))) as { text: string; reply?: number };
+    const received = (c.audioBytes() / 2 / 24_000) * 1000;
+    expect(c.messages).toContainEqual({ type: 'state', question_index: 0, questions: 2, state: 'asking', reply: 1 });
+    expect(asked.reply).toBe(1);
+    const session = standIn.headers.length - 1;
+    // The candidate answers and the follow-up comes whole, while the page, say, still plays the question: then they cut in 300 ms into it.
+    await c.speak(900);
+    const followUp = (await c.next(caption('interviewer', 'Could you say more'))) as { reply?: number };
+    expect(followUp.reply).toBe(2);
+    const stoppedBefore = await sample('hiring_live_cut_ins_total', { outcome: 'stopped' });
+    c.send({ type: 'played', ms: 300, reply: 1, through: 2 });
+    const first = (await c.next((m) => m.type === 'caption' && m.cut === true)) as { text: string; reply: number };
+    const words = asked.text.split(' ');
+    expect(first).toMatchObject({ reply: 1, text: `${words.slice(0, Math.round((words.length * 300) / received)).join(' ')}…` });
+    const second = (await c.next((m) => m.type === 'caption' && m.cut === true && m.reply === 2)) as { text: string };
+    expect(second.text).toBe('…');
+    // The provider forgets its latest reply whole; one cut-in is counted.
+    const truncates = async () =>
+      standIn.events.filter((e) => e.socket === session && e.event.type === 'conversation.item.truncate').map((e) => e.event);
+    expect((await waitFor(truncates, (t) => t.length === 1))[0]).toMatchObject({ audio_end_ms: 0 });
+    expect(await sample('hiring_live_cut_ins_total', { outcome: 'stopped' })).toBe(stoppedBefore + 1);
+    await c.speak(900);
+    await c.next(caption('interviewer', 'Question 2 of 2'));
+    c.close();
+
+    const answer = (await waitFor(live.get, (r) => r.body.data.answers?.length >= 1)).body.data.answers[0];
+    expect(answer.turns.map((t: { who: string; text: string }) => [t.who, t.text])).toEqual([
+      ['interviewer', first.text],
+      ['candidate', SAID],
+      ['interviewer', '…'],
+      ['candidate', SAID],
+    ]);
+    expect(Date.parse(answer.turns[0].ended_at) - Date.parse(answer.turns[0].started_at)).toBe(300);
+  });
+
+  it("keeps a reply still coming when its question closes, in the question's saved answer", async () => {
+    const live = await invitedLive(stack, key, 'job-openai-closed-mid-reply', QUESTIONS, { follow_ups_per_question: 1 });
+    await live.start();
+    const c = await openLive(stack, live.path, (await live.ticket()).body.ticket!);
+    await c.next(caption('interviewer', 'Question 1 of 2'));
+    // The follow-up streams its first four words, then waits; the candidate says they are done meanwhile.
+    standIn.pauseReplies(1);
+    await c.speak(900);
+    await c.next((m) => m.type === 'caption' && m.who === 'interviewer' && m.partial === true && m.text === 'Could you say more');
+    standIn.pauseReplies(null);
+    c.send({ type: 'done', question_index: 0 });
+    await c.next(caption('interviewer', 'Question 2 of 2'));
+    c.close();
+
+    const answer = (await waitFor(live.get, (r) => r.body.data.answers?.length >= 1)).body.data.answers[0];
+    expect(answer.turns.map((t: { who: string; text: string }) => [t.who, t.text])).toEqual([
+      ['interviewer', expect.stringContaining('Question 1 of 2')],
+      ['candidate', SAID],
+      ['interviewer', 'Could you say more'],
+    ]);
+    expect(answer.text).toBe(SAID);
+  });
+
   it("counts what the page says the candidate waited for: the greeting after Start once, each answered reply once, and the provider's share apart", async () => {
     const live = await invitedLive(stack, key, 'job-openai-latency', QUESTIONS, { follow_ups_per_question: 1 });
     await live.start();

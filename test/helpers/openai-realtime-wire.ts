@@ -28,6 +28,8 @@ export interface RealtimeStandIn {
   dropSessions(): void;
   /** What the stand-in transcribes the candidate's turns as, from now on. */
   hears(transcript: string): void;
+  /** From now on, each response stops streaming after `chunks` audio deltas until resumed (null: resumes them all). */
+  pauseReplies(chunks: number | null): void;
   stop(): Promise<void>;
 }
 
@@ -58,6 +60,8 @@ export async function startRealtimeStandIn(
   const sockets: WebSocket[] = [];
   let seq = 0;
   const id = (p: string) => `${p}_${++seq}`;
+  let pauseAfter: number | null = null;
+  const paused: Array<() => void> = [];
 
   wss.on('connection', (ws, req) => {
     const n = sockets.push(ws) - 1;
@@ -123,9 +127,12 @@ export async function startRealtimeStandIn(
         const spoken = words.split(/\s+/);
         let chunks = Math.max(1, Math.ceil(spoken.length / 4));
         let sent = 0;
+        let deltas = 0;
         const next = () => {
           if (current.cancelled || ws.readyState !== ws.OPEN) return;
+          if (pauseAfter !== null && deltas >= pauseAfter) return void paused.push(next);
           if (chunks-- > 0) {
+            deltas++;
             if (opts.stamp) tone.writeDoubleLE(stampNow(), 0);
             audioItems.set(item, (audioItems.get(item) ?? 0) + 100);
             send({
@@ -216,6 +223,10 @@ export async function startRealtimeStandIn(
     inboundMs,
     dropSessions: () => sockets.forEach((s) => s.terminate()),
     hears: (text) => void (transcript = text),
+    pauseReplies(chunks) {
+      pauseAfter = chunks;
+      if (chunks === null) for (const next of paused.splice(0)) next();
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.terminate();

@@ -26,8 +26,10 @@ export const LIVE_SCRIPT = `(function () {
   }
   say('Press "Check my microphone" to begin.');
   var audio = null, voice = null, socket = null, sending = false, ended = false, heardMs = 0, tries = 0, playAt = 0, playing = [], question = 0;
-  // The reply playing: when it began on the audio clock, whether the candidate cut it off, how long they have spoken over it.
-  var replyAt = null, cutOff = false, overMs = 0, lastSaid = null;
+  // The replies in the page's queue, by the number their "asking" state gave them, each with when it begins on the
+  // audio clock; the latest reply the server asked for; whether the candidate cut them off, how long they have
+  // spoken over them; the interviewer's captions by reply, for a cut to shorten.
+  var queue = [], asked = null, cutOff = false, overMs = 0, saidOf = {};
   // What the candidate waits for, on the audio clock: from Start to the greeting, from the end of an answer to the reply.
   var startAt = null, greeted = false, answeredAt = null;
 
@@ -48,8 +50,9 @@ export const LIVE_SCRIPT = `(function () {
     source.buffer = sound;
     source.connect(voice);
     var at = Math.max(audio.currentTime, playAt);
-    if (replyAt === null) {
-      replyAt = at;
+    while (queue.length > 1 && queue[1].at <= audio.currentTime) queue.shift();
+    if (!queue.length || queue[queue.length - 1].n !== asked) {
+      queue.push({ n: asked, at: at });
       if (!greeted && startAt !== null) {
         greeted = true;
         control({ type: 'first_sound', after: 'start', ms: Math.round((at - startAt) * 1000) });
@@ -65,11 +68,12 @@ export const LIVE_SCRIPT = `(function () {
     playing.forEach(function (s) { try { s.stop(); } catch (e) {} });
     playing = [];
     playAt = 0;
+    queue = [];
   }
   function duck(down) { voice.gain.setTargetAtTime(down ? CUT.duckGain : 1, audio.currentTime, 0.01); }
   // The candidate's voice over the interviewer's, frame by frame: down at once, stopped once held, back up after a noise.
   function judge(rms, ms) {
-    var over = replyAt !== null && !cutOff && playAt > audio.currentTime;
+    var over = queue.length > 0 && !cutOff && playAt > audio.currentTime;
     if (!over) {
       if (overMs > 0) { overMs = 0; duck(false); }
       return;
@@ -78,12 +82,15 @@ export const LIVE_SCRIPT = `(function () {
       if (overMs === 0) duck(true);
       overMs += ms;
       if (overMs < CUT.stopAfterMs) return;
-      var played = Math.max(0, Math.round((audio.currentTime - replyAt) * 1000));
+      // The reply heard now, how far in, and every reply queued after it up to the latest asked: none of them plays.
+      var now = queue.filter(function (r) { return r.at <= audio.currentTime; }).pop() || queue[0];
+      var cut = { type: 'played', ms: Math.max(0, Math.round((audio.currentTime - now.at) * 1000)) };
+      if (now.n) { cut.reply = now.n; cut.through = Math.max(now.n, asked || now.n); }
       hush();
       cutOff = true;
       overMs = 0;
       duck(false);
-      control({ type: 'played', ms: played });
+      control(cut);
     } else if (overMs > 0) {
       overMs = Math.max(0, overMs - ms);
       if (overMs === 0) { duck(false); control({ type: 'noise' }); }
@@ -91,7 +98,7 @@ export const LIVE_SCRIPT = `(function () {
   }
   // Each side's caption under way, grown by its partial captions and closed by its final one.
   var open = { interviewer: null, candidate: null };
-  function caption(who, text, partial) {
+  function caption(who, text, partial, reply) {
     var said = open[who];
     if (!said) {
       var item = document.createElement('li');
@@ -104,7 +111,7 @@ export const LIVE_SCRIPT = `(function () {
     }
     said.textContent = text || '…';
     open[who] = partial ? said : null;
-    if (who === 'interviewer' && !partial) lastSaid = said;
+    if (who === 'interviewer' && reply) saidOf[reply] = said;
   }
   var STATES = { asking: 'The interviewer is speaking.', listening: 'Listening. Answer when you are ready.', thinking: 'One moment…' };
 
@@ -191,13 +198,13 @@ export const LIVE_SCRIPT = `(function () {
           if (m.type === 'state') {
             question = m.question_index;
             part('number').textContent = String(m.question_index + 1);
-            // A new reply: it begins with its first audio, and the candidate may cut into it.
-            if (m.state === 'asking') { replyAt = null; cutOff = false; }
+            // A new reply: it begins with its first audio, after those queued before it, and the candidate may cut into it.
+            if (m.state === 'asking') { asked = m.reply || null; cutOff = false; }
             if (m.state === 'thinking') answeredAt = audio.currentTime;
             say(STATES[m.state] || '');
           } else if (m.type === 'caption') {
-            if (m.cut && lastSaid) lastSaid.textContent = m.text;
-            else caption(m.who, m.text, m.partial);
+            if (m.cut) { if (saidOf[m.reply]) saidOf[m.reply].textContent = m.text; }
+            else caption(m.who, m.text, m.partial, m.reply);
           }
           else if (m.type === 'ended') {
             ended = true;
