@@ -71,7 +71,7 @@ export function createCallBookkeepingActivities({ stores, clock }: CallActivityD
     /** Ends the call and frees the candidate for a new call. `cancelReason`: why a cancelled call was (API or a contact rule). */
     async finishCall(
       callId: string,
-      status: Extract<CallStatus, 'completed' | 'failed' | 'cancelled'>,
+      status: Extract<CallStatus, 'completed' | 'failed' | 'cancelled' | 'declined'>,
       reason: FailureReason | null,
       cancelReason?: CancelReason,
     ): Promise<CallStatus> {

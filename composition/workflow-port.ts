@@ -1,10 +1,11 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { startEach, startOptions, whileReachable } from '../infra/temporal';
 import type { Config } from '../infra/config';
 import type { Logger } from '../infra/logger';
 import type { WorkflowPort } from '../operations/deps';
 import { callWorkflowId, workflowStart } from '../shared/workflow-starts';
-import { attemptResultSignal, callBackUpdate, cancelCallSignal, cancelOutcomeUpdate } from '../workflows/calls';
+import { attemptResultSignal, callBackUpdate, cancelCallSignal, cancelOutcomeUpdate, candidateChoiceUpdate } from '../workflows/calls';
+import { CANDIDATE_REFUSALS, type CandidateChoiceAnswer, type CandidateRefusal } from '../shared/calls/candidate-link';
 import { callStart } from '../workflows/call-start';
 import { optOutWorkflow, optOutWorkflowId } from '../workflows/suppressions';
 import { erasureWorkflow, erasureWorkflowId, providerDeletionWorkflow } from '../workflows/erasure';
@@ -151,6 +152,22 @@ export function workflowPort(
           args: [{ providerCallId, answerBy: Date.now() + withinMs }],
           updateId: `call-back-${providerCallId}`,
         });
+      return answerWithin(ask, withinMs, { callId });
+    },
+
+    candidateChoice(callId, choice, withinMs) {
+      const handle = client.workflow.getHandle(callWorkflowId(callId));
+      const ask = async (): Promise<CandidateChoiceAnswer> => {
+        try {
+          return await handle.executeUpdate(candidateChoiceUpdate, { args: [choice] });
+        } catch (err) {
+          // Refused by its validator, which names why; a workflow that has closed has ended its call.
+          const why = err instanceof WorkflowUpdateFailedError ? err.cause?.message : undefined;
+          if (why && (CANDIDATE_REFUSALS as readonly string[]).includes(why)) return { taken: false, refused: why as CandidateRefusal };
+          if (closed(err)) return { taken: false, refused: 'ended' };
+          throw err;
+        }
+      };
       return answerWithin(ask, withinMs, { callId });
     },
 

@@ -1,7 +1,7 @@
 import type { OperationDeps } from './deps';
 import type { FileCandidates } from './candidates';
 import type { ProjectDoc } from '../infra/documents/projects';
-import { type CallDoc, type ResolvedTemplate } from '../infra/documents/calls';
+import { callLinkToken, type CallDoc, type ResolvedTemplate } from '../infra/documents/calls';
 import type { PartnerLink } from '../infra/documents/partners';
 import { defaultTimezone, type WorkspaceDoc } from '../infra/documents/workspaces';
 import { candidateZones } from '../infra/phone-zones';
@@ -14,7 +14,7 @@ import { renderTemplate, templateContext, type TemplateContext } from '../shared
 import type { CallInitiateRequest, CallInitiateResponse, CallResult, WhatsAppTemplate } from '../shared/calls/schema';
 import { callWorkflowId } from '../shared/workflow-starts';
 import { startOrTakeBack } from './workflow-starts';
-import { projectUrl } from '../shared/public-urls';
+import { callLinkUrl, projectUrl } from '../shared/public-urls';
 
 /** A claim on a candidate whose call was never recorded is considered abandoned after this long. */
 const ABANDONED_CLAIM_MS = 60_000;
@@ -105,7 +105,7 @@ async function scheduleAll(
   depth: number,
 ): Promise<EntryResult[]> {
   const { stores, fileCandidates } = deps;
-  const calls = cands.map((c) => buildCall(newId('call'), ws, project, req, c));
+  const calls = cands.map((c) => buildCall(newId('call'), ws, project, req, c, deps.config.PUBLIC_BASE_URL));
   const claims = await stores.calls.claimCandidates(calls);
   const won = calls.flatMap((call, i) => (claims[i] === 'written' ? [i] : []));
   const results = new Array<EntryResult>(cands.length);
@@ -236,10 +236,14 @@ function buildCall(
   project: Readonly<ProjectDoc>,
   req: CallInitiateRequest & PartnerLink,
   c: Candidate,
+  publicBaseUrl: string,
 ): CallDoc {
   const ctx = templateContext(c, workspace.sender, project.company_name);
   const now = new Date();
   const whatsapp = req.call_settings?.whatsapp_notifications;
+  const token = callLinkToken(callId);
+  // Only the WhatsApp messages carry the candidate's link: the script goes to the voice provider.
+  const withLink = { ...ctx, candidate_call_url: callLinkUrl(publicBaseUrl, token), candidate_call_token: token };
   return {
     _id: callId,
     workspace_id: workspace._id,
@@ -260,8 +264,10 @@ function buildCall(
     assistant_settings: req.assistant_settings ?? null,
     extract_variables: req.extract_variables ?? [],
     call_settings: req.call_settings ?? null,
-    whatsapp: { pre_call: resolveTemplate(whatsapp?.pre_call, ctx), fallback: resolveTemplate(whatsapp?.fallback, ctx) },
+    whatsapp: { pre_call: resolveTemplate(whatsapp?.pre_call, withLink), fallback: resolveTemplate(whatsapp?.fallback, withLink) },
     schedule_at: req.schedule_at ? new Date(req.schedule_at) : null,
+    candidate_token: token,
+    ...(req.candidate_choices ? { candidate_choices: req.candidate_choices } : {}),
     scheduled_for: null,
     timezones: candidateZones(c.timezone, c.phone, defaultTimezone(workspace)),
     deferrals: [],

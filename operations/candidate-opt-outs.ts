@@ -1,4 +1,5 @@
 import type { InterviewDoc } from '../infra/documents/interviews';
+import type { CallDoc } from '../infra/documents/calls';
 import { keyedId } from '../infra/ids';
 import { normaliseEmail } from '../infra/people';
 import { SUPPRESSION_CHANNELS, type SuppressionChannel } from '../shared/suppressions/schema';
@@ -53,6 +54,20 @@ export function candidateOptOuts({ stores, logger }: Pick<OperationDeps, 'stores
         reason: 'The candidate\'s "Don\'t contact me again" on the interview page',
       });
       logger.info({ interviewId: interview._id }, 'candidate opted out on the interview page');
+    },
+
+    /** The call link's "Stop contacting me": every channel refused to the candidate's phone and email; their waiting calls stop. */
+    async optOutOfCall(call: CallDoc): Promise<void> {
+      await suppressions.file({
+        id: keyedId('sup', call.workspace_id, 'call_page', call._id),
+        workspaceId: call.workspace_id,
+        email: call.candidate.email,
+        phone: call.candidate.phone,
+        channels: SUPPRESSION_CHANNELS,
+        source: 'call_page',
+        reason: 'The candidate\'s "Stop contacting me" on their call\'s page',
+      });
+      logger.info({ callId: call._id }, 'candidate opted out on their call page');
     },
   };
 }

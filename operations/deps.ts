@@ -7,6 +7,7 @@ import type { CallStatus, CancelReason } from '../shared/calls/schema';
 import type { Stores } from '../stores';
 import type { ErasureCounts, ProviderCallRef } from '../shared/erasure/schema';
 import type { CallBackAnswer } from '../shared/calls/call-backs';
+import type { CandidateChoice, CandidateChoiceAnswer } from '../shared/calls/candidate-link';
 import type { RealtimeVoice } from '../providers/realtime/port';
 
 /** One bulk request's workflows as operators see them: its summary, and the project it is for. */
@@ -68,6 +69,11 @@ export interface WorkflowPort {
    * answer: the attempt it became, or its refusal; null when the workflow has ended or did not answer in time.
    */
   callBack(callId: string, providerCallId: string, withinMs: number): Promise<CallBackAnswer | null>;
+  /**
+   * Asks the call's workflow (an Update) to take the candidate's choice on their link, waiting up to `withinMs`:
+   * its answer, or its refusal (`ended` for a workflow that has closed); null when it did not answer in time.
+   */
+  candidateChoice(callId: string, choice: CandidateChoice, withinMs: number): Promise<CandidateChoiceAnswer | null>;
   /**
    * Starts the erasure `erasureId` as a workflow (one per erasure) and waits up to `withinMs` for its counts;
    * null when it has not ended by then (it goes on).

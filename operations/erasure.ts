@@ -66,7 +66,7 @@ export function erasure({ stores, workflows, config }: Pick<OperationDeps, 'stor
       stores.candidates.erase(call.project_id, call.candidate_id),
     ]);
     const now = erased ?? (await stores.calls.get(call._id));
-    if (now) await stores.webhooks.rewriteEvents(now, (sequence) => callView(now, sequence));
+    if (now) await stores.webhooks.rewriteEvents(now, (sequence) => callView(now, config.PUBLIC_BASE_URL, sequence));
   }
 
   async function eraseInterview(interview: InterviewDoc, at: Date): Promise<number> {

@@ -21,6 +21,7 @@ import { deliveryRetries } from './delivery-retries';
 import { liveInterviews, type LiveInterviews } from './live-interviews';
 import { partnerOrders, type PartnerOrders } from './partner-orders';
 import { recordingDownloads, type RecordingDownloads } from './recording-downloads';
+import { callCandidateLinks, type CallCandidateLinks } from './call-candidate-links';
 
 export type { OperationDeps, WorkflowPort } from './deps';
 
@@ -68,6 +69,8 @@ export interface Operations {
   partnerOrders: PartnerOrders;
   /** An interview's recording (an answer's or the conversation's), for the API and the dashboard (operations/recording-downloads.ts). */
   recordingDownload: RecordingDownloads;
+  /** The candidate's own link to their call: call now, a time, decline, answer in writing, stop (operations/call-candidate-links.ts). */
+  callLinks: CallCandidateLinks;
 }
 
 export function createOperations(deps: OperationDeps): Operations {
@@ -77,6 +80,7 @@ export function createOperations(deps: OperationDeps): Operations {
   const steps = interviewSteps(deps);
   const initiate: Operations['initiateCalls'] = (workspace, req) => initiateCalls(bulk, workspace, req);
   const invite: Operations['inviteCandidates'] = (workspace, req) => inviteCandidates(bulk, workspace, req);
+  const optOuts = candidateOptOuts(deps, suppressions);
   return {
     cancelCall,
     cancels: requestedCancels(deps, cancelCall),
@@ -84,7 +88,7 @@ export function createOperations(deps: OperationDeps): Operations {
     initiateCalls: initiate,
     inviteCandidates: invite,
     suppressions,
-    optOuts: candidateOptOuts(deps, suppressions),
+    optOuts,
     reports: reportIntake(deps),
     erasure: erasure(deps, cancelCall),
     reviewInterview: interviewReviews(deps),
@@ -97,5 +101,6 @@ export function createOperations(deps: OperationDeps): Operations {
     liveInterviews: liveInterviews({ ...deps, steps }),
     partnerOrders: partnerOrders(deps, { inviteCandidates: invite, initiateCalls: initiate, cancelCall }),
     recordingDownload: recordingDownloads(deps),
+    callLinks: callCandidateLinks({ ...deps, now: () => new Date() }, optOuts),
   };
 }

@@ -11,6 +11,11 @@ export function interviewUrl(baseUrl: string, token: string): string {
   return `${baseUrl}/interview/${token}`;
 }
 
+/** A call's candidate link (docs/calls.md): call now, pick a time, not interested, answer in writing. */
+export function callLinkUrl(baseUrl: string, token: string): string {
+  return `${baseUrl}/call/${token}`;
+}
+
 /** An email's one-click unsubscribe link (RFC 8058): its page confirms, its POST suppresses the address. */
 export function unsubscribeUrl(baseUrl: string, token: string): string {
   return `${baseUrl}/u/${token}`;
@@ -31,11 +36,11 @@ export function recordingUrl(baseUrl: string, interviewId: string, index: number
 }
 
 /** The routes whose segment after the first is a candidate's credential or names their page: masked whole. */
-const SECRET_ROUTES = new Set(['u', 'interview', 'jobs']);
+const SECRET_ROUTES = new Set(['u', 'interview', 'jobs', 'call']);
 
 /**
  * A request path as it may be logged or traced. The routes of candidates' links (`/u/{token}`,
- * `/interview/{token}/…`, `/jobs/{id}`) have that segment replaced by `…`: routes match whatever the path's
+ * `/interview/{token}/…`, `/call/{token}/…`, `/jobs/{id}`) have that segment replaced by `…`: routes match whatever the path's
  * case, and their parameters are decoded, so the route is recognised decoded and in any case (`/INTERVIEW/`,
  * `/%75/`), and the segment is taken before decoding, so an encoded slash cannot carry part of it past the
  * mask. Anywhere else, a run of 32 or more token characters (a secret in whatever place) is masked too.

@@ -50,7 +50,8 @@ export function callReportStore(db: Database) {
     },
     /** Forgets the reports of the call's attempts (an erasure). */
     async forgetCall(callId: string, attempts: number): Promise<void> {
-      await Promise.all(Array.from({ length: attempts }, (_, n) => db.callReports.deleteOne({ _id: callReportId(callId, n + 1) })));
+      // From 0: the candidate's written answers on their link are kept as attempt 0's report.
+      await Promise.all(Array.from({ length: attempts + 1 }, (_, n) => db.callReports.deleteOne({ _id: callReportId(callId, n) })));
     },
   };
 }

@@ -66,10 +66,13 @@ export interface CallStore extends ResourceStore<CallDoc, CallStatus, CallEventT
 export function callStore({
   db,
   announce,
+  publicBaseUrl,
   partnerChanged,
 }: {
   db: Database;
   announce: Announce;
+  /** Where the candidate's link of a call is (its view's `candidate_url`). */
+  publicBaseUrl: string;
   partnerChanged?: (assessmentId: string) => Promise<void>;
 }): CallStore {
   const get = (id: string) => db.calls.findOne({ _id: id });
@@ -79,7 +82,7 @@ export function callStore({
       collection: db.calls,
       list: callList(db),
       mayMove: callMayMove,
-      announcement: callAnnouncement,
+      announcement: (call, key) => callAnnouncement(call, publicBaseUrl, key),
       announce,
       partnerChanged,
       erasedForm: erasedCall,
@@ -123,7 +126,12 @@ export const callEvents = {
   /** A contact rule moved the next dial (docs/contact-rules.md); `from`: when it was due, which tells each apart. */
   deferred: (from: number): ResourceEvent<CallEventType> => ({ type: 'call.scheduled', occurrence: `deferred/${from}` }),
   attemptEnded: (attempt: number): ResourceEvent<CallEventType> => ({ type: 'call.attempt.ended', occurrence: attempt }),
-  ended: (status: 'completed' | 'failed' | 'cancelled'): ResourceEvent<CallEventType> => ({ type: `call.${status}`, occurrence: 'final' }),
+  ended: (status: 'completed' | 'failed' | 'cancelled' | 'declined'): ResourceEvent<CallEventType> => ({
+    type: `call.${status}`,
+    occurrence: 'final',
+  }),
+  /** The candidate's `n`th move of the next dial on their link. */
+  rescheduled: (n: number): ResourceEvent<CallEventType> => ({ type: 'call.rescheduled', occurrence: n }),
   /** A WhatsApp message's sending (`sent` or `failed`) or a later delivery status. */
   message: (kind: MessageKind, status: string): ResourceEvent<CallEventType> => ({
     type: 'whatsapp.message.updated',

@@ -94,7 +94,7 @@ export function createStores(db: Database, { announce, partnerChanged, config }:
     sessions,
     projects: projectStore(db),
     candidates: candidateStore(db, keys),
-    calls: callStore({ db, announce, partnerChanged }),
+    calls: callStore({ db, announce, publicBaseUrl: config.PUBLIC_BASE_URL, partnerChanged }),
     callReports: callReportStore(db),
     callSlots: callSlotStore(db),
     liveSlots: liveSlotStore(db),

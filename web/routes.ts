@@ -9,6 +9,7 @@ import { liveTicketRoutes } from './interviews/live-routes';
 import { sessionRoutes } from './sessions/routes';
 import { projectRoutes } from './projects/routes';
 import { suppressionRoutes } from './suppressions/routes';
+import { callLinkRoutes } from './calls/routes';
 
 /**
  * The pages people open from the links the API hands out, mounted beside the API on the same server. Each
@@ -24,6 +25,7 @@ export function pageRoutes(deps: WebDeps): Router[] {
     sessionRoutes(deps),
     projectRoutes(deps),
     suppressionRoutes(deps),
+    callLinkRoutes(deps),
   ])
     pages.use(room.routes(), room.allowedMethods());
   return [assetRoutes(), pages];

@@ -1,5 +1,5 @@
 import type { CallSettings } from '../shared/calls/schema';
-import { CANDIDATE_ZONES } from '../shared/contact/time-zone-names';
+import { hoursZonesOf } from '../shared/calls/working-hours';
 import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
 import { callWorkflow, type CallWorkflowInput } from './calls';
 import { CallStatusKey, candidateSearchAttributes, type CandidateResource } from './search-attributes';
@@ -17,21 +17,15 @@ export interface StoredCall extends CandidateResource {
   timezones?: string[];
 }
 
-/** The zones of a call's working hours: none for UTC, the named zone, or the candidate's own (`candidate`). */
-function hoursZonesOf(call: StoredCall): string[] | undefined {
-  const zone = call.call_settings?.working_hours?.timezone;
-  if (zone === undefined || zone === 'UTC') return undefined;
-  return zone === CANDIDATE_ZONES ? (call.timezones ?? ['UTC']) : [zone];
-}
-
 /** The workflow's input, derived from the stored call alone, so a restart after a crash starts the same workflow. */
 export function callWorkflowInput(call: StoredCall, outcomeTimeoutMs = REPORT_WAIT_FALLBACK_MS): CallWorkflowInput {
   const settings = call.call_settings;
+  const hoursZones = hoursZonesOf(settings?.working_hours, call.timezones);
   return {
     callId: call._id,
     scheduleAt: call.schedule_at ? call.schedule_at.getTime() : null,
     workingHours: settings?.working_hours ?? null,
-    ...(hoursZonesOf(call) ? { hoursZones: hoursZonesOf(call) } : {}),
+    ...(hoursZones ? { hoursZones } : {}),
     retryPolicy: settings?.retry_policy ?? null,
     sendPreCall: call.whatsapp.pre_call !== null,
     sendFallback: call.whatsapp.fallback !== null,

@@ -6,6 +6,7 @@ import type { AttemptResult } from '../shared/calls/retry';
 import type { CallStatus, CancelReason, RetryPolicy, WorkingHours } from '../shared/calls/schema';
 import { callMayMove } from '../shared/calls/transitions';
 import type { CallBack, CallBackAnswer } from '../shared/calls/call-backs';
+import { CANDIDATE_LINK_RULES, pickedTimeProblem, type CandidateChoice, type CandidateChoiceAnswer } from '../shared/calls/candidate-link';
 import { CallStatusKey } from './search-attributes';
 
 export interface CallWorkflowInput {
@@ -38,7 +39,8 @@ export interface CallProgress {
   nextAttemptAt: number | null;
 }
 
-const ENDED: ReadonlySet<CallStatus> = new Set(['cancelled', 'completed', 'failed']);
+const ENDED: ReadonlySet<CallStatus> = new Set(['cancelled', 'completed', 'failed', 'declined']);
+const UNDER_WAY: ReadonlySet<CallStatus> = new Set(['in_progress', 'cancelling']);
 const CANCEL_TAKEN: ReadonlySet<CallStatus> = new Set([...ENDED, 'cancelling']);
 
 /** How a held contact's wait ended: `waited` until its moment, or why not. */
@@ -67,6 +69,14 @@ export class CallState {
   private waitingForDialTime = false;
   /** A call-back completed the call: nothing is written after it, whatever the wait it ended was for. */
   completedByCallBack = false;
+  /** The candidate's link (shared/calls/candidate-link.ts): call now asked, their moves of the next dial and the time of the last. */
+  private callNowAsked = false;
+  private moves = 0;
+  private chosenAt: number | null = null;
+  /** The candidate used their link: the pre-call message, which carries it, has nothing left to say. */
+  candidateActed = false;
+  /** How the candidate ended the call on their link: it ends as that, not as cancelled. */
+  private ending: 'declined' | 'form' | null = null;
   /** The call's own place among waiters' look times, from its id: deterministic, so replays wait the same. */
   private readonly spread: number;
 
@@ -108,6 +118,50 @@ export class CallState {
     return answer;
   };
 
+  /**
+   * candidateChoice's validator: refuses, before it reaches the history, what the call's state does not allow.
+   * A call that has ended takes nothing; during an attempt only "call me now" is taken (it is ringing: one
+   * dial); a move needs the call waiting for a dial time, fewer than CANDIDATE_LINK_RULES.maxMoves before it,
+   * and a time the rules allow.
+   */
+  candidateChoiceAllowed = (c: CandidateChoice): void => {
+    if (ENDED.has(this.progress.status) || this.cancelled) throw new Error('ended');
+    if (c.kind === 'call_now') return;
+    if (UNDER_WAY.has(this.progress.status)) throw new Error('under_way');
+    if (c.kind !== 'move') return;
+    if (!this.waitingForDialTime) throw new Error('under_way');
+    if (this.moves >= CANDIDATE_LINK_RULES.maxMoves) throw new Error('too_many_moves');
+    if (pickedTimeProblem(c.at, Date.now(), this.input.workingHours, this.input.hoursZones)) throw new Error('bad_time');
+  };
+
+  /**
+   * candidateChoice: the candidate's choice on their link. "Call me now" wakes the wait for the next dial when
+   * the calling window allows a call now (else it answers the first moment it does); a move re-targets that
+   * wait, recorded with `call.rescheduled`; "not interested" and the written form end the call as they say.
+   */
+  candidateChose = async (c: CandidateChoice): Promise<CandidateChoiceAnswer> => {
+    this.candidateActed = true;
+    const ringingBy = () => Date.now() + CANDIDATE_LINK_RULES.callNowWithinMs;
+    if (c.kind === 'decline' || c.kind === 'form') {
+      this.ending = c.kind === 'decline' ? 'declined' : 'form';
+      this.cancelled = true;
+      return { taken: true };
+    }
+    if (c.kind === 'move') {
+      this.moves++;
+      this.chosenAt = c.at;
+      this.show(await local.rescheduleCall(this.callId, c.at, Date.now()));
+      this.progress.nextAttemptAt = c.at;
+      return { taken: true, at: c.at };
+    }
+    // Due, or dialling already: it rings without another dial.
+    if (!this.waitingForDialTime) return { taken: true, ringing_by: ringingBy() };
+    const window = await local.candidateDialWindow(this.callId, Date.now());
+    if (!window.go) return { taken: false, refused: 'outside_calling_window', ...(window.at !== null ? { earliest: window.at } : {}) };
+    if (this.waitingForDialTime) this.callNowAsked = true;
+    return { taken: true, ringing_by: ringingBy() };
+  };
+
   private decideCallBack(c: CallBack): CallBackAnswer {
     if (this.pendingCallBack || !this.waitingForDialTime || this.cancelled || Date.now() > c.answerBy) return { refused: true };
     this.pendingCallBack = { providerCallId: c.providerCallId, attempt: this.used + 1 };
@@ -141,12 +195,20 @@ export class CallState {
    * meanwhile is its own attempt; one that does not complete the call leaves the wait as it was.
    */
   async waitUntil(at: number): Promise<boolean> {
+    this.callNowAsked = false;
     for (;;) {
-      const ms = at - Date.now();
+      // The candidate's time, once they moved this dial on their link.
+      const ms = (this.chosenAt ?? at) - Date.now();
+      const moves = this.moves;
       this.waitingForDialTime = this.progress.status === 'scheduled';
-      if (ms > 0) await condition(() => this.cancelled || this.pendingCallBack !== null, ms);
+      if (ms > 0) await condition(() => this.cancelled || this.pendingCallBack !== null || this.callNowAsked || this.moves !== moves, ms);
       this.waitingForDialTime = false;
-      if (this.cancelled || !this.pendingCallBack) return this.cancelled;
+      if (!this.cancelled && this.moves !== moves) continue;
+      if (this.cancelled || !this.pendingCallBack) {
+        this.callNowAsked = false;
+        this.chosenAt = null;
+        return this.cancelled;
+      }
       const taken = await this.takeCallBack(at);
       if (taken === 'completed') this.completedByCallBack = true;
       if (taken === 'completed' || taken === 'cancelled') return true;
@@ -277,10 +339,15 @@ export class CallState {
     return window === 'cancelled' ? this.cancelReason : window === 'never' ? 'outside_calling_window' : window;
   }
 
-  /** The call cancelled, with `reason` (the one asked for by default); after a call-back completed it, nothing. */
+  /**
+   * The call cancelled, with `reason` (the one asked for by default), or ended as the candidate said on their
+   * link (declined, or completed by their written answers); after a call-back completed it, nothing.
+   */
   async cancel(reason: CancelReason = this.cancelReason): Promise<CallProgress> {
     if (this.completedByCallBack) return this.progress;
-    await this.written(() => local.finishCall(this.callId, 'cancelled', null, reason));
+    if (this.ending === 'declined') await this.written(() => local.finishCall(this.callId, 'declined', null));
+    else if (this.ending === 'form') await this.written(() => local.completeByForm(this.callId));
+    else await this.written(() => local.finishCall(this.callId, 'cancelled', null, reason));
     return this.progress;
   }
 }

@@ -6,6 +6,7 @@ import { PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
 import { nextRetryTime, type FailureReason } from '../shared/calls/retry';
 import type { CallStatus, CancelReason } from '../shared/calls/schema';
 import type { CallBack, CallBackAnswer } from '../shared/calls/call-backs';
+import { CANDIDATE_CHOICE_KINDS, type CandidateChoice, type CandidateChoiceAnswer } from '../shared/calls/candidate-link';
 import { CallState, type AttemptEnded, type CallProgress, type CallWorkflowInput } from './call-state';
 
 export type { AttemptEnded, CallProgress, CallWorkflowInput } from './call-state';
@@ -32,6 +33,12 @@ export const callProgressQuery = defineQuery<CallProgress>('callProgress');
  * again gets the same answer.
  */
 export const callBackUpdate = defineUpdate<CallBackAnswer, [CallBack]>('callBack');
+/**
+ * The candidate's choice on their link (docs/calls.md): call me now, a time of their own, not interested, or
+ * their written answers. Its validator refuses what the call's state does not allow (its message names why:
+ * `ended`, `under_way`, `too_many_moves`, `bad_time`); its answer says whether and when the call will ring.
+ */
+export const candidateChoiceUpdate = defineUpdate<CandidateChoiceAnswer, [CandidateChoice]>('candidateChoice');
 
 /**
  * One call to one candidate: wait for the first dial time, send the pre-call template, dial, wait for the
@@ -56,6 +63,13 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
         throw new TypeError('a call-back names its inbound call (providerCallId) and its answer time (answerBy)');
     },
   });
+  setHandler(candidateChoiceUpdate, call.candidateChose, {
+    validator: (c) => {
+      if (!CANDIDATE_CHOICE_KINDS.includes(c?.kind) || (c.kind === 'move' && !Number.isFinite(c.at)))
+        throw new TypeError('a candidate choice is call_now, move (with its time), decline or form');
+      call.candidateChoiceAllowed(c);
+    },
+  });
   const progress = await runCall(call);
   // Every outcome asked for is answered before the workflow closes.
   await condition(allHandlersFinished);
@@ -72,7 +86,8 @@ async function runCall(call: CallState): Promise<CallProgress> {
   if (!scheduledBySlot) call.show(await local.markScheduled(callId, firstDial));
   if (await call.waitUntil(firstDial)) return call.cancel();
 
-  if (input.sendPreCall) {
+  // A candidate who used their link (it came with the pre-call message, or by email) has nothing to learn from it.
+  if (input.sendPreCall && !call.candidateActed) {
     const window = await call.windowOpens('pre_call');
     if (window !== 'go') return call.cancel(call.endedBy(window));
     await sendTemplate(callId, 'pre_call');

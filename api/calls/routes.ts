@@ -25,11 +25,12 @@ import { CallListQuery } from '../../shared/lists/schema';
 const validateInitiate = compileValidator(CallInitiateRequest, callInitiateRules);
 const validateCampaign = compileValidator(CampaignRequest);
 const validateCancel = compileValidator(CallCancelRequest);
-const listCalls = listHandler('calls', CallListQuery, (c: CallDoc) => callView(c));
 
 /** The call operations: campaigns, call/initiate and call status, with the call family's error shapes. */
 export function callRoutes(deps: ApiDeps): Router {
   const { stores, config, whatsappTemplates: templates } = deps;
+  const view = (c: CallDoc) => callView(c, config.PUBLIC_BASE_URL);
+  const listCalls = listHandler('calls', CallListQuery, view);
   const router = publicRouter(deps, callFamily, { bodies: true });
 
   router.post('/campaigns', async (ctx) => {
@@ -65,14 +66,14 @@ export function callRoutes(deps: ApiDeps): Router {
   router.post('/calls/:id/cancel', async (ctx) => {
     const body: CallViewResponse = {
       success: true,
-      data: callView(await deps.operations.cancels.cancelRequested(ctx.state.workspace, ctx.params.id)),
+      data: view(await deps.operations.cancels.cancelRequested(ctx.state.workspace, ctx.params.id)),
     };
     ctx.body = body;
   });
 
   router.get('/calls/:id', async (ctx) => {
     const call = await orNotFound(stores.calls.owned(ctx.state.workspace._id, ctx.params.id), 'Call not found');
-    const body: CallViewResponse = { success: true, data: callView(call) };
+    const body: CallViewResponse = { success: true, data: view(call) };
     ctx.body = body;
   });
   return router;

@@ -52,7 +52,7 @@ export const SUPPRESSION_OPERATIONS: Operation[] = [
     summary: "The workspace's suppression list, newest first",
     description:
       'Every entry, whatever its source: `api`, `whatsapp` (a STOP reply), `email_link` (an unsubscribe link), `interview_page` ' +
-      '(the candidate\'s "Don\'t contact me again"), `erasure` (hashes only: its phone and email are null). Filtered by `phone`, `email` ' +
+      '(the candidate\'s "Don\'t contact me again"), `call_page` (their call link\'s "Stop contacting me"), `erasure` (hashes only: its phone and email are null). Filtered by `phone`, `email` ' +
       'or `source`; pages follow `next_cursor`, and a cursor made for other filters is refused (400).',
     tag: 'Suppressions',
     security: 'apiKey',

@@ -1,10 +1,19 @@
 import type { PartnerLink } from './partners';
+import { newToken } from '../ids';
+import { candidateZones } from '../phone-zones';
+import { callingWindowOf, defaultTimezone, type WorkspaceDoc } from './workspaces';
+import { hoursZonesOf } from '../../shared/calls/working-hours';
+import { windowHours } from '../../shared/contact/zones';
+import type { ZonedHours } from '../../shared/calls/candidate-link';
+import { safeEqual } from '../safe-equal';
 import type { ConsentBasis } from '../../shared/calls/consent';
 import type {
   AssistantSettings,
   CallSettings,
   CallStatus,
   CancelReason,
+  CandidateChoiceKind,
+  CompletionChannel,
   DeferralReason,
   ExtractVariable,
   MessageStatus,
@@ -90,6 +99,14 @@ export interface CallDoc extends PartnerLink {
   /** Dials and messages a contact rule moved later (docs/contact-rules.md). */
   deferrals?: Array<{ from: Date; to: Date; reason: DeferralReason }>;
   next_attempt_at: Date | null;
+  /** The secret of the candidate's link (`<call id>.<256 random bits>`); absent on calls made before links. */
+  candidate_token?: string;
+  /** What the link offers (`candidate_choices`); absent: all of them. */
+  candidate_choices?: CandidateChoiceKind[];
+  /** The candidate's moves of the next dial on their link, in order. */
+  reschedules?: Array<{ from: Date | null; to: Date; by: 'candidate'; at: Date }>;
+  /** How a completed call was completed; absent: by a conversation (`voice`). */
+  channel?: CompletionChannel;
   attempts: CallAttempt[];
   messages: CallMessage[];
   transcript: Array<{ role: 'assistant' | 'candidate'; text: string }> | null;
@@ -136,4 +153,35 @@ export interface ProviderRefDoc {
   call_id: string;
   kind: MessageKind;
   created_at: Date;
+}
+
+/**
+ * The secret of a call's candidate link: the call's id, a dot, and 256 random bits, as an interview link's. The
+ * page finds the call by the id (one exact `_id` read) and then compares the whole token in constant time.
+ */
+export function callLinkToken(callId: string): string {
+  return `${callId}.${newToken()}`;
+}
+
+/** The call a link's token names, if the token is one of ours in shape; null otherwise. */
+export function callIdOfLink(token: string): string | null {
+  return /^(call_[0-9a-f]{24})\.[A-Za-z0-9_-]{43}$/.exec(token)?.[1] ?? null;
+}
+
+/** Whether `token` is the call's own link, compared in constant time; a call made before links has none. */
+export function linkMatches(call: CallDoc, token: string): boolean {
+  return call.candidate_token !== undefined && safeEqual(token, call.candidate_token);
+}
+
+/** The candidate's zones: fixed when the call was made, or, for a call made before zones, found now. */
+export function zonesOfCall(call: CallDoc, workspace: Readonly<WorkspaceDoc> | null): string[] {
+  return call.timezones ?? candidateZones(undefined, call.candidate.phone, defaultTimezone(workspace));
+}
+
+/** The windows a call keeps to, each in its zones: its own working hours, and the workspace's calling window. */
+export function callWindows(call: CallDoc, workspace: Readonly<WorkspaceDoc> | null): ZonedHours[] {
+  const zones = zonesOfCall(call, workspace);
+  const hours = call.call_settings?.working_hours;
+  const window = callingWindowOf(workspace);
+  return [{ hours, zones: hoursZonesOf(hours, zones) }, ...(window ? [{ hours: windowHours(window), zones }] : [])];
 }

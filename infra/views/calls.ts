@@ -1,11 +1,14 @@
 import type { CallDoc } from '../documents/calls';
 import { sequenceOf } from '../webhooks/events';
 import type { CallView } from '../../shared/calls/schema';
+import { callLinkUrl } from '../../shared/public-urls';
 
 /** GET /api/public/v1/calls/:id body: what an ATS needs to follow a call, without internal fields. */
 /** `sequence`: the call's own, or an event's (its view as the event shows it). */
-export function callView(call: CallDoc, sequence = sequenceOf(call)): CallView {
+export function callView(call: CallDoc, publicBaseUrl: string, sequence = sequenceOf(call)): CallView {
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  const reschedules = call.reschedules ?? [];
+  const chosen = reschedules.at(-1)?.to ?? null;
   return {
     id: call._id,
     project_id: call.project_id,
@@ -15,6 +18,11 @@ export function callView(call: CallDoc, sequence = sequenceOf(call)): CallView {
     timezones: call.timezones ?? ['UTC'],
     deferrals: (call.deferrals ?? []).map((d) => ({ from: d.from.toISOString(), to: d.to.toISOString(), reason: d.reason })),
     next_attempt_at: iso(call.next_attempt_at),
+    candidate_url: call.candidate_token && !call.erased_at ? callLinkUrl(publicBaseUrl, call.candidate_token) : null,
+    // The time chosen stands while the call waits for it.
+    candidate_time: chosen && call.next_attempt_at?.getTime() === chosen.getTime() ? chosen.toISOString() : null,
+    reschedules: reschedules.map((r) => ({ from: iso(r.from), to: r.to.toISOString(), by: r.by, at: r.at.toISOString() })),
+    channel: call.status === 'completed' ? (call.channel ?? 'voice') : null,
     consent: call.candidate.consent ? { ...call.candidate.consent, captured_at: call.candidate.consent.captured_at.toISOString() } : null,
     attempts: call.attempts.map((a) => ({
       number: a.number,

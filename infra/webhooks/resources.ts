@@ -9,8 +9,8 @@ import type { Announcement } from './events';
  * event's key left it: the resource as its GET shows it, with the event's sequence.
  */
 
-export function callAnnouncement(call: CallDoc, key: string): Announcement {
-  return { resourceId: call._id, key, announced: call, view: (sequence) => callView(call, sequence) };
+export function callAnnouncement(call: CallDoc, publicBaseUrl: string, key: string): Announcement {
+  return { resourceId: call._id, key, announced: call, view: (sequence) => callView(call, publicBaseUrl, sequence) };
 }
 
 export function interviewAnnouncement(interview: InterviewDoc, publicBaseUrl: string, key: string): Announcement {

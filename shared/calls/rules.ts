@@ -1,5 +1,5 @@
 import type { Issue } from '../errors';
-import { unknownVariables, BUILT_IN_VARIABLES } from '../template-variables';
+import { unknownVariables, BUILT_IN_VARIABLES, CALL_LINK_VARIABLES } from '../template-variables';
 import { DAYS, hasAnyShift, workingHoursApply } from './working-hours';
 import { parseSimulatedOutcomes, SIMULATED_OUTCOMES } from './simulated-outcomes';
 import type { CallInitiateRequest } from './schema';
@@ -14,13 +14,14 @@ export function callInitiateRules(input: unknown): Issue[] {
   const issues: Issue[] = [];
   const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-  const variables = (text: unknown, path: Issue['path']) => {
+  const variables = (text: unknown, path: Issue['path'], withLink = false) => {
     if (typeof text !== 'string') return;
-    const unknown = unknownVariables(text);
+    const unknown = unknownVariables(text, withLink);
     if (unknown.length) {
+      const known = withLink ? [...BUILT_IN_VARIABLES, ...CALL_LINK_VARIABLES] : BUILT_IN_VARIABLES;
       issues.push({
         path,
-        message: `uses unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `{{${u}}}`).join(', ')}; built-in variables are ${BUILT_IN_VARIABLES.join(', ')}`,
+        message: `uses unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `{{${u}}}`).join(', ')}; built-in variables are ${known.join(', ')}`,
       });
     }
   };
@@ -102,7 +103,7 @@ export function callInitiateRules(input: unknown): Issue[] {
       const vars = whatsapp[kind]?.template_variables;
       if (!isObj(vars)) continue;
       for (const [key, value] of Object.entries(vars)) {
-        variables(value, ['call_settings', 'whatsapp_notifications', kind, 'template_variables', key]);
+        variables(value, ['call_settings', 'whatsapp_notifications', kind, 'template_variables', key], true);
       }
     }
   }

@@ -101,7 +101,8 @@ export const RetryPolicySchema = Strict({
 
 /**
  * Where a call stands (GET /calls/:id `status`, the CallStatus search attribute). A call's life: `scheduled` (waiting for its next dial) → `in_progress` (an attempt under way) → `completed`,
- * `failed` or `cancelled`. `waiting_for_capacity`: due, and waiting for one of the workspace's calling slots
+ * `failed`, `cancelled` or `declined` (the candidate said "not interested" on their link: not a failure,
+ * and not an opt-out). `waiting_for_capacity`: due, and waiting for one of the workspace's calling slots
  * (max_concurrent_calls) or for a busy provider. `cancelling`: cancelled during an attempt, which finishes
  * first; no retry follows.
  */
@@ -113,10 +114,26 @@ export const CALL_STATUSES = [
   'completed',
   'failed',
   'cancelled',
+  'declined',
 ] as const;
 /** The statuses a call never leaves. */
-export const FINAL_CALL_STATUSES: readonly string[] = ['completed', 'failed', 'cancelled'];
+export const FINAL_CALL_STATUSES: readonly string[] = ['completed', 'failed', 'cancelled', 'declined'];
 export type CallStatus = (typeof CALL_STATUSES)[number];
+
+/** What the page may offer (`candidate_choices` on call/initiate; all by default). "Stop contacting me" is always there. */
+export const CANDIDATE_CHOICES = ['call_now', 'pick_time', 'decline', 'form'] as const;
+export type CandidateChoiceKind = (typeof CANDIDATE_CHOICES)[number];
+export const CandidateChoicesField = Type.Array(Enum(CANDIDATE_CHOICES), {
+  minItems: 1,
+  uniqueItems: true,
+  description:
+    'What the candidate\'s link offers besides "Stop contacting me": `call_now` (rings within 30 s inside the calling window), `pick_time` (a slot of their own, moved at most 3 times), `decline` (the call ends as `declined`), `form` (the call\'s questions answered in writing). All four when left out.',
+  errorMessage: `must be a non-empty list of distinct choices: ${CANDIDATE_CHOICES.join(', ')}`,
+});
+
+/** How the candidate's call ended up being completed: by a conversation, or by the written form. */
+export const COMPLETION_CHANNELS = ['voice', 'form'] as const;
+export type CompletionChannel = (typeof COMPLETION_CHANNELS)[number];
 
 /** A call's WhatsApp template messages: before the first dial, and after the last failed attempt. */
 export const MESSAGE_KINDS = ['pre_call', 'fallback'] as const;
@@ -146,6 +163,7 @@ export const CallInitiateRequest = Strict({
   extract_variables: Type.Optional(Type.Array(ExtractVariable, { maxItems: 50 })),
   call_settings: Type.Optional(CallSettings),
   schedule_at: Type.Optional(Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 date-time with a time zone' })),
+  candidate_choices: Type.Optional(CandidateChoicesField),
 });
 export type CallInitiateRequest = Static<typeof CallInitiateRequest>;
 export type CallCandidate = Static<typeof CallCandidate>;
@@ -207,6 +225,21 @@ export const CallView = Type.Object({
     description: 'Contacts moved by a rule above the request: a dial or message due at `from` went out no earlier than `to`.',
   }),
   next_attempt_at: Nullable(Instant),
+  candidate_url: Nullable(
+    Type.String({
+      description:
+        "The candidate's own link to this call (`GET /call/{token}`, carried by its WhatsApp messages): call me now, pick a time, not interested, answer in writing, stop contacting me. Null for a call made before links, and after the erasure.",
+    }),
+  ),
+  candidate_time: Nullable(Instant, 'The time the candidate chose on their link for the next dial, if they did; null otherwise.'),
+  reschedules: Type.Array(Type.Object({ from: Nullable(Instant), to: Instant, by: Enum(['candidate'] as const), at: Instant }), {
+    description:
+      'Each move of the next dial by the candidate on their link (`call.rescheduled`): from when, to when, and when they moved it.',
+  }),
+  channel: Nullable(
+    Enum(COMPLETION_CHANNELS),
+    'How a completed call was completed: `voice`, a conversation; `form`, the candidate answered its questions in writing on their link. Null unless completed.',
+  ),
   consent: Nullable(VoiceConsent, "The candidate's consent as the request gave it; null without one, and after the erasure."),
   attempts: Type.Array(
     Type.Object({

@@ -8,8 +8,9 @@ import type { CallStatus } from './schema';
 export const CALL_TRANSITIONS: Readonly<Record<CallStatus, readonly CallStatus[]>> = {
   // Dialled, waiting for a calling slot, or cancelled before it was; a dial that failed through every retry
   // before its attempt was recorded ends the call as failed.
-  scheduled: ['waiting_for_capacity', 'in_progress', 'completed', 'failed', 'cancelled'],
-  waiting_for_capacity: ['scheduled', 'in_progress', 'completed', 'failed', 'cancelled'],
+  // The candidate may decline, or answer in writing (completed), on their link while the call waits.
+  scheduled: ['waiting_for_capacity', 'in_progress', 'completed', 'failed', 'cancelled', 'declined'],
+  waiting_for_capacity: ['scheduled', 'in_progress', 'completed', 'failed', 'cancelled', 'declined'],
   // A retry is scheduled, a busy provider sends the call back to wait, a cancel arrives mid-call, or it ends.
   in_progress: ['scheduled', 'waiting_for_capacity', 'cancelling', 'completed', 'failed', 'cancelled'],
   // The attempt under way finishes: a conversation that took place completes the call, anything else cancels it.
@@ -17,6 +18,7 @@ export const CALL_TRANSITIONS: Readonly<Record<CallStatus, readonly CallStatus[]
   completed: [],
   failed: [],
   cancelled: [],
+  declined: [],
 };
 
 /** Whether a call in `from` may move to `to`. */

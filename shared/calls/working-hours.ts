@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { WorkingHours } from './schema';
+import { CANDIDATE_ZONES } from '../contact/time-zone-names';
 
 /**
  * Working-hours arithmetic at minute precision. A shift is [start_minute, end_minute) of its day, in UTC or in
@@ -41,6 +42,13 @@ export function nextWorkingTime(at: number, hours: WorkingHours): number | null 
     }
   }
   return null;
+}
+
+/** The zones of a call's working hours: none for UTC, the named zone, or the candidate's own (`candidate`). */
+export function hoursZonesOf(hours: WorkingHours | null | undefined, candidateZones: readonly string[] | undefined): string[] | undefined {
+  const zone = hours?.timezone;
+  if (zone === undefined || zone === 'UTC') return undefined;
+  return zone === CANDIDATE_ZONES ? [...(candidateZones ?? ['UTC'])] : [zone];
 }
 
 /**

@@ -63,11 +63,13 @@ export function interviewResult(i: InterviewLike, cancelled: boolean): PartnerRe
 
 /**
  * A phone screen's result: in progress once a dial was made; completed with the values the call extracted;
- * `declined` when the candidate opted out (a STOP, the page's "don't contact me"), `cancelled` otherwise.
+ * `declined` when the candidate opted out (a STOP, the page's "don't contact me") or said "not interested" on
+ * their call's link, `cancelled` otherwise.
  */
 export function callResult(c: CallLike): PartnerResult {
   if (c.status === 'completed') return result('completed', { values: c.extracted_variables ?? {} });
   if (c.status === 'failed') return result('failed');
+  if (c.status === 'declined') return result('declined');
   if (c.status === 'cancelled' || c.status === 'cancelling') return result(c.cancel_reason === 'opted_out' ? 'declined' : 'cancelled');
   return result(c.attempts.length > 0 ? 'in_progress' : 'sent');
 }

@@ -12,7 +12,7 @@ export type SuppressionChannel = (typeof SUPPRESSION_CHANNELS)[number];
  * Where an entry came from: the API; a WhatsApp reply such as STOP; an email's unsubscribe link; the interview
  * page's "Don't contact me again"; an erasure, which keeps only hashes.
  */
-export const SUPPRESSION_SOURCES = ['api', 'whatsapp', 'email_link', 'interview_page', 'erasure'] as const;
+export const SUPPRESSION_SOURCES = ['api', 'whatsapp', 'email_link', 'interview_page', 'call_page', 'erasure'] as const;
 export type SuppressionSource = (typeof SUPPRESSION_SOURCES)[number];
 
 const Phone = Type.String({

@@ -16,6 +16,8 @@ export const CALL_EVENT_TYPES = [
   'call.completed',
   'call.failed',
   'call.cancelled',
+  'call.rescheduled',
+  'call.declined',
   'whatsapp.message.updated',
 ] as const;
 export const INTERVIEW_EVENT_TYPES = [
@@ -35,9 +37,12 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'call.scheduled': 'The call waits for its next dial: the first one, or a retry after a failed attempt (`next_attempt_at`).',
   'call.attempt.ended': "An attempt ended, with its outcome or failure reason: the call's last attempt in `attempts`.",
-  'call.completed': 'The candidate was reached. The transcript and the extracted variables are in the call. Final.',
+  'call.completed':
+    'The candidate was reached, or answered in writing on their link (`channel`: `voice` or `form`). The transcript and the extracted variables are in the call. Final.',
   'call.failed': 'No attempt reached the candidate and no retry is left (`failure_reason`). Final.',
   'call.cancelled': 'The call was cancelled before it reached the candidate. Final.',
+  'call.rescheduled': "The candidate moved the next dial on their link: the call's last `reschedules` entry, with `candidate_time`.",
+  'call.declined': 'The candidate said they are not interested, on their link: not a failure, and not an opt-out. Final.',
   'whatsapp.message.updated': "A WhatsApp template of the call was sent, failed, or was delivered or read: the call's `messages`.",
   'interview.invited': 'The invitation email with the interview link was sent.',
   'interview.failed': 'The invitation could not be sent (`error`). Final.',

@@ -9,6 +9,8 @@ describe('request paths as they are logged', () => {
     expect(loggablePath(`/interview/${id}.${secret}/answers/2/recording`)).toBe('/interview/…/answers/2/recording');
     expect(loggablePath(`/u/${id}.abc`)).toBe('/u/…');
     expect(loggablePath('/jobs/prj_1')).toBe('/jobs/…');
+    expect(loggablePath(`/call/call_7a1c3e5f7b9d1f3a5c7e9b1d.${secret}/time`)).toBe('/call/…/time');
+    expect(loggablePath(`/CALL/call_7a1c3e5f7b9d1f3a5c7e9b1d.${secret}`)).toBe('/CALL/…');
     expect(loggablePath(`/api/public/v1/interviews/${id}`)).toBe(`/api/public/v1/interviews/${id}`);
     expect(loggablePath('/projects/prj_1')).toBe('/projects/prj_1');
   });

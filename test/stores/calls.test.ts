@@ -29,7 +29,7 @@ describe('call store', () => {
 
   beforeAll(async () => {
     db = await connectDatabase(process.env.TEST_MONGODB_URI!, uniqueName('stores'));
-    calls = callStore({ db, announce });
+    calls = callStore({ db, announce, publicBaseUrl: 'https://hiring.example' });
   });
   afterAll(async () => {
     await db?.db.dropDatabase();
