@@ -71,7 +71,7 @@ export function callCandidateLinks(
       return {
         call,
         company: companyOf(project, workspace) ?? 'the company',
-        jobTitle: project?.job?.title ?? project?.name ?? 'the role',
+        jobTitle: project?.job_title ?? project?.job?.title ?? project?.name ?? 'the role',
         zone: zones[0] ?? 'UTC',
         open,
         offered: open ? choices.filter((c) => c !== 'pick_time' || (waiting && movesLeft > 0)) : [],
@@ -86,9 +86,10 @@ export function callCandidateLinks(
     decline: (call: CallDoc) => ask(call, { kind: 'decline' }),
 
     /**
-     * The candidate's written answers: checked against the call's extract variables as a provider's are (a value
-     * of another type is the candidate's to correct, and nothing is kept), then kept with the call (never in the
-     * workflow's history), and the call completed by them. A refused form leaves nothing behind.
+     * The candidate's written answers: every question answered, each checked against its extract variable as a
+     * provider's value is (a missing answer, or one of another type, is the candidate's to correct, and nothing
+     * is kept), then kept with the call (never in the workflow's history), and the call completed by them. A
+     * refused form leaves nothing behind.
      */
     async answerInWriting(call: CallDoc, fields: Record<string, unknown>): Promise<LinkChoiceOutcome> {
       const zone = (await this.view(call)).zone;
@@ -96,7 +97,10 @@ export function callCandidateLinks(
       const invalid: string[] = [];
       for (const v of call.extract_variables) {
         const text = fields[v.label];
-        if (typeof text !== 'string' || text.trim() === '') continue;
+        if (typeof text !== 'string' || text.trim() === '') {
+          invalid.push(`Answer "${v.description}".`);
+          continue;
+        }
         const value = asAnswered(v, text.trim().slice(0, 2_000), zone);
         if (coerceExtracted([v], { [v.label]: value }).notes.length > 0) invalid.push(`Check your answer to "${v.description}".`);
         else given[v.label] = value;

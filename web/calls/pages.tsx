@@ -131,7 +131,7 @@ function Field({ question: q, id }: { question: ExtractVariable; id: string }): 
         <legend>{q.description}</legend>
         {choices.map((c, n) => (
           <label for={`${id}-${n}`} class="choice">
-            <input type="radio" id={`${id}-${n}`} name={q.label} value={c} /> {c}
+            <input type="radio" id={`${id}-${n}`} name={q.label} value={c} required /> {c}
           </label>
         ))}
       </fieldset>
@@ -143,9 +143,9 @@ function Field({ question: q, id }: { question: ExtractVariable; id: string }): 
     <p>
       <label for={id}>{q.description}</label>
       {type === 'text' ? (
-        <textarea id={id} name={q.label} rows={2} maxLength={2_000} />
+        <textarea id={id} name={q.label} rows={2} maxLength={2_000} required />
       ) : (
-        <input id={id} name={q.label} type={type} {...(q.type === 'number' ? { step: 'any' } : {})} />
+        <input id={id} name={q.label} type={type} required {...(q.type === 'number' ? { step: 'any' } : {})} />
       )}
       {hint}
     </p>
