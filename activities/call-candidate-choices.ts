@@ -42,6 +42,13 @@ export function createCallCandidateChoiceActivities({ stores }: CallActivityDeps
       return changed?.status ?? call.status;
     },
 
+    /** Its attempts spent, the call waits until `until` for the written answers: shown `scheduled`, with `form_until`. */
+    async awaitWrittenAnswers(callId: string, until: number): Promise<CallStatus> {
+      const call = await load(callId);
+      const changed = await calls.change(call, { to: 'scheduled', set: { next_attempt_at: null, form_until: new Date(until) } });
+      return changed?.status ?? call.status;
+    },
+
     /**
      * The call completed by the candidate's written answers (kept as its form report before the workflow was
      * told): their values, checked against the extract variables as a provider's are, with `channel: "form"`.

@@ -65,9 +65,16 @@ export function callCandidateLinks(
       const [project, workspace] = await Promise.all([stores.projects.get(call.project_id), stores.workspaces.get(call.workspace_id)]);
       const zones = zonesOfCall(call, workspace);
       const open = !FINAL_CALL_STATUSES.includes(call.status);
-      const choices = call.candidate_choices ?? CANDIDATE_CHOICES;
       const movesLeft = Math.max(0, CANDIDATE_LINK_RULES.maxMoves - (call.reschedules?.length ?? 0));
-      const waiting = call.status === 'scheduled';
+      // Its attempts spent, the call waits only for the written answers (form_fallback).
+      const formOnly = call.status === 'scheduled' && call.form_until != null;
+      const waiting = call.status === 'scheduled' && !formOnly;
+      const given = call.candidate_choices ?? CANDIDATE_CHOICES;
+      // The call offers its form on its own once form_fallback says so, whatever the choices.
+      const formOffered = formOnly || (call.form_fallback === 'after_first_failure' && call.attempts.some((a) => a.outcome === 'failed'));
+      const choices = formOnly
+        ? (['form', 'decline'] as const).filter((c) => c === 'form' || given.includes(c))
+        : [...given, ...(formOffered && !given.includes('form') ? (['form'] as const) : [])];
       return {
         call,
         company: companyOf(project, workspace) ?? 'the company',

@@ -268,6 +268,7 @@ function buildCall(
     schedule_at: req.schedule_at ? new Date(req.schedule_at) : null,
     candidate_token: token,
     ...(req.candidate_choices ? { candidate_choices: req.candidate_choices } : {}),
+    ...(req.form_fallback && req.form_fallback !== 'never' ? { form_fallback: req.form_fallback } : {}),
     scheduled_for: null,
     timezones: candidateZones(c.timezone, c.phone, defaultTimezone(workspace)),
     deferrals: [],

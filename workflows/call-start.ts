@@ -15,6 +15,7 @@ export interface StoredCall extends CandidateResource {
   call_settings: CallSettings | null;
   whatsapp: { pre_call: object | null; fallback: object | null };
   timezones?: string[];
+  form_fallback?: 'after_first_failure' | 'when_exhausted';
 }
 
 /** The workflow's input, derived from the stored call alone, so a restart after a crash starts the same workflow. */
@@ -30,6 +31,7 @@ export function callWorkflowInput(call: StoredCall, outcomeTimeoutMs = REPORT_WA
     sendPreCall: call.whatsapp.pre_call !== null,
     sendFallback: call.whatsapp.fallback !== null,
     outcomeTimeoutMs,
+    ...(call.form_fallback ? { formFallback: call.form_fallback } : {}),
   };
 }
 

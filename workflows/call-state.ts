@@ -25,6 +25,8 @@ export interface CallWorkflowInput {
    * gets another wait, up to LOST_REPORT_CHECKS times, before the attempt counts as no_outcome.
    */
   outcomeTimeoutMs: number;
+  /** When the call offers its written form on its own (`form_fallback`); absent: never. */
+  formFallback?: 'after_first_failure' | 'when_exhausted';
 }
 
 /** How one attempt ended, as its provider reported it; carried in by the provider-callback path. */
@@ -77,6 +79,10 @@ export class CallState {
   candidateActed = false;
   /** How the candidate ended the call on their link: it ends as that, not as cancelled. */
   private ending: 'declined' | 'form' | null = null;
+  /** The call offered its written form on its own (form_fallback), with its fallback message. */
+  formOffered = false;
+  /** Its attempts spent, the call waits only for the written answers. */
+  private awaitingForm = false;
   /** The call's own place among waiters' look times, from its id: deterministic, so replays wait the same. */
   private readonly spread: number;
 
@@ -126,6 +132,7 @@ export class CallState {
    */
   candidateChoiceAllowed = (c: CandidateChoice): void => {
     if (ENDED.has(this.progress.status) || this.cancelled) throw new Error('ended');
+    if (this.awaitingForm && (c.kind === 'call_now' || c.kind === 'move')) throw new Error('form_only');
     if (c.kind === 'call_now') return;
     if (UNDER_WAY.has(this.progress.status)) throw new Error('under_way');
     if (c.kind !== 'move') return;
@@ -154,6 +161,7 @@ export class CallState {
       this.progress.nextAttemptAt = c.at;
       return { taken: true, at: c.at };
     }
+    if (this.awaitingForm) return { taken: false, refused: 'form_only' };
     // Due, or dialling already: it rings without another dial.
     if (!this.waitingForDialTime) return { taken: true, ringing_by: ringingBy() };
     const window = await local.candidateDialWindow(this.callId, Date.now());
@@ -332,6 +340,18 @@ export class CallState {
       if (window !== 'waited') return window;
       look = await local.contactWindow(this.callId, kind, Date.now());
     }
+  }
+
+  /**
+   * Its attempts spent, waits until `until` for the candidate's written answers (form_fallback), shown waiting
+   * for them; true when they came, or the candidate declined, or the call was cancelled meanwhile.
+   */
+  async waitForForm(until: number): Promise<boolean> {
+    this.show(await local.awaitWrittenAnswers(this.callId, until));
+    this.awaitingForm = true;
+    await condition(() => this.cancelled, until - Date.now());
+    this.awaitingForm = false;
+    return this.cancelled;
   }
 
   /** Why the call ends when a held contact's wait does not end in `waited`. */

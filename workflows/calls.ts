@@ -6,7 +6,12 @@ import { PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
 import { nextRetryTime, type FailureReason } from '../shared/calls/retry';
 import type { CallStatus, CancelReason } from '../shared/calls/schema';
 import type { CallBack, CallBackAnswer } from '../shared/calls/call-backs';
-import { CANDIDATE_CHOICE_KINDS, type CandidateChoice, type CandidateChoiceAnswer } from '../shared/calls/candidate-link';
+import {
+  CANDIDATE_CHOICE_KINDS,
+  CANDIDATE_LINK_RULES,
+  type CandidateChoice,
+  type CandidateChoiceAnswer,
+} from '../shared/calls/candidate-link';
 import { CallState, type AttemptEnded, type CallProgress, type CallWorkflowInput } from './call-state';
 
 export type { AttemptEnded, CallProgress, CallWorkflowInput } from './call-state';
@@ -142,12 +147,19 @@ async function runCall(call: CallState): Promise<CallProgress> {
       hoursZones: input.hoursZones,
     });
     if (retryAt === null) break;
+    // From the first failure, the written form is offered with the fallback message (form_fallback).
+    if (input.formFallback === 'after_first_failure' && !call.candidateActed && !call.formOffered) await offerForm(call);
     progress.nextAttemptAt = retryAt;
     await call.written(() => local.markScheduled(callId, retryAt));
     if (await call.waitUntil(retryAt)) return call.cancel();
   }
 
-  if (input.sendFallback) {
+  // Its attempts spent, the call waits for the written answers of a candidate who has not used their link.
+  if (input.formFallback && !call.candidateActed) {
+    if (!call.formOffered) await offerForm(call);
+    if (await call.waitForForm(Date.now() + CANDIDATE_LINK_RULES.formWaitMs)) return call.cancel();
+  }
+  if (input.sendFallback && !call.formOffered) {
     const window = await local.contactWindow(callId, 'fallback', Date.now());
     if (!window.go) return failThenFallback(call, lastReason, window);
     await sendTemplate(callId, 'fallback');
@@ -166,6 +178,17 @@ async function failThenFallback(call: CallState, reason: FailureReason, held: He
   if (window === 'go') await sendTemplate(call.callId, 'fallback');
   if (window === 'never') await local.recordMessageFailure(call.callId, 'fallback', NO_WINDOW_MOMENT);
   return call.progress;
+}
+
+/**
+ * Offers the written form on the call's own (form_fallback): its fallback message, which carries the
+ * candidate's link, goes out now if the calling window lets it (the link's page offers the form from now on).
+ */
+async function offerForm(call: CallState): Promise<void> {
+  call.formOffered = true;
+  if (!call.input.sendFallback) return;
+  const window = await local.contactWindow(call.callId, 'fallback', Date.now());
+  if (window.go) await sendTemplate(call.callId, 'fallback');
 }
 
 /** Why a message was not sent when the candidate's zones share no moment of the calling window. */

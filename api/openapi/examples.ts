@@ -92,6 +92,10 @@ export const EXAMPLES = {
       timezones: ['Europe/London'],
       deferrals: [],
       next_attempt_at: null,
+      candidate_url: 'https://hiring.example.com/call/call_5d0e7c1f9a2b4c6d8e0f1a2b.q3Xb9fJ2kLmN0pQrStUvWxYz_-AbCdEfGhIjKlMnOpQ',
+      candidate_time: null,
+      reschedules: [{ from: '2026-11-22T17:00:00.000Z', to: '2026-11-23T09:00:00.000Z', by: 'candidate', at: '2026-11-22T12:31:07.000Z' }],
+      channel: 'voice',
       consent: { basis: 'prior_express_written', captured_at: '2026-11-20T16:41:09.000Z', source: 'Application form, consent checkbox v3' },
       attempts: [
         {
@@ -269,6 +273,7 @@ export const CANCELLED_CALL_EXAMPLE = {
     attempts: [{ ...EXAMPLES.call.data.attempts[0], outcome: 'failed', failure_reason: 'missed', ended_reason: 'customer-did-not-answer' }],
     failure_reason: null,
     cancel_reason: 'requested',
+    channel: null,
     extracted_variables: null,
     transcript: null,
     sequence: 4,

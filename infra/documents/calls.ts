@@ -14,6 +14,7 @@ import type {
   CancelReason,
   CandidateChoiceKind,
   CompletionChannel,
+  FormFallback,
   DeferralReason,
   ExtractVariable,
   MessageStatus,
@@ -105,6 +106,10 @@ export interface CallDoc extends PartnerLink {
   candidate_choices?: CandidateChoiceKind[];
   /** The candidate's moves of the next dial on their link, in order. */
   reschedules?: Array<{ from: Date | null; to: Date; by: 'candidate'; at: Date }>;
+  /** When the call offers its written form on its own (`form_fallback`); absent: never. */
+  form_fallback?: Exclude<FormFallback, 'never'>;
+  /** Until when the call, its attempts spent, waits for the written answers. */
+  form_until?: Date | null;
   /** How a completed call was completed; absent: by a conversation (`voice`). */
   channel?: CompletionChannel;
   attempts: CallAttempt[];

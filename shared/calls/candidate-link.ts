@@ -19,6 +19,8 @@ export const CANDIDATE_LINK_RULES = {
   maxMoves: 3,
   /** The page offers times on this grid. */
   slotMs: 30 * 60_000,
+  /** How long a call whose attempts are spent waits for the written answers (`form_fallback`). */
+  formWaitMs: 72 * 3_600_000,
 } as const;
 
 /** The form's answers are kept as the report of attempt 0 (stores/call-reports.ts): no dial has that number. */
@@ -39,7 +41,16 @@ export type CandidateChoice =
  */
 export type CandidateChoiceAnswer =
   { taken: true; ringing_by?: number; at?: number } | { taken: false; refused: CandidateRefusal; earliest?: number };
-export const CANDIDATE_REFUSALS = ['outside_calling_window', 'under_way', 'ended', 'too_many_moves', 'not_offered', 'bad_time'] as const;
+export const CANDIDATE_REFUSALS = [
+  'outside_calling_window',
+  'under_way',
+  'ended',
+  'too_many_moves',
+  'not_offered',
+  'bad_time',
+  /** The call's attempts are spent: it waits only for the written answers. */
+  'form_only',
+] as const;
 export type CandidateRefusal = (typeof CANDIDATE_REFUSALS)[number];
 
 /** Why a time cannot be picked: out of the allowed range, off the calling window, or fine (null). */

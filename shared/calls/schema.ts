@@ -131,6 +131,15 @@ export const CandidateChoicesField = Type.Array(Enum(CANDIDATE_CHOICES), {
   errorMessage: `must be a non-empty list of distinct choices: ${CANDIDATE_CHOICES.join(', ')}`,
 });
 
+/**
+ * When the call offers its written form on its own, to a candidate who has not used their link (docs/calls.md):
+ * `after_first_failure`, with the fallback message after the first failed attempt (the retries go on);
+ * `when_exhausted`, once no retry is left, when the call waits for the written answers before it fails;
+ * `never` (the default), as calls always have.
+ */
+export const FORM_FALLBACKS = ['after_first_failure', 'when_exhausted', 'never'] as const;
+export type FormFallback = (typeof FORM_FALLBACKS)[number];
+
 /** How the candidate's call ended up being completed: by a conversation, or by the written form. */
 export const COMPLETION_CHANNELS = ['voice', 'form'] as const;
 export type CompletionChannel = (typeof COMPLETION_CHANNELS)[number];
@@ -164,6 +173,12 @@ export const CallInitiateRequest = Strict({
   call_settings: Type.Optional(CallSettings),
   schedule_at: Type.Optional(Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 date-time with a time zone' })),
   candidate_choices: Type.Optional(CandidateChoicesField),
+  form_fallback: Type.Optional(
+    Enum(FORM_FALLBACKS, {
+      description:
+        'When the call offers the candidate its questions in writing, if they have not used their link: `after_first_failure` (the fallback message goes out after the first failed attempt, with the link, and the retries go on), `when_exhausted` (once no retry is left, the fallback goes out and the call waits 72 hours for the written answers before it fails), or `never` (the default).',
+    }),
+  ),
 });
 export type CallInitiateRequest = Static<typeof CallInitiateRequest>;
 export type CallCandidate = Static<typeof CallCandidate>;
@@ -236,6 +251,10 @@ export const CallView = Type.Object({
     description:
       'Each move of the next dial by the candidate on their link (`call.rescheduled`): from when, to when, and when they moved it.',
   }),
+  form_until: Nullable(
+    Instant,
+    'While the call, its attempts spent, waits for the written answers (`form_fallback`): until when. Null otherwise.',
+  ),
   channel: Nullable(
     Enum(COMPLETION_CHANNELS),
     'How a completed call was completed: `voice`, a conversation; `form`, the candidate answered its questions in writing on their link. Null unless completed.',

@@ -61,7 +61,8 @@ describe("the candidate's call link", () => {
     expect({ status: res.status, body: res.status === 200 ? null : res.body }).toEqual({ status: 200, body: null });
     const id = res.body.data.calls[0].id as string;
     const get = async () => (await stack.request('GET', `${V1}/calls/${id}`, { key })).body.data;
-    const view = await waitFor(get, (c) => c.status === 'scheduled' && c.next_attempt_at !== null);
+    // Waiting for its time (or for the written answers, once its attempts are spent).
+    const view = await waitFor(get, (c) => c.status === 'scheduled' && (c.next_attempt_at !== null || c.form_until !== null));
     const path = new URL(view.candidate_url).pathname;
     return { id, get, path, view };
   }
@@ -146,6 +147,37 @@ describe("the candidate's call link", () => {
     expect(await notice(page)).toContain('your answers are sent');
     const done = await waitFor(get, (c) => c.status === 'completed');
     expect(done).toMatchObject({ channel: 'form', extracted_variables: { years: 7, remote: true }, attempts: [] });
+  });
+
+  it('offers only the written form once the attempts are spent (form_fallback), and takes it', async () => {
+    const { path, get } = await called('link-after', {
+      schedule_at: undefined,
+      form_fallback: 'when_exhausted',
+      candidates: [
+        {
+          id: 'after-c',
+          name: 'Grace Hopper',
+          email: 'after@example.com',
+          phone: phoneOf('link-after'),
+          custom_fields: { simulated_outcomes: 'missed' },
+        },
+      ],
+    });
+    const waiting = await waitFor(get, (c) => c.form_until !== null, 30_000);
+    expect(waiting).toMatchObject({
+      status: 'scheduled',
+      next_attempt_at: null,
+      attempts: [expect.objectContaining({ failure_reason: 'missed' })],
+    });
+    const { page } = await openPage(browser, PHONE);
+    await page.goto(stack.url + path);
+    expect(await notice(page)).toContain('We could not reach you by phone. You can still answer in writing until');
+    expect(await page.$$eval('h2', (h) => h.map((x) => x.textContent))).toEqual(['Answer in writing', 'Not interested']);
+    await page.type('#q0', '12');
+    await page.click('#q1-1');
+    await press(page, 'Send my answers');
+    const done = await waitFor(get, (c) => c.status === 'completed');
+    expect(done).toMatchObject({ channel: 'form', extracted_variables: { years: 12, remote: false }, form_until: null });
   });
 
   it('says when it can call, outside the calling window', async () => {

@@ -1,7 +1,7 @@
 import { Worker } from '@temporalio/worker';
 import type { WorkflowHandle } from '@temporalio/client';
 import { createActivities } from '../../activities';
-import { callProgressQuery, callWorkflow, candidateChoiceUpdate, type CallProgress } from '../../workflows/calls';
+import { callProgressQuery, callWorkflow, candidateChoiceUpdate, type CallProgress, type CallWorkflowInput } from '../../workflows/calls';
 import { callWorkflowInput } from '../../workflows/call-start';
 import type { CandidateChoice } from '../../shared/calls/candidate-link';
 import type { VoiceProvider } from '../../providers/voice/port';
@@ -167,6 +167,53 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
     await recordHistory(bench.env.client, call.workflow_id, 'candidate-answers-in-writing');
   });
 
+  it('waits for the written answers once no retry is left (form_fallback when_exhausted), sending the fallback with the link first', async () => {
+    const call = await bench.newCall({ outcomes: 'missed', fallback: true });
+    const { worker, input } = await started(call, { scheduleAt: await bench.env.currentTimeMs() });
+    await worker.runUntil(async () => {
+      const handle = await bench.env.client.workflow.start(callWorkflow, {
+        taskQueue: bench.taskQueue,
+        workflowId: call.workflow_id,
+        args: [{ ...input, formFallback: 'when_exhausted' }],
+      });
+      await until(handle, (p) => p.status === 'scheduled' && p.attempt === 1);
+      const waiting = await waitForStored(call, (c) => c.form_until != null);
+      expect(waiting.messages.map((m) => m.kind)).toEqual(['fallback']);
+      expect(waiting.form_until!.getTime() - waiting.attempts[0].ended_at!.getTime()).toBeGreaterThanOrEqual(72 * HOUR - 60_000);
+      // Only the form (or a decline) now: no call is left to ring.
+      await expect(choose(handle, { kind: 'call_now' })).rejects.toMatchObject(refusal('form_only'));
+      await bench.db.callReports.insertOne(formReport(call, { years: '3' }));
+      expect(await choose(handle, { kind: 'form' })).toEqual({ taken: true });
+      expect((await handle.result()).status).toBe('completed');
+    });
+    expect(await stored(call)).toMatchObject({ status: 'completed', channel: 'form', extracted_variables: { years: 3 } });
+    expect(dials(call)).toHaveLength(1);
+    await recordHistory(bench.env.client, call.workflow_id, 'candidate-answers-after-attempts');
+  });
+
+  it('fails the call once the written answers do not come within 72 hours, with one fallback', async () => {
+    const call = await bench.newCall({ outcomes: 'missed', fallback: true });
+    const { progress, stored: done } = await bench.run(call, { scheduleAt: null, formFallback: 'when_exhausted' });
+    expect(progress.status).toBe('failed');
+    expect(done.messages.map((m) => m.kind)).toEqual(['fallback']);
+    // It waited the 72 hours shown, then failed: the failure came after them on the workflow's clock.
+    expect(done.form_until!.getTime() - done.attempts[0].ended_at!.getTime()).toBeGreaterThanOrEqual(72 * HOUR - 60_000);
+    expect((await bench.env.currentTimeMs()) - done.form_until!.getTime()).toBeGreaterThanOrEqual(0);
+  });
+
+  it('offers the form with the fallback after the first failure (after_first_failure), and retries as before', async () => {
+    const call = await bench.newCall({ outcomes: 'missed,completed', fallback: true });
+    const retry = {
+      conditions: ['missed'],
+      intervals: [{ type: 'delay', duration: 2, unit: 'hours' }],
+    } as CallWorkflowInput['retryPolicy'];
+    const { progress, stored: done } = await bench.run(call, { scheduleAt: null, retryPolicy: retry, formFallback: 'after_first_failure' });
+    expect(progress.status).toBe('completed');
+    expect(done.messages.map((m) => m.kind)).toEqual(['fallback']);
+    expect(done.messages[0].sent_at!.getTime()).toBeLessThan(done.attempts[1].started_at.getTime());
+    expect(done.channel).toBeUndefined();
+  });
+
   it('dials once when the candidate asks for a call while the workflow is dialling on its own', async () => {
     const call = await bench.newCall();
     // A provider that places the call and reports later: the attempt stays under way until the test reports it.
@@ -194,6 +241,27 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
     expect(placed).toBe(1);
     expect((await stored(call)).channel).toBeUndefined();
   });
+
+  const formReport = (call: CallDoc, values: Record<string, string>) => ({
+    _id: `${call._id}/0`,
+    call_id: call._id,
+    attempt: 0,
+    result: 'completed' as const,
+    provider_call_id: null,
+    ended_reason: 'candidate-answered-form',
+    recording_url: null,
+    transcript: null,
+    extracted_json: JSON.stringify(values),
+    received_at: new Date(),
+  });
+  async function waitForStored(call: CallDoc, ready: (c: CallDoc) => boolean): Promise<CallDoc> {
+    for (let i = 0; i < 400; i++) {
+      const c = await stored(call);
+      if (ready(c)) return c;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('the call never reached the state waited for');
+  }
 
   /** Polls the workflow's progress until `ready`; the progress then. */
   async function until(handle: WorkflowHandle, ready: (p: CallProgress) => boolean): Promise<CallProgress> {

@@ -24,6 +24,8 @@ const hourOf = (at: number, zone: string) =>
 function standing({ call, company, zone }: CallLinkView): string {
   switch (call.status) {
     case 'scheduled':
+      if (call.form_until)
+        return `We could not reach you by phone. You can still answer in writing until ${localTime(call.form_until, zone)} (${zone} time).`;
       return call.next_attempt_at
         ? `We plan to call you on ${localTime(call.next_attempt_at, zone)} (${zone} time).`
         : 'We will call you soon.';

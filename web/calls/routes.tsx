@@ -25,6 +25,7 @@ const REFUSED: Record<CandidateRefusal, string> = {
   too_many_moves: 'This call has been moved as often as it can be.',
   not_offered: 'This is not offered for this call.',
   bad_time: 'That time cannot be picked: choose one from the list.',
+  form_only: 'We will not call again: you can still answer in writing below.',
 };
 
 /**
