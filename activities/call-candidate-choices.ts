@@ -1,4 +1,10 @@
-import { callWindows } from '../infra/documents/calls';
+import { callWindows, zonesOfCall, type CallDoc } from '../infra/documents/calls';
+import { companyOf } from '../infra/documents/projects';
+import { ownEmailFrom, type WorkspaceDoc } from '../infra/documents/workspaces';
+import { callLinkUrl, unsubscribeUrl } from '../shared/public-urls';
+import { composeCallLinkEmail } from '../shared/calls/call-link-email';
+import { localTime } from '../shared/calls/candidate-link';
+import type { EmailMessage } from '../providers/email/port';
 import { coerceExtracted } from '../shared/calls/extracted-values';
 import { FORM_REPORT_ATTEMPT, firstMomentInside } from '../shared/calls/candidate-link';
 import type { CallStatus } from '../shared/calls/schema';
@@ -10,9 +16,35 @@ import type { CallActivityDeps, CallChanges } from './call-changes';
  * out: whether the calling window lets a call ring now (or when it first does), the next dial moved to their
  * time, and the call completed by their written answers. Each is idempotent under the activity's retries.
  */
-export function createCallCandidateChoiceActivities({ stores }: CallActivityDeps, changes: CallChanges) {
+export function createCallCandidateChoiceActivities(deps: CallActivityDeps, changes: CallChanges) {
+  const { stores, email, logger } = deps;
   const { calls, load } = changes;
   return {
+    /**
+     * The one email of the candidate's link, as the call is made (the workspace's `email_call_links`): not to
+     * an address the suppression list refuses email, nor to an erased candidate; recorded on the call
+     * (`link_email`). The provider deduplicates by its key, and a recorded send is never repeated.
+     */
+    async emailCallLink(callId: string): Promise<void> {
+      const call = await load(callId);
+      if (call.link_email || call.erased_at || !call.candidate_token || !call.candidate.email) return;
+      const workspace = await stores.workspaces.get(call.workspace_id);
+      const refused = await stores.suppressions.channelsFor(workspace, { email: call.candidate.email, phone: call.candidate.phone });
+      if (refused.has('email')) {
+        await calls.note(call._id, {
+          link_email: { status: 'skipped', sent_at: null, error: 'Not sent: the candidate opted out of emails' },
+        });
+        return;
+      }
+      const result = await email.send({ idempotencyKey: callLinkEmailKey(callId), ...(await callLinkEmail(deps, call, workspace)) });
+      if (!result.sent) logger.warn({ callId, provider: email.name }, 'call link email refused');
+      await calls.note(call._id, {
+        link_email: result.sent
+          ? { status: 'sent', sent_at: deps.clock(), error: null }
+          : { status: 'failed', sent_at: null, error: result.error },
+      });
+    },
+
     /**
      * Whether a call may ring at `now` under the call's working hours and the workspace's calling window, in the
      * candidate's zones; else the first moment both allow (null: none within eight days). Only looked at: the
@@ -65,5 +97,37 @@ export function createCallCandidateChoiceActivities({ stores }: CallActivityDeps
       await stores.calls.freeCandidate(call);
       return changed?.status ?? 'completed';
     },
+  };
+}
+
+/** The email log's key of a call's link email: one per call (an erasure forgets it with the call). */
+export const callLinkEmailKey = (callId: string) => `${callId}/link`;
+
+/** The link's email: from the workspace's own sender (or the service's, in the company's name), with its unsubscribe link. */
+async function callLinkEmail(
+  { stores, publicBaseUrl, emailFrom }: Pick<CallActivityDeps, 'stores' | 'publicBaseUrl' | 'emailFrom'>,
+  call: CallDoc,
+  workspace: Readonly<WorkspaceDoc> | null,
+): Promise<Omit<EmailMessage, 'idempotencyKey'>> {
+  const project = await stores.projects.get(call.project_id);
+  const companyName = companyOf(project, workspace) ?? 'our company';
+  const zone = zonesOfCall(call, workspace)[0] ?? 'UTC';
+  const at = call.next_attempt_at ?? call.schedule_at;
+  const unsubscribe = unsubscribeUrl(publicBaseUrl, await stores.signedTokens.unsubscribeLinks.tokenFor(call._id));
+  const message = composeCallLinkEmail({
+    candidateName: call.candidate.name,
+    jobTitle: project?.job_title ?? project?.name ?? 'the role',
+    companyName,
+    plannedFor: at && at.getTime() > Date.now() ? `${localTime(at, zone)} (${zone} time)` : null,
+    linkUrl: callLinkUrl(publicBaseUrl, call.candidate_token!),
+    unsubscribeUrl: unsubscribe,
+  });
+  return {
+    from: ownEmailFrom(workspace) ?? { email: emailFrom.email, name: emailFrom.name ?? companyName },
+    to: { email: call.candidate.email, name: call.candidate.name },
+    ...message,
+    headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    tags: { call_id: call._id, project_id: call.project_id },
+    kind: 'call_link',
   };
 }

@@ -8,7 +8,17 @@ import type { ActivityDeps } from './deps';
 /** What the call activities are built from (activities/calls.ts puts them together). */
 export type CallActivityDeps = Pick<
   ActivityDeps,
-  'stores' | 'operations' | 'logger' | 'clock' | 'voice' | 'whatsapp' | 'report' | 'wakeWaitingCall'
+  | 'stores'
+  | 'operations'
+  | 'logger'
+  | 'clock'
+  | 'voice'
+  | 'whatsapp'
+  | 'report'
+  | 'wakeWaitingCall'
+  | 'email'
+  | 'emailFrom'
+  | 'publicBaseUrl'
 >;
 
 /**

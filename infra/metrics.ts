@@ -224,7 +224,7 @@ export const liveProviderErrors = new Counter({
 export const ATTEMPT_DIRECTIONS = ['outbound', 'inbound'] as const;
 export const CALL_ENDS = ['completed', 'failed', 'cancelled', 'declined'] as const;
 export const INTERVIEW_STAGES = ['invited', 'started', 'completed', 'expired', 'failed'] as const;
-export const EMAIL_KINDS = ['invitation', 'reminder', 'resend'] as const;
+export const EMAIL_KINDS = ['invitation', 'reminder', 'resend', 'call_link'] as const;
 export const AI_OPERATIONS = ['parse_job_description', 'generate_questions', 'generate_script', 'assess_interview', 'transcribe'] as const;
 
 /**

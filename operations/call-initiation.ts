@@ -269,6 +269,7 @@ function buildCall(
     candidate_token: token,
     ...(req.candidate_choices ? { candidate_choices: req.candidate_choices } : {}),
     ...(req.form_fallback && req.form_fallback !== 'never' ? { form_fallback: req.form_fallback } : {}),
+    ...(workspace.settings?.email_call_links && c.email ? { email_link: true as const } : {}),
     scheduled_for: null,
     timezones: candidateZones(c.timezone, c.phone, defaultTimezone(workspace)),
     deferrals: [],

@@ -14,22 +14,25 @@ import type { SuppressionFiling } from './suppressions';
  */
 export function candidateOptOuts({ stores, logger }: Pick<OperationDeps, 'stores' | 'logger'>, suppressions: SuppressionFiling) {
   return {
-    /** The interview an unsubscribe link's token was signed for; null when it is none, or keeps no address (erased). */
-    async ofUnsubscribeLink(token: string): Promise<InterviewDoc | null> {
+    /**
+     * The interview, or the call (its link's email), an unsubscribe link's token was signed for; null when it is
+     * none, or keeps no address (erased).
+     */
+    async ofUnsubscribeLink(token: string): Promise<Emailed | null> {
       const id = await stores.signedTokens.unsubscribeLinks.interviewOf(token);
-      const interview = id ? await stores.interviews.get(id) : null;
-      return interview?.candidate.email ? interview : null;
+      const emailed = !id ? null : id.startsWith('call_') ? await stores.calls.get(id) : await stores.interviews.get(id);
+      return emailed?.candidate.email ? emailed : null;
     },
 
-    /** Whether the list already refuses every one of `channels` to the interview's candidate. */
-    async refused(interview: InterviewDoc, channels: readonly SuppressionChannel[]): Promise<boolean> {
+    /** Whether the list already refuses every one of `channels` to the interview's (or call's) candidate. */
+    async refused(interview: Emailed, channels: readonly SuppressionChannel[]): Promise<boolean> {
       const workspace = await stores.workspaces.get(interview.workspace_id);
       const now = await stores.suppressions.channelsFor(workspace, { email: interview.candidate.email, phone: interview.candidate.phone });
       return channels.every((c) => now.has(c));
     },
 
     /** The unsubscribe link used: email refused to the address, one entry per address and workspace. */
-    async unsubscribe(interview: InterviewDoc): Promise<void> {
+    async unsubscribe(interview: Emailed): Promise<void> {
       const email = normaliseEmail(interview.candidate.email);
       await suppressions.file({
         id: await stores.suppressions.emailLinkEntryId(interview.workspace_id, email),
@@ -39,7 +42,7 @@ export function candidateOptOuts({ stores, logger }: Pick<OperationDeps, 'stores
         source: 'email_link',
         reason: 'Unsubscribe link in an email',
       });
-      logger.info({ interviewId: interview._id }, 'email address unsubscribed by its link');
+      logger.info({ emailedFor: interview._id }, 'email address unsubscribed by its link');
     },
 
     /** The interview page's "Don't contact me again": every channel refused to the candidate's email and phone. */
@@ -73,3 +76,6 @@ export function candidateOptOuts({ stores, logger }: Pick<OperationDeps, 'stores
 }
 
 export type CandidateOptOuts = ReturnType<typeof candidateOptOuts>;
+
+/** What an email was about (an interview, or a call's link), as much as an unsubscribe link reads of it. */
+export type Emailed = Pick<InterviewDoc | CallDoc, '_id' | 'workspace_id' | 'project_id' | 'candidate'>;

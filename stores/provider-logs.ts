@@ -61,9 +61,10 @@ export function providerLogStore(db: Database) {
     /** The email kept for an idempotency key (an invitation's interview id), or null. */
     email: (idempotencyKey: string): Promise<EmailLogDoc | null> => db.emailLog.findOne({ _id: keyedId('mail', idempotencyKey) }),
 
-    /** Forgets the call's kept WhatsApp messages (an erasure). */
+    /** Forgets the call's kept WhatsApp messages, and its link's email (an erasure). */
     async forgetCall(callId: string): Promise<void> {
       await Promise.all((['pre_call', 'fallback'] as const).map((kind) => db.whatsappLog.deleteOne({ _id: keyedId('wa', callId, kind) })));
+      await db.emailLog.deleteMany({ idempotency_key: `${callId}/link` });
     },
 
     /** Forgets the emails kept for the interview: its invitation, reminder and resends (an erasure). */

@@ -16,6 +16,7 @@ export interface StoredCall extends CandidateResource {
   whatsapp: { pre_call: object | null; fallback: object | null };
   timezones?: string[];
   form_fallback?: 'after_first_failure' | 'when_exhausted';
+  email_link?: true;
 }
 
 /** The workflow's input, derived from the stored call alone, so a restart after a crash starts the same workflow. */
@@ -32,6 +33,7 @@ export function callWorkflowInput(call: StoredCall, outcomeTimeoutMs = REPORT_WA
     sendFallback: call.whatsapp.fallback !== null,
     outcomeTimeoutMs,
     ...(call.form_fallback ? { formFallback: call.form_fallback } : {}),
+    ...(call.email_link ? { emailLink: true as const } : {}),
   };
 }
 

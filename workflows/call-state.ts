@@ -27,6 +27,8 @@ export interface CallWorkflowInput {
   outcomeTimeoutMs: number;
   /** When the call offers its written form on its own (`form_fallback`); absent: never. */
   formFallback?: 'after_first_failure' | 'when_exhausted';
+  /** The candidate gets one email with their link when the call is made (the workspace's `email_call_links`). */
+  emailLink?: true;
 }
 
 /** How one attempt ended, as its provider reported it; carried in by the provider-callback path. */

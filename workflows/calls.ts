@@ -1,6 +1,6 @@
 import { allHandlersFinished, condition, defineQuery, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
 import type { HeldContact } from '../activities/calls';
-import { dialer, local, orOnFailure, sendTemplate } from './call-activities';
+import { acts, dialer, local, orOnFailure, sendTemplate } from './call-activities';
 import { firstDialTime } from '../shared/calls/working-hours';
 import { PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
 import { nextRetryTime, type FailureReason } from '../shared/calls/retry';
@@ -89,6 +89,8 @@ async function runCall(call: CallState): Promise<CallProgress> {
   // the take of its first slot, in that write: one local activity, a read and a write less.
   const scheduledBySlot = firstDial <= Date.now();
   if (!scheduledBySlot) call.show(await local.markScheduled(callId, firstDial));
+  // The link by email, once, as the call is made: the candidate can choose before the call comes.
+  if (input.emailLink) await sendLinkEmail(callId);
   if (await call.waitUntil(firstDial)) return call.cancel();
 
   // A candidate who used their link (it came with the pre-call message, or by email) has nothing to learn from it.
@@ -178,6 +180,11 @@ async function failThenFallback(call: CallState, reason: FailureReason, held: He
   if (window === 'go') await sendTemplate(call.callId, 'fallback');
   if (window === 'never') await local.recordMessageFailure(call.callId, 'fallback', NO_WINDOW_MOMENT);
   return call.progress;
+}
+
+/** The link's email: one that still cannot be sent after its activity's retries is left unsent; the call goes on. */
+async function sendLinkEmail(callId: string): Promise<void> {
+  await orOnFailure(acts.emailCallLink(callId), null);
 }
 
 /**

@@ -96,6 +96,8 @@ export const EXAMPLES = {
       candidate_time: null,
       reschedules: [{ from: '2026-11-22T17:00:00.000Z', to: '2026-11-23T09:00:00.000Z', by: 'candidate', at: '2026-11-22T12:31:07.000Z' }],
       channel: 'voice',
+      link_email: { status: 'sent', sent_at: '2026-11-22T12:30:02.000Z', error: null },
+      form_until: null,
       consent: { basis: 'prior_express_written', captured_at: '2026-11-20T16:41:09.000Z', source: 'Application form, consent checkbox v3' },
       attempts: [
         {

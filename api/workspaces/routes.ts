@@ -56,6 +56,7 @@ function workspaceBody(ws: Readonly<WorkspaceDoc>, config: Config): WorkspaceRes
         call_back_days: callBackLimits(ws).days,
         call_backs_per_day: callBackLimits(ws).perDay,
         live_conversations_at_once: liveConversationsAtOnce(ws),
+        email_call_links: ws.settings?.email_call_links ?? false,
       },
       numbers: {
         voice: ownNumber(ws, 'voice') ?? config.VAPI_PHONE_NUMBER_ID ?? null,

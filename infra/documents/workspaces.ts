@@ -44,6 +44,8 @@ export function ownEmailFrom(workspace: Pick<WorkspaceDoc, 'numbers'> | null): {
 }
 
 export interface WorkspaceSettings {
+  /** Whether each call's candidate gets one email with their call's link (docs/call-links.md); off when absent. */
+  email_call_links?: boolean;
   /** Whether a candidate who has not started gets one reminder at half the link's time; on by default. */
   interview_reminders?: boolean;
   /** Attempts in progress at once, at most; DEFAULT_MAX_CONCURRENT_CALLS when absent. */

@@ -22,6 +22,7 @@ export function callView(call: CallDoc, publicBaseUrl: string, sequence = sequen
     // The time chosen stands while the call waits for it.
     candidate_time: chosen && call.next_attempt_at?.getTime() === chosen.getTime() ? chosen.toISOString() : null,
     reschedules: reschedules.map((r) => ({ from: iso(r.from), to: r.to.toISOString(), by: r.by, at: r.at.toISOString() })),
+    link_email: call.link_email ? { ...call.link_email, sent_at: iso(call.link_email.sent_at) } : null,
     form_until: call.status === 'scheduled' && call.form_until ? call.form_until.toISOString() : null,
     channel: call.status === 'completed' ? (call.channel ?? 'voice') : null,
     consent: call.candidate.consent ? { ...call.candidate.consent, captured_at: call.candidate.consent.captured_at.toISOString() } : null,

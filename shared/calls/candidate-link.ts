@@ -92,3 +92,15 @@ export function candidateSlots(now: number, windows: readonly ZonedHours[]): num
     if (windows.every((w) => intoWorkingHours(at, w.hours, w.zones) === at)) slots.push(at);
   return slots;
 }
+
+/** A moment as the candidate reads it, in their own zone: "Monday 30 November, 09:30". */
+export function localTime(at: number | Date, zone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(at);
+}

@@ -251,6 +251,10 @@ export const CallView = Type.Object({
     description:
       'Each move of the next dial by the candidate on their link (`call.rescheduled`): from when, to when, and when they moved it.',
   }),
+  link_email: Nullable(
+    Type.Object({ status: Enum(['sent', 'failed', 'skipped'] as const), sent_at: Nullable(Instant), error: Nullable(Type.String()) }),
+    "The one email of the candidate's link, where the workspace sends them (`email_call_links`): `sent`, `failed` (the provider refused it, `error`), or `skipped` (the address is suppressed for email). Null when none was due.",
+  ),
   form_until: Nullable(
     Instant,
     'While the call, its attempts spent, waits for the written answers (`form_fallback`): until when. Null otherwise.',

@@ -68,6 +68,11 @@ const Settings = {
     description: `Live interviews the workspace holds at once (docs/live-interviews.md); one more is refused with 503 and Retry-After until one ends. ${DEFAULT_LIVE_CONVERSATIONS} by default.`,
     errorMessage: 'must be a whole number from 1 to 500',
   }),
+  email_call_links: Type.Boolean({
+    description:
+      "Whether each call's candidate who has an email address gets one email, when the call is made, with their link to it (call me now, pick a time, answer in writing: docs/call-links.md). Off by default.",
+    errorMessage: 'must be true or false',
+  }),
   call_backs_per_day: Type.Integer({
     minimum: 1,
     maximum: 10,
@@ -91,6 +96,7 @@ export const WorkspaceUpdateRequest = Strict(
     call_back_days: Type.Optional(Settings.call_back_days),
     call_backs_per_day: Type.Optional(Settings.call_backs_per_day),
     live_conversations_at_once: Type.Optional(Settings.live_conversations_at_once),
+    email_call_links: Type.Optional(Settings.email_call_links),
   },
   { minProperties: 1, errorMessage: `must set at least one of ${SETTING_NAMES.join(', ')}` },
 );

@@ -214,6 +214,30 @@ describe("the candidate's call link", () => {
     expect(await notice(page)).toContain('You asked not to be contacted again');
   });
 
+  it('emails the link once as the call is made, where the workspace sends them, with an unsubscribe link that works', async () => {
+    const own = await stack.newWorkspace('Mailco');
+    expect((await stack.request('PATCH', `${V1}/workspace`, { key: own.key, body: { email_call_links: true } })).status).toBe(200);
+    const mine = key;
+    key = own.key;
+    try {
+      const { id, get, view } = await called('link-mail');
+      const mailed = await waitFor(get, (c) => c.link_email !== null);
+      expect(mailed.link_email).toMatchObject({ status: 'sent', error: null });
+      const mail = (await stack.stores.providerLogs.email(`${id}/link`))!;
+      expect(mail).toMatchObject({ to: 'Grace Hopper <link-mail@example.com>', subject: 'Mailco Inc will call you about Data Engineer' });
+      expect(mail.text).toContain(`Your call: ${view.candidate_url}`);
+      expect(mail.text).toContain('We plan to call you on');
+      const unsubscribe = /^<(.+)>$/.exec(mail.headers!['List-Unsubscribe'])![1];
+      const path = new URL(unsubscribe).pathname;
+      expect((await fetch(stack.url + path)).status).toBe(200);
+      expect((await postForm(stack.url + path, {}, 'List-Unsubscribe=One-Click')).status).toBe(200);
+      const listed = (await stack.request('GET', `${V1}/suppressions?email=link-mail%40example.com`, { key })).body.data;
+      expect(listed).toEqual([expect.objectContaining({ channels: ['email'], source: 'email_link' })]);
+    } finally {
+      key = mine;
+    }
+  });
+
   it("opens nothing for a wrong signature, nor for an erased candidate's link", async () => {
     const { path } = await called('link-erased');
     const wrong = path.slice(0, -1) + (path.endsWith('A') ? 'B' : 'A');

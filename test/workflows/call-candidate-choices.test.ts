@@ -214,6 +214,19 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
     expect(done.channel).toBeUndefined();
   });
 
+  it('emails the link once as the call is made (email_call_links), before the call rings', async () => {
+    const call = await bench.newCall({ outcomes: 'completed' });
+    const token = `${call._id}.${'x'.repeat(43)}`;
+    await bench.db.calls.updateOne({ _id: call._id }, { $set: { candidate_token: token, email_link: true } });
+    const { progress, stored: done } = await bench.run({ ...call, email_link: true }, { scheduleAt: null });
+    expect(progress.status).toBe('completed');
+    expect(done.link_email).toMatchObject({ status: 'sent', error: null });
+    const mail = await bench.deps.stores.providerLogs.email(`${call._id}/link`);
+    expect(mail?.text).toContain(`/call/${token}`);
+    expect(done.link_email!.sent_at!.getTime()).toBeLessThanOrEqual(done.attempts[0].started_at.getTime());
+    await recordHistory(bench.env.client, call.workflow_id, 'candidate-link-emailed');
+  });
+
   it('dials once when the candidate asks for a call while the workflow is dialling on its own', async () => {
     const call = await bench.newCall();
     // A provider that places the call and reports later: the attempt stays under way until the test reports it.

@@ -2,18 +2,7 @@ import type { VNode } from 'preact';
 import { Layout } from '../layout';
 import type { CallLinkView } from '../../operations/call-candidate-links';
 import type { ExtractVariable } from '../../shared/calls/schema';
-
-/** A moment as the candidate reads it, in their own zone: "Monday 30 November, 09:30". */
-export function localTime(at: number | Date, zone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(at);
-}
+import { localTime } from '../../shared/calls/candidate-link';
 
 const dayOf = (at: number, zone: string) =>
   new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long' }).format(at);

@@ -7,9 +7,9 @@ import { linkLimits } from '../limits';
 import { NotFoundError } from '../../shared/errors';
 import type { CallDoc } from '../../infra/documents/calls';
 import type { LinkChoiceOutcome } from '../../operations/call-candidate-links';
-import { CANDIDATE_REFUSALS, type CandidateRefusal } from '../../shared/calls/candidate-link';
+import { CANDIDATE_REFUSALS, localTime, type CandidateRefusal } from '../../shared/calls/candidate-link';
 import { ConfirmOptOutPage, OptedOutPage } from '../suppressions/pages';
-import { CallLinkPage, localTime } from './pages';
+import { CallLinkPage } from './pages';
 
 /** What the page says after a choice, by what came of it: the redirect carries only these names. */
 const DONE = {

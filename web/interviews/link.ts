@@ -7,7 +7,10 @@ import type { WebDeps } from '../deps';
 import type { InterviewFrame } from './pages';
 
 /** The hiring company an interview's pages name: the project's, or the workspace's. */
-export async function companyOfInterview(stores: WebDeps['stores'], interview: InterviewDoc): Promise<string | null> {
+export async function companyOfInterview(
+  stores: WebDeps['stores'],
+  interview: Pick<InterviewDoc, 'project_id' | 'workspace_id'>,
+): Promise<string | null> {
   const [project, workspace] = await Promise.all([
     stores.projects.get(interview.project_id),
     stores.workspaces.get(interview.workspace_id),

@@ -7,6 +7,7 @@ import { linkLimits } from '../limits';
 import { NotFoundError } from '../../shared/errors';
 import { companyOfInterview } from '../interviews/link';
 import type { InterviewDoc } from '../../infra/documents/interviews';
+import type { Emailed } from '../../operations/candidate-opt-outs';
 import { SUPPRESSION_CHANNELS } from '../../shared/suppressions/schema';
 import { ConfirmOptOutPage, maskedEmail, OptedOutPage } from './pages';
 
@@ -25,8 +26,8 @@ export function suppressionRoutes({ stores, operations }: WebDeps): Router {
   const limited = linkLimits(stores.limits);
   const { optOuts } = operations;
 
-  const companyFor = async (interview: InterviewDoc) => (await companyOfInterview(stores, interview)) ?? 'The hiring team';
-  async function unsubscribing(ctx: Context): Promise<InterviewDoc> {
+  const companyFor = async (emailed: Emailed) => (await companyOfInterview(stores, emailed)) ?? 'The hiring team';
+  async function unsubscribing(ctx: Context): Promise<Emailed> {
     const interview = await optOuts.ofUnsubscribeLink(String(ctx.params.token));
     // An erased candidate's interview keeps no address: nothing is left to unsubscribe.
     if (!interview) throw new NotFoundError('unsubscribe link not found');
