@@ -13,6 +13,7 @@ import { callReportId } from '../infra/documents/call-reports';
 import { CANDIDATE_CHOICES, FINAL_CALL_STATUSES, type CandidateChoiceKind, type ExtractVariable } from '../shared/calls/schema';
 import type { OperationDeps } from './deps';
 import type { CandidateOptOuts } from './candidate-opt-outs';
+import { callLinkChoices } from '../infra/metrics';
 
 /** How long the page waits for the call's workflow to answer a choice before it says to try again. */
 const ANSWER_WITHIN_MS = 10_000;
@@ -46,8 +47,9 @@ export function callCandidateLinks(
   { stores, workflows, now }: Pick<OperationDeps, 'stores' | 'workflows'> & { now(): Date },
   optOuts: CandidateOptOuts,
 ) {
+  /** Asks the call's workflow, and counts what came of it (`hiring_call_link_choices_total`). */
   const ask = async (call: CallDoc, choice: CandidateChoice): Promise<LinkChoiceOutcome> =>
-    (await workflows.candidateChoice(call._id, choice, ANSWER_WITHIN_MS)) ?? { unanswered: true };
+    counted(choice.kind, (await workflows.candidateChoice(call._id, choice, ANSWER_WITHIN_MS)) ?? { unanswered: true });
 
   return {
     /**
@@ -112,7 +114,7 @@ export function callCandidateLinks(
         if (coerceExtracted([v], { [v.label]: value }).notes.length > 0) invalid.push(`Check your answer to "${v.description}".`);
         else given[v.label] = value;
       }
-      if (invalid.length > 0) return { invalid };
+      if (invalid.length > 0) return counted('form', { invalid });
       const form = {
         _id: callReportId(call._id, FORM_REPORT_ATTEMPT),
         call_id: call._id,
@@ -148,4 +150,11 @@ function asAnswered(v: ExtractVariable, text: string, zone: string): unknown {
       .filter(Boolean);
   if (v.type === 'datetime') return DateTime.fromISO(text, { zone }).toISO() ?? text;
   return text;
+}
+
+/** Counts a choice's outcome: taken, a refusal's reason, a form to correct, or no answer in time. */
+function counted(choice: CandidateChoice['kind'], outcome: LinkChoiceOutcome): LinkChoiceOutcome {
+  const label = 'unanswered' in outcome ? 'unanswered' : 'invalid' in outcome ? 'invalid' : outcome.taken ? 'taken' : outcome.refused;
+  callLinkChoices.inc({ choice, outcome: label });
+  return outcome;
 }

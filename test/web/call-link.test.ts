@@ -3,6 +3,7 @@ import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { postForm } from '../helpers/form-post';
 import { PHONE, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsSideways } from '../helpers/browser';
+import { parseExposition } from '../helpers/prometheus';
 
 /**
  * The candidate's own link to their call (docs/calls.md), in Chromium on a phone-sized screen, against the real
@@ -66,6 +67,11 @@ describe("the candidate's call link", () => {
     const path = new URL(view.candidate_url).pathname;
     return { id, get, path, view };
   }
+  /** This process's count of a choice's outcome (the stack runs in it). */
+  const choices = async (choice: string, outcome: string) =>
+    parseExposition(await stack.modules.metrics.registry.metrics()).find(
+      (x) => x.name === 'hiring_call_link_choices_total' && x.labels.choice === choice && x.labels.outcome === outcome,
+    )?.value ?? 0;
   const notice = (page: Page) => page.$eval('[role=status]', (s) => s.textContent ?? '');
   async function press(page: Page, button: string) {
     const [found] = await page.$$(`xpath/.//button[normalize-space()="${button}"]`);
@@ -120,7 +126,9 @@ describe("the candidate's call link", () => {
     const { path, get, id } = await called('link-decline');
     const { page } = await openPage(browser, PHONE);
     await page.goto(stack.url + path);
+    const before = await choices('decline', 'taken');
     await press(page, "I'm not interested");
+    expect(await choices('decline', 'taken')).toBe(before + 1);
     expect(await notice(page)).toContain('You told us you are not interested');
     const done = await waitFor(get, (c) => c.status === 'declined');
     expect(done).toMatchObject({ attempts: [], channel: null, next_attempt_at: null });
