@@ -15,6 +15,14 @@ import type { OperationDeps } from './deps';
 import type { CandidateOptOuts } from './candidate-opt-outs';
 import { callLinkChoices } from '../infra/metrics';
 
+/** The offer each choice of the workflow's Update takes up. */
+const OFFERED_AS: Record<CandidateChoice['kind'], CandidateChoiceKind> = {
+  call_now: 'call_now',
+  move: 'pick_time',
+  decline: 'decline',
+  form: 'form',
+};
+
 /** How long the page waits for the call's workflow to answer a choice before it says to try again. */
 const ANSWER_WITHIN_MS = 10_000;
 
@@ -47,9 +55,33 @@ export function callCandidateLinks(
   { stores, workflows, now }: Pick<OperationDeps, 'stores' | 'workflows'> & { now(): Date },
   optOuts: CandidateOptOuts,
 ) {
-  /** Asks the call's workflow, and counts what came of it (`hiring_call_link_choices_total`). */
-  const ask = async (call: CallDoc, choice: CandidateChoice): Promise<LinkChoiceOutcome> =>
-    counted(choice.kind, (await workflows.candidateChoice(call._id, choice, ANSWER_WITHIN_MS)) ?? { unanswered: true });
+  /**
+   * What the call offers now: the choices it was made with (`candidate_choices`), with the form added once
+   * form_fallback offers it, and only the form and a decline once its attempts are spent.
+   */
+  async function offers(call: CallDoc) {
+    const [project, workspace] = await Promise.all([stores.projects.get(call.project_id), stores.workspaces.get(call.workspace_id)]);
+    // Its attempts spent, the call waits only for the written answers (form_fallback).
+    const formOnly = call.status === 'scheduled' && call.form_until != null;
+    const given = call.candidate_choices ?? CANDIDATE_CHOICES;
+    const formOffered = formOnly || (call.form_fallback === 'after_first_failure' && call.attempts.some((a) => a.outcome === 'failed'));
+    const choices: CandidateChoiceKind[] = formOnly
+      ? (['form', 'decline'] as const).filter((c) => c === 'form' || given.includes(c))
+      : [...given, ...(formOffered && !given.includes('form') ? (['form'] as const) : [])];
+    // A form needs questions: a call that extracts nothing has none to ask.
+    const offered = choices.filter((c) => c !== 'form' || call.extract_variables.length > 0);
+    return { project, workspace, formOnly, offered, zones: zonesOfCall(call, workspace) };
+  }
+
+  /**
+   * Asks the call's workflow, unless the call does not offer the choice (a form posted from elsewhere), and
+   * counts what came of it (`hiring_call_link_choices_total`).
+   */
+  async function ask(call: CallDoc, choice: CandidateChoice): Promise<LinkChoiceOutcome> {
+    const offered = (await offers(call)).offered.includes(OFFERED_AS[choice.kind]);
+    if (!offered) return counted(choice.kind, { taken: false, refused: 'not_offered' });
+    return counted(choice.kind, (await workflows.candidateChoice(call._id, choice, ANSWER_WITHIN_MS)) ?? { unanswered: true });
+  }
 
   return {
     /**
@@ -64,19 +96,10 @@ export function callCandidateLinks(
 
     /** What the page shows of `call` at this moment. */
     async view(call: CallDoc): Promise<CallLinkView> {
-      const [project, workspace] = await Promise.all([stores.projects.get(call.project_id), stores.workspaces.get(call.workspace_id)]);
-      const zones = zonesOfCall(call, workspace);
+      const { project, workspace, formOnly, offered: choices, zones } = await offers(call);
       const open = !FINAL_CALL_STATUSES.includes(call.status);
       const movesLeft = Math.max(0, CANDIDATE_LINK_RULES.maxMoves - (call.reschedules?.length ?? 0));
-      // Its attempts spent, the call waits only for the written answers (form_fallback).
-      const formOnly = call.status === 'scheduled' && call.form_until != null;
       const waiting = call.status === 'scheduled' && !formOnly;
-      const given = call.candidate_choices ?? CANDIDATE_CHOICES;
-      // The call offers its form on its own once form_fallback says so, whatever the choices.
-      const formOffered = formOnly || (call.form_fallback === 'after_first_failure' && call.attempts.some((a) => a.outcome === 'failed'));
-      const choices = formOnly
-        ? (['form', 'decline'] as const).filter((c) => c === 'form' || given.includes(c))
-        : [...given, ...(formOffered && !given.includes('form') ? (['form'] as const) : [])];
       return {
         call,
         company: companyOf(project, workspace) ?? 'the company',
@@ -101,7 +124,9 @@ export function callCandidateLinks(
      * refused form leaves nothing behind.
      */
     async answerInWriting(call: CallDoc, fields: Record<string, unknown>): Promise<LinkChoiceOutcome> {
-      const zone = (await this.view(call)).zone;
+      const { offered, zones } = await offers(call);
+      if (!offered.includes('form')) return counted('form', { taken: false, refused: 'not_offered' });
+      const zone = zones[0] ?? 'UTC';
       const given: Record<string, unknown> = {};
       const invalid: string[] = [];
       for (const v of call.extract_variables) {
@@ -128,7 +153,10 @@ export function callCandidateLinks(
         received_at: now(),
       };
       const kept = await stores.callReports.keep(form);
-      const answer = await ask(call, { kind: 'form' });
+      const answer = counted(
+        'form',
+        (await workflows.candidateChoice(call._id, { kind: 'form' }, ANSWER_WITHIN_MS)) ?? { unanswered: true },
+      );
       // Not taken: the answers go, unless an earlier form of the call is what was kept.
       if (kept === 'written' && !('taken' in answer && answer.taken)) await stores.callReports.forget(form);
       return answer;

@@ -219,7 +219,8 @@ export class CallState {
         this.chosenAt = null;
         return this.cancelled;
       }
-      const taken = await this.takeCallBack(at);
+      // A call-back that does not complete the call leaves the wait for the time it was for: the candidate's, if they moved it.
+      const taken = await this.takeCallBack(this.chosenAt ?? at);
       if (taken === 'completed') this.completedByCallBack = true;
       if (taken === 'completed' || taken === 'cancelled') return true;
     }

@@ -39,9 +39,10 @@ export const callProgressQuery = defineQuery<CallProgress>('callProgress');
  */
 export const callBackUpdate = defineUpdate<CallBackAnswer, [CallBack]>('callBack');
 /**
- * The candidate's choice on their link (docs/calls.md): call me now, a time of their own, not interested, or
- * their written answers. Its validator refuses what the call's state does not allow (its message names why:
- * `ended`, `under_way`, `too_many_moves`, `bad_time`); its answer says whether and when the call will ring.
+ * The candidate's choice on their link: call me now, a time of their own, not interested, or
+ * their written answers (docs/call-links.md). Its validator refuses what the call's state does not allow (its
+ * message names why: `ended`, `under_way`, `too_many_moves`, `bad_time`, `form_only`); its answer says whether
+ * and when the call will ring.
  */
 export const candidateChoiceUpdate = defineUpdate<CandidateChoiceAnswer, [CandidateChoice]>('candidateChoice');
 

@@ -77,6 +77,7 @@ export const EXAMPLES = {
         call_back_days: 7,
         call_backs_per_day: 3,
         live_conversations_at_once: 20,
+        email_call_links: false,
       },
       numbers: { voice: 'a1b2c3d4-vapi-number', whatsapp: '106540352242922', email_from: 'Acme Hiring <jobs@acme.example>' },
     },

@@ -188,6 +188,18 @@ describe("the candidate's call link", () => {
     expect(done).toMatchObject({ channel: 'form', extracted_variables: { years: 12, remote: false }, form_until: null });
   });
 
+  it('offers only the choices the call was made with, and refuses the others however they are sent', async () => {
+    const { path, get } = await called('link-choices', { candidate_choices: ['call_now'] });
+    const { page } = await openPage(browser, PHONE);
+    await page.goto(stack.url + path);
+    expect(await page.$$eval('h2', (h) => h.map((x) => x.textContent))).toEqual(['Call me now']);
+    const before = await choices('decline', 'not_offered');
+    expect((await postForm(`${stack.url}${path}/decline`, {})).status).toBe(303);
+    expect((await postForm(`${stack.url}${path}/form`, {}, 'years=3&remote=Yes')).status).toBe(303);
+    expect(await choices('decline', 'not_offered')).toBe(before + 1);
+    expect(await get()).toMatchObject({ status: 'scheduled', channel: null, extracted_variables: null });
+  });
+
   it('says when it can call, outside the calling window', async () => {
     // One shift a day, from two hours on (UTC): now is outside it.
     const minute = Math.floor((Date.now() % DAY) / 60_000);
