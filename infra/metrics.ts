@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { FAILURE_REASONS, MESSAGE_KINDS, MESSAGE_STATUSES } from '../shared/calls/schema';
 import { PARTNER_ATS } from '../shared/partners/schema';
+import { CANDIDATE_CHOICE_KINDS, CANDIDATE_REFUSALS } from '../shared/calls/candidate-link';
 
 /**
  * The service's Prometheus metrics (docs/metrics.md): one registry per process, served by
@@ -213,19 +214,7 @@ export const liveCutIns = new Counter({
 });
 
 /** The candidate's choices on their call's link (docs/call-links.md), and what came of each. */
-export const CALL_LINK_CHOICES = ['call_now', 'move', 'decline', 'form'] as const;
-export const CALL_LINK_OUTCOMES = [
-  'taken',
-  'outside_calling_window',
-  'under_way',
-  'ended',
-  'too_many_moves',
-  'not_offered',
-  'bad_time',
-  'form_only',
-  'invalid',
-  'unanswered',
-] as const;
+export const CALL_LINK_OUTCOMES = ['taken', ...CANDIDATE_REFUSALS, 'invalid', 'unanswered'] as const;
 export const callLinkChoices = new Counter({
   name: 'hiring_call_link_choices_total',
   help: "The candidate's choices on their call's link: choice=call_now|move|decline|form, and outcome=taken, a refusal's reason, invalid (a form to correct) or unanswered (the workflow did not answer in time).",
@@ -265,7 +254,7 @@ function startWhole(): void {
   for (const operation of AI_OPERATIONS) for (const result of ['ok', 'error']) aiRequests.inc({ operation, result }, 0);
   for (const kind of ERASED_WRITE_KINDS) erasedWritesRefused.inc({ kind }, 0);
   for (const reason of CALL_BACK_REFUSALS) callBacksRefused.inc({ reason }, 0);
-  for (const choice of CALL_LINK_CHOICES) for (const outcome of CALL_LINK_OUTCOMES) callLinkChoices.inc({ choice, outcome }, 0);
+  for (const choice of CANDIDATE_CHOICE_KINDS) for (const outcome of CALL_LINK_OUTCOMES) callLinkChoices.inc({ choice, outcome }, 0);
   for (const ats of PARTNER_ATS) for (const outcome of PARTNER_REPORT_OUTCOMES) partnerReports.inc({ ats, outcome }, 0);
   for (const provider of ['vapi', 'simulator']) foreignReports.inc({ provider }, 0);
   for (const kind of LIVE_RECONNECT_KINDS) liveReconnects.inc({ kind }, 0);

@@ -163,7 +163,7 @@ export function callCandidateLinks(
     },
 
     /** "Stop contacting me": every channel refused to the candidate; their waiting calls stop. */
-    stop: (call: CallDoc) => optOuts.optOutOfCall(call),
+    stop: (call: CallDoc) => optOuts.optOut(call, 'call_page'),
   };
 }
 

@@ -45,37 +45,33 @@ export function candidateOptOuts({ stores, logger }: Pick<OperationDeps, 'stores
       logger.info({ emailedFor: interview._id }, 'email address unsubscribed by its link');
     },
 
-    /** The interview page's "Don't contact me again": every channel refused to the candidate's email and phone. */
-    async optOut(interview: InterviewDoc): Promise<void> {
+    /**
+     * A page's own opt-out: the interview page's "Don't contact me again", or the call link's "Stop contacting
+     * me". Every channel refused to the candidate's email and phone, one entry per page and interview or call;
+     * their waiting calls stop.
+     */
+    async optOut(on: Emailed, page: 'interview_page' | 'call_page'): Promise<void> {
       await suppressions.file({
-        id: keyedId('sup', interview.workspace_id, 'interview_page', interview._id),
-        workspaceId: interview.workspace_id,
-        email: interview.candidate.email,
-        phone: interview.candidate.phone,
+        id: keyedId('sup', on.workspace_id, page, on._id),
+        workspaceId: on.workspace_id,
+        email: on.candidate.email,
+        phone: on.candidate.phone,
         channels: SUPPRESSION_CHANNELS,
-        source: 'interview_page',
-        reason: 'The candidate\'s "Don\'t contact me again" on the interview page',
+        source: page,
+        reason: OPT_OUT_REASONS[page],
       });
-      logger.info({ interviewId: interview._id }, 'candidate opted out on the interview page');
-    },
-
-    /** The call link's "Stop contacting me": every channel refused to the candidate's phone and email; their waiting calls stop. */
-    async optOutOfCall(call: CallDoc): Promise<void> {
-      await suppressions.file({
-        id: keyedId('sup', call.workspace_id, 'call_page', call._id),
-        workspaceId: call.workspace_id,
-        email: call.candidate.email,
-        phone: call.candidate.phone,
-        channels: SUPPRESSION_CHANNELS,
-        source: 'call_page',
-        reason: 'The candidate\'s "Stop contacting me" on their call\'s page',
-      });
-      logger.info({ callId: call._id }, 'candidate opted out on their call page');
+      logger.info({ optedOutOn: on._id, page }, 'candidate opted out on their page');
     },
   };
 }
 
 export type CandidateOptOuts = ReturnType<typeof candidateOptOuts>;
+
+/** Why each page's opt-out was filed, as the suppression list shows it. */
+const OPT_OUT_REASONS = {
+  interview_page: 'The candidate\'s "Don\'t contact me again" on the interview page',
+  call_page: 'The candidate\'s "Stop contacting me" on their call\'s page',
+} as const;
 
 /** What an email was about (an interview, or a call's link), as much as an unsubscribe link reads of it. */
 export type Emailed = Pick<InterviewDoc | CallDoc, '_id' | 'workspace_id' | 'project_id' | 'candidate'>;

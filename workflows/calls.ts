@@ -71,7 +71,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   });
   setHandler(candidateChoiceUpdate, call.candidateChose, {
     validator: (c) => {
-      if (!CANDIDATE_CHOICE_KINDS.includes(c?.kind) || (c.kind === 'move' && !Number.isFinite(c.at)))
+      if (!(CANDIDATE_CHOICE_KINDS as readonly string[]).includes(c?.kind) || (c.kind === 'move' && !Number.isFinite(c.at)))
         throw new TypeError('a candidate choice is call_now, move (with its time), decline or form');
       call.candidateChoiceAllowed(c);
     },

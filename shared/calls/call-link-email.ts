@@ -1,4 +1,4 @@
-import { escapeHtml, type ComposedEmail } from '../interviews/invitation-email';
+import { escapeHtml, personalLinkEnd, type ComposedEmail } from '../interviews/invitation-email';
 
 /** What the email of a call's candidate link says (docs/call-links.md): every value is caller-supplied text. */
 export interface CallLinkEmailFacts {
@@ -19,6 +19,7 @@ export function composeCallLinkEmail(f: CallLinkEmailFacts): ComposedEmail {
   const firstName = f.candidateName.trim().split(/\s+/)[0] || f.candidateName;
   const when = f.plannedFor ? `We plan to call you on ${f.plannedFor}.` : 'We will call you shortly.';
   const subject = `${f.companyName} will call you about ${f.jobTitle}`;
+  const end = personalLinkEnd({ label: 'Your call', button: 'Choose how we talk', url: f.linkUrl, ...f });
   const options =
     'If that time does not suit you, you can have the call now, pick a time, answer in writing instead, or tell us you are not interested.';
   const text = [
@@ -27,13 +28,7 @@ export function composeCallLinkEmail(f: CallLinkEmailFacts): ComposedEmail {
     `Thank you for your interest in the ${f.jobTitle} role at ${f.companyName}. ${when} The call is with an AI assistant, and it is recorded.`,
     options,
     '',
-    `Your call: ${f.linkUrl}`,
-    '',
-    'This link is personal to you; please do not share it.',
-    '',
-    `The ${f.companyName} hiring team`,
-    '',
-    `No more emails from ${f.companyName} about applications: ${f.unsubscribeUrl}`,
+    ...end.text,
   ].join('\n');
   const e = escapeHtml;
   const html = [
@@ -42,11 +37,7 @@ export function composeCallLinkEmail(f: CallLinkEmailFacts): ComposedEmail {
     `<p>Hi ${e(firstName)},</p>`,
     `<p>Thank you for your interest in the ${e(f.jobTitle)} role at ${e(f.companyName)}. ${e(when)} The call is with an AI assistant, and it is recorded.</p>`,
     `<p>${e(options)}</p>`,
-    `<p><a href="${e(f.linkUrl)}" style="display:inline-block;padding:10px 18px;background:#2563eb;color:#ffffff;text-decoration:none;border-radius:6px">Choose how we talk</a></p>`,
-    `<p style="font-size:13px;color:#52606d">Or open this address: ${e(f.linkUrl)}<br>This link is personal to you; please do not share it.</p>`,
-    `<p>The ${e(f.companyName)} hiring team</p>`,
-    `<p style="font-size:12px;color:#7b8794"><a href="${e(f.unsubscribeUrl)}" style="color:#7b8794">Unsubscribe</a>: no more emails from ${e(f.companyName)} about applications.</p>`,
-    '</body></html>',
+    ...end.html,
   ].join('\n');
   return { subject, text, html };
 }

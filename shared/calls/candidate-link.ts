@@ -27,7 +27,7 @@ export const CANDIDATE_LINK_RULES = {
 export const FORM_REPORT_ATTEMPT = 0;
 
 /** A choice the candidate made on their link, as the call's workflow takes it (its Update). */
-export const CANDIDATE_CHOICE_KINDS: ReadonlyArray<string> = ['call_now', 'move', 'decline', 'form'];
+export const CANDIDATE_CHOICE_KINDS = ['call_now', 'move', 'decline', 'form'] as const;
 export type CandidateChoice =
   | { kind: 'call_now' }
   | { kind: 'move'; at: number }

@@ -13,13 +13,24 @@ import { personIndex } from '../../stores/person-index';
 import { activeCallKey } from '../../stores/calls';
 import { claimOf } from '../../infra/claims';
 import type { CallDoc } from '../../infra/documents/calls';
-import { callWorkflow, type CallWorkflowInput } from '../../workflows/calls';
+import { callProgressQuery, callWorkflow, type CallProgress, type CallWorkflowInput } from '../../workflows/calls';
+import type { WorkflowHandle } from '@temporalio/client';
 import { callWorkflowInput } from '../../workflows/call-start';
 import { createTimeSkippingEnv } from './time-skipping';
 import { testConfig, uniqueName, workflowBundle, WORKFLOWS_IN_THREAD } from './stack';
 import { callDoc } from './call-doc';
 
 export const HOUR = 3_600_000;
+
+/** Polls a call workflow's progress until `ready`; the progress then. */
+export async function progressUntil(handle: WorkflowHandle, ready: (p: CallProgress) => boolean): Promise<CallProgress> {
+  for (let i = 0; i < 400; i++) {
+    const p = await handle.query(callProgressQuery);
+    if (ready(p)) return p;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('the call workflow never reached the state waited for');
+}
 export const DAY = 24 * HOUR;
 
 /**

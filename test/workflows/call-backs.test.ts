@@ -1,12 +1,11 @@
 import { Worker } from '@temporalio/worker';
-import type { WorkflowHandle } from '@temporalio/client';
 import { createActivities } from '../../activities';
-import { callProgressQuery, callWorkflow, type CallProgress } from '../../workflows/calls';
+import { callWorkflow } from '../../workflows/calls';
 import { callBackUpdate } from '../../workflows/calls';
 import { callWorkflowInput } from '../../workflows/call-start';
 import type { RetryPolicy } from '../../shared/calls/schema';
 import { workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
-import { callWorkflowBench, HOUR } from '../helpers/call-workflow-bench';
+import { callWorkflowBench, HOUR, progressUntil as until } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
 import type { CallDoc } from '../../infra/documents/calls';
 
@@ -126,14 +125,4 @@ describe('call workflow: call-backs (time-skipping server)', () => {
     const stored = (await bench.db.calls.findOne({ _id: call._id }))!;
     expect(stored.attempts).toEqual([]);
   });
-
-  /** Polls the workflow's progress until `ready`; the progress then. */
-  async function until(handle: WorkflowHandle, ready: (p: CallProgress) => boolean): Promise<CallProgress> {
-    for (let i = 0; i < 400; i++) {
-      const p = await handle.query(callProgressQuery);
-      if (ready(p)) return p;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error('the call workflow never reached the state waited for');
-  }
 });

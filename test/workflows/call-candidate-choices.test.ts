@@ -1,13 +1,13 @@
 import { Worker } from '@temporalio/worker';
 import type { WorkflowHandle } from '@temporalio/client';
 import { createActivities } from '../../activities';
-import { callProgressQuery, callWorkflow, candidateChoiceUpdate, type CallProgress, type CallWorkflowInput } from '../../workflows/calls';
+import { callWorkflow, candidateChoiceUpdate, type CallWorkflowInput } from '../../workflows/calls';
 import { callWorkflowInput } from '../../workflows/call-start';
 import type { CandidateChoice } from '../../shared/calls/candidate-link';
 import type { VoiceProvider } from '../../providers/voice/port';
 import type { CallDoc } from '../../infra/documents/calls';
 import { workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
-import { callWorkflowBench, DAY, HOUR } from '../helpers/call-workflow-bench';
+import { callWorkflowBench, DAY, HOUR, progressUntil as until } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
 
 /**
@@ -30,6 +30,8 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
     const scheduleAt = opts.scheduleAt ?? (await bench.env.currentTimeMs()) + DAY;
     return { worker, scheduleAt, input: { ...callWorkflowInput(call, 30 * 60_000), scheduleAt } };
   }
+  const begin = (call: CallDoc, input: CallWorkflowInput) =>
+    bench.env.client.workflow.start(callWorkflow, { taskQueue: bench.taskQueue, workflowId: call.workflow_id, args: [input] });
   const choose = (handle: WorkflowHandle, choice: CandidateChoice) => handle.executeUpdate(candidateChoiceUpdate, { args: [choice] });
   const refusal = (why: string) => ({ name: 'WorkflowUpdateFailedError', cause: { message: why } });
   const stored = async (call: CallDoc) => (await bench.db.calls.findOne({ _id: call._id }))!;
@@ -39,11 +41,7 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
     const call = await bench.newCall({ outcomes: 'completed', preCall: true });
     const { worker, input } = await started(call);
     await worker.runUntil(async () => {
-      const handle = await bench.env.client.workflow.start(callWorkflow, {
-        taskQueue: bench.taskQueue,
-        workflowId: call.workflow_id,
-        args: [input],
-      });
+      const handle = await begin(call, input);
       await until(handle, (p) => p.status === 'scheduled' && p.nextAttemptAt !== null);
       const asked = await bench.env.currentTimeMs();
       const answer = await choose(handle, { kind: 'call_now' });
@@ -71,11 +69,7 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
     await bench.db.calls.updateOne({ _id: call._id }, { $set: { call_settings: { working_hours: hours } } });
     const { worker, input } = await started({ ...call, call_settings: { working_hours: hours } as CallDoc['call_settings'] });
     await worker.runUntil(async () => {
-      const handle = await bench.env.client.workflow.start(callWorkflow, {
-        taskQueue: bench.taskQueue,
-        workflowId: call.workflow_id,
-        args: [{ ...input, scheduleAt: null }],
-      });
+      const handle = await begin(call, { ...input, scheduleAt: null });
       const waiting = await until(handle, (p) => p.status === 'scheduled' && p.nextAttemptAt !== null);
       const answer = await choose(handle, { kind: 'call_now' });
       expect(answer).toEqual({ taken: false, refused: 'outside_calling_window', earliest: waiting.nextAttemptAt });
@@ -89,11 +83,7 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
     const call = await bench.newCall({ outcomes: 'completed' });
     const { worker, input } = await started(call);
     await worker.runUntil(async () => {
-      const handle = await bench.env.client.workflow.start(callWorkflow, {
-        taskQueue: bench.taskQueue,
-        workflowId: call.workflow_id,
-        args: [input],
-      });
+      const handle = await begin(call, input);
       await until(handle, (p) => p.status === 'scheduled' && p.nextAttemptAt !== null);
       const now = await bench.env.currentTimeMs();
       await expect(choose(handle, { kind: 'move', at: now + 5 * 60_000 })).rejects.toMatchObject(refusal('bad_time'));
@@ -119,11 +109,7 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
     const call = await bench.newCall({ outcomes: 'completed', fallback: true });
     const { worker, input } = await started(call);
     await worker.runUntil(async () => {
-      const handle = await bench.env.client.workflow.start(callWorkflow, {
-        taskQueue: bench.taskQueue,
-        workflowId: call.workflow_id,
-        args: [input],
-      });
+      const handle = await begin(call, input);
       await until(handle, (p) => p.status === 'scheduled' && p.nextAttemptAt !== null);
       expect(await choose(handle, { kind: 'decline' })).toEqual({ taken: true });
       expect((await handle.result()).status).toBe('declined');
@@ -153,11 +139,7 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
     });
     const { worker, input } = await started(call);
     await worker.runUntil(async () => {
-      const handle = await bench.env.client.workflow.start(callWorkflow, {
-        taskQueue: bench.taskQueue,
-        workflowId: call.workflow_id,
-        args: [input],
-      });
+      const handle = await begin(call, input);
       await until(handle, (p) => p.status === 'scheduled' && p.nextAttemptAt !== null);
       expect(await choose(handle, { kind: 'form' })).toEqual({ taken: true });
       expect((await handle.result()).status).toBe('completed');
@@ -171,11 +153,7 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
     const call = await bench.newCall({ outcomes: 'missed', fallback: true });
     const { worker, input } = await started(call, { scheduleAt: await bench.env.currentTimeMs() });
     await worker.runUntil(async () => {
-      const handle = await bench.env.client.workflow.start(callWorkflow, {
-        taskQueue: bench.taskQueue,
-        workflowId: call.workflow_id,
-        args: [{ ...input, formFallback: 'when_exhausted' }],
-      });
+      const handle = await begin(call, { ...input, formFallback: 'when_exhausted' });
       await until(handle, (p) => p.status === 'scheduled' && p.attempt === 1);
       const waiting = await waitForStored(call, (c) => c.form_until != null);
       expect(waiting.messages.map((m) => m.kind)).toEqual(['fallback']);
@@ -237,11 +215,7 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
     };
     const { worker, input } = await started(call, { scheduleAt: await bench.env.currentTimeMs(), voice: ringing });
     await worker.runUntil(async () => {
-      const handle = await bench.env.client.workflow.start(callWorkflow, {
-        taskQueue: bench.taskQueue,
-        workflowId: call.workflow_id,
-        args: [input],
-      });
+      const handle = await begin(call, input);
       await until(handle, (p) => p.status === 'in_progress');
       // It is ringing already: taken, with no second dial.
       expect(await choose(handle, { kind: 'call_now' })).toMatchObject({ taken: true, ringing_by: expect.any(Number) });
@@ -274,15 +248,5 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
       await new Promise((r) => setTimeout(r, 25));
     }
     throw new Error('the call never reached the state waited for');
-  }
-
-  /** Polls the workflow's progress until `ready`; the progress then. */
-  async function until(handle: WorkflowHandle, ready: (p: CallProgress) => boolean): Promise<CallProgress> {
-    for (let i = 0; i < 400; i++) {
-      const p = await handle.query(callProgressQuery);
-      if (ready(p)) return p;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error('the call workflow never reached the state waited for');
   }
 });

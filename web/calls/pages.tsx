@@ -1,4 +1,4 @@
-import type { VNode } from 'preact';
+import type { ComponentChildren, VNode } from 'preact';
 import { Layout } from '../layout';
 import type { CallLinkView } from '../../operations/call-candidate-links';
 import type { ExtractVariable } from '../../shared/calls/schema';
@@ -47,13 +47,9 @@ export function CallLinkPage(props: { view: CallLinkView; path: string; notice?:
         {notice && <p class="notice">{notice}</p>}
       </section>
       {offers.has('call_now') && (
-        <section class="card">
-          <h2>Call me now</h2>
-          <p>Your phone rings within 30 seconds.</p>
-          <form method="post" action={`${path}/now`}>
-            <button type="submit">Call me now</button>
-          </form>
-        </section>
+        <OneButton title="Call me now" action={`${path}/now`} button="Call me now">
+          Your phone rings within 30 seconds.
+        </OneButton>
       )}
       {offers.has('pick_time') && view.slots.length > 0 && (
         <section class="card">
@@ -94,13 +90,9 @@ export function CallLinkPage(props: { view: CallLinkView; path: string; notice?:
         </section>
       )}
       {offers.has('decline') && (
-        <section class="card">
-          <h2>Not interested</h2>
-          <p>We will not call you about this role. {view.company} may still contact you about others.</p>
-          <form method="post" action={`${path}/decline`}>
-            <button type="submit">I'm not interested</button>
-          </form>
-        </section>
+        <OneButton title="Not interested" action={`${path}/decline`} button="I'm not interested">
+          We will not call you about this role. {view.company} may still contact you about others.
+        </OneButton>
       )}
       {view.open && (
         <p>
@@ -108,6 +100,19 @@ export function CallLinkPage(props: { view: CallLinkView; path: string; notice?:
         </p>
       )}
     </Layout>
+  );
+}
+
+/** A choice that is one button: its heading, what it does, and the form that posts it. */
+function OneButton(props: { title: string; action: string; button: string; children: ComponentChildren }): VNode {
+  return (
+    <section class="card">
+      <h2>{props.title}</h2>
+      <p>{props.children}</p>
+      <form method="post" action={props.action}>
+        <button type="submit">{props.button}</button>
+      </form>
+    </section>
   );
 }
 

@@ -110,7 +110,7 @@ export function suppressionRoutes({ stores, operations }: WebDeps): Router {
 
   router.post('/interview/:token/opt-out', limited, sameOrigin, async (ctx) => {
     const { interview, path } = await candidateOf(ctx);
-    await optOuts.optOut(interview);
+    await optOuts.optOut(interview, 'interview_page');
     ctx.status = 303;
     ctx.redirect(`${path}/opt-out`);
   });
