@@ -151,9 +151,11 @@ export async function startConversation(deps: ConversationDeps, interview: Inter
     if (floor.ended || index < 0) return;
     floor.move('close');
     if (timer) clearTimeout(timer);
+    // A reply still coming is the question's as far as it came: the answer holds it. Taken before the cancel,
+    // which a provider may answer at once (the simulator does) by ending the reply.
+    const unfinished = replies.keepUnfinished();
     provider.current?.cancelResponse();
-    // A reply still coming is the question's as far as it came: the answer holds it.
-    await replies.keepUnfinished();
+    await unfinished;
     const fresh = (await stores.interviews.get(interview._id)) ?? interview;
     // Erased meanwhile: there is no one left to interview, and nothing of theirs is written again.
     if (fresh.erased_at) return end('closed');
