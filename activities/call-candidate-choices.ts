@@ -3,18 +3,18 @@ import { companyOf } from '../infra/documents/projects';
 import { ownEmailFrom, type WorkspaceDoc } from '../infra/documents/workspaces';
 import { callLinkUrl, unsubscribeUrl } from '../shared/public-urls';
 import { composeCallLinkEmail } from '../shared/calls/call-link-email';
-import { localTime } from '../shared/calls/candidate-link';
 import type { EmailMessage } from '../providers/email/port';
 import { coerceExtracted } from '../shared/calls/extracted-values';
-import { FORM_REPORT_ATTEMPT, firstMomentInside } from '../shared/calls/candidate-link';
+import { FORM_REPORT_ATTEMPT, firstMomentInside, localTime } from '../shared/calls/candidate-link';
 import type { CallStatus } from '../shared/calls/schema';
 import { callEvents } from '../stores/calls';
 import type { CallActivityDeps, CallChanges } from './call-changes';
 
 /**
- * What the candidate chose on their link (shared/calls/candidate-link.ts), as the call's workflow carries it
- * out: whether the calling window lets a call ring now (or when it first does), the next dial moved to their
- * time, and the call completed by their written answers. Each is idempotent under the activity's retries.
+ * The candidate's link to their call (docs/call-links.md), as the call's workflow carries it out: the link's
+ * one email, whether the windows let a call ring now (or when they first do), the next dial moved to the
+ * candidate's time, the wait for the written answers, and the call completed by them. Each is idempotent
+ * under the activity's retries.
  */
 export function createCallCandidateChoiceActivities(deps: CallActivityDeps, changes: CallChanges) {
   const { stores, email, logger } = deps;
@@ -63,7 +63,9 @@ export function createCallCandidateChoiceActivities(deps: CallActivityDeps, chan
     async rescheduleCall(callId: string, at: number, now: number): Promise<CallStatus> {
       const call = await load(callId);
       const moves = call.reschedules ?? [];
-      if (moves.some((m) => m.at.getTime() === now)) return call.status;
+      // Recorded by an earlier try, which may have stopped before announcing it: its repeat is found made.
+      const made = moves.findIndex((m) => m.at.getTime() === now);
+      if (made >= 0) return (await calls.change(call, { events: [callEvents.rescheduled(made + 1)] }))?.status ?? call.status;
       const move = { from: call.next_attempt_at, to: new Date(at), by: 'candidate' as const, at: new Date(now) };
       const changed = await calls.change(call, {
         to: 'scheduled',
