@@ -48,7 +48,7 @@ export const stampNow = () => performance.timeOrigin + performance.now();
  */
 export async function startRealtimeStandIn(
   transcript = SPOKEN_ANSWER,
-  opts: { stamp?: boolean; audible?: boolean } = {},
+  opts: { stamp?: boolean; audible?: boolean; wordsPerDelta?: number } = {},
 ): Promise<RealtimeStandIn> {
   const { key, cert: ca } = testCertificate();
   const server: Server = createServer({ key, cert: ca });
@@ -125,7 +125,9 @@ export async function startRealtimeStandIn(
         if (opts.audible)
           for (let i = 0; i < 2_400; i++) tone.writeInt16LE(Math.round(6_000 * Math.sin((2 * Math.PI * 440 * i) / 24_000)), i * 2);
         const spoken = words.split(/\s+/);
-        let chunks = Math.max(1, Math.ceil(spoken.length / 4));
+        // 100 ms of audio a delta, with its words (four by default: a brisk speaker).
+        const perDelta = opts.wordsPerDelta ?? 4;
+        let chunks = Math.max(1, Math.ceil(spoken.length / perDelta));
         let sent = 0;
         let deltas = 0;
         const next = () => {
@@ -143,17 +145,17 @@ export async function startRealtimeStandIn(
               content_index: 0,
               delta: tone.toString('base64'),
             });
-            // Four words a chunk, as the audio's transcript streams beside it.
-            const next4 = spoken.slice(sent, sent + 4);
-            sent += next4.length;
-            if (next4.length > 0)
+            // Its words, as the audio's transcript streams beside it.
+            const nextWords = spoken.slice(sent, sent + perDelta);
+            sent += nextWords.length;
+            if (nextWords.length > 0)
               send({
                 type: 'response.output_audio_transcript.delta',
                 response_id: current.id,
                 item_id: item,
                 output_index: 0,
                 content_index: 0,
-                delta: (sent > next4.length ? ' ' : '') + next4.join(' '),
+                delta: (sent > nextWords.length ? ' ' : '') + nextWords.join(' '),
               });
             setTimeout(next, 5);
             return;

@@ -14,9 +14,10 @@ import { CUT_IN } from '../../shared/interviews/live';
  * graph can hear. A probe the test adds before the page's script taps the page's own graph: the interviewer's
  * voice where the page plays it, and the microphone where the page reads it.
  */
-// The reply begins 0.7 to 2 s in (later on a loaded machine) and lasts about 5 s: both land within it.
-const MIC = { check: [0, 400], cough: [3_000, 3_120], speech: [3_900, 5_400], total: 12_000 } as const;
-const LONG_QUESTION = `Tell us about a data pipeline you built: ${'what it read, what it wrote, how it failed, and how you knew. '.repeat(13)}`;
+// The reply begins 0.7 to 2 s in, later on a loaded machine (CI runs saw 2 s, then past 3 s), and lasts about 11 s:
+// both land within it however late it starts, up to the cough.
+const MIC = { check: [0, 400], cough: [5_000, 5_120], speech: [5_900, 7_400], total: 16_000 } as const;
+const LONG_QUESTION = `Tell us about a data pipeline you built: ${'what it read, what it wrote, how it failed, and how you knew. '.repeat(15)}`;
 
 /** Installed before the page's script: samples the RMS of the first gain node made (the page's voice) and of the microphone. */
 function probe(): void {
@@ -60,7 +61,8 @@ describe('cutting in on the live interview page', () => {
   let key: string;
   let standIn: RealtimeStandIn;
   beforeAll(async () => {
-    standIn = await startRealtimeStandIn(undefined, { audible: true });
+    // Two words a delta: a slow reader, so the long question plays about 11 s.
+    standIn = await startRealtimeStandIn(undefined, { audible: true, wordsPerDelta: 2 });
     stack = await startStack({ worker: true, realtime: adapterFor(standIn) });
     browser = await launchBrowser({ microphoneFile: toneWavFile([[...MIC.check], [...MIC.cough], [...MIC.speech]], MIC.total) });
     ({ key } = await stack.newWorkspace('Cut In Co'));
