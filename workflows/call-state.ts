@@ -2,50 +2,16 @@ import { condition, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ContactDecision, HeldContact } from '../activities/calls';
 import { acts, local, orOnFailure } from './call-activities';
 import { capacityWaitMs, LOST_REPORT_CHECKS } from '../shared/calls/capacity';
+import type { CallStatus, CancelReason } from '../shared/calls/schema';
 import type { AttemptResult } from '../shared/calls/retry';
-import type { CallStatus, CancelReason, RetryPolicy, WorkingHours } from '../shared/calls/schema';
-import { callMayMove } from '../shared/calls/transitions';
+import { callEnded, callMayMove } from '../shared/calls/transitions';
 import type { CallBack, CallBackAnswer } from '../shared/calls/call-backs';
-import { CANDIDATE_LINK_RULES, pickedTimeProblem, type CandidateChoice, type CandidateChoiceAnswer } from '../shared/calls/candidate-link';
+import { CandidateLink } from './candidate-link';
 import { CallStatusKey } from './search-attributes';
+import type { AttemptEnded, CallProgress, CallWorkflowInput } from './call-contract';
 
-export interface CallWorkflowInput {
-  callId: string;
-  /** Epoch ms of schedule_at, used as given; null to dial now, within working hours. */
-  scheduleAt: number | null;
-  workingHours: WorkingHours | null;
-  /** The zones the working hours are in: absent for UTC (working_hours.timezone). */
-  hoursZones?: string[];
-  retryPolicy: RetryPolicy | null;
-  sendPreCall: boolean;
-  sendFallback: boolean;
-  /**
-   * How long to wait for an attempt's report when the dial does not say (`reportWithinMs`: the provider's
-   * longest call plus a grace). Then the provider is asked (when it can be); a call it says is still going
-   * gets another wait, up to LOST_REPORT_CHECKS times, before the attempt counts as no_outcome.
-   */
-  outcomeTimeoutMs: number;
-  /** When the call offers its written form on its own (`form_fallback`); absent: never. */
-  formFallback?: 'after_first_failure' | 'when_exhausted';
-  /** The candidate gets one email with their link when the call is made (the workspace's `email_call_links`). */
-  emailLink?: true;
-}
-
-/** How one attempt ended, as its provider reported it; carried in by the provider-callback path. */
-export interface AttemptEnded {
-  attempt: number;
-  result: AttemptResult;
-}
-
-export interface CallProgress {
-  status: CallStatus;
-  attempt: number;
-  nextAttemptAt: number | null;
-}
-
-const ENDED: ReadonlySet<CallStatus> = new Set(['cancelled', 'completed', 'failed', 'declined']);
-const UNDER_WAY: ReadonlySet<CallStatus> = new Set(['in_progress', 'cancelling']);
-const CANCEL_TAKEN: ReadonlySet<CallStatus> = new Set([...ENDED, 'cancelling']);
+/** A cancel has taken: the call ended, or shows `cancelling` while its attempt finishes. */
+const cancelTaken = (status: CallStatus) => callEnded(status) || status === 'cancelling';
 
 /** How a held contact's wait ended: `waited` until its moment, or why not. */
 export type WindowWait = 'waited' | 'cancelled' | 'never' | 'opted_out';
@@ -70,21 +36,12 @@ export class CallState {
   /** Call-backs: each inbound call's answer, the one taken and not yet run, whether the call waits for a dial time. */
   private readonly callBackAnswers = new Map<string, CallBackAnswer>();
   private pendingCallBack: { providerCallId: string; attempt: number } | null = null;
-  private waitingForDialTime = false;
+  /** The call waits for a dial time: a call-back, or the candidate's link, may change that wait. */
+  waitingForDialTime = false;
   /** A call-back completed the call: nothing is written after it, whatever the wait it ended was for. */
   completedByCallBack = false;
-  /** The candidate's link (shared/calls/candidate-link.ts): call now asked, their moves of the next dial and the time of the last. */
-  private callNowAsked = false;
-  private moves = 0;
-  private chosenAt: number | null = null;
-  /** The candidate used their link: the pre-call message, which carries it, has nothing left to say. */
-  candidateActed = false;
-  /** How the candidate ended the call on their link: it ends as that, not as cancelled. */
-  private ending: 'declined' | 'form' | null = null;
-  /** The call offered its written form on its own (form_fallback), with its fallback message. */
-  formOffered = false;
-  /** Its attempts spent, the call waits only for the written answers. */
-  private awaitingForm = false;
+  /** The candidate's link to the call (candidate-link.ts): its Update, and what it leaves the waits to act on. */
+  readonly link = new CandidateLink(this);
   /** The call's own place among waiters' look times, from its id: deterministic, so replays wait the same. */
   private readonly spread: number;
 
@@ -108,8 +65,8 @@ export class CallState {
 
   /** cancelOutcome: the status once the cancel has taken, or once the call has ended. */
   cancelOutcome = async (until: 'taken' | 'ended'): Promise<CallStatus> => {
-    const reached = until === 'ended' ? ENDED : CANCEL_TAKEN;
-    await condition(() => reached.has(this.progress.status));
+    const reached = until === 'ended' ? callEnded : cancelTaken;
+    await condition(() => reached(this.progress.status));
     return this.progress.status;
   };
 
@@ -124,52 +81,6 @@ export class CallState {
     const answer = this.callBackAnswers.get(c.providerCallId) ?? this.decideCallBack(c);
     this.callBackAnswers.set(c.providerCallId, answer);
     return answer;
-  };
-
-  /**
-   * candidateChoice's validator: refuses, before it reaches the history, what the call's state does not allow.
-   * A call that has ended takes nothing; during an attempt only "call me now" is taken (it is ringing: one
-   * dial); a move needs the call waiting for a dial time, fewer than CANDIDATE_LINK_RULES.maxMoves before it,
-   * and a time the rules allow.
-   */
-  candidateChoiceAllowed = (c: CandidateChoice): void => {
-    if (ENDED.has(this.progress.status) || this.cancelled) throw new Error('ended');
-    if (this.awaitingForm && (c.kind === 'call_now' || c.kind === 'move')) throw new Error('form_only');
-    if (c.kind === 'call_now') return;
-    if (UNDER_WAY.has(this.progress.status)) throw new Error('under_way');
-    if (c.kind !== 'move') return;
-    if (!this.waitingForDialTime) throw new Error('under_way');
-    if (this.moves >= CANDIDATE_LINK_RULES.maxMoves) throw new Error('too_many_moves');
-    if (pickedTimeProblem(c.at, Date.now(), this.input.workingHours, this.input.hoursZones)) throw new Error('bad_time');
-  };
-
-  /**
-   * candidateChoice: the candidate's choice on their link. "Call me now" wakes the wait for the next dial when
-   * the calling window allows a call now (else it answers the first moment it does); a move re-targets that
-   * wait, recorded with `call.rescheduled`; "not interested" and the written form end the call as they say.
-   */
-  candidateChose = async (c: CandidateChoice): Promise<CandidateChoiceAnswer> => {
-    this.candidateActed = true;
-    const ringingBy = () => Date.now() + CANDIDATE_LINK_RULES.callNowWithinMs;
-    if (c.kind === 'decline' || c.kind === 'form') {
-      this.ending = c.kind === 'decline' ? 'declined' : 'form';
-      this.cancelled = true;
-      return { taken: true };
-    }
-    if (c.kind === 'move') {
-      this.moves++;
-      this.chosenAt = c.at;
-      this.show(await local.rescheduleCall(this.callId, c.at, Date.now()));
-      this.progress.nextAttemptAt = c.at;
-      return { taken: true, at: c.at };
-    }
-    if (this.awaitingForm) return { taken: false, refused: 'form_only' };
-    // Due, or dialling already: it rings without another dial.
-    if (!this.waitingForDialTime) return { taken: true, ringing_by: ringingBy() };
-    const window = await local.candidateDialWindow(this.callId, Date.now());
-    if (!window.go) return { taken: false, refused: 'outside_calling_window', ...(window.at !== null ? { earliest: window.at } : {}) };
-    if (this.waitingForDialTime) this.callNowAsked = true;
-    return { taken: true, ringing_by: ringingBy() };
   };
 
   private decideCallBack(c: CallBack): CallBackAnswer {
@@ -205,22 +116,23 @@ export class CallState {
    * meanwhile is its own attempt; one that does not complete the call leaves the wait as it was.
    */
   async waitUntil(at: number): Promise<boolean> {
-    this.callNowAsked = false;
+    const { link } = this;
+    link.callNowAsked = false;
     for (;;) {
       // The candidate's time, once they moved this dial on their link.
-      const ms = (this.chosenAt ?? at) - Date.now();
-      const moves = this.moves;
+      const ms = (link.chosenAt ?? at) - Date.now();
+      const moves = link.moves;
       this.waitingForDialTime = this.progress.status === 'scheduled';
-      if (ms > 0) await condition(() => this.cancelled || this.pendingCallBack !== null || this.callNowAsked || this.moves !== moves, ms);
+      if (ms > 0) await condition(() => this.cancelled || this.pendingCallBack !== null || link.callNowAsked || link.moves !== moves, ms);
       this.waitingForDialTime = false;
-      if (!this.cancelled && this.moves !== moves) continue;
+      if (!this.cancelled && link.moves !== moves) continue;
       if (this.cancelled || !this.pendingCallBack) {
-        this.callNowAsked = false;
-        this.chosenAt = null;
+        link.callNowAsked = false;
+        link.chosenAt = null;
         return this.cancelled;
       }
       // A call-back that does not complete the call leaves the wait for the time it was for: the candidate's, if they moved it.
-      const taken = await this.takeCallBack(this.chosenAt ?? at);
+      const taken = await this.takeCallBack(link.chosenAt ?? at);
       if (taken === 'completed') this.completedByCallBack = true;
       if (taken === 'completed' || taken === 'cancelled') return true;
     }
@@ -345,18 +257,6 @@ export class CallState {
     }
   }
 
-  /**
-   * Its attempts spent, waits until `until` for the candidate's written answers (form_fallback), shown waiting
-   * for them; true when they came, or the candidate declined, or the call was cancelled meanwhile.
-   */
-  async waitForForm(until: number): Promise<boolean> {
-    this.show(await local.awaitWrittenAnswers(this.callId, until));
-    this.awaitingForm = true;
-    await condition(() => this.cancelled, until - Date.now());
-    this.awaitingForm = false;
-    return this.cancelled;
-  }
-
   /** Why the call ends when a held contact's wait does not end in `waited`. */
   endedBy(window: Exclude<WindowWait, 'waited'>): CancelReason {
     return window === 'cancelled' ? this.cancelReason : window === 'never' ? 'outside_calling_window' : window;
@@ -368,9 +268,7 @@ export class CallState {
    */
   async cancel(reason: CancelReason = this.cancelReason): Promise<CallProgress> {
     if (this.completedByCallBack) return this.progress;
-    if (this.ending === 'declined') await this.written(() => local.finishCall(this.callId, 'declined', null));
-    else if (this.ending === 'form') await this.written(() => local.completeByForm(this.callId));
-    else await this.written(() => local.finishCall(this.callId, 'cancelled', null, reason));
+    if (!(await this.link.ended())) await this.written(() => local.finishCall(this.callId, 'cancelled', null, reason));
     return this.progress;
   }
 }

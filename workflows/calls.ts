@@ -12,9 +12,10 @@ import {
   type CandidateChoice,
   type CandidateChoiceAnswer,
 } from '../shared/calls/candidate-link';
-import { CallState, type AttemptEnded, type CallProgress, type CallWorkflowInput } from './call-state';
+import { CallState } from './call-state';
+import type { AttemptEnded, CallProgress, CallWorkflowInput } from './call-contract';
 
-export type { AttemptEnded, CallProgress, CallWorkflowInput } from './call-state';
+export type { AttemptEnded, CallProgress, CallWorkflowInput } from './call-contract';
 
 export const attemptResultSignal = defineSignal<[AttemptEnded]>('attemptResult');
 /**
@@ -69,11 +70,11 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
         throw new TypeError('a call-back names its inbound call (providerCallId) and its answer time (answerBy)');
     },
   });
-  setHandler(candidateChoiceUpdate, call.candidateChose, {
+  setHandler(candidateChoiceUpdate, call.link.chose, {
     validator: (c) => {
       if (!(CANDIDATE_CHOICE_KINDS as readonly string[]).includes(c?.kind) || (c.kind === 'move' && !Number.isFinite(c.at)))
         throw new TypeError('a candidate choice is call_now, move (with its time), decline or form');
-      call.candidateChoiceAllowed(c);
+      call.link.allowed(c);
     },
   });
   const progress = await runCall(call);
@@ -95,7 +96,7 @@ async function runCall(call: CallState): Promise<CallProgress> {
   if (await call.waitUntil(firstDial)) return call.cancel();
 
   // A candidate who used their link (it came with the pre-call message, or by email) has nothing to learn from it.
-  if (input.sendPreCall && !call.candidateActed) {
+  if (input.sendPreCall && !call.link.acted) {
     const window = await call.windowOpens('pre_call');
     if (window !== 'go') return call.cancel(call.endedBy(window));
     await sendTemplate(callId, 'pre_call');
@@ -151,18 +152,18 @@ async function runCall(call: CallState): Promise<CallProgress> {
     });
     if (retryAt === null) break;
     // From the first failure, the written form is offered with the fallback message (form_fallback).
-    if (input.formFallback === 'after_first_failure' && !call.candidateActed && !call.formOffered) await offerForm(call);
+    if (input.formFallback === 'after_first_failure' && !call.link.acted && !call.link.formOffered) await offerForm(call);
     progress.nextAttemptAt = retryAt;
     await call.written(() => local.markScheduled(callId, retryAt));
     if (await call.waitUntil(retryAt)) return call.cancel();
   }
 
   // Its attempts spent, the call waits for the written answers of a candidate who has not used their link.
-  if (input.formFallback && !call.candidateActed) {
-    if (!call.formOffered) await offerForm(call);
-    if (await call.waitForForm(Date.now() + CANDIDATE_LINK_RULES.formWaitMs)) return call.cancel();
+  if (input.formFallback && !call.link.acted) {
+    if (!call.link.formOffered) await offerForm(call);
+    if (await call.link.waitForForm(Date.now() + CANDIDATE_LINK_RULES.formWaitMs)) return call.cancel();
   }
-  if (input.sendFallback && !call.formOffered) {
+  if (input.sendFallback && !call.link.formOffered) {
     const window = await local.contactWindow(callId, 'fallback', Date.now());
     if (!window.go) return failThenFallback(call, lastReason, window);
     await sendTemplate(callId, 'fallback');
@@ -193,7 +194,7 @@ async function sendLinkEmail(callId: string): Promise<void> {
  * candidate's link, goes out now if the calling window lets it (the link's page offers the form from now on).
  */
 async function offerForm(call: CallState): Promise<void> {
-  call.formOffered = true;
+  call.link.formOffered = true;
   if (!call.input.sendFallback) return;
   const window = await local.contactWindow(call.callId, 'fallback', Date.now());
   if (window.go) await sendTemplate(call.callId, 'fallback');

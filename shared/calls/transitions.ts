@@ -21,5 +21,8 @@ export const CALL_TRANSITIONS: Readonly<Record<CallStatus, readonly CallStatus[]
   declined: [],
 };
 
+/** Whether a call has ended: its status is one no move leaves. */
+export const callEnded = (status: CallStatus): boolean => CALL_TRANSITIONS[status].length === 0;
+
 /** Whether a call in `from` may move to `to`. */
 export const callMayMove = (from: CallStatus, to: CallStatus): boolean => from === to || CALL_TRANSITIONS[from].includes(to);
