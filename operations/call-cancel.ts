@@ -1,13 +1,8 @@
 import type { CallDoc } from '../infra/documents/calls';
 import type { WorkspaceDoc } from '../infra/documents/workspaces';
 import { ConflictError, NotFoundError } from '../shared/errors';
-import {
-  FINAL_CALL_STATUSES,
-  type CallCancelRequest,
-  type CallCancelResponse,
-  type CallStatus,
-  type CancelReason,
-} from '../shared/calls/schema';
+import { FINAL_CALL_STATUSES, type CallStatus, type CancelReason } from '../shared/calls/schema';
+import type { CallCancelRequest, CallCancelResponse } from '../shared/calls/resource';
 import type { OperationDeps } from './deps';
 
 /**

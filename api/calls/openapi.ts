@@ -1,12 +1,5 @@
-import {
-  CallCancelRequest,
-  CallCancelResponse,
-  CallInitiateRequest,
-  CallInitiateResponse,
-  CallViewResponse,
-  CampaignRequest,
-  CampaignResponse,
-} from '../../shared/calls/schema';
+import { CallInitiateRequest, CallInitiateResponse, CampaignRequest, CampaignResponse } from '../../shared/calls/schema';
+import { CallCancelRequest, CallCancelResponse, CallViewResponse } from '../../shared/calls/resource';
 import { CallListQuery, CallListResponse } from '../../shared/lists/schema';
 import { callErrors } from '../openapi/error-responses';
 import { CANCELLED_CALL_EXAMPLE, EXAMPLES } from '../openapi/examples';

@@ -5,14 +5,8 @@ import { callFamily } from '../errors';
 import { compileValidator } from '../../shared/validation';
 import { orNotFound } from '../owned';
 import type { CallDoc } from '../../infra/documents/calls';
-import {
-  CallCancelRequest,
-  CallInitiateRequest,
-  CampaignRequest,
-  type CallCancelResponse,
-  type CallViewResponse,
-  type CampaignResponse,
-} from '../../shared/calls/schema';
+import { CallInitiateRequest, CampaignRequest, type CampaignResponse } from '../../shared/calls/schema';
+import { CallCancelRequest, type CallCancelResponse, type CallViewResponse } from '../../shared/calls/resource';
 import { callInitiateRules } from '../../shared/calls/rules';
 import { ensureCampaign } from '../../operations/campaigns';
 import { projectUrl } from '../../shared/public-urls';

@@ -1,6 +1,6 @@
 import type { CallDoc } from '../documents/calls';
 import { sequenceOf } from '../webhooks/events';
-import type { CallView } from '../../shared/calls/schema';
+import type { CallView } from '../../shared/calls/resource';
 import { callLinkUrl } from '../../shared/public-urls';
 
 /** GET /api/public/v1/calls/:id body: what an ATS needs to follow a call, without internal fields. */

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Enum, NonEmpty, Nullable, Strict } from '../schema-builders';
-import { CALL_STATUSES, CallView } from '../calls/schema';
+import { CALL_STATUSES } from '../calls/schema';
+import { CallView } from '../calls/resource';
 import { INTERVIEW_STATUSES, InterviewView } from '../interviews/schema';
 
 /** GET /calls, /interviews and /projects: their query parameters and answers (docs/lists.md). */

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Enum, NonEmpty, Nullable, Strict } from '../schema-builders';
-import { CallView } from '../calls/schema';
+import { CallView } from '../calls/resource';
 import { InterviewView } from '../interviews/schema';
 
 /**
