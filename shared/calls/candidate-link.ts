@@ -84,12 +84,20 @@ export function firstMomentInside(at: number, windows: readonly ZonedHours[]): n
   return null;
 }
 
-/** The times the page offers: on the half hour, from 15 minutes to 14 days ahead, inside every window given. */
+/**
+ * The times the page offers: on the half hour, from 15 minutes to 14 days ahead, inside every window given.
+ * Outside the windows it jumps to their next moment rather than trying each half hour of the night.
+ */
 export function candidateSlots(now: number, windows: readonly ZonedHours[]): number[] {
   const { earliestAheadMs, latestAheadMs, slotMs } = CANDIDATE_LINK_RULES;
+  const onGrid = (t: number) => Math.ceil(t / slotMs) * slotMs;
   const slots: number[] = [];
-  for (let at = Math.ceil((now + earliestAheadMs) / slotMs) * slotMs; at <= now + latestAheadMs; at += slotMs)
-    if (windows.every((w) => intoWorkingHours(at, w.hours, w.zones) === at)) slots.push(at);
+  for (let at = onGrid(now + earliestAheadMs); at <= now + latestAheadMs; ) {
+    const inside = firstMomentInside(at, windows);
+    if (inside === null) break;
+    if (inside === at) slots.push(at);
+    at = inside === at ? at + slotMs : onGrid(inside);
+  }
   return slots;
 }
 
