@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
+import { calledWithLink, phoneOf } from '../helpers/call-link';
 import { postForm } from '../helpers/form-post';
 import { PHONE, axeViolations, keepScreenshot, launchBrowser, openPage, scrollsSideways } from '../helpers/browser';
 import { parseExposition } from '../helpers/prometheus';
@@ -12,12 +13,6 @@ import { parseExposition } from '../helpers/prometheus';
  */
 const V1 = '/api/public/v1';
 const DAY = 86_400_000;
-/** Each test's candidate has a phone of their own: an opt-out in one reaches no other. */
-const phoneOf = (job: string) => `+1415555${String([...job].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 10_000, 7)).padStart(4, '0')}`;
-const QUESTIONS = [
-  { label: 'years', type: 'integer', description: 'How many years have you worked with data pipelines?' },
-  { label: 'remote', type: 'boolean', description: 'Would you work remotely?' },
-];
 
 describe("the candidate's call link", () => {
   let stack: Stack;
@@ -33,40 +28,7 @@ describe("the candidate's call link", () => {
     await stack?.stop();
   });
 
-  /** One call of a job of its own, waiting for `schedule_at` (two days ahead unless `extra` says otherwise). */
-  async function called(job: string, extra: Record<string, unknown> = {}) {
-    const campaign = await stack.request('POST', `${V1}/campaigns`, {
-      key,
-      body: { ats_job_id: job, name: `Screening ${job}`, job_title: 'Data Engineer' },
-    });
-    expect(campaign.status).toBe(201);
-    const res = await stack.request('POST', `${V1}/call/initiate`, {
-      key,
-      body: {
-        ats_job_id: job,
-        candidates: [
-          {
-            id: `${job}-c`,
-            name: 'Grace Hopper',
-            email: `${job}@example.com`,
-            phone: phoneOf(job),
-            custom_fields: { simulated_outcomes: 'completed' },
-          },
-        ],
-        instructions: 'Screen the candidate.',
-        extract_variables: QUESTIONS,
-        schedule_at: new Date(Date.now() + 2 * DAY).toISOString(),
-        ...extra,
-      },
-    });
-    expect({ status: res.status, body: res.status === 200 ? null : res.body }).toEqual({ status: 200, body: null });
-    const id = res.body.data.calls[0].id as string;
-    const get = async () => (await stack.request('GET', `${V1}/calls/${id}`, { key })).body.data;
-    // Waiting for its time (or for the written answers, once its attempts are spent).
-    const view = await waitFor(get, (c) => c.status === 'scheduled' && (c.next_attempt_at !== null || c.form_until !== null));
-    const path = new URL(view.candidate_url).pathname;
-    return { id, get, path, view };
-  }
+  const called = (job: string, extra: Record<string, unknown> = {}) => calledWithLink(stack, key, job, extra);
   /** This process's count of a choice's outcome (the stack runs in it). */
   const choices = async (choice: string, outcome: string) =>
     parseExposition(await stack.modules.metrics.registry.metrics()).find(
@@ -232,40 +194,5 @@ describe("the candidate's call link", () => {
     expect(listed).toEqual([expect.objectContaining({ source: 'call_page', phone: phoneOf('link-stop') })]);
     await page.goto(stack.url + path);
     expect(await notice(page)).toContain('You asked not to be contacted again');
-  });
-
-  it('emails the link once as the call is made, where the workspace sends them, with an unsubscribe link that works', async () => {
-    const own = await stack.newWorkspace('Mailco');
-    expect((await stack.request('PATCH', `${V1}/workspace`, { key: own.key, body: { email_call_links: true } })).status).toBe(200);
-    const mine = key;
-    key = own.key;
-    try {
-      const { id, get, view } = await called('link-mail');
-      const mailed = await waitFor(get, (c) => c.link_email !== null);
-      expect(mailed.link_email).toMatchObject({ status: 'sent', error: null });
-      const mail = (await stack.stores.providerLogs.email(`${id}/link`))!;
-      expect(mail).toMatchObject({ to: 'Grace Hopper <link-mail@example.com>', subject: 'Mailco Inc will call you about Data Engineer' });
-      expect(mail.text).toContain(`Your call: ${view.candidate_url}`);
-      expect(mail.text).toContain('We plan to call you on');
-      const unsubscribe = /^<(.+)>$/.exec(mail.headers!['List-Unsubscribe'])![1];
-      const path = new URL(unsubscribe).pathname;
-      expect((await fetch(stack.url + path)).status).toBe(200);
-      expect((await postForm(stack.url + path, {}, 'List-Unsubscribe=One-Click')).status).toBe(200);
-      const listed = (await stack.request('GET', `${V1}/suppressions?email=link-mail%40example.com`, { key })).body.data;
-      expect(listed).toEqual([expect.objectContaining({ channels: ['email'], source: 'email_link' })]);
-    } finally {
-      key = mine;
-    }
-  });
-
-  it("opens nothing for a wrong signature, nor for an erased candidate's link", async () => {
-    const { path } = await called('link-erased');
-    const wrong = path.slice(0, -1) + (path.endsWith('A') ? 'B' : 'A');
-    expect((await fetch(stack.url + wrong)).status).toBe(404);
-    expect((await fetch(stack.url + path)).status).toBe(200);
-    expect((await stack.request('POST', `${V1}/candidates/erase`, { key, body: { email: 'link-erased@example.com' } })).status).toBe(200);
-    const after = await fetch(stack.url + path);
-    expect(after.status).toBe(404);
-    expect(await after.text()).not.toContain('link-erased');
   });
 });
