@@ -1,7 +1,8 @@
 import { callWindows, zonesOfCall, type CallDoc } from '../infra/documents/calls';
 import { companyOf } from '../infra/documents/projects';
-import { ownEmailFrom, type WorkspaceDoc } from '../infra/documents/workspaces';
-import { callLinkUrl, unsubscribeUrl } from '../shared/public-urls';
+import type { WorkspaceDoc } from '../infra/documents/workspaces';
+import { candidateEmail } from './candidate-emails';
+import { callLinkUrl } from '../shared/public-urls';
 import { composeCallLinkEmail } from '../shared/calls/call-link-email';
 import type { EmailMessage } from '../providers/email/port';
 import { coerceExtracted } from '../shared/calls/extracted-values';
@@ -107,29 +108,25 @@ export const callLinkEmailKey = (callId: string) => `${callId}/link`;
 
 /** The link's email: from the workspace's own sender (or the service's, in the company's name), with its unsubscribe link. */
 async function callLinkEmail(
-  { stores, publicBaseUrl, emailFrom }: Pick<CallActivityDeps, 'stores' | 'publicBaseUrl' | 'emailFrom'>,
+  deps: Pick<CallActivityDeps, 'stores' | 'publicBaseUrl' | 'emailFrom' | 'clock'>,
   call: CallDoc,
   workspace: Readonly<WorkspaceDoc> | null,
 ): Promise<Omit<EmailMessage, 'idempotencyKey'>> {
-  const project = await stores.projects.get(call.project_id);
+  const project = await deps.stores.projects.get(call.project_id);
   const companyName = companyOf(project, workspace) ?? 'our company';
   const zone = zonesOfCall(call, workspace)[0] ?? 'UTC';
   const at = call.next_attempt_at ?? call.schedule_at;
-  const unsubscribe = unsubscribeUrl(publicBaseUrl, await stores.signedTokens.unsubscribeLinks.tokenFor(call._id));
-  const message = composeCallLinkEmail({
-    candidateName: call.candidate.name,
-    jobTitle: project?.job_title ?? project?.name ?? 'the role',
-    companyName,
-    plannedFor: at && at.getTime() > Date.now() ? `${localTime(at, zone)} (${zone} time)` : null,
-    linkUrl: callLinkUrl(publicBaseUrl, call.candidate_token!),
-    unsubscribeUrl: unsubscribe,
-  });
-  return {
-    from: ownEmailFrom(workspace) ?? { email: emailFrom.email, name: emailFrom.name ?? companyName },
-    to: { email: call.candidate.email, name: call.candidate.name },
-    ...message,
-    headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  const compose = (unsubscribe: string) =>
+    composeCallLinkEmail({
+      candidateName: call.candidate.name,
+      jobTitle: project?.job_title ?? project?.name ?? 'the role',
+      companyName,
+      plannedFor: at && at.getTime() > deps.clock().getTime() ? `${localTime(at, zone)} (${zone} time)` : null,
+      linkUrl: callLinkUrl(deps.publicBaseUrl, call.candidate_token!),
+      unsubscribeUrl: unsubscribe,
+    });
+  return candidateEmail(deps, call, workspace, companyName, compose, {
     tags: { call_id: call._id, project_id: call.project_id },
     kind: 'call_link',
-  };
+  });
 }

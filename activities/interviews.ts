@@ -1,15 +1,16 @@
 import { interviewEvent } from '../stores/interviews';
+import { candidateEmail } from './candidate-emails';
 import type { Stores } from '../stores';
 import type { LimitDecision } from '../stores/limits';
 import { ApplicationFailure } from '@temporalio/activity';
 import { expiresAtOf, type InterviewDoc } from '../infra/documents/interviews';
 import { companyOf, type ProjectDoc } from '../infra/documents/projects';
-import { ownEmailFrom, type WorkspaceDoc } from '../infra/documents/workspaces';
+import type { WorkspaceDoc } from '../infra/documents/workspaces';
 import { newId } from '../infra/ids';
 import { composeInvitation, type InvitationKind } from '../shared/interviews/invitation-email';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import type { EmailMessage } from '../providers/email/port';
-import { interviewUrl, unsubscribeUrl } from '../shared/public-urls';
+import { interviewUrl } from '../shared/public-urls';
 import { DEFAULT_QUESTION_COUNT } from '../shared/interviews/question-generator';
 import type { Question } from '../shared/jobs/schema';
 import { providerFailureText, UpstreamError } from '../shared/errors';
@@ -225,35 +226,32 @@ export async function loadInterviewProject(
  * already.
  */
 export async function linkEmail(
-  { stores, publicBaseUrl, emailFrom }: Pick<ActivityDeps, 'stores' | 'publicBaseUrl' | 'emailFrom'>,
+  deps: Pick<ActivityDeps, 'stores' | 'publicBaseUrl' | 'emailFrom'>,
   interview: InterviewDoc,
   kind: InvitationKind,
   known?: Readonly<WorkspaceDoc> | null,
 ): Promise<Omit<EmailMessage, 'idempotencyKey'>> {
+  const { stores, publicBaseUrl } = deps;
   const [project, workspace] = await Promise.all([
     loadInterviewProject(stores, interview.project_id),
     known === undefined ? stores.workspaces.get(interview.workspace_id) : known,
   ]);
   const companyName = companyOf(project, workspace) ?? 'our company';
-  const unsubscribe = unsubscribeUrl(publicBaseUrl, await stores.signedTokens.unsubscribeLinks.tokenFor(interview._id));
-  const message = composeInvitation({
-    kind,
-    candidateName: interview.candidate.name,
-    jobTitle: project.job.title,
-    companyName,
-    interviewUrl: interviewUrl(publicBaseUrl, interview.token),
-    questionsCount: interview.questions?.length ?? 0,
-    expiresAt: expiresAtOf(interview),
-    unsubscribeUrl: unsubscribe,
-  });
-  return {
-    from: ownEmailFrom(workspace) ?? { email: emailFrom.email, name: emailFrom.name ?? companyName },
-    to: { email: interview.candidate.email, name: interview.candidate.name },
-    ...message,
-    headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  const compose = (unsubscribe: string) =>
+    composeInvitation({
+      kind,
+      candidateName: interview.candidate.name,
+      jobTitle: project.job.title,
+      companyName,
+      interviewUrl: interviewUrl(publicBaseUrl, interview.token),
+      questionsCount: interview.questions?.length ?? 0,
+      expiresAt: expiresAtOf(interview),
+      unsubscribeUrl: unsubscribe,
+    });
+  return candidateEmail(deps, interview, workspace, companyName, compose, {
     tags: { interview_id: interview._id, project_id: interview.project_id },
     kind,
-  };
+  });
 }
 
 /** The invitation workflow's activities, the type it proxies. */

@@ -1,4 +1,4 @@
-import { escapeHtml, personalLinkEnd, type ComposedEmail } from '../interviews/invitation-email';
+import { personalLinkEmail, type ComposedEmail } from '../interviews/invitation-email';
 
 /** What the email of a call's candidate link says (docs/call-links.md): every value is caller-supplied text. */
 export interface CallLinkEmailFacts {
@@ -16,28 +16,16 @@ export interface CallLinkEmailFacts {
  * the candidate do instead. Plain text and HTML from the same facts; the HTML part escapes all of them.
  */
 export function composeCallLinkEmail(f: CallLinkEmailFacts): ComposedEmail {
-  const firstName = f.candidateName.trim().split(/\s+/)[0] || f.candidateName;
   const when = f.plannedFor ? `We plan to call you on ${f.plannedFor}.` : 'We will call you shortly.';
-  const subject = `${f.companyName} will call you about ${f.jobTitle}`;
-  const end = personalLinkEnd({ label: 'Your call', button: 'Choose how we talk', url: f.linkUrl, ...f });
-  const options =
-    'If that time does not suit you, you can have the call now, pick a time, answer in writing instead, or tell us you are not interested.';
-  const text = [
-    `Hi ${firstName},`,
-    '',
-    `Thank you for your interest in the ${f.jobTitle} role at ${f.companyName}. ${when} The call is with an AI assistant, and it is recorded.`,
-    options,
-    '',
-    ...end.text,
-  ].join('\n');
-  const e = escapeHtml;
-  const html = [
-    '<!doctype html>',
-    '<html><body style="font-family:Arial,Helvetica,sans-serif;line-height:1.5;color:#1f2933">',
-    `<p>Hi ${e(firstName)},</p>`,
-    `<p>Thank you for your interest in the ${e(f.jobTitle)} role at ${e(f.companyName)}. ${e(when)} The call is with an AI assistant, and it is recorded.</p>`,
-    `<p>${e(options)}</p>`,
-    ...end.html,
-  ].join('\n');
-  return { subject, text, html };
+  return personalLinkEmail({
+    ...f,
+    subject: `${f.companyName} will call you about ${f.jobTitle}`,
+    paragraphs: [
+      `Thank you for your interest in the ${f.jobTitle} role at ${f.companyName}. ${when} The call is with an AI assistant, and it is recorded.`,
+      'If that time does not suit you, you can have the call now, pick a time, answer in writing instead, or tell us you are not interested.',
+    ],
+    label: 'Your call',
+    button: 'Choose how we talk',
+    url: f.linkUrl,
+  });
 }

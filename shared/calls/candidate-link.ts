@@ -92,7 +92,7 @@ export function candidateSlots(now: number, windows: readonly ZonedHours[]): num
   const { earliestAheadMs, latestAheadMs, slotMs } = CANDIDATE_LINK_RULES;
   const onGrid = (t: number) => Math.ceil(t / slotMs) * slotMs;
   const slots: number[] = [];
-  for (let at = onGrid(now + earliestAheadMs); at <= now + latestAheadMs; ) {
+  for (let at = onGrid(now + earliestAheadMs); at <= now + latestAheadMs;) {
     const inside = firstMomentInside(at, windows);
     if (inside === null) break;
     if (inside === at) slots.push(at);

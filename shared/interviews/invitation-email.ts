@@ -58,56 +58,62 @@ function wording(f: InvitationFacts): { subject: string; opening: string } {
 }
 
 /**
- * The end every email of a candidate's link has, in both parts: the link (a button in HTML, `label: url` in
- * text), that it is personal, the hiring team, and the unsubscribe link.
+ * An email of a candidate's link, in both parts from the same facts: "Hi" and their first name, the email's
+ * own paragraphs, then the end every such email has (the link, a button in HTML and `label: url` in text; that
+ * it is personal; the hiring team; the unsubscribe link). The HTML part escapes every value.
  */
-export function personalLinkEnd(f: { label: string; button: string; url: string; companyName: string; unsubscribeUrl: string }): {
-  text: string[];
-  html: string[];
-} {
-  const e = escapeHtml;
-  return {
-    text: [
-      `${f.label}: ${f.url}`,
-      '',
-      'This link is personal to you; please do not share it.',
-      '',
-      `The ${f.companyName} hiring team`,
-      '',
-      `No more emails from ${f.companyName} about applications: ${f.unsubscribeUrl}`,
-    ],
-    html: [
-      `<p><a href="${e(f.url)}" style="display:inline-block;padding:10px 18px;background:#2563eb;color:#ffffff;text-decoration:none;border-radius:6px">${e(f.button)}</a></p>`,
-      `<p style="font-size:13px;color:#52606d">Or open this address: ${e(f.url)}<br>This link is personal to you; please do not share it.</p>`,
-      `<p>The ${e(f.companyName)} hiring team</p>`,
-      `<p style="font-size:12px;color:#7b8794"><a href="${e(f.unsubscribeUrl)}" style="color:#7b8794">Unsubscribe</a>: no more emails from ${e(f.companyName)} about applications.</p>`,
-      '</body></html>',
-    ],
-  };
-}
-
-export function composeInvitation(f: InvitationFacts): ComposedEmail {
+export function personalLinkEmail(f: {
+  subject: string;
+  candidateName: string;
+  paragraphs: string[];
+  label: string;
+  button: string;
+  url: string;
+  companyName: string;
+  unsubscribeUrl: string;
+}): ComposedEmail {
   const firstName = f.candidateName.trim().split(/\s+/)[0] || f.candidateName;
-  const questions = `${f.questionsCount} question${f.questionsCount === 1 ? '' : 's'}`;
-  const { subject, opening } = wording(f);
-  const until = f.expiresAt ? ` The link is open until ${dayOf(f.expiresAt)}.` : '';
-  const end = personalLinkEnd({ label: 'Start your interview', button: 'Start your interview', url: f.interviewUrl, ...f });
   const text = [
     `Hi ${firstName},`,
     '',
-    opening,
-    `It has ${questions}; you can take it whenever it suits you, from any device with a camera and microphone.${until}`,
+    ...f.paragraphs,
     '',
-    ...end.text,
+    `${f.label}: ${f.url}`,
+    '',
+    'This link is personal to you; please do not share it.',
+    '',
+    `The ${f.companyName} hiring team`,
+    '',
+    `No more emails from ${f.companyName} about applications: ${f.unsubscribeUrl}`,
   ].join('\n');
   const e = escapeHtml;
   const html = [
     '<!doctype html>',
     '<html><body style="font-family:Arial,Helvetica,sans-serif;line-height:1.5;color:#1f2933">',
     `<p>Hi ${e(firstName)},</p>`,
-    `<p>${e(opening)}</p>`,
-    `<p>It has ${e(questions)}; you can take it whenever it suits you, from any device with a camera and microphone.${e(until)}</p>`,
-    ...end.html,
+    ...f.paragraphs.map((p) => `<p>${e(p)}</p>`),
+    `<p><a href="${e(f.url)}" style="display:inline-block;padding:10px 18px;background:#2563eb;color:#ffffff;text-decoration:none;border-radius:6px">${e(f.button)}</a></p>`,
+    `<p style="font-size:13px;color:#52606d">Or open this address: ${e(f.url)}<br>This link is personal to you; please do not share it.</p>`,
+    `<p>The ${e(f.companyName)} hiring team</p>`,
+    `<p style="font-size:12px;color:#7b8794"><a href="${e(f.unsubscribeUrl)}" style="color:#7b8794">Unsubscribe</a>: no more emails from ${e(f.companyName)} about applications.</p>`,
+    '</body></html>',
   ].join('\n');
-  return { subject, text, html };
+  return { subject: f.subject, text, html };
+}
+
+export function composeInvitation(f: InvitationFacts): ComposedEmail {
+  const questions = `${f.questionsCount} question${f.questionsCount === 1 ? '' : 's'}`;
+  const { subject, opening } = wording(f);
+  const until = f.expiresAt ? ` The link is open until ${dayOf(f.expiresAt)}.` : '';
+  return personalLinkEmail({
+    ...f,
+    subject,
+    paragraphs: [
+      opening,
+      `It has ${questions}; you can take it whenever it suits you, from any device with a camera and microphone.${until}`,
+    ],
+    label: 'Start your interview',
+    button: 'Start your interview',
+    url: f.interviewUrl,
+  });
 }
