@@ -4,7 +4,14 @@ import type { Config } from '../infra/config';
 import type { Logger } from '../infra/logger';
 import type { WorkflowPort } from '../operations/deps';
 import { callWorkflowId, workflowStart } from '../shared/workflow-starts';
-import { attemptResultSignal, callBackUpdate, cancelCallSignal, cancelOutcomeUpdate, candidateChoiceUpdate } from '../workflows/calls';
+import {
+  attemptResultSignal,
+  callBackUpdate,
+  callBackWithdrawnSignal,
+  cancelCallSignal,
+  cancelOutcomeUpdate,
+  candidateChoiceUpdate,
+} from '../workflows/calls';
 import { CANDIDATE_REFUSALS, type CandidateChoiceAnswer, type CandidateRefusal } from '../shared/calls/candidate-link';
 import { callStart } from '../workflows/call-start';
 import { optOutWorkflow, optOutWorkflowId } from '../workflows/suppressions';
@@ -17,6 +24,12 @@ import { interviewSignaller } from './interview-signals';
 import { webhookSignaller } from './webhook-signals';
 import { partnerSignaller } from './partner-signals';
 import { searchAttributesCheck } from './search-attributes';
+
+/**
+ * How much longer than a call-back's decision time its answer is waited for: the time an answer the workflow
+ * decided in time takes to come back through the server, and, when none comes, the time its withdrawal has.
+ */
+export const CALL_BACK_ANSWER_TRAVEL_MS = 1_500;
 
 /**
  * The workflow port (operations/deps.ts), through Temporal's client: the one place the API, the pages and the
@@ -41,7 +54,8 @@ export function workflowPort(
   /**
    * An Update's answer, or null when it did not come within `withinMs` (the workflow's worker is down or busy)
    * or the workflow has closed. The Update itself is left to the server, which gives it to the workflow when a
-   * worker takes its next task; what it asks is safe to answer late (a call-back answers by its own time).
+   * worker takes its next task: the workflow may still take it after this gave up, so what it asks must be safe
+   * to take late (a call-back is withdrawn: callBack below).
    */
   async function answerWithin<R>(ask: () => Promise<R>, withinMs: number, what: Record<string, unknown>): Promise<R | null> {
     let timer: NodeJS.Timeout | undefined;
@@ -144,7 +158,7 @@ export function workflowPort(
       return answerWithin(() => handle.executeUpdate(cancelOutcomeUpdate, { args: [until] }), withinMs, { callId });
     },
 
-    callBack(callId, providerCallId, withinMs) {
+    async callBack(callId, providerCallId, withinMs) {
       const handle = client.workflow.getHandle(callWorkflowId(callId));
       // The inbound call's own Update id: the same call-back asked twice is one Update, answered once.
       const ask = () =>
@@ -152,7 +166,14 @@ export function workflowPort(
           args: [{ providerCallId, answerBy: Date.now() + withinMs }],
           updateId: `call-back-${providerCallId}`,
         });
-      return answerWithin(ask, withinMs, { callId });
+      // The workflow decides by its answerBy, in its own time; the answer of one decided in time still has its
+      // way back to make, and is waited for a little longer.
+      const answer = await answerWithin(ask, withinMs + CALL_BACK_ANSWER_TRAVEL_MS, { callId });
+      if (answer) return answer;
+      // No answer: the caller hears that nothing is pending. A workflow that took the call-back anyway, its answer
+      // delivered after this gave up (a CI run under load saw it), is told, so no attempt waits for that caller.
+      await answerWithin(() => handle.signal(callBackWithdrawnSignal, providerCallId), CALL_BACK_ANSWER_TRAVEL_MS, { callId });
+      return null;
     },
 
     candidateChoice(callId, choice, withinMs) {

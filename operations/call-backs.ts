@@ -7,7 +7,10 @@ import type { OperationDeps } from './deps';
 import { callBackGate, callScript, scriptSources } from './call-scripts';
 import type { AssistantScript, CallBackGate, InboundCall } from '../providers/voice/port';
 
-/** How long the call's workflow has to take a call-back: Vapi gives up on an answer after 7.5 s; we answer within 3. */
+/**
+ * How long the call's workflow has to take a call-back. Vapi gives up on an answer after 7.5 s; ours comes within
+ * 5 (the port waits 1.5 s more for an answer decided in time, and gives a withdrawal 1.5 s: composition/workflow-port.ts).
+ */
 export const CALL_BACK_DECISION_MS = 2_000;
 
 /**
@@ -99,7 +102,10 @@ export function callBackAnswering({ stores, workflows, config, logger }: Operati
           continue;
         }
         for (const candidateCall of open) {
-          const taken = await workflows.callBack(candidateCall._id, call.providerCallId, Math.max(0, until - Date.now()));
+          // A call asked once the decision time is spent could only refuse, and the caller is waiting.
+          const left = until - Date.now();
+          if (left <= 0) break;
+          const taken = await workflows.callBack(candidateCall._id, call.providerCallId, left);
           if (!taken || !('attempt' in taken)) {
             callBacksRefused.inc({ reason: (why = taken ? 'refused_by_call' : 'no_answer') });
             continue;

@@ -65,8 +65,10 @@ export interface WorkflowPort {
    */
   deleteProviderCopies(calls: ProviderCallRef[]): Promise<void>;
   /**
-   * Asks the call's workflow (an Update) to take a candidate's call-back, waiting up to `withinMs` for its
-   * answer: the attempt it became, or its refusal; null when the workflow has ended or did not answer in time.
+   * Asks the call's workflow (an Update) to take a candidate's call-back, decided within `withinMs` of now: the
+   * attempt it became, or its refusal; null when the workflow has ended or did not answer in time. Null is
+   * final: a workflow that takes the call-back after the answer was given up on is told it was withdrawn, and
+   * begins no attempt, or ends it at once.
    */
   callBack(callId: string, providerCallId: string, withinMs: number): Promise<CallBackAnswer | null>;
   /**

@@ -16,6 +16,14 @@ const cancelTaken = (status: CallStatus) => callEnded(status) || status === 'can
 /** How a held contact's wait ended: `waited` until its moment, or why not. */
 export type WindowWait = 'waited' | 'cancelled' | 'never' | 'opted_out';
 
+/** The call-back taken and not yet run: its attempt's number, whether it was recorded, whether the API withdrew it. */
+interface PendingCallBack {
+  providerCallId: string;
+  attempt: number;
+  begun: boolean;
+  withdrawn: boolean;
+}
+
 /**
  * The state of one call's workflow (workflows/calls.ts), with the handlers of its messages and the waits its
  * main function is made of. The workflow function sets each handler to one method here; the methods decide,
@@ -35,7 +43,7 @@ export class CallState {
   private shownCancelling = false;
   /** Call-backs: each inbound call's answer, the one taken and not yet run, whether the call waits for a dial time. */
   private readonly callBackAnswers = new Map<string, CallBackAnswer>();
-  private pendingCallBack: { providerCallId: string; attempt: number } | null = null;
+  private pendingCallBack: PendingCallBack | null = null;
   /** The call waits for a dial time: a call-back, or the candidate's link, may change that wait. */
   waitingForDialTime = false;
   /** A call-back completed the call: nothing is written after it, whatever the wait it ended was for. */
@@ -85,9 +93,24 @@ export class CallState {
 
   private decideCallBack(c: CallBack): CallBackAnswer {
     if (this.pendingCallBack || !this.waitingForDialTime || this.cancelled || Date.now() > c.answerBy) return { refused: true };
-    this.pendingCallBack = { providerCallId: c.providerCallId, attempt: this.used + 1 };
+    this.pendingCallBack = { providerCallId: c.providerCallId, attempt: this.used + 1, begun: false, withdrawn: false };
     return { attempt: this.pendingCallBack.attempt };
   }
+
+  /**
+   * callBackWithdrawn: the API heard no answer to the callBack Update in time and told the caller nothing was
+   * pending. The workflow's answer may still have been "taken", decided in time and delivered late; that
+   * call-back has no caller, so it is not begun, or its attempt ends at once as `call_back_incomplete` (the
+   * first report of an attempt wins, so no later one changes it). One not yet asked will be refused.
+   */
+  callBackWithdrawn = (providerCallId: string): void => {
+    if (typeof providerCallId !== 'string') return;
+    if (!this.callBackAnswers.has(providerCallId)) this.callBackAnswers.set(providerCallId, { refused: true });
+    const pending = this.pendingCallBack;
+    if (pending?.providerCallId !== providerCallId) return;
+    pending.withdrawn = true;
+    if (pending.begun) this.reported({ attempt: pending.attempt, result: 'call_back_incomplete' });
+  };
 
   // What operators see: the CallStatus search attribute.
 
@@ -147,11 +170,16 @@ export class CallState {
   private async takeCallBack(resumeAt: number): Promise<'completed' | 'cancelled' | 'resumed' | 'refused'> {
     const { callId } = this;
     const reportWithinMs = this.input.outcomeTimeoutMs;
-    const { attempt, providerCallId } = this.pendingCallBack!;
+    const pending = this.pendingCallBack!;
+    const { attempt, providerCallId } = pending;
     try {
+      if (pending.withdrawn) return 'refused';
       const begun = await local.beginCallBack(callId, attempt, providerCallId, reportWithinMs, Date.now());
       this.show(begun.status);
       if (!begun.begun) return 'refused';
+      pending.begun = true;
+      // Withdrawn while its attempt was being recorded.
+      if (pending.withdrawn) this.reported({ attempt, result: 'call_back_incomplete' });
       this.used = this.progress.attempt = attempt;
       this.progress.nextAttemptAt = null;
       await this.awaitReport(attempt, reportWithinMs);

@@ -40,6 +40,12 @@ export const callProgressQuery = defineQuery<CallProgress>('callProgress');
  */
 export const callBackUpdate = defineUpdate<CallBackAnswer, [CallBack]>('callBack');
 /**
+ * The API told a call-back's caller that nothing was pending, having had no answer to callBack in time (its
+ * worker slow or down): the inbound call's provider id. A signal: it needs no answer, and once sent it is kept
+ * in the history, so a call-back the workflow took meanwhile never waits for a caller who hung up.
+ */
+export const callBackWithdrawnSignal = defineSignal<[string]>('callBackWithdrawn');
+/**
  * The candidate's choice on their link: call me now, a time of their own, not interested, or
  * their written answers (docs/call-links.md). Its validator refuses what the call's state does not allow (its
  * message names why: `ended`, `under_way`, `too_many_moves`, `bad_time`, `form_only`); its answer says whether
@@ -70,6 +76,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
         throw new TypeError('a call-back names its inbound call (providerCallId) and its answer time (answerBy)');
     },
   });
+  setHandler(callBackWithdrawnSignal, call.callBackWithdrawn);
   setHandler(candidateChoiceUpdate, call.link.chose, {
     validator: (c) => {
       if (!(CANDIDATE_CHOICE_KINDS as readonly string[]).includes(c?.kind) || (c.kind === 'move' && !Number.isFinite(c.at)))

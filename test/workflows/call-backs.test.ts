@@ -1,13 +1,13 @@
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import { callWorkflow } from '../../workflows/calls';
-import { callBackUpdate } from '../../workflows/calls';
+import { callBackUpdate, callBackWithdrawnSignal, callWorkflow, type CallWorkflowInput } from '../../workflows/calls';
 import { callWorkflowInput } from '../../workflows/call-start';
 import type { RetryPolicy } from '../../shared/calls/schema';
 import { workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
 import { callWorkflowBench, HOUR, progressUntil as until } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
 import type { CallDoc } from '../../infra/documents/calls';
+import { workflowPort } from '../../composition/workflow-port';
 
 /**
  * A candidate's call-back while the call waits for a retry (workflows/call-state.ts): the workflow takes it as
@@ -19,9 +19,10 @@ describe('call workflow: call-backs (time-skipping server)', () => {
   const policy: RetryPolicy = { conditions: ['missed'], intervals: [{ type: 'delay', duration: 2, unit: 'hours' }] } as RetryPolicy;
 
   /** A worker of the real activities on the test's own task queue. */
-  const callWorker = async () =>
+  const callWorker = async (opts: { maxCachedWorkflows?: number } = {}) =>
     Worker.create({
       ...WORKFLOWS_IN_THREAD,
+      ...opts,
       connection: bench.env.nativeConnection,
       taskQueue: bench.taskQueue,
       workflowBundle: await workflowBundle(),
@@ -100,7 +101,81 @@ describe('call workflow: call-backs (time-skipping server)', () => {
     await recordHistory(bench.env.client, call.workflow_id, 'call-back-fails-retry-kept');
   });
 
-  it('refuses a call-back asked after its answer time (the caller heard nothing was pending), and records nothing', async () => {
+  it('ends at once a call-back the API withdrew after the workflow took it (its answer came too late): failed call_back_incomplete, the retry kept', async () => {
+    const call = await bench.newCall({ outcomes: 'missed,completed', fallback: false });
+    const worker = await callWorker();
+    const stored = await worker.runUntil(async () => {
+      const handle = await bench.env.client.workflow.start(callWorkflow, {
+        taskQueue: bench.taskQueue,
+        workflowId: call.workflow_id,
+        args: [{ ...callWorkflowInput(call, 30 * 60_000), retryPolicy: policy }],
+      });
+      const waiting = await until(handle, (p) => p.status === 'scheduled' && p.attempt === 1 && p.nextAttemptAt !== null);
+      const providerCallId = `inbound-${call._id}`;
+      const answerBy = (await bench.env.currentTimeMs()) + HOUR;
+      expect(await handle.executeUpdate(callBackUpdate, { args: [{ providerCallId, answerBy }] })).toEqual({ attempt: 2 });
+      await until(handle, (p) => p.status === 'in_progress' && p.attempt === 2);
+      // The caller heard that nothing was pending: no report of a conversation will come, and none is waited for.
+      await handle.signal(callBackWithdrawnSignal, providerCallId);
+      expect(await until(handle, (p) => p.status === 'scheduled' && p.attempt === 2)).toMatchObject({
+        nextAttemptAt: waiting.nextAttemptAt,
+      });
+      // A report that comes anyway changes nothing: the attempt's first result stands.
+      await bench.deps.report({
+        callId: call._id,
+        attempt: 2,
+        result: 'completed',
+        providerCallId,
+        endedReason: 'assistant-ended-call',
+        transcript: [],
+      });
+      expect((await handle.result()).status).toBe('completed');
+      await recordHistory(bench.env.client, call.workflow_id, 'call-back-withdrawn');
+      return (await bench.db.calls.findOne({ _id: call._id }))!;
+    });
+    expect(stored.attempts.map((a) => [a.number, a.direction, a.outcome, a.failure_reason])).toEqual([
+      [1, 'outbound', 'failed', 'missed'],
+      [2, 'inbound', 'failed', 'call_back_incomplete'],
+      [3, 'outbound', 'completed', null],
+    ]);
+    // The retry dial came at its time, two hours after the first attempt, not after the call-back.
+    expect(stored.attempts[2].started_at.getTime() - stored.attempts[0].ended_at!.getTime()).toBeGreaterThanOrEqual(2 * HOUR);
+    expect(await bench.activeCall(call)).toBeNull();
+  });
+
+  it('withdraws, through the workflow port, a call-back its workflow did not answer in time (no worker was up): null, and nothing recorded', async () => {
+    const call = await bench.newCall({ outcomes: 'missed', fallback: false });
+    const args: [CallWorkflowInput] = [{ ...callWorkflowInput(call, 30 * 60_000), retryPolicy: policy }];
+    // A worker without a cache: the workflow's next task goes to the queue, not to this worker's own sticky
+    // queue, which the test server would wait on for good once the worker is gone.
+    const handle = await (
+      await callWorker({ maxCachedWorkflows: 0 })
+    ).runUntil(async () => {
+      const started = await bench.env.client.workflow.start(callWorkflow, {
+        taskQueue: bench.taskQueue,
+        workflowId: call.workflow_id,
+        args,
+      });
+      await until(started, (p) => p.status === 'scheduled' && p.attempt === 1 && p.nextAttemptAt !== null);
+      return started;
+    });
+    // No worker: the Update waits at the server, and the port gives up on it.
+    const port = workflowPort(bench.env.client, { TEMPORAL_TASK_QUEUE: bench.taskQueue, TEMPORAL_NAMESPACE: 'default' }, bench.logger);
+    expect(await port.callBack(call._id, `inbound-${call._id}`, 100)).toBeNull();
+    const history = await (
+      await callWorker()
+    ).runUntil(async () => {
+      await handle.signal('cancelCall');
+      await handle.result();
+      return handle.fetchHistory();
+    });
+    const signals = (history.events ?? []).flatMap((e) => e.workflowExecutionSignaledEventAttributes?.signalName ?? []);
+    expect(signals).toContain('callBackWithdrawn');
+    const stored = (await bench.db.calls.findOne({ _id: call._id }))!;
+    expect(stored.attempts.map((a) => a.direction)).toEqual(['outbound']);
+  });
+
+  it('refuses a call-back asked after its answer time, or withdrawn before it was asked (the caller heard nothing was pending), and records nothing', async () => {
     const call = await bench.newCall({ outcomes: 'missed', fallback: false });
     const worker = await callWorker();
     await worker.runUntil(async () => {
@@ -112,6 +187,10 @@ describe('call workflow: call-backs (time-skipping server)', () => {
       await until(handle, (p) => p.status === 'scheduled');
       const late = { providerCallId: 'late', answerBy: (await bench.env.currentTimeMs()) - 1 };
       expect(await handle.executeUpdate(callBackUpdate, { args: [late] })).toEqual({ refused: true });
+      // One the API withdrew before the workflow was asked (the signal can reach it first) is refused too.
+      await handle.signal(callBackWithdrawnSignal, 'withdrawn');
+      const withdrawn = { providerCallId: 'withdrawn', answerBy: (await bench.env.currentTimeMs()) + HOUR };
+      expect(await handle.executeUpdate(callBackUpdate, { args: [withdrawn] })).toEqual({ refused: true });
       // One that names no inbound call is refused by the Update's validator, before it reaches the history.
       await expect(handle.executeUpdate(callBackUpdate, { args: [{ providerCallId: '', answerBy: late.answerBy }] })).rejects.toMatchObject(
         {
