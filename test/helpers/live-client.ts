@@ -206,19 +206,21 @@ export function spokenWav(text: string, dir: string, quietMs = 1_500): Buffer {
   return withWavHeader(Buffer.concat([data, quiet]), rate);
 }
 
-/**
- * A microphone file of loud stretches (a 220 Hz tone) and silence, for Chromium's fake microphone: `[fromMs,
- * toMs]` pairs, loud, within `totalMs`. Its path.
- */
+/** `toneWav` written to a file of its own, for Chromium's `--use-file-for-fake-audio-capture`, which loops it: its path. */
 export function toneWavFile(loud: Array<[number, number]>, totalMs: number): string {
+  const file = join(scratchDir('live-mic'), 'tones.wav');
+  writeFileSync(file, toneWav(loud, totalMs));
+  return file;
+}
+
+/** A WAV of loud stretches (a 220 Hz tone) and silence: `[fromMs, toMs]` pairs, loud, within `totalMs`. */
+export function toneWav(loud: Array<[number, number]>, totalMs: number): Buffer {
   const rate = 48_000;
   const pcm = Buffer.alloc(Math.round((rate * totalMs) / 1000) * 2);
   for (const [from, to] of loud)
     for (let i = Math.round((rate * from) / 1000); i < Math.round((rate * to) / 1000); i++)
       pcm.writeInt16LE(Math.round(8_000 * Math.sin((2 * Math.PI * 220 * i) / rate)), i * 2);
-  const file = join(scratchDir('live-mic'), 'tones.wav');
-  writeFileSync(file, withWavHeader(pcm, rate));
-  return file;
+  return withWavHeader(pcm, rate);
 }
 
 /** `spokenWav` written to a file of its own, for Chromium's `--use-file-for-fake-audio-capture`: its path. */

@@ -1,6 +1,6 @@
 import type { Browser } from 'puppeteer-core';
 import { startStack, type Stack } from '../helpers/stack';
-import { invitedLive, toneWavFile } from '../helpers/live-client';
+import { invitedLive, toneWav } from '../helpers/live-client';
 import { adapterFor, startRealtimeStandIn, type RealtimeStandIn } from '../helpers/openai-realtime-wire';
 import { waitFor } from '../helpers/wait';
 import { parseExposition } from '../helpers/prometheus';
@@ -8,19 +8,26 @@ import { PHONE, agreeAndStart, launchBrowser, openPage } from '../helpers/browse
 import { CUT_IN } from '../../shared/interviews/live';
 
 /**
- * Cutting in, in a real browser (docs/live-interviews.md#cutting-in): Chromium's fake microphone plays a
- * file of loud stretches, a cough of 120 ms and then held speech, both while the interviewer's long first
- * reply plays; the real OpenAI adapter relays it to the wire stand-in, whose voice is a tone the page's audio
- * graph can hear. A probe the test adds before the page's script taps the page's own graph: the interviewer's
- * voice where the page plays it, and the microphone where the page reads it.
+ * Cutting in, in a real browser (docs/live-interviews.md#cutting-in): the candidate's microphone plays a WAV of
+ * loud stretches, a cough of 120 ms and then held speech, both while the interviewer's long first reply plays;
+ * the real OpenAI adapter relays it to the wire stand-in, whose voice is a tone the page's audio graph can hear.
+ * A probe the test adds before the page's script taps the page's own graph: the interviewer's voice where the
+ * page plays it, and the microphone where the page reads it.
+ *
+ * The microphone is the probe's: getUserMedia gives the page a stream of the probe's own audio graph, which
+ * plays the check's WAV at once and the answer's WAV from the interviewer's first sound. Chromium's fake
+ * microphone plays a file looped from the moment it opens, so its cough landed before the reply whenever a
+ * loaded machine began the reply late (CI runs saw 2 s, 3 s, then past 5 s).
  */
-// The reply begins 0.7 to 2 s in, later on a loaded machine (CI runs saw 2 s, then past 3 s), and lasts about 11 s:
-// both land within it however late it starts, up to the cough.
-const MIC = { check: [0, 400], cough: [5_000, 5_120], speech: [5_900, 7_400], total: 16_000 } as const;
+/** Loud stretches, ms: the microphone check's, from getUserMedia; the answer's, from the interviewer's first sound. */
+const MIC = { check: [0, 400], cough: [1_000, 1_120], speech: [1_900, 3_400], answer: 4_000 } as const;
 const LONG_QUESTION = `Tell us about a data pipeline you built: ${'what it read, what it wrote, how it failed, and how you knew. '.repeat(15)}`;
 
-/** Installed before the page's script: samples the RMS of the first gain node made (the page's voice) and of the microphone. */
-function probe(): void {
+/**
+ * Installed before the page's script: the microphone (`wavs`, base64), and a sampler of the RMS of the first
+ * gain node made (the page's voice) and of the microphone as the page reads it.
+ */
+function probe(wavs: { check: string; answer: string }): void {
   const samples: Array<{ t: number; voice: number; mic: number }> = [];
   (window as unknown as { __probe: typeof samples }).__probe = samples;
   const proto = AudioContext.prototype;
@@ -28,6 +35,7 @@ function probe(): void {
   const createSource = proto.createMediaStreamSource;
   let voice: AnalyserNode | null = null;
   let mic: AnalyserNode | null = null;
+  let answer: (() => void) | null = null;
   const rms = (a: AnalyserNode | null) => {
     if (!a) return 0;
     const data = new Float32Array(a.fftSize);
@@ -36,13 +44,33 @@ function probe(): void {
     for (const x of data) sum += x * x;
     return Math.sqrt(sum / data.length);
   };
+  navigator.mediaDevices.getUserMedia = async () => {
+    const own = new AudioContext();
+    const out = own.createMediaStreamDestination();
+    const decode = (b64: string) => own.decodeAudioData(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)).buffer);
+    const [check, spoken] = await Promise.all([decode(wavs.check), decode(wavs.answer)]);
+    const play = (buffer: AudioBuffer) => {
+      const source = own.createBufferSource();
+      source.buffer = buffer;
+      source.connect(out);
+      source.start();
+    };
+    play(check);
+    answer = () => play(spoken);
+    return out.stream;
+  };
   proto.createGain = function (this: AudioContext) {
     const gain = createGain.call(this);
     if (!voice) {
       voice = this.createAnalyser();
       voice.fftSize = 256;
       gain.connect(voice);
-      setInterval(() => samples.push({ t: this.currentTime, voice: rms(voice), mic: rms(mic) }), 5);
+      setInterval(() => {
+        const sample = { t: this.currentTime, voice: rms(voice), mic: rms(mic) };
+        samples.push(sample);
+        // The interviewer is heard: the candidate starts their answer, once.
+        if (sample.voice > 0.01 && answer) [answer(), (answer = null)];
+      }, 5);
     }
     return gain;
   };
@@ -64,7 +92,7 @@ describe('cutting in on the live interview page', () => {
     // Two words a delta: a slow reader, so the long question plays about 11 s.
     standIn = await startRealtimeStandIn(undefined, { audible: true, wordsPerDelta: 2 });
     stack = await startStack({ worker: true, realtime: adapterFor(standIn) });
-    browser = await launchBrowser({ microphoneFile: toneWavFile([[...MIC.check], [...MIC.cough], [...MIC.speech]], MIC.total) });
+    browser = await launchBrowser();
     ({ key } = await stack.newWorkspace('Cut In Co'));
   });
   afterAll(async () => {
@@ -85,7 +113,11 @@ describe('cutting in on the live interview page', () => {
     const live = await invitedLive(stack, key, 'live-cut-in', questions, { follow_ups_per_question: 0 });
     const [stopped, ignored] = [await count('stopped'), await count('ignored')];
     const { page, errors } = await openPage(browser, PHONE);
-    await page.evaluateOnNewDocument(probe);
+    const wavs = {
+      check: toneWav([[...MIC.check]], MIC.check[1]).toString('base64'),
+      answer: toneWav([[...MIC.cough], [...MIC.speech]], MIC.answer).toString('base64'),
+    };
+    await page.evaluateOnNewDocument(probe, wavs);
     await agreeAndStart(page, stack.url + live.path);
     await page.click('[data-action=check]');
     await page.waitForSelector('[data-action=begin]:not([hidden])', { timeout: 15_000 });
