@@ -69,7 +69,10 @@ function probe(wavs: { check: string; answer: string }): void {
         const sample = { t: this.currentTime, voice: rms(voice), mic: rms(mic) };
         samples.push(sample);
         // The interviewer is heard: the candidate starts their answer, once.
-        if (sample.voice > 0.01 && answer) [answer(), (answer = null)];
+        if (sample.voice > 0.01 && answer) {
+          answer();
+          answer = null;
+        }
       }, 5);
     }
     return gain;
