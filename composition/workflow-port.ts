@@ -189,7 +189,13 @@ export function workflowPort(
           throw err;
         }
       };
-      return answerWithin(ask, withinMs, { callId });
+      // Asked once: the page's wait and the Update's own end are two views of it.
+      const asked = ask();
+      const settled = asked.catch((err: Error) => {
+        logger.warn({ callId, err: err.message }, 'the workflow could not be asked');
+        return null;
+      });
+      return { answer: answerWithin(() => settled, withinMs, { callId }), settled };
     },
 
     partnerChanged: partnerSignaller(client, taskQueue),

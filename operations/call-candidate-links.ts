@@ -23,7 +23,7 @@ const OFFERED_AS: Record<CandidateChoice['kind'], CandidateChoiceKind> = {
   form: 'form',
 };
 
-/** How long the page waits for the call's workflow to answer a choice before it says to try again. */
+/** How long the page waits for the call's workflow to answer a choice before it says the choice may still go through. */
 const ANSWER_WITHIN_MS = 10_000;
 
 /** What the candidate's page shows of their call: the job, where the call stands, and what they may choose now. */
@@ -43,7 +43,10 @@ export interface CallLinkView {
   questions: ExtractVariable[];
 }
 
-/** The page's answer to a choice: the workflow's, or `unanswered` when it did not answer in time (the page says to try again). */
+/**
+ * The page's answer to a choice: the workflow's, or `unanswered` when it did not answer in time (the page says
+ * the choice may still go through, and the call's page will show whether it did).
+ */
 export type LinkChoiceOutcome = CandidateChoiceAnswer | { unanswered: true } | { invalid: string[] };
 
 /**
@@ -52,7 +55,15 @@ export type LinkChoiceOutcome = CandidateChoiceAnswer | { unanswered: true } | {
  * (web/calls/routes.tsx) is only a door onto these.
  */
 export function callCandidateLinks(
-  { stores, workflows, now }: Pick<OperationDeps, 'stores' | 'workflows'> & { now(): Date },
+  {
+    stores,
+    workflows,
+    now,
+    answerWithinMs = ANSWER_WITHIN_MS,
+  }: Pick<OperationDeps, 'stores' | 'workflows'> & {
+    now(): Date;
+    answerWithinMs?: number;
+  },
   optOuts: CandidateOptOuts,
 ) {
   /**
@@ -80,7 +91,7 @@ export function callCandidateLinks(
   async function ask(call: CallDoc, choice: CandidateChoice): Promise<LinkChoiceOutcome> {
     const offered = (await offers(call)).offered.includes(OFFERED_AS[choice.kind]);
     if (!offered) return counted(choice.kind, { taken: false, refused: 'not_offered' });
-    return counted(choice.kind, (await workflows.candidateChoice(call._id, choice, ANSWER_WITHIN_MS)) ?? { unanswered: true });
+    return counted(choice.kind, (await workflows.candidateChoice(call._id, choice, answerWithinMs).answer) ?? { unanswered: true });
   }
 
   return {
@@ -153,13 +164,17 @@ export function callCandidateLinks(
         received_at: now(),
       };
       const kept = await stores.callReports.keep(form);
-      const answer = counted(
-        'form',
-        (await workflows.candidateChoice(call._id, { kind: 'form' }, ANSWER_WITHIN_MS)) ?? { unanswered: true },
-      );
-      // Not taken: the answers go, unless an earlier form of the call is what was kept.
-      if (kept === 'written' && !('taken' in answer && answer.taken)) await stores.callReports.forget(form);
-      return answer;
+      const asked = workflows.candidateChoice(call._id, { kind: 'form' }, answerWithinMs);
+      // Refused: the answers go, unless an earlier form of the call is what was kept. A workflow that answers
+      // after the page stopped waiting may still take them (it reads them as it completes the call), so they
+      // stay until it has answered; one that cannot be asked leaves them, as they may still be taken.
+      const refused = (a: CandidateChoiceAnswer | null) => kept === 'written' && a !== null && !a.taken;
+      const answer = await asked.answer;
+      // A forget that fails leaves them to the call's reports' own end (an erasure, or the call's retention).
+      if (answer === null)
+        void asked.settled.then((late) => (refused(late) ? stores.callReports.forget(form) : undefined)).catch(() => undefined);
+      else if (refused(answer)) await stores.callReports.forget(form);
+      return counted('form', answer ?? { unanswered: true });
     },
 
     /** "Stop contacting me": every channel refused to the candidate; their waiting calls stop. */

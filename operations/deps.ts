@@ -72,10 +72,17 @@ export interface WorkflowPort {
    */
   callBack(callId: string, providerCallId: string, withinMs: number): Promise<CallBackAnswer | null>;
   /**
-   * Asks the call's workflow (an Update) to take the candidate's choice on their link, waiting up to `withinMs`:
-   * its answer, or its refusal (`ended` for a workflow that has closed); null when it did not answer in time.
+   * Asks the call's workflow (an Update) to take the candidate's choice on their link. `answer`: its answer, or
+   * its refusal (`ended` for a workflow that has closed), within `withinMs`; null when it did not come by then,
+   * though the workflow may still take the choice later. `settled`: the same answer however late it comes, for
+   * what must know how it ended (a form's answers are kept until then); null when the workflow could not be
+   * asked, which says nothing of whether it will take it.
    */
-  candidateChoice(callId: string, choice: CandidateChoice, withinMs: number): Promise<CandidateChoiceAnswer | null>;
+  candidateChoice(
+    callId: string,
+    choice: CandidateChoice,
+    withinMs: number,
+  ): { answer: Promise<CandidateChoiceAnswer | null>; settled: Promise<CandidateChoiceAnswer | null> };
   /**
    * Starts the erasure `erasureId` as a workflow (one per erasure) and waits up to `withinMs` for its counts;
    * null when it has not ended by then (it goes on).

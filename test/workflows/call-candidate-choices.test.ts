@@ -9,6 +9,10 @@ import type { CallDoc } from '../../infra/documents/calls';
 import { workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
 import { callWorkflowBench, DAY, HOUR, progressUntil as until } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
+import { waitFor } from '../helpers/wait';
+import { workflowPort } from '../../composition/workflow-port';
+import { callCandidateLinks } from '../../operations/call-candidate-links';
+import type { CandidateOptOuts } from '../../operations/candidate-opt-outs';
 
 /**
  * The candidate's choices on their call's link, as the call's workflow takes them through its Update
@@ -19,9 +23,11 @@ import { recordHistory } from '../helpers/histories';
 describe('call workflow: the candidate chooses on their link (time-skipping server)', () => {
   const bench = callWorkflowBench();
 
-  async function started(call: CallDoc, opts: { scheduleAt?: number; voice?: VoiceProvider } = {}) {
+  /** `uncached`: a worker without a cache, whose workflows' next tasks another worker can take once it is gone. */
+  async function started(call: CallDoc, opts: { scheduleAt?: number; voice?: VoiceProvider; uncached?: boolean } = {}) {
     const worker = await Worker.create({
       ...WORKFLOWS_IN_THREAD,
+      ...(opts.uncached ? { maxCachedWorkflows: 0 } : {}),
       connection: bench.env.nativeConnection,
       taskQueue: bench.taskQueue,
       workflowBundle: await workflowBundle(),
@@ -147,6 +153,52 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
     expect(await stored(call)).toMatchObject({ status: 'completed', channel: 'form', extracted_variables: { years: 7 }, attempts: [] });
     expect(dials(call)).toHaveLength(0);
     await recordHistory(bench.env.client, call.workflow_id, 'candidate-answers-in-writing');
+  });
+
+  it('keeps the written answers that the workflow takes after the page stopped waiting, and completes the call with them', async () => {
+    const call = await bench.newCall({ outcomes: 'completed' });
+    const first = await started(call, { uncached: true });
+    const handle = await first.worker.runUntil(async () => {
+      const handle = await begin(call, first.input);
+      await until(handle, (p) => p.status === 'scheduled' && p.nextAttemptAt !== null);
+      return handle;
+    });
+    // No worker is up: the page gives up on the answer, and the Update waits at the server.
+    const port = workflowPort(bench.env.client, { TEMPORAL_TASK_QUEUE: bench.taskQueue, TEMPORAL_NAMESPACE: 'default' }, bench.logger);
+    // Not on the form's way: only "stop contacting me" files an opt-out.
+    const links = callCandidateLinks(
+      { stores: bench.deps.stores, workflows: port, now: () => new Date(), answerWithinMs: 200 },
+      {} as CandidateOptOuts,
+    );
+    expect(await links.answerInWriting((await stored(call))!, { years: '7' })).toEqual({ unanswered: true });
+    expect(await bench.db.callReports.findOne({ _id: `${call._id}/0` })).toMatchObject({ extracted_json: '{"years":"7"}' });
+    const second = await started(call);
+    await second.worker.runUntil(async () => expect((await handle.result()).status).toBe('completed'));
+    expect(await stored(call)).toMatchObject({ status: 'completed', channel: 'form', extracted_variables: { years: 7 } });
+  });
+
+  it('forgets the written answers that the workflow refuses after the page stopped waiting', async () => {
+    const call = await bench.newCall({ outcomes: 'completed' });
+    const first = await started(call, { uncached: true });
+    const handle = await first.worker.runUntil(async () => {
+      const handle = await begin(call, first.input);
+      await until(handle, (p) => p.status === 'scheduled' && p.nextAttemptAt !== null);
+      return handle;
+    });
+    // Cancelled while no worker is up: the form that follows is refused when a worker takes both.
+    await handle.signal('cancelCall');
+    const port = workflowPort(bench.env.client, { TEMPORAL_TASK_QUEUE: bench.taskQueue, TEMPORAL_NAMESPACE: 'default' }, bench.logger);
+    const links = callCandidateLinks(
+      { stores: bench.deps.stores, workflows: port, now: () => new Date(), answerWithinMs: 200 },
+      {} as CandidateOptOuts,
+    );
+    expect(await links.answerInWriting((await stored(call))!, { years: '7' })).toEqual({ unanswered: true });
+    const second = await started(call);
+    await second.worker.runUntil(async () => expect((await handle.result()).status).toBe('cancelled'));
+    await waitFor(
+      () => bench.db.callReports.findOne({ _id: `${call._id}/0` }),
+      (r) => r === null,
+    );
   });
 
   it('waits for the written answers once no retry is left (form_fallback when_exhausted), sending the fallback with the link first', async () => {

@@ -54,8 +54,10 @@ export function callLinkRoutes({ stores, operations }: WebDeps): Router {
       return sendPage(
         ctx,
         503,
-        <MessagePage title="Please try again">
-          <p>We could not reach your call just now. Please try again in a minute.</p>
+        <MessagePage title="We have not heard back yet">
+          <p>
+            Your call did not answer in time. What you chose may still go through: open your call again in a minute to see where it stands.
+          </p>
           <p>
             <a href={path}>Back to your call</a>
           </p>
