@@ -155,48 +155,48 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
     await recordHistory(bench.env.client, call.workflow_id, 'candidate-answers-in-writing');
   });
 
-  it('keeps the written answers that the workflow takes after the page stopped waiting, and completes the call with them', async () => {
-    const call = await bench.newCall({ outcomes: 'completed' });
+  /**
+   * The call waiting for its time with no worker up (the last one kept no cache, so the next task goes to the
+   * queue), and its link's use cases on the real workflow port, whose page waits 200 ms for an answer.
+   */
+  async function waitingWithNoWorker(call: CallDoc) {
     const first = await started(call, { uncached: true });
     const handle = await first.worker.runUntil(async () => {
       const handle = await begin(call, first.input);
       await until(handle, (p) => p.status === 'scheduled' && p.nextAttemptAt !== null);
       return handle;
     });
-    // No worker is up: the page gives up on the answer, and the Update waits at the server.
     const port = workflowPort(bench.env.client, { TEMPORAL_TASK_QUEUE: bench.taskQueue, TEMPORAL_NAMESPACE: 'default' }, bench.logger);
     // Not on the form's way: only "stop contacting me" files an opt-out.
     const links = callCandidateLinks(
       { stores: bench.deps.stores, workflows: port, now: () => new Date(), answerWithinMs: 200 },
       {} as CandidateOptOuts,
     );
-    expect(await links.answerInWriting((await stored(call))!, { years: '7' })).toEqual({ unanswered: true });
-    expect(await bench.db.callReports.findOne({ _id: `${call._id}/0` })).toMatchObject({ extracted_json: '{"years":"7"}' });
-    const second = await started(call);
-    await second.worker.runUntil(async () => expect((await handle.result()).status).toBe('completed'));
+    /** The workflow's end, once a worker is up again. */
+    const ended = async () => (await started(call)).worker.runUntil(async () => (await handle.result()).status);
+    return { handle, links, ended };
+  }
+  const form = (call: CallDoc) => bench.db.callReports.findOne({ _id: `${call._id}/0` });
+
+  it('keeps the written answers that the workflow takes after the page stopped waiting, and completes the call with them', async () => {
+    const call = await bench.newCall({ outcomes: 'completed' });
+    const { links, ended } = await waitingWithNoWorker(call);
+    // The page gives up on the answer, and the Update waits at the server.
+    expect(await links.answerInWriting(await stored(call), { years: '7' })).toEqual({ unanswered: true });
+    expect(await form(call)).toMatchObject({ extracted_json: '{"years":"7"}' });
+    expect(await ended()).toBe('completed');
     expect(await stored(call)).toMatchObject({ status: 'completed', channel: 'form', extracted_variables: { years: 7 } });
   });
 
   it('forgets the written answers that the workflow refuses after the page stopped waiting', async () => {
     const call = await bench.newCall({ outcomes: 'completed' });
-    const first = await started(call, { uncached: true });
-    const handle = await first.worker.runUntil(async () => {
-      const handle = await begin(call, first.input);
-      await until(handle, (p) => p.status === 'scheduled' && p.nextAttemptAt !== null);
-      return handle;
-    });
+    const { handle, links, ended } = await waitingWithNoWorker(call);
     // Cancelled while no worker is up: the form that follows is refused when a worker takes both.
     await handle.signal('cancelCall');
-    const port = workflowPort(bench.env.client, { TEMPORAL_TASK_QUEUE: bench.taskQueue, TEMPORAL_NAMESPACE: 'default' }, bench.logger);
-    const links = callCandidateLinks(
-      { stores: bench.deps.stores, workflows: port, now: () => new Date(), answerWithinMs: 200 },
-      {} as CandidateOptOuts,
-    );
-    expect(await links.answerInWriting((await stored(call))!, { years: '7' })).toEqual({ unanswered: true });
-    const second = await started(call);
-    await second.worker.runUntil(async () => expect((await handle.result()).status).toBe('cancelled'));
+    expect(await links.answerInWriting(await stored(call), { years: '7' })).toEqual({ unanswered: true });
+    expect(await ended()).toBe('cancelled');
     await waitFor(
-      () => bench.db.callReports.findOne({ _id: `${call._id}/0` }),
+      () => form(call),
       (r) => r === null,
     );
   });
