@@ -5,8 +5,8 @@ import { capacityWaitMs, LOST_REPORT_CHECKS } from '../shared/calls/capacity';
 import type { CallStatus, CancelReason } from '../shared/calls/schema';
 import type { AttemptResult } from '../shared/calls/retry';
 import { callEnded, callMayMove } from '../shared/calls/transitions';
-import type { CallBack, CallBackAnswer } from '../shared/calls/call-backs';
 import { CandidateLink } from './candidate-link';
+import { CallBacks } from './call-backs';
 import { CallStatusKey } from './search-attributes';
 import type { AttemptEnded, CallProgress, CallWorkflowInput } from './call-contract';
 
@@ -15,14 +15,6 @@ const cancelTaken = (status: CallStatus) => callEnded(status) || status === 'can
 
 /** How a held contact's wait ended: `waited` until its moment, or why not. */
 export type WindowWait = 'waited' | 'cancelled' | 'never' | 'opted_out';
-
-/** The call-back taken and not yet run: its attempt's number, whether it was recorded, whether the API withdrew it. */
-interface PendingCallBack {
-  providerCallId: string;
-  attempt: number;
-  begun: boolean;
-  withdrawn: boolean;
-}
 
 /**
  * The state of one call's workflow (workflows/calls.ts), with the handlers of its messages and the waits its
@@ -41,9 +33,8 @@ export class CallState {
   used = 0;
   dials = 0;
   private shownCancelling = false;
-  /** Call-backs: each inbound call's answer, the one taken and not yet run, whether the call waits for a dial time. */
-  private readonly callBackAnswers = new Map<string, CallBackAnswer>();
-  private pendingCallBack: PendingCallBack | null = null;
+  /** The candidate's call-backs (call-backs.ts): their Update and signal, and the one taken that a wait runs. */
+  readonly callBacks = new CallBacks(this);
   /** The call waits for a dial time: a call-back, or the candidate's link, may change that wait. */
   waitingForDialTime = false;
   /** A call-back completed the call: nothing is written after it, whatever the wait it ended was for. */
@@ -81,37 +72,6 @@ export class CallState {
   /** capacityChanged: a call waiting for capacity looks again now. */
   capacityChanged = (): void => void this.capacityChanges++;
 
-  /**
-   * callBack: taken only while the call waits for a dial time, one at a time, and numbered as the next attempt;
-   * the same inbound call asked again gets the same answer.
-   */
-  callBackAsked = (c: CallBack): CallBackAnswer => {
-    const answer = this.callBackAnswers.get(c.providerCallId) ?? this.decideCallBack(c);
-    this.callBackAnswers.set(c.providerCallId, answer);
-    return answer;
-  };
-
-  private decideCallBack(c: CallBack): CallBackAnswer {
-    if (this.pendingCallBack || !this.waitingForDialTime || this.cancelled || Date.now() > c.answerBy) return { refused: true };
-    this.pendingCallBack = { providerCallId: c.providerCallId, attempt: this.used + 1, begun: false, withdrawn: false };
-    return { attempt: this.pendingCallBack.attempt };
-  }
-
-  /**
-   * callBackWithdrawn: the API heard no answer to the callBack Update in time and told the caller nothing was
-   * pending. The workflow's answer may still have been "taken", decided in time and delivered late; that
-   * call-back has no caller, so it is not begun, or its attempt ends at once as `call_back_incomplete` (the
-   * first report of an attempt wins, so no later one changes it). One not yet asked will be refused.
-   */
-  callBackWithdrawn = (providerCallId: string): void => {
-    if (typeof providerCallId !== 'string') return;
-    if (!this.callBackAnswers.has(providerCallId)) this.callBackAnswers.set(providerCallId, { refused: true });
-    const pending = this.pendingCallBack;
-    if (pending?.providerCallId !== providerCallId) return;
-    pending.withdrawn = true;
-    if (pending.begun) this.reported({ attempt: pending.attempt, result: 'call_back_incomplete' });
-  };
-
   // What operators see: the CallStatus search attribute.
 
   /**
@@ -146,10 +106,10 @@ export class CallState {
       const ms = (link.chosenAt ?? at) - Date.now();
       const moves = link.moves;
       this.waitingForDialTime = this.progress.status === 'scheduled';
-      if (ms > 0) await condition(() => this.cancelled || this.pendingCallBack !== null || link.callNowAsked || link.moves !== moves, ms);
+      if (ms > 0) await condition(() => this.cancelled || this.callBacks.pending !== null || link.callNowAsked || link.moves !== moves, ms);
       this.waitingForDialTime = false;
       if (!this.cancelled && link.moves !== moves) continue;
-      if (this.cancelled || !this.pendingCallBack) {
+      if (this.cancelled || !this.callBacks.pending) {
         link.callNowAsked = false;
         link.chosenAt = null;
         return this.cancelled;
@@ -170,21 +130,19 @@ export class CallState {
   private async takeCallBack(resumeAt: number): Promise<'completed' | 'cancelled' | 'resumed' | 'refused'> {
     const { callId } = this;
     const reportWithinMs = this.input.outcomeTimeoutMs;
-    const pending = this.pendingCallBack!;
+    const pending = this.callBacks.pending!;
     const { attempt, providerCallId } = pending;
     try {
       if (pending.withdrawn) return 'refused';
       const begun = await local.beginCallBack(callId, attempt, providerCallId, reportWithinMs, Date.now());
       this.show(begun.status);
       if (!begun.begun) return 'refused';
-      pending.begun = true;
-      // Withdrawn while its attempt was being recorded.
-      if (pending.withdrawn) this.reported({ attempt, result: 'call_back_incomplete' });
+      this.callBacks.begun(pending);
       this.used = this.progress.attempt = attempt;
       this.progress.nextAttemptAt = null;
       await this.awaitReport(attempt, reportWithinMs);
     } finally {
-      this.pendingCallBack = null;
+      this.callBacks.pending = null;
     }
     const result = this.resultOf(attempt);
     if (result === 'completed') {

@@ -69,14 +69,14 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
   });
   setHandler(capacityChangedSignal, call.capacityChanged);
   setHandler(callProgressQuery, () => call.progress);
-  setHandler(callBackUpdate, call.callBackAsked, {
+  setHandler(callBackUpdate, call.callBacks.asked, {
     // Refused before it reaches the history: a call-back names its inbound call and when its answer is due.
     validator: (c) => {
       if (typeof c?.providerCallId !== 'string' || c.providerCallId === '' || !Number.isFinite(c.answerBy))
         throw new TypeError('a call-back names its inbound call (providerCallId) and its answer time (answerBy)');
     },
   });
-  setHandler(callBackWithdrawnSignal, call.callBackWithdrawn);
+  setHandler(callBackWithdrawnSignal, call.callBacks.withdrawn);
   setHandler(candidateChoiceUpdate, call.link.chose, {
     validator: (c) => {
       if (!(CANDIDATE_CHOICE_KINDS as readonly string[]).includes(c?.kind) || (c.kind === 'move' && !Number.isFinite(c.at)))
