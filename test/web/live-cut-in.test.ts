@@ -19,13 +19,16 @@ import { CUT_IN } from '../../shared/interviews/live';
  * microphone plays a file looped from the moment it opens, so its cough landed before the reply whenever a
  * loaded machine began the reply late (CI runs saw 2 s, 3 s, then past 5 s).
  */
-/** Loud stretches, ms: the microphone check's, from getUserMedia; the answer's, from the interviewer's first sound. */
+/**
+ * Loud stretches, ms: the microphone check's, looped from getUserMedia until the page has heard it (its capture
+ * may start late on a loaded machine); the answer's, from the interviewer's first sound.
+ */
 const MIC = { check: [0, 400], cough: [1_000, 1_120], speech: [1_900, 3_400], answer: 4_000 } as const;
 const LONG_QUESTION = `Tell us about a data pipeline you built: ${'what it read, what it wrote, how it failed, and how you knew. '.repeat(15)}`;
 
 /**
- * Installed before the page's script: the microphone (`wavs`, base64), and a sampler of the RMS of the first
- * gain node made (the page's voice) and of the microphone as the page reads it.
+ * Installed before the page's script: the microphone (`wavs`, base64; `__checked()` ends the check's loop), and
+ * a sampler of the RMS of the first gain node made (the page's voice) and of the microphone as the page reads it.
  */
 function probe(wavs: { check: string; answer: string }): void {
   const samples: Array<{ t: number; voice: number; mic: number }> = [];
@@ -49,13 +52,16 @@ function probe(wavs: { check: string; answer: string }): void {
     const out = own.createMediaStreamDestination();
     const decode = (b64: string) => own.decodeAudioData(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)).buffer);
     const [check, spoken] = await Promise.all([decode(wavs.check), decode(wavs.answer)]);
-    const play = (buffer: AudioBuffer) => {
+    const play = (buffer: AudioBuffer, loop = false) => {
       const source = own.createBufferSource();
       source.buffer = buffer;
+      source.loop = loop;
       source.connect(out);
       source.start();
+      return source;
     };
-    play(check);
+    const checking = play(check, true);
+    (window as unknown as { __checked: () => void }).__checked = () => checking.stop();
     answer = () => play(spoken);
     return out.stream;
   };
@@ -124,7 +130,8 @@ describe('cutting in on the live interview page', () => {
     await agreeAndStart(page, stack.url + live.path);
     await page.click('[data-action=check]');
     await page.waitForSelector('[data-action=begin]:not([hidden])', { timeout: 15_000 });
-    // The check's loud stretch over before the conversation hears the microphone: it would be an answer.
+    // The check's tone over before the conversation hears the microphone: it would be an answer.
+    await page.evaluate(() => (window as unknown as { __checked: () => void }).__checked());
     await new Promise((resolve) => setTimeout(resolve, 300));
     await page.click('[data-action=begin]');
 
