@@ -62,12 +62,17 @@ export class CallBacks {
     const { pending } = this;
     if (pending?.providerCallId !== providerCallId) return;
     pending.withdrawn = true;
-    if (pending.begun) this.call.reported({ attempt: pending.attempt, result: 'call_back_incomplete' });
+    this.endIfWithdrawn(pending);
   };
 
   /** The pending call-back's attempt was recorded: one withdrawn meanwhile ends at once. */
   begun(pending: PendingCallBack): void {
     pending.begun = true;
-    if (pending.withdrawn) this.call.reported({ attempt: pending.attempt, result: 'call_back_incomplete' });
+    this.endIfWithdrawn(pending);
+  }
+
+  /** A call-back whose attempt was recorded and whose caller heard nothing was pending has no conversation to wait for. */
+  private endIfWithdrawn(pending: PendingCallBack): void {
+    if (pending.begun && pending.withdrawn) this.call.reported({ attempt: pending.attempt, result: 'call_back_incomplete' });
   }
 }

@@ -5,6 +5,7 @@ import { createActivities } from '../../activities';
 import type { ActivityDeps } from '../../activities/deps';
 import { SimulatorVoiceProvider } from '../../providers/voice/simulator';
 import { buildActivityDeps } from '../../composition/activity-deps';
+import { workflowPort } from '../../composition/workflow-port';
 import type { VoiceProvider } from '../../providers/voice/port';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
@@ -151,5 +152,9 @@ export function callWorkflowBench() {
     return { progress, stored, dials, startedAt };
   }
 
-  return Object.assign(bench, { newCall, run, activeCall });
+  /** The service's workflow port (composition/workflow-port.ts) on this server and the test's task queue. */
+  const workflows = () =>
+    workflowPort(bench.env.client, { TEMPORAL_TASK_QUEUE: bench.taskQueue, TEMPORAL_NAMESPACE: 'default' }, bench.logger);
+
+  return Object.assign(bench, { newCall, run, activeCall, workflows });
 }

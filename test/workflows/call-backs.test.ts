@@ -7,7 +7,6 @@ import { workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
 import { callWorkflowBench, HOUR, progressUntil as until } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
 import type { CallDoc } from '../../infra/documents/calls';
-import { workflowPort } from '../../composition/workflow-port';
 
 /**
  * A candidate's call-back while the call waits for a retry (workflows/call-state.ts): the workflow takes it as
@@ -160,7 +159,7 @@ describe('call workflow: call-backs (time-skipping server)', () => {
       return started;
     });
     // No worker: the Update waits at the server, and the port gives up on it.
-    const port = workflowPort(bench.env.client, { TEMPORAL_TASK_QUEUE: bench.taskQueue, TEMPORAL_NAMESPACE: 'default' }, bench.logger);
+    const port = bench.workflows();
     expect(await port.callBack(call._id, `inbound-${call._id}`, 100)).toBeNull();
     const history = await (
       await callWorker()

@@ -10,7 +10,6 @@ import { workflowBundle, WORKFLOWS_IN_THREAD } from '../helpers/stack';
 import { callWorkflowBench, DAY, HOUR, progressUntil as until } from '../helpers/call-workflow-bench';
 import { recordHistory } from '../helpers/histories';
 import { waitFor } from '../helpers/wait';
-import { workflowPort } from '../../composition/workflow-port';
 import { callCandidateLinks } from '../../operations/call-candidate-links';
 import type { CandidateOptOuts } from '../../operations/candidate-opt-outs';
 
@@ -166,7 +165,7 @@ describe('call workflow: the candidate chooses on their link (time-skipping serv
       await until(handle, (p) => p.status === 'scheduled' && p.nextAttemptAt !== null);
       return handle;
     });
-    const port = workflowPort(bench.env.client, { TEMPORAL_TASK_QUEUE: bench.taskQueue, TEMPORAL_NAMESPACE: 'default' }, bench.logger);
+    const port = bench.workflows();
     // Not on the form's way: only "stop contacting me" files an opt-out.
     const links = callCandidateLinks(
       { stores: bench.deps.stores, workflows: port, now: () => new Date(), answerWithinMs: 200 },
