@@ -1,7 +1,7 @@
 import { callWindows, zonesOfCall, type CallDoc } from '../infra/documents/calls';
 import { companyOf } from '../infra/documents/projects';
 import type { WorkspaceDoc } from '../infra/documents/workspaces';
-import { candidateEmail } from './candidate-emails';
+import { candidateEmail, sendEmailOnce } from './candidate-emails';
 import { callLinkUrl } from '../shared/public-urls';
 import { composeCallLinkEmail } from '../shared/calls/call-link-email';
 import type { EmailMessage } from '../providers/email/port';
@@ -24,7 +24,7 @@ export function createCallCandidateChoiceActivities(deps: CallActivityDeps, chan
     /**
      * The one email of the candidate's link, as the call is made (the workspace's `email_call_links`): not to
      * an address the suppression list refuses email, nor to an erased candidate; recorded on the call
-     * (`link_email`). The provider deduplicates by its key, and a recorded send is never repeated.
+     * (`link_email`). Sent at most once (sendEmailOnce), and a recorded send is never repeated.
      */
     async emailCallLink(callId: string): Promise<void> {
       const call = await load(callId);
@@ -37,12 +37,18 @@ export function createCallCandidateChoiceActivities(deps: CallActivityDeps, chan
         });
         return;
       }
-      const result = await email.send({ idempotencyKey: callLinkEmailKey(callId), ...(await callLinkEmail(deps, call, workspace)) });
-      if (!result.sent) logger.warn({ callId, provider: email.name }, 'call link email refused');
+      // At most once (sendEmailOnce): one whose send got no answer may have gone, and is recorded unknown.
+      const result = await sendEmailOnce(deps, {
+        idempotencyKey: callLinkEmailKey(callId),
+        ...(await callLinkEmail(deps, call, workspace)),
+      });
+      if (result.sent !== true)
+        logger.warn({ callId, provider: email.name, outcome: result.sent ? 'unknown' : 'refused' }, 'call link email not sent');
       await calls.note(call._id, {
-        link_email: result.sent
-          ? { status: 'sent', sent_at: deps.clock(), error: null }
-          : { status: 'failed', sent_at: null, error: result.error },
+        link_email:
+          result.sent === true
+            ? { status: 'sent', sent_at: deps.clock(), error: null }
+            : { status: result.sent === 'unknown' ? 'unknown' : 'failed', sent_at: null, error: result.error },
       });
     },
 

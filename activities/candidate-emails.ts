@@ -1,7 +1,9 @@
 import { ownEmailFrom, type WorkspaceDoc } from '../infra/documents/workspaces';
 import { unsubscribeUrl } from '../shared/public-urls';
 import type { ComposedEmail } from '../shared/interviews/invitation-email';
-import type { EmailMessage } from '../providers/email/port';
+import type { EmailMessage, EmailResult } from '../providers/email/port';
+import { outcomeUnknown } from '../shared/errors';
+import { SEND_UNANSWERED } from '../shared/contact/reasons';
 import type { ActivityDeps } from './deps';
 
 /**
@@ -23,6 +25,33 @@ export async function candidateEmail(
     to: { email: about.candidate.email, name: about.candidate.name },
     ...compose(unsubscribe),
     headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-    ...tagged,
+    // The provider's events of the email (SendGrid's custom_args) name what it is about and which email it is.
+    tags: { ...tagged.tags, kind: tagged.kind },
+    kind: tagged.kind,
   };
+}
+
+/** An email's outcome: the provider's answer, or `unknown` when its send got no answer and it may have gone. */
+export type EmailOutcome = EmailResult | { sent: 'unknown'; error: string };
+
+/**
+ * Sends an email to a person at most once (docs/reliability.md, "Once to a person"): the send is claimed by
+ * its idempotency key before it goes (stores/sends.ts). An execution that finds it claimed by another (a
+ * worker that died mid-send) does not send it, nor does one whose send got no answer: both are `unknown`. A
+ * send the provider surely did not take (it answered with an error, or was never reached) is given back and
+ * thrown, so a retry sends it.
+ */
+export async function sendEmailOnce(
+  { stores, email, clock }: Pick<ActivityDeps, 'stores' | 'email' | 'clock'>,
+  message: EmailMessage,
+): Promise<EmailOutcome> {
+  const send = await stores.sends.take({ channel: 'email', idempotencyKey: message.idempotencyKey }, clock());
+  if (!send) return { sent: 'unknown', error: SEND_UNANSWERED };
+  try {
+    return await email.send(message);
+  } catch (err) {
+    if (outcomeUnknown(err)) return { sent: 'unknown', error: SEND_UNANSWERED };
+    await stores.sends.giveBack(send);
+    throw err;
+  }
 }

@@ -4,6 +4,7 @@ import { expiresAtOf } from '../infra/documents/interviews';
 import { linkExpired } from '../shared/interviews/deadlines';
 import type { InterviewStatus } from '../shared/interviews/schema';
 import { EMAIL_SUPPRESSED, emailSuppressed, linkEmail, loadInterview, sendInvitationEmail } from './interviews';
+import { sendEmailOnce } from './candidate-emails';
 import { createInterviewStandingActivities, interviewStanding, resendPending, type InterviewStanding } from './interview-standing';
 import { NotAnnouncedError } from '../stores/resource-store';
 import type { ActivityDeps } from './deps';
@@ -82,11 +83,12 @@ export function createInterviewFollowUpActivities(
         return 'skipped';
       }
       const key = kind === 'reminder' ? `${interviewId}/reminder` : `${interviewId}/resend/${interview.resend!.requested_at.getTime()}`;
-      const result = await email.send({ idempotencyKey: key, ...(await linkEmail(deps, interview, kind)) });
-      if (!result.sent)
-        logger.warn({ interviewId, kind, provider: email.name, error: maskedRefusal(result.error) }, 'interview link email refused');
-      await recordLinkEmail(interview, kind, result.sent ? null : result.error);
-      return result.sent ? 'sent' : 'failed';
+      // At most once (sendEmailOnce): one whose send got no answer may have gone, and is recorded with why.
+      const result = await sendEmailOnce(deps, { idempotencyKey: key, ...(await linkEmail(deps, interview, kind)) });
+      if (result.sent !== true)
+        logger.warn({ interviewId, kind, provider: email.name, error: maskedRefusal(result.error) }, 'interview link email not sent');
+      await recordLinkEmail(interview, kind, result.sent === true ? null : result.error);
+      return result.sent === true ? 'sent' : 'failed';
     },
 
     /** Records that a reminder or resend could not be sent after every retry, so it is not tried again. */

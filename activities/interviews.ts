@@ -1,5 +1,5 @@
 import { interviewEvent } from '../stores/interviews';
-import { candidateEmail } from './candidate-emails';
+import { candidateEmail, sendEmailOnce, type EmailOutcome } from './candidate-emails';
 import type { Stores } from '../stores';
 import type { LimitDecision } from '../stores/limits';
 import { ApplicationFailure } from '@temporalio/activity';
@@ -139,7 +139,9 @@ export async function sendInvitationEmail(
 ): Promise<{ delivery: 'sent' | 'failed'; interview: InterviewDoc; earlier: boolean }> {
   const { stores, logger, clock, email } = deps;
   const { interviews } = stores;
-  if (interview.email.status !== 'pending') return { delivery: interview.email.status, interview, earlier: true };
+  // An email of unknown outcome may have gone: the invitation goes on as a sent one does.
+  if (interview.email.status !== 'pending')
+    return { delivery: interview.email.status === 'failed' ? 'failed' : 'sent', interview, earlier: true };
   // The suppression list, read right before the send: an email suppressed since the invitation was accepted gets none.
   if (await emailSuppressed(stores, interview, workspace)) {
     const item = await interviews.change(interview, {
@@ -152,9 +154,9 @@ export async function sendInvitationEmail(
     return { delivery: 'failed', interview: item ?? interview, earlier: false };
   }
   const message = await linkEmail(deps, interview, 'invitation', workspace);
-  let result;
+  let result: EmailOutcome;
   try {
-    result = await email.send({ idempotencyKey: interview._id, ...message });
+    result = await sendEmailOnce(deps, { idempotencyKey: interview._id, ...message });
   } catch (err) {
     // The client reads who failed and how; the provider's own words go to the log.
     const error = err instanceof UpstreamError ? providerFailureText(err) : 'The email could not be sent';
@@ -168,6 +170,16 @@ export async function sendInvitationEmail(
       : ApplicationFailure.create({ message: error, type: 'Email', details: [words] });
   }
   const now = clock();
+  if (result.sent === 'unknown') {
+    // It may have gone, so it is not sent again, and the candidate may have their link: invited, as when sent.
+    logger.warn({ interviewId: interview._id, provider: email.name }, 'invitation email of unknown outcome; not sent again');
+    const item = await interviews.change(interview, {
+      to: 'invited',
+      events: [interviewEvent('interview.invited', interview)],
+      set: { email: { status: 'unknown', provider: email.name, message_id: null, sent_at: null, error: result.error } },
+    });
+    return { delivery: 'sent', interview: item ?? (await loadInterview(stores, interview._id)), earlier: false };
+  }
   if (result.sent) {
     const item = await interviews.change(interview, {
       to: 'invited',

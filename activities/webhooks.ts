@@ -1,9 +1,9 @@
-import { Context } from '@temporalio/activity';
 import { signingSecrets, type DeliveryState, type WebhookEndpoint } from '../infra/documents/webhooks';
 import { postJson } from '../infra/webhooks/outbound';
 import { signedHeaders } from '../infra/webhooks/signing';
 import { answerMeans, DELIVERY_TIMEOUT_MS, nextDeliveryTime } from '../shared/webhooks/delivery-schedule';
 import type { ActivityDeps } from './deps';
+import { whileBeating } from './heartbeats';
 import { webhookDeliveries } from '../infra/metrics';
 import { maskedRefusal } from '../shared/address-masking';
 
@@ -48,6 +48,24 @@ export function createWebhookActivities({
     }
     if (delivery.status !== 'pending') return { eventId, nextAt: null, gone: false };
     const now = clock();
+    const attempts = delivery.attempts + 1;
+    // Each try claimed before it is sent (stores/sends.ts): a batch run again after its worker died finds the
+    // tries the dead one began, which the receiver may have, and counts each as a try of unknown outcome, the
+    // next on the schedule, instead of sending it again at once.
+    if (!(await stores.sends.take({ channel: 'webhook', eventId, endpointId: endpoint.id, attempt: attempts }, now))) {
+      const nextAt = nextDeliveryTime(attempts, now.getTime());
+      await record(eventId, endpoint.id, {
+        status: nextAt === null ? 'failed' : 'pending',
+        attempts,
+        status_code: null,
+        error: TRY_UNANSWERED,
+        last_attempt_at: now,
+        next_attempt_at: nextAt === null ? null : new Date(nextAt),
+        delivered_at: null,
+      });
+      webhookDeliveries.inc({ result: nextAt === null ? 'failed' : 'retrying' });
+      return { eventId, nextAt, gone: false };
+    }
     // The receiver checks the signature's time against its own clock: the time this try is sent.
     const sentAt = Math.floor(Date.now() / 1_000);
     const headers = signedHeaders(signingSecrets(endpoint, now), event._id, sentAt, event.body);
@@ -56,7 +74,6 @@ export function createWebhookActivities({
       allowPrivate: webhooks.allowPrivate,
     });
     const means = answer.status === null ? 'retry' : answerMeans(answer.status);
-    const attempts = delivery.attempts + 1;
     const nextAt = means === 'retry' ? nextDeliveryTime(attempts, now.getTime()) : null;
     const status: DeliveryState['status'] = means === 'delivered' ? 'delivered' : nextAt === null ? 'failed' : 'pending';
     const error = answer.error ?? (means === 'delivered' ? null : `the receiver answered ${answer.status}`);
@@ -117,24 +134,9 @@ export function createWebhookActivities({
   };
 }
 
-/** How often a running batch tells Temporal it is alive: well within its heartbeat timeout (workflows/webhooks.ts). */
-const BEAT_EVERY_MS = 2_000;
-
-/** Runs `work`, heartbeating while it lasts when it runs as an activity (a batch's tries take up to 10 s each). */
-async function whileBeating<T>(work: () => Promise<T>): Promise<T> {
-  let context: Context | undefined;
-  try {
-    context = Context.current();
-  } catch {
-    return work(); // called outside an activity: nothing to tell
-  }
-  const beat = setInterval(() => context.heartbeat(), BEAT_EVERY_MS);
-  try {
-    return await work();
-  } finally {
-    clearInterval(beat);
-  }
-}
+/** Why a try begun by an execution that died counts with no answer: the receiver may have it. */
+const TRY_UNANSWERED =
+  'The try was begun by a worker that stopped before its answer; the receiver may have it, and the next try follows the schedule';
 
 /** The delivery workflow's activities, the type it proxies. */
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

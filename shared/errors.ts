@@ -112,9 +112,40 @@ export class UpstreamError extends DomainError {
     readonly provider: string,
     readonly retryable: boolean,
     readonly detail: { status?: number; code?: number | ModelFailure } = {},
+    /**
+     * No answer came to a request that may have reached the provider (a timeout, a connection cut mid-way):
+     * what it asked, a message sent to a person, may have happened. A send that fails so is never sent again
+     * (docs/reliability.md, "Once to a person").
+     */
+    readonly outcomeUnknown = false,
   ) {
     super(message);
   }
+}
+
+/**
+ * The socket errors that mean a request never left: the connection was refused, or its host was not found.
+ * Any other failure without an answer (a timeout, a reset) may have come after the request was written.
+ */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Whether a request that failed with `err` and no answer may still have reached its server. */
+export function mayHaveArrived(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && NEVER_SENT.has(code)) return false;
+  }
+  return true;
+}
+
+/** A provider that gave no answer to a request: worth another try, and, when it may have arrived, an unknown outcome. */
+export function unansweredFailure(provider: string, message: string, err: unknown): UpstreamError {
+  return new UpstreamError(message, provider, true, { status: 0 }, mayHaveArrived(err));
+}
+
+/** Whether `err` says a request may have been carried out although it failed (UpstreamError.outcomeUnknown). */
+export function outcomeUnknown(err: unknown): boolean {
+  return err instanceof UpstreamError && err.outcomeUnknown;
 }
 
 /**

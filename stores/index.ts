@@ -24,6 +24,7 @@ import { suppressionStore, type SuppressionStore } from './suppressions';
 import { webhookStore, type WebhookStore } from './webhooks';
 import { workspaceStore, type WorkspaceStore } from './workspaces';
 import { erasureStore, type ErasureStore } from './erasures';
+import { sendStore, type SendStore } from './sends';
 
 /**
  * Every store of the service: one per aggregate, each the only code that reads and writes its collections
@@ -55,6 +56,8 @@ export interface Stores {
   providerLogs: ProviderLogStore;
   signedTokens: SignedTokenStore;
   erasures: ErasureStore;
+  /** Messages to people, each claimed before it goes, so none goes twice (stores/sends.ts). */
+  sends: SendStore;
   /** Whether the database answers, within two seconds (GET /readyz). */
   ping(): Promise<void>;
   /**
@@ -112,6 +115,7 @@ export function createStores(db: Database, { announce, partnerChanged, config }:
     providerLogs: providerLogStore(db),
     signedTokens: signedTokenStore(db),
     erasures: erasureStore(db),
+    sends: sendStore(db),
     ping: () => db.ping(),
     async purgeExpired(now) {
       const [idempotencyKeys, sessionsGone, limitEntries, left] = await Promise.all([

@@ -108,8 +108,8 @@ export interface CallDoc extends PartnerLink {
   reschedules?: Array<{ from: Date | null; to: Date; by: 'candidate'; at: Date }>;
   /** The workspace emails the candidate their link when the call is made (`email_call_links`, as it was then). */
   email_link?: true;
-  /** That email: sent, refused by the provider, or not sent (the address suppressed for email, or none). */
-  link_email?: { status: 'sent' | 'failed' | 'skipped'; sent_at: Date | null; error: string | null };
+  /** That email: sent, refused by the provider, not sent (the address suppressed for email, or none), or unknown (it may have gone). */
+  link_email?: { status: 'sent' | 'failed' | 'skipped' | 'unknown'; sent_at: Date | null; error: string | null };
   /** When the call offers its written form on its own (`form_fallback`); absent: never. */
   form_fallback?: Exclude<FormFallback, 'never'>;
   /** Until when the call, its attempts spent, waits for the written answers. */

@@ -1,6 +1,6 @@
 import { Client } from '@sendgrid/client';
 import { MailService } from '@sendgrid/mail';
-import { providerFailureText, upstreamFailure } from '../../shared/errors';
+import { providerFailureText, unansweredFailure, upstreamFailure } from '../../shared/errors';
 import type { EmailMessage, EmailProvider, EmailResult } from './port';
 
 export interface SendGridOptions {
@@ -16,9 +16,9 @@ interface SendGridErrorBody {
 }
 
 /**
- * Email through SendGrid's v3 Mail Send API with the official client. SendGrid has no idempotency keys; the
- * interview id travels as a custom arg so the message can be matched in SendGrid's activity feed, and the
- * activity never calls `send` again once a send has been recorded.
+ * Email through SendGrid's v3 Mail Send API with the official client. SendGrid has no idempotency keys; what
+ * the email is about and which email it is (`kind`) travel as custom args, so it can be matched in SendGrid's
+ * activity feed and events, and the activity never sends it twice (activities/candidate-emails.ts).
  */
 export class SendGridEmailProvider implements EmailProvider {
   readonly name = 'sendgrid';
@@ -57,8 +57,9 @@ export class SendGridEmailProvider implements EmailProvider {
         if (!failure.retryable) return { sent: false, error: providerFailureText(failure), detail: message };
         throw failure;
       }
-      // Network failures: rethrown without the request config, which carries the Authorization header.
-      throw upstreamFailure('sendgrid', 0, `SendGrid request failed: ${(err as Error).message}`);
+      // Network failures: rethrown without the request config, which carries the Authorization header. One
+      // that may have reached SendGrid (a timeout, a reset) leaves the email's outcome unknown.
+      throw unansweredFailure('sendgrid', `SendGrid request failed: ${(err as Error).message}`, err);
     }
   }
 }

@@ -1,4 +1,5 @@
-import { providerFailureText, UpstreamError, upstreamFailure } from '../../shared/errors';
+import { providerFailureText, unansweredFailure, UpstreamError, upstreamFailure } from '../../shared/errors';
+import { messageCallbackData } from './webhook';
 import { buildComponents, chooseTemplate, templateVariableProblems, type TemplateDefinition } from '../../shared/calls/whatsapp-templates';
 import type { SendResult, TemplateMessage, TemplateProblem, WhatsAppProvider, WhatsAppTemplateCheck } from './port';
 
@@ -23,8 +24,9 @@ async function graphRequest(opts: CloudApiOptions, method: 'GET' | 'POST', path:
     });
     text = await res.text();
   } catch (err) {
-    // No answer at all (refused, reset, timed out): status 0, worth another try.
-    throw upstreamFailure('whatsapp', 0, `WhatsApp could not be reached: ${(err as Error).message}`);
+    // No answer at all (refused, reset, timed out): status 0, worth another try; one that may have arrived
+    // leaves what it asked (a message sent) unknown.
+    throw unansweredFailure('whatsapp', `WhatsApp could not be reached: ${(err as Error).message}`, err);
   }
   let json: any;
   try {
@@ -122,12 +124,17 @@ export class CloudWhatsAppProvider implements WhatsAppProvider {
 
   async send(m: TemplateMessage): Promise<SendResult> {
     try {
-      const chosen = await this.templates.usable(m.templateName, Object.keys(m.variables), m.language);
+      // The template's lookup, before anything is sent: a failure of it leaves nothing unknown.
+      const chosen = await this.templates.usable(m.templateName, Object.keys(m.variables), m.language).catch((err: unknown) => {
+        throw err instanceof UpstreamError && err.outcomeUnknown ? upstreamFailure('whatsapp', 0, err.message) : err;
+      });
       if ('problem' in chosen) return { sent: false, error: `Template "${m.templateName}" ${chosen.problem}` };
       const res = (await graphRequest(this.opts, 'POST', `${m.fromNumberId ?? this.opts.phoneNumberId}/messages`, {
         messaging_product: 'whatsapp',
         recipient_type: 'individual',
         to: m.to.replace(/^\+/, ''),
+        // Meta echoes it in the message's status updates: a message whose send got no answer is found by it.
+        biz_opaque_callback_data: messageCallbackData(m.callId, m.kind),
         type: 'template',
         template: {
           name: chosen.template.name,
@@ -136,7 +143,8 @@ export class CloudWhatsAppProvider implements WhatsAppProvider {
         },
       })) as { messages?: Array<{ id?: string }> };
       const id = res.messages?.[0]?.id;
-      if (!id) throw new Error('WhatsApp accepted the message without a message id');
+      // Accepted, so sent: with no id to follow it by, its outcome is unknown, and it is not sent again.
+      if (!id) throw new UpstreamError('WhatsApp accepted the message without a message id', 'whatsapp', true, { status: 200 }, true);
       return { sent: true, providerMessageId: id };
     } catch (err) {
       if (err instanceof UpstreamError && !err.retryable) {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { MESSAGE_STATUSES } from '../../shared/calls/schema';
+import { MESSAGE_KINDS, MESSAGE_STATUSES, type MessageKind } from '../../shared/calls/schema';
 
 /**
  * The part of a WhatsApp Cloud API webhook the service reads: message statuses at
@@ -9,9 +9,11 @@ import { MESSAGE_STATUSES } from '../../shared/calls/schema';
  */
 export const WhatsAppStatusUpdate = Type.Object({
   id: Type.String({ minLength: 1 }),
-  // `skipped` is ours alone: a message never sent has no status from Meta.
-  status: Type.Union(MESSAGE_STATUSES.filter((s) => s !== 'skipped').map((s) => Type.Literal(s))),
+  // `skipped` and `unknown` are ours alone: a message never sent, or one not known to be, has no status from Meta.
+  status: Type.Union(MESSAGE_STATUSES.filter((s) => s !== 'skipped' && s !== 'unknown').map((s) => Type.Literal(s))),
   timestamp: Type.Optional(Type.String()),
+  /** What the send carried (messageCallbackData), echoed. */
+  biz_opaque_callback_data: Type.Optional(Type.String()),
   errors: Type.Optional(
     Type.Array(
       Type.Object({
@@ -105,4 +107,21 @@ export function inboundMessagesIn(body: unknown): WhatsAppInbound[] {
     }
   }
   return found;
+}
+
+/**
+ * What a sent template carries in `biz_opaque_callback_data`, which Meta echoes in its status updates: the
+ * call and the kind of the message, so a message whose send got no answer (its provider id never learned) is
+ * settled by the first status that names it (operations/whatsapp-statuses.ts).
+ */
+export function messageCallbackData(callId: string, kind: MessageKind): string {
+  return `${callId}/${kind}`;
+}
+
+/** The call and kind a status's `biz_opaque_callback_data` names, or null when it names none of ours. */
+export function messageOfCallbackData(data: string | undefined): { callId: string; kind: MessageKind } | null {
+  const at = data?.lastIndexOf('/') ?? -1;
+  if (!data || at <= 0) return null;
+  const kind = data.slice(at + 1);
+  return (MESSAGE_KINDS as readonly string[]).includes(kind) ? { callId: data.slice(0, at), kind: kind as MessageKind } : null;
 }

@@ -38,8 +38,12 @@ export const CallView = Type.Object({
       'Each move of the next dial by the candidate on their link (`call.rescheduled`): from when, to when, and when they moved it.',
   }),
   link_email: Nullable(
-    Type.Object({ status: Enum(['sent', 'failed', 'skipped'] as const), sent_at: Nullable(Instant), error: Nullable(Type.String()) }),
-    "The one email of the candidate's link, where the workspace sends them (`email_call_links`): `sent`, `failed` (the provider refused it, `error`), or `skipped` (the address is suppressed for email). Null when none was due.",
+    Type.Object({
+      status: Enum(['sent', 'failed', 'skipped', 'unknown'] as const),
+      sent_at: Nullable(Instant),
+      error: Nullable(Type.String()),
+    }),
+    "The one email of the candidate's link, where the workspace sends them (`email_call_links`): `sent`, `failed` (the provider refused it, `error`), `skipped` (the address is suppressed for email), or `unknown` (its send got no answer, so it may have gone: it is not sent again). Null when none was due.",
   ),
   form_until: Nullable(
     Instant,
@@ -84,7 +88,10 @@ export const CallView = Type.Object({
       channel: Type.Literal('whatsapp'),
       template_name: Type.String(),
       variables: Type.Record(Type.String(), Type.String()),
-      status: Enum(MESSAGE_STATUSES),
+      status: Enum(MESSAGE_STATUSES, {
+        description:
+          '`sent` when WhatsApp took it, then `delivered`, `read` or `failed` as its status updates come; `skipped` when not sent (`skip_reason`); `unknown` when its send got no answer (it may have gone): it is never sent again, and the first status update WhatsApp sends of it settles it.',
+      }),
       skip_reason: Nullable(
         Enum(SKIP_REASONS),
         'Why a `skipped` message was not sent: `opted_out`, the phone is suppressed for WhatsApp or voice. Null otherwise.',

@@ -147,8 +147,12 @@ export type CompletionChannel = (typeof COMPLETION_CHANNELS)[number];
 export const MESSAGE_KINDS = ['pre_call', 'fallback'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
-/** A WhatsApp message's delivery status, as the provider's status updates move it on. */
-export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed', 'skipped'] as const;
+/**
+ * A WhatsApp message's delivery status, as the provider's status updates move it on. `unknown`: its send got
+ * no answer (a worker died during it, or the provider did not answer), so it may have gone; it is never sent
+ * again, and the provider's first status update that names it settles it.
+ */
+export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed', 'skipped', 'unknown'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export const WhatsAppTemplate = Strict({

@@ -16,3 +16,10 @@ export type CancelReason = (typeof CANCEL_REASONS)[number];
 /** Why a message was not sent at all (status `skipped`): the candidate opted out of it. */
 export const SKIP_REASONS = ['opted_out'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/**
+ * Why a message to a person is recorded `unknown` (docs/reliability.md, "Once to a person"): its send got no
+ * answer (a worker died during it, or the provider did not answer in time), so it may have gone, and it is
+ * never sent again.
+ */
+export const SEND_UNANSWERED = 'Its send got no answer, so it may have gone: it was not sent again';

@@ -88,7 +88,11 @@ export type InviteResponse = Static<typeof InviteResponse>;
  * opens it again); `failed` when the invitation could not be sent.
  */
 export const INTERVIEW_STATUSES = ['queued', 'invited', 'started', 'completed', 'expired', 'failed'] as const;
-export const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
+/**
+ * The invitation email: `pending` until it is sent, `sent`, `failed` (refused, `error`), or `unknown`: its send
+ * got no answer, so it may have gone; it is not sent again, and the interview is invited as if it had.
+ */
+export const EMAIL_STATUSES = ['pending', 'sent', 'failed', 'unknown'] as const;
 export type InterviewStatus = (typeof INTERVIEW_STATUSES)[number];
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 

@@ -16,7 +16,9 @@ export type StubReply =
   /** Close the connection without answering (a network failure). */
   | { drop: true }
   /** Never answer (a timeout). */
-  | { hang: true };
+  | { hang: true }
+  /** Answer once `until` settles, with what it gives (a request held in flight, for a test that kills its sender). */
+  | { held: Promise<StubReply> };
 
 export interface HttpStub {
   url: string;
@@ -44,16 +46,20 @@ export async function startHttpStub(reply: (req: RecordedRequest, n: number) => 
       }
       const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw, body, at: Date.now() };
       requests.push(recorded);
-      const r = reply(recorded, requests.length);
-      if ('drop' in r) return req.socket.destroy();
+      answer(reply(recorded, requests.length));
+    });
+    function answer(r: StubReply): void {
+      if ('held' in r) return void r.held.then(answer);
+      if ('drop' in r) return void req.socket.destroy();
       if ('hang' in r) return;
+      if (res.destroyed) return;
       const payload = r.body === undefined ? '' : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
       res.writeHead(r.status, {
         ...(r.body !== undefined && typeof r.body !== 'string' ? { 'content-type': 'application/json' } : {}),
         ...r.headers,
       });
       res.end(payload);
-    });
+    }
   });
   server.on('connection', (s) => {
     sockets.add(s);

@@ -6,6 +6,7 @@ import {
   type CloudApiOptions,
 } from '../../providers/whatsapp/cloud';
 import type { TemplateMessage } from '../../providers/whatsapp/port';
+import { outcomeUnknown, UpstreamError } from '../../shared/errors';
 import { startHttpStub, type HttpStub, type RecordedRequest, type StubReply } from '../helpers/http-stub';
 import {
   graphError,
@@ -69,6 +70,8 @@ describe('WhatsApp Cloud API sender against a local server speaking the Graph AP
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
       to: '14155550123',
+      // Echoed in the message's statuses: a send that got no answer is settled by it.
+      biz_opaque_callback_data: 'call_1/pre_call',
       type: 'template',
       template: {
         name: 'interview_reminder',
@@ -121,15 +124,47 @@ describe('WhatsApp Cloud API sender against a local server speaking the Graph AP
     await expect(provider().sender.send(message)).resolves.toMatchObject({ sent: false, code: 190 });
   });
 
-  it('throws on 429, 5xx and network failures so the activity retries them with backoff', async () => {
-    for (const reply of [
-      graphError(429, 130429, '(#130429) Rate limit hit'),
-      graphError(500, 131000, 'Something went wrong'),
-      graphError(503, 2, 'Service temporarily unavailable'),
-      { drop: true as const },
-    ]) {
+  it('throws on 429, 5xx and network failures so the activity retries them with backoff, and says when the message may have gone', async () => {
+    const outcomes: Array<[string, boolean]> = [];
+    for (const [name, reply] of [
+      ['429', graphError(429, 130429, '(#130429) Rate limit hit')],
+      ['500', graphError(500, 131000, 'Something went wrong')],
+      ['503', graphError(503, 2, 'Service temporarily unavailable')],
+      ['cut mid-request', { drop: true as const }],
+      ['no answer in time', { hang: true as const }],
+    ] as const) {
       sendReply = () => reply;
-      await expect(provider().sender.send(message)).rejects.toThrow();
+      const sender = new CloudWhatsAppProvider({ ...options, timeoutMs: 300 }, provider().catalog);
+      const err = await sender.send(message).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(UpstreamError);
+      outcomes.push([name, outcomeUnknown(err)]);
+    }
+    // An answer, even an error, says the message was not taken; no answer after the request went says nothing.
+    expect(outcomes).toEqual([
+      ['429', false],
+      ['500', false],
+      ['503', false],
+      ['cut mid-request', true],
+      ['no answer in time', true],
+    ]);
+    // A server that was never reached took nothing, and neither did a template lookup that got no answer.
+    const gone = await startHttpStub(() => ({ status: 200 }));
+    await gone.close();
+    const closed = new CloudWhatsAppProvider({ ...options, baseUrl: gone.url }, provider().catalog);
+    const refused = await closed.send(message).catch((e: unknown) => e);
+    expect([refused instanceof UpstreamError, outcomeUnknown(refused)]).toEqual([true, false]);
+    const silent = await startHttpStub(() => ({ hang: true }));
+    try {
+      const slow = { ...options, baseUrl: silent.url, timeoutMs: 300 };
+      const lookupUnanswered = await new CloudWhatsAppProvider(slow, new WhatsAppTemplateCatalog(slow, 300))
+        .send(message)
+        .catch((e: unknown) => e);
+      expect([silent.requests.map((r) => r.method), outcomeUnknown(lookupUnanswered)]).toEqual([['GET'], false]);
+    } finally {
+      await silent.close();
     }
   });
 
