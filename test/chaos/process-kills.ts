@@ -16,6 +16,9 @@ import {
   until,
 } from './checks';
 
+/** How long a kill waits for a template to hold before it comes anyway. */
+const MID_SEND_WAIT_MS = 4_000;
+
 /** A scripted candidate: Vapi's endedReason per attempt, and what must follow from it. */
 const SCRIPTS = [
   { reasons: ['assistant-ended-call'], status: 'completed', outcomes: ['completed'], fallback: false },
@@ -56,16 +59,24 @@ export async function workerKills(stack: ChaosStack, opts: { calls: number; kill
   const unfinished = async () =>
     (await stack.store.calls.find({ ats_job_id: job }).toArray()).filter((c) => c.status !== 'completed' && c.status !== 'failed').length;
   const hits: string[] = [];
+  const heldSends: Array<{ to: string; template: string }> = [];
   for (let k = 0; k < opts.kills; k++) {
     const wait = 500 + Math.round(random() * 5_500);
     await sleep(wait);
+    // The kill is timed into a send where one comes soon: WhatsApp holds the next template unanswered, and
+    // the worker dies while its request is out (the message may have gone; the next worker must not send it).
+    const hold = stack.holdNextTemplate();
+    const held = await Promise.race([hold.held, sleep(MID_SEND_WAIT_MS).then(() => null)]);
     const open = await unfinished();
     await stack.worker.kill();
-    hits.push(`+${(wait / 1000).toFixed(1)} s with ${open} calls under way`);
+    hold.release();
+    if (held) heldSends.push({ to: `+${held.body.to}`, template: held.body.template?.name });
+    hits.push(`+${(wait / 1000).toFixed(1)} s${held ? ', mid-send,' : ''} with ${open} calls under way`);
     checks.that(open > 0, `kill ${k + 1} came while calls were under way`, { open });
     stack.worker = await stack.startProcess('worker');
   }
-  checks.note(`worker killed ${hits.join(', ')} (each after its restart), and restarted each time`);
+  checks.note(`worker killed ${hits.join('; ')} (each after its restart), and restarted each time`);
+  checks.note(`${heldSends.length} of ${opts.kills} kills came while WhatsApp held a template the worker was sending`);
 
   const ids = new Set<string>(res.body.data.calls.map((c: any) => c.id));
   const final = await until(
@@ -111,6 +122,17 @@ export async function workerKills(stack: ChaosStack, opts: { calls: number; kill
     sendProblems.length === 0,
     `each WhatsApp template was sent once (${total} sends)`,
     sendProblems.map((k) => [k, sends.get(k) ?? 0]),
+  );
+  // A template whose worker died while WhatsApp held it may have gone: it is recorded unknown, never sent again.
+  const heldNotUnknown = heldSends.filter(({ to, template }) => {
+    const i = cands.findIndex((c) => c.phone === to);
+    const kind = template === FALLBACK.template_name ? 'fallback' : 'pre_call';
+    return final.get(cands[i]?.id)?.[0]?.messages.find((m) => m.kind === kind)?.status !== 'unknown';
+  });
+  checks.that(
+    heldNotUnknown.length === 0,
+    `each template held at a kill was recorded unknown and not sent again (${heldSends.length} held)`,
+    heldNotUnknown,
   );
   await listsAgree(stack, checks, job, since);
   return checks;

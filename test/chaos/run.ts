@@ -33,9 +33,11 @@ async function main(): Promise<void> {
     .find((a) => a.startsWith('--only='))
     ?.slice('--only='.length)
     .split(',');
+  // (a)'s kill times, from a seeded generator: `--seed=N` repeats a run's, or tries others.
+  const seed = Number(process.argv.find((a) => a.startsWith('--seed='))?.slice('--seed='.length) ?? 20261122);
   const all: Scenario[][] = [
     [
-      ['a', (s) => workerKills(s, { calls: short ? 21 : 50, kills: short ? 2 : 5, seed: 20261122 })],
+      ['a', (s) => workerKills(s, { calls: short ? 21 : 50, kills: short ? 2 : 5, seed })],
       ['e', (s) => providerErrors(s, { failMs: short ? 4_000 : 8_000 })],
       ['f', (s) => load(s, { clients: short ? 10 : 20, seconds: short ? 15 : 60 })],
     ],

@@ -4,7 +4,7 @@ import { connectDatabase, type Database } from '../../infra/database';
 import { adminStores } from '../../composition/admin-stores';
 import { freePort, startDatabase, startTemporalDevServer, type RunningService } from '../../scripts/services';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
-import { startHttpStub, type HttpStub } from '../helpers/http-stub';
+import { startHttpStub, type HttpStub, type RecordedRequest, type StubReply } from '../helpers/http-stub';
 import {
   messageAccepted,
   templateListReply,
@@ -61,6 +61,8 @@ export class ChaosStack {
   store!: Database;
   vapi!: FakeVapi;
   graph!: HttpStub;
+  /** The next template the graph is sent, held unanswered while armed (holdNextTemplate). */
+  private holdArmed: ((req: RecordedRequest) => StubReply) | null = null;
   key!: string;
   env!: Record<string, string>;
   private n = 0;
@@ -90,7 +92,12 @@ export class ChaosStack {
     const { bundle, main } = await this.code;
     this.main = main;
     this.vapi = await startFakeVapi({ callMs: 1_500 });
-    this.graph = await startHttpStub((req) => (req.method === 'GET' ? templateListReply(req) : messageAccepted(req)));
+    this.graph = await startHttpStub((req) => {
+      if (req.method === 'GET') return templateListReply(req);
+      const hold = this.holdArmed;
+      this.holdArmed = null;
+      return hold ? hold(req) : messageAccepted(req);
+    });
     const port = await freePort();
     this.env = {
       PORT: String(port),
@@ -194,6 +201,28 @@ export class ChaosStack {
     } catch (err) {
       return { status: 0, body: String(err), ms: performance.now() - started, contentType: '' };
     }
+  }
+
+  /**
+   * Holds the next template the graph is sent without an answer until `release` (scenario (a) kills the worker
+   * while it waits, mid-send): `held` settles with that request once it arrives.
+   */
+  holdNextTemplate(): { held: Promise<RecordedRequest>; release: () => void } {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held = new Promise<RecordedRequest>((resolve) => {
+      this.holdArmed = (req) => {
+        resolve(req);
+        return { held: released.then(() => messageAccepted(req)) };
+      };
+    });
+    return {
+      held,
+      release: () => {
+        this.holdArmed = null;
+        release();
+      },
+    };
   }
 
   async stop(): Promise<void> {
