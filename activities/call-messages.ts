@@ -65,9 +65,10 @@ export function createCallMessageActivities({ stores, logger, clock, whatsapp }:
   }
 
   /**
-   * Sends the template once it is claimed (stores/sends.ts): an execution before this one that claimed it may
-   * have sent it (its worker died between the send and its record), so this one does not, and neither does one
-   * whose send got no answer; both are `unknown`. A send WhatsApp surely did not take is given back and thrown.
+   * Sends the template once it is claimed (stores/sends.ts), right before its one request: an execution before
+   * this one that claimed it may have sent it (its worker died between the send and its record), so this one
+   * does not, and neither does one whose send got no answer; both are `unknown`. A send WhatsApp surely did not
+   * take is given back and thrown, and so is a failure before the claim (the template's lookup).
    */
   async function sendOnce(
     call: CallDoc,
@@ -75,28 +76,31 @@ export function createCallMessageActivities({ stores, logger, clock, whatsapp }:
     template: ResolvedTemplate,
     from: string | null,
   ): Promise<SendResult | Unknown> {
-    const send = await stores.sends.take({ channel: 'whatsapp', callId: call._id, kind }, clock());
+    const callId = call._id;
+    const message = {
+      workspaceId: call.workspace_id,
+      callId,
+      kind,
+      to: call.candidate.phone,
+      templateName: template.template_name,
+      variables: template.variables,
+      language: call.assistant_settings?.language?.code ?? null,
+      fromNumberId: from,
+    };
+    const prepared = await whatsapp.prepare(message).catch((err: unknown) => {
+      throw asActivityFailure(err, 'WhatsApp');
+    });
+    if (!prepared.ready) return prepared.refused;
+    const send = await stores.sends.take({ channel: 'whatsapp', callId, kind }, clock());
     if (!send) {
-      logger.warn({ callId: call._id, kind }, 'WhatsApp template begun by an earlier execution; recorded unknown, not sent again');
+      logger.warn({ callId, kind }, 'WhatsApp template begun by an earlier execution; recorded unknown, not sent again');
       return { unknown: SEND_UNANSWERED };
     }
     try {
-      return await whatsapp.send({
-        workspaceId: call.workspace_id,
-        callId: call._id,
-        kind,
-        to: call.candidate.phone,
-        templateName: template.template_name,
-        variables: template.variables,
-        language: call.assistant_settings?.language?.code ?? null,
-        fromNumberId: from,
-      });
+      return await prepared.send();
     } catch (err) {
       if (outcomeUnknown(err)) {
-        logger.warn(
-          { callId: call._id, kind, error: maskedRefusal((err as Error).message) },
-          'WhatsApp template got no answer; recorded unknown',
-        );
+        logger.warn({ callId, kind, error: maskedRefusal((err as Error).message) }, 'WhatsApp template got no answer; recorded unknown');
         return { unknown: SEND_UNANSWERED };
       }
       // Surely not sent (WhatsApp answered with an error, or was never reached): a retry may send it.

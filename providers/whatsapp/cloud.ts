@@ -1,7 +1,7 @@
 import { providerFailureText, unansweredFailure, UpstreamError, upstreamFailure } from '../../shared/errors';
 import { messageCallbackData } from './webhook';
 import { buildComponents, chooseTemplate, templateVariableProblems, type TemplateDefinition } from '../../shared/calls/whatsapp-templates';
-import type { SendResult, TemplateMessage, TemplateProblem, WhatsAppProvider, WhatsAppTemplateCheck } from './port';
+import type { PreparedMessage, SendResult, TemplateMessage, TemplateProblem, WhatsAppProvider, WhatsAppTemplateCheck } from './port';
 
 export interface CloudApiOptions {
   baseUrl: string;
@@ -122,13 +122,29 @@ export class CloudWhatsAppProvider implements WhatsAppProvider {
     private readonly templates: WhatsAppTemplateCatalog,
   ) {}
 
-  async send(m: TemplateMessage): Promise<SendResult> {
+  /** The template's definition, looked up (cached) before anything is sent: a failure of it leaves nothing unknown. */
+  async prepare(m: TemplateMessage): Promise<PreparedMessage> {
+    let chosen;
     try {
-      // The template's lookup, before anything is sent: a failure of it leaves nothing unknown.
-      const chosen = await this.templates.usable(m.templateName, Object.keys(m.variables), m.language).catch((err: unknown) => {
-        throw err instanceof UpstreamError && err.outcomeUnknown ? upstreamFailure('whatsapp', 0, err.message) : err;
-      });
-      if ('problem' in chosen) return { sent: false, error: `Template "${m.templateName}" ${chosen.problem}` };
+      chosen = await this.templates.usable(m.templateName, Object.keys(m.variables), m.language);
+    } catch (err) {
+      const refused = this.refusal(err);
+      if (refused) return { ready: false, refused };
+      throw err instanceof UpstreamError && err.outcomeUnknown ? upstreamFailure('whatsapp', 0, err.message) : err;
+    }
+    if ('problem' in chosen) return { ready: false, refused: { sent: false, error: `Template "${m.templateName}" ${chosen.problem}` } };
+    const { template } = chosen;
+    return { ready: true, send: () => this.post(m, template) };
+  }
+
+  async send(m: TemplateMessage): Promise<SendResult> {
+    const prepared = await this.prepare(m);
+    return prepared.ready ? prepared.send() : prepared.refused;
+  }
+
+  /** The one request that sends the message (`POST /{phone-number-id}/messages`). */
+  private async post(m: TemplateMessage, template: TemplateDefinition): Promise<SendResult> {
+    try {
       const res = (await graphRequest(this.opts, 'POST', `${m.fromNumberId ?? this.opts.phoneNumberId}/messages`, {
         messaging_product: 'whatsapp',
         recipient_type: 'individual',
@@ -137,9 +153,9 @@ export class CloudWhatsAppProvider implements WhatsAppProvider {
         biz_opaque_callback_data: messageCallbackData(m.callId, m.kind),
         type: 'template',
         template: {
-          name: chosen.template.name,
-          language: { code: chosen.template.language },
-          components: buildComponents(chosen.template, m.variables),
+          name: template.name,
+          language: { code: template.language },
+          components: buildComponents(template, m.variables),
         },
       })) as { messages?: Array<{ id?: string }> };
       const id = res.messages?.[0]?.id;
@@ -147,11 +163,16 @@ export class CloudWhatsAppProvider implements WhatsAppProvider {
       if (!id) throw new UpstreamError('WhatsApp accepted the message without a message id', 'whatsapp', true, { status: 200 }, true);
       return { sent: true, providerMessageId: id };
     } catch (err) {
-      if (err instanceof UpstreamError && !err.retryable) {
-        const code = typeof err.detail.code === 'number' ? err.detail.code : undefined;
-        return { sent: false, error: providerFailureText(err), code, detail: err.message };
-      }
+      const refused = this.refusal(err);
+      if (refused) return refused;
       throw err;
     }
+  }
+
+  /** A final refusal (a 4xx but 408, 409, 425 and 429), as a result; null for what may pass on a later try. */
+  private refusal(err: unknown): (SendResult & { sent: false }) | null {
+    if (!(err instanceof UpstreamError) || err.retryable) return null;
+    const code = typeof err.detail.code === 'number' ? err.detail.code : undefined;
+    return { sent: false, error: providerFailureText(err), code, detail: err.message };
   }
 }

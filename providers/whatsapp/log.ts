@@ -1,4 +1,4 @@
-import type { SendResult, TemplateMessage, WhatsAppProvider } from './port';
+import type { PreparedMessage, SendResult, TemplateMessage, WhatsAppProvider } from './port';
 
 /**
  * The default provider: keeps each template message, variables resolved, instead of sending it
@@ -9,7 +9,12 @@ export class LogWhatsAppProvider implements WhatsAppProvider {
   /** `record` keeps a message once, however often it is retried, and returns the id it is kept under. */
   constructor(private readonly record: (m: TemplateMessage) => Promise<string>) {}
 
+  async prepare(m: TemplateMessage): Promise<PreparedMessage> {
+    return { ready: true, send: async () => ({ sent: true, providerMessageId: await this.record(m) }) };
+  }
+
   async send(m: TemplateMessage): Promise<SendResult> {
-    return { sent: true, providerMessageId: await this.record(m) };
+    const prepared = await this.prepare(m);
+    return prepared.ready ? prepared.send() : prepared.refused;
   }
 }

@@ -16,8 +16,20 @@ export interface WhatsAppTemplateCheck {
   problemWith(name: string, keys: string[], language?: string | null): Promise<TemplateProblem | null>;
 }
 
-/** Sends approved WhatsApp templates. A `sent: false` result is final; thrown errors are retried. */
+/**
+ * A message made ready to go: everything before its one request is done (the template's definition looked up),
+ * or it was refused before any request (the template is gone, unapproved, or its variables no longer fit).
+ */
+export type PreparedMessage = { ready: true; send(): Promise<SendResult> } | { ready: false; refused: SendResult & { sent: false } };
+
+/**
+ * Sends approved WhatsApp templates. A `sent: false` result is final; thrown errors are retried. `prepare` does
+ * all but the request that sends, so a caller can claim the send (stores/sends.ts) right before it goes: a
+ * worker that dies between the two leaves as little as can be unknown.
+ */
 export interface WhatsAppProvider {
   readonly name: string;
+  prepare(message: TemplateMessage): Promise<PreparedMessage>;
+  /** `prepare`, then its send. */
   send(message: TemplateMessage): Promise<SendResult>;
 }

@@ -17,7 +17,7 @@ import {
 } from './checks';
 
 /** How long a kill waits for a template to hold before it comes anyway. */
-const MID_SEND_WAIT_MS = 4_000;
+const MID_SEND_WAIT_MS = 6_000;
 
 /** A scripted candidate: Vapi's endedReason per attempt, and what must follow from it. */
 const SCRIPTS = [
@@ -116,12 +116,24 @@ export async function workerKills(stack: ChaosStack, opts: { calls: number; kill
     expected.set(`${c.phone}/interview_reminder`, 1);
     if (SCRIPTS[i % 3].fallback) expected.set(`${c.phone}/missed_you`, 1);
   });
-  const sendProblems = [...new Set([...sends.keys(), ...expected.keys()])].filter((k) => sends.get(k) !== expected.get(k));
+  /** What the call recorded of the template `k` (`<phone>/<template name>`). */
+  const recorded = (k: string) => {
+    const [phone, template] = k.split('/');
+    const call = final.get(cands.find((c) => c.phone === phone)?.id ?? '')?.[0];
+    return call?.messages.find((m) => m.kind === (template === FALLBACK.template_name ? 'fallback' : 'pre_call'))?.status;
+  };
+  // Never twice. Once, but where the worker died between claiming the send and its request (a window of a
+  // request's write): then none, and the message is recorded unknown, as it may have gone for all the next
+  // worker can tell.
+  const unsent = [...expected.keys()].filter((k) => !sends.has(k) && recorded(k) === 'unknown');
+  const sendProblems = [...new Set([...sends.keys(), ...expected.keys()])].filter(
+    (k) => sends.get(k) !== expected.get(k) && !unsent.includes(k),
+  );
   const total = [...sends.values()].reduce((a, b) => a + b, 0);
   checks.that(
     sendProblems.length === 0,
-    `each WhatsApp template was sent once (${total} sends)`,
-    sendProblems.map((k) => [k, sends.get(k) ?? 0]),
+    `each WhatsApp template was sent once, none twice (${total} sends; ${unsent.length} not sent, their worker killed between the claim and the request, recorded unknown)`,
+    sendProblems.map((k) => [k, sends.get(k) ?? 0, recorded(k)]),
   );
   // A template whose worker died while WhatsApp held it may have gone: it is recorded unknown, never sent again.
   const heldNotUnknown = heldSends.filter(({ to, template }) => {

@@ -167,13 +167,11 @@ describe('call workflow: reports, lost dials and provider failures (time-skippin
   it('goes on with the call and records the template as failed when WhatsApp keeps failing', async () => {
     const call = await newCall({ preCall: true });
     let tries = 0;
-    const down = {
-      name: 'down',
-      send: async () => {
-        tries++;
-        throw new Error('HTTP 503 Service temporarily unavailable');
-      },
+    const send = async (): Promise<never> => {
+      tries++;
+      throw new Error('HTTP 503 Service temporarily unavailable');
     };
+    const down = { name: 'down', prepare: async () => ({ ready: true as const, send }), send };
     const worker = await Worker.create({
       ...WORKFLOWS_IN_THREAD,
       connection: bench.env.nativeConnection,
