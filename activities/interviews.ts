@@ -66,8 +66,9 @@ export function createInterviewActivities({ stores, logger, clock, llm }: Pick<A
       const latest = await loadProject(projectId);
       if (latest.question_set) return latest.question_set.questions;
       // A model call, so it takes from the workspace's AI limit like POST /ai/generate-questions: with none
-      // left, the invitation waits on its workflow's timer and tries again (accepted work is not refused).
-      taken = await stores.limits.ai.take(`${latest.workspace_id}/generate-questions`, clock());
+      // left, the invitation waits on its workflow's timer and tries again (accepted work is not refused). At
+      // the limit's own time, as the API counts it.
+      taken = await stores.limits.ai.take(`${latest.workspace_id}/generate-questions`);
       if (!taken.allowed) {
         logger.info({ projectId, retryAfterSeconds: taken.retryAfterSeconds }, 'question generation waits for the AI limit');
         return null;

@@ -36,7 +36,7 @@ export async function withinLimits<T>(ctx: Context, takes: Take[], run: () => Pr
   const giveBack = () => Promise.all(taken.map(({ limit, decision }) => limit.giveBack(decision).catch(() => undefined)));
   for (const take of takes) {
     const amount = take.amount ?? 1;
-    const decision = await take.limit.take(keyOf(ctx, take.name), new Date(), amount);
+    const decision = await take.limit.take(keyOf(ctx, take.name), undefined, amount);
     if (!decision.allowed) {
       await giveBack();
       const asked = amount === 1 ? '' : `; this request has ${amount}`;

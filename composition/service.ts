@@ -41,6 +41,8 @@ export interface ServiceOverrides {
   api?: Partial<Pick<ApiDeps, 'llm' | 'whatsappTemplates'>>;
   /** The pages' clock (tests move it past a question's time limit). */
   pages?: Partial<Pick<WebDeps, 'now'>>;
+  /** The time the limits count requests at (tests hold a burst inside one window, however slow the machine). */
+  limitsClock?: () => Date;
   /** Live interviews' realtime adapter (tests point the OpenAI one at a local stand-in that serves TLS). */
   realtime?: RealtimeVoice;
 }
@@ -89,7 +91,7 @@ export async function startService(config: Config, logger: Logger, overrides: Se
   const traced = temporalTracing(config);
   const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, { logger });
   const temporal = await connectClient(config, undefined, traced.clientInterceptors);
-  const stores = buildStores(config, db, temporal);
+  const stores = buildStores(config, db, temporal, { limitsClock: overrides.limitsClock });
   // The service's own numbers are the service's: no workspace is given one, whoever gives it.
   const serviceNumbers = { voice: config.VAPI_PHONE_NUMBER_ID, whatsapp: config.WHATSAPP_PHONE_NUMBER_ID };
   for (const { kind, by } of await stores.workspaces.claimServiceNumbers(serviceNumbers))

@@ -16,18 +16,19 @@ import type { RealtimeVoice } from '../providers/realtime/port';
  * and the worker alike; an operator's commands build theirs in composition/admin-stores.ts, without Temporal.
  * Tests that run activities on their own (a time-skipping server's clock, an announcer that fails) build
  * theirs through here too. `announce` replaces the announcer wired to the delivery
- * workflows; `clock` dates the events it makes.
+ * workflows; `clock` dates the events it makes; `limitsClock` is the time the limits count requests at.
  */
 export function buildStores(
   config: Config,
   db: Database,
   temporal: Client,
-  opts: { announce?: Announce; clock?: () => Date } = {},
+  opts: { announce?: Announce; clock?: () => Date; limitsClock?: () => Date } = {},
 ): Stores {
   return createStores(db, {
     announce: opts.announce ?? announcer(db, temporal, config.TEMPORAL_TASK_QUEUE, opts.clock),
     partnerChanged: partnerSignaller(temporal, config.TEMPORAL_TASK_QUEUE),
     config,
+    limitsClock: opts.limitsClock,
   });
 }
 

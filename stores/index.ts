@@ -73,6 +73,8 @@ export interface StoreWiring {
   /** Tells an ATS order's report workflow that its interview or call changed (composition/stores.ts). */
   partnerChanged?: (assessmentId: string) => Promise<void>;
   config: Pick<Config, 'PUBLIC_BASE_URL'> & Parameters<typeof limitStore>[1];
+  /** The time the limits count requests at: the real one, but in tests that hold a burst inside one window. */
+  limitsClock?: () => Date;
 }
 
 /**
@@ -85,12 +87,12 @@ export function workspaceStores(db: Database): Pick<Stores, 'workspaces' | 'sess
   return { workspaces, sessions };
 }
 
-export function createStores(db: Database, { announce, partnerChanged, config }: StoreWiring): Stores {
+export function createStores(db: Database, { announce, partnerChanged, config, limitsClock }: StoreWiring): Stores {
   const interviews = interviewStore({ db, announce, publicBaseUrl: config.PUBLIC_BASE_URL, partnerChanged });
   const { workspaces, sessions } = workspaceStores(db);
   const recordings = recordingStore(db, { interviewOf: (id) => interviews.get(id) });
   const idempotency = idempotencyStore(db);
-  const limits = limitStore(db, config);
+  const limits = limitStore(db, config, limitsClock);
   const keys = personHashKeys(db, configuredSecrets(config));
   return {
     workspaces,

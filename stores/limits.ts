@@ -30,9 +30,11 @@ export class Limit {
   private readonly windowMs: number;
   private readonly tally: Tally;
 
+  /** `clock`: the time a request is counted at (tests hold it inside one window: test/helpers/limit-clock.ts). */
   constructor(
     db: Database,
     private readonly opts: { limit: number; windowSeconds: number; tally?: 'counter' | 'entries' },
+    private readonly clock: () => Date = () => new Date(),
   ) {
     this.windowMs = opts.windowSeconds * 1000;
     const kind = opts.tally ?? (db.engine === 'mongodb' ? 'counter' : 'entries');
@@ -40,7 +42,7 @@ export class Limit {
   }
 
   /** Takes `amount` under `key`, all of it or, when less is left, none. */
-  async take(key: string, now = new Date(), amount = 1): Promise<LimitDecision> {
+  async take(key: string, now = this.clock(), amount = 1): Promise<LimitDecision> {
     const window = this.windowOf(now);
     const { granted, total } = await this.tally.add(key, window, amount, this.opts.limit);
     if (!granted) return this.decision(key, false, this.opts.limit - total, window, now);
@@ -48,14 +50,14 @@ export class Limit {
   }
 
   /** The limit as it stands under `key`, taking nothing. */
-  async peek(key: string, now = new Date()): Promise<LimitDecision> {
+  async peek(key: string, now = this.clock()): Promise<LimitDecision> {
     const window = this.windowOf(now);
     const total = await this.tally.total(key, window);
     return this.decision(key, total < this.opts.limit, this.opts.limit - total, window, now);
   }
 
   /** Gives back what a request took, for requests that failed through no fault of the caller; the limit after it. */
-  async giveBack(decision: LimitDecision, now = new Date()): Promise<LimitDecision> {
+  async giveBack(decision: LimitDecision, now = this.clock()): Promise<LimitDecision> {
     const taken = decision.taken;
     if (taken) {
       const start = taken.windowStart.getTime();
@@ -80,9 +82,12 @@ const MINUTE = 60;
 const HOUR = 3_600;
 const DAY = 86_400;
 
-/** Every limit of the service, built once per process (composition/stores.ts), so each remembers its runs for all. */
-export function limitStore(db: Database, config: Config) {
-  const limit = (n: number, windowSeconds: number) => new Limit(db, { limit: n, windowSeconds });
+/**
+ * Every limit of the service, built once per process (composition/stores.ts), so each remembers its runs for all.
+ * `clock`: the time requests are counted at, the real one but in tests that hold their requests in one window.
+ */
+export function limitStore(db: Database, config: Config, clock?: () => Date) {
+  const limit = (n: number, windowSeconds: number) => new Limit(db, { limit: n, windowSeconds }, clock);
   return {
     /** Each AI operation's own per-workspace limit (key `<workspace>/<operation>`). */
     ai: limit(config.AI_RATE_LIMIT, config.AI_RATE_LIMIT_WINDOW_SECONDS),

@@ -1,15 +1,15 @@
-import { awayFromWindowEdge } from '../helpers/rate-limit';
 import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { startApi, type RunningApi } from '../../api/server';
 import { buildApiDeps } from '../../composition/service';
+import { buildStores } from '../../composition/stores';
 import { webhookBench } from '../helpers/webhook-receiver';
 import { inviteBody, inviteCandidate } from '../helpers/invite';
 import { waitFor } from '../helpers/wait';
 import { AtsJobIdKey } from '../../workflows/search-attributes';
 
 const V1 = '/api/public/v1';
-/** The candidates', emails' and resends' windows are hours and days: each test keeps clear of an hour's edge. */
+/** The candidates', emails' and resends' windows are hours and days: each test holds the limits' clock in one. */
 const HOUR = 3_600;
 const LIMITS = {
   CANDIDATES_PER_HOUR: '6',
@@ -60,8 +60,10 @@ describe('workspace abuse limits', () => {
     );
     secondDb.client.on('commandSucceeded', (e) => commands.delete(e.requestId));
     secondDb.client.on('commandFailed', (e) => commands.delete(e.requestId));
+    // Its own stores, at the first API's limits' clock: the two count one limit, at one time.
+    const stores = buildStores(bench.stack.config, secondDb, bench.stack.temporal, { limitsClock: bench.stack.limits.now });
     second = await startApi(
-      buildApiDeps(bench.stack.config, { db: secondDb, temporal: bench.stack.temporal, logger: createLogger('silent') }),
+      buildApiDeps(bench.stack.config, { db: secondDb, temporal: bench.stack.temporal, logger: createLogger('silent'), stores }),
       0,
       '127.0.0.1',
     );
@@ -70,6 +72,9 @@ describe('workspace abuse limits', () => {
     await second?.stop(1_000);
     await secondDb?.close();
   });
+  /** Holds the limits' clock in a window of its own for the rest of the test: its requests land in one window however slow the machine is. */
+  const holdLimits = (windowSeconds: number) => bench.stack.limits.hold(windowSeconds);
+  afterEach(() => bench.stack?.limits.release());
   /**
    * A request that has not answered in 20 s fails naming itself, the second API's database commands under way
    * and what Temporal says: this file's first test timed out at 60 s in three runs (two CI runs, one local;
@@ -98,7 +103,7 @@ describe('workspace abuse limits', () => {
   });
 
   it('counts candidates of call/initiate and interview/invite together, across processes, and refuses a batch whole', async () => {
-    await awayFromWindowEdge(HOUR, 30);
+    holdLimits(HOUR);
     const ws = await bench.stack.newWorkspace('Capco');
     expect(
       (await bench.stack.request('POST', `${V1}/campaigns`, { key: ws.key, body: { ats_job_id: 'job-cap', name: 'Cap' } })).status,
@@ -136,7 +141,7 @@ describe('workspace abuse limits', () => {
   });
 
   it('counts emails per day over invitations and resends, and resends per hour', async () => {
-    await awayFromWindowEdge(HOUR, 30);
+    holdLimits(HOUR);
     const ws = await bench.stack.newWorkspace('Mailco');
     const questions = [{ question: 'Why us?', type: 'text', time_limit_seconds: 60 }];
     const res = await post(
@@ -187,7 +192,7 @@ describe('workspace abuse limits', () => {
       (d) => d[0]?.status === 'delivered',
       30_000,
     );
-    await awayFromWindowEdge(60, 15);
+    holdLimits(60);
     const get = (p: string) => bench.stack.request('GET', p, { key: ws.key });
     // Deliveries unfiltered and one project cost nothing; the projects list and a status filter do.
     for (let i = 0; i < 5; i++) expect((await get(deliveries)).status).toBe(200);
@@ -212,7 +217,7 @@ describe('workspace abuse limits', () => {
 
   it("limits erasures per minute over both processes, in the family's shape, and the refused one erases nothing", async () => {
     const ws = await bench.stack.newWorkspace('Eraseco');
-    await awayFromWindowEdge(60, 15);
+    holdLimits(60);
     const erase = (base: string, email: string) => post(base, `${V1}/candidates/erase`, ws.key, { email });
     expect((await erase(bench.stack.url, 'a@example.com')).status).toBe(200);
     expect((await erase(second.url, 'b@example.com')).status).toBe(200);
@@ -228,7 +233,7 @@ describe('workspace abuse limits', () => {
 
   it('takes a list read for a page that walks the workspace: a filter other than the job, or the change feed', async () => {
     const ws = await bench.stack.newWorkspace('Walkco');
-    await awayFromWindowEdge(60, 15);
+    holdLimits(60);
     const get = (p: string) => bench.stack.request('GET', p, { key: ws.key });
     // Unfiltered, by job, and by phone or email read their own entries: free.
     for (let i = 0; i < 4; i++) {

@@ -5,8 +5,9 @@ import { connectDatabase, type Database } from '../../infra/database';
 import { createLogger } from '../../infra/logger';
 import { adminStores } from '../../composition/admin-stores';
 import { startApi, type RunningApi } from '../../api/server';
-import { awayFromWindowEdge, budget } from '../helpers/rate-limit';
+import { budget } from '../helpers/rate-limit';
 import { buildApiDeps } from '../../composition/service';
+import { buildStores } from '../../composition/stores';
 
 const PARSE = '/api/public/v1/ai/parse-jd';
 const QUESTIONS = '/api/public/v1/ai/generate-questions';
@@ -26,8 +27,10 @@ describe('AI rate limit across API processes', () => {
     stack = await startStack();
     // A second API process: its own server and its own database connection, the same database.
     secondDb = await connectDatabase(stack.config.MONGODB_URI, stack.config.MONGODB_DB);
+    // Its own stores, at the first API's limits' clock: the two count one limit, at one time.
+    const stores = buildStores(stack.config, secondDb, stack.temporal, { limitsClock: stack.limits.now });
     second = await startApi(
-      buildApiDeps(stack.config, { db: secondDb, temporal: stack.temporal, logger: createLogger('silent') }),
+      buildApiDeps(stack.config, { db: secondDb, temporal: stack.temporal, logger: createLogger('silent'), stores }),
       0,
       '127.0.0.1',
     );
@@ -37,6 +40,7 @@ describe('AI rate limit across API processes', () => {
     await secondDb?.close();
     await stack?.stop();
   });
+  afterEach(() => stack?.limits.release());
 
   const post = (base: string, path: string, key: string, body: unknown) =>
     fetch(base + path, {
@@ -52,7 +56,8 @@ describe('AI rate limit across API processes', () => {
   ])('lets exactly 5 of 20 concurrent %s requests through, from two keys via two processes', async (_name, path, body) => {
     const ws = await stack.newWorkspace('Limited');
     const otherKey = (await adminStores(stack.db).workspaces.createKey(ws.id)).api_key;
-    await awayFromWindowEdge(60, 15);
+    // The 20 requests land in one minute's window however slow the machine is: the limits' clock is held in it.
+    stack.limits.hold(60);
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) => post(i % 2 ? second.url : stack.url, path, i % 4 < 2 ? ws.key : otherKey, body)),
     );
@@ -83,19 +88,25 @@ describe('AI rate limit window', () => {
     stack = await startStack({ env: { AI_RATE_LIMIT_WINDOW_SECONDS: '2', AI_RATE_LIMIT: '3' } });
   });
   afterAll(() => stack?.stop());
+  afterEach(() => stack?.limits.release());
 
   it('starts a fresh budget when the window ends, as Retry-After says', async () => {
     const { key } = await stack.newWorkspace();
+    // Held in one window, the fourth request is refused however slow the machine; then the clock moves on to
+    // the reset the refusal named, and the budget is whole again.
+    stack.limits.hold(2);
+    const statuses: number[] = [];
     let refused: Awaited<ReturnType<Stack['request']>> | undefined;
-    for (let i = 0; i < 10 && !refused; i++) {
+    while (!refused && statuses.length < 4) {
       const res = await stack.request('POST', PARSE, { key, body: { job_description: adText } });
+      statuses.push(res.status);
       if (res.status === 429) refused = res;
     }
-    expect(refused).toBeDefined();
+    expect(statuses).toEqual([200, 200, 200, 429]);
     const wait = Number(refused!.headers.get('retry-after'));
     expect(wait).toBeGreaterThanOrEqual(1);
     expect(wait).toBeLessThanOrEqual(2);
-    await new Promise((r) => setTimeout(r, Number(refused!.headers.get('x-ratelimit-reset')) * 1000 - Date.now() + 50));
+    stack.limits.advance(Number(refused!.headers.get('x-ratelimit-reset')) * 1000 - stack.limits.now().getTime());
     const after = await stack.request('POST', PARSE, { key, body: { job_description: adText } });
     expect(after.status).toBe(200);
     expect(budget(after.headers)).toMatchObject({ limit: '3', remaining: '2' });

@@ -4,10 +4,3 @@ export const budget = (headers: Headers) => ({
   remaining: headers.get('x-ratelimit-remaining'),
   reset: Number(headers.get('x-ratelimit-reset')),
 });
-
-/** Waits until at least `margin` seconds remain in the current fixed window, so a burst does not straddle two windows. */
-export async function awayFromWindowEdge(windowSeconds: number, margin: number): Promise<void> {
-  const windowMs = windowSeconds * 1000;
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < margin * 1000) await new Promise((r) => setTimeout(r, left + 100));
-}

@@ -13,6 +13,7 @@ import { send } from './http-client';
 import { freePort } from '../../scripts/services';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/bench/processes';
 import { serviceModules, type ServiceModules } from './service-modules';
+import { LimitClock } from './limit-clock';
 
 /**
  * The SDK's own logs only matter in tests when something is wrong. `install`: the installer of the SDK's copy
@@ -108,6 +109,8 @@ export interface Stack {
    * realm's objects: `expect.any(Date)` does not match their dates, `toEqual(new Date(…))` does.
    */
   modules: ServiceModules;
+  /** The time its limits count requests at: a test holds it inside one window for a burst (test/helpers/limit-clock.ts). */
+  limits: LimitClock;
   newWorkspace(name?: string): Promise<{ id: string; key: string }>;
   request(
     method: string,
@@ -121,8 +124,10 @@ export type { ServiceModules } from './service-modules';
 
 /** The real API (and optionally the real worker) on its own database and task queue. */
 export async function startStack(
-  opts: { worker?: boolean; env?: Record<string, string>; now?: () => Date; realtime?: RealtimeVoice } = {},
+  opts: { worker?: boolean; env?: Record<string, string>; now?: () => Date; realtime?: RealtimeVoice; limits?: LimitClock } = {},
 ): Promise<Stack> {
+  // Stacks on one database that count one limit share their clock.
+  const limits = opts.limits ?? new LimitClock();
   const modules = serviceModules();
   // Only a worker uses the native runtime; installed without one, the runtime would keep jest from exiting.
   if (opts.worker) quietTemporalRuntime(modules.runtime.installTemporalRuntime);
@@ -134,6 +139,7 @@ export async function startStack(
     keepRuntime: true,
     dropDatabaseOnStop: true,
     ...(opts.now ? { pages: { now: opts.now } } : {}),
+    limitsClock: limits.now,
     ...(opts.realtime ? { realtime: opts.realtime } : {}),
     ...(opts.worker ? { workflowBundle: await workflowBundle() } : {}),
   });
@@ -147,6 +153,7 @@ export async function startStack(
     api,
     url: api.url,
     modules,
+    limits,
     async newWorkspace(name = 'Acme') {
       const ws = await stores.workspaces.create({ name, company: `${name} Inc`, senderFirstName: 'Ada', senderLastName: 'Lovelace' });
       return { id: ws.workspace_id, key: ws.api_key };

@@ -1,6 +1,5 @@
 import { startStack, type Stack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
-import { awayFromWindowEdge } from '../helpers/rate-limit';
 import { postForm } from '../helpers/form-post';
 import { calledWithLink } from '../helpers/call-link';
 
@@ -43,13 +42,15 @@ describe("the candidate's call link, at its edges", () => {
 
   it('gives a link 60 requests a minute, then answers 429 with Retry-After and changes nothing', async () => {
     const { path, get } = await called('link-limit');
-    await awayFromWindowEdge(60, 10);
-    for (let i = 0; i < 60; i++) expect((await fetch(stack.url + path, { method: 'HEAD' })).status).toBe(200);
-    const tooMany = await fetch(stack.url + path);
-    expect(tooMany.status).toBe(429);
-    expect(Number(tooMany.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(Number(tooMany.headers.get('retry-after'))).toBeLessThanOrEqual(60);
-    expect((await postForm(`${stack.url}${path}/decline`, {})).status).toBe(429);
+    // The 61 requests land in one minute's window however slow the machine is: the limits' clock is held in it.
+    await stack.limits.inOneWindow(60, async () => {
+      for (let i = 0; i < 60; i++) expect((await fetch(stack.url + path, { method: 'HEAD' })).status).toBe(200);
+      const tooMany = await fetch(stack.url + path);
+      expect(tooMany.status).toBe(429);
+      expect(Number(tooMany.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(tooMany.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect((await postForm(`${stack.url}${path}/decline`, {})).status).toBe(429);
+    });
     expect((await get()).status).toBe('scheduled');
   });
 
