@@ -10,6 +10,7 @@ import { createWebhookActivities } from './webhooks';
 import { createSuppressionActivities } from './suppressions';
 import { createErasureActivities } from './erasure';
 import { createPartnerPushActivities } from './partner-pushes';
+import { createClaimSweepActivities } from './claim-sweep';
 
 /**
  * Every slice's activities, closed over their dependencies, for the worker to register (the factory pattern
@@ -28,5 +29,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createSuppressionActivities(deps),
     ...createErasureActivities(deps),
     ...createPartnerPushActivities(deps),
+    ...createClaimSweepActivities(deps),
   };
 }

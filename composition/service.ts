@@ -20,7 +20,7 @@ import { startWorker, type RunningWorker } from '../worker/worker';
 import { ensureSearchAttributes } from './search-attributes';
 import { buildActivityDeps } from './activity-deps';
 import { languageModel, vapiCallOptions, whatsappTemplates } from './providers';
-import { ensureRetentionSchedule } from './retention';
+import { ensureSchedules } from './schedules';
 import { buildOperations, buildStores } from './stores';
 import { meteredLanguageModel } from './metered-providers';
 import { temporalTracing } from './tracing';
@@ -122,7 +122,7 @@ export async function startService(config: Config, logger: Logger, overrides: Se
       plugins: traced.workerPlugins,
     });
     stops.push(worker.stop);
-    await ensureRetentionSchedule(temporal, config.TEMPORAL_TASK_QUEUE, logger);
+    await ensureSchedules(temporal, config.TEMPORAL_TASK_QUEUE, logger);
     stops.push(startHousekeeping(stores.purgeExpired, logger, config.HOUSEKEEPING_INTERVAL_SECONDS));
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker started');
   }

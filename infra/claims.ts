@@ -61,3 +61,36 @@ export async function released(db: Database, key: string, holder: string): Promi
 export async function claimOf(db: Database, key: string): Promise<ClaimDoc | null> {
   return db.claims.findOne({ _id: key });
 }
+
+/**
+ * How long past its lease a claim is kept before the sweep removes it: a holder still at work on a lease that
+ * ran out (the one race `release` names) is long done by then, so removing it changes nothing a reader sees;
+ * an expired claim reads as a free one everywhere.
+ */
+export const CLAIM_SWEEP_GRACE_MS = 3_600_000;
+
+/**
+ * Claims written before they had a lifetime (a call-back's identity and tries, a live interview's last hold
+ * number): made with none, and removed once older than the lifetime they have now (docs/reliability.md, "Claims").
+ */
+const BEFORE_LIFETIMES: Array<{ pattern: string; lifetimeMs: number }> = [
+  { pattern: '^call-back-(identity|try)/', lifetimeMs: 2 * 86_400_000 },
+  { pattern: '^live-hold/[^/]+$', lifetimeMs: 86_400_000 },
+];
+
+/**
+ * Removes the claims whose lease ran out more than CLAIM_SWEEP_GRACE_MS before `now`, and those written before
+ * claims had a lifetime once as old as it; the upload claims are their recordings' sweep's to remove with what
+ * their upload left (stores/recordings.ts). The count removed. On FerretDB this reads every claim (it pushes no
+ * range down): the hourly sweep's schedule is off every request's path (workflows/claim-sweep.ts).
+ */
+export async function sweepExpiredClaims(db: Database, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - CLAIM_SWEEP_GRACE_MS);
+  const expired = await db.claims.deleteMany({ expires_at: { $lt: before }, _id: { $not: /^upload\// } });
+  let removed = expired.deletedCount;
+  for (const { pattern, lifetimeMs } of BEFORE_LIFETIMES) {
+    const old = new Date(before.getTime() - lifetimeMs);
+    removed += (await db.claims.deleteMany({ expires_at: null, _id: { $regex: pattern }, created_at: { $lt: old } })).deletedCount;
+  }
+  return removed;
+}

@@ -208,6 +208,8 @@ async function ensureIndexes(d: Database): Promise<void> {
   await d.idempotencyKeys.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_ttl' }).catch((err: unknown) => {
     if (!(err instanceof MongoServerError && err.codeName === 'NotImplemented')) throw err;
   });
+  // The hourly sweep of spent claims (infra/claims.ts), by the end of their lease; FerretDB reads them through.
+  await d.claims.createIndex({ expires_at: 1 }, { name: 'by_expiry' });
   // Revoking a key ends its sessions, found by key (a rare write; FerretDB scans, MongoDB uses this).
   await d.sessions.createIndex({ key_id: 1 }, { name: 'by_key' });
   // An ATS's keys and a workspace's tests, listed by workspace (rare reads; each key is found by its own `_id`).

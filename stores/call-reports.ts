@@ -9,6 +9,10 @@ import { IDENTITY_TRIES } from '../shared/calls/call-backs';
 const identityKey = (callId: string, attempt: number) => `call-back-identity/${callId}/${attempt}`;
 /** One of an inbound call's IDENTITY_TRIES names, held by the tool call that used it. */
 const tryKey = (providerCallId: string, n: number) => `call-back-try/${providerCallId}/${n}`;
+/** How long an inbound call's tries are kept: far past the longest call, during which they are taken. */
+export const IDENTITY_TRY_LIFETIME_MS = 86_400_000;
+/** How long the identity of an inbound attempt is kept: far past its report, which reads it, and the report's lookups. */
+export const IDENTITY_LIFETIME_MS = 2 * 86_400_000;
 
 /**
  * Providers' end-of-call reports as they arrived, one per attempt (infra/documents/call-reports.ts): the
@@ -33,17 +37,19 @@ export function callReportStore(db: Database) {
      * Takes one of the inbound call's IDENTITY_TRIES for the tool call `toolCallId`: true when it holds one (a
      * repeat of the same tool call holds the one it took), false when the call has judged its names already.
      */
-    async takeIdentityTry(providerCallId: string, toolCallId: string): Promise<boolean> {
+    async takeIdentityTry(providerCallId: string, toolCallId: string, now = new Date()): Promise<boolean> {
+      const expiresAt = new Date(now.getTime() + IDENTITY_TRY_LIFETIME_MS);
       for (let n = 1; n <= IDENTITY_TRIES; n++) {
-        if ((await claim(db, tryKey(providerCallId, n), toolCallId)) === toolCallId) return true;
+        if ((await claim(db, tryKey(providerCallId, n), toolCallId, { now, expiresAt })) === toolCallId) return true;
       }
       return false;
     },
     /** Records that the caller of `providerCallId` was confirmed as the candidate of the call's inbound attempt. */
-    async confirmIdentity(callId: string, attempt: number, providerCallId: string): Promise<boolean> {
-      return (await claim(db, identityKey(callId, attempt), providerCallId)) === providerCallId;
+    async confirmIdentity(callId: string, attempt: number, providerCallId: string, now = new Date()): Promise<boolean> {
+      const expiresAt = new Date(now.getTime() + IDENTITY_LIFETIME_MS);
+      return (await claim(db, identityKey(callId, attempt), providerCallId, { now, expiresAt })) === providerCallId;
     },
-    /** Whether the identity tool confirmed the caller of this inbound attempt, on this provider call. */
+    /** Whether the identity tool confirmed the caller of this inbound attempt, on this provider call (a lapsed claim still says so). */
     async identityConfirmed(callId: string, attempt: number, providerCallId: string | undefined): Promise<boolean> {
       if (!providerCallId) return false;
       return (await claimOf(db, identityKey(callId, attempt)))?.holder === providerCallId;

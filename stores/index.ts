@@ -25,6 +25,7 @@ import { webhookStore, type WebhookStore } from './webhooks';
 import { workspaceStore, type WorkspaceStore } from './workspaces';
 import { erasureStore, type ErasureStore } from './erasures';
 import { sendStore, type SendStore } from './sends';
+import { sweepExpiredClaims } from '../infra/claims';
 
 /**
  * Every store of the service: one per aggregate, each the only code that reads and writes its collections
@@ -65,6 +66,11 @@ export interface Stores {
    * indexes remove the first three too; FerretDB 1.x has none, so without this they would stay for good.
    */
   purgeExpired(now: Date): Promise<Record<'idempotencyKeys' | 'sessions' | 'limitEntries' | 'uploads' | 'recordings', number>>;
+  /**
+   * Removes the claims whose lease ran out over an hour before `now` (infra/claims.ts): the hourly claim sweep's
+   * (workflows/claim-sweep.ts), so that at a steady load their number stays bounded. The count removed.
+   */
+  sweepClaims(now: Date): Promise<number>;
 }
 
 export interface StoreWiring {
@@ -128,5 +134,6 @@ export function createStores(db: Database, { announce, partnerChanged, config, l
       ]);
       return { idempotencyKeys, sessions: sessionsGone, limitEntries, ...left };
     },
+    sweepClaims: (now) => sweepExpiredClaims(db, now),
   };
 }

@@ -13,6 +13,12 @@ import { isDuplicateKey } from '../infra/duplicate-key';
  * next. Every read and write is by exact `_id`; a hold holds ids only.
  */
 export const LIVE_HOLD_LEASE_MS = 10_000;
+/**
+ * How long the hint of an interview's last hold number lives after its last take: far past the longest
+ * conversation (20 questions of at most 30 minutes), so the sweep removes it only once every hold it numbered
+ * has long ended and been swept (a missing hint numbers from 1 again).
+ */
+export const LIVE_HOLD_HINT_MS = 86_400_000;
 const holdId = (interviewId: string, n: number) => `live-hold/${interviewId}/${n}`;
 const hintId = (interviewId: string) => `live-hold/${interviewId}`;
 
@@ -40,7 +46,7 @@ export function liveHoldStore(db: Database) {
       }
       await db.claims.updateOne(
         { _id: hintId(interviewId) },
-        { $set: { holder: String(n), expires_at: null, created_at: now } },
+        { $set: { holder: String(n), expires_at: new Date(now.getTime() + LIVE_HOLD_HINT_MS), created_at: now } },
         { upsert: true },
       );
       return n;

@@ -7,7 +7,7 @@ const acts = proxyActivities<ErasureActivities>({
   retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10 },
 });
 
-/** The schedule that starts the sweep each day, one per task queue (composition/retention.ts). */
+/** The schedule that starts the sweep each day, one per task queue (composition/schedules.ts). */
 export const retentionScheduleId = (taskQueue: string) => `retention-sweep-${taskQueue}`;
 
 export interface RetentionSweepResult {

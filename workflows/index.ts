@@ -9,3 +9,4 @@ export { webhookDeliveryWorkflow } from './webhooks';
 export { optOutWorkflow } from './suppressions';
 export { retentionSweepWorkflow, providerDeletionWorkflow, erasureWorkflow } from './erasure';
 export { partnerPushWorkflow } from './partner-pushes';
+export { claimSweepWorkflow } from './claim-sweep';
