@@ -29,14 +29,16 @@ export type ActivityOverrides = Partial<ActivityDeps> & { announce?: Announce };
 /**
  * The activities' dependencies: the configured providers wired to the stores and Temporal. Tests replace any
  * of them through `overrides` (a voice provider that fails, a clock of the time-skipping server, an announcer
- * that fails); stores are then built for them, with that clock and announcer.
+ * that fails); stores are then built for them, with that clock (their limits' too) and announcer.
  */
 export function buildActivityDeps(config: Config, base: ActivityWiring, overrides: ActivityOverrides = {}): ActivityDeps {
   const { announce, ...replaced } = overrides;
   const clock = overrides.clock ?? (() => new Date());
   const logger = overrides.logger ?? base.logger.child({ component: 'activities' });
   const own = !base.stores || announce !== undefined || overrides.clock !== undefined;
-  const stores = overrides.stores ?? (own ? buildStores(config, base.db, base.client, { announce, clock }) : base.stores!);
+  // Their own clock is the limits' too: the activities that take from a limit count at the time they run.
+  const stores =
+    overrides.stores ?? (own ? buildStores(config, base.db, base.client, { announce, clock, limitsClock: overrides.clock }) : base.stores!);
   const operations =
     overrides.operations ?? (own || !base.operations ? buildOperations(config, stores, base.client, logger) : base.operations);
   const report = overrides.report ?? operations.reports.take;
