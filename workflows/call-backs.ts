@@ -33,6 +33,15 @@ export class CallBacks {
 
   constructor(private readonly call: CallBackHost) {}
 
+  /** The answers the next run of the call keeps (call-runs.ts): no call-back is pending when a run hands over. */
+  saved(): Array<[string, CallBackAnswer]> {
+    return [...this.answers];
+  }
+
+  restore(answers: Array<[string, CallBackAnswer]>): void {
+    for (const [providerCallId, answer] of answers) this.answers.set(providerCallId, answer);
+  }
+
   /**
    * callBack: taken only while the call waits for a dial time, one at a time, and numbered as the next attempt;
    * the same inbound call asked again gets the same answer.

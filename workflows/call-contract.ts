@@ -1,5 +1,6 @@
-import type { AttemptResult } from '../shared/calls/retry';
+import type { AttemptResult, FailureReason } from '../shared/calls/retry';
 import type { CallStatus, RetryPolicy, WorkingHours } from '../shared/calls/schema';
+import type { CallBackAnswer } from '../shared/calls/call-backs';
 
 /**
  * What the call workflow (calls.ts) is started with and what it answers: its input, derived from the stored
@@ -27,6 +28,29 @@ export interface CallWorkflowInput {
   formFallback?: 'after_first_failure' | 'when_exhausted';
   /** The candidate gets one email with their link when the call is made (the workspace's `email_call_links`). */
   emailLink?: true;
+  /** Where the call stands when its run continued as new; absent on the first run (workflows/call-runs.ts). */
+  resume?: CallResume;
+}
+
+/**
+ * The wait a run continued as new in (docs/calls.md, "Runs"): `first_dial`, before the first dial and its
+ * pre-call message; `next_dial`, between attempts (a retry's time, the calling window's, a calling slot's);
+ * `form`, its attempts spent, waiting for the written answers; `fallback`, failed, its fallback message held
+ * by the calling window.
+ */
+export type ResumeStage = 'first_dial' | 'next_dial' | 'form' | 'fallback';
+
+/** What a call's next run goes on from: the wait it was in and until when, and the state the waits read. */
+export interface CallResume {
+  stage: ResumeStage;
+  until: number;
+  progress: CallProgress;
+  used: number;
+  dials: number;
+  lastReason: FailureReason | null;
+  link: { moves: number; chosenAt: number | null; acted: boolean; formOffered: boolean };
+  /** Each inbound call's answer: the same call asked again gets the same one. */
+  callBackAnswers: Array<[string, CallBackAnswer]>;
 }
 
 /** How one attempt ended, as its provider reported it; carried in by the provider-callback path. */

@@ -1,14 +1,15 @@
-import { condition, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { ContactDecision, HeldContact } from '../activities/calls';
 import { acts, local, orOnFailure } from './call-activities';
 import { capacityWaitMs, LOST_REPORT_CHECKS } from '../shared/calls/capacity';
 import type { CallStatus, CancelReason } from '../shared/calls/schema';
-import type { AttemptResult } from '../shared/calls/retry';
+import type { AttemptResult, FailureReason } from '../shared/calls/retry';
 import { callEnded, callMayMove } from '../shared/calls/transitions';
 import { CandidateLink } from './candidate-link';
 import { CallBacks } from './call-backs';
 import { CallStatusKey } from './search-attributes';
-import type { AttemptEnded, CallProgress, CallWorkflowInput } from './call-contract';
+import type { AttemptEnded, CallProgress, CallResume, CallWorkflowInput, ResumeStage } from './call-contract';
+import { continueCall, runDeadline } from './call-runs';
 
 /** A cancel has taken: the call ended, or shows `cancelling` while its attempt finishes. */
 const cancelTaken = (status: CallStatus) => callEnded(status) || status === 'cancelling';
@@ -32,6 +33,10 @@ export class CallState {
   /** Attempt numbers used so far (dials and call-backs), and the dials among them, which the retry policy counts. */
   used = 0;
   dials = 0;
+  /** Why the last attempt failed: the call's reason when it fails. */
+  lastReason: FailureReason | null = null;
+  /** When this run hands over: a long wait past it continues as new (call-runs.ts). */
+  readonly deadline = runDeadline();
   private shownCancelling = false;
   /** The candidate's call-backs (call-backs.ts): their Update and signal, and the one taken that a wait runs. */
   readonly callBacks = new CallBacks(this);
@@ -47,6 +52,34 @@ export class CallState {
   constructor(readonly input: CallWorkflowInput) {
     this.callId = input.callId;
     this.spread = [...input.callId].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1_000, 0) / 1_000;
+    const resume = input.resume;
+    if (resume) {
+      // A run that continued as new: where the last one stood.
+      Object.assign(this.progress, resume.progress);
+      ({ used: this.used, dials: this.dials, lastReason: this.lastReason } = resume);
+      this.link.restore(resume.link);
+      this.callBacks.restore(resume.callBackAnswers);
+    }
+  }
+
+  /** What the next run goes on from, when this one continues as new in the wait `stage` until `until`. */
+  resumeFrom(stage: ResumeStage, until: number): CallResume {
+    const { used, dials, lastReason } = this;
+    return {
+      stage,
+      until,
+      progress: { ...this.progress },
+      used,
+      dials,
+      lastReason,
+      link: this.link.saved(),
+      callBackAnswers: this.callBacks.saved(),
+    };
+  }
+
+  /** Continues the call as new in the wait `stage` until `until` (call-runs.ts). Never returns. */
+  continueAsNew(stage: ResumeStage, until: number): Promise<never> {
+    return continueCall(this, stage, until);
   }
 
   // The handlers of the workflow's messages.
@@ -96,20 +129,24 @@ export class CallState {
 
   /**
    * Waits until `at`; true when the call was cancelled meanwhile, or a call-back completed it. A call-back
-   * meanwhile is its own attempt; one that does not complete the call leaves the wait as it was.
+   * meanwhile is its own attempt; one that does not complete the call leaves the wait as it was. A wait that
+   * would take the run past its deadline continues as new there, in `resumeAs` (docs/calls.md, "Runs").
    */
-  async waitUntil(at: number): Promise<boolean> {
+  async waitUntil(at: number, resumeAs?: ResumeStage): Promise<boolean> {
     const { link } = this;
     link.callNowAsked = false;
     for (;;) {
       // The candidate's time, once they moved this dial on their link.
-      const ms = (link.chosenAt ?? at) - Date.now();
+      const due = link.chosenAt ?? at;
+      const ms = (resumeAs ? Math.min(due, this.deadline) : due) - Date.now();
       const moves = link.moves;
       this.waitingForDialTime = this.progress.status === 'scheduled';
       if (ms > 0) await condition(() => this.cancelled || this.callBacks.pending !== null || link.callNowAsked || link.moves !== moves, ms);
       this.waitingForDialTime = false;
       if (!this.cancelled && link.moves !== moves) continue;
       if (this.cancelled || !this.callBacks.pending) {
+        // Its deadline came first: the next run waits out the rest.
+        if (resumeAs && !this.cancelled && !link.callNowAsked && Date.now() < due) await this.continueAsNew(resumeAs, at);
         link.callNowAsked = false;
         link.chosenAt = null;
         return this.cancelled;
@@ -212,6 +249,9 @@ export class CallState {
       const seen = this.capacityChanges;
       await condition(() => this.cancelled || this.capacityChanges !== seen, capacityWaitMs(n, this.spread));
       if (this.cancelled) return false;
+      // Waited for a slot past the run's deadline, or so long that its history nears the server's limits (a
+      // look every 19 s at most): the next run looks again at once.
+      if (Date.now() >= this.deadline || workflowInfo().continueAsNewSuggested) await this.continueAsNew('next_dial', Date.now());
     }
   }
 
@@ -227,7 +267,9 @@ export class CallState {
       if (held.status) this.show(held.status);
       this.progress.nextAttemptAt = held.at;
     }
-    return (await this.waitUntil(held.at)) ? 'cancelled' : 'waited';
+    // A held dial looks again for a slot; a held pre-call message comes before the first dial.
+    const resumeAs = kind === 'dial' ? 'next_dial' : kind === 'pre_call' ? 'first_dial' : 'fallback';
+    return (await this.waitUntil(held.at, resumeAs)) ? 'cancelled' : 'waited';
   }
 
   /**

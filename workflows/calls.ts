@@ -3,7 +3,7 @@ import type { HeldContact } from '../activities/calls';
 import { acts, dialer, local, orOnFailure, sendTemplate } from './call-activities';
 import { firstDialTime } from '../shared/calls/working-hours';
 import { PROVIDER_BUSY_WAIT_MS } from '../shared/calls/capacity';
-import { nextRetryTime, type FailureReason } from '../shared/calls/retry';
+import { nextRetryTime } from '../shared/calls/retry';
 import type { CallStatus, CancelReason } from '../shared/calls/schema';
 import type { CallBack, CallBackAnswer } from '../shared/calls/call-backs';
 import {
@@ -92,15 +92,25 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallProgre
 
 async function runCall(call: CallState): Promise<CallProgress> {
   const { callId, input, progress } = call;
-  const firstDial = firstDialTime(Date.now(), input.scheduleAt, input.workingHours, input.hoursZones);
+  // A run that continued as new goes on in the wait the one before it was in (docs/calls.md, "Runs").
+  const resume = input.resume;
+  if (resume?.stage === 'fallback') return fallbackOnceOpen(call, { go: false, at: resume.until });
+  if (resume?.stage === 'form') return afterAttempts(call, resume.until);
+  if (resume?.stage === 'next_dial') {
+    if (await call.waitUntil(resume.until, 'next_dial')) return call.cancel();
+    return dialUntilDone(call);
+  }
+  const firstDial = resume?.until ?? firstDialTime(Date.now(), input.scheduleAt, input.workingHours, input.hoursZones);
   progress.nextAttemptAt = firstDial;
   // The workflow starts with CallStatus `scheduled` already. A call that dials at once is shown scheduled by
   // the take of its first slot, in that write: one local activity, a read and a write less.
-  const scheduledBySlot = firstDial <= Date.now();
-  if (!scheduledBySlot) call.show(await local.markScheduled(callId, firstDial));
-  // The link by email, once, as the call is made: the candidate can choose before the call comes.
-  if (input.emailLink) await sendLinkEmail(callId);
-  if (await call.waitUntil(firstDial)) return call.cancel();
+  const scheduledBySlot = !resume && firstDial <= Date.now();
+  if (!resume) {
+    if (!scheduledBySlot) call.show(await local.markScheduled(callId, firstDial));
+    // The link by email, once, as the call is made: the candidate can choose before the call comes.
+    if (input.emailLink) await sendLinkEmail(callId);
+  }
+  if (await call.waitUntil(firstDial, 'first_dial')) return call.cancel();
 
   // A candidate who used their link (it came with the pre-call message, or by email) has nothing to learn from it.
   if (input.sendPreCall && !call.link.acted) {
@@ -108,15 +118,22 @@ async function runCall(call: CallState): Promise<CallProgress> {
     if (window !== 'go') return call.cancel(call.endedBy(window));
     await sendTemplate(callId, 'pre_call');
   }
+  return dialUntilDone(call, scheduledBySlot ? firstDial : undefined);
+}
 
-  let lastReason: FailureReason;
+/**
+ * Dials each attempt as its slot, the calling window and the retry policy allow, until one completes the call
+ * or none is left. `firstDial`: the first attempt's due time, when its take of a slot shows the call scheduled.
+ */
+async function dialUntilDone(call: CallState, firstDial?: number): Promise<CallProgress> {
+  const { callId, input, progress } = call;
   for (;;) {
     // A call-back may have taken numbers while the call waited: the dial takes the next one.
     const attempt = call.used + 1;
     if (call.cancelled) return call.cancel();
     progress.attempt = attempt;
     progress.nextAttemptAt = null;
-    const take = await call.takeSlot(attempt, scheduledBySlot && attempt === 1 ? firstDial : undefined);
+    const take = await call.takeSlot(attempt, attempt === 1 ? firstDial : undefined);
     if (take === false) return call.cancel();
     if (take !== true) {
       // Held by the calling window at the take, so a call that waited for capacity into the night does not
@@ -148,7 +165,7 @@ async function runCall(call: CallState): Promise<CallProgress> {
     call.show(await local.recordAttempt(callId, attempt, result, Date.now()));
     // A cancel during the attempt: no retry and no fallback.
     if (call.cancelled) return call.cancel();
-    lastReason = result;
+    call.lastReason = result;
     const retryAt = nextRetryTime({
       policy: input.retryPolicy,
       failedAttempt: call.dials,
@@ -157,22 +174,34 @@ async function runCall(call: CallState): Promise<CallProgress> {
       workingHours: input.workingHours,
       hoursZones: input.hoursZones,
     });
-    if (retryAt === null) break;
+    if (retryAt === null) return afterAttempts(call);
     // From the first failure, the written form is offered with the fallback message (form_fallback).
     if (input.formFallback === 'after_first_failure' && !call.link.acted && !call.link.formOffered) await offerForm(call);
     progress.nextAttemptAt = retryAt;
     await call.written(() => local.markScheduled(callId, retryAt));
-    if (await call.waitUntil(retryAt)) return call.cancel();
+    if (await call.waitUntil(retryAt, 'next_dial')) return call.cancel();
   }
+}
 
-  // Its attempts spent, the call waits for the written answers of a candidate who has not used their link.
-  if (input.formFallback && !call.link.acted) {
+/**
+ * Its attempts spent: the call waits for the written answers of a candidate who has not used their link
+ * (until `formUntil`, when a run continued as new in that wait), then fails, with its fallback message.
+ */
+async function afterAttempts(call: CallState, formUntil?: number): Promise<CallProgress> {
+  const { callId, input, progress } = call;
+  const lastReason = call.lastReason!;
+  if (formUntil !== undefined || (input.formFallback && !call.link.acted)) {
     if (!call.link.formOffered) await offerForm(call);
-    if (await call.link.waitForForm(Date.now() + CANDIDATE_LINK_RULES.formWaitMs)) return call.cancel();
+    if (await call.link.waitForForm(formUntil ?? Date.now() + CANDIDATE_LINK_RULES.formWaitMs)) return call.cancel();
   }
   if (input.sendFallback && !call.link.formOffered) {
     const window = await local.contactWindow(callId, 'fallback', Date.now());
-    if (!window.go) return failThenFallback(call, lastReason, window);
+    if (!window.go) {
+      // Held back by the calling window: the call fails now, as it has, and its message follows once the
+      // window opens.
+      await call.written(() => local.finishCall(callId, 'failed', lastReason));
+      return fallbackOnceOpen(call, window);
+    }
     await sendTemplate(callId, 'fallback');
   }
   await call.written(() => local.finishCall(callId, 'failed', lastReason));
@@ -180,11 +209,10 @@ async function runCall(call: CallState): Promise<CallProgress> {
 }
 
 /**
- * A fallback the calling window holds back: the call fails now, as it has, and its message follows once the
- * window opens, or is recorded as not sent when the candidate's zones share no moment of it.
+ * A failed call's fallback the calling window holds back: sent once the window opens, or recorded as not sent
+ * when the candidate's zones share no moment of it.
  */
-async function failThenFallback(call: CallState, reason: FailureReason, held: HeldContact): Promise<CallProgress> {
-  await call.written(() => local.finishCall(call.callId, 'failed', reason));
+async function fallbackOnceOpen(call: CallState, held: HeldContact): Promise<CallProgress> {
   const window = await call.windowOpens('fallback', held);
   if (window === 'go') await sendTemplate(call.callId, 'fallback');
   if (window === 'never') await local.recordMessageFailure(call.callId, 'fallback', NO_WINDOW_MOMENT);

@@ -1,6 +1,7 @@
 import { condition } from '@temporalio/workflow';
 import { local } from './call-activities';
 import type { CallStatus, WorkingHours } from '../shared/calls/schema';
+import type { CallResume, ResumeStage } from './call-contract';
 import { callEnded } from '../shared/calls/transitions';
 import { CANDIDATE_LINK_RULES, pickedTimeProblem, type CandidateChoice, type CandidateChoiceAnswer } from '../shared/calls/candidate-link';
 
@@ -15,7 +16,10 @@ export interface LinkedCall {
   readonly waitingForDialTime: boolean;
   /** Set to end the call's waits; the call's cancel then ends it as `ending` says. */
   cancelled: boolean;
+  /** When the run hands over: a wait past it continues as new (call-runs.ts). */
+  readonly deadline: number;
   show(status: CallStatus): void;
+  continueAsNew(stage: ResumeStage, until: number): Promise<never>;
 }
 
 /**
@@ -38,6 +42,16 @@ export class CandidateLink {
   private awaitingForm = false;
 
   constructor(private readonly call: LinkedCall) {}
+
+  /** What the next run of the call keeps of the link (call-runs.ts). */
+  saved(): CallResume['link'] {
+    const { moves, chosenAt, acted, formOffered } = this;
+    return { moves, chosenAt, acted, formOffered };
+  }
+
+  restore(saved: CallResume['link']): void {
+    ({ moves: this.moves, chosenAt: this.chosenAt, acted: this.acted, formOffered: this.formOffered } = saved);
+  }
 
   /**
    * candidateChoice's validator: refuses, before it reaches the history, what the call's state does not allow.
@@ -96,7 +110,9 @@ export class CandidateLink {
     const { call } = this;
     call.show(await local.awaitWrittenAnswers(call.callId, until));
     this.awaitingForm = true;
-    await condition(() => call.cancelled, until - Date.now());
+    await condition(() => call.cancelled, Math.min(until, call.deadline) - Date.now());
+    // The run's deadline came first: the next run waits out the rest.
+    if (!call.cancelled && Date.now() < until) await call.continueAsNew('form', until);
     this.awaitingForm = false;
     return call.cancelled;
   }

@@ -1,4 +1,5 @@
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { RUN_LIMIT_MS } from '../shared/workflow-runs';
 import type { ErasureActivities, SweepStep } from '../activities/erasure';
 import type { ErasureCounts, ProviderCallRef } from '../shared/erasure/schema';
 
@@ -44,19 +45,37 @@ export async function retentionSweepWorkflow(): Promise<RetentionSweepResult> {
   return total;
 }
 
+/**
+ * How long one run tries a step that is tried until it ends: a day less than a run may live (RUN_LIMIT_MS). The
+ * next run goes on from what is left (docs/erasure.md, "Runs").
+ */
+const TRIED_FOR_MS = RUN_LIMIT_MS - 86_400_000;
+
 const deletions = proxyActivities<ErasureActivities>({
   startToCloseTimeout: '1 minute',
   // Until the provider answers: a 2xx or a 404 ends it; an outage of days is waited out, and shown in the UI.
+  scheduleToCloseTimeout: TRIED_FOR_MS,
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 hour' },
 });
+
+type DeletionCounts = Record<'deleted' | 'gone' | 'unsupported', number>;
 
 /**
  * The provider's copies of an erased person's calls deleted (docs/erasure.md), each until the provider answers,
  * started by the erasure before it blanks the calls, so a copy is never forgotten. Ids of the provider only.
+ * A run whose provider stayed down for as long as it may try continues as new with the copies left and the
+ * counts so far.
  */
-export async function providerDeletionWorkflow(calls: ProviderCallRef[]): Promise<Record<'deleted' | 'gone' | 'unsupported', number>> {
-  const done = { deleted: 0, gone: 0, unsupported: 0 };
-  for (const { provider, providerCallId } of calls) done[await deletions.deleteProviderCall(provider, providerCallId)]++;
+export async function providerDeletionWorkflow(calls: ProviderCallRef[], before?: DeletionCounts): Promise<DeletionCounts> {
+  const done = before ?? { deleted: 0, gone: 0, unsupported: 0 };
+  for (const [n, { provider, providerCallId }] of calls.entries()) {
+    try {
+      done[await deletions.deleteProviderCall(provider, providerCallId)]++;
+    } catch (err) {
+      if (!(err instanceof ActivityFailure && err.retryState === 'TIMEOUT')) throw err;
+      return continueAsNew<typeof providerDeletionWorkflow>(calls.slice(n), done);
+    }
+  }
   return done;
 }
 
@@ -64,6 +83,7 @@ const steps = proxyActivities<ErasureActivities>({
   startToCloseTimeout: '2 minutes',
   // While an attempt under way holds it (its report is still to come), and through a worker's or the
   // database's restart: tried again until it ends, each try going on from what the last one left.
+  scheduleToCloseTimeout: TRIED_FOR_MS,
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
@@ -78,5 +98,11 @@ export const erasureWorkflowId = (erasureId: string) => `erasure-${erasureId}`;
  * names the person.
  */
 export async function erasureWorkflow(erasureId: string): Promise<ErasureCounts> {
-  return steps.eraseRequested(erasureId);
+  try {
+    return await steps.eraseRequested(erasureId);
+  } catch (err) {
+    // Tried as long as a run may: the next run goes on from what is left.
+    if (!(err instanceof ActivityFailure && err.retryState === 'TIMEOUT')) throw err;
+    return continueAsNew<typeof erasureWorkflow>(erasureId);
+  }
 }

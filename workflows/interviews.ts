@@ -4,11 +4,13 @@ import {
   condition,
   defineQuery,
   defineSignal,
+  makeContinueAsNewFunc,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
   sleep,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { InterviewActivities } from '../activities/interviews';
 import type { InterviewStanding, InterviewFollowUpActivities, LinkEmailKind } from '../activities/interview-follow-up';
@@ -16,10 +18,22 @@ import type { InterviewAssessmentActivities } from '../activities/interview-asse
 import { candidateSearchAttributes, InterviewStatusKey, type CandidateResource } from './search-attributes';
 import { interviewStageMayMove, type InterviewStage } from '../shared/interviews/transitions';
 import { workflowStart, type WorkflowStart } from '../shared/workflow-starts';
+import { RUN_LIMIT_MS } from '../shared/workflow-runs';
 
 export interface InterviewWorkflowInput {
   interviewId: string;
+  /**
+   * The invitation was sent, and a run that waited for its candidate up to its deadline continued as new:
+   * where it stood then. The next run follows the interview from there (docs/interviews.md, "Runs").
+   */
+  following?: Pick<InterviewProgress, 'status' | 'questionsCount'>;
 }
+
+/**
+ * What a run keeps free after its last wait for the candidate: a reminder's or a resend's email, and an
+ * assessment (transcriptions and a model, retried for a quarter of an hour each), with room to spare.
+ */
+const RUN_RESERVE_MS = 12 * 3_600_000;
 
 export type { InterviewStage } from '../shared/interviews/transitions';
 
@@ -78,8 +92,8 @@ const assessment = proxyActivities<InterviewAssessmentActivities>({
  * One invitation: fix the interview's questions (generated once per project), email the link, then follow
  * the interview to its end: the reminder, the expiry, resends, and the assessment once the candidate finishes.
  */
-export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput): Promise<InterviewProgress> {
-  const progress: InterviewProgress = { status: 'queued', questionsCount: null, error: null };
+export async function interviewWorkflow({ interviewId, following }: InterviewWorkflowInput): Promise<InterviewProgress> {
+  const progress: InterviewProgress = { status: 'queued', questionsCount: null, error: null, ...following };
   // The status shown is the one each activity wrote and returned, and the workflow announces nothing itself:
   // each step's change, and its repeat when the step runs again or the workflow reads where the interview
   // stands (followInterview), announces what it made.
@@ -107,6 +121,17 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
     show(await bookkeeping.failInterview(interviewId, stage, error));
     return progress;
   };
+
+  if (following)
+    return follow(
+      interviewId,
+      progress,
+      null,
+      () => changed,
+      () => void (changed = false),
+      show,
+      setStatus,
+    );
 
   setStatus('preparing');
   const giveUpAt = Date.now() + QUESTIONS_POLL.limitMs;
@@ -144,12 +169,38 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
   // The step could not announce or read: it is done here, apart, by the repeat of the moves past the
   // email's step, which announces the invitation again.
   first ??= await followUp.bookkeeping.followInterview(interviewId, 'emailing');
+  return follow(
+    interviewId,
+    progress,
+    first,
+    () => changed,
+    () => void (changed = false),
+    show,
+    setStatus,
+  );
+}
 
+/**
+ * Follows a sent invitation to its end: reads where it stands (`first`: read already), sends the reminder
+ * and resends, expires it, and assesses it once the candidate finishes. A wait for the candidate that would
+ * take the run past its deadline ends there, and the invitation continues as new, following it from where it
+ * stood (docs/interviews.md, "Runs").
+ */
+async function follow(
+  interviewId: string,
+  progress: InterviewProgress,
+  first: InterviewStanding | null,
+  changed: () => boolean,
+  readAgain: () => void,
+  show: (status: InterviewStage) => void,
+  setStatus: (status: InterviewStage) => void,
+): Promise<InterviewProgress> {
+  const deadline = workflowInfo().runStartTime.getTime() + RUN_LIMIT_MS - RUN_RESERVE_MS;
   for (;;) {
     let standing = first;
     first = null;
     if (!standing) {
-      changed = false;
+      readAgain();
       standing = await followUp.bookkeeping.followInterview(interviewId, progress.status);
     }
     if (standing.resendPending) {
@@ -165,8 +216,12 @@ export async function interviewWorkflow({ interviewId }: InterviewWorkflowInput)
     }
     if (standing.status !== 'invited' && standing.status !== 'started') return progress;
     const due = Math.min(standing.expiresAt, standing.remindAt ?? Infinity);
-    // Woken by a change: read again. Otherwise the reminder or the expiry is due.
-    if (due > Date.now() && (await condition(() => changed, due - Date.now()))) continue;
+    // Woken by a change: read again. Otherwise the reminder or the expiry is due, or the run's deadline.
+    if (due > Date.now() && (await condition(changed, Math.min(due, deadline) - Date.now()))) continue;
+    if (Date.now() < due) {
+      const next = makeContinueAsNewFunc<typeof interviewWorkflow>({ typedSearchAttributes: workflowInfo().typedSearchAttributes });
+      return next({ interviewId, following: { status: progress.status, questionsCount: progress.questionsCount } });
+    }
     if (Date.now() >= standing.expiresAt) await followUp.bookkeeping.expireInterview(interviewId, Date.now());
     else await sendLink(interviewId, 'reminder');
   }

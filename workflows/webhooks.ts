@@ -1,5 +1,6 @@
 import { condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { EndpointRef, WebhookActivities } from '../activities/webhooks';
+import { RUN_LIMIT_MS } from '../shared/workflow-runs';
 
 /**
  * One workflow per webhook endpoint delivers its events: each new event is signalled to it (with
@@ -31,6 +32,11 @@ const IDLE_MS = 60_000;
 /** A batch whose activity failed through its retries (the database was down) is tried again after this. */
 const BATCH_RETRY_MS = 30_000;
 const HISTORY_LIMIT = 2_000;
+/**
+ * A run that has lived this long continues as new at its next turn (RUN_LIMIT_MS, less a day: a turn waits 12 h
+ * at most, for the schedule's longest gap), with what is still to send, however little its history holds.
+ */
+const RUN_MS = RUN_LIMIT_MS - 86_400_000;
 
 /**
  * A batch heartbeats while it runs (activities/webhooks.ts): one lost with its worker (a crash, a SIGKILL) is
@@ -51,6 +57,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   setHandler(retryDeliverySignal, (eventId) => void pending.set(eventId, Date.now()));
   setHandler(pendingDeliveriesQuery, () => Object.fromEntries(pending));
   const earliest = () => Math.min(...pending.values());
+  const deadline = workflowInfo().runStartTime.getTime() + RUN_MS;
 
   for (;;) {
     if (pending.size === 0 && !(await condition(() => pending.size > 0, IDLE_MS))) return;
@@ -83,7 +90,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       // A retry asked for during the batch (already back in `pending`) stays as asked.
       if (r.nextAt !== null && !pending.has(r.eventId)) pending.set(r.eventId, r.nextAt);
     }
-    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > HISTORY_LIMIT) {
+    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > HISTORY_LIMIT || Date.now() >= deadline) {
       await continueAsNew<typeof webhookDeliveryWorkflow>({ ...ref, pending: Object.fromEntries(pending) });
     }
   }

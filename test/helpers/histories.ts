@@ -20,9 +20,10 @@ export interface RecordedHistory {
  * With RECORD_HISTORIES set (`npm run record-histories`), writes the workflow's history as a replay fixture
  * into today's folder; otherwise does nothing, so the tests that walk a workflow's paths double as its recorder.
  */
-export async function recordHistory(client: Client, workflowId: string, name: string): Promise<void> {
+export async function recordHistory(client: Client, workflowId: string, name: string, runId?: string): Promise<void> {
   if (!process.env.RECORD_HISTORIES) return;
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  // `runId`: one run of a workflow that continued as new; its latest run otherwise.
+  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   const dir = join(HISTORIES_DIR, process.env.HISTORIES_FOLDER ?? new Date().toISOString().slice(0, 10));
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${name}.bin`), temporal.api.history.v1.History.encode(history).finish());

@@ -1,7 +1,9 @@
 import type { interviewWorkflow } from '../../workflows/interviews';
 import { interviewSignaller } from '../../composition/interview-signals';
 import { recordHistory } from '../helpers/histories';
-import { DAY, followedInterviews } from '../helpers/followed-interviews';
+import { DAY, followedInterviews, QUESTIONS } from '../helpers/followed-interviews';
+import { RUN_LIMIT_MS } from '../../shared/workflow-runs';
+import { runsOf } from '../helpers/workflow-runs';
 
 describe('interview deadlines on the time-skipping server', () => {
   const bench = followedInterviews();
@@ -65,5 +67,31 @@ describe('interview deadlines on the time-skipping server', () => {
       'Your interview link for Platform Engineer at Umbrella Corp',
     ]);
     expect(await stored(interview)).toMatchObject({ status: 'invited', resend: { sent_at: expect.any(Date), error: null } });
+  });
+
+  it('follows a 30-day link in runs of at most a week: reminds once at day 15, expires at day 30', async () => {
+    const interview = await newInterview('ws_reminding', 30);
+    let firstRunId = '';
+    await follow(interview, async ({ handle }) => {
+      firstRunId = (await handle.describe()).runId;
+      await bench.env.sleep(8 * DAY);
+      // The second run follows the invitation, as it stood.
+      const current = bench.env.client.workflow.getHandle<typeof interviewWorkflow>(interview.workflow_id);
+      expect((await current.describe()).runId).not.toBe(firstRunId);
+      expect(await progressOf(current, () => true)).toMatchObject({ status: 'invited', questionsCount: QUESTIONS.length });
+      await bench.env.sleep(8 * DAY);
+      expect((await emailsOf(interview)).map((m) => m.idempotency_key).sort()).toEqual([interview._id, `${interview._id}/reminder`]);
+      await bench.env.sleep(15 * DAY);
+      expect(await closed(current)).toMatchObject({ status: 'expired' });
+    });
+    expect(await stored(interview)).toMatchObject({ status: 'expired' });
+    expect(await emailsOf(interview)).toHaveLength(2);
+    // Each run lived a week at most, and each but the last continued as new.
+    const runs = await runsOf(bench.env.client, interview.workflow_id, firstRunId);
+    expect(runs.length).toBeGreaterThanOrEqual(5);
+    expect(runs.every((r) => r.ended - r.started <= RUN_LIMIT_MS)).toBe(true);
+    expect(runs.slice(0, -1).every((r) => r.continued)).toBe(true);
+    await recordHistory(bench.env.client, interview.workflow_id, 'interview-run-continued-while-invited', firstRunId);
+    await recordHistory(bench.env.client, interview.workflow_id, 'interview-run-resumed-then-expired');
   });
 });
