@@ -21,8 +21,8 @@ const ROOT = join(__dirname, '..', '..');
 
 /** The build stage's instructions, in order: `COPY <src…> <dest>` and `RUN <shell command>`. */
 type Step = { copy: string[] } | { run: string };
-function buildSteps(): Step[] {
-  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+function buildSteps(root: string): Step[] {
+  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
   const stage = dockerfile.split(/^FROM /m)[1];
   return stage.split('\n').flatMap((line): Step[] => {
     const copy = /^COPY (?!--)(.+)$/.exec(line);
@@ -32,29 +32,29 @@ function buildSteps(): Step[] {
   });
 }
 
-function trackedFiles(): string[] {
-  return execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+function trackedFiles(root: string): string[] {
+  return execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
 }
 
 /** What `COPY <src> ./` brings into the build context: the tracked files (the .dockerignored ones are not tracked). */
-function copyIntoContext(sources: string[], to: string): void {
-  const wanted = sources.includes('.') ? trackedFiles() : sources;
+function copyIntoContext(root: string, sources: string[], to: string): void {
+  const wanted = sources.includes('.') ? trackedFiles(root) : sources;
   for (const file of wanted) {
-    if (!existsSync(join(ROOT, file))) continue; // deleted in the work tree, not yet committed
+    if (!existsSync(join(root, file))) continue; // deleted in the work tree, not yet committed
     mkdirSync(dirname(join(to, file)), { recursive: true });
-    cpSync(join(ROOT, file), join(to, file));
+    cpSync(join(root, file), join(to, file));
   }
 }
 
 /** The tree an image is built from: every tracked file's path and content, as they are in the work tree now. */
-export function treeFingerprint(): string {
+export function treeFingerprint(root = ROOT): string {
   const hash = createHash('sha256');
-  for (const file of trackedFiles()) {
-    if (!existsSync(join(ROOT, file))) continue;
+  for (const file of trackedFiles(root)) {
+    if (!existsSync(join(root, file))) continue;
     hash
       .update(file)
       .update('\0')
-      .update(readFileSync(join(ROOT, file)))
+      .update(readFileSync(join(root, file)))
       .update('\0');
   }
   return hash.digest('hex');
@@ -67,14 +67,14 @@ function layerCacheDir(): string {
 }
 
 /** A step's layer key: the key before it, its instruction, and the content of the files it copies. */
-function layerKey(before: string, step: Step): string {
+function layerKey(root: string, before: string, step: Step): string {
   const hash = createHash('sha256').update(before).update(JSON.stringify(step));
   if ('copy' in step)
     for (const file of step.copy)
       hash
         .update(file)
         .update('\0')
-        .update(readFileSync(join(ROOT, file)));
+        .update(readFileSync(join(root, file)));
   return hash.digest('hex');
 }
 
@@ -126,17 +126,20 @@ function keepLayer(build: string, key: string): void {
     if (other !== key && !other.endsWith('.partial')) rmSync(join(dir, other), { recursive: true, force: true });
 }
 
-/** Builds the image into `<scratch>/image` (the build stage in `<scratch>/build`) and returns its directory. */
-export function buildImage(scratch: string): string {
-  const fingerprint = treeFingerprint();
+/**
+ * Builds the image of the tree at `root` (the checkout; another, such as a worktree of a release's commit:
+ * test/helpers/releases.ts) into `<scratch>/image` (the build stage in `<scratch>/build`); its directory.
+ */
+export function buildImage(scratch: string, root = ROOT): string {
+  const fingerprint = treeFingerprint(root);
   const build = join(scratch, 'build');
   mkdirSync(build, { recursive: true });
   // Null once a step copies the whole tree: what follows changes with every edit, so nothing is kept.
   let key: string | null = '';
-  for (const step of buildSteps()) {
-    key = key !== null && !('copy' in step && step.copy.includes('.')) ? layerKey(key, step) : null;
+  for (const step of buildSteps(root)) {
+    key = key !== null && !('copy' in step && step.copy.includes('.')) ? layerKey(root, key, step) : null;
     if ('copy' in step) {
-      copyIntoContext(step.copy, build);
+      copyIntoContext(root, step.copy, build);
       continue;
     }
     const kept = key && join(layerCacheDir(), key);
