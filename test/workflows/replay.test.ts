@@ -5,15 +5,17 @@ import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import { Resource } from '@opentelemetry/resources';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { quietTemporalRuntime, workflowBundle } from '../helpers/stack';
-import { patchMarkers, recordedHistories } from '../helpers/histories';
+import { HISTORIES_DIR, patchMarkers, recordedHistories } from '../helpers/histories';
+import { releases } from '../helpers/releases';
 import * as workflows from '../../workflows';
 import { installTemporalRuntime } from '../../infra/temporal-runtime';
 
 /**
  * The workflow code as it is must replay every recorded history without a determinism error: workflows
  * running at a deploy carry on, each on the `patched()` branches its history took. The histories come from
- * `npm run record-histories` (test/helpers/histories.ts), one folder per recording; earlier folders stay, for
- * the workflows still running from then. docs/tests.md, Workflow versions, says when a patch may be retired.
+ * `npm run record-histories` (test/helpers/histories.ts): a folder of every path for each release CHANGELOG.md
+ * names (`release-<n>`), and a folder for each new path since; they stay for the workflows still running from
+ * then. docs/tests.md, Releases, says when a patch may be retired.
  */
 const WORKFLOWS_DIR = join(__dirname, '..', '..', 'workflows');
 
@@ -22,7 +24,7 @@ function patchIdsIn(source: string): string[] {
   return [...source.matchAll(/\b(?:patched|deprecatePatch)\(\s*['"`]([^'"`]+)['"`]/g)].map((m) => m[1]);
 }
 
-/** Every patch id in the workflow sources (docs/tests.md, Workflow versions). */
+/** Every patch id in the workflow sources (docs/tests.md, Releases). */
 function patchIds(): string[] {
   const ids = readdirSync(WORKFLOWS_DIR)
     .filter((f) => f.endsWith('.ts'))
@@ -66,6 +68,24 @@ describe('workflow code replays recorded histories', () => {
   it('has a history of every workflow type the worker registers', () => {
     const recorded = new Set(histories.map((h) => h.history.events?.[0].workflowExecutionStartedEventAttributes?.workflowType?.name));
     expect([...recorded].sort()).toEqual(Object.keys(workflows).sort());
+  });
+
+  it('has the histories of every release CHANGELOG.md names, each of every workflow type', () => {
+    const named = releases().map((r) => `release-${r.number}`);
+    expect(named.length).toBeGreaterThanOrEqual(1);
+    for (const folder of named) {
+      const types = new Set(
+        histories
+          .filter((h) => h.file.startsWith(`${folder}/`))
+          .map((h) => h.history.events?.[0].workflowExecutionStartedEventAttributes?.workflowType?.name),
+      );
+      expect({ folder, types: [...types].sort() }).toEqual({ folder, types: Object.keys(workflows).sort() });
+    }
+    expect(
+      readdirSync(HISTORIES_DIR)
+        .filter((f) => f.startsWith('release-'))
+        .sort(),
+    ).toEqual(named.sort());
   });
 
   it("has a history of every patch's new path, so no patch lands without one", () => {
