@@ -91,6 +91,8 @@ export function createCallMessageActivities({ stores, logger, clock, whatsapp }:
       throw asActivityFailure(err, 'WhatsApp');
     });
     if (!prepared.ready) return prepared.refused;
+    // A provider that sends once per call and kind does what the claim is for.
+    if (whatsapp.deduplicates) return prepared.send();
     const send = await stores.sends.take({ channel: 'whatsapp', callId, kind }, clock());
     if (!send) {
       logger.warn({ callId, kind }, 'WhatsApp template begun by an earlier execution; recorded unknown, not sent again');

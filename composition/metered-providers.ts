@@ -12,6 +12,7 @@ import type { Transcriber } from '../providers/transcription/port';
 export function meteredEmail(provider: EmailProvider): EmailProvider {
   return {
     name: provider.name,
+    ...(provider.deduplicates ? { deduplicates: true as const } : {}),
     async send(message) {
       const kind = oneOf(message.kind, EMAIL_KINDS);
       try {

@@ -27,5 +27,10 @@ export type EmailResult =
 
 export interface EmailProvider {
   readonly name: string;
+  /**
+   * Sends one message per `idempotencyKey`, however often it is asked (the log provider's unique key): a send
+   * through it needs no claim of ours to go once (activities/candidate-emails.ts).
+   */
+  readonly deduplicates?: true;
   send(message: EmailMessage): Promise<EmailResult>;
 }

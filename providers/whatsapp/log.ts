@@ -6,6 +6,7 @@ import type { PreparedMessage, SendResult, TemplateMessage, WhatsAppProvider } f
  */
 export class LogWhatsAppProvider implements WhatsAppProvider {
   readonly name = 'log';
+  readonly deduplicates = true;
   /** `record` keeps a message once, however often it is retried, and returns the id it is kept under. */
   constructor(private readonly record: (m: TemplateMessage) => Promise<string>) {}
 

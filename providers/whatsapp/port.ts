@@ -29,6 +29,11 @@ export type PreparedMessage = { ready: true; send(): Promise<SendResult> } | { r
  */
 export interface WhatsAppProvider {
   readonly name: string;
+  /**
+   * Sends one message per call and kind, however often it is asked (the log provider's unique key): a send
+   * through it needs no claim of ours to go once (activities/call-messages.ts).
+   */
+  readonly deduplicates?: true;
   prepare(message: TemplateMessage): Promise<PreparedMessage>;
   /** `prepare`, then its send. */
   send(message: TemplateMessage): Promise<SendResult>;
