@@ -35,6 +35,15 @@ const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 60);
 /** Conversations held in Chromium, one after the other, for what a candidate waits for. */
 const LIVE_PAGES = Number(process.env.BENCH_LIVE_PAGES ?? 5);
 
+/** What webhooks cost a call (scripts/bench/webhooks.ts), the whole bench's rows and BENCH_ONLY=webhooks's. */
+function webhookRows(hooks: { without: number[]; with: number[] }): Row[] {
+  return [
+    seriesRow('50 calls completed: CPU of the whole stack per call', 'core-ms', hooks.without),
+    seriesRow('  with a webhook endpoint subscribed to every event', 'core-ms', hooks.with),
+    seriesRow('  ratio: with / without', '×', ratios(hooks.with, hooks.without), '≤ 1.25'),
+  ];
+}
+
 /** The rows, as a table or (`--json`) one JSON object. */
 function report(rows: Row[], json: boolean, flavour: string): void {
   const machine = {
@@ -119,6 +128,11 @@ async function main(): Promise<void> {
       await initiate(stack, 'warm-calls', 5);
       return report(callCostRows(await callCost(stack, ROUNDS)), json, stack.flavour);
     }
+    if (process.env.BENCH_ONLY === 'webhooks') {
+      await initiate(stack, 'warm-calls', 5);
+      const hooks = await webhooks(stack, ROUNDS);
+      return report(webhookRows(hooks), json, stack.flavour);
+    }
     if (process.env.BENCH_ONLY === 'growth') {
       // The bulk rounds alone, empty and then with SEED candidates stored (half with invitations): their growth.
       await floor(stack, 10);
@@ -161,9 +175,7 @@ async function main(): Promise<void> {
     const ratio = (scenario: string, xs: number[], target?: string) => rows.push(seriesRow(scenario, '×', xs, target));
     rows.push(...bulkRows(empty, full, SEED));
     const coreMs = (scenario: string, xs: number[], target?: string) => rows.push(seriesRow(scenario, 'core-ms', xs, target));
-    coreMs('50 calls completed: CPU of the whole stack per call', hooks.without);
-    coreMs('  with a webhook endpoint subscribed to every event', hooks.with);
-    ratio('  ratio: with / without', ratios(hooks.with, hooks.without), '≤ 1.25');
+    rows.push(...webhookRows(hooks));
     coreMs("engine floor: a completed call's shape, empty bodies (50 at once): CPU of the whole stack per workflow", engine.callFloorCpu);
     ms('  the 50, from their starts until all ended', engine.callFloorMs);
     coreMs('50 calls completed: CPU of the whole stack per call', engine.callCpu, '≤ 75');
