@@ -15,21 +15,19 @@ const V1 = '/api/public/v1';
 /**
  * An upgrade from the latest release CHANGELOG.md names (docs/tests.md, "Releases"): the release's code (the
  * production image of a worktree of its commit; the checkout itself when its tree is the release's, as release
- * 1's was) runs the API and the worker and leaves work under way: a call scheduled, one waiting for its retry,
- * two scheduled an hour ahead, an interview invited and one in progress. Its processes stop, and the checkout's
- * start on the same database and task queue: every call and interview the release left carries on, and
- * finishes, cancels and erases as it would have.
+ * 1's was) runs the API and the worker and leaves work under way: three calls scheduled an hour ahead, one
+ * waiting an hour for its retry, an interview invited and one in progress. Its processes stop, and the checkout's
+ * start on the same database and task queue: every call and interview the release left carries on, and finishes
+ * (two candidates ask on their links to be called now), cancels and erases as it would have.
  */
 describe('an upgrade from the latest release', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'hiring-upgrade-'));
   const running: ServiceProcess[] = [];
   let db: Database;
-  let done = () => undefined as void;
   afterAll(async () => {
     for (const p of running) await p.kill();
     await db?.db.dropDatabase();
     await db?.close();
-    done();
     rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -38,8 +36,7 @@ describe('an upgrade from the latest release', () => {
     const [named] = releases();
     expect(named).toBeDefined();
     const latest = process.env.UPGRADE_FROM ? { ...named, commit: process.env.UPGRADE_FROM } : named;
-    const code = releaseImage(latest, scratch);
-    done = code.done;
+    const image = releaseImage(latest, scratch);
     const env: Record<string, string> = { ...(await serviceProcessEnv('upgrade')), SIMULATOR_CALL_SECONDS: '1' };
     db = await connectDatabase(env.MONGODB_URI, env.MONGODB_DB);
     const ws = await adminStores(db).workspaces.create({
@@ -54,8 +51,8 @@ describe('an upgrade from the latest release', () => {
       // The release's image runs its own workflow bundle, as production does.
       const { WORKFLOW_BUNDLE_PATH: _bundle, ...imageEnv } = env;
       const p =
-        of === 'release' && code.image
-          ? await startServiceProcess(role, imageEnv, log, { main: join(code.image, 'dist', 'main.js') })
+        of === 'release' && image
+          ? await startServiceProcess(role, imageEnv, log, { main: join(image, 'dist', 'main.js') })
           : await startServiceFromBuild(role, env, log);
       running.push(p);
       return p;
@@ -97,10 +94,11 @@ describe('an upgrade from the latest release', () => {
       return res.body.data.calls.map((c: { id: string }) => c.id) as string[];
     };
     const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
-    const [scheduled] = await initiate([person('up-scheduled', 1)], { schedule_at: inSeconds(20) });
-    const [toCancel, toErase] = await initiate([person('up-cancel', 2), person('up-erase', 3)], { schedule_at: inSeconds(3_600) });
+    const [scheduled, toCancel, toErase] = await initiate([person('up-scheduled', 1), person('up-cancel', 2), person('up-erase', 3)], {
+      schedule_at: inSeconds(3_600),
+    });
     const [retried] = await initiate([person('up-retry', 4, 'missed,completed')], {
-      call_settings: { retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 0.25, unit: 'minutes' }] } },
+      call_settings: { retry_policy: { conditions: ['missed'], intervals: [{ type: 'delay', duration: 60, unit: 'minutes' }] } },
     });
     const questions = [
       { question: 'Why this role?', type: 'text', time_limit_seconds: 120 },
@@ -141,7 +139,10 @@ describe('an upgrade from the latest release', () => {
     await start('api', 'checkout');
     await start('worker', 'checkout');
 
-    // What the release left carries on.
+    // What the release left carries on: the candidates of the scheduled call and of the one waiting for its retry
+    // ask on their links to be called now (an Update to the run the release started), and each is dialled and
+    // completed.
+    for (const id of [scheduled, retried]) await page(`${new URL((await get(id)).candidate_url).pathname}/now`, '');
     expect((await call('POST', `${V1}/calls/${toCancel}/cancel`)).status).toBe(200);
     expect((await call('POST', `${V1}/candidates/erase`, { email: 'up-erase@example.com' })).status).toBe(200);
     expect((await call('POST', `${V1}/candidates/erase`, { email: inviteCandidate(1).email })).status).toBe(200);

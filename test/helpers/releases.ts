@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { buildImage } from '../build/image';
 
@@ -46,22 +47,45 @@ function checkoutIs(commit: string | null): boolean {
   }
 }
 
+/** Where release images are kept between runs: beside the services' binaries (test/build/image.ts keeps its layers there). */
+function releaseImagesDir(): string {
+  const cache = process.env.SERVICES_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'hiring-integration');
+  return join(cache, 'release-images');
+}
+
 /**
  * The code of `release`, ready to start as production starts it: null when it is the checkout's own (its tree
- * is the release's; the caller starts the run's build of the sources), else the production image built from a
- * worktree of its commit in `scratch` (test/build/image.ts: the Dockerfile's steps, its `npm ci` layer taken from
- * the cache while the lock file is the same). The worktree is removed when `done` is called.
+ * is the release's; the caller starts the run's build of the sources), else the production image of its commit
+ * (test/build/image.ts: the Dockerfile's steps, on a worktree of the commit, with the release's own scripts). A
+ * release's code never changes, so its image is built once and kept in the services' cache, one per release:
+ * the first run after a release pays its build (its `npm ci` layer taken from the cache while the lock is the
+ * same), every later one starts it at once.
  */
-export function releaseImage(release: Release, scratch: string): { image: string | null; done: () => void } {
-  if (checkoutIs(release.commit)) return { image: null, done: () => undefined };
+export function releaseImage(release: Release, scratch: string): string | null {
+  if (checkoutIs(release.commit)) return null;
+  const kept = join(releaseImagesDir(), release.commit!);
+  if (existsSync(join(kept, 'image', 'dist', 'main.js'))) return join(kept, 'image');
   const tree = join(scratch, `release-${release.number}`);
-  mkdirSync(join(scratch, `release-${release.number}-image`), { recursive: true });
+  const building = join(scratch, `release-${release.number}-image`);
+  mkdirSync(building, { recursive: true });
   execFileSync('git', ['worktree', 'add', '--detach', tree, release.commit!], { cwd: ROOT, stdio: 'ignore' });
-  const done = () => execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: ROOT, stdio: 'ignore' });
   try {
-    return { image: buildImage(join(scratch, `release-${release.number}-image`), tree), done };
-  } catch (err) {
-    done();
-    throw err;
+    buildImage(building, tree);
+  } finally {
+    execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: ROOT, stdio: 'ignore' });
   }
+  // Kept whole or not at all: another run may be building it too.
+  mkdirSync(releaseImagesDir(), { recursive: true });
+  const partial = `${kept}.${process.pid}.partial`;
+  renameSync(building, partial);
+  try {
+    renameSync(partial, kept);
+  } catch {
+    rmSync(partial, { recursive: true, force: true });
+  }
+  // Only the releases CHANGELOG.md still names are kept.
+  const named = new Set(releases().map((r) => r.commit));
+  for (const other of readdirSync(releaseImagesDir()))
+    if (!named.has(other) && !other.endsWith('.partial')) rmSync(join(releaseImagesDir(), other), { recursive: true, force: true });
+  return join(kept, 'image');
 }
