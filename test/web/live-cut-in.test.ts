@@ -196,7 +196,16 @@ describe('cutting in on the live interview page', () => {
     // Held speech: down, then silent for good.
     const quietAfter = (limit: number) => samples.find((s) => s.t > speech.from && s.voice < limit)!;
     const ducked = quietAfter(full * 0.1);
-    const silent = samples.find((s, i) => s.t > speech.from && samples.slice(i).every((x) => x.voice < 0.001))!;
+    // Silent from there on, for as long as the reply could have gone on: through the held speech and half a second
+    // after it, before which no next turn of the interviewer can begin (a turn ends after 0.7 s of quiet). The
+    // record may hold that next turn: a loaded machine reads it after the truncate reached the stand-in late.
+    const until = (i: number) => Math.max(samples[i].t + 0.3, speech.to + 0.5);
+    const quietFrom = (i: number) =>
+      samples
+        .slice(i)
+        .filter((x) => x.t < until(i))
+        .every((x) => x.voice < 0.001);
+    const silent = samples.find((s, i) => s.t > speech.from && quietFrom(i))!;
     expect(ducked).toBeDefined();
     expect(silent).toBeDefined();
     // The truncate is at what the page played, as its own graph shows it, within 40 ms and the probe's own step.
